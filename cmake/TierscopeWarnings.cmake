@@ -1,0 +1,21 @@
+# Warning, size and sanitizer flags for tierscope's own targets (never applied to third-party sources).
+
+# tierscope_own_target(<target>): strict warnings, optional -Werror, optional sanitizers.
+function(tierscope_own_target target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+  if(TIERSCOPE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(TIERSCOPE_SANITIZE AND NOT EMSCRIPTEN)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+# Header-only Debian libraries (nlohmann/json, glm). Native builds find them in /usr/include. Emscripten must
+# never see /usr/include (it would pull in glibc headers), so tools/setup makes a shim folder holding links to
+# just these libraries, and the web build points at that instead.
+add_library(tierscope_headers INTERFACE)
+if(EMSCRIPTEN)
+  target_include_directories(tierscope_headers SYSTEM INTERFACE "${TIERSCOPE_DEPS}/include-shim")
+endif()

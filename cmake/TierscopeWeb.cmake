@@ -1,0 +1,70 @@
+# The WebAssembly app: Dear ImGui + SDL2 (built by tools/setup) + WebGL2, linked size-first, then the
+# deployable site folder assembled and its sizes printed.
+include(TierscopeEmbed)
+
+set(_deps_file "${TIERSCOPE_DEPS}/deps.cmake")
+if(NOT EXISTS "${_deps_file}")
+  message(FATAL_ERROR "tierscope: ${_deps_file} not found. Run tools/setup first (it builds SDL2 for WebAssembly "
+                      "and fetches the Dear ImGui sources into ${TIERSCOPE_DEPS}).")
+endif()
+include("${_deps_file}")
+foreach(_f "${TIERSCOPE_IMGUI_DIR}/imgui.cpp" "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a" "${TIERSCOPE_DEPS}/fonts/current/inter-subset.otf")
+  if(NOT EXISTS "${_f}")
+    message(FATAL_ERROR "tierscope: ${_f} is missing; run tools/setup again.")
+  endif()
+endforeach()
+
+# Size-first code generation for everything in the web build, ours and third-party.
+set(TIERSCOPE_WEB_CFLAGS -Oz -fno-exceptions -fno-rtti)
+add_compile_options(${TIERSCOPE_WEB_CFLAGS})
+
+# --- Dear ImGui (third-party: no -Werror, no demo, no file functions, ES3 backend) ----------------------
+set(IMGUI_DIR "${TIERSCOPE_IMGUI_DIR}")
+add_library(imgui STATIC
+  ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp ${IMGUI_DIR}/imgui_widgets.cpp
+  ${IMGUI_DIR}/backends/imgui_impl_sdl2.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
+target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
+  IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS IMGUI_IMPL_OPENGL_ES3)
+
+add_library(sdl2_web STATIC IMPORTED)
+set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a"
+  INTERFACE_INCLUDE_DIRECTORIES "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
+
+# --- the app -------------------------------------------------------------------------------------------
+file(GLOB TIERSCOPE_APP_SOURCES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/src/platform/*.cpp ${PROJECT_SOURCE_DIR}/src/ui/*.cpp
+  ${PROJECT_SOURCE_DIR}/src/render/*.cpp ${PROJECT_SOURCE_DIR}/src/layout/*.cpp ${PROJECT_SOURCE_DIR}/src/anim/*.cpp)
+add_executable(tierscope_app ${TIERSCOPE_APP_SOURCES})
+set_target_properties(tierscope_app PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js")
+target_include_directories(tierscope_app PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(tierscope_app PRIVATE tierscope_model imgui sdl2_web tierscope_headers)
+tierscope_own_target(tierscope_app)
+tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-subset.otf")
+
+set(_link
+  -Oz -fno-exceptions -fno-rtti
+  -sMODULARIZE=1 -sEXPORT_NAME=createTierscope -sENVIRONMENT=web
+  -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sTOTAL_STACK=256KB
+  -sFILESYSTEM=0 -sMALLOC=emmalloc -sSUPPORT_LONGJMP=0
+  -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0
+  -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8]
+  -sEXPORTED_FUNCTIONS=[_main,_malloc,_free])
+# emcc reads its tools from the environment: Debian's acorn on NODE_PATH, the npm closure minifier.
+set(_link_env NODE_PATH=/usr/share/nodejs)
+if(TIERSCOPE_CLOSURE_COMPILER AND EXISTS "${TIERSCOPE_CLOSURE_COMPILER}")
+  list(APPEND _link --closure 1)
+  list(APPEND _link_env EM_CLOSURE_COMPILER=${TIERSCOPE_CLOSURE_COMPILER})
+else()
+  message(WARNING "tierscope: closure minifier not found; the JS will be larger. Run tools/setup.")
+endif()
+target_link_options(tierscope_app PRIVATE ${_link})
+set_target_properties(tierscope_app PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_link_env}")
+set_property(TARGET tierscope_app APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
+target_link_options(tierscope_app PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
+
+# The deployable folder: the HTML shell, the app, fonts. Printed sizes are raw and gzip -9.
+add_custom_command(TARGET tierscope_app POST_BUILD
+  COMMAND "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
+  VERBATIM)

@@ -1,0 +1,74 @@
+// Entry point: builds the app and the platform, then runs a short frame function on the browser's
+// animation callback: input → UI → advance → render. Nothing is drawn while nothing changes.
+#include "platform/platform.h"
+#include "platform/web_bridge.h"
+#include "ui/app.h"
+
+#include <GLES3/gl3.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl2.h>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
+namespace {
+
+struct Context {
+  tierscope::platform::Platform platform;
+  tierscope::ui::App app;
+  bool quit = false;
+  bool announced_ready = false;
+};
+
+void frame(void* arg) {
+  using namespace tierscope;
+  auto& ctx = *static_cast<Context*>(arg);
+  auto& p = ctx.platform;
+  ++p.stats.ticks;
+
+  if (platform::pump_events(p, ctx.quit)) p.redraw_frames = 2;
+  const float dt = platform::clamped_dt(p);
+  (void)dt;  // the animation clock (paths issue) advances by this
+  if (p.redraw_frames <= 0 && !ctx.app.animating) return;  // idle: draw nothing, burn nothing
+
+  const double t0 = platform::now_ms();
+  platform::ensure_fonts(p);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  ui::draw(ctx.app, static_cast<float>(p.width), static_cast<float>(p.height));
+  ImGui::Render();
+
+  glViewport(0, 0, p.drawable_w, p.drawable_h);
+  glClearColor(0.047f, 0.055f, 0.071f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(p.window);
+
+  --p.redraw_frames;
+  p.stats.add(static_cast<float>(platform::now_ms() - t0));
+  if (!ctx.announced_ready) {
+    ctx.announced_ready = true;
+    bridge::notify_ready();
+  }
+}
+
+}  // namespace
+
+int main() {
+  // Lives for the whole page; the browser owns the loop, so main returns while the app keeps running.
+  static Context ctx;
+  tierscope::ui::init(ctx.app);
+  if (!tierscope::platform::init(ctx.platform, "tierscope")) return 1;
+  tierscope::bridge::attach(&ctx.app, &ctx.platform);
+  tierscope::bridge::watch_canvas();
+#ifdef __EMSCRIPTEN__
+  emscripten_set_main_loop_arg(frame, &ctx, 0, false);
+#else
+  while (!ctx.quit) frame(&ctx);
+  tierscope::platform::shutdown(ctx.platform);
+#endif
+  return 0;
+}

@@ -1,0 +1,174 @@
+// SDL2 + WebGL2 + Dear ImGui set-up for the browser, with HiDPI-sharp fonts and keyboard focus kept
+// on the canvas (a page that embeds tierscope keeps its own keys).
+#include "platform/platform.h"
+
+#include "platform/web_bridge.h"
+#include "ui/theme.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl2.h>
+
+#include <algorithm>
+#include <cmath>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+#endif
+
+extern const unsigned char tierscope_font_ui[];
+extern const unsigned int tierscope_font_ui_size;
+
+namespace tierscope::platform {
+
+void FrameStats::add(float ms) {
+  cpu_ms[next] = ms;
+  next = (next + 1) % kRing;
+  if (count < kRing) ++count;
+  ++frames_drawn;
+}
+
+float FrameStats::percentile(float p) const {
+  if (count == 0) return 0.0f;
+  float sorted[kRing];
+  std::copy(cpu_ms, cpu_ms + count, sorted);
+  const int idx = std::clamp(static_cast<int>(std::ceil(p * static_cast<float>(count))) - 1, 0, count - 1);
+  std::nth_element(sorted, sorted + idx, sorted + count);
+  return sorted[idx];
+}
+
+double now_ms() {
+#ifdef __EMSCRIPTEN__
+  return emscripten_get_now();
+#else
+  return static_cast<double>(SDL_GetTicks64());
+#endif
+}
+
+bool init(Platform& p, const char* title) {
+  // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
+  // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    bridge::report_fatal("sdl-init", SDL_GetError());
+    return false;
+  }
+  // WebGL2 is OpenGL ES 3.0; a desktop-profile request creates no context at all in the browser.
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+
+  // RESIZABLE + a CSS-sized canvas: SDL follows the canvas's CSS size. ALLOW_HIGHDPI: backing store in
+  // device pixels.
+  p.window = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, 1280, 800,
+                              SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  if (!p.window) {
+    bridge::report_fatal("window", SDL_GetError());
+    return false;
+  }
+  p.gl = SDL_GL_CreateContext(p.window);
+  if (!p.gl) {
+    bridge::report_fatal("webgl2", SDL_GetError());
+    return false;
+  }
+  SDL_GL_MakeCurrent(p.window, p.gl);
+  SDL_GL_SetSwapInterval(1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout comes from the app, not from a saved file
+  io.LogFilename = nullptr;
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ui::apply_theme(ui::Theme::Dark);
+  ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+
+  sync_canvas_size(p);
+  ensure_fonts(p);
+  p.last_time_ms = now_ms();
+  p.redraw_frames = 2;
+  return true;
+}
+
+void shutdown(Platform& p) {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  if (p.gl) SDL_GL_DeleteContext(p.gl);
+  if (p.window) SDL_DestroyWindow(p.window);
+  SDL_Quit();
+}
+
+void sync_canvas_size(Platform& p) {
+  int w = 0, h = 0;
+#ifdef __EMSCRIPTEN__
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  w = std::max(1, static_cast<int>(css_w));
+  h = std::max(1, static_cast<int>(css_h));
+  int cur_w = 0, cur_h = 0;
+  SDL_GetWindowSize(p.window, &cur_w, &cur_h);
+  // SDL sets the backing store to CSS size × its pixel ratio when the size changes.
+  if (cur_w != w || cur_h != h) SDL_SetWindowSize(p.window, w, h);
+  p.pixel_ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
+#else
+  SDL_GetWindowSize(p.window, &w, &h);
+#endif
+  p.width = w;
+  p.height = h;
+  SDL_GL_GetDrawableSize(p.window, &p.drawable_w, &p.drawable_h);
+  if (p.width > 0 && p.drawable_w > 0) p.pixel_ratio = static_cast<float>(p.drawable_w) / static_cast<float>(p.width);
+  p.redraw_frames = std::max(p.redraw_frames, 2);
+}
+
+void ensure_fonts(Platform& p) {
+  const float ratio = std::clamp(p.pixel_ratio, 1.0f, 4.0f);
+  if (std::fabs(ratio - p.font_ratio) < 0.01f) return;
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;  // the bytes live in the binary's data segment
+  cfg.OversampleH = 1;               // baked at device resolution, so no oversampling is needed
+  cfg.OversampleV = 1;
+  cfg.PixelSnapH = true;
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0394, 0x0394, 0x03A3, 0x03A3, 0x03B1, 0x03C9,
+                                   0x2013, 0x2026, 0x2070, 0x209F, 0x2150, 0x215E, 0x2190, 0x2195,
+                                   0x2211, 0x2265, 0x25B2, 0x25CF, 0x2713, 0x2717, 0};
+  cfg.GlyphRanges = ranges;
+  io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(tierscope_font_ui),
+                                 static_cast<int>(tierscope_font_ui_size), ui::kFontSizePx * ratio, &cfg);
+  io.FontGlobalScale = 1.0f / ratio;
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  p.font_ratio = ratio;
+}
+
+bool pump_events(Platform& p, bool& quit) {
+  bool changed = false;
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    ImGui_ImplSDL2_ProcessEvent(&e);
+    changed = true;
+    if (e.type == SDL_QUIT) quit = true;
+    if (e.type == SDL_WINDOWEVENT &&
+        (e.window.event == SDL_WINDOWEVENT_RESIZED || e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)) {
+      sync_canvas_size(p);
+    }
+  }
+  return changed;
+}
+
+float clamped_dt(Platform& p) {
+  const double t = now_ms();
+  const double dt = (t - p.last_time_ms) / 1000.0;
+  p.last_time_ms = t;
+  return static_cast<float>(std::clamp(dt, 0.0, 0.1));
+}
+
+}  // namespace tierscope::platform

@@ -1,0 +1,56 @@
+// The platform layer: one SDL2 window with a WebGL2 (OpenGL ES 3.0) context, Dear ImGui wired to it,
+// and the per-frame bookkeeping (clamped dt, redraw-only-when-needed, frame statistics).
+#pragma once
+
+#include <cstdint>
+
+struct SDL_Window;
+typedef void* SDL_GLContext;
+
+namespace tierscope::platform {
+
+// CPU cost of drawn frames, kept as a small ring so percentiles are cheap to report.
+struct FrameStats {
+  static constexpr int kRing = 240;
+  float cpu_ms[kRing] = {};
+  int count = 0;           // samples written into the ring (saturates at kRing for percentile purposes)
+  int next = 0;            // next slot to write
+  uint64_t frames_drawn = 0;
+  uint64_t ticks = 0;      // main-loop callbacks, drawn or not
+
+  void add(float ms);
+  float percentile(float p) const;  // p in [0, 1]; 0 when no samples
+};
+
+struct Platform {
+  SDL_Window* window = nullptr;
+  SDL_GLContext gl = nullptr;
+  int width = 0, height = 0;              // CSS pixels
+  int drawable_w = 0, drawable_h = 0;     // device pixels
+  float pixel_ratio = 1.0f;
+  float font_ratio = 0.0f;                // pixel ratio the current font atlas was baked for
+  double last_time_ms = 0.0;
+  int redraw_frames = 0;                  // frames still to draw after the last change (ImGui settles in 2)
+  FrameStats stats;
+};
+
+// Creates the window, the GL context and ImGui. Returns false (after reporting to the page) on failure.
+bool init(Platform& p, const char* title);
+void shutdown(Platform& p);
+
+// Pumps SDL events into ImGui. Returns true when something happened that needs a redraw.
+bool pump_events(Platform& p, bool& quit);
+
+// Re-reads the canvas's CSS size and the device pixel ratio (called when the page resizes the canvas).
+void sync_canvas_size(Platform& p);
+
+// Rebuilds the font atlas when the pixel ratio changed, so text stays sharp on HiDPI screens.
+void ensure_fonts(Platform& p);
+
+// Seconds since the previous call, clamped so a backgrounded tab does not jump the animation.
+float clamped_dt(Platform& p);
+
+// Milliseconds on a monotonic clock.
+double now_ms();
+
+}  // namespace tierscope::platform

@@ -1,0 +1,23 @@
+// The one bridge between the app and the page's JavaScript: calls out to the page, and the C functions
+// the page may call in. Everything crossing it is validated here; natively these are quiet fallbacks.
+#pragma once
+
+namespace tierscope::ui { struct App; }
+namespace tierscope::platform { struct Platform; }
+
+namespace tierscope::bridge {
+
+// Registers the objects the page's calls act on. Calls that arrive before this are ignored safely.
+void attach(ui::App* app, platform::Platform* platform);
+
+// Tells the page a fatal start-up problem, by stable code ("webgl2", "sdl-init", …) and detail text.
+void report_fatal(const char* code, const char* detail);
+
+// Tells the page the app drew its first frame and is ready for calls.
+void notify_ready();
+
+// Starts watching the canvas's size and the device pixel ratio (the page may resize the canvas without a
+// window resize, e.g. when a side panel opens).
+void watch_canvas();
+
+}  // namespace tierscope::bridge

@@ -1,0 +1,51 @@
+// Launches Debian's Chromium headless through playwright-core with the flags that render WebGL2 on the
+// CPU and keep it off the outside network, and serves the built site on 127.0.0.1 for the tests.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from '../../../tools/serve.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const SITE = process.env.TIERSCOPE_SITE || path.join(ROOT, 'build/web/site');
+export const CHROMIUM = process.env.TIERSCOPE_CHROMIUM || '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist', '--disable-default-apps', '--disable-extensions', '--mute-audio',
+];
+
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run tools/setup (it installs Debian's chromium)`);
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tierscope-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 },
+  });
+  const close = async () => {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return { context, close };
+}
+
+// Starts the static server on a free loopback port; resolves to { url, close }.
+export async function serveSite({ root = SITE, csp = false } = {}) {
+  if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`${root}/index.html not found: build the web app first`);
+  const server = createServer({ root, csp });
+  await new Promise((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// Opens a page, collecting console errors and page errors, and waits for the app to be ready.
+export async function openApp(context, url, { waitReady = true } = {}) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  if (waitReady) await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  return { page, errors };
+}

@@ -1,0 +1,125 @@
+// Browser tests of the page shell and the app skeleton, in headless Chromium: loads cleanly, draws real
+// pixels, follows resizes and devicePixelRatio, keeps the page's keys, and shows a message for each failure.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { decodePng, pixelVariety } from './lib/png.mjs';
+
+let browser, site;
+before(async () => {
+  site = await serveSite();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+async function canvasPixels(page) {
+  return decodePng(await page.locator('#canvas').screenshot());
+}
+
+test('the page loads without console errors and the canvas shows a rendered frame', async () => {
+  const { page, errors } = await openApp(browser.context, site.url);
+  assert.equal(await page.locator('#status').textContent(), 'Ready');
+  const img = await canvasPixels(page);
+  const v = pixelVariety(img);
+  assert.ok(v.colours > 20, `expected a drawn frame with text, found ${v.colours} colours`);
+  assert.ok(v.nonBackgroundShare > 0.02, `expected non-blank pixels, found ${(v.nonBackgroundShare * 100).toFixed(2)}%`);
+  const stats = await page.evaluate(() => window.tierscope.stats());
+  assert.ok(stats.framesDrawn >= 1, 'the app reports drawn frames');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a resize re-lays the canvas at the new CSS size × devicePixelRatio', async () => {
+  const { page } = await openApp(browser.context, site.url);
+  const before = await page.evaluate(() => window.tierscope.stats());
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.waitForFunction((w) => window.tierscope.stats().canvasCss[0] !== w, before.canvasCss[0], { timeout: 5000 });
+  const s = await page.evaluate(() => {
+    const r = document.getElementById('canvas').getBoundingClientRect();
+    return { stats: window.tierscope.stats(), css: [Math.floor(r.width), Math.floor(r.height)] };
+  });
+  assert.deepEqual(s.stats.canvasCss, s.css, 'the app knows the canvas CSS size');
+  assert.equal(s.stats.canvasPx[0], Math.floor(s.css[0] * s.stats.pixelRatio));
+  // The frame after the resize is drawn at the new size.
+  const img = await canvasPixels(page);
+  assert.ok(pixelVariety(img).nonBackgroundShare > 0.02);
+  await page.close();
+});
+
+test('on a HiDPI screen the backing store has device pixels (sharp text)', async () => {
+  // The shared context runs at ratio 1; emulate a ratio-2 screen for this page through CDP.
+  const { page } = await openApp(browser.context, site.url, { waitReady: false });
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 900, height: 600, deviceScaleFactor: 2, mobile: false });
+  await page.reload();
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.tierscope.stats().pixelRatio === 2, null, { timeout: 5000 });
+  const s = await page.evaluate(() => window.tierscope.stats());
+  assert.equal(s.canvasPx[0], s.canvasCss[0] * 2);
+  assert.equal(s.canvasPx[1], s.canvasCss[1] * 2);
+  await cdp.detach();
+  await page.close();
+});
+
+test('keys typed outside the canvas stay with the page', async () => {
+  const { page } = await openApp(browser.context, site.url);
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.id = 'host-input';
+    document.body.prepend(input);
+  });
+  await page.click('#canvas');  // the app had focus first
+  await page.focus('#host-input');
+  await page.keyboard.type('kv cache');
+  assert.equal(await page.inputValue('#host-input'), 'kv cache');
+  await page.close();
+});
+
+test('nothing is drawn while nothing changes', async () => {
+  const { page } = await openApp(browser.context, site.url);
+  await page.waitForTimeout(500);
+  const a = await page.evaluate(() => window.tierscope.stats());
+  await page.waitForTimeout(1500);
+  const b = await page.evaluate(() => window.tierscope.stats());
+  assert.ok(b.ticks > a.ticks, 'the loop keeps ticking');
+  assert.equal(b.framesDrawn, a.framesDrawn, 'but draws no frames while idle');
+  await page.close();
+});
+
+test('without WebGL2 the page says so instead of failing silently', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const orig = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      return kind === 'webgl2' ? null : orig.call(this, kind, ...rest);
+    };
+  });
+  await page.goto(site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /WebGL2/);
+  assert.equal(await page.locator('#loading').isHidden(), true);
+  await assert.rejects(page.evaluate(() => window.tierscope.ready));
+  await page.close();
+});
+
+test('a failed download of the app shows which file and why', async () => {
+  const page = await browser.context.newPage();
+  await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  await page.goto(site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /could not be downloaded/);
+  assert.match(await page.locator('#fatal-detail').textContent(), /tierscope\.wasm: HTTP 404/);
+  await page.close();
+});
+
+test('a missing app script is reported too', async () => {
+  const page = await browser.context.newPage();
+  await page.route('**/tierscope.js', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto(site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /could not be loaded/);
+  await page.close();
+});
