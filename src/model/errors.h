@@ -1,0 +1,42 @@
+// Errors as data: a stable code plus the field, the offending value and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tierscope::model {
+
+// Codes are stable: tests, the CLI and the UI branch on them, never on message wording.
+enum class ErrorCode : std::uint8_t {
+  UnknownKey = 1,   // a key that is not a scenario parameter
+  WrongType,        // e.g. a string where a number is expected
+  NotFinite,        // NaN or infinity
+  OutOfRange,       // below min or above max, or not an integer where one is needed
+  BadEnum,          // not one of the allowed names
+  BadSyntax,        // unparsable text (JSON, number, list, layer modes)
+  TooLarge,         // input longer than the accepted limit
+  Markup,           // characters that could carry markup or script into a page
+  DuplicateKey,     // the same key twice in one input
+  Inconsistent,     // each value is fine alone, but together they contradict
+  UnknownPreset,    // preset name not in the catalog
+};
+
+const char* error_code_name(ErrorCode code);
+
+struct Error {
+  ErrorCode code = ErrorCode::BadSyntax;
+  std::string field;    // parameter key or input position
+  std::string value;    // the offending value, shortened if long
+  std::string allowed;  // what would have been accepted
+
+  // "<field>: <value> is not allowed (<code>); allowed: <allowed>"
+  std::string message() const;
+};
+
+using Errors = std::vector<Error>;
+
+// Builds an Error, shortening very long values so messages stay readable.
+Error make_error(ErrorCode code, std::string_view field, std::string_view value, std::string_view allowed);
+
+}  // namespace tierscope::model

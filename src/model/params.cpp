@@ -1,0 +1,355 @@
+// Parameter registry: keys, kinds, ranges, descriptions and accessors, plus cross-field validation.
+#include "model/params.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "model/text.h"
+
+namespace tierscope::model {
+
+namespace {
+
+const char* const kGpuKeys[] = {"h100", "h200", "b200", "b300", "mi300x", "mi355x"};
+const char* const kLinkKeys[] = {"pcie5", "pcie6", "c2c", "cxl"};
+const char* const kFmtKeys[] = {"bf16", "fp8", "fp8_g32", "fp8_g64", "fp8_b1024", "fp8_b128", "fp4_g16", "fp4_g32"};
+const char* const kAttnKeys[] = {"mha", "mla", "latent"};
+const char* const kComputeKeys[] = {"fp8", "fp4"};
+const char* const kHomeKeys[] = {"hbm", "dram"};
+static_assert(sizeof kGpuKeys / sizeof *kGpuKeys == static_cast<int>(GpuKind::Count));
+static_assert(sizeof kLinkKeys / sizeof *kLinkKeys == static_cast<int>(HostLink::Count));
+static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::Count));
+static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
+
+// Engram tables as "layer:rows,layer:rows" (e.g. "1:384006168,14:384016682").
+bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
+  ModelArch m = s.model;
+  m.engram_count = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(',', i);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(i, end - i);
+    const std::size_t colon = item.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 >= item.size()) {
+      why = "each table is layer:rows";
+      return false;
+    }
+    long long parts[2] = {0, 0};
+    const std::string_view pieces[2] = {item.substr(0, colon), item.substr(colon + 1)};
+    for (int k = 0; k < 2; ++k) {
+      if (pieces[k].size() > 10) {
+        why = "number too long";
+        return false;
+      }
+      for (char c : pieces[k]) {
+        if (c < '0' || c > '9') {
+          why = "layer and rows are non-negative integers";
+          return false;
+        }
+        parts[k] = parts[k] * 10 + (c - '0');
+      }
+    }
+    if (m.engram_count >= kMaxEngramLayers) {
+      why = "at most " + std::to_string(kMaxEngramLayers) + " tables";
+      return false;
+    }
+    if (parts[0] >= kMaxLayers || parts[1] < 1 || parts[1] > 2000000000LL) {
+      why = "layer below 128 and rows 1 to 2000000000";
+      return false;
+    }
+    m.engram_layers[static_cast<std::size_t>(m.engram_count)] = static_cast<std::int32_t>(parts[0]);
+    m.engram_rows[static_cast<std::size_t>(m.engram_count)] = static_cast<std::int32_t>(parts[1]);
+    ++m.engram_count;
+    i = end + 1;
+    if (end == text.size()) break;
+    if (i == text.size()) {
+      why = "trailing comma";
+      return false;
+    }
+  }
+  s.model = m;
+  return true;
+}
+
+std::string format_engram(const Scenario& s) {
+  std::string out;
+  for (int i = 0; i < s.model.engram_count; ++i) {
+    if (i) out += ',';
+    out += std::to_string(s.model.engram_layers[static_cast<std::size_t>(i)]);
+    out += ':';
+    out += std::to_string(s.model.engram_rows[static_cast<std::size_t>(i)]);
+  }
+  return out;
+}
+
+bool parse_modes(Scenario& s, std::string_view text, std::string& why) { return layers_from_text(s.model, text, why); }
+std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
+
+#define TS_FIELD(expr) [](Scenario& s) -> void* { return &s.expr; }
+#define TS_REAL(key, group, unit, lo, hi, desc, expr) \
+  {key, ParamGroup::group, ParamKind::Real, unit, lo, hi, nullptr, 0, desc, TS_FIELD(expr), nullptr, nullptr}
+#define TS_INT(key, group, unit, lo, hi, desc, expr) \
+  {key, ParamGroup::group, ParamKind::Int, unit, lo, hi, nullptr, 0, desc, TS_FIELD(expr), nullptr, nullptr}
+#define TS_ENUM(key, group, keys, desc, expr)                                                                   \
+  {key, ParamGroup::group, ParamKind::Enum, "", 0, 0, keys, static_cast<int>(sizeof keys / sizeof *keys), desc, \
+   TS_FIELD(expr), nullptr, nullptr}
+
+const ParamDef kParams[] = {
+    // Workload
+    TS_INT("ctx", Workload, "tokens", 1, 16777216, "context length at decode", work.ctx),
+    TS_INT("batch", Workload, "sessions", 1, 1000000, "concurrent decode sessions", work.batch),
+    TS_INT("prompt", Workload, "tokens", 0, 16777216, "prompt tokens of one turn", work.prompt),
+    TS_INT("output", Workload, "tokens", 0, 16777216, "output tokens of one turn", work.output),
+    TS_INT("prefix_hit", Workload, "tokens", 0, 16777216, "prompt tokens found in the prefix cache", work.prefix_hit),
+    TS_REAL("swa_pool", Workload, "fraction", 0, 1, "share of host DRAM for recent sessions' SWA windows", work.swa_pool),
+    TS_REAL("price_miss", Workload, "USD/M tokens", 0, 1000, "input price on a cache miss", work.price_miss),
+    TS_REAL("price_hit", Workload, "USD/M tokens", 0, 1000, "input price on a cache hit", work.price_hit),
+    TS_REAL("price_out", Workload, "USD/M tokens", 0, 1000, "output price", work.price_out),
+    // Hardware
+    TS_ENUM("gpu", Hardware, kGpuKeys, "GPU kind (sets HBM, L2 and FLOPS from the catalog)", hw.gpu),
+    TS_INT("gpus", Hardware, "GPUs", 1, 4096, "GPUs serving one replica", hw.gpus),
+    TS_REAL("mbu", Hardware, "fraction", 0.01, 1, "memory-bandwidth utilisation", hw.mbu),
+    TS_REAL("hbm_gb", Hardware, "GB", 0, 100000, "HBM per GPU (0 = catalog)", hw.hbm_gb),
+    TS_REAL("hbm_tbps", Hardware, "TB/s", 0, 1000, "HBM bandwidth per GPU (0 = catalog)", hw.hbm_tbps),
+    TS_REAL("hbm_usable", Hardware, "fraction", 0.05, 1, "share of HBM the engine may allocate", hw.hbm_usable),
+    TS_REAL("workspace_gb", Hardware, "GB", 0, 10000, "activations and workspace per GPU", hw.workspace_gb),
+    TS_ENUM("compute", Hardware, kComputeKeys, "dense compute precision for prefill and replay", hw.compute),
+    TS_REAL("lat_sram_ns", Hardware, "ns", 0.01, 100000, "on-chip SRAM access latency", hw.lat_sram_ns),
+    TS_REAL("lat_hbm_us", Hardware, "µs", 0, 1000, "HBM access latency", hw.lat_hbm_us),
+    TS_REAL("lat_ssd_us", Hardware, "µs", 0, 1000000, "SSD read latency per I/O", hw.lat_ssd_us),
+    TS_REAL("lat_rdma_us", Hardware, "µs", 0, 100000, "RDMA latency", hw.lat_rdma_us),
+    TS_REAL("host_dram_gb", Hardware, "GB", 1, 10000000, "host DRAM per node", hw.host_dram_gb),
+    TS_ENUM("host_link", Hardware, kLinkKeys, "GPU-host link kind", hw.host_link),
+    TS_REAL("host_gbps", Hardware, "GB/s", 0, 100000, "host link bandwidth per direction (0 = link catalog)", hw.host_gbps),
+    TS_REAL("host_lat_us", Hardware, "µs", 0, 100000, "host DMA latency (0 = link catalog)", hw.host_lat_us),
+    TS_REAL("nic_gbps", Hardware, "GB/s", 0.01, 100000, "NIC / RDMA bandwidth", hw.nic_gbps),
+    TS_INT("ssd_count", Hardware, "drives", 1, 4096, "NVMe drives per node", hw.ssd_count),
+    TS_REAL("ssd_gbps", Hardware, "GB/s", 0.01, 10000, "read bandwidth per drive", hw.ssd_gbps),
+    TS_REAL("retention_h", Hardware, "hours", 0, 1000000, "prefix-cache retention on SSD", hw.retention_h),
+    // Model
+    {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
+     "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes},
+    TS_INT("enc_layers", Model, "layers", 0, kMaxLayers, "causal encoder layers (0 = decoder-only)", model.enc_layers),
+    TS_INT("hidden", Model, "dims", 1, 1048576, "hidden size", model.hidden),
+    TS_INT("vocab", Model, "tokens", 1, 100000000, "vocabulary size", model.vocab),
+    TS_ENUM("attn", Model, kAttnKeys, "attention kind: MHA/GQA/MQA, MLA, or one shared latent", model.attn),
+    TS_INT("q_heads", Model, "heads", 1, 4096, "query heads", model.q_heads),
+    TS_INT("kv_heads", Model, "heads", 1, 4096, "KV heads (MHA/GQA/MQA)", model.kv_heads),
+    TS_INT("head_dim", Model, "dims", 1, 65536, "query/key dims per head (latent width for 'latent')", model.head_dim),
+    TS_INT("v_dim", Model, "dims", 1, 65536, "value dims per head", model.v_dim),
+    TS_INT("q_lora", Model, "dims", 0, 1048576, "query low-rank (0 = none)", model.q_lora),
+    TS_INT("kv_lora", Model, "dims", 0, 1048576, "MLA latent rank", model.kv_lora),
+    TS_INT("rope_dim", Model, "dims", 0, 65536, "RoPE dims", model.rope_dim),
+    TS_INT("o_lora", Model, "dims", 0, 1048576, "output low-rank (0 = none)", model.o_lora),
+    TS_INT("o_groups", Model, "groups", 0, 4096, "output projection groups", model.o_groups),
+    TS_INT("n_win", Model, "tokens", 0, 1048576, "sliding window length (0 = none)", model.n_win),
+    TS_INT("swa_all", Model, "flag", 0, 1, "1: every layer keeps the sliding window", model.swa_all),
+    TS_INT("kv_rope_bf16", Model, "flag", 0, 1, "1: RoPE dims stored apart in BF16", model.kv_rope_bf16),
+    TS_INT("kv_pad", Model, "B", 0, 4096, "alignment bytes per stored KV vector", model.kv_pad),
+    TS_ENUM("kv_fmt", Model, kFmtKeys, "main (global) KV storage format", model.kv_fmt),
+    TS_ENUM("idx_fmt", Model, kFmtKeys, "index key storage format", model.idx_fmt),
+    TS_ENUM("swa_fmt", Model, kFmtKeys, "sliding-window KV storage format", model.swa_fmt),
+    TS_INT("idx_heads", Model, "heads", 0, 4096, "indexer heads", model.idx_heads),
+    TS_INT("idx_dim", Model, "dims", 0, 65536, "index key dims", model.idx_dim),
+    TS_INT("top_k", Model, "positions", 0, 16777216, "positions selected per query", model.top_k),
+    TS_INT("cand_src", Model, "layer", -1, kMaxLayers - 1, "layer picking the candidate pool (-1 = none)", model.cand_src),
+    TS_INT("cand_blocks", Model, "blocks", 0, 16777216, "candidate pool blocks", model.cand_blocks),
+    TS_INT("cand_block", Model, "positions", 0, 65536, "positions per candidate block", model.cand_block),
+    TS_INT("experts", Model, "experts", 0, 65536, "routed experts (0 = dense FFN)", model.experts),
+    TS_INT("shared_experts", Model, "experts", 0, 1024, "shared experts", model.shared_experts),
+    TS_INT("experts_per_token", Model, "experts", 0, 65536, "routed experts per token", model.experts_per_token),
+    TS_INT("expert_inter", Model, "dims", 0, 16777216, "expert intermediate size", model.expert_inter),
+    TS_INT("dense_layers", Model, "layers", 0, kMaxLayers, "leading layers with a dense FFN", model.dense_layers),
+    TS_INT("dense_inter", Model, "dims", 0, 16777216, "dense FFN intermediate size", model.dense_inter),
+    TS_ENUM("experts_fmt", Model, kFmtKeys, "routed expert weight format", model.experts_fmt),
+    TS_ENUM("dense_fmt", Model, kFmtKeys, "attention, shared-expert and dense FFN weight format", model.dense_fmt),
+    TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
+    {"engram", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
+     "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram},
+    TS_INT("engram_ngram", Model, "order", 0, 16, "largest n-gram order (orders 2..n)", model.engram_ngram),
+    TS_INT("engram_heads", Model, "heads", 0, 1024, "hash heads per order", model.engram_heads),
+    TS_INT("engram_dim", Model, "dims", 0, 65536, "Engram row dims", model.engram_dim),
+    TS_ENUM("engram_fmt", Model, kFmtKeys, "Engram row format", model.engram_fmt),
+    TS_ENUM("engram_home", Model, kHomeKeys, "where Engram tables live", model.engram_home),
+    TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size incl. Engram (0 = derive)", model.checkpoint_gb),
+};
+
+#undef TS_FIELD
+#undef TS_REAL
+#undef TS_INT
+#undef TS_ENUM
+
+const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view"};
+
+bool parse_double(std::string_view text, double& out) {
+  if (text.empty() || text.size() > 64) return false;
+  char buf[72];
+  std::memcpy(buf, text.data(), text.size());
+  buf[text.size()] = '\0';
+  // Only plain decimal notation: no hex, no "inf"/"nan" words (reported separately), no spaces.
+  for (char c : text) {
+    const bool ok = (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+    if (!ok) return false;
+  }
+  char* end = nullptr;
+  out = std::strtod(buf, &end);
+  return end == buf + text.size();
+}
+
+bool looks_non_finite(std::string_view text) {
+  std::string low;
+  for (char c : text.substr(0, 16)) low += static_cast<char>((c >= 'A' && c <= 'Z') ? c + 32 : c);
+  return low == "nan" || low == "inf" || low == "-inf" || low == "+inf" || low == "infinity" || low == "-infinity";
+}
+
+}  // namespace
+
+const char* param_group_name(ParamGroup g) {
+  switch (g) {
+    case ParamGroup::Model: return "model";
+    case ParamGroup::Hardware: return "hardware";
+    case ParamGroup::Workload: return "workload";
+  }
+  return "model";
+}
+
+std::span<const ParamDef> params() { return {kParams, sizeof kParams / sizeof kParams[0]}; }
+
+const ParamDef* find_param(std::string_view key) {
+  for (const ParamDef& p : kParams) {
+    if (key == p.key) return &p;
+  }
+  return nullptr;
+}
+
+std::string param_allowed(const ParamDef& p) {
+  std::string s;
+  switch (p.kind) {
+    case ParamKind::Real:
+      s = num_exact(p.min) + " to " + num_exact(p.max) + (p.unit[0] ? std::string(" ") + p.unit : std::string());
+      break;
+    case ParamKind::Int:
+      s = "integer " + num_exact(p.min) + " to " + num_exact(p.max) + (p.unit[0] ? std::string(" ") + p.unit : std::string());
+      break;
+    case ParamKind::Enum:
+      s = "one of: ";
+      for (int i = 0; i < p.enum_count; ++i) {
+        if (i) s += ", ";
+        s += p.enum_keys[i];
+      }
+      break;
+    case ParamKind::Text: s = p.description; break;
+  }
+  return s;
+}
+
+bool set_param_number(Scenario& s, const ParamDef& p, double value, Error& err) {
+  if (!std::isfinite(value)) {
+    err = make_error(ErrorCode::NotFinite, p.key, num_exact(value), param_allowed(p));
+    return false;
+  }
+  switch (p.kind) {
+    case ParamKind::Real:
+      if (value < p.min || value > p.max) {
+        err = make_error(ErrorCode::OutOfRange, p.key, num_exact(value), param_allowed(p));
+        return false;
+      }
+      *static_cast<double*>(p.field(s)) = value;
+      return true;
+    case ParamKind::Int:
+      if (value != std::floor(value) || value < p.min || value > p.max) {
+        err = make_error(ErrorCode::OutOfRange, p.key, num_exact(value), param_allowed(p));
+        return false;
+      }
+      *static_cast<std::int32_t*>(p.field(s)) = static_cast<std::int32_t>(value);
+      return true;
+    case ParamKind::Enum:
+      if (value != std::floor(value) || value < 0 || value >= p.enum_count) {
+        err = make_error(ErrorCode::BadEnum, p.key, num_exact(value), param_allowed(p));
+        return false;
+      }
+      *static_cast<std::uint8_t*>(p.field(s)) = static_cast<std::uint8_t>(value);
+      return true;
+    case ParamKind::Text: break;
+  }
+  err = make_error(ErrorCode::WrongType, p.key, num_exact(value), param_allowed(p));
+  return false;
+}
+
+bool set_param_text(Scenario& s, const ParamDef& p, std::string_view text, Error& err) {
+  switch (p.kind) {
+    case ParamKind::Real:
+    case ParamKind::Int: {
+      if (looks_non_finite(text)) {
+        err = make_error(ErrorCode::NotFinite, p.key, text, param_allowed(p));
+        return false;
+      }
+      double v = 0;
+      if (!parse_double(text, v)) {
+        err = make_error(ErrorCode::WrongType, p.key, text, "a number: " + param_allowed(p));
+        return false;
+      }
+      return set_param_number(s, p, v, err);
+    }
+    case ParamKind::Enum:
+      for (int i = 0; i < p.enum_count; ++i) {
+        if (text == p.enum_keys[i]) {
+          *static_cast<std::uint8_t*>(p.field(s)) = static_cast<std::uint8_t>(i);
+          return true;
+        }
+      }
+      err = make_error(ErrorCode::BadEnum, p.key, text, param_allowed(p));
+      return false;
+    case ParamKind::Text: {
+      std::string why;
+      if (!p.parse_text(s, text, why)) {
+        err = make_error(ErrorCode::BadSyntax, p.key, text, std::string(p.description) + " (" + why + ")");
+        return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+double get_param_number(const Scenario& s, const ParamDef& p) {
+  Scenario& m = const_cast<Scenario&>(s);  // accessors are shared by reads and writes; nothing is written here
+  switch (p.kind) {
+    case ParamKind::Real: return *static_cast<const double*>(p.field(m));
+    case ParamKind::Int: return *static_cast<const std::int32_t*>(p.field(m));
+    case ParamKind::Enum: return *static_cast<const std::uint8_t*>(p.field(m));
+    case ParamKind::Text: break;
+  }
+  return 0;
+}
+
+std::string get_param_text(const Scenario& s, const ParamDef& p) {
+  switch (p.kind) {
+    case ParamKind::Real: return num_exact(get_param_number(s, p));
+    case ParamKind::Int: return std::to_string(static_cast<long long>(get_param_number(s, p)));
+    case ParamKind::Enum: {
+      const int i = static_cast<int>(get_param_number(s, p));
+      return (i >= 0 && i < p.enum_count) ? p.enum_keys[i] : "";
+    }
+    case ParamKind::Text: return p.format_text(s);
+  }
+  return "";
+}
+
+bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
+  if (p.kind == ParamKind::Text) return p.format_text(a) == p.format_text(b);
+  return get_param_number(a, p) == get_param_number(b, p);
+}
+
+bool is_view_key(std::string_view key) {
+  for (const char* k : kViewKeys) {
+    if (key == k) return true;
+  }
+  return false;
+}
+
+bool is_scenario_key(std::string_view key) { return key == "preset" || find_param(key) != nullptr; }
+
+}  // namespace tierscope::model

@@ -1,0 +1,60 @@
+// The one registry of settable scenario parameters, shared by the JSON and URL codecs, the CLI and the UI.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "model/errors.h"
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+enum class ParamKind : std::uint8_t {
+  Real,  // double, finite, within [min, max]
+  Int,   // 32-bit integer within [min, max]
+  Enum,  // one of enum_keys (stored as the enum's uint8 value)
+  Text,  // structured text with its own parser (layer modes, Engram tables)
+};
+enum class ParamGroup : std::uint8_t { Model, Hardware, Workload };
+const char* param_group_name(ParamGroup g);  // "model", "hardware", "workload"
+
+struct ParamDef {
+  const char* key;  // short, URL-friendly, stable
+  ParamGroup group;
+  ParamKind kind;
+  const char* unit;
+  double min, max;                  // Real and Int
+  const char* const* enum_keys;     // Enum
+  int enum_count;
+  const char* description;
+  void* (*field)(Scenario&);        // Real → double*, Int → int32_t*, Enum → uint8_t*
+  bool (*parse_text)(Scenario&, std::string_view, std::string& why);  // Text
+  std::string (*format_text)(const Scenario&);                         // Text
+};
+
+std::span<const ParamDef> params();
+const ParamDef* find_param(std::string_view key);
+// The accepted values in words: "1 to 16777216 tokens, integer", "one of: h100, h200, ...".
+std::string param_allowed(const ParamDef& p);
+
+// Parses text for one parameter and writes it only if valid (the scenario is untouched on error).
+bool set_param_text(Scenario& s, const ParamDef& p, std::string_view text, Error& err);
+// Numeric set for Real/Int/Enum (Enum by index); used by sweeps and the JSON codec.
+bool set_param_number(Scenario& s, const ParamDef& p, double value, Error& err);
+// Canonical text (exact for doubles), the inverse of set_param_text.
+std::string get_param_text(const Scenario& s, const ParamDef& p);
+// Numeric value for Real/Int/Enum (Enum: index); 0 for Text.
+double get_param_number(const Scenario& s, const ParamDef& p);
+bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p);
+
+// Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
+Errors validate(const Scenario& s);
+
+// Keys the page uses for its own view state in the same URL hash (not scenario parameters).
+bool is_view_key(std::string_view key);
+// True for "preset" and every registry key.
+bool is_scenario_key(std::string_view key);
+
+}  // namespace tierscope::model

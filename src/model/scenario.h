@@ -1,0 +1,205 @@
+// The scenario: model architecture + hardware + workload, the only input every figure is computed from.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tierscope::model {
+
+// Where a number comes from. Every input and every figure carries one.
+enum class Provenance : std::uint8_t { Paper, Engine, ThirdParty, Derived, Card };
+const char* provenance_name(Provenance p);  // "paper/config", "engine docs", ...
+
+// ---------------------------------------------------------------------------------------------
+// Storage formats: value bits plus an optional scale every `scale_group` values.
+enum class NumFormat : std::uint8_t {
+  BF16,
+  FP8,        // per-tensor scale, none stored per value
+  FP8_G32,    // FP8 + one E8M0 scale byte per 32 values (V4.1 SWA window, Engram rows)
+  FP8_G64,    // FP8 + one E8M0 scale byte per 64 values (V4 main KV reconstruction)
+  FP8_B1024,  // FP8 weights with one E8M0 byte per 32x32 block
+  FP8_B128,   // FP8 weights with one FP32 scale per 128x128 block (DeepSeek-V3)
+  FP4_G16,    // E2M1 + one E4M3 scale byte per 16 values (NVFP4-style)
+  FP4_G32,    // E2M1 + one E8M0 scale byte per 32 values (MXFP4)
+  Count
+};
+struct FormatInfo {
+  const char* key;     // URL/JSON name, e.g. "fp4_g16"
+  const char* label;   // e.g. "FP4 E2M1 + E4M3/16"
+  double value_bits;   // bits per stored value
+  int scale_group;     // values per scale (0 = no stored scale)
+  double scale_bytes;  // bytes per scale
+};
+const FormatInfo& format_info(NumFormat f);
+// Average bytes per value including scales (used for weights: 0.53125 for MXFP4).
+double bytes_per_value(NumFormat f);
+// Bytes of one stored vector of `dims` values (scales rounded up per group: 512 FP4_G16 → 288).
+double vector_bytes(NumFormat f, double dims);
+
+// ---------------------------------------------------------------------------------------------
+// Model architecture.
+enum class AttnKind : std::uint8_t {
+  MHA,     // multi-head / grouped-query / multi-query: kv_heads × (K + V) per token
+  MLA,     // multi-head latent attention: one kv_lora latent + rope key per token
+  Latent,  // one shared K=V latent of head_dim per token (DeepSeek V4 / V4.1)
+  Count
+};
+
+// Per-layer attention mode. A layer that owns KV (Dense or Full) is a KV source; Reindex and Reuse
+// layers read the nearest preceding source. The letters are the compact text form ("SSF2UUU...").
+enum class LayerMode : std::uint8_t {
+  Dense,    // 'D': owns KV (compressed by `ratio`), attends over all of it
+  Full,     // 'F': owns KV + index keys, scores the whole pool, selects top-k (CSA2 Full)
+  Reindex,  // 'I': fresh top-k over the source's keys (inside the candidate pool when there is one)
+  Reuse,    // 'U': consumes the previous selection unchanged
+  SwaOnly,  // 'S': sliding window only, no global KV
+  Count
+};
+char layer_mode_letter(LayerMode m);
+const char* layer_mode_name(LayerMode m);
+
+struct Layer {
+  LayerMode mode = LayerMode::Dense;
+  std::uint16_t ratio = 1;  // tokens per stored KV row, for Dense and Full layers
+};
+
+constexpr int kMaxLayers = 128;
+enum class EngramHome : std::uint8_t { Hbm, Dram, Count };
+constexpr int kMaxEngramLayers = 4;
+
+enum class Tier : std::uint8_t { None, Sram, Hbm, Dram, Ssd, Remote, Count };
+const char* tier_name(Tier t);
+
+struct ModelArch {
+  // Layers: the first enc_layers form the causal encoder (0 for decoder-only models).
+  int layer_count = 0;
+  std::array<Layer, kMaxLayers> layers{};
+  std::int32_t enc_layers = 0;
+  std::int32_t hidden = 0;
+  std::int32_t vocab = 0;
+
+  // Attention projections and KV layout.
+  AttnKind attn = AttnKind::MHA;
+  std::int32_t q_heads = 0, kv_heads = 0;
+  std::int32_t head_dim = 0;  // query/key dim per head (MLA: nope + rope; Latent: the latent width)
+  std::int32_t v_dim = 0;     // value dim per head
+  std::int32_t q_lora = 0, kv_lora = 0, rope_dim = 0, o_lora = 0, o_groups = 0;
+  std::int32_t n_win = 0;          // sliding window length in tokens (0 = none)
+  std::int32_t swa_all = 0;        // 1: every layer keeps the window (V4 family); 0: only 'S' layers
+  std::int32_t kv_rope_bf16 = 0;   // 1: rope dims stored apart in BF16 (V4 FP8 layout)
+  std::int32_t kv_pad = 0;         // alignment bytes per stored KV vector
+  NumFormat kv_fmt = NumFormat::BF16, idx_fmt = NumFormat::FP4_G32, swa_fmt = NumFormat::BF16;
+
+  // Sparse indexer (CSA2 / DSA) and the hierarchical candidate pool.
+  std::int32_t idx_heads = 0, idx_dim = 0, top_k = 0;
+  std::int32_t cand_src = -1;  // layer that picks the candidate pool (-1: no pool)
+  std::int32_t cand_blocks = 0, cand_block = 0;
+
+  // Feed-forward: MoE on every layer after the first dense_layers (experts == 0: dense everywhere).
+  std::int32_t experts = 0, shared_experts = 0, experts_per_token = 0, expert_inter = 0;
+  std::int32_t dense_layers = 0, dense_inter = 0;
+  NumFormat experts_fmt = NumFormat::BF16, dense_fmt = NumFormat::BF16, head_fmt = NumFormat::BF16;
+
+  // Engram hashed n-gram memory (weights, read-only at inference).
+  int engram_count = 0;
+  std::array<std::int32_t, kMaxEngramLayers> engram_layers{};
+  std::array<std::int32_t, kMaxEngramLayers> engram_rows{};
+  std::int32_t engram_ngram = 0;  // max n-gram order (orders 2..n)
+  std::int32_t engram_heads = 0, engram_dim = 0;
+  NumFormat engram_fmt = NumFormat::FP8_G32;
+  EngramHome engram_home = EngramHome::Hbm;  // where the tables live
+
+  double checkpoint_gb = 0;  // published checkpoint size incl. Engram; 0 = derive from dims
+};
+
+// ---------------------------------------------------------------------------------------------
+// Hardware.
+enum class GpuKind : std::uint8_t { H100, H200, B200, B300, MI300X, MI355X, Count };
+struct GpuInfo {
+  const char* key;
+  const char* label;
+  double hbm_gb;        // usable capacity as deployed
+  double hbm_tbps;      // HBM bandwidth
+  double sram_mb;       // L2 / last-level on-chip cache
+  double sram_tbps;     // aggregate on-chip bandwidth (register file + shared memory class)
+  double fp8_pflops;    // dense FP8
+  double fp4_pflops;    // dense FP4 (0: no FP4 units; FP8 rate applies)
+  Provenance provenance;
+  const char* source;
+};
+const GpuInfo& gpu_info(GpuKind g);
+
+enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Count };
+struct LinkInfo {
+  const char* key;
+  const char* label;
+  double gbps;     // GB/s per direction
+  double lat_us;   // DMA / load latency
+  Provenance provenance;
+  const char* source;
+};
+const LinkInfo& link_info(HostLink l);
+
+enum class ComputeFormat : std::uint8_t { FP8, FP4, Count };
+
+struct Hardware {
+  GpuKind gpu = GpuKind::B200;
+  std::int32_t gpus = 8;
+  double mbu = 0.7;            // memory-bandwidth utilisation
+  double hbm_gb = 0;           // per-GPU capacity override (0 = catalog)
+  double hbm_tbps = 0;         // per-GPU bandwidth override (0 = catalog)
+  double hbm_usable = 0.9;     // share of HBM the serving engine may allocate
+  double workspace_gb = 4;     // per-GPU activations and workspace
+  ComputeFormat compute = ComputeFormat::FP8;
+  // Representative latency of each tier (the card gives bands; one point per tier is used).
+  double lat_sram_ns = 20, lat_hbm_us = 0.5, lat_ssd_us = 60, lat_rdma_us = 1.75;
+  double host_dram_gb = 2000;
+  HostLink host_link = HostLink::Pcie5;
+  double host_gbps = 0;        // override (0 = link catalog)
+  double host_lat_us = 0;      // override (0 = link catalog)
+  double nic_gbps = 50;        // NIC / RDMA bandwidth per node
+  std::int32_t ssd_count = 8;
+  double ssd_gbps = 14;        // per drive
+  double retention_h = 72;     // prefix-cache retention on SSD
+};
+
+// ---------------------------------------------------------------------------------------------
+// Workload.
+struct Workload {
+  std::int32_t ctx = 131072;      // context length at decode, tokens
+  std::int32_t batch = 1;         // concurrent decode sessions
+  std::int32_t prompt = 8192;     // prompt tokens of one turn
+  std::int32_t output = 1024;     // output tokens of one turn
+  std::int32_t prefix_hit = 7168; // prompt tokens found in the prefix cache
+  double swa_pool = 0.10;         // share of host DRAM holding recent sessions' SWA windows
+  double price_miss = 0, price_hit = 0, price_out = 0;  // USD per million tokens (0: unpriced)
+};
+
+struct Scenario {
+  ModelArch model;
+  Hardware hw;
+  Workload work;
+  std::string preset;  // the preset this scenario started from
+};
+
+// Effective hardware values after catalog defaults and overrides.
+double hbm_gb_per_gpu(const Hardware& hw);
+double hbm_tbps_per_gpu(const Hardware& hw);
+double host_gbps(const Hardware& hw);
+double host_lat_us(const Hardware& hw);
+double compute_pflops_per_gpu(const Hardware& hw);
+
+// Layer helpers. A source is a layer that owns global KV (Dense or Full).
+bool owns_kv(LayerMode m);
+bool has_window(const ModelArch& m, int layer);
+// Nearest layer at or before `layer` that owns KV, or -1.
+int kv_source_of(const ModelArch& m, int layer);
+
+// Layer modes as compact text: one letter per layer, Dense/Full followed by the ratio when it is
+// not 1, e.g. "SSF2UUUUUF2..." . parse returns false (and leaves m unchanged) on bad text.
+std::string layers_to_text(const ModelArch& m);
+bool layers_from_text(ModelArch& m, std::string_view text, std::string& why);
+
+}  // namespace tierscope::model

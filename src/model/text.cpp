@@ -1,0 +1,125 @@
+// Number formatting shared by formulas, the CLI and the codecs. No locale, no streams.
+#include "model/text.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+namespace tierscope::model {
+
+void appendf(std::string& out, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n <= 0) return;
+  if (static_cast<std::size_t>(n) < sizeof buf) {
+    out.append(buf, static_cast<std::size_t>(n));
+    return;
+  }
+  // Rare long text: format again into a buffer of the right size.
+  std::string big(static_cast<std::size_t>(n) + 1, '\0');
+  va_start(ap, fmt);
+  std::vsnprintf(big.data(), big.size(), fmt, ap);
+  va_end(ap);
+  big.resize(static_cast<std::size_t>(n));
+  out += big;
+}
+
+static std::string group_thousands(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
+  std::string digits(buf);
+  std::string out;
+  if (v < 0) out += '-';
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[i];
+    const std::size_t left = n - 1 - i;
+    if (left > 0 && left % 3 == 0) out += ',';
+  }
+  return out;
+}
+
+std::string num_sig(double v, int sig) {
+  if (!std::isfinite(v)) return v != v ? "NaN" : (v > 0 ? "inf" : "-inf");
+  if (v == std::floor(v) && std::fabs(v) < 1e15 && std::fabs(v) >= 1) return group_thousands(v);
+  const double a = std::fabs(v);
+  char buf[64];
+  if (a != 0 && (a < 1e-4 || a >= 1e15)) {
+    std::snprintf(buf, sizeof buf, "%.*e", sig - 1, v);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.*g", sig, v);
+  std::string s(buf);
+  if (s.find('e') != std::string::npos) {
+    // %g switched to exponent for a large non-integer: fall back to grouped rounding.
+    return group_thousands(std::round(v));
+  }
+  return s;
+}
+
+std::string num(double v) { return num_sig(v, 4); }
+
+std::string num_exact(double v) {
+  char buf[40];
+  for (int prec = 15; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+namespace {
+struct Scale {
+  double factor;
+  const char* prefix;
+};
+
+std::string scaled(double v, const Scale* scales, int count, const char* unit) {
+  const double a = std::fabs(v);
+  const Scale* pick = &scales[count - 1];
+  for (int i = 0; i < count; ++i) {
+    if (a >= scales[i].factor) {
+      pick = &scales[i];
+      break;
+    }
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g %s%s", v / pick->factor, pick->prefix, unit);
+  return buf;
+}
+}  // namespace
+
+std::string human(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return num(value);
+  static const Scale kSi[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+  static const Scale kBytes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+  static const Scale kTime[] = {{1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
+  if (value == 0) return "0 " + std::string(unit);
+  if (unit == "B") return scaled(value, kBytes, 6, "B");
+  if (unit == "B/token") return scaled(value, kBytes, 6, "B/token");
+  if (unit == "B/s") return scaled(value, kBytes, 6, "B/s");
+  if (unit == "s") return scaled(value, kTime, 5, "s");
+  if (unit == "FLOP") return scaled(value, kSi, 6, "FLOP");
+  if (unit == "params") {
+    static const Scale kCount[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+    return scaled(value, kCount, 5, " params");
+  }
+  if (unit == "fraction") return num_sig(value * 100.0, 4) + " %";
+  if (unit == "USD") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "$%.6g", value);
+    return buf;
+  }
+  std::string s = num(value);
+  if (!unit.empty()) {
+    s += ' ';
+    s += unit;
+  }
+  return s;
+}
+
+}  // namespace tierscope::model

@@ -1,0 +1,22 @@
+// Small snprintf-based text helpers: numbers in formulas, values with human units, exact doubles.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tierscope::model {
+
+// A number for a formula: integers with thousands separators ("2,703,360"), others with 4
+// significant digits in plain notation (exponent form only for tiny or huge values).
+std::string num(double v);
+// Like num() but with `sig` significant digits.
+std::string num_sig(double v, int sig);
+// The shortest decimal that parses back to exactly v (for JSON/URL round trips).
+std::string num_exact(double v);
+// A value with a scaled unit: bytes → "12.48 GB", seconds → "0.195 ms", FLOP → "4.19 TFLOP".
+// Units understood: "B", "B/token", "s", "FLOP", "params", "B/s", "USD", "fraction"; others print plainly.
+std::string human(double value, std::string_view unit);
+// Appends printf-style text to out.
+void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+}  // namespace tierscope::model
