@@ -14,22 +14,20 @@ foreach(_f "${TIERSCOPE_IMGUI_DIR}/imgui.cpp" "${TIERSCOPE_SDL2_PREFIX}/lib/libS
   endif()
 endforeach()
 
-# Size-first code generation for everything in the web build, ours and third-party.
-set(TIERSCOPE_WEB_CFLAGS -Oz -fno-exceptions -fno-rtti)
-add_compile_options(${TIERSCOPE_WEB_CFLAGS})
-
 # --- Dear ImGui (third-party: no -Werror, no demo, no file functions, ES3 backend) ----------------------
 set(IMGUI_DIR "${TIERSCOPE_IMGUI_DIR}")
 add_library(imgui STATIC
   ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp ${IMGUI_DIR}/imgui_widgets.cpp
   ${IMGUI_DIR}/backends/imgui_impl_sdl2.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
-target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
+target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
+# Emscripten puts its own SDL 1 emulation headers on the system include path (-iwithsysroot/include/SDL),
+# ahead of any -isystem folder: SDL2's headers must come through -I to win.
+target_include_directories(imgui BEFORE PUBLIC "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
   IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS IMGUI_IMPL_OPENGL_ES3)
 
 add_library(sdl2_web STATIC IMPORTED)
-set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a"
-  INTERFACE_INCLUDE_DIRECTORIES "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
+set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a")
 
 # --- the app -------------------------------------------------------------------------------------------
 file(GLOB TIERSCOPE_APP_SOURCES CONFIGURE_DEPENDS
@@ -64,7 +62,10 @@ set_target_properties(tierscope_app PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMM
 set_property(TARGET tierscope_app APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 target_link_options(tierscope_app PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 
-# The deployable folder: the HTML shell, the app, fonts. Printed sizes are raw and gzip -9.
-add_custom_command(TARGET tierscope_app POST_BUILD
+# The deployable folder: the HTML shell, the app, fonts; re-assembled on every build (it takes a moment and
+# picks up edits to web/ without a relink). Printed sizes are raw and gzip -9.
+add_custom_target(site ALL
   COMMAND "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
+  DEPENDS tierscope_app
+  COMMENT "Assembling the site in ${CMAKE_BINARY_DIR}/site"
   VERBATIM)

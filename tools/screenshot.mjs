@@ -5,12 +5,12 @@ import { launch, serveSite } from '../tests/browser/lib/browser.mjs';
 
 function usage(msg) {
   if (msg) console.error('screenshot: ' + msg);
-  console.error('usage: tools/screenshot [URL] OUT.png [--size WxH] [--dpr N] [--wait MS]');
+  console.error('usage: tools/screenshot [URL] OUT.png [--size WxH] [--dpr N] [--wait MS] [--theme dark|light]');
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
-const opts = { size: [1440, 900], dpr: 1, wait: 300 };
+const opts = { size: [1440, 900], dpr: 1, wait: 300, theme: 'dark' };
 const positional = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
@@ -27,6 +27,10 @@ for (let i = 0; i < args.length; i++) {
     const v = next(), n = Number(v);
     if (!Number.isInteger(n) || n < 0 || n > 60000) usage(`--wait: '${v}' is not milliseconds between 0 and 60000`);
     opts.wait = n;
+  } else if (a === '--theme') {
+    const v = next();
+    if (v !== 'dark' && v !== 'light') usage(`--theme: '${v}' is not one of dark, light`);
+    opts.theme = v;
   } else if (a.startsWith('--')) usage(`unknown option '${a}'`);
   else positional.push(a);
 }
@@ -41,6 +45,8 @@ url = url || site.url;
 const browser = await launch();
 try {
   const page = await browser.context.newPage();
+  await page.setViewportSize({ width: opts.size[0], height: opts.size[1] });
+  await page.emulateMedia({ colorScheme: opts.theme });
   const cdp = await browser.context.newCDPSession(page);
   await cdp.send('Emulation.setDeviceMetricsOverride', { width: opts.size[0], height: opts.size[1], deviceScaleFactor: opts.dpr, mobile: false });
   await page.goto(url);

@@ -5,6 +5,7 @@
 #include "ui/app.h"
 
 #include <GLES3/gl3.h>
+#include <SDL.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl2.h>
@@ -42,7 +43,7 @@ void frame(void* arg) {
   ImGui::Render();
 
   glViewport(0, 0, p.drawable_w, p.drawable_h);
-  glClearColor(0.047f, 0.055f, 0.071f, 1.0f);
+  glClearColor(p.clear_rgb[0], p.clear_rgb[1], p.clear_rgb[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   SDL_GL_SwapWindow(p.window);
@@ -61,7 +62,7 @@ int main() {
   // Lives for the whole page; the browser owns the loop, so main returns while the app keeps running.
   static Context ctx;
   tierscope::ui::init(ctx.app);
-  if (!tierscope::platform::init(ctx.platform, "tierscope")) return 1;
+  if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   tierscope::bridge::watch_canvas();
 #ifdef __EMSCRIPTEN__

@@ -47,7 +47,7 @@ double now_ms() {
 #endif
 }
 
-bool init(Platform& p, const char* title) {
+bool init(Platform& p, const char* title, bool dark) {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
   // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
@@ -85,7 +85,10 @@ bool init(Platform& p, const char* title) {
   io.IniFilename = nullptr;  // layout comes from the app, not from a saved file
   io.LogFilename = nullptr;
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ui::apply_theme(ui::Theme::Dark);
+  ui::apply_theme(dark ? ui::Theme::Dark : ui::Theme::Light);
+  if (!dark) {
+    p.clear_rgb[0] = 0.961f; p.clear_rgb[1] = 0.965f; p.clear_rgb[2] = 0.973f;
+  }
   ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
 

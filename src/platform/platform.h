@@ -28,6 +28,7 @@ struct Platform {
   int width = 0, height = 0;              // CSS pixels
   int drawable_w = 0, drawable_h = 0;     // device pixels
   float pixel_ratio = 1.0f;
+  float clear_rgb[3] = {0.047f, 0.055f, 0.071f};  // canvas background behind the panels
   float font_ratio = 0.0f;                // pixel ratio the current font atlas was baked for
   double last_time_ms = 0.0;
   int redraw_frames = 0;                  // frames still to draw after the last change (ImGui settles in 2)
@@ -35,7 +36,7 @@ struct Platform {
 };
 
 // Creates the window, the GL context and ImGui. Returns false (after reporting to the page) on failure.
-bool init(Platform& p, const char* title);
+bool init(Platform& p, const char* title, bool dark);
 void shutdown(Platform& p);
 
 // Pumps SDL events into ImGui. Returns true when something happened that needs a redraw.

@@ -15,6 +15,7 @@ extern "C" {
 void ts_js_report_fatal(const char* code, const char* detail);
 void ts_js_notify_ready();
 void ts_js_watch_canvas();
+int ts_js_prefers_dark();
 }
 #define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
@@ -44,6 +45,14 @@ void report_fatal(const char* code, const char* detail) {
 void notify_ready() {
 #ifdef __EMSCRIPTEN__
   ts_js_notify_ready();
+#endif
+}
+
+bool prefers_dark() {
+#ifdef __EMSCRIPTEN__
+  return ts_js_prefers_dark() != 0;
+#else
+  return true;
 #endif
 }
 

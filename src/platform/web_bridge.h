@@ -16,6 +16,9 @@ void report_fatal(const char* code, const char* detail);
 // Tells the page the app drew its first frame and is ready for calls.
 void notify_ready();
 
+// True when the page prefers a dark colour scheme (the default when it states no preference).
+bool prefers_dark();
+
 // Starts watching the canvas's size and the device pixel ratio (the page may resize the canvas without a
 // window resize, e.g. when a side panel opens).
 void watch_canvas();

@@ -6,6 +6,10 @@ mergeInto(LibraryManager.library, {
     if (typeof Module['onFatal'] === 'function') Module['onFatal'](c, d);
     else console.error('tierscope: ' + c + ': ' + d);
   },
+  ts_js_prefers_dark: function () {
+    var mm = window['matchMedia'];
+    return typeof mm === 'function' && mm('(prefers-color-scheme: light)')['matches'] ? 0 : 1;
+  },
   ts_js_notify_ready: function () {
     if (typeof Module['onReady'] === 'function') Module['onReady']();
   },
@@ -16,12 +20,15 @@ mergeInto(LibraryManager.library, {
       var f = Module['_ts_bridge_canvas_resized'];
       if (typeof f === 'function') f();
     };
-    if (typeof ResizeObserver === 'function') new ResizeObserver(notify).observe(canvas);
+    // Browser names are read through window[...] so the closure minifier neither renames nor rejects them.
+    var RO = window['ResizeObserver'];
+    if (typeof RO === 'function') new RO(notify)['observe'](canvas);
     // A change of devicePixelRatio (zoom, moving to another screen) does not always resize the canvas.
     var watchRatio = function () {
-      var mq = matchMedia('(resolution: ' + devicePixelRatio + 'dppx)');
-      var onChange = function () { mq.removeEventListener('change', onChange); notify(); watchRatio(); };
-      mq.addEventListener('change', onChange);
+      if (typeof window['matchMedia'] !== 'function') return;
+      var mq = window['matchMedia']('(resolution: ' + window['devicePixelRatio'] + 'dppx)');
+      var onChange = function () { mq['removeEventListener']('change', onChange); notify(); watchRatio(); };
+      mq['addEventListener']('change', onChange);
     };
     watchRatio();
   },

@@ -35,6 +35,13 @@ void apply_theme(Theme theme) {
     c[ImGuiCol_ButtonHovered] = ImVec4(0.20f, 0.28f, 0.42f, 1.0f);
     c[ImGuiCol_Text] = ImVec4(0.90f, 0.92f, 0.95f, 1.0f);
     c[ImGuiCol_TextDisabled] = ImVec4(0.58f, 0.63f, 0.70f, 1.0f);
+  } else {
+    ImVec4* c = s.Colors;
+    c[ImGuiCol_WindowBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+    c[ImGuiCol_ChildBg] = ImVec4(0.98f, 0.98f, 0.99f, 1.0f);
+    c[ImGuiCol_Border] = ImVec4(0.83f, 0.85f, 0.88f, 1.0f);
+    c[ImGuiCol_Text] = ImVec4(0.086f, 0.10f, 0.125f, 1.0f);
+    c[ImGuiCol_TextDisabled] = ImVec4(0.34f, 0.38f, 0.43f, 1.0f);
   }
 }
 
