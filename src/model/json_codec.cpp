@@ -1,0 +1,210 @@
+// JSON codec: serializer by hand (small, exact), parser on nlohmann::json without exceptions.
+#include "model/json_codec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "model/params.h"
+#include "model/presets.h"
+
+namespace tierscope::model {
+
+namespace {
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+const char* kind_name(ParamKind k) {
+  switch (k) {
+    case ParamKind::Real: return "a number";
+    case ParamKind::Int: return "an integer";
+    case ParamKind::Enum: return "a string";
+    case ParamKind::Text: return "a string";
+  }
+  return "a value";
+}
+
+std::string short_dump(const nlohmann::json& j) {
+  // dump() of a parsed value cannot fail; strings are escaped by nlohmann.
+  return j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+std::string group_keys(ParamGroup g) {
+  std::string s;
+  for (const ParamDef& p : params()) {
+    if (p.group != g) continue;
+    if (!s.empty()) s += ", ";
+    s += p.key;
+  }
+  return s;
+}
+
+// Duplicate keys are silently merged by JSON libraries; a parse callback sees each key as it is read
+// and reports repeats per object (path-qualified).
+struct DuplicateFinder {
+  std::vector<std::vector<std::string>> stack;
+  std::vector<std::string> duplicates;
+};
+
+}  // namespace
+
+bool scenario_equal(const Scenario& a, const Scenario& b) {
+  if (a.preset != b.preset) return false;
+  for (const ParamDef& p : params()) {
+    if (!param_equal(a, b, p)) return false;
+  }
+  return true;
+}
+
+std::string scenario_to_json(const Scenario& s) {
+  std::string out = "{\n  \"preset\": ";
+  append_json_string(out, s.preset);
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload};
+  for (ParamGroup g : groups) {
+    out += ",\n  ";
+    append_json_string(out, param_group_name(g));
+    out += ": {";
+    bool first = true;
+    for (const ParamDef& p : params()) {
+      if (p.group != g) continue;
+      out += first ? "\n    " : ",\n    ";
+      first = false;
+      append_json_string(out, p.key);
+      out += ": ";
+      const std::string v = get_param_text(s, p);
+      if (p.kind == ParamKind::Real || p.kind == ParamKind::Int) {
+        out += v;
+      } else {
+        append_json_string(out, v);
+      }
+    }
+    out += "\n  }";
+  }
+  out += "\n}\n";
+  return out;
+}
+
+bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
+  errors.clear();
+  if (text.size() > kMaxJsonBytes) {
+    errors.push_back(make_error(ErrorCode::TooLarge, "json", std::to_string(text.size()) + " bytes",
+                                "at most " + std::to_string(kMaxJsonBytes) + " bytes"));
+    return false;
+  }
+  DuplicateFinder dup;
+  nlohmann::json::parser_callback_t cb = [&dup](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    const std::size_t d = static_cast<std::size_t>(depth);
+    if (ev == E::object_start) {
+      if (dup.stack.size() < d + 1) dup.stack.resize(d + 1);
+      dup.stack[d].clear();
+    } else if (ev == E::key && d >= 1 && dup.stack.size() >= d) {
+      const std::string key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+      auto& seen = dup.stack[d - 1];
+      for (const std::string& k : seen) {
+        if (k == key) dup.duplicates.push_back(key);
+      }
+      seen.push_back(key);
+    }
+    return true;
+  };
+  const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), cb, false);
+  if (j.is_discarded()) {
+    errors.push_back(make_error(ErrorCode::BadSyntax, "json", text.substr(0, 40), "a JSON object"));
+    return false;
+  }
+  for (const std::string& k : dup.duplicates) {
+    errors.push_back(make_error(ErrorCode::DuplicateKey, k, k, "each key once per object"));
+  }
+  if (!j.is_object()) {
+    errors.push_back(make_error(ErrorCode::WrongType, "json", short_dump(j), "a JSON object"));
+    return false;
+  }
+
+  // The base preset first, so overrides apply on top of it whatever the key order.
+  Scenario s;
+  std::string preset = kDefaultPreset;
+  if (auto it = j.find("preset"); it != j.end()) {
+    if (!it->is_string()) {
+      errors.push_back(make_error(ErrorCode::WrongType, "preset", short_dump(*it), "a preset name string"));
+    } else {
+      preset = it->get<std::string>();
+    }
+  }
+  if (!make_preset(preset, s)) {
+    std::string names;
+    for (const PresetInfo& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+    errors.push_back(make_error(ErrorCode::UnknownPreset, "preset", preset, "one of: " + names));
+    return false;
+  }
+
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& top = it.key();
+    if (top == "preset") continue;
+    const ParamGroup* group = nullptr;
+    for (const ParamGroup& g : groups) {
+      if (top == param_group_name(g)) group = &g;
+    }
+    if (!group) {
+      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, workload"));
+      continue;
+    }
+    if (!it->is_object()) {
+      errors.push_back(make_error(ErrorCode::WrongType, top, short_dump(*it), "an object"));
+      continue;
+    }
+    for (auto kv = it->begin(); kv != it->end(); ++kv) {
+      const std::string field = top + "." + kv.key();
+      const ParamDef* p = find_param(kv.key());
+      if (!p || p->group != *group) {
+        errors.push_back(make_error(ErrorCode::UnknownKey, field, kv.key(), group_keys(*group)));
+        continue;
+      }
+      const nlohmann::json& val = kv.value();
+      Error e;
+      bool ok = false;
+      if (p->kind == ParamKind::Real || p->kind == ParamKind::Int) {
+        if (!val.is_number()) {
+          e = make_error(ErrorCode::WrongType, field, short_dump(val), std::string(kind_name(p->kind)) + ": " + param_allowed(*p));
+        } else {
+          ok = set_param_number(s, *p, val.get<double>(), e);
+        }
+      } else if (!val.is_string()) {
+        e = make_error(ErrorCode::WrongType, field, short_dump(val), std::string(kind_name(p->kind)) + ": " + param_allowed(*p));
+      } else {
+        ok = set_param_text(s, *p, val.get<std::string>(), e);
+      }
+      if (!ok) {
+        e.field = field;
+        errors.push_back(e);
+      }
+    }
+  }
+  if (!errors.empty()) return false;
+  Errors cross = validate(s);
+  if (!cross.empty()) {
+    errors = std::move(cross);
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+
+}  // namespace tierscope::model
