@@ -1,0 +1,224 @@
+// Argument parsing for the CLI: a pure function from arguments to options or errors.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "cli/cli.h"
+#include "model/params.h"
+#include "model/text.h"
+
+namespace tierscope::cli {
+
+using model::ErrorCode;
+using model::make_error;
+
+namespace {
+
+constexpr std::size_t kMaxArgs = 64;
+constexpr std::size_t kMaxArgLen = 4096;
+constexpr std::size_t kMaxAxisPoints = 100000;
+constexpr std::size_t kMaxSweepPoints = 1000000;
+
+bool to_double(std::string_view s, double& v) {
+  if (s.empty() || s.size() > 64) return false;
+  char buf[72];
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  char* end = nullptr;
+  v = std::strtod(buf, &end);
+  return end == buf + s.size() && std::isfinite(v);
+}
+
+}  // namespace
+
+bool expand_axis(std::string_view spec, SweepAxis& axis, Error& err) {
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    err = make_error(ErrorCode::BadSyntax, "--over", spec, "key=start:end:xFACTOR, key=start:end:+STEP or key=a,b,c");
+    return false;
+  }
+  const std::string_view key = spec.substr(0, eq), body = spec.substr(eq + 1);
+  const model::ParamDef* p = model::find_param(key);
+  if (!p) {
+    err = make_error(ErrorCode::UnknownKey, "--over", key, "a scenario parameter (see `tierscope params`)");
+    return false;
+  }
+  axis.key = std::string(key);
+  axis.values.clear();
+  const std::size_t c1 = body.find(':');
+  if (c1 == std::string_view::npos) {
+    // A list: each item is parameter text, checked when applied.
+    std::size_t i = 0;
+    while (i <= body.size()) {
+      std::size_t end = body.find(',', i);
+      if (end == std::string_view::npos) end = body.size();
+      const std::string_view item = body.substr(i, end - i);
+      if (item.empty()) {
+        err = make_error(ErrorCode::BadSyntax, "--over", spec, "a comma-separated list with no empty items");
+        return false;
+      }
+      axis.values.emplace_back(item);
+      if (axis.values.size() > kMaxAxisPoints) break;
+      i = end + 1;
+    }
+  } else {
+    const std::size_t c2 = body.find(':', c1 + 1);
+    double a = 0, b = 0, step = 0;
+    const std::string_view inc = c2 == std::string_view::npos ? std::string_view() : body.substr(c2 + 1);
+    const bool geometric = !inc.empty() && inc[0] == 'x';
+    const bool linear = !inc.empty() && inc[0] == '+';
+    if (c2 == std::string_view::npos || !(geometric || linear) || !to_double(body.substr(0, c1), a) ||
+        !to_double(body.substr(c1 + 1, c2 - c1 - 1), b) || !to_double(inc.substr(1), step) || b < a ||
+        (geometric && (step <= 1 || a <= 0)) || (linear && step <= 0) ||
+        p->kind == model::ParamKind::Text || p->kind == model::ParamKind::Enum) {
+      err = make_error(ErrorCode::BadSyntax, "--over", spec,
+                       "numeric key=start:end:xFACTOR (factor > 1, start > 0) or key=start:end:+STEP (step > 0), start <= end");
+      return false;
+    }
+    // Count first (closed form) so a huge range is refused without building it.
+    const double count = geometric ? std::floor(std::log(b / a) / std::log(step) + 1e-9) + 1
+                                   : std::floor((b - a) / step + 1e-9) + 1;
+    if (count > static_cast<double>(kMaxAxisPoints)) {
+      err = make_error(ErrorCode::OutOfRange, "--over", spec, "at most 100000 points per axis");
+      return false;
+    }
+    const int n = static_cast<int>(count);
+    for (int i = 0; i < n; ++i) {
+      const double v = geometric ? a * std::pow(step, i) : a + step * i;
+      // Integer parameters take rounded points so "x2" over tokens stays exact.
+      axis.values.push_back(model::num_exact(p->kind == model::ParamKind::Int ? std::round(v) : v));
+    }
+  }
+  if (axis.values.size() > kMaxAxisPoints) {
+    err = make_error(ErrorCode::OutOfRange, "--over", spec.substr(0, 60), "at most 100000 points per axis");
+    return false;
+  }
+  return true;
+}
+
+ParseResult parse_args(std::span<const std::string_view> args) {
+  ParseResult r;
+  Options& o = r.options;
+  auto usage = [&](ErrorCode code, std::string_view field, std::string_view value, std::string_view allowed) {
+    r.errors.push_back(make_error(code, field, value, allowed));
+    if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+  };
+  if (args.size() > kMaxArgs) {
+    usage(ErrorCode::TooLarge, "arguments", std::to_string(args.size()), "at most 64 arguments");
+    return r;
+  }
+  for (std::string_view a : args) {
+    if (a.size() > kMaxArgLen) {
+      usage(ErrorCode::TooLarge, "argument", a, "at most 4096 characters per argument");
+      return r;
+    }
+  }
+  if (args.empty()) return r;  // Help
+
+  bool have_command = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--help" || a == "-h" || a == "help") {
+      o.command = Command::Help;
+      return r;
+    }
+    if (!a.starts_with("-")) {
+      if (have_command) {
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params");
+        continue;
+      }
+      have_command = true;
+      if (a == "figures") o.command = Command::Figures;
+      else if (a == "check-card") o.command = Command::CheckCard;
+      else if (a == "sweep") o.command = Command::Sweep;
+      else if (a == "presets") o.command = Command::Presets;
+      else if (a == "params") o.command = Command::Params;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params");
+      continue;
+    }
+    // Flags with a value: "--flag value" or "--flag=value".
+    std::string_view flag = a, value;
+    bool has_value = false;
+    if (const std::size_t eq = a.find('='); eq != std::string_view::npos && a.starts_with("--")) {
+      flag = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      has_value = true;
+    }
+    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--format" ||
+                       flag == "--over" || flag == "--figures";
+    if (!known) {
+      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --format, --over, --figures, --help");
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= args.size()) {
+        usage(ErrorCode::BadSyntax, flag, "", "a value after the flag");
+        continue;
+      }
+      value = args[++i];
+    }
+    if (flag == "--preset") {
+      o.preset = std::string(value);
+    } else if (flag == "--scenario") {
+      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
+      o.scenario_file = std::string(value);
+    } else if (flag == "--format") {
+      o.format_given = true;
+      if (value == "text") o.format = Format::Text;
+      else if (value == "json") o.format = Format::Json;
+      else if (value == "csv") o.format = Format::Csv;
+      else usage(ErrorCode::BadEnum, flag, value, "text, json, csv");
+    } else if (flag == "--set") {
+      const std::size_t eq = value.find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        usage(ErrorCode::BadSyntax, flag, value, "key=value");
+        continue;
+      }
+      o.sets.push_back(SetArg{std::string(value.substr(0, eq)), std::string(value.substr(eq + 1))});
+    } else if (flag == "--over") {
+      SweepAxis axis;
+      Error e;
+      if (!expand_axis(value, axis, e)) {
+        r.errors.push_back(e);
+        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+        continue;
+      }
+      o.axes.push_back(std::move(axis));
+    } else if (flag == "--figures") {
+      std::size_t s = 0;
+      while (s <= value.size()) {
+        std::size_t end = value.find(',', s);
+        if (end == std::string_view::npos) end = value.size();
+        o.figure_ids.emplace_back(value.substr(s, end - s));
+        s = end + 1;
+      }
+    }
+  }
+  if (!r.errors.empty()) return r;
+  if (!have_command) {
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params");
+    return r;
+  }
+  if (!o.preset.empty() && !o.scenario_file.empty()) {
+    usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
+  }
+  if (o.command == Command::Sweep) {
+    if (o.axes.empty() || o.axes.size() > 2) {
+      usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "one or two --over flags for sweep");
+    } else if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) {
+      usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
+    } else if (o.axes.size() == 2 &&
+               static_cast<double>(o.axes[0].values.size()) * static_cast<double>(o.axes[1].values.size()) >
+                   static_cast<double>(kMaxSweepPoints)) {
+      usage(ErrorCode::OutOfRange, "--over", "a grid of " + std::to_string(o.axes[0].values.size()) + " x " +
+                                                 std::to_string(o.axes[1].values.size()),
+            "at most 1000000 points");
+    }
+    if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
+  } else if (!o.axes.empty()) {
+    usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
+  }
+  return r;
+}
+
+}  // namespace tierscope::cli

@@ -1,0 +1,309 @@
+// CLI commands over the model: figures, check-card, sweep, presets, params. Output goes to strings.
+#include <nlohmann/json.hpp>
+
+#include "cli/cli.h"
+#include "model/card_check.h"
+#include "model/figures.h"
+#include "model/json_codec.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "model/text.h"
+#include "model/url_codec.h"
+
+namespace tierscope::cli {
+
+using namespace tierscope::model;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void report(Output& o, const Errors& errors, int code) {
+  for (const Error& e : errors) o.err += "tierscope: " + e.message() + "\n";
+  o.exit_code = code;
+}
+
+// Builds the scenario from --scenario or --preset, then applies --set in order; all or nothing.
+bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Output& o) {
+  Scenario s;
+  if (!opt.scenario_file.empty()) {
+    std::string text, why;
+    if (!read_file(opt.scenario_file, text, why)) {
+      report(o, {make_error(ErrorCode::BadSyntax, "--scenario", opt.scenario_file, "a readable file (" + why + ")")}, kExitFile);
+      return false;
+    }
+    Errors errors;
+    if (!scenario_from_json(text, s, errors)) {
+      for (Error& e : errors) e.field = opt.scenario_file + ": " + e.field;
+      report(o, errors, kExitInvalid);
+      return false;
+    }
+  } else {
+    const std::string name = opt.preset.empty() ? std::string(kDefaultPreset) : opt.preset;
+    if (!make_preset(name, s)) {
+      std::string names;
+      for (const PresetInfo& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      report(o, {make_error(ErrorCode::UnknownPreset, "--preset", name, names)}, kExitInvalid);
+      return false;
+    }
+  }
+  Errors errors;
+  for (const SetArg& a : opt.sets) {
+    const ParamDef* p = find_param(a.key);
+    if (!p) {
+      errors.push_back(make_error(ErrorCode::UnknownKey, "--set", a.key,
+                                  a.key == "preset" ? "use --preset for the preset" : "a key from `tierscope params`"));
+      continue;
+    }
+    Error e;
+    if (!set_param_text(s, *p, a.value, e)) {
+      e.field = "--set " + e.field;
+      errors.push_back(e);
+    }
+  }
+  if (errors.empty()) errors = validate(s);
+  if (!errors.empty()) {
+    report(o, errors, kExitInvalid);
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+
+bool pick_figures(const Options& opt, std::vector<FigureId>& ids, Output& o, bool sweep_default) {
+  if (opt.figure_ids.empty()) {
+    if (sweep_default) {
+      ids = {FigureId::KvGlobalPerToken, FigureId::KvPerSession, FigureId::HbmSessions, FigureId::DecodeWeightBytes,
+             FigureId::DecodeKvBytes, FigureId::DecodeStepFloor, FigureId::DecodeWeightShare, FigureId::DecodeTokensPerS};
+    } else {
+      for (int i = 0; i < kFigureCount; ++i) ids.push_back(static_cast<FigureId>(i));
+    }
+    return true;
+  }
+  for (const std::string& id : opt.figure_ids) {
+    const FigureId f = figure_id(id);
+    if (f == FigureId::Count) {
+      report(o, {make_error(ErrorCode::UnknownKey, "--figures", id, "figure ids listed by `tierscope figures --format csv`")}, kExitUsage);
+      return false;
+    }
+    ids.push_back(f);
+  }
+  return true;
+}
+
+void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
+  std::vector<FigureId> ids;
+  if (!pick_figures(opt, ids, o, false)) return;
+  const Figures f = describe(s);
+  if (opt.format == Format::Json) {
+    Json j;
+    j["preset"] = s.preset;
+    j["hash"] = scenario_to_hash(s);
+    Json arr = Json::array();
+    for (FigureId id : ids) {
+      const Figure& x = f[id];
+      arr.push_back(Json{{"id", x.id}, {"label", x.label}, {"value", x.value}, {"unit", x.unit},
+                         {"formula", x.formula}, {"provenance", provenance_name(x.provenance)}, {"sources", x.sources},
+                         {"tier", tier_name(x.tier)}, {"lifetime", lifetime_name(x.lifetime)}});
+    }
+    j["figures"] = std::move(arr);
+    o.out = j.dump(2) + "\n";
+  } else if (opt.format == Format::Csv) {
+    o.out = "id,label,value,unit,provenance,tier,lifetime,formula,sources\n";
+    for (FigureId id : ids) {
+      const Figure& x = f[id];
+      o.out += csv_field(x.id) + "," + csv_field(x.label) + "," + num_exact(x.value) + "," + csv_field(x.unit) + "," +
+               provenance_name(x.provenance) + "," + csv_field(tier_name(x.tier)) + "," +
+               csv_field(lifetime_name(x.lifetime)) + "," + csv_field(x.formula) + "," + csv_field(x.sources) + "\n";
+    }
+  } else {
+    o.out = "scenario: " + scenario_to_hash(s) + "\n\n";
+    for (FigureId id : ids) {
+      const Figure& x = f[id];
+      appendf(o.out, "%-28.*s %-16s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(),
+              human(x.value, x.unit).c_str(), static_cast<int>(x.label.size()), x.label.data(), x.formula.c_str(),
+              provenance_name(x.provenance));
+    }
+  }
+}
+
+void cmd_check_card(const Options& opt, const Scenario& s, Output& o) {
+  const auto rows = check_card(s);
+  if (opt.format == Format::Json) {
+    Json arr = Json::array();
+    for (const CardRow& r : rows) {
+      arr.push_back(Json{{"id", r.claim->id}, {"claim", r.claim->text}, {"band_low", r.claim->lo},
+                         {"band_high", r.claim->hi}, {"unit", figure_info(r.claim->figure).unit},
+                         {"figure", figure_info(r.claim->figure).id}, {"value", r.value}, {"card_value", r.card_value},
+                         {"verdict", verdict_name(r.verdict)}, {"condition", r.condition}, {"reason", r.reason},
+                         {"note", r.claim->note}});
+    }
+    o.out = Json{{"scenario", scenario_to_hash(s)}, {"claims", std::move(arr)}}.dump(2) + "\n";
+  } else if (opt.format == Format::Csv) {
+    o.out = "id,claim,band_low,band_high,unit,value,card_value,verdict,condition,reason\n";
+    for (const CardRow& r : rows) {
+      o.out += csv_field(r.claim->id) + "," + csv_field(r.claim->text) + "," + num_exact(r.claim->lo) + "," +
+               num_exact(r.claim->hi) + "," + csv_field(figure_info(r.claim->figure).unit) + "," + num_exact(r.value) +
+               "," + num_exact(r.card_value) + "," + verdict_name(r.verdict) + "," + csv_field(r.condition) + "," +
+               csv_field(r.reason) + "\n";
+    }
+  } else {
+    o.out = "design card check against: " + scenario_to_hash(s) + "  (card column: v41-flash-card)\n\n";
+    for (const CardRow& r : rows) {
+      const char* unit = figure_info(r.claim->figure).unit;
+      appendf(o.out, "%-44s %-14s here %-12s card %-12s\n", r.claim->text, verdict_name(r.verdict),
+              human(r.value, unit).c_str(), human(r.card_value, unit).c_str());
+      if (!r.condition.empty()) appendf(o.out, "    only if: %s\n", r.condition.c_str());
+      appendf(o.out, "    %s\n", r.reason.c_str());
+    }
+  }
+}
+
+void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
+  std::vector<FigureId> ids;
+  if (!pick_figures(opt, ids, o, true)) return;
+  const ParamDef* p0 = find_param(opt.axes[0].key);
+  const ParamDef* p1 = opt.axes.size() > 1 ? find_param(opt.axes[1].key) : nullptr;
+  o.out = opt.axes[0].key + (p1 ? "," + opt.axes[1].key : std::string());
+  for (FigureId id : ids) o.out += std::string(",") + figure_info(id).id;
+  o.out += "\n";
+  const std::size_t n1 = p1 ? opt.axes[1].values.size() : 1;
+  Scenario s = base;
+  Computed c;
+  for (const std::string& v0 : opt.axes[0].values) {
+    for (std::size_t j = 0; j < n1; ++j) {
+      Error e;
+      bool ok = set_param_text(s, *p0, v0, e);
+      if (ok && p1) ok = set_param_text(s, *p1, opt.axes[1].values[j], e);
+      Errors errors;
+      if (!ok) errors.push_back(e);
+      else errors = validate(s);
+      if (!errors.empty()) {
+        for (Error& x : errors) x.field = "--over point " + v0 + (p1 ? "," + opt.axes[1].values[j] : "") + ": " + x.field;
+        report(o, errors, kExitInvalid);
+        o.out.clear();
+        return;
+      }
+      compute_values(s, c);
+      o.out += v0;
+      if (p1) o.out += "," + opt.axes[1].values[j];
+      for (FigureId id : ids) {
+        o.out += ',';
+        appendf(o.out, "%.9g", c.values[id]);
+      }
+      o.out += '\n';
+    }
+  }
+}
+
+void cmd_presets(const Options& opt, Output& o) {
+  if (opt.format == Format::Json) {
+    Json arr = Json::array();
+    for (const PresetInfo& p : presets()) arr.push_back(Json{{"name", p.name}, {"label", p.label}, {"summary", p.summary}});
+    o.out = arr.dump(2) + "\n";
+    return;
+  }
+  if (opt.format == Format::Csv) o.out = "name,label,summary\n";
+  for (const PresetInfo& p : presets()) {
+    if (opt.format == Format::Csv) {
+      o.out += csv_field(p.name) + "," + csv_field(p.label) + "," + csv_field(p.summary) + "\n";
+    } else {
+      appendf(o.out, "%-20s %s%s\n    %s\n", p.name, p.label,
+              std::string_view(p.name) == kDefaultPreset ? " (default)" : "", p.summary);
+    }
+  }
+}
+
+void cmd_params(const Options& opt, Output& o) {
+  const Scenario d = default_scenario();
+  if (opt.format == Format::Json) {
+    Json arr = Json::array();
+    for (const ParamDef& p : params()) {
+      arr.push_back(Json{{"key", p.key}, {"group", param_group_name(p.group)}, {"unit", p.unit},
+                         {"allowed", param_allowed(p)}, {"default", get_param_text(d, p)}, {"description", p.description}});
+    }
+    o.out = arr.dump(2) + "\n";
+    return;
+  }
+  if (opt.format == Format::Csv) o.out = "key,group,unit,allowed,default,description\n";
+  for (const ParamDef& p : params()) {
+    if (opt.format == Format::Csv) {
+      o.out += csv_field(p.key) + "," + param_group_name(p.group) + "," + csv_field(p.unit) + "," +
+               csv_field(param_allowed(p)) + "," + csv_field(get_param_text(d, p)) + "," + csv_field(p.description) + "\n";
+    } else {
+      appendf(o.out, "%-18s %-9s %s\n    allowed: %s; default: %s\n", p.key, param_group_name(p.group), p.description,
+              param_allowed(p).c_str(), get_param_text(d, p).c_str());
+    }
+  }
+}
+
+}  // namespace
+
+Output run(const Options& opt, ReadFile read_file) {
+  Output o;
+  switch (opt.command) {
+    case Command::Help: o.out = usage_text(); return o;
+    case Command::Presets: cmd_presets(opt, o); return o;
+    case Command::Params: cmd_params(opt, o); return o;
+    case Command::Figures:
+    case Command::CheckCard:
+    case Command::Sweep: break;
+  }
+  Scenario s;
+  if (!build_scenario(opt, read_file, s, o)) return o;
+  if (opt.command == Command::Figures) cmd_figures(opt, s, o);
+  else if (opt.command == Command::CheckCard) cmd_check_card(opt, s, o);
+  else cmd_sweep(opt, s, o);
+  return o;
+}
+
+Output run_cli(std::span<const std::string_view> args, ReadFile read_file) {
+  const ParseResult r = parse_args(args);
+  if (!r.errors.empty()) {
+    Output o;
+    report(o, r.errors, r.exit_code);
+    o.err += "Run `tierscope --help` for usage.\n";
+    return o;
+  }
+  return run(r.options, read_file);
+}
+
+std::string usage_text() {
+  return "tierscope: where LLM inference state lives, and what moving it costs.\n"
+         "\n"
+         "Usage: tierscope COMMAND [flags]\n"
+         "\n"
+         "Commands:\n"
+         "  figures       every derived figure with its formula and provenance\n"
+         "  check-card    the design card's numeric claims against the scenario and the card preset\n"
+         "  sweep         CSV of figures over one or two parameters (--over, once or twice)\n"
+         "  presets       list the preset scenarios\n"
+         "  params        list the scenario parameters, their ranges and defaults\n"
+         "\n"
+         "Flags:\n"
+         "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
+         "  --scenario FILE      start from a scenario JSON file instead\n"
+         "  --set KEY=VALUE      override one parameter (repeatable)\n"
+         "  --format FMT         text (default), json or csv; sweep writes csv\n"
+         "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
+         "  --figures ID,ID      only these figure ids (figures, sweep)\n"
+         "  --help               this text\n"
+         "\n"
+         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, 4 file error.\n"
+         "\n"
+         "Examples:\n"
+         "  tierscope figures --set ctx=1048576 --set batch=8\n"
+         "  tierscope check-card --format csv\n"
+         "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_floor\n";
+}
+
+}  // namespace tierscope::cli

@@ -1,0 +1,126 @@
+// The CLI end to end through its pure layer: arguments in, output text and exit codes out.
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "model/json_codec.h"
+#include "model/presets.h"
+
+using namespace tierscope;
+using cli::Output;
+
+namespace {
+
+// Files live in memory so the tests never touch the disk.
+bool fake_read(const std::string& path, std::string& text, std::string& why) {
+  if (path == "h200.json") {
+    text = R"({"preset":"v41-flash-8xh200","workload":{"ctx":1048576}})";
+    return true;
+  }
+  if (path == "bad.json") {
+    text = R"({"workload":{"ctx":-4}})";
+    return true;
+  }
+  if (path == "full.json") {
+    text = model::scenario_to_json(model::default_scenario());
+    return true;
+  }
+  why = "no such file";
+  return false;
+}
+
+Output run(std::initializer_list<const char*> args) {
+  std::vector<std::string_view> v(args.begin(), args.end());
+  return cli::run_cli(v, fake_read);
+}
+
+}  // namespace
+
+TEST_CASE("cli: help and listing commands succeed") {
+  CHECK(run({}).out.find("Usage: tierscope") != std::string::npos);
+  CHECK(run({"--help"}).exit_code == cli::kExitOk);
+  const Output p = run({"presets"});
+  CHECK(p.exit_code == 0);
+  for (const model::PresetInfo& info : model::presets()) CHECK(p.out.find(info.name) != std::string::npos);
+  const Output k = run({"params", "--format", "csv"});
+  CHECK(k.exit_code == 0);
+  CHECK(k.out.find("\nctx,workload,tokens,") != std::string::npos);
+}
+
+TEST_CASE("cli: figures in text, json and csv") {
+  const Output t = run({"figures", "--figures", "kv.global_per_token"});
+  CHECK(t.exit_code == 0);
+  CHECK(t.out.find("(1/2+1/2+1/2+1/1) × (288 + 68) B") != std::string::npos);
+  const Output j = run({"figures", "--format=json", "--set", "ctx=1048576"});
+  CHECK(j.exit_code == 0);
+  CHECK(j.out.find("\"hash\": \"preset=v41-flash-8xb200&ctx=1048576\"") != std::string::npos);
+  const Output c = run({"figures", "--format", "csv", "--preset", "llama3-70b-8xh100", "--figures", "kv.global_per_token"});
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("kv.global_per_token,Global KV per token,327680,") != std::string::npos);
+}
+
+TEST_CASE("cli: scenario files") {
+  const Output f = run({"figures", "--scenario", "h200.json", "--figures", "hbm.sessions", "--format", "csv"});
+  CHECK(f.exit_code == 0);
+  CHECK(f.out.find("hbm.sessions,Sessions that fit in HBM,505.28") != std::string::npos);
+  CHECK(run({"figures", "--scenario", "full.json"}).exit_code == 0);
+  CHECK(run({"figures", "--scenario", "missing.json"}).exit_code == cli::kExitFile);
+  const Output bad = run({"figures", "--scenario", "bad.json"});
+  CHECK(bad.exit_code == cli::kExitInvalid);
+  CHECK(bad.err.find("bad.json: workload.ctx") != std::string::npos);
+}
+
+TEST_CASE("cli: check-card lists every claim with a verdict") {
+  const Output o = run({"check-card", "--format", "csv"});
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("weights-per-token,~32 GB/token streamed,") != std::string::npos);
+  CHECK(o.out.find(",holds only if,") != std::string::npos);
+}
+
+TEST_CASE("cli: sweep over one and two parameters") {
+  const Output a = run({"sweep", "--over", "ctx=1024:8192:x2", "--figures", "kv.per_session"});
+  CHECK(a.exit_code == 0);
+  CHECK(a.out == "ctx,kv.per_session\n1024,3614720\n2048,4526080\n4096,6348800\n8192,9994240\n");
+  const Output b = run({"sweep", "--over", "batch=1,8", "--over", "mbu=0.5:1:+0.25", "--figures", "decode.distinct_experts"});
+  CHECK(b.exit_code == 0);
+  CHECK(b.out.find("batch,mbu,decode.distinct_experts\n1,0.5,6\n1,0.75,6\n1,1,6\n8,0.5,45.455") == 0);
+  // An invalid point stops the sweep with the scenario exit code.
+  const Output c = run({"sweep", "--over", "prefix_hit=0:9000:+3000"});
+  CHECK(c.exit_code == cli::kExitInvalid);
+  CHECK(c.out.empty());
+}
+
+TEST_CASE("cli: bad flags and values map to distinct exit codes") {
+  CHECK(run({"frobnicate"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--bogus"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--set"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--set", "ctx"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--format", "xml"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "figures"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--figures", "nope"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--preset", "x", "--scenario", "h200.json"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx=1:2:x1"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx=1:16777216:+1"}).exit_code == cli::kExitUsage);  // too many points
+  CHECK(run({"sweep", "--over", "gpu=1:2:+1"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx=1,2", "--over", "ctx=3"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx=1,2", "--format", "json"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--over", "ctx=1,2"}).exit_code == cli::kExitUsage);
+  const Output u = run({"figures", "--preset", "nope"});
+  CHECK(u.exit_code == cli::kExitInvalid);
+  CHECK(u.err.find("'nope'") != std::string::npos);
+  const Output v = run({"figures", "--set", "mbu=nan"});
+  CHECK(v.exit_code == cli::kExitInvalid);
+  CHECK(v.err.find("not-finite") != std::string::npos);
+  CHECK(run({"figures", "--set", "preset=v41-flash-card"}).exit_code == cli::kExitInvalid);
+  CHECK(run({"figures", "--set", "prefix_hit=99999"}).exit_code == cli::kExitInvalid);
+  // Oversized argument lists and arguments are refused before any work.
+  std::vector<std::string_view> many(65, "figures");
+  CHECK(cli::run_cli(many, fake_read).exit_code == cli::kExitUsage);
+  const std::string huge(5000, 'x');
+  const std::vector<std::string_view> one = {"figures", huge};
+  CHECK(cli::run_cli(one, fake_read).exit_code == cli::kExitUsage);
+}
