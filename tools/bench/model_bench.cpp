@@ -1,0 +1,74 @@
+// Reports (never asserts) how fast the scenario model computes: all figures, values only, and sweeps.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "model/figures.h"
+#include "model/params.h"
+#include "model/presets.h"
+
+using namespace tierscope::model;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile double g_sink = 0;  // keeps the optimiser from dropping the work being timed
+
+// Median of `rounds` timings, each over `inner` calls, in microseconds per call.
+template <class Fn>
+double median_us(int rounds, int inner, Fn&& fn) {
+  std::vector<double> t;
+  t.reserve(static_cast<std::size_t>(rounds));
+  for (int r = 0; r < rounds; ++r) {
+    const auto a = Clock::now();
+    for (int i = 0; i < inner; ++i) fn();
+    const auto b = Clock::now();
+    t.push_back(std::chrono::duration<double, std::micro>(b - a).count() / inner);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  const Scenario base = default_scenario();
+  Scenario big = base;
+  big.work.ctx = 1048576;
+  big.work.batch = 100000;
+
+  const double describe_us = median_us(51, 50, [&] { g_sink = g_sink + describe(base).list[0].value; });
+  const double describe_big_us = median_us(51, 50, [&] { g_sink = g_sink + describe(big).list[0].value; });
+  Computed c;
+  const double values_us = median_us(51, 2000, [&] {
+    compute_values(base, c);
+    g_sink = g_sink + c.values.v[0];
+  });
+
+  // Sweep: 100,000 scenarios over context × batch, set through the registry as the CLI and UI do.
+  const ParamDef* ctx = find_param("ctx");
+  const ParamDef* batch = find_param("batch");
+  Scenario s = base;
+  Error err;
+  const int n_ctx = 1000, n_batch = 100;
+  const auto a = Clock::now();
+  for (int i = 0; i < n_ctx; ++i) {
+    set_param_number(s, *ctx, 1024.0 * (i + 1), err);
+    for (int j = 0; j < n_batch; ++j) {
+      set_param_number(s, *batch, j + 1, err);
+      compute_values(s, c);
+      g_sink = g_sink + c.values[FigureId::DecodeStepFloor];
+    }
+  }
+  const double sweep_s = std::chrono::duration<double>(Clock::now() - a).count();
+  const double per_s = n_ctx * n_batch / sweep_s;
+
+  std::printf("tierscope model benchmark (%d figures per scenario)\n", kFigureCount);
+  std::printf("%-52s %12s\n", "measurement", "result");
+  std::printf("%-52s %9.2f us\n", "all figures with formulas, default scenario (median)", describe_us);
+  std::printf("%-52s %9.2f us\n", "all figures with formulas, 1M ctx x 100k sessions", describe_big_us);
+  std::printf("%-52s %9.3f us\n", "values only (compute_values), default (median)", values_us);
+  std::printf("%-52s %9.0f /s\n", "sweep throughput, 100k scenarios (ctx x batch)", per_s);
+  return 0;
+}
