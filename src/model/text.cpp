@@ -29,9 +29,16 @@ void appendf(std::string& out, const char* fmt, ...) {
 }
 
 static std::string group_thousands(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
-  std::string digits(buf);
+  // Integer digits without snprintf: formulas print dozens of integers per describe() call.
+  char rev[24];
+  int nd = 0;
+  for (unsigned long long u = static_cast<unsigned long long>(std::fabs(v) + 0.5); nd < 24;) {
+    rev[nd++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+    if (u == 0) break;
+  }
+  std::string digits;
+  for (int i = nd - 1; i >= 0; --i) digits += rev[i];
   std::string out;
   if (v < 0) out += '-';
   const std::size_t n = digits.size();
