@@ -8,7 +8,7 @@ if(NOT EXISTS "${_deps_file}")
                       "and fetches the Dear ImGui sources into ${TIERSCOPE_DEPS}).")
 endif()
 include("${_deps_file}")
-foreach(_f "${TIERSCOPE_IMGUI_DIR}/imgui.cpp" "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a" "${TIERSCOPE_DEPS}/fonts/current/inter-subset.otf")
+foreach(_f "${TIERSCOPE_IMGUI_DIR}/imgui.cpp" "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a" "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
   if(NOT EXISTS "${_f}")
     message(FATAL_ERROR "tierscope: ${_f} is missing; run tools/setup again.")
   endif()
@@ -38,7 +38,7 @@ set_target_properties(tierscope_app PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js
 target_include_directories(tierscope_app PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(tierscope_app PRIVATE tierscope_model imgui sdl2_web tierscope_headers)
 tierscope_own_target(tierscope_app)
-tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-subset.otf")
+tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
 
 set(_link
   -Oz -fno-exceptions -fno-rtti

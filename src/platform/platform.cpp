@@ -140,9 +140,11 @@ void ensure_fonts(Platform& p) {
   cfg.OversampleH = 1;               // baked at device resolution, so no oversampling is needed
   cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
-  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0394, 0x0394, 0x03A3, 0x03A3, 0x03B1, 0x03C9,
-                                   0x2013, 0x2026, 0x2070, 0x209F, 0x2150, 0x215E, 0x2190, 0x2195,
-                                   0x2211, 0x2265, 0x25B2, 0x25CF, 0x2713, 0x2717, 0};
+  // Must match the canvas subset made by tools/make-fonts.
+  static const ImWchar ranges[] = {0x0020, 0x007E, 0x00B1, 0x00B7, 0x00BD, 0x00BD, 0x00D7, 0x00D7,
+                                   0x2013, 0x2014, 0x2026, 0x2026, 0x2190, 0x2194, 0x2211, 0x2211,
+                                   0x221A, 0x221A, 0x221E, 0x221E, 0x2248, 0x2248, 0x2264, 0x2265,
+                                   0x25B6, 0x25B6, 0x25BC, 0x25BC, 0x25CF, 0x25CF, 0x2713, 0x2713, 0x2717, 0x2717, 0};
   cfg.GlyphRanges = ranges;
   io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(tierscope_font_ui),
                                  static_cast<int>(tierscope_font_ui_size), ui::kFontSizePx * ratio, &cfg);
