@@ -1,0 +1,233 @@
+// Text, JSON and CSV forms of a ledger, written by hand: fixed field order, exact numbers, no allocations
+// beyond the output string's own.
+#include "anim/format.h"
+
+#include <cmath>
+
+#include "model/text.h"
+
+namespace tierscope::anim {
+
+namespace {
+
+constexpr const char* kFormats[] = {"text", "json", "csv"};
+
+// Exact and always valid JSON: non-finite values (never produced; tests hold that) would print as null.
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";
+  if (v == 0) return "0";  // folds -0 so equal ledgers serialise equally
+  return model::num_exact(v);
+}
+
+void json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (u < 0x20) {
+          model::appendf(out, "\\u%04x", u);
+        } else if (c == '<' || c == '>' || c == '&') {
+          // Keeps the JSON safe to drop into an HTML page as-is.
+          model::appendf(out, "\\u%04x", u);
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+std::string figure_key(model::FigureId id) {
+  return id == model::FigureId::Count ? std::string() : std::string(model::figure_info(id).id);
+}
+
+std::string layers_text(const LayerSet& set, const char* sep) {
+  std::string s;
+  for (int i = 0; i < model::kMaxLayers; ++i) {
+    if (!set.has(i)) continue;
+    if (!s.empty()) s += sep;
+    s += std::to_string(i);
+  }
+  return s;
+}
+
+template <typename E, int N>
+void key_list(std::string& out, std::uint32_t bits, const char* (*key)(E)) {
+  out += '[';
+  bool first = true;
+  for (int i = 0; i < N; ++i) {
+    if (!((bits >> i) & 1u)) continue;
+    if (!first) out += ',';
+    json_string(out, key(static_cast<E>(i)));
+    first = false;
+  }
+  out += ']';
+}
+
+void csv_field(std::string& out, std::string_view s) {
+  bool quote = false;
+  for (const char c : s) quote = quote || c == ',' || c == '"' || c == '\n' || c == '\r';
+  if (!quote) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+const char* ledger_format_key(LedgerFormat f) {
+  const int i = static_cast<int>(f);
+  return kFormats[(i >= 0 && i < 3) ? i : 0];
+}
+
+bool parse_ledger_format(std::string_view key, LedgerFormat& out, model::Error& err) {
+  for (int i = 0; i < 3; ++i) {
+    if (key == kFormats[i]) {
+      out = static_cast<LedgerFormat>(i);
+      return true;
+    }
+  }
+  err = model::make_error(model::ErrorCode::BadEnum, "format", key, "one of: text, json, csv");
+  return false;
+}
+
+std::string ledger_to_json(const Ledger& l) {
+  std::string o;
+  o.reserve(1024 + l.entries.size() * 1200);
+  o += "{\n\"path\": ";
+  json_string(o, path_key(l.path));
+  o += ",\n\"label\": ";
+  json_string(o, path_label(l.path));
+  o += ",\n\"preset\": ";
+  json_string(o, l.preset);
+  o += ",\n\"total_s\": " + number(l.total);
+  o += ",\n\"note\": ";
+  json_string(o, l.note);
+  o += ",\n\"start\": [";
+  for (int i = 0; i < kObjectCount; ++i) {
+    const Resident& r = l.start[static_cast<std::size_t>(i)];
+    o += i ? ",\n  " : "\n  ";
+    o += "{\"object\": ";
+    json_string(o, object_key(static_cast<ObjectKind>(i)));
+    o += ", \"tier\": ";
+    json_string(o, endpoint_key(r.tier));
+    o += ", \"bytes\": " + number(r.bytes) + ", \"tokens\": " + number(r.tokens) + ", \"capacity\": " + number(r.capacity) + "}";
+  }
+  o += "\n],\n\"entries\": [";
+  for (std::size_t k = 0; k < l.entries.size(); ++k) {
+    const LedgerEntry& e = l.entries[k];
+    o += k ? ",\n  " : "\n  ";
+    o += "{\"index\": " + std::to_string(e.index) + ", \"step\": ";
+    json_string(o, e.step);
+    o += ", \"phase\": ";
+    json_string(o, e.phase);
+    o += ", \"layer\": " + std::to_string(e.layer);
+    o += ", \"t_start_s\": " + number(e.t_start) + ", \"duration_s\": " + number(e.duration);
+    o += ", \"from\": ";
+    json_string(o, endpoint_key(e.from));
+    o += ", \"to\": ";
+    json_string(o, endpoint_key(e.to));
+    o += ", \"object\": ";
+    json_string(o, object_key(e.object));
+    o += ", \"bytes\": " + number(e.bytes) + ", \"flop\": " + number(e.flop);
+    o += e.overlapped ? ", \"overlapped\": true" : ", \"overlapped\": false";
+    o += ", \"figure\": ";
+    json_string(o, figure_key(e.figure));
+    o += ", \"formula\": ";
+    json_string(o, e.formula);
+    o += ", \"provenance\": ";
+    json_string(o, model::provenance_name(e.provenance));
+    o += ", \"sources\": ";
+    json_string(o, e.sources);
+    o += ", \"sentence\": ";
+    json_string(o, e.sentence);
+    o += ", \"highlight\": {\"layers\": [" + layers_text(e.highlight.layers, ",") + "], \"objects\": ";
+    key_list<ObjectKind, kObjectCount>(o, e.highlight.objects, object_key);
+    o += ", \"endpoints\": ";
+    key_list<Endpoint, kEndpointCount>(o, e.highlight.endpoints, endpoint_key);
+    o += "}, \"changes\": [";
+    bool first = true;
+    for (const Change& c : e.changes) {
+      if (c.object == ObjectKind::Count) continue;
+      if (!first) o += ", ";
+      o += "{\"object\": ";
+      json_string(o, object_key(c.object));
+      o += ", \"bytes\": " + number(c.bytes) + ", \"tokens\": " + number(c.tokens) + "}";
+      first = false;
+    }
+    o += "], \"engram_rows\": " + number(e.engram_rows) + "}";
+  }
+  o += l.entries.empty() ? "]\n}\n" : "\n]\n}\n";
+  return o;
+}
+
+std::string ledger_to_csv(const Ledger& l) {
+  std::string o =
+      "index,step,phase,layer,t_start_s,duration_s,from,to,object,bytes,flop,overlapped,figure,provenance,formula,sentence,"
+      "highlight_layers,engram_rows\r\n";
+  for (const LedgerEntry& e : l.entries) {
+    o += std::to_string(e.index) + ",";
+    csv_field(o, e.step);
+    o += ",";
+    csv_field(o, e.phase);
+    o += "," + std::to_string(e.layer) + "," + number(e.t_start) + "," + number(e.duration) + ",";
+    o += std::string(endpoint_key(e.from)) + "," + endpoint_key(e.to) + "," + object_key(e.object) + ",";
+    o += number(e.bytes) + "," + number(e.flop) + "," + (e.overlapped ? "true" : "false") + ",";
+    o += figure_key(e.figure) + ",";
+    csv_field(o, model::provenance_name(e.provenance));
+    o += ",";
+    csv_field(o, e.formula);
+    o += ",";
+    csv_field(o, e.sentence);
+    o += ",";
+    csv_field(o, layers_text(e.highlight.layers, " "));
+    o += "," + number(e.engram_rows) + "\r\n";
+  }
+  return o;
+}
+
+std::string ledger_to_text(const Ledger& l) {
+  std::string o = std::string(path_label(l.path)) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
+                  std::to_string(l.entries.size()) + " steps · " + model::human(l.total, "s") + " model time\n";
+  o += std::string(path_summary(l.path)) + "\n";
+  if (!l.note.empty()) o += "Note: " + l.note + "\n";
+  std::string phase;
+  for (const LedgerEntry& e : l.entries) {
+    if (e.phase != phase && !e.phase.empty()) o += "\n[" + e.phase + "]\n";
+    phase = e.phase;
+    o += "\n#" + std::to_string(e.index) + " " + std::string(e.step) + "  t=" + model::human(e.t_start, "s") + " +" +
+         model::human(e.duration, "s") + "  " + endpoint_label(e.from) + " → " + endpoint_label(e.to) + "  " +
+         object_label(e.object);
+    if (e.bytes > 0) o += "  " + model::human(e.bytes, "B");
+    if (e.flop > 0) o += "  " + model::human(e.flop, "FLOP");
+    if (e.overlapped) o += "  (overlapped)";
+    o += "\n   " + e.sentence + "\n   = " + e.formula + "\n   [" + model::provenance_name(e.provenance) + "]";
+    if (e.figure != model::FigureId::Count) o += " " + figure_key(e.figure);
+    o += "\n";
+  }
+  return o;
+}
+
+std::string ledger_to(const Ledger& l, LedgerFormat f) {
+  switch (f) {
+    case LedgerFormat::Json: return ledger_to_json(l);
+    case LedgerFormat::Csv: return ledger_to_csv(l);
+    case LedgerFormat::Text:
+    case LedgerFormat::Count: break;
+  }
+  return ledger_to_text(l);
+}
+
+}  // namespace tierscope::anim

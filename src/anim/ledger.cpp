@@ -1,0 +1,142 @@
+// Names, labels and the strict key parser for paths, endpoints and state objects; layer sets.
+#include "anim/ledger.h"
+
+#include <bit>
+
+namespace tierscope::anim {
+
+namespace {
+
+struct PathInfo {
+  const char* key;
+  const char* label;
+  const char* summary;
+};
+
+// Order matches PathId.
+constexpr PathInfo kPaths[kPathCount] = {
+    {"prefill", "Prefill",
+     "The prompt streams through the causal encoder; global KV is authored and stored in FP4, the SWA ring fills, "
+     "Engram rows are read, the decoder runs only on the last window, and the prefix is persisted to SSD."},
+    {"decode", "Decode step",
+     "One output token: Engram prefetch, the MoE weight stream, full-pool and candidate-pool indexers, top-k, the "
+     "FP4 slice gather, the SWA window, and the caches growing by one token."},
+    {"engram", "Engram lookup",
+     "One Engram lookup up close: n-grams hashed per head into prime-sized tables, rows fetched, gated and added "
+     "to the residual stream. Nothing is written."},
+    {"csa2-modes", "CSA2 layer modes",
+     "Layer by layer, what one decode step reads: Full layers own global KV, Reindex layers re-select inside the "
+     "candidate pool, Reuse layers take the selection unchanged, SWA-only layers keep just the window."},
+    {"swa-resume", "SWA resume",
+     "An idle session's window is parked in the host-DRAM pool; resuming is a hidden prefetch on a hit and a "
+     "bounded replay of the last window on a miss, never an SSD read."},
+    {"prefix-cache", "Prefix-cache hit",
+     "A returning prompt hits the persistent prefix cache: its global KV is promoted SSD → DRAM → HBM before the "
+     "turn's first decode step, compared with recomputing it."},
+    {"step-budget", "Decode step budget",
+     "Where a decode step's time goes as the batch and the context grow: the weight stream against the KV and "
+     "index reads."},
+};
+
+struct NameInfo {
+  const char* key;
+  const char* label;
+};
+
+constexpr NameInfo kEndpoints[kEndpointCount] = {
+    {"sram", "GPU SRAM"},      {"hbm", "GPU HBM"},         {"dram", "host DRAM"},
+    {"ssd", "NVMe SSD"},       {"tokens", "token row"},    {"encoder", "causal encoder"},
+    {"stream", "encoder final hidden stream H[t]"},        {"decoder", "decoder"},
+};
+
+constexpr NameInfo kObjects[kObjectCount] = {
+    {"working-set", "Kernel working set"},
+    {"moe-weights", "MoE weights"},
+    {"global-kv", "Global KV"},
+    {"sparse-index", "CSA2 sparse index"},
+    {"swa-window", "SWA KV: active window"},
+    {"swa-pool", "SWA KV: recent-session pool"},
+    {"engram", "Engram tables"},
+    {"prefix-cache", "Global KV: persistent prefix cache"},
+    {"tokens", "Tokens"},
+    {"hidden-stream", "Hidden stream"},
+};
+
+template <typename E, int N>
+int index_of(E e) {
+  const int i = static_cast<int>(e);
+  return (i >= 0 && i < N) ? i : 0;
+}
+
+}  // namespace
+
+const char* path_key(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].key; }
+const char* path_label(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].label; }
+const char* path_summary(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].summary; }
+
+std::string path_keys_allowed() {
+  std::string s;
+  for (int i = 0; i < kPathCount; ++i) {
+    if (i > 0) s += ", ";
+    s += kPaths[i].key;
+  }
+  return s;
+}
+
+bool parse_path(std::string_view key, PathId& out, model::Error& err) {
+  for (int i = 0; i < kPathCount; ++i) {
+    if (key == kPaths[i].key) {
+      out = static_cast<PathId>(i);
+      return true;
+    }
+  }
+  err = model::make_error(model::ErrorCode::BadEnum, "path", key, "one of: " + path_keys_allowed());
+  return false;
+}
+
+const char* endpoint_key(Endpoint e) { return kEndpoints[index_of<Endpoint, kEndpointCount>(e)].key; }
+const char* endpoint_label(Endpoint e) { return kEndpoints[index_of<Endpoint, kEndpointCount>(e)].label; }
+const char* object_key(ObjectKind o) { return kObjects[index_of<ObjectKind, kObjectCount>(o)].key; }
+const char* object_label(ObjectKind o) { return kObjects[index_of<ObjectKind, kObjectCount>(o)].label; }
+
+model::Lifetime object_lifetime(ObjectKind o) {
+  switch (o) {
+    case ObjectKind::MoeWeights:
+    case ObjectKind::EngramTables: return model::Lifetime::Weight;
+    case ObjectKind::GlobalKv:
+    case ObjectKind::SparseIndex:
+    case ObjectKind::SwaWindow:
+    case ObjectKind::SwaPool:
+    case ObjectKind::PrefixCache:
+    case ObjectKind::WorkingSet:
+    case ObjectKind::Tokens:
+    case ObjectKind::HiddenStream: return model::Lifetime::Request;
+    case ObjectKind::Count: break;
+  }
+  return model::Lifetime::None;
+}
+
+bool writes_storage(const LedgerEntry& e) {
+  const bool lands = (e.to == Endpoint::Hbm || e.to == Endpoint::Dram || e.to == Endpoint::Ssd) && e.bytes > 0;
+  bool changes = false;
+  for (const Change& c : e.changes) changes = changes || (c.object != ObjectKind::Count && (c.bytes != 0 || c.tokens != 0));
+  return lands || changes;
+}
+
+void LayerSet::add(int layer) {
+  if (layer < 0 || layer >= model::kMaxLayers) return;
+  bits[static_cast<std::size_t>(layer / 64)] |= std::uint64_t{1} << (layer % 64);
+}
+
+void LayerSet::add_range(int first, int last_inclusive) {
+  for (int i = first; i <= last_inclusive; ++i) add(i);
+}
+
+bool LayerSet::has(int layer) const {
+  if (layer < 0 || layer >= model::kMaxLayers) return false;
+  return (bits[static_cast<std::size_t>(layer / 64)] >> (layer % 64)) & 1u;
+}
+
+int LayerSet::count() const { return std::popcount(bits[0]) + std::popcount(bits[1]); }
+
+}  // namespace tierscope::anim

@@ -1,0 +1,146 @@
+// Paths and their ledgers: what moves where, step by step, computed from the scenario's figures.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/errors.h"
+#include "model/figures.h"
+#include "model/scenario.h"
+
+namespace tierscope::anim {
+
+// The seven animations. Keys are stable: URLs (#path=…), the CLI (--path) and golden files use them.
+enum class PathId : std::uint8_t { Prefill, Decode, Engram, Csa2Modes, SwaResume, PrefixCache, StepBudget, Count };
+constexpr int kPathCount = static_cast<int>(PathId::Count);
+
+const char* path_key(PathId p);    // "prefill", "decode", "engram", "csa2-modes", ...
+const char* path_label(PathId p);  // "Prefill", "Decode step", ...
+const char* path_summary(PathId p);  // one sentence: what the path shows
+// Strict: exact key only. On failure `err` names the field ("path"), the value and the allowed keys.
+bool parse_path(std::string_view key, PathId& out, model::Error& err);
+// "prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget"
+std::string path_keys_allowed();
+
+// Where a move starts or ends: a memory tier, or a compute place on the canvas. Tiers come first so
+// is_tier() is a range check.
+enum class Endpoint : std::uint8_t {
+  Sram,     // GPU on-chip SRAM (L2 / shared memory / registers)
+  Hbm,      // GPU HBM
+  Dram,     // host DRAM behind the host link
+  Ssd,      // NVMe SSD (local or a 3FS-class pool)
+  Tokens,   // the input/output token row
+  Encoder,  // the causal encoder layers (all layers for decoder-only models)
+  Stream,   // the encoder's final hidden stream H[t]
+  Decoder,  // the decoder layers
+  Count
+};
+constexpr int kEndpointCount = static_cast<int>(Endpoint::Count);
+const char* endpoint_key(Endpoint e);    // "sram", "hbm", "dram", "ssd", "tokens", "encoder", "stream", "decoder"
+const char* endpoint_label(Endpoint e);  // "GPU SRAM", "GPU HBM", "host DRAM", "NVMe SSD", ...
+inline bool is_tier(Endpoint e) { return e <= Endpoint::Ssd; }
+
+// The state objects of the design card's hierarchy, plus the compute-side objects that travel.
+enum class ObjectKind : std::uint8_t {
+  WorkingSet,    // kernel working set: activations, indexer scores, top-k sort (SRAM, kernel lifetime)
+  MoeWeights,    // model weights resident in HBM (MoE experts and the dense parts)
+  GlobalKv,      // global KV, FP4 in V4.1: compressed main rows + index keys, token-addressable
+  SparseIndex,   // CSA2 sparse index: the selected global positions and the HSI candidate pool
+  SwaWindow,     // SWA KV, the active window of the last n_win tokens, every window layer
+  SwaPool,       // SWA KV recent-session pool in host DRAM
+  EngramTables,  // Engram hashed n-gram tables (weights, not activations)
+  PrefixCache,   // persistent prefix cache of global KV on SSD
+  Tokens,        // token ids on the token row
+  HiddenStream,  // hidden states flowing through the layers (H[t] at the encoder's end)
+  Count
+};
+constexpr int kObjectCount = static_cast<int>(ObjectKind::Count);
+const char* object_key(ObjectKind o);    // "working-set", "moe-weights", "global-kv", ...
+const char* object_label(ObjectKind o);  // the design card's block names
+// Request activation vs model weight (Lifetime::None for the compute-side objects' kernel scratch).
+model::Lifetime object_lifetime(ObjectKind o);
+
+// A set of real layer indices (up to model::kMaxLayers), for highlights.
+struct LayerSet {
+  std::array<std::uint64_t, 2> bits{};
+  void add(int layer);
+  void add_range(int first, int last_inclusive);
+  bool has(int layer) const;
+  int count() const;
+  bool operator==(const LayerSet&) const = default;
+};
+
+// What the canvas lights up while an entry plays.
+struct Highlight {
+  LayerSet layers;             // real layer indices (the canvas maps them onto its 5 + 5 schematic)
+  std::uint32_t objects = 0;   // bit per ObjectKind
+  std::uint32_t endpoints = 0; // bit per Endpoint
+  bool has(ObjectKind o) const { return (objects >> static_cast<int>(o)) & 1u; }
+  bool has(Endpoint e) const { return (endpoints >> static_cast<int>(e)) & 1u; }
+  void add(ObjectKind o) { objects |= 1u << static_cast<int>(o); }
+  void add(Endpoint e) { endpoints |= 1u << static_cast<int>(e); }
+};
+
+// How an entry changes what is resident: `object` gains `bytes` (negative: loses) and `tokens`.
+struct Change {
+  ObjectKind object = ObjectKind::Count;  // Count: no change
+  double bytes = 0;
+  double tokens = 0;
+};
+
+// One step of a path. Times are model seconds; entries are laid end to end (t_start of entry i+1 is
+// t_start + duration of entry i), so a path's durations add up to its total.
+struct LedgerEntry {
+  int index = 0;
+  std::string_view step;   // stable key of the step within its path, e.g. "weights", "promote-ssd-dram"
+  std::string phase;       // sub-scenario within a path ("hit", "miss", "batch 8 · ctx 131,072"); empty if none
+  int layer = -1;          // the one real layer this step is about (csa2-modes), or -1
+  double t_start = 0;
+  double duration = 0;
+  Endpoint from = Endpoint::Hbm;
+  Endpoint to = Endpoint::Hbm;
+  ObjectKind object = ObjectKind::GlobalKv;
+  double bytes = 0;        // bytes moved by this step (0 for pure compute)
+  double flop = 0;         // compute done by this step (0 for pure movement)
+  bool overlapped = false; // hidden under other work in the real system (prefetch); still timed here
+  std::string formula;     // the figure's formula with numbers, or this module's own with numbers
+  model::Provenance provenance = model::Provenance::Derived;
+  std::string_view sources;
+  model::FigureId figure = model::FigureId::Count;  // the figure the bytes/time come from (Count: none)
+  std::string sentence;    // one plain sentence
+  Highlight highlight;
+  std::array<Change, 2> changes{};  // residency changes applied when the step completes
+  double engram_rows = 0;  // Engram rows read by this step (for the header counter)
+};
+
+// Residency of one state object at the start of a path.
+struct Resident {
+  Endpoint tier = Endpoint::Hbm;
+  double bytes = 0;
+  double tokens = 0;
+  double capacity = 0;  // reserved footprint (the SWA pool's share of host DRAM); 0 if none
+};
+
+struct Ledger {
+  PathId path = PathId::Decode;
+  std::string preset;
+  std::vector<LedgerEntry> entries;
+  double total = 0;                 // Σ duration, model seconds
+  std::string note;                 // why entries were skipped or the path is empty for this model
+  std::array<Resident, kObjectCount> start{};  // what sits where before the first entry
+};
+
+// Builds one path's ledger. describe() runs once (step-budget also evaluates its sweep points);
+// deterministic: the same scenario gives the same ledger, bit for bit. The scenario must be valid.
+Ledger build_ledger(const model::Scenario& s, PathId path);
+// Same, reusing figures already described for `s`.
+Ledger build_ledger(const model::Scenario& s, const model::Figures& f, PathId path);
+
+// True when the entry stores something: bytes land in HBM, DRAM or SSD, or it changes what is resident.
+// SRAM is a kernel's scratch, so reads into it are not writes.
+bool writes_storage(const LedgerEntry& e);
+
+}  // namespace tierscope::anim
