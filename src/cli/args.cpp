@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "anim/ledger.h"
 #include "cli/cli.h"
 #include "model/params.h"
 #include "model/text.h"
@@ -124,7 +125,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     }
     if (!a.starts_with("-")) {
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger");
         continue;
       }
       have_command = true;
@@ -133,7 +134,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "sweep") o.command = Command::Sweep;
       else if (a == "presets") o.command = Command::Presets;
       else if (a == "params") o.command = Command::Params;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params");
+      else if (a == "ledger") o.command = Command::Ledger;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -145,9 +147,9 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       has_value = true;
     }
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--format" ||
-                       flag == "--over" || flag == "--figures";
+                       flag == "--over" || flag == "--figures" || flag == "--path";
     if (!known) {
-      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --format, --over, --figures, --help");
+      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --format, --over, --figures, --path, --help");
       continue;
     }
     if (!has_value) {
@@ -184,6 +186,16 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       o.axes.push_back(std::move(axis));
+    } else if (flag == "--path") {
+      anim::PathId id{};
+      Error e;
+      if (!anim::parse_path(value, id, e)) {
+        e.field = "--path";
+        r.errors.push_back(e);
+        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+        continue;
+      }
+      o.path = std::string(value);
     } else if (flag == "--figures") {
       std::size_t s = 0;
       while (s <= value.size()) {
@@ -196,7 +208,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger");
     return r;
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
@@ -217,6 +229,11 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
   } else if (!o.axes.empty()) {
     usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
+  }
+  if (o.command == Command::Ledger && o.path.empty()) {
+    usage(ErrorCode::BadSyntax, "--path", "", "a path for the ledger command: " + anim::path_keys_allowed());
+  } else if (o.command != Command::Ledger && !o.path.empty()) {
+    usage(ErrorCode::BadSyntax, "--path", o.path, "only with the ledger command");
   }
   return r;
 }

@@ -22,7 +22,7 @@ enum ExitCode : int {
   kExitFile = 4,      // the --scenario file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {
@@ -42,6 +42,7 @@ struct Options {
   bool format_given = false;
   std::vector<SweepAxis> axes;           // sweep: one or two
   std::vector<std::string> figure_ids;   // --figures (figures, sweep)
+  std::string path;                      // --path (ledger): a path key from src/anim
 };
 
 struct ParseResult {

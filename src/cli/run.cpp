@@ -1,6 +1,8 @@
-// CLI commands over the model: figures, check-card, sweep, presets, params. Output goes to strings.
+// CLI commands over the model: figures, check-card, sweep, presets, params, ledger. Output goes to strings.
 #include <nlohmann/json.hpp>
 
+#include "anim/format.h"
+#include "anim/ledger.h"
 #include "cli/cli.h"
 #include "model/card_check.h"
 #include "model/figures.h"
@@ -246,6 +248,20 @@ void cmd_params(const Options& opt, Output& o) {
   }
 }
 
+// The same serializer the app's ledger panel receives, so the two outputs are byte-identical.
+void cmd_ledger(const Options& opt, const Scenario& s, Output& o) {
+  anim::PathId path{};
+  Error e;
+  if (!anim::parse_path(opt.path, path, e)) {
+    report(o, {e}, kExitUsage);
+    return;
+  }
+  const anim::LedgerFormat f = opt.format == Format::Json  ? anim::LedgerFormat::Json
+                               : opt.format == Format::Csv ? anim::LedgerFormat::Csv
+                                                           : anim::LedgerFormat::Text;
+  o.out = anim::ledger_to(anim::build_ledger(s, path), f);
+}
+
 }  // namespace
 
 Output run(const Options& opt, ReadFile read_file) {
@@ -256,12 +272,14 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Params: cmd_params(opt, o); return o;
     case Command::Figures:
     case Command::CheckCard:
-    case Command::Sweep: break;
+    case Command::Sweep:
+    case Command::Ledger: break;
   }
   Scenario s;
   if (!build_scenario(opt, read_file, s, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
   else if (opt.command == Command::CheckCard) cmd_check_card(opt, s, o);
+  else if (opt.command == Command::Ledger) cmd_ledger(opt, s, o);
   else cmd_sweep(opt, s, o);
   return o;
 }
@@ -288,6 +306,7 @@ std::string usage_text() {
          "  sweep         CSV of figures over one or two parameters (--over, once or twice)\n"
          "  presets       list the preset scenarios\n"
          "  params        list the scenario parameters, their ranges and defaults\n"
+         "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -296,6 +315,7 @@ std::string usage_text() {
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
          "  --figures ID,ID      only these figure ids (figures, sweep)\n"
+         "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
          "  --help               this text\n"
          "\n"
          "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, 4 file error.\n"
@@ -303,6 +323,7 @@ std::string usage_text() {
          "Examples:\n"
          "  tierscope figures --set ctx=1048576 --set batch=8\n"
          "  tierscope check-card --format csv\n"
+         "  tierscope ledger --path decode --format json\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_floor\n";
 }
 
