@@ -1,0 +1,47 @@
+// libFuzzer target: the CLI argument parser and the commands behind it. The input is split into
+// arguments at NUL or newline; every outcome must be a result with a known exit code, never a crash.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/cli.h"
+
+namespace {
+// The scenario "file" is the fuzz input itself, so file parsing is exercised too.
+std::string g_file;
+bool read_fuzz_file(const std::string&, std::string& text, std::string&) {
+  text = g_file;
+  return true;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace tierscope::cli;
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string_view> args;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= input.size(); ++i) {
+    if (i == input.size() || input[i] == '\0' || input[i] == '\n') {
+      if (i > start) args.push_back(input.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  const ParseResult parsed = parse_args(args);
+  if (parsed.exit_code != kExitOk) {
+    if (parsed.errors.empty()) std::abort();
+    if (parsed.exit_code != kExitUsage && parsed.exit_code != kExitInvalid) std::abort();
+    return 0;
+  }
+  // Keep each run fast: large sweeps are valid but belong to the benchmark, not the fuzzer.
+  std::size_t points = 1;
+  for (const SweepAxis& a : parsed.options.axes) points *= a.values.size();
+  if (points > 2000) return 0;
+  g_file.assign(input);
+  const Output out = run(parsed.options, read_fuzz_file);
+  if (out.exit_code < kExitOk || out.exit_code > kExitFile) std::abort();
+  if (out.exit_code == kExitInternal) std::abort();  // "internal" means a bug
+  return 0;
+}
