@@ -91,5 +91,7 @@ std::string B(double bytes);
 std::string S(double seconds);
 std::string N(double value);
 std::string FL(double flop);
+// A figure formula quoted inside a product: "(12.67 kB = 2 layers × …)".
+inline std::string paren(const std::string& formula) { return "(" + formula + ")"; }
 
 }  // namespace tierscope::anim::detail

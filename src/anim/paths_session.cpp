@@ -218,17 +218,17 @@ void build_step_budget(Builder& b) {
          fp[FigureId::DecodeWeightBytes].formula, "the weights (" + model::num_sig(v[FigureId::DecodeDistinctExperts], 4) +
                                                        " distinct experts per layer)");
     part("fullpool-index", ObjectKind::SparseIndex, p[0] * v[FigureId::IndexFullpoolBytes], 0, FigureId::IndexFullpoolBytes,
-         B(p[0] * v[FigureId::IndexFullpoolBytes]) + " = " + per + fp[FigureId::IndexFullpoolBytes].formula,
+         B(p[0] * v[FigureId::IndexFullpoolBytes]) + " = " + per + paren(fp[FigureId::IndexFullpoolBytes].formula),
          "the full-pool index scans");
     part("candidate-pool", ObjectKind::SparseIndex, p[0] * v[FigureId::IndexCandidateBytes], 0, FigureId::IndexCandidateBytes,
-         B(p[0] * v[FigureId::IndexCandidateBytes]) + " = " + per + fp[FigureId::IndexCandidateBytes].formula,
+         B(p[0] * v[FigureId::IndexCandidateBytes]) + " = " + per + paren(fp[FigureId::IndexCandidateBytes].formula),
          "the candidate-pool scores");
     part("gather", ObjectKind::GlobalKv, p[0] * v[FigureId::GatherBytes], 0, FigureId::GatherBytes,
-         B(p[0] * v[FigureId::GatherBytes]) + " = " + per + fp[FigureId::GatherBytes].formula, "the sparse gathers");
+         B(p[0] * v[FigureId::GatherBytes]) + " = " + per + paren(fp[FigureId::GatherBytes].formula), "the sparse gathers");
     part("dense-read", ObjectKind::GlobalKv, p[0] * t.read_dense, 0, FigureId::DecodeKvBytes,
          B(p[0] * t.read_dense) + " = " + per + "dense reads " + B(t.read_dense), "the dense KV reads");
     part("swa-window", ObjectKind::SwaWindow, p[0] * v[FigureId::SwaWindowBytes], 0, FigureId::SwaWindowBytes,
-         B(p[0] * v[FigureId::SwaWindowBytes]) + " = " + per + fp[FigureId::SwaWindowBytes].formula, "the SWA windows");
+         B(p[0] * v[FigureId::SwaWindowBytes]) + " = " + per + paren(fp[FigureId::SwaWindowBytes].formula), "the SWA windows");
   }
 }
 

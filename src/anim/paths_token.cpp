@@ -65,7 +65,7 @@ void build_prefill(Builder& b) {
     e.overlapped = true;
     e.engram_rows = P * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
     b.cite(e, FigureId::EngramBytesPerToken,
-           B(bytes) + " = " + N(P) + " prompt tokens × " + b.fig(FigureId::EngramBytesPerToken).formula + "; " +
+           B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) + "; " +
                b.engram_time_formula(bytes));
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
     e.sentence = "Engram layers " + b.layer_list(e.highlight.layers) + " read " + N(e.engram_rows) +
@@ -124,7 +124,7 @@ void build_prefill(Builder& b) {
     LedgerEntry& e = b.add("quantise-store", Endpoint::Sram, Endpoint::Hbm, ObjectKind::GlobalKv, bytes / b.bw_total);
     e.bytes = bytes;
     b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + N(P) + " tokens × " + b.fig(FigureId::KvGlobalPerToken).formula + "; main row " +
+           B(bytes) + " = " + N(P) + " tokens × " + paren(b.fig(FigureId::KvGlobalPerToken).formula) + "; main row " +
                b.fig(FigureId::KvMainEntry).formula + "; index key " + b.fig(FigureId::KvIndexEntry).formula + "; " +
                S(e.duration) + " = " + B(bytes) + " / " + model::human(b.bw_total, "B/s"));
     e.highlight.layers = enc.layers;
@@ -227,7 +227,7 @@ void build_decode(Builder& b) {
     e.overlapped = true;
     e.engram_rows = Bt * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
     b.cite(e, FigureId::EngramBytesPerToken,
-           B(bytes) + " = " + per + b.fig(FigureId::EngramBytesPerToken).formula + "; " + b.engram_time_formula(bytes) +
+           B(bytes) + " = " + per + paren(b.fig(FigureId::EngramBytesPerToken).formula) + "; " + b.engram_time_formula(bytes) +
                "; stall " + b.fig(FigureId::EngramStall).formula);
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
     e.sentence = "Engram rows for the new token's n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) +
@@ -251,7 +251,7 @@ void build_decode(Builder& b) {
   const LayerSet fullpool = b.layers_where(is_full_pool);
   if (b.val(FigureId::IndexFullpoolBytes) > 0) {
     LedgerEntry& e = hbm_read("fullpool-index", ObjectKind::SparseIndex, Bt * b.val(FigureId::IndexFullpoolBytes),
-                              FigureId::IndexFullpoolBytes, b.fig(FigureId::IndexFullpoolBytes).formula);
+                              FigureId::IndexFullpoolBytes, paren(b.fig(FigureId::IndexFullpoolBytes).formula));
     e.highlight.layers = fullpool;
     e.highlight.add(ObjectKind::GlobalKv);
     e.sentence = "The full-pool indexers (layers " + b.layer_list(fullpool) + ") score every stored position: " +
@@ -259,7 +259,7 @@ void build_decode(Builder& b) {
   }
   if (b.val(FigureId::IndexCandidateBytes) > 0) {
     LedgerEntry& e = hbm_read("candidate-pool", ObjectKind::SparseIndex, Bt * b.val(FigureId::IndexCandidateBytes),
-                              FigureId::IndexCandidateBytes, b.fig(FigureId::IndexCandidateBytes).formula);
+                              FigureId::IndexCandidateBytes, paren(b.fig(FigureId::IndexCandidateBytes).formula));
     e.highlight.layers = b.layers_where(is_pool);
     e.highlight.layers.add(b.m.cand_src);
     e.sentence = "Layer " + N(b.m.cand_src) + " has picked " + N(b.m.cand_blocks) + " candidate blocks of " +
@@ -318,7 +318,7 @@ void build_decode(Builder& b) {
   }
   if (b.val(FigureId::SwaWindowBytes) > 0) {
     LedgerEntry& e = hbm_read("swa-window", ObjectKind::SwaWindow, Bt * b.val(FigureId::SwaWindowBytes),
-                              FigureId::SwaWindowBytes, b.fig(FigureId::SwaWindowBytes).formula);
+                              FigureId::SwaWindowBytes, paren(b.fig(FigureId::SwaWindowBytes).formula));
     e.highlight.layers = b.layers_where(has_win);
     e.sentence = "Every window layer reads its last " + N(std::min<double>(b.m.n_win, b.ctx)) + " tokens of SWA KV: " +
                  B(Bt * b.val(FigureId::SwaWindowBytes)) + ", independent of the context length.";
@@ -338,7 +338,7 @@ void build_decode(Builder& b) {
     LedgerEntry& e = b.add("kv-append", Endpoint::Decoder, Endpoint::Hbm, ObjectKind::GlobalKv, bytes / b.bw_total);
     e.bytes = bytes;
     b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + per + b.fig(FigureId::KvGlobalPerToken).formula + "; " + S(e.duration) + " = " + B(bytes) +
+           B(bytes) + " = " + per + paren(b.fig(FigureId::KvGlobalPerToken).formula) + "; " + S(e.duration) + " = " + B(bytes) +
                " / " + bw);
     e.highlight.layers = b.layers_where(is_owner);
     e.highlight.add(Endpoint::Tokens);
