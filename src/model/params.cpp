@@ -127,6 +127,7 @@ const ParamDef kParams[] = {
     TS_REAL("nic_gbps", Hardware, "GB/s", 0.01, 100000, "NIC / RDMA bandwidth", hw.nic_gbps),
     TS_INT("ssd_count", Hardware, "drives", 1, 4096, "NVMe drives per node", hw.ssd_count),
     TS_REAL("ssd_gbps", Hardware, "GB/s", 0.01, 10000, "read bandwidth per drive", hw.ssd_gbps),
+    TS_REAL("ssd_tb", Hardware, "TB", 0.01, 1000, "capacity per drive", hw.ssd_tb),
     TS_REAL("retention_h", Hardware, "hours", 0, 1000000, "prefix-cache retention on SSD", hw.retention_h),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,

@@ -75,6 +75,7 @@ void b200_node(Hardware& h) {
   h.nic_gbps = 50;
   h.ssd_count = 8;
   h.ssd_gbps = 14;
+  h.ssd_tb = 3.84;  // 8 × 3.84 TB NVMe data cache (FACTS §2.4)
   h.retention_h = 72;
 }
 
@@ -229,7 +230,7 @@ const InputSource kV41Inputs[] = {
     {"checkpoint_gb", P::ThirdParty, "FACTS §1.4: https://huggingface.co/api/models/deepseek-ai/DeepSeek-V4.1-Flash (third-party derivation, ~510.3 GB)"},
     {"gpu,gpus,hbm_usable,workspace_gb", P::ThirdParty, "FACTS §2.1, §4 #11: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html"},
     {"mbu", P::ThirdParty, "FACTS §1.4.7, §5.1: 0.7-MBU roofline, https://inferencex.semianalysis.com/inference/deepseek-v41-flash"},
-    {"host_link,host_dram_gb,ssd_count,ssd_gbps", P::Paper, "FACTS §2.3-2.4: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html ; https://knlb.pages.dev/ai/numbers.html"},
+    {"host_link,host_dram_gb,ssd_count,ssd_gbps,ssd_tb", P::Paper, "FACTS §2.3-2.4: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html ; https://knlb.pages.dev/ai/numbers.html"},
     {"nic_gbps,lat_rdma_us", P::Paper, "FACTS §2.3, §5.3: https://docs.nvidia.com/networking/display/ConnectX7VPI/Introduction"},
     {"lat_hbm_us,lat_ssd_us,lat_sram_ns", P::ThirdParty, "FACTS §2.2, §2.4, §5.1: https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/ ; https://nvme-storage.com/glossary/latency"},
     {"retention_h,swa_pool", P::Card, "design card (FACTS §1.6, §4 #18: DeepSeek documents only hours to days)"},

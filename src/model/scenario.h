@@ -162,6 +162,7 @@ struct Hardware {
   double nic_gbps = 50;        // NIC / RDMA bandwidth per node
   std::int32_t ssd_count = 8;
   double ssd_gbps = 14;        // per drive
+  double ssd_tb = 3.84;        // capacity per drive (sizes the SSD tier on the canvas)
   double retention_h = 72;     // prefix-cache retention on SSD
 };
 

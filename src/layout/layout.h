@@ -1,0 +1,152 @@
+// Canvas geometry as a pure function: from the scene (scenario + path), the state at a step, the viewport
+// and text metrics to the rectangles the renderer draws and the inspector hit-tests. No GL, no ImGui.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "anim/ledger.h"
+#include "anim/state.h"
+#include "model/figures.h"
+#include "model/scenario.h"
+
+namespace tierscope::layout {
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;
+  float right() const { return x + w; }
+  float bottom() const { return y + h; }
+  float cx() const { return x + w * 0.5f; }
+  float cy() const { return y + h * 0.5f; }
+  bool contains(float px, float py) const { return px >= x && px < x + w && py >= y && py < y + h; }
+  // Interiors intersect (touching edges do not count).
+  bool overlaps(const Rect& o) const { return x < o.right() && o.x < right() && y < o.bottom() && o.y < bottom(); }
+  bool inside(const Rect& o) const { return x >= o.x && y >= o.y && right() <= o.right() && bottom() <= o.bottom(); }
+  bool operator==(const Rect&) const = default;
+};
+
+struct Viewport {
+  float width = 0, height = 0;  // CSS pixels
+};
+
+// Measured by the caller from its font (CSS pixels); the layout estimates label widths from these.
+struct TextMetrics {
+  float line_height = 18;  // height of one line of text
+  float char_width = 7.5f; // average advance of one character
+};
+
+// Colour role of an item, matching the legend.
+enum class Role : std::uint8_t { Neutral, Compute, Shared, Swa, Fp4, Count };
+const char* role_key(Role r);  // "neutral", "compute", "shared", "swa", "fp4"
+// The legend role of a state object (global KV is "FP4 stored values" only when stored in FP4).
+Role object_role(anim::ObjectKind o, bool fp4_kv);
+// The short name a block shows; its width sets the block's minimum width.
+const char* block_label(anim::ObjectKind o);
+
+enum class Kind : std::uint8_t {
+  Title,         // a section title (text only)
+  Token,         // one cell of the token row (index: cell)
+  EncoderLayer,  // one drawn row of the causal encoder (index: row; layers first..last)
+  DecoderLayer,  // one drawn row of the decoder (or of all layers for decoder-only models)
+  Stream,        // the encoder's final hidden stream H[t]
+  Band,          // one memory tier (index: tier 0..3 = SRAM, HBM, DRAM, SSD)
+  Block,         // one state object inside its tier (index: ObjectKind)
+  Packet,        // the move in flight (index 0)
+  Count
+};
+const char* kind_key(Kind k);  // "title", "token", "encoder-layer", ...
+
+enum class TitleId : std::uint8_t { Tokens, Encoder, Decoder, Hierarchy, Count };
+
+struct Item {
+  Kind kind = Kind::Title;
+  int index = 0;
+  Rect rect;
+  Role role = Role::Neutral;
+  bool highlighted = false;
+  float fill = 1;       // blocks: resident bytes / footprint, [0, 1]
+  int first_layer = -1; // layer rows: the real layers the row stands for
+  int last_layer = -1;
+};
+
+// A tier band's drawing facts beyond its rectangle.
+struct BandInfo {
+  anim::Endpoint tier = anim::Endpoint::Sram;
+  double capacity = 0;        // bytes (whole node)
+  double latency = 0;         // seconds
+  float stripe_spacing = 0;   // px between stripes: smaller = denser = slower tier
+  Rect title;                 // the band's own title line
+};
+
+// The arrow and the packet of the move in flight.
+struct Flight {
+  bool active = false;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // source and destination anchors
+  bool stays = false;                     // source and destination are the same place (a pulse, no arrow)
+  anim::Endpoint from = anim::Endpoint::Hbm, to = anim::Endpoint::Hbm;
+  anim::ObjectKind object = anim::ObjectKind::Count;
+};
+
+// What stays fixed while one path plays: built once per (scenario, ledger).
+struct ObjectSpec {
+  bool present = false;       // lives in a tier (the token row and hidden stream do not)
+  anim::Endpoint tier = anim::Endpoint::Hbm;
+  double footprint = 0;       // largest resident bytes (or reserved capacity) over the path
+  Role role = Role::Neutral;
+};
+struct TierSpec {
+  double capacity = 0;  // bytes
+  double latency = 0;   // seconds
+};
+struct Scene {
+  int layer_count = 0;
+  int enc_layers = 0;   // 0: decoder-only (one stack of all layers)
+  bool ced = false;     // causal encoder-decoder
+  std::array<model::LayerMode, model::kMaxLayers> modes{};
+  std::array<TierSpec, 4> tiers{};
+  std::array<ObjectSpec, anim::kObjectCount> objects{};
+  int prompt_tokens = 0;
+  bool fp4_kv = false;  // global KV stored in an FP4 format
+};
+Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::Ledger& ledger);
+
+// How many rows a stack of `real` layers is drawn with (5, or fewer when the stack is smaller).
+constexpr int kDrawnLayers = 5;
+int drawn_rows(int real);
+// The real layers [first, last] that drawn row `row` of `rows` stands for, in a stack of `real` layers.
+void row_layers(int real, int rows, int row, int& first, int& last);
+
+struct Options {
+  float dock_min_canvas = 1100;  // canvas widths from here up get a docked panel column
+  float margin = 12;
+};
+
+struct Layout {
+  Viewport viewport;
+  float text_scale = 1;  // < 1 when the viewport is too short for full-size text
+  Rect toolbar;          // status strip with counters and panel buttons (ImGui)
+  Rect dock;             // docked panel column (w == 0 when panels collapse into the toolbar)
+  Rect schematic;        // the area the schematic items live in
+  std::vector<Item> items;
+  std::array<BandInfo, 4> bands{};
+  std::array<Rect, static_cast<int>(TitleId::Count)> titles{};
+  Flight flight;
+  int encoder_rows = 0, decoder_rows = 0, token_cells = 0;
+
+  // First item of a kind and index, or nullptr.
+  const Item* find(Kind kind, int index) const;
+  // Topmost item under a point (packet, then blocks, then everything else), or nullptr.
+  const Item* hit(float x, float y) const;
+};
+
+// The whole canvas for one frame. Rectangles depend only on (scene, viewport, metrics, options): the state
+// decides highlights, fills and the packet, never where anything sits.
+void compute_layout(const Scene& scene, const anim::StepState& state, Viewport vp, TextMetrics tm, Layout& out,
+                    const Options& opt = {});
+
+// Stable id of an item for the page and tests: "block:global-kv", "band:hbm", "encoder-layer:2", "packet".
+std::string item_id(const Item& item);
+
+}  // namespace tierscope::layout

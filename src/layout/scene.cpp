@@ -1,0 +1,111 @@
+// The scene: the parts of the canvas that stay fixed while a path plays (layer modes, tier capacities and
+// latencies, each state object's tier, largest footprint and colour role), built once per ledger.
+#include <algorithm>
+#include <cmath>
+
+#include "layout/layout.h"
+
+namespace tierscope::layout {
+
+using anim::Endpoint;
+using anim::ObjectKind;
+
+const char* role_key(Role r) {
+  switch (r) {
+    case Role::Neutral: return "neutral";
+    case Role::Compute: return "compute";
+    case Role::Shared: return "shared";
+    case Role::Swa: return "swa";
+    case Role::Fp4: return "fp4";
+    case Role::Count: break;
+  }
+  return "neutral";
+}
+
+Role object_role(ObjectKind o, bool fp4_kv) {
+  switch (o) {
+    case ObjectKind::MoeWeights:
+    case ObjectKind::EngramTables: return Role::Shared;
+    case ObjectKind::GlobalKv:
+    case ObjectKind::PrefixCache: return fp4_kv ? Role::Fp4 : Role::Shared;
+    case ObjectKind::SwaWindow:
+    case ObjectKind::SwaPool: return Role::Swa;
+    case ObjectKind::WorkingSet:
+    case ObjectKind::SparseIndex:
+    case ObjectKind::Tokens:
+    case ObjectKind::HiddenStream: return Role::Compute;
+    case ObjectKind::Count: break;
+  }
+  return Role::Neutral;
+}
+
+const char* block_label(ObjectKind o) {
+  switch (o) {
+    case ObjectKind::WorkingSet: return "Kernel working set";
+    case ObjectKind::MoeWeights: return "MoE weights";
+    case ObjectKind::GlobalKv: return "Global KV";
+    case ObjectKind::SparseIndex: return "CSA2 sparse index";
+    case ObjectKind::SwaWindow: return "SWA active window";
+    case ObjectKind::SwaPool: return "SWA session pool";
+    case ObjectKind::EngramTables: return "Engram tables";
+    case ObjectKind::PrefixCache: return "Prefix cache";
+    case ObjectKind::Tokens: return "Tokens";
+    case ObjectKind::HiddenStream: return "Hidden stream";
+    case ObjectKind::Count: break;
+  }
+  return "";
+}
+
+int drawn_rows(int real) { return std::clamp(real, 0, kDrawnLayers); }
+
+void row_layers(int real, int rows, int row, int& first, int& last) {
+  if (rows <= 0 || real <= 0) {
+    first = last = -1;
+    return;
+  }
+  // Integer split: every real layer belongs to exactly one row, rows differ by at most one layer.
+  first = row * real / rows;
+  last = (row + 1) * real / rows - 1;
+}
+
+Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::Ledger& ledger) {
+  Scene sc;
+  const model::ModelArch& m = s.model;
+  sc.layer_count = m.layer_count;
+  sc.ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  sc.enc_layers = sc.ced ? m.enc_layers : 0;
+  for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
+  sc.prompt_tokens = s.work.prompt;
+  sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
+
+  // Whole-node capacities: the GPUs' SRAM and HBM, the host's DRAM, the node's drives.
+  const double gpus = s.hw.gpus;
+  sc.tiers[0] = {gpus * f[model::FigureId::HwSramPerGpu].value, s.hw.lat_sram_ns * 1e-9};
+  sc.tiers[1] = {gpus * f[model::FigureId::HwHbmPerGpu].value, s.hw.lat_hbm_us * 1e-6};
+  sc.tiers[2] = {s.hw.host_dram_gb * 1e9, model::host_lat_us(s.hw) * 1e-6};
+  sc.tiers[3] = {s.hw.ssd_count * s.hw.ssd_tb * 1e12, s.hw.lat_ssd_us * 1e-6};
+
+  for (int i = 0; i < anim::kObjectCount; ++i) {
+    const auto& r = ledger.start[static_cast<std::size_t>(i)];
+    ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
+    o.tier = r.tier;
+    o.present = anim::is_tier(r.tier);
+    o.role = object_role(static_cast<ObjectKind>(i), sc.fp4_kv);
+    o.footprint = std::max(r.bytes, r.capacity);
+  }
+  // Largest footprint over the path (both ends of every step), so blocks keep their size while it plays
+  // and the fill shows what is resident now.
+  const int n = static_cast<int>(ledger.entries.size());
+  for (int step = 0; step < std::max(n, 1); ++step) {
+    for (double frac : {0.0, 1.0}) {
+      const anim::StepState st = anim::state_at(ledger, step, frac);
+      for (int i = 0; i < anim::kObjectCount; ++i) {
+        ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
+        o.footprint = std::max(o.footprint, st.objects[static_cast<std::size_t>(i)].bytes);
+      }
+    }
+  }
+  return sc;
+}
+
+}  // namespace tierscope::layout

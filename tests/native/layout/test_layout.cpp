@@ -1,0 +1,317 @@
+// Layout tests: nothing overlaps, everything stays inside the viewport from phones to 4K, bands order by
+// capacity and stripes by latency, rectangles stay put between steps, for every preset and every path.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "anim/ledger.h"
+#include "anim/state.h"
+#include "layout/layout.h"
+#include "model/figures.h"
+#include "model/presets.h"
+
+using namespace tierscope;
+using layout::Kind;
+
+namespace {
+
+struct Fixture {
+  model::Scenario s;
+  model::Figures f;
+  anim::Ledger ledger;
+  layout::Scene scene;
+};
+
+Fixture make(const char* preset, anim::PathId path) {
+  Fixture fx;
+  REQUIRE(model::make_preset(preset, fx.s));
+  fx.f = model::describe(fx.s);
+  fx.ledger = anim::build_ledger(fx.s, fx.f, path);
+  fx.scene = layout::make_scene(fx.s, fx.f, fx.ledger);
+  return fx;
+}
+
+const layout::Viewport kViewports[] = {
+    {360, 360}, {360, 640}, {390, 844}, {412, 500}, {768, 1024}, {800, 600}, {1024, 768},
+    {1280, 800}, {1440, 900}, {1920, 1080}, {2560, 1440}, {3840, 2160}, {792, 820}, {1272, 1000},
+};
+
+std::string describe(const layout::Item& it) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s [%.1f %.1f %.1f %.1f]", layout::item_id(it).c_str(), it.rect.x, it.rect.y,
+                it.rect.w, it.rect.h);
+  return buf;
+}
+
+// Every rectangle the canvas draws, with whether it may sit inside another (blocks inside their band).
+std::vector<layout::Rect> fixed_rects(const layout::Layout& L) {
+  std::vector<layout::Rect> out;
+  out.push_back(L.toolbar);
+  if (L.dock.w > 0) out.push_back(L.dock);
+  for (const layout::Rect& t : L.titles)
+    if (t.w > 0) out.push_back(t);
+  for (const layout::BandInfo& b : L.bands) out.push_back(b.title);
+  for (const layout::Item& it : L.items)
+    if (it.kind != Kind::Packet) out.push_back(it.rect);
+  return out;
+}
+
+void check_geometry(const layout::Scene& scene, const anim::StepState& st, layout::Viewport vp, const char* what) {
+  layout::Layout L;
+  layout::compute_layout(scene, st, vp, {18, 7.5f}, L);
+  INFO(what << " at " << vp.width << "x" << vp.height);
+  const layout::Rect screen{0, 0, vp.width, vp.height};
+
+  // Inside the viewport, with positive size.
+  REQUIRE(L.toolbar.inside(screen));
+  if (L.dock.w > 0) REQUIRE(L.dock.inside(screen));
+  for (const layout::Item& it : L.items) {
+    INFO(describe(it));
+    REQUIRE(it.rect.w > 0);
+    REQUIRE(it.rect.h > 0);
+    REQUIRE(it.rect.inside(screen));
+    REQUIRE(std::isfinite(it.rect.x + it.rect.y + it.rect.w + it.rect.h));
+  }
+
+  // Blocks sit inside their tier's band, below its title, and do not overlap each other.
+  for (const layout::Item& b : L.items) {
+    if (b.kind != Kind::Block) continue;
+    const auto& spec = scene.objects[static_cast<std::size_t>(b.index)];
+    const int tier = static_cast<int>(spec.tier);
+    const layout::Item* band = L.find(Kind::Band, tier);
+    INFO(describe(b));
+    REQUIRE(band);
+    REQUIRE(b.rect.inside(band->rect));
+    REQUIRE_FALSE(b.rect.overlaps(L.bands[static_cast<std::size_t>(tier)].title));
+    for (const layout::Item& o : L.items) {
+      if (&o == &b || o.kind != Kind::Block) continue;
+      INFO("vs " << describe(o));
+      REQUIRE_FALSE(b.rect.overlaps(o.rect));
+    }
+  }
+
+  // Nothing else overlaps: top-level rectangles (not blocks, not band titles) are pairwise disjoint.
+  std::vector<layout::Rect> top;
+  std::vector<std::string> names;
+  top.push_back(L.toolbar);
+  names.push_back("toolbar");
+  if (L.dock.w > 0) {
+    top.push_back(L.dock);
+    names.push_back("dock");
+  }
+  for (int i = 0; i < static_cast<int>(L.titles.size()); ++i)
+    if (L.titles[static_cast<std::size_t>(i)].w > 0) {
+      top.push_back(L.titles[static_cast<std::size_t>(i)]);
+      names.push_back("title " + std::to_string(i));
+    }
+  for (const layout::Item& it : L.items)
+    if (it.kind != Kind::Block && it.kind != Kind::Packet) {
+      top.push_back(it.rect);
+      names.push_back(describe(it));
+    }
+  for (std::size_t i = 0; i < top.size(); ++i)
+    for (std::size_t j = i + 1; j < top.size(); ++j) {
+      INFO(names[i] << " vs " << names[j]);
+      REQUIRE_FALSE(top[i].overlaps(top[j]));
+    }
+
+  // The schematic keeps clear of the docked panels.
+  if (L.dock.w > 0)
+    for (const layout::Item& it : L.items) REQUIRE_FALSE(it.rect.overlaps(L.dock));
+
+  // Text stays readable.
+  REQUIRE(L.text_scale >= 0.6f);
+  REQUIRE(L.text_scale <= 1.0f);
+}
+
+}  // namespace
+
+TEST_CASE("every preset and path lays out inside every viewport without overlaps") {
+  for (const model::PresetInfo& p : model::presets()) {
+    for (int pi = 0; pi < anim::kPathCount; ++pi) {
+      const Fixture fx = make(p.name, static_cast<anim::PathId>(pi));
+      const int steps = std::max<int>(1, static_cast<int>(fx.ledger.entries.size()));
+      for (const layout::Viewport& vp : kViewports) {
+        for (int step : {0, steps / 2, steps - 1}) {
+          const std::string what = std::string(p.name) + " / " + anim::path_key(static_cast<anim::PathId>(pi)) +
+                                   " step " + std::to_string(step);
+          check_geometry(fx.scene, anim::state_at(fx.ledger, step, 0.5), vp, what.c_str());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("rectangles are stable between steps, only highlights, fills and the packet change") {
+  for (const model::PresetInfo& p : model::presets()) {
+    for (int pi = 0; pi < anim::kPathCount; ++pi) {
+      const Fixture fx = make(p.name, static_cast<anim::PathId>(pi));
+      for (const layout::Viewport& vp : {layout::Viewport{390, 844}, layout::Viewport{1440, 900}}) {
+        layout::Layout first;
+        layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, {18, 7.5f}, first);
+        const std::vector<layout::Rect> ref = fixed_rects(first);
+        for (int step = 0; step < static_cast<int>(fx.ledger.entries.size()); ++step) {
+          for (double frac : {0.0, 0.37, 1.0}) {
+            layout::Layout L;
+            layout::compute_layout(fx.scene, anim::state_at(fx.ledger, step, frac), vp, {18, 7.5f}, L);
+            INFO(p.name << " / " << anim::path_key(static_cast<anim::PathId>(pi)) << " step " << step);
+            REQUIRE(fixed_rects(L) == ref);
+            REQUIRE(L.text_scale == first.text_scale);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("band widths order by capacity and stripe density by latency") {
+  for (const model::PresetInfo& p : model::presets()) {
+    const Fixture fx = make(p.name, anim::PathId::Decode);
+    for (const layout::Viewport& vp : kViewports) {
+      layout::Layout L;
+      layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, {18, 7.5f}, L);
+      INFO(p.name << " at " << vp.width << "x" << vp.height);
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) {
+          const auto& A = L.bands[static_cast<std::size_t>(a)];
+          const auto& B = L.bands[static_cast<std::size_t>(b)];
+          const float wa = L.find(Kind::Band, a)->rect.w, wb = L.find(Kind::Band, b)->rect.w;
+          if (A.capacity < B.capacity) REQUIRE(wa <= wb);
+          if (A.latency < B.latency) REQUIRE(A.stripe_spacing >= B.stripe_spacing);
+        }
+    }
+  }
+  // On a wide canvas the default node's bands differ visibly: SRAM (about 1 GB) is far narrower than the
+  // SSD array (about 31 TB), and the SSD's stripes are denser than SRAM's.
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
+  layout::Layout L;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  REQUIRE(L.find(Kind::Band, 0)->rect.w < 0.7f * L.find(Kind::Band, 3)->rect.w);
+  REQUIRE(L.bands[0].stripe_spacing > 2.5f * L.bands[3].stripe_spacing);
+}
+
+TEST_CASE("blocks follow the scenario: tiers from the ledger, sized by footprint on a log scale") {
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
+  layout::Layout L;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  const auto* weights = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights));
+  const auto* index = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::SparseIndex));
+  const auto* engram = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::EngramTables));
+  REQUIRE(weights);
+  REQUIRE(index);
+  REQUIRE(engram);
+  // Hundreds of GB of weights against a few kB of selected positions.
+  REQUIRE(weights->rect.w > index->rect.w);
+  REQUIRE(weights->rect.inside(L.find(Kind::Band, 1)->rect));
+  const int engram_tier = static_cast<int>(fx.scene.objects[static_cast<std::size_t>(anim::ObjectKind::EngramTables)].tier);
+  REQUIRE(engram->rect.inside(L.find(Kind::Band, engram_tier)->rect));
+  // The token row and the hidden stream are compute-side objects, not blocks.
+  REQUIRE(L.find(Kind::Block, static_cast<int>(anim::ObjectKind::Tokens)) == nullptr);
+  REQUIRE(L.find(Kind::Block, static_cast<int>(anim::ObjectKind::HiddenStream)) == nullptr);
+  // Global KV is FP4 in V4.1 and BF16 in Llama-3: the colour role follows the format.
+  REQUIRE(fx.scene.objects[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)].role == layout::Role::Fp4);
+  const Fixture llama = make("llama3-70b-8xh100", anim::PathId::Decode);
+  REQUIRE(llama.scene.objects[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)].role == layout::Role::Shared);
+}
+
+TEST_CASE("drawn layer rows stand for groups that cover every real layer once") {
+  for (int real : {1, 3, 5, 7, 20, 23, 43, 61, 80}) {
+    const int rows = layout::drawn_rows(real);
+    REQUIRE(rows == std::min(real, 5));
+    int next = 0;
+    for (int r = 0; r < rows; ++r) {
+      int first = 0, last = 0;
+      layout::row_layers(real, rows, r, first, last);
+      REQUIRE(first == next);
+      REQUIRE(last >= first);
+      next = last + 1;
+    }
+    REQUIRE(next == real);
+  }
+  // V4.1 Flash: 5 encoder rows over its 20 encoder layers, 5 decoder rows over the rest.
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Prefill);
+  REQUIRE(fx.scene.ced);
+  layout::Layout L;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  REQUIRE(L.encoder_rows == 5);
+  REQUIRE(L.decoder_rows == 5);
+  REQUIRE(L.find(Kind::EncoderLayer, 0)->first_layer == 0);
+  REQUIRE(L.find(Kind::EncoderLayer, 4)->last_layer == fx.s.model.enc_layers - 1);
+  REQUIRE(L.find(Kind::DecoderLayer, 0)->first_layer == fx.s.model.enc_layers);
+  REQUIRE(L.find(Kind::DecoderLayer, 4)->last_layer == fx.s.model.layer_count - 1);
+  // A decoder-only model draws one stack of all its layers.
+  const Fixture llama = make("llama3-70b-8xh100", anim::PathId::Prefill);
+  layout::Layout M;
+  layout::compute_layout(llama.scene, anim::state_at(llama.ledger, 0, 0), {1440, 900}, {18, 7.5f}, M);
+  REQUIRE(M.encoder_rows == 0);
+  REQUIRE(M.find(Kind::DecoderLayer, 4)->last_layer == llama.s.model.layer_count - 1);
+}
+
+TEST_CASE("highlights and the packet follow the state") {
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
+  REQUIRE(!fx.ledger.entries.empty());
+  for (int step = 0; step < static_cast<int>(fx.ledger.entries.size()); ++step) {
+    const anim::StepState st0 = anim::state_at(fx.ledger, step, 0.0);
+    const anim::StepState st1 = anim::state_at(fx.ledger, step, 1.0);
+    layout::Layout A, B;
+    layout::compute_layout(fx.scene, st0, {1280, 800}, {18, 7.5f}, A);
+    layout::compute_layout(fx.scene, st1, {1280, 800}, {18, 7.5f}, B);
+    INFO("step " << step << " " << fx.ledger.entries[static_cast<std::size_t>(step)].step);
+    for (const layout::Item& it : A.items) {
+      if (it.kind == Kind::Block) {
+        REQUIRE(it.highlighted == st0.highlight.has(static_cast<anim::ObjectKind>(it.index)));
+        REQUIRE(it.fill >= 0.0f);
+        REQUIRE(it.fill <= 1.0f);
+      }
+      if (it.kind == Kind::Band) REQUIRE(it.highlighted == st0.highlight.has(static_cast<anim::Endpoint>(it.index)));
+    }
+    REQUIRE(A.flight.active);
+    REQUIRE(A.flight.from == st0.packet.from);
+    REQUIRE(A.flight.to == st0.packet.to);
+    const layout::Item* p0 = A.find(Kind::Packet, 0);
+    const layout::Item* p1 = B.find(Kind::Packet, 0);
+    REQUIRE(p0);
+    REQUIRE(p1);
+    // Progress 0 sits on the source, 1 on the destination.
+    REQUIRE(std::fabs(p0->rect.cx() - A.flight.x0) < 0.01f);
+    REQUIRE(std::fabs(p0->rect.cy() - A.flight.y0) < 0.01f);
+    REQUIRE(std::fabs(p1->rect.cx() - B.flight.x1) < 0.01f);
+    REQUIRE(std::fabs(p1->rect.cy() - B.flight.y1) < 0.01f);
+    // The anchors lie on the endpoints' rectangles.
+    if (anim::is_tier(A.flight.to)) {
+      const layout::Item* band = A.find(Kind::Band, static_cast<int>(A.flight.to));
+      REQUIRE(band->rect.contains(A.flight.x1, A.flight.y1));
+    }
+    // Hit-testing the packet's centre finds the packet first.
+    REQUIRE(A.hit(p0->rect.cx(), p0->rect.cy())->kind == Kind::Packet);
+  }
+}
+
+TEST_CASE("hit-testing finds blocks before their band, and nothing outside") {
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Prefill);
+  layout::Layout L;
+  anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+  st.packet.active = false;
+  layout::compute_layout(fx.scene, st, {1280, 800}, {18, 7.5f}, L);
+  const auto* kv = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv));
+  REQUIRE(kv);
+  REQUIRE(L.hit(kv->rect.cx(), kv->rect.cy()) == kv);
+  const auto* band = L.find(Kind::Band, 1);
+  REQUIRE(L.hit(band->rect.x + 2, band->rect.bottom() - 2)->kind == Kind::Band);
+  REQUIRE(L.hit(-5, -5) == nullptr);
+  REQUIRE(layout::item_id(*kv) == "block:global-kv");
+  REQUIRE(layout::item_id(*band) == "band:hbm");
+}
+
+TEST_CASE("wide canvases dock the panels beside the schematic, narrow ones reserve no space") {
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
+  layout::Layout wide, narrow;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1600, 900}, {18, 7.5f}, wide);
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {800, 900}, {18, 7.5f}, narrow);
+  REQUIRE(wide.dock.w >= 320);
+  REQUIRE(wide.schematic.right() <= wide.dock.x);
+  REQUIRE(narrow.dock.w == 0);
+  REQUIRE(narrow.schematic.w > 700);
+}
