@@ -129,4 +129,28 @@ std::string human(double value, std::string_view unit) {
   return s;
 }
 
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (u < 0x20 || c == '<' || c == '>' || c == '&') appendf(out, "\\u%04x", u);
+        else out += c;
+    }
+  }
+  out += '"';
+}
+
+void append_json_number(std::string& out, double v) {
+  if (!std::isfinite(v)) out += "null";
+  else if (v == 0) out += '0';
+  else out += num_exact(v);
+}
+
 }  // namespace tierscope::model

@@ -18,5 +18,9 @@ std::string num_exact(double v);
 std::string human(double value, std::string_view unit);
 // Appends printf-style text to out.
 void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// Appends s as a JSON string literal. '<', '>' and '&' are escaped too, so the JSON is safe inside HTML.
+void append_json_string(std::string& out, std::string_view s);
+// Appends v as an exact JSON number (shortest round-trip decimal; -0 as 0; non-finite as null).
+void append_json_number(std::string& out, double v);
 
 }  // namespace tierscope::model

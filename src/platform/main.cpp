@@ -31,8 +31,9 @@ void frame(void* arg) {
 
   if (platform::pump_events(p, ctx.quit)) p.redraw_frames = 2;
   const float dt = platform::clamped_dt(p);
-  (void)dt;  // the animation clock (paths issue) advances by this
-  if (p.redraw_frames <= 0 && !ctx.app.animating) return;  // idle: draw nothing, burn nothing
+  const bool moved = ui::tick(ctx.app, dt);
+  bridge::publish_state_if_changed();
+  if (p.redraw_frames <= 0 && !moved) return;  // idle: draw nothing, burn nothing
 
   const double t0 = platform::now_ms();
   platform::ensure_fonts(p);

@@ -3,10 +3,15 @@
 #include "platform/web_bridge.h"
 
 #include "platform/platform.h"
+#include "anim/format.h"
+#include "model/errors.h"
 #include "ui/app.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -16,6 +21,7 @@ void ts_js_report_fatal(const char* code, const char* detail);
 void ts_js_notify_ready();
 void ts_js_watch_canvas();
 int ts_js_prefers_dark();
+void ts_js_on_state(const char* state_json);
 }
 #define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
@@ -27,7 +33,17 @@ namespace {
 ui::App* g_app = nullptr;              // the page's calls have no context argument, so the bridge keeps
 platform::Platform* g_platform = nullptr;  // the two objects they act on (set once, at start-up)
 std::string g_out;                     // last string handed to JS; valid until the next call
+std::uint64_t g_published = ~0ull;     // app revision the page last heard about
 }  // namespace
+
+void publish_state_if_changed() {
+  if (!g_app || g_app->revision == g_published) return;
+  g_published = g_app->revision;
+#ifdef __EMSCRIPTEN__
+  const std::string state = ui::state_json(*g_app);
+  ts_js_on_state(state.c_str());
+#endif
+}
 
 void attach(ui::App* app, platform::Platform* platform) {
   g_app = app;
@@ -66,6 +82,37 @@ void watch_canvas() {
 
 using namespace tierscope;
 
+namespace {
+// Reads a C string from the page defensively: null and over-long input are refused, not trusted.
+constexpr std::size_t kMaxArg = 8192;
+bool arg_text(const char* p, std::string_view& out) {
+  if (!p) return false;
+  std::size_t n = 0;
+  while (n <= kMaxArg && p[n] != '\0') ++n;
+  if (n > kMaxArg) return false;
+  out = std::string_view(p, n);
+  return true;
+}
+const char* hand_out(std::string s) {
+  bridge::g_out = std::move(s);
+  return bridge::g_out.c_str();
+}
+const char* not_ready() {
+  model::Errors e{model::make_error(model::ErrorCode::BadSyntax, "app", "not started", "calls after window.tierscope.ready")};
+  return hand_out(ui::errors_json(e));
+}
+const char* bad_arg(const char* field) {
+  model::Errors e{model::make_error(model::ErrorCode::TooLarge, field, "(missing or longer than 8192 bytes)", "a string of at most 8192 bytes")};
+  return hand_out(ui::errors_json(e));
+}
+// After a change made from the page: redraw, and tell the page the new state.
+void after_change() {
+  if (bridge::g_platform) bridge::g_platform->redraw_frames = 2;
+  bridge::publish_state_if_changed();
+}
+}  // namespace
+
+
 // The canvas changed size or the device pixel ratio changed.
 TS_EXPORT void ts_bridge_canvas_resized() {
   if (!bridge::g_platform) return;
@@ -95,4 +142,98 @@ TS_EXPORT const char* ts_bridge_stats_json() {
                 bridge::g_platform->drawable_w, bridge::g_platform->drawable_h, bridge::g_platform->pixel_ratio);
   bridge::g_out = buf;
   return bridge::g_out.c_str();
+}
+
+// --- scenario, path and playback, for window.tierscope, share links and postMessage -------------------
+// Each returns {ok, errors:[{code, field, value, allowed, message}]} unless said otherwise.
+
+TS_EXPORT const char* ts_bridge_state_json() {
+  if (!bridge::g_app) return "{}";
+  return hand_out(ui::state_json(*bridge::g_app));
+}
+
+TS_EXPORT const char* ts_bridge_ledger_json() {
+  if (!bridge::g_app) return "{}";
+  return hand_out(anim::ledger_to_json(bridge::g_app->ledger));
+}
+
+TS_EXPORT const char* ts_bridge_figures_json() {
+  if (!bridge::g_app) return "[]";
+  return hand_out(ui::figures_json(*bridge::g_app));
+}
+
+TS_EXPORT const char* ts_bridge_paths_json() { return hand_out(ui::paths_json()); }
+
+TS_EXPORT const char* ts_bridge_view_hash() {
+  if (!bridge::g_app) return "";
+  return hand_out(ui::view_hash(*bridge::g_app));
+}
+
+TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view h;
+  if (!arg_text(hash, h)) return bad_arg("hash");
+  model::Errors errors;
+  ui::apply_hash(*bridge::g_app, h, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT const char* ts_bridge_set_path(const char* key) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view k;
+  if (!arg_text(key, k)) return bad_arg("path");
+  model::Errors errors;
+  ui::set_path(*bridge::g_app, k, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view k, v;
+  if (!arg_text(key, k)) return bad_arg("key");
+  if (!arg_text(value, v)) return bad_arg("value");
+  model::Errors errors;
+  ui::set_param(*bridge::g_app, k, v, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT const char* ts_bridge_seek(int step) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  ui::seek(*bridge::g_app, step, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT const char* ts_bridge_step(int delta) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  if (delta < -1000 || delta > 1000)
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "delta", std::to_string(delta), "an integer from -1000 to 1000"));
+  else ui::step_by(*bridge::g_app, delta);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT const char* ts_bridge_set_speed(double speed) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  ui::set_speed(*bridge::g_app, speed, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+TS_EXPORT void ts_bridge_play() {
+  if (!bridge::g_app) return;
+  ui::play(*bridge::g_app);
+  after_change();
+}
+
+TS_EXPORT void ts_bridge_pause() {
+  if (!bridge::g_app) return;
+  ui::pause(*bridge::g_app);
+  after_change();
 }

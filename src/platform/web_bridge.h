@@ -19,6 +19,10 @@ void notify_ready();
 // True when the page prefers a dark colour scheme (the default when it states no preference).
 bool prefers_dark();
 
+// Tells the page the app's state (path, step, play state, scenario…) when it changed since last told.
+// Called once per frame and after every call from the page.
+void publish_state_if_changed();
+
 // Starts watching the canvas's size and the device pixel ratio (the page may resize the canvas without a
 // window resize, e.g. when a side panel opens).
 void watch_canvas();

@@ -10,6 +10,9 @@ mergeInto(LibraryManager.library, {
     var mm = window['matchMedia'];
     return typeof mm === 'function' && mm('(prefers-color-scheme: light)')['matches'] ? 0 : 1;
   },
+  ts_js_on_state: function (json) {
+    if (typeof Module['onState'] === 'function') Module['onState'](UTF8ToString(json));
+  },
   ts_js_notify_ready: function () {
     if (typeof Module['onReady'] === 'function') Module['onReady']();
   },

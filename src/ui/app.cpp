@@ -1,97 +1,503 @@
-// The ImGui panels of the app: header with counters, and the figures table with formula and provenance
-// one hover away. The canvas schematic and the other panels build on this frame.
+// The app controller: every change to the scenario, the path or the playback goes through here, so the
+// figures, the ledger, the time map and the state at this moment never disagree.
 #include "ui/app.h"
 
+#include "anim/format.h"
+#include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
-#include "ui/theme.h"
+#include "model/url_codec.h"
 
-#include <imgui.h>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
 
 namespace tierscope::ui {
 
-void init(App& app) {
-  app.scenario = model::default_scenario();
-  app.preset_name = app.scenario.preset;
-  recompute(app);
-}
-
-void recompute(App& app) { app.figures = model::describe(app.scenario); }
-
 namespace {
 
-void counter(const char* label, const std::string& value) {
-  ImGui::BeginGroup();
-  ImGui::TextDisabled("%s", label);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(value.c_str());
-  ImGui::EndGroup();
-  ImGui::SameLine(0.0f, 24.0f);
+constexpr const char* kPanelKeys[] = {"scenario", "modes", "card", "inspector", "figures"};
+static_assert(sizeof(kPanelKeys) / sizeof(kPanelKeys[0]) == kPanelCount);
+constexpr anim::PathId kDefaultPath = anim::PathId::Decode;
+
+void refresh_state(App& app) {
+  app.state = anim::state_at(app.ledger, app.playback.step, app.playback.fraction);
+  app.animating = app.playback.playing;
 }
 
-void figures_table(App& app) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("figures", 3, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Figure", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-  ImGui::TableSetupColumn("Source", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-  ImGui::TableHeadersRow();
-  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
-    const model::Figure& f = app.figures.list[i];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::PushID(static_cast<int>(i));
-    const bool selected = app.selected_figure == static_cast<int>(i);
-    const std::string label(f.label);
-    if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
-      app.selected_figure = selected ? -1 : static_cast<int>(i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.formula.c_str());
-    ImGui::PopID();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(model::human(f.value, f.unit).c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", model::provenance_name(f.provenance));
-  }
-  ImGui::EndTable();
+void changed(App& app) {
+  refresh_state(app);
+  ++app.revision;
 }
 
-void inspector(const App& app) {
-  if (app.selected_figure < 0 || app.selected_figure >= static_cast<int>(app.figures.list.size())) {
-    ImGui::TextDisabled("Select a figure to see its formula and sources.");
-    return;
+void rebuild_ledger(App& app) {
+  app.ledger = anim::build_ledger(app.scenario, app.figures, app.playback.path);
+  app.time_map = anim::time_map(app.ledger);
+  const int steps = static_cast<int>(app.ledger.entries.size());
+  if (app.playback.step >= steps) {
+    app.playback.step = steps > 0 ? steps - 1 : 0;
+    app.playback.fraction = 0;
   }
-  const model::Figure& f = app.figures.list[static_cast<std::size_t>(app.selected_figure)];
-  ImGui::TextUnformatted(std::string(f.label).c_str());
-  ImGui::TextWrapped("%s", f.formula.c_str());
-  ImGui::TextDisabled("%s · %s", model::provenance_name(f.provenance), std::string(f.sources).c_str());
+}
+
+bool parse_int(std::string_view text, long long& out) {
+  if (text.empty() || text.size() > 18) return false;
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  long long v = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    v = v * 10 + (text[i] - '0');
+  }
+  out = text[0] == '-' ? -v : v;
+  return true;
+}
+
+bool parse_real(std::string_view text, double& out) {
+  if (text.empty() || text.size() > 32) return false;
+  const std::string s(text);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+std::string speed_allowed() {
+  std::string s;
+  model::appendf(s, "a number from %g to %g", anim::kMinSpeed, anim::kMaxSpeed);
+  return s;
+}
+
+bool parse_panels(std::string_view text, std::uint32_t& out, model::Errors& errors) {
+  std::uint32_t bits = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view key = text.substr(start, end - start);
+    if (!key.empty()) {
+      int found = -1;
+      for (int i = 0; i < kPanelCount; ++i)
+        if (key == kPanelKeys[i]) found = i;
+      if (found < 0) {
+        errors.push_back(model::make_error(model::ErrorCode::BadEnum, "panels", key,
+                                           "a comma-separated list of: scenario, modes, card, inspector, figures"));
+        return false;
+      }
+      bits |= 1u << found;
+    }
+    start = end + 1;
+  }
+  out = bits;
+  return true;
 }
 
 }  // namespace
 
-void draw(App& app, float width, float height) {
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(ImVec2(width, height));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::Begin("tierscope", nullptr, flags);
-  ImGui::TextUnformatted("tierscope · DeepSeek V4.1 Flash · memory tiers");
-  ImGui::SameLine(0.0f, 24.0f);
-  const model::Figures& fig = app.figures;
-  counter("Global KV", model::human(fig[model::FigureId::KvGlobalPerToken].value, "B/token"));
-  counter("SWA KV", model::human(fig[model::FigureId::KvSwaPerSession].value, "B") + "/session");
-  counter("Decode floor", model::human(fig[model::FigureId::DecodeStepFloor].value, "s"));
-  ImGui::TextDisabled("preset: %s", app.preset_name.c_str());
-  ImGui::Separator();
+const char* panel_key(Panel p) { return kPanelKeys[static_cast<int>(p)]; }
 
-  const float inspector_h = ImGui::GetTextLineHeightWithSpacing() * 4.5f;
-  ImGui::BeginChild("figures-pane", ImVec2(0, -inspector_h), false);
-  figures_table(app);
-  ImGui::EndChild();
-  ImGui::Separator();
-  inspector(app);
-  ImGui::End();
+void init(App& app) {
+  app.scenario = model::default_scenario();
+  app.figures = model::describe(app.scenario);
+  app.playback = anim::Playback{};
+  app.playback.path = kDefaultPath;
+  app.panels = kDefaultPanels;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+void set_scenario(App& app, const model::Scenario& s) {
+  app.scenario = s;
+  app.figures = model::describe(app.scenario);
+  if (app.selected_figure >= static_cast<int>(app.figures.list.size())) app.selected_figure = -1;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors) {
+  if (key == "preset") return set_preset(app, value, errors);
+  const model::ParamDef* def = model::find_param(key);
+  if (!def) {
+    errors.push_back(model::make_error(model::ErrorCode::UnknownKey, key, value,
+                                       "preset or a scenario parameter key (see docs/model.md)"));
+    return false;
+  }
+  model::Scenario next = app.scenario;
+  model::Error err;
+  if (!model::set_param_text(next, *def, value, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  model::Errors cross = model::validate(next);
+  if (!cross.empty()) {
+    errors.insert(errors.end(), cross.begin(), cross.end());
+    return false;
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+bool set_preset(App& app, std::string_view name, model::Errors& errors) {
+  model::Scenario next;
+  if (!model::make_preset(name, next)) {
+    std::string allowed = "one of:";
+    for (const model::PresetInfo& p : model::presets()) {
+      allowed += ' ';
+      allowed += p.name;
+    }
+    errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
+    return false;
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+void set_path(App& app, anim::PathId path) {
+  app.playback.path = path;
+  app.playback.step = 0;
+  app.playback.fraction = 0;
+  app.playback.playing = false;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+bool set_path(App& app, std::string_view key, model::Errors& errors) {
+  anim::PathId path;
+  model::Error err;
+  if (!anim::parse_path(key, path, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  set_path(app, path);
+  return true;
+}
+
+void play(App& app) {
+  anim::play(app.playback, app.time_map);
+  changed(app);
+}
+
+void pause(App& app) {
+  anim::pause(app.playback);
+  changed(app);
+}
+
+void toggle_play(App& app) {
+  anim::toggle(app.playback, app.time_map);
+  changed(app);
+}
+
+void step_by(App& app, int delta) {
+  for (int i = 0; i < delta; ++i) anim::step_forward(app.playback, app.time_map);
+  for (int i = 0; i > delta; --i) anim::step_back(app.playback, app.time_map);
+  changed(app);
+}
+
+bool seek(App& app, int step, model::Errors& errors) {
+  const int steps = static_cast<int>(app.ledger.entries.size());
+  if (step < 0 || step >= steps) {
+    std::string allowed;
+    model::appendf(allowed, steps > 0 ? "an integer from 0 to %d" : "0 (this path has no steps for this model)",
+                   steps - 1);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", std::to_string(step), allowed));
+    return false;
+  }
+  seek_clamped(app, step);
+  return true;
+}
+
+void seek_clamped(App& app, int step) {
+  anim::seek(app.playback, app.time_map, step);
+  changed(app);
+}
+
+void scrub(App& app, double screen_seconds) {
+  const int before = app.playback.step;
+  anim::scrub(app.playback, app.time_map, screen_seconds);
+  refresh_state(app);
+  if (app.playback.step != before) ++app.revision;
+}
+
+bool set_speed(App& app, double speed, model::Errors& errors) {
+  if (!std::isfinite(speed) || speed < anim::kMinSpeed || speed > anim::kMaxSpeed) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", speed);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "speed", value, speed_allowed()));
+    return false;
+  }
+  anim::set_speed(app.playback, speed);
+  changed(app);
+  return true;
+}
+
+void set_panel(App& app, Panel p, bool open) {
+  const std::uint32_t bit = 1u << static_cast<int>(p);
+  const std::uint32_t next = open ? (app.panels | bit) : (app.panels & ~bit);
+  if (next == app.panels) return;
+  app.panels = next;
+  ++app.revision;
+}
+
+bool panel_open(const App& app, Panel p) { return (app.panels >> static_cast<int>(p)) & 1u; }
+
+bool tick(App& app, double dt_seconds) {
+  if (!app.playback.playing) return false;
+  const int before = app.playback.step;
+  const bool moved = anim::advance(app.playback, app.time_map, dt_seconds);
+  refresh_state(app);
+  // The page hears about step changes and the end of play, not about every frame.
+  if (app.playback.step != before || !app.playback.playing) ++app.revision;
+  return moved;
+}
+
+bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
+  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  const std::size_t errors_before = errors.size();
+  if (hash.size() > model::kMaxHashBytes) {
+    std::string allowed;
+    model::appendf(allowed, "at most %zu bytes", model::kMaxHashBytes);
+    errors.push_back(model::make_error(model::ErrorCode::TooLarge, "hash",
+                                       std::to_string(hash.size()) + " bytes", allowed));
+    return false;
+  }
+  // Split and check each part on its own, so one bad part cannot take the good ones down with it.
+  std::vector<model::UrlPair> scenario_pairs;
+  std::vector<model::UrlPair> view_pairs;
+  std::size_t start = 0;
+  while (start < hash.size()) {
+    std::size_t end = hash.find('&', start);
+    if (end == std::string_view::npos) end = hash.size();
+    const std::string_view part = hash.substr(start, end - start);
+    start = end + 1;
+    if (part.empty()) continue;
+    std::vector<model::UrlPair> one;
+    if (!model::split_hash(part, one, errors) || one.empty()) continue;
+    bool duplicate = false;
+    for (const auto& seen : scenario_pairs) duplicate = duplicate || seen.key == one[0].key;
+    for (const auto& seen : view_pairs) duplicate = duplicate || seen.key == one[0].key;
+    if (duplicate) {
+      errors.push_back(model::make_error(model::ErrorCode::DuplicateKey, one[0].key, one[0].value, "each key once"));
+      continue;
+    }
+    if (model::is_view_key(one[0].key)) view_pairs.push_back(one[0]);
+    else scenario_pairs.push_back(one[0]);
+  }
+
+  // Scenario: drop the pairs the codec names as bad and try again, so each bad key falls back alone.
+  model::Scenario next = model::default_scenario();
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    model::Errors errs;
+    if (model::scenario_from_pairs(scenario_pairs, next, errs)) break;
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    const std::size_t n = scenario_pairs.size();
+    std::erase_if(scenario_pairs, [&](const model::UrlPair& p) {
+      for (const model::Error& e : errs)
+        if (e.field == p.key) return true;
+      return false;
+    });
+    if (scenario_pairs.size() == n) scenario_pairs.clear();  // an error no single key explains
+    next = model::default_scenario();
+  }
+
+  // View: path first (the step is an index into its ledger), then step, speed, panels.
+  anim::PathId path = kDefaultPath;
+  std::string_view step_text, speed_text, panels_text;
+  bool have_panels = false;
+  for (const model::UrlPair& p : view_pairs) {
+    if (p.key == "path") {
+      model::Error err;
+      if (!anim::parse_path(p.value, path, err)) {
+        errors.push_back(err);
+        path = kDefaultPath;
+      }
+    } else if (p.key == "step") step_text = p.value;
+    else if (p.key == "speed") speed_text = p.value;
+    else if (p.key == "panels") {
+      panels_text = p.value;
+      have_panels = true;
+    }
+    // Other view keys (embed, t, view) belong to the page.
+  }
+
+  app.scenario = next;
+  app.figures = model::describe(app.scenario);
+  app.selected_figure = -1;
+  app.playback = anim::Playback{};
+  app.playback.path = path;
+  rebuild_ledger(app);
+
+  if (!step_text.empty()) {
+    long long step = 0;
+    if (!parse_int(step_text, step) || step < 0 || step >= static_cast<long long>(app.ledger.entries.size())) {
+      std::string allowed;
+      model::appendf(allowed, "an integer from 0 to %d for this path",
+                     static_cast<int>(app.ledger.entries.size()) - 1);
+      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", step_text, allowed));
+    } else {
+      anim::seek(app.playback, app.time_map, static_cast<int>(step));
+    }
+  }
+  if (!speed_text.empty()) {
+    double speed = 1;
+    if (!parse_real(speed_text, speed) || speed < anim::kMinSpeed || speed > anim::kMaxSpeed)
+      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "speed", speed_text, speed_allowed()));
+    else anim::set_speed(app.playback, speed);
+  }
+  std::uint32_t panels = kDefaultPanels;
+  if (have_panels && !parse_panels(panels_text, panels, errors)) panels = kDefaultPanels;
+  app.panels = panels;
+  changed(app);
+  return errors.size() == errors_before;
+}
+
+std::string view_hash(const App& app) {
+  std::string h = model::scenario_to_hash(app.scenario);
+  h += "&path=";
+  h += anim::path_key(app.playback.path);
+  if (app.playback.step != 0) model::appendf(h, "&step=%d", app.playback.step);
+  if (app.playback.speed != 1) {
+    h += "&speed=";
+    h += model::num_exact(app.playback.speed);
+  }
+  if (app.panels != kDefaultPanels) {
+    h += "&panels=";
+    bool first = true;
+    for (int i = 0; i < kPanelCount; ++i) {
+      if (!((app.panels >> i) & 1u)) continue;
+      if (!first) h += ',';
+      h += kPanelKeys[i];
+      first = false;
+    }
+  }
+  return h;
+}
+
+std::string policy_label(const model::Scenario& s) {
+  const model::ModelArch& m = s.model;
+  const std::string fmt = model::format_info(m.kv_fmt).key;
+  std::string family = fmt.substr(0, fmt.find('_'));
+  for (char& c : family) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  if (sparse) return family + " global KV";
+  if (m.attn == model::AttnKind::MLA) return family + " MLA latent KV";
+  return family + " KV per layer";
+}
+
+std::string errors_json(const model::Errors& errors) {
+  std::string out = "{\"ok\":";
+  out += errors.empty() ? "true" : "false";
+  out += ",\"errors\":[";
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    const model::Error& e = errors[i];
+    if (i) out += ',';
+    out += "{\"code\":";
+    model::append_json_string(out, model::error_code_name(e.code));
+    out += ",\"field\":";
+    model::append_json_string(out, e.field);
+    out += ",\"value\":";
+    model::append_json_string(out, e.value);
+    out += ",\"allowed\":";
+    model::append_json_string(out, e.allowed);
+    out += ",\"message\":";
+    model::append_json_string(out, e.message());
+    out += '}';
+  }
+  out += "]}";
+  return out;
+}
+
+std::string state_json(const App& app) {
+  const anim::StepState& st = app.state;
+  const anim::Counters& c = st.counters;
+  std::string o = "{\"preset\":";
+  model::append_json_string(o, app.scenario.preset);
+  o += ",\"scenarioHash\":";
+  model::append_json_string(o, model::scenario_to_hash(app.scenario));
+  o += ",\"viewHash\":";
+  model::append_json_string(o, view_hash(app));
+  o += ",\"path\":";
+  model::append_json_string(o, anim::path_key(app.playback.path));
+  o += ",\"pathLabel\":";
+  model::append_json_string(o, anim::path_label(app.playback.path));
+  model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", app.playback.step, st.steps,
+                 app.playback.playing ? "true" : "false");
+  model::append_json_number(o, app.playback.speed);
+  o += ",\"fraction\":";
+  model::append_json_number(o, app.playback.fraction);
+  o += ",\"tModel\":";
+  model::append_json_number(o, st.t_model);
+  o += ",\"total\":";
+  model::append_json_number(o, st.total);
+  o += ",\"mapping\":";
+  model::append_json_string(o, app.time_map.text);
+  o += ",\"counters\":{\"globalKvTokens\":";
+  model::append_json_number(o, c.global_kv_tokens);
+  o += ",\"globalKvBytes\":";
+  model::append_json_number(o, c.global_kv_bytes);
+  o += ",\"swaKvTokens\":";
+  model::append_json_number(o, c.swa_kv_tokens);
+  o += ",\"swaKvBytes\":";
+  model::append_json_number(o, c.swa_kv_bytes);
+  o += ",\"engramRows\":";
+  model::append_json_number(o, c.engram_rows);
+  model::appendf(o, "},\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
+  bool first = true;
+  for (int i = 0; i < kPanelCount; ++i) {
+    if (!((app.panels >> i) & 1u)) continue;
+    if (!first) o += ',';
+    model::append_json_string(o, kPanelKeys[i]);
+    first = false;
+  }
+  o += "],\"policy\":";
+  model::append_json_string(o, policy_label(app.scenario));
+  o += ",\"note\":";
+  model::append_json_string(o, app.ledger.note);
+  o += '}';
+  return o;
+}
+
+std::string figures_json(const App& app) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+    const model::Figure& f = app.figures.list[i];
+    if (i) o += ',';
+    o += "{\"id\":";
+    model::append_json_string(o, f.id);
+    o += ",\"label\":";
+    model::append_json_string(o, f.label);
+    o += ",\"value\":";
+    model::append_json_number(o, f.value);
+    o += ",\"unit\":";
+    model::append_json_string(o, f.unit);
+    o += ",\"text\":";
+    model::append_json_string(o, model::human(f.value, f.unit));
+    o += ",\"formula\":";
+    model::append_json_string(o, f.formula);
+    o += ",\"provenance\":";
+    model::append_json_string(o, model::provenance_name(f.provenance));
+    o += ",\"sources\":";
+    model::append_json_string(o, f.sources);
+    o += '}';
+  }
+  o += ']';
+  return o;
+}
+
+std::string paths_json() {
+  std::string o = "[";
+  for (int i = 0; i < anim::kPathCount; ++i) {
+    const auto p = static_cast<anim::PathId>(i);
+    if (i) o += ',';
+    o += "{\"key\":";
+    model::append_json_string(o, anim::path_key(p));
+    o += ",\"label\":";
+    model::append_json_string(o, anim::path_label(p));
+    o += ",\"summary\":";
+    model::append_json_string(o, anim::path_summary(p));
+    o += '}';
+  }
+  o += ']';
+  return o;
 }
 
 }  // namespace tierscope::ui

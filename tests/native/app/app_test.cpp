@@ -1,0 +1,138 @@
+// The app controller: share links restore the view exactly, bad link parameters fall back one by one,
+// and every operation keeps figures, ledger and state in step.
+#include <catch2/catch.hpp>
+
+#include "model/presets.h"
+#include "model/url_codec.h"
+#include "ui/app.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+using namespace tierscope;
+
+namespace {
+bool has_error(const model::Errors& errors, const std::string& field, model::ErrorCode code) {
+  for (const auto& e : errors)
+    if (e.field == field && e.code == code) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("a share link round-trips every path, step, speed and panel set") {
+  for (int p = 0; p < anim::kPathCount; ++p) {
+    ui::App app;
+    ui::init(app);
+    model::Errors errors;
+    REQUIRE(ui::set_param(app, "ctx", "1048576", errors));
+    ui::set_path(app, static_cast<anim::PathId>(p));
+    const int steps = static_cast<int>(app.ledger.entries.size());
+    if (steps > 1) REQUIRE(ui::seek(app, steps - 1, errors));
+    REQUIRE(ui::set_speed(app, 2, errors));
+    ui::set_panel(app, ui::Panel::Card, true);
+    const std::string hash = ui::view_hash(app);
+    const std::string state = ui::state_json(app);
+
+    ui::App reopened;
+    ui::init(reopened);
+    model::Errors e2;
+    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(e2.empty());
+    CHECK(ui::view_hash(reopened) == hash);
+    CHECK(ui::state_json(reopened) == state);
+  }
+}
+
+TEST_CASE("each bad link parameter is named and falls back alone") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  CHECK_FALSE(ui::apply_hash(app, "preset=v41-flash-8xh200&ctx=abc&batch=8&path=warp&step=x&speed=99&panels=scenario,nope", errors));
+  const bool ctx_named = has_error(errors, "ctx", model::ErrorCode::OutOfRange) ||
+                         has_error(errors, "ctx", model::ErrorCode::WrongType) ||
+                         has_error(errors, "ctx", model::ErrorCode::BadSyntax);
+  CHECK(ctx_named);
+  CHECK(has_error(errors, "path", model::ErrorCode::BadEnum));
+  CHECK(has_error(errors, "step", model::ErrorCode::OutOfRange));
+  CHECK(has_error(errors, "speed", model::ErrorCode::OutOfRange));
+  CHECK(has_error(errors, "panels", model::ErrorCode::BadEnum));
+  // The good keys still apply; the bad ones take their defaults.
+  CHECK(app.scenario.preset == "v41-flash-8xh200");
+  CHECK(app.scenario.work.batch == 8);
+  CHECK(app.scenario.work.ctx == model::default_scenario().work.ctx);
+  CHECK(app.playback.path == anim::PathId::Decode);
+  CHECK(app.playback.step == 0);
+  CHECK(app.playback.speed == 1);
+  CHECK(app.panels == ui::kDefaultPanels);
+}
+
+TEST_CASE("markup, oversized and duplicated link parameters are refused without touching the rest") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  CHECK_FALSE(ui::apply_hash(app, "batch=4&gpu=<script>alert(1)</script>", errors));
+  CHECK(has_error(errors, "gpu", model::ErrorCode::Markup));
+  CHECK(app.scenario.work.batch == 4);
+
+  errors.clear();
+  const std::string huge = "ctx=" + std::string(100 * 1024, '9');
+  CHECK_FALSE(ui::apply_hash(app, huge, errors));
+  CHECK(has_error(errors, "hash", model::ErrorCode::TooLarge));
+  CHECK(app.scenario.work.batch == 4);  // nothing applied
+
+  errors.clear();
+  CHECK_FALSE(ui::apply_hash(app, "batch=2&batch=3", errors));
+  CHECK(has_error(errors, "batch", model::ErrorCode::DuplicateKey));
+  CHECK(app.scenario.work.batch == 2);
+}
+
+TEST_CASE("operations refuse bad values and leave the app unchanged") {
+  ui::App app;
+  ui::init(app);
+  const std::string before = ui::state_json(app);
+  model::Errors errors;
+  CHECK_FALSE(ui::set_param(app, "ctx", "-5", errors));
+  CHECK_FALSE(ui::set_param(app, "nonsense", "1", errors));
+  CHECK(has_error(errors, "nonsense", model::ErrorCode::UnknownKey));
+  CHECK_FALSE(ui::set_preset(app, "gpt-9", errors));
+  CHECK(has_error(errors, "preset", model::ErrorCode::UnknownPreset));
+  CHECK_FALSE(ui::set_path(app, "sideways", errors));
+  CHECK_FALSE(ui::seek(app, 10000, errors));
+  CHECK_FALSE(ui::seek(app, -1, errors));
+  CHECK_FALSE(ui::set_speed(app, 0, errors));
+  CHECK_FALSE(ui::set_speed(app, std::numeric_limits<double>::quiet_NaN(), errors));
+  CHECK(ui::state_json(app) == before);
+}
+
+TEST_CASE("changing the scenario recomputes figures and ledger together and keeps the step in range") {
+  ui::App app;
+  ui::init(app);
+  ui::set_path(app, anim::PathId::Csa2Modes);
+  model::Errors errors;
+  const int last = static_cast<int>(app.ledger.entries.size()) - 1;
+  REQUIRE(ui::seek(app, last, errors));
+  REQUIRE(ui::set_preset(app, "llama3-70b-8xh100", errors));
+  CHECK(app.playback.step < static_cast<int>(std::max<std::size_t>(1, app.ledger.entries.size())));
+  CHECK(app.figures[model::FigureId::KvGlobalPerToken].value == Approx(327680));
+  CHECK(app.state.steps == static_cast<int>(app.ledger.entries.size()));
+  CHECK(ui::policy_label(app.scenario) == "BF16 KV per layer");
+  REQUIRE(ui::set_preset(app, "v41-flash-8xb200", errors));
+  CHECK(ui::policy_label(app.scenario) == "FP4 global KV");
+}
+
+TEST_CASE("playing advances through the steps, stops at the end, and the revision marks each change") {
+  ui::App app;
+  ui::init(app);
+  const auto r0 = app.revision;
+  ui::play(app);
+  CHECK(app.animating);
+  CHECK(app.revision > r0);
+  const auto r1 = app.revision;
+  int guard = 0;
+  while (app.playback.playing && guard++ < 100000) ui::tick(app, 1.0 / 60);
+  CHECK_FALSE(app.playback.playing);
+  CHECK(app.playback.step == static_cast<int>(app.ledger.entries.size()) - 1);
+  CHECK(app.revision > r1);
+  CHECK_FALSE(ui::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
+}
