@@ -39,6 +39,12 @@ target_include_directories(tierscope_app PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(tierscope_app PRIVATE tierscope_model imgui sdl2_web tierscope_headers)
 tierscope_own_target(tierscope_app)
 tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
+# The canvas's shaders, embedded as NUL-terminated text (tierscope_shader_<name>_<stage>).
+foreach(_shader box stripes arrow)
+  foreach(_stage vert frag)
+    tierscope_embed(tierscope_app tierscope_shader_${_shader}_${_stage} "${PROJECT_SOURCE_DIR}/shaders/${_shader}.${_stage}")
+  endforeach()
+endforeach()
 
 set(_link
   -Oz -fno-exceptions -fno-rtti
@@ -47,6 +53,7 @@ set(_link
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sTOTAL_STACK=256KB
   -sFILESYSTEM=0 -sMALLOC=emmalloc -sSUPPORT_LONGJMP=0
   -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0
+  -sDYNAMIC_EXECUTION=0  # no eval or new Function: the page runs under a strict Content-Security-Policy
   -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8]
   -sEXPORTED_FUNCTIONS=[_main,_malloc,_free])
 # emcc reads its tools from the environment: Debian's acorn on NODE_PATH, the npm closure minifier.

@@ -14,6 +14,8 @@ mergeInto(LibraryManager.library, {
     if (typeof Module['onState'] === 'function') Module['onState'](UTF8ToString(json));
   },
   ts_js_notify_ready: function () {
+    // Benchmarks read this mark: navigation → first drawn frame.
+    if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-first-frame');
     if (typeof Module['onReady'] === 'function') Module['onReady']();
   },
   ts_js_watch_canvas: function () {

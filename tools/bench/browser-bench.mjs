@@ -1,0 +1,201 @@
+// tierscope's benchmark suite (reported, never asserted): bundle bytes, time to first drawn frame and to
+// interactive, CPU per frame and frames/s while playing, idle frames, heaps, and model figures per second,
+// each next to a baseline measured in the same run (one WebGL2 canvas cleared every frame).
+// usage: node tools/bench/browser-bench.mjs [--out docs/BENCHMARKS.md] [--runs 5] [--play-seconds 5]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { launch, serveSite, ROOT, SITE, CHROMIUM } from '../../tests/browser/lib/browser.mjs';
+
+function parseArgs(argv) {
+  const o = { out: path.join(ROOT, 'docs/BENCHMARKS.md'), runs: 5, playSeconds: 5 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
+    if (a === '--out') o.out = v();
+    else if (a === '--runs') { o.runs = Number(v()); if (!Number.isInteger(o.runs) || o.runs < 1 || o.runs > 50) throw new Error('--runs: a whole number from 1 to 50'); }
+    else if (a === '--play-seconds') { o.playSeconds = Number(v()); if (!(o.playSeconds >= 1 && o.playSeconds <= 600)) throw new Error('--play-seconds: 1 to 600'); }
+    else throw new Error(`unknown option '${a}' (allowed: --out FILE, --runs N, --play-seconds S)`);
+  }
+  return o;
+}
+
+const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
+const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const kb = (b) => (b / 1000).toFixed(1);
+
+async function coldPage(context) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  return page;
+}
+
+// Navigation → first drawn frame (the 'tierscope-first-frame' mark both pages set) and → interactive.
+async function startup(context, url, isApp) {
+  const page = await coldPage(context);
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('tierscope-first-frame').length > 0, null, { timeout: 30000 });
+  const first = await page.evaluate(() => performance.getEntriesByName('tierscope-first-frame')[0].startTime);
+  let interactive = first;
+  if (isApp) {
+    interactive = await page.evaluate(async () => {
+      await window.tierscope.ready;
+      const mark = performance.getEntriesByName('tierscope-interactive')[0];
+      return mark ? mark.startTime : performance.now();
+    });
+  }
+  await page.close();
+  return { first, interactive };
+}
+
+async function framesWhile(page, seconds, read) {
+  const a = await page.evaluate(read);
+  const t0 = Date.now();
+  await page.waitForTimeout(seconds * 1000);
+  const b = await page.evaluate(read);
+  const dt = (Date.now() - t0) / 1000;
+  return { fps: (b.framesDrawn - a.framesDrawn) / dt, p50: b.cpuMsP50, p95: b.cpuMsP95, end: b };
+}
+
+async function playing(context, url, size, seconds) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: size[0], height: size[1] });
+  await page.goto(url);
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  const paths = await page.evaluate(() => (window.tierscope.paths ? window.tierscope.paths() : ['decode']).map((p) => p.key || p));
+  const per = [];
+  for (const p of paths) {
+    await page.evaluate((k) => window.tierscope.play(k), p);
+    per.push(await framesWhile(page, seconds / paths.length, () => window.tierscope.stats()));
+  }
+  await page.evaluate(() => window.tierscope.pause());
+  await page.waitForTimeout(1000);
+  const idleA = await page.evaluate(() => window.tierscope.stats());
+  await page.waitForTimeout(5000);
+  const idleB = await page.evaluate(() => window.tierscope.stats());
+  await page.close();
+  return {
+    fps: median(per.map((r) => r.fps)), p50: median(per.map((r) => r.p50)), p95: Math.max(...per.map((r) => r.p95)),
+    idleFrames: idleB.framesDrawn - idleA.framesDrawn, wasmHeap: idleB.wasmHeapBytes, jsHeap: idleB.jsHeapBytes,
+  };
+}
+
+async function baselinePlaying(context, url, size, seconds) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: size[0], height: size[1] });
+  await page.goto(url);
+  await page.waitForFunction(() => window.baseline && window.baseline.stats().framesDrawn > 2);
+  const r = await framesWhile(page, seconds, () => window.baseline.stats());
+  const jsHeap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : NaN));
+  await page.close();
+  return { ...r, jsHeap };
+}
+
+function modelBench() {
+  const out = {};
+  const parse = (text) => {
+    const get = (re) => { const m = re.exec(text); return m ? Number(m[1]) : NaN; };
+    return { describeUs: get(/all figures with formulas, default scenario \(median\)\s+([\d.]+) us/), sweepPerS: get(/sweep throughput[^\n]*?\s(\d+) \/s/) };
+  };
+  const native = path.join(ROOT, 'build/native/tools/bench/model_bench');
+  const wasm = path.join(ROOT, 'build/web/tools/bench/model_bench.js');
+  try { out.native = parse(execFileSync(native, { encoding: 'utf8' })); } catch { out.native = null; }
+  try { out.wasm = parse(execFileSync('node', ['--no-experimental-fetch', wasm], { encoding: 'utf8' })); } catch { out.wasm = null; }
+  return out;
+}
+
+function bundle() {
+  const tmp = path.join(os.tmpdir(), `tierscope-bundle-${process.pid}.json`);
+  execFileSync(path.join(ROOT, 'tools/bundle-sizes'), [SITE, '--json', tmp], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const b = JSON.parse(fs.readFileSync(tmp, 'utf8'));
+  fs.rmSync(tmp);
+  return b;
+}
+
+function machine() {
+  const cpu = (os.cpus()[0] || {}).model || 'unknown CPU';
+  let chromium = 'unknown';
+  try { chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim(); } catch { /* reported as unknown */ }
+  return { cpu, cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), chromium, node: process.version };
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const site = await serveSite();
+const base = await serveSite({ root: path.join(ROOT, 'tools/bench/baseline') });
+const browser = await launch();
+const r = { date: new Date().toISOString().slice(0, 10), machine: machine(), bundle: bundle() };
+try {
+  const app = [], bl = [];
+  for (let i = 0; i < opts.runs; i++) {
+    bl.push(await startup(browser.context, base.url, false));
+    app.push(await startup(browser.context, site.url, true));
+  }
+  r.startup = {
+    appFirst: median(app.map((x) => x.first)), appInteractive: median(app.map((x) => x.interactive)),
+    baseFirst: median(bl.map((x) => x.first)),
+  };
+  r.frames = {};
+  for (const size of [[1280, 800], [1920, 1080]]) {
+    const key = size.join('x');
+    r.frames[key] = { app: await playing(browser.context, site.url, size, opts.playSeconds),
+      base: await baselinePlaying(browser.context, base.url, size, Math.min(opts.playSeconds, 5)) };
+  }
+} finally {
+  await browser.close();
+  await site.close();
+  await base.close();
+}
+r.model = modelBench();
+
+const app1280 = r.frames['1280x800'].app, base1280 = r.frames['1280x800'].base;
+const lines = [
+  '# Benchmarks',
+  '',
+  `Measured ${r.date} by \`tools/bench/run\` on ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memGiB} GiB, ` +
+    `${r.machine.chromium} headless with SwiftShader (WebGL on the CPU), node ${r.machine.node}. Figures are noisy on a shared ` +
+    'machine: startup times are medians of ' + opts.runs + ' cold loads; ratios compare with a baseline measured in the same run ' +
+    '(one WebGL2 canvas cleared every frame, `tools/bench/baseline/`). Nothing here is asserted by the tests.',
+  '',
+  '## Bundle (what a visitor downloads)',
+  '',
+  '| file | raw bytes | gzip -9 |',
+  '| --- | ---: | ---: |',
+  ...r.bundle.files.map((f) => `| ${f.file} | ${f.raw} | ${f.gzip9} |`),
+  `| **total** | **${r.bundle.totalRaw}** | **${r.bundle.totalGzip9}** |`,
+  '',
+  `Aim: ≤ 250 kB gzip. Measured: ${kb(r.bundle.totalGzip9)} kB.`,
+  '',
+  '## Startup (127.0.0.1, cache disabled)',
+  '',
+  '| measure | tierscope | baseline | ratio |',
+  '| --- | ---: | ---: | ---: |',
+  `| navigation → first drawn frame | ${fmt(r.startup.appFirst, 0)} ms | ${fmt(r.startup.baseFirst, 0)} ms | ${fmt(r.startup.appFirst / r.startup.baseFirst)}× |`,
+  `| navigation → interactive (window.tierscope.ready) | ${fmt(r.startup.appInteractive, 0)} ms | — | — |`,
+  '',
+  'Aim: first drawn frame ≤ 1.5× the baseline.',
+  '',
+  '## Frames while playing every path, and idle',
+  '',
+  '| viewport | CPU/frame p50 | CPU/frame p95 | frames/s | baseline frames/s | baseline CPU p95 | idle frames in 5 s | WASM heap | JS heap |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...Object.entries(r.frames).map(([k, v]) => `| ${k} | ${fmt(v.app.p50)} ms | ${fmt(v.app.p95)} ms | ${fmt(v.app.fps, 1)} | ${fmt(v.base.fps, 1)} | ${fmt(v.base.p95)} ms | ${v.app.idleFrames} | ${(v.app.wasmHeap / 2 ** 20).toFixed(1)} MiB | ${(v.app.jsHeap / 2 ** 20).toFixed(1)} MiB |`),
+  '',
+  `Aims: p95 CPU per frame ≤ 4 ms and ≥ 55 frames/s at 1280×800 (measured ${fmt(app1280.p95)} ms, ${fmt(app1280.fps, 1)} frames/s; ` +
+    `${fmt(app1280.fps / base1280.fps)}× the baseline's rate); 0 frames drawn while idle; JS heap ≤ 5 MB; WASM memory ≤ 32 MB. ` +
+    'CPU per frame is what the app spends in its frame function (input, UI, animation, layout, draw calls), read from `window.tierscope.stats()`.',
+  '',
+  '## Model',
+  '',
+  '| measure | native | WebAssembly (node) |',
+  '| --- | ---: | ---: |',
+  `| all figures with formulas, one scenario | ${fmt(r.model.native?.describeUs)} µs | ${fmt(r.model.wasm?.describeUs)} µs |`,
+  `| figures per second (all figures of a scenario) | ${fmt(1e6 / r.model.native?.describeUs, 0)} | ${fmt(1e6 / r.model.wasm?.describeUs, 0)} |`,
+  `| sweep throughput (values only), scenarios/s | ${fmt(r.model.native?.sweepPerS, 0)} | ${fmt(r.model.wasm?.sweepPerS, 0)} |`,
+  '',
+];
+fs.mkdirSync(path.dirname(opts.out), { recursive: true });
+fs.writeFileSync(opts.out, lines.join('\n'));
+fs.writeFileSync(opts.out.replace(/\.md$/, '.json'), JSON.stringify(r, null, 2) + '\n');
+console.log(lines.join('\n'));
