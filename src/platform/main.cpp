@@ -33,6 +33,8 @@ void frame(void* arg) {
   const float dt = platform::clamped_dt(p);
   const bool moved = ui::tick(ctx.app, dt);
   bridge::publish_state_if_changed();
+  if (p.gl_lost) return;  // nothing to draw into; the animation clock keeps its place
+  if (p.gl_restored) platform::rebuild_gl_objects(p);
   if (p.redraw_frames <= 0 && !moved) return;  // idle: draw nothing, burn nothing
 
   const double t0 = platform::now_ms();

@@ -47,6 +47,27 @@ double now_ms() {
 #endif
 }
 
+#ifdef __EMSCRIPTEN__
+namespace {
+// The browser may take the GPU away (driver reset, too many contexts, the tab in the background) and give
+// it back later. Returning true asks it to restore the context; every GL object must then be made anew.
+EM_BOOL on_context_lost(int, const void*, void* user) {
+  auto* p = static_cast<Platform*>(user);
+  p->gl_lost = true;
+  bridge::notice("webgl-context-lost", "The graphics context was lost; the view will come back when the browser restores it.");
+  return EM_TRUE;
+}
+EM_BOOL on_context_restored(int, const void*, void* user) {
+  auto* p = static_cast<Platform*>(user);
+  p->gl_lost = false;
+  p->gl_restored = true;
+  p->redraw_frames = 2;
+  bridge::notice("webgl-context-restored", "The graphics context is back.");
+  return EM_TRUE;
+}
+}  // namespace
+#endif
+
 bool init(Platform& p, const char* title, bool dark) {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
   // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
@@ -92,6 +113,10 @@ bool init(Platform& p, const char* title, bool dark) {
   ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
+#ifdef __EMSCRIPTEN__
+  emscripten_set_webglcontextlost_callback("#canvas", &p, EM_FALSE, on_context_lost);
+  emscripten_set_webglcontextrestored_callback("#canvas", &p, EM_FALSE, on_context_restored);
+#endif
   sync_canvas_size(p);
   ensure_fonts(p);
   p.last_time_ms = now_ms();
@@ -152,6 +177,15 @@ void ensure_fonts(Platform& p) {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   p.font_ratio = ratio;
+}
+
+void rebuild_gl_objects(Platform& p) {
+  // The old handles died with the context; the backend's shutdown deletes them harmlessly.
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  p.font_ratio = 0.0f;  // forces ensure_fonts() to upload the atlas again
+  ensure_fonts(p);
+  p.gl_restored = false;
 }
 
 bool pump_events(Platform& p, bool& quit) {

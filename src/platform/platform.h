@@ -32,6 +32,8 @@ struct Platform {
   float font_ratio = 0.0f;                // pixel ratio the current font atlas was baked for
   double last_time_ms = 0.0;
   int redraw_frames = 0;                  // frames still to draw after the last change (ImGui settles in 2)
+  bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
+  bool gl_restored = false;               // it came back: GL objects must be made again before drawing
   FrameStats stats;
 };
 
@@ -47,6 +49,9 @@ void sync_canvas_size(Platform& p);
 
 // Rebuilds the font atlas when the pixel ratio changed, so text stays sharp on HiDPI screens.
 void ensure_fonts(Platform& p);
+
+// Remakes ImGui's GL objects (shaders, buffers, font texture) after a WebGL context restore.
+void rebuild_gl_objects(Platform& p);
 
 // Seconds since the previous call, clamped so a backgrounded tab does not jump the animation.
 float clamped_dt(Platform& p);

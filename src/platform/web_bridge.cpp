@@ -22,6 +22,7 @@ void ts_js_notify_ready();
 void ts_js_watch_canvas();
 int ts_js_prefers_dark();
 void ts_js_on_state(const char* state_json);
+void ts_js_notice(const char* kind, const char* text);
 }
 #define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
@@ -55,6 +56,14 @@ void report_fatal(const char* code, const char* detail) {
   ts_js_report_fatal(code, detail ? detail : "");
 #else
   std::fprintf(stderr, "tierscope: %s: %s\n", code, detail ? detail : "");
+#endif
+}
+
+void notice(const char* kind, const char* text) {
+#ifdef __EMSCRIPTEN__
+  ts_js_notice(kind, text ? text : "");
+#else
+  std::fprintf(stderr, "tierscope: %s: %s\n", kind, text ? text : "");
 #endif
 }
 

@@ -13,6 +13,9 @@ void attach(ui::App* app, platform::Platform* platform);
 // Tells the page a fatal start-up problem, by stable code ("webgl2", "sdl-init", …) and detail text.
 void report_fatal(const char* code, const char* detail);
 
+// Shows the page a non-blocking notice (a stable kind such as "webgl-context-lost", and text).
+void notice(const char* kind, const char* text);
+
 // Tells the page the app drew its first frame and is ready for calls.
 void notify_ready();
 

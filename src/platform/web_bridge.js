@@ -10,6 +10,11 @@ mergeInto(LibraryManager.library, {
     var mm = window['matchMedia'];
     return typeof mm === 'function' && mm('(prefers-color-scheme: light)')['matches'] ? 0 : 1;
   },
+  ts_js_notice: function (kind, text) {
+    var k = UTF8ToString(kind), t = UTF8ToString(text);
+    if (typeof Module['onNotice'] === 'function') Module['onNotice'](k, t);
+    else console.warn('tierscope: ' + t);
+  },
   ts_js_on_state: function (json) {
     if (typeof Module['onState'] === 'function') Module['onState'](UTF8ToString(json));
   },

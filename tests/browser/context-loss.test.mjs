@@ -1,0 +1,52 @@
+// Losing the WebGL context mid-animation (driver reset, GPU pressure) must not end the app: it stops
+// drawing, says so, rebuilds its GL objects when the context returns and carries on at the same step.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { decodePng, pixelVariety } from './lib/png.mjs';
+
+let browser, site;
+before(async () => {
+  site = await serveSite();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('lose and restore the WebGL context mid-animation: notice, rebuild, same step', async () => {
+  const { page, errors } = await openApp(browser.context, site.url);
+  const notices = [];
+  page.on('console', (m) => { if (/graphics context/.test(m.text())) notices.push(m.text()); });
+  const steps = await page.evaluate(() => window.tierscope.state().steps);
+  assert.ok(steps > 2, 'the default path has steps to play');
+  await page.evaluate(() => window.tierscope.play());
+  await page.waitForFunction(() => window.tierscope.state().step >= 1, null, { timeout: 20000 });
+  await page.evaluate(() => window.tierscope.pause());
+  const before = await page.evaluate(() => window.tierscope.state());
+
+  await page.evaluate(() => {
+    const gl = document.getElementById('canvas').getContext('webgl2');
+    window.__loseContext = gl.getExtension('WEBGL_lose_context');
+    window.__loseContext.loseContext();
+  });
+  await page.waitForFunction(() => document.getElementById('canvas').getContext('webgl2').isContextLost());
+  const lost = await page.evaluate(() => window.tierscope.stats().framesDrawn);
+  await page.mouse.move(300, 300);  // input while lost must not draw or crash
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.tierscope.stats().framesDrawn), lost, 'no frames drawn while the context is gone');
+
+  await page.evaluate(() => window.__loseContext.restoreContext());
+  await page.waitForFunction((n) => window.tierscope.stats().framesDrawn > n, lost, { timeout: 10000 });
+  const after = await page.evaluate(() => window.tierscope.state());
+  assert.equal(after.path, before.path);
+  assert.equal(after.step, before.step, 'the animation carries on at the same step');
+  const shown = await page.evaluate(() => document.body.innerText);
+  const noticed = notices.length > 0 || /graphics context/i.test(shown);
+  assert.ok(noticed, 'the loss was announced');
+  const img = decodePng(await page.locator('#canvas').screenshot());
+  assert.ok(pixelVariety(img).nonBackgroundShare > 0.02, 'the restored canvas draws again');
+  assert.deepEqual(errors.filter((e) => !/context/i.test(e)), []);
+  await page.close();
+});
