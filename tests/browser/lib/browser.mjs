@@ -17,11 +17,13 @@ export const CHROMIUM_FLAGS = [
   '--ignore-gpu-blocklist', '--disable-default-apps', '--disable-extensions', '--mute-audio',
 ];
 
-export async function launch() {
+// The site registers a service worker for offline use; it is blocked unless a test asks for it, because
+// requests a worker makes bypass page.route() (the failure tests rely on it) and its cache outlives a page.
+export async function launch({ serviceWorkers = 'block' } = {}) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run tools/setup (it installs Debian's chromium)`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tierscope-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 },
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 }, serviceWorkers,
   });
   const close = async () => {
     await context.close();

@@ -1,0 +1,52 @@
+// Argument checks for window.tierscope and the embed commands: each error names the argument, the value
+// and what is allowed, in the same shape as the app's own errors, so callers branch on `code`.
+
+function show(v) {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'null';
+  if (typeof v === 'string') return v.length > 60 ? v.slice(0, 60) + '…' : v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return 'an array';
+  return 'a' + (typeof v === 'object' ? 'n object' : ' ' + typeof v);
+}
+
+export function argError(code, argument, value, allowed) {
+  const v = show(value);
+  return { code, field: argument, value: v, allowed, message: `${argument}: '${v}' is not allowed (${code}); allowed: ${allowed}` };
+}
+
+export const fail = (...e) => ({ ok: false, errors: e });
+
+// path: undefined (keep the current one) or one of the known path keys.
+export function checkPath(path, keys) {
+  if (path === undefined) return null;
+  if (typeof path !== 'string') return argError('wrong-type', 'path', path, 'a path key: ' + keys.join(', '));
+  if (!keys.includes(path)) return argError('bad-enum', 'path', path, keys.join(', '));
+  return null;
+}
+
+// step: an integer from 0 to steps − 1.
+export function checkStep(step, steps) {
+  if (typeof step !== 'number' || !Number.isFinite(step)) return argError('wrong-type', 'step', step, 'an integer');
+  if (!Number.isInteger(step)) return argError('out-of-range', 'step', step, 'an integer');
+  const hi = Math.max(0, steps - 1);
+  if (step < 0 || step > hi) return argError('out-of-range', 'step', step, `0 to ${hi}`);
+  return null;
+}
+
+// key: a parameter name (the app checks it is one); value: a finite number or a short string.
+export function checkParam(key, value) {
+  if (typeof key !== 'string' || !/^[a-z][a-z0-9_]{0,31}$/.test(key)) return argError(typeof key === 'string' ? 'unknown-key' : 'wrong-type', 'key', key, 'a parameter name such as ctx, batch or gpu');
+  if (typeof value === 'number') return Number.isFinite(value) ? null : argError('not-finite', 'value', value, 'a finite number');
+  if (typeof value !== 'string') return argError('wrong-type', 'value', value, 'a number or a string');
+  if (value.length === 0 || value.length > 256) return argError('out-of-range', 'value', value, '1 to 256 characters');
+  if (/[<>"'`(){};\\]/.test(value)) return argError('markup', 'value', value, 'no markup or script characters');
+  return null;
+}
+
+// speed: a positive finite number (the app states its own range when it refuses one).
+export function checkSpeed(speed) {
+  if (typeof speed !== 'number' || !Number.isFinite(speed)) return argError('wrong-type', 'speed', speed, 'a positive number');
+  if (speed <= 0) return argError('out-of-range', 'speed', speed, 'a positive number');
+  return null;
+}

@@ -1,0 +1,58 @@
+// Calls into the app: strings in and out of WebAssembly memory, JSON parsed once, and a clear result
+// when an export is missing (an older build) instead of a TypeError deep in the page.
+
+export function makeBridge(m) {
+  const has = (name) => !!m && typeof m['_ts_bridge_' + name] === 'function';
+  const missing = (name) => ({ ok: false, errors: [{ code: 'unavailable', field: name, value: '', allowed: '', message: `${name}: this build of the app does not offer it` }] });
+
+  // Copies a JS string into the app's memory for one call and frees it afterwards.
+  function withString(text, fn) {
+    const s = String(text);
+    const size = m.lengthBytesUTF8(s) + 1;
+    const ptr = m._malloc(size);
+    try {
+      m.stringToUTF8(s, ptr, size);
+      return fn(ptr);
+    } finally {
+      m._free(ptr);
+    }
+  }
+  function json(ptr) {
+    if (!ptr) return null;
+    const text = m.UTF8ToString(ptr);
+    try { return JSON.parse(text); } catch { return null; }
+  }
+  function result(ptr) {
+    const r = json(ptr);
+    return r && typeof r === 'object' ? { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] } : { ok: true, errors: [] };
+  }
+  function call(name, ...args) {
+    if (!has(name)) return missing(name);
+    const f = m['_ts_bridge_' + name];
+    return result(f(...args));
+  }
+  function read(name) { return has(name) ? json(m['_ts_bridge_' + name]()) : null; }
+  function readText(name) { return has(name) ? m.UTF8ToString(m['_ts_bridge_' + name]()) : null; }
+
+  return {
+    has,
+    state: () => read('state_json'),
+    ledger: () => read('ledger_json'),
+    figures: () => read('figures_json'),
+    paths: () => read('paths_json'),
+    stats: () => read('stats_json'),
+    layout: () => read('layout_json'),
+    viewHash: () => readText('view_hash'),
+    applyHash: (h) => (has('apply_hash') ? withString(h, (p) => result(m._ts_bridge_apply_hash(p))) : missing('apply_hash')),
+    setPath: (k) => (has('set_path') ? withString(k, (p) => result(m._ts_bridge_set_path(p))) : missing('set_path')),
+    setParam: (k, v) => (has('set_param')
+      ? withString(k, (kp) => withString(v, (vp) => result(m._ts_bridge_set_param(kp, vp))))
+      : missing('set_param')),
+    seek: (i) => call('seek', i),
+    step: (d) => call('step', d),
+    setSpeed: (s) => call('set_speed', s),
+    play: () => (has('play') ? (m._ts_bridge_play(), { ok: true, errors: [] }) : missing('play')),
+    pause: () => (has('pause') ? (m._ts_bridge_pause(), { ok: true, errors: [] }) : missing('pause')),
+    redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
+  };
+}
