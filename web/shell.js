@@ -181,7 +181,7 @@ function ledgerRow(e) {
     el('span', { class: 'badge', text: e.provenance || 'derived' }),
   ]);
   return el('li', { 'data-index': e.index }, el('button', {
-    type: 'button', class: 'entry', tabindex: '-1', 'data-index': e.index,
+    type: 'button', class: 'entry', tabindex: '-1', 'data-index': e.index, 'data-step': e.step,
     onclick: () => { pushNext = true; bridge.pause(); bridge.seek(e.index); refresh(); },
   }, [head, what, el('span', { class: 'sentence', text: e.sentence })]));
 }

@@ -1,0 +1,192 @@
+// Browser tests of share links and window.tierscope: every path round-trips through a link, back and
+// forward re-apply the hash, each bad parameter gets a notice naming it and its default, nothing from a
+// link is ever turned into markup, and the API refuses bad arguments with errors instead of crashing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, serveSite, openApp } from './lib/browser.mjs';
+
+const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+let browser, site;
+before(async () => {
+  site = await serveSite();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const stateOf = (page) => page.evaluate(() => window.tierscope.state());
+
+test('a link restores the view exactly, for every path (state() equal before and after a reload)', async () => {
+  const { page, errors } = await openApp(browser.context, site.url);
+  for (const [i, path] of PATHS.entries()) {
+    const r = await page.evaluate(([p, k]) => {
+      const t = window.tierscope;
+      const out = [t.play(p), t.pause(), t.setParam('ctx', k % 2 ? 65536 : 262144), t.setSpeed(k % 2 ? 2 : 0.5)];
+      const steps = t.state().steps;
+      out.push(t.seek(Math.min(steps - 1, k + 1)));
+      return out;
+    }, [path, i]);
+    for (const x of r) assert.equal(x.ok, true, JSON.stringify(x.errors));
+    const before = await stateOf(page);
+    assert.equal(before.path, path);
+    const link = await page.evaluate(() => window.tierscope.link());
+    const fresh = await openApp(browser.context, link);
+    const after = await stateOf(fresh.page);
+    assert.deepEqual(after, before, `${path}: the view survives a reload`);
+    assert.deepEqual(fresh.errors, []);
+    assert.equal(await fresh.page.locator('#notices .notice').count(), 0, 'a good link raises no notice');
+    await fresh.page.close();
+  }
+  // The "Copy link" button puts the same link on the clipboard (or shows it when the clipboard is refused).
+  await page.click('#copy-link');
+  assert.equal(await page.getAttribute('#copy-link', 'data-copied'), await page.evaluate(() => window.tierscope.link()));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('back and forward move between views', async () => {
+  const { page } = await openApp(browser.context, site.url);
+  await page.click('#path-list [data-path="engram"]');
+  await page.evaluate(() => window.tierscope.pause());
+  await page.click('#path-list [data-path="prefix-cache"]');
+  await page.evaluate(() => window.tierscope.pause());
+  assert.equal((await stateOf(page)).path, 'prefix-cache');
+  await page.goBack();
+  await page.waitForFunction(() => window.tierscope.state().path === 'engram');
+  await page.goForward();
+  await page.waitForFunction(() => window.tierscope.state().path === 'prefix-cache');
+  // Typing a new hash applies it too.
+  await page.evaluate(() => { location.hash = 'preset=v41-flash-8xb200&path=swa-resume&step=2'; });
+  await page.waitForFunction(() => window.tierscope.state().path === 'swa-resume' && window.tierscope.state().step === 2);
+  await page.close();
+});
+
+const BAD = [
+  ['unknown path', 'path=warp', 'path', 'bad-enum'],
+  ['out-of-range step', 'path=decode&step=99999', 'step', 'out-of-range'],
+  ['out-of-range scenario value', 'ctx=99999999999', 'ctx', 'out-of-range'],
+  ['negative value', 'batch=-3', 'batch', 'out-of-range'],
+  ['non-numeric value', 'batch=lots', 'batch', null],
+  ['unknown preset', 'preset=gpt-9', 'preset', 'unknown-preset'],
+  ['unknown key', 'colour=red', 'colour', 'unknown-key'],
+  ['script in a value', 'path=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E', 'path', 'markup'],
+  ['markup in a value', 'ctx=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E', 'ctx', 'markup'],
+  ['quote-breaking value', 'speed=1%22onmouseover%3D%22window.__pwned%3D1', 'speed', 'markup'],
+  ['bad walkthrough step', 'tour=42', 'tour', 'out-of-range'],
+  ['a 100 kB hash', 'path=' + 'x'.repeat(100 * 1024), 'hash', 'too-large'],
+];
+
+test('each bad parameter shows a notice naming it, uses the default, and injects nothing', async () => {
+  const { page: ref } = await openApp(browser.context, site.url);
+  const defaults = await stateOf(ref);
+  await ref.close();
+  for (const [what, hash, field, code] of BAD) {
+    const { page, errors } = await openApp(browser.context, `${site.url}#${hash}`);
+    const notices = await page.$$eval('#notices .notice', (n) => n.map((x) => ({ field: x.dataset.field, code: x.dataset.code, text: x.textContent })));
+    const mine = notices.find((n) => n.field === field);
+    assert.ok(mine, `${what}: a notice names “${field}” (got ${JSON.stringify(notices)})`);
+    if (code) assert.equal(mine.code, code, what);
+    assert.match(mine.text, /default/, `${what}: the notice says the default is used`);
+    assert.ok(mine.text.length < 400, `${what}: the notice stays short`);
+    const s = await stateOf(page);
+    assert.equal(s.preset, defaults.preset, what);
+    assert.deepEqual(s.overrides, defaults.overrides, what);
+    if (field !== 'step') assert.equal(s.path, defaults.path, `${what}: the default path`);
+    assert.equal(s.step, 0, what);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined, `${what}: nothing ran`);
+    assert.equal(await page.locator('#notices img, #notices script, body > img').count(), 0, `${what}: no element injected`);
+    assert.equal(await page.locator('#loading').isHidden(), true, `${what}: the app still runs`);
+    assert.deepEqual(errors, [], what);
+    // The notice does not block the page.
+    await page.click('#path-list [data-path="engram"]');
+    assert.equal((await stateOf(page)).path, 'engram');
+    await page.close();
+  }
+});
+
+test('good keys in a link still apply when another key is bad', async () => {
+  const { page } = await openApp(browser.context, `${site.url}#path=prefill&step=2&ctx=banana&speed=2`);
+  const s = await stateOf(page);
+  assert.equal(s.path, 'prefill');
+  assert.equal(s.step, 2);
+  assert.equal(s.speed, 2);
+  assert.equal(await page.locator('#notices .notice[data-field="ctx"]').count(), 1);
+  await page.close();
+});
+
+test('window.tierscope validates its arguments and never throws', async () => {
+  const { page, errors } = await openApp(browser.context, site.url);
+  const r = await page.evaluate(() => {
+    const t = window.tierscope;
+    const call = (f) => { try { return f(); } catch (e) { return { threw: String(e) }; } };
+    return {
+      badPath: call(() => t.play('warp')),
+      numPath: call(() => t.play(3)),
+      badStep: call(() => t.seek(-1)),
+      bigStep: call(() => t.seek(1e12)),
+      strStep: call(() => t.seek('2')),
+      badKey: call(() => t.setParam('colour', 'red')),
+      badValue: call(() => t.setParam('ctx', 'banana')),
+      nanValue: call(() => t.setParam('ctx', NaN)),
+      objValue: call(() => t.setParam('ctx', { a: 1 })),
+      badSpeed: call(() => t.setSpeed(100)),
+      good: call(() => t.play('engram')),
+      state: call(() => t.state()),
+      stats: call(() => t.stats()),
+      layout: call(() => t.layout()),
+      frozen: Object.isFrozen(t),
+    };
+  });
+  const e = (x) => x.errors[0];
+  assert.deepEqual([e(r.badPath).code, e(r.badPath).field, e(r.badPath).value], ['bad-enum', 'path', 'warp']);
+  assert.match(e(r.badPath).allowed, /prefill.*step-budget/);
+  assert.equal(e(r.numPath).code, 'wrong-type');
+  assert.deepEqual([e(r.badStep).field, e(r.badStep).code], ['step', 'out-of-range']);
+  assert.equal(e(r.bigStep).code, 'out-of-range');
+  assert.equal(e(r.strStep).code, 'wrong-type');
+  assert.equal(e(r.badKey).field, 'colour');
+  assert.equal(e(r.badValue).field, 'ctx');
+  assert.equal(e(r.nanValue).code, 'not-finite');
+  assert.equal(e(r.objValue).value, 'an object');
+  assert.equal(e(r.badSpeed).field, 'speed');
+  for (const x of [r.badPath, r.badStep, r.badKey, r.badValue, r.badSpeed]) assert.equal(x.ok, false);
+  assert.equal(r.good.ok, true);
+  assert.equal(r.state.path, 'engram');
+  assert.equal(r.state.playing, true);
+  for (const k of ['preset', 'overrides', 'path', 'step', 'steps', 'counters', 'ledgerLength']) assert.ok(k in r.state, k);
+  assert.ok(r.stats.framesDrawn >= 1);
+  assert.ok(r.layout === null || typeof r.layout === 'object');
+  assert.equal(r.frozen, true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('before the app is ready, calls answer "not ready" instead of throwing', async () => {
+  const page = await browser.context.newPage();
+  await page.route('**/tierscope.wasm', () => {});  // never answers
+  await page.goto(site.url);
+  const r = await page.evaluate(() => [window.tierscope.play('decode'), window.tierscope.seek(1), window.tierscope.state()]);
+  assert.equal(r[0].errors[0].code, 'not-ready');
+  assert.equal(r[1].errors[0].code, 'not-ready');
+  assert.equal(r[2], null);
+  await page.close();
+});
+
+test('under the strict Content-Security-Policy the page works and reports no violation', async () => {
+  const strict = await serveSite({ csp: true });
+  try {
+    const { page, errors } = await openApp(browser.context, strict.url + '#path=engram&tour=3');
+    assert.equal((await stateOf(page)).path, 'engram');
+    await page.click('#tour-next');
+    assert.equal((await stateOf(page)).path, 'csa2-modes');
+    await page.click('#open-embed');
+    assert.match(await page.inputValue('#embed-code'), /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#[^"]*path=csa2-modes/);
+    assert.deepEqual(errors.filter((x) => /Content Security Policy|Refused/.test(x)), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await strict.close();
+  }
+});
