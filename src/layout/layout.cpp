@@ -28,6 +28,7 @@ struct Metrics {
   float gap = 8, title_h = 20, token_h = 28, row_h = 22, row_gap = 4, stream_h = 26;
   float band_pad = 6, band_title_h = 22, block_h = 24, block_gap = 6, band_gap = 6;
   float grow_row = 0, grow_block = 0;
+  bool drop_titles = false;  // very short canvases: the token-row and hierarchy titles give way
   void set(float scale, float squeeze, TextMetrics tm) {
     s = scale;
     tight = squeeze;
@@ -114,7 +115,8 @@ float place_hierarchy(const Scene& sc, const Metrics& m, float x0, float width, 
     for (int i = 0; i < anim::kObjectCount; ++i) {
       const ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
       if (!o.present || o.tier != kTiers[b]) continue;
-      const float label_w = text_w(block_label(static_cast<ObjectKind>(i)), m) + 2 * m.band_pad;
+      // The renderer pads labels by 8 px a side; a little slack covers wide glyphs.
+      const float label_w = text_w(block_label(static_cast<ObjectKind>(i)), m) * 1.06f + 18 * m.s;
       const float bwid = block_width(o.footprint, inner_w, label_w);
       if (rows == 0) rows = 1;
       if (bx > inner_x && bx + bwid > inner_x + inner_w + 0.01f) {
@@ -166,8 +168,9 @@ float place_schematic(const Scene& sc, const Metrics& m, float x0, float width, 
   out.items.clear();
   float y = top;
   // Token row.
-  out.titles[static_cast<int>(TitleId::Tokens)] = {x0, y, width, m.title_h};
-  y += m.title_h;
+  const float minor_title_h = m.drop_titles ? 0.0f : m.title_h;
+  out.titles[static_cast<int>(TitleId::Tokens)] = {x0, y, m.drop_titles ? 0.0f : width, minor_title_h};
+  y += minor_title_h;
   const int cells = std::clamp(static_cast<int>(width / (m.cw * 10)), 4, 12);
   const float cgap = 6 * m.s;
   const float cw = (width - F(cells - 1) * cgap) / F(cells);
@@ -220,8 +223,8 @@ float place_schematic(const Scene& sc, const Metrics& m, float x0, float width, 
     y += m.stream_h + m.gap;
   }
 
-  out.titles[static_cast<int>(TitleId::Hierarchy)] = {x0, y, width, m.title_h};
-  y += m.title_h;
+  out.titles[static_cast<int>(TitleId::Hierarchy)] = {x0, y, m.drop_titles ? 0.0f : width, minor_title_h};
+  y += minor_title_h;
   return place_hierarchy(sc, m, x0, width, y, out);
 }
 
@@ -325,7 +328,11 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
 
   // Toolbar: one line of controls on wide canvases, two on narrow ones.
   const float line = tm.line_height + 10;
-  const int toolbar_lines = W < 700 ? 2 : 1;
+  // Controls and panel buttons on one line, the counters on the next unless the canvas is very wide.
+  // Phones put the panel buttons on a line of their own.
+  // Phones put the panel buttons on a line of their own, and drop the counters line when short (the page's
+  // header lists the counters too).
+  const int toolbar_lines = W < 560 ? (H < 480 ? 2 : 3) : W < 1200 ? 2 : 1;
   out.toolbar = {m0, m0, W - 2 * m0, F(toolbar_lines) * line + F(toolbar_lines - 1) * 4};
   const float top = out.toolbar.bottom() + 8;
 
@@ -350,9 +357,16 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     m.set(1.0f, 1.0f, tm);
     used = place_schematic(sc, m, x0, width, top, out) - top;
   }
-  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
-    const float s = std::max(0.45f, m.s * avail / used * 0.995f);
+  // Text size converges on the largest that fits (sizes are nearly proportional to it); dropping the minor
+  // titles frees room, so the scale may then grow back a little.
+  for (int i = 0; i < 8 && (used > avail + 0.5f || (m.drop_titles && used < avail * 0.97f && m.s < 1.0f)); ++i) {
+    const float s = clampf(m.s * avail / used * 0.995f, 0.45f, 1.0f);
+    m.drop_titles = m.drop_titles || s < 0.7f;
     m.set(s, 1.0f, tm);
+    used = place_schematic(sc, m, x0, width, top, out) - top;
+  }
+  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
+    m.set(std::max(0.45f, m.s * 0.97f), 1.0f, tm);
     used = place_schematic(sc, m, x0, width, top, out) - top;
   }
   if (used < avail && m.tight == 0.0f) {

@@ -2,9 +2,12 @@
 // animation callback: input → UI → advance → render. Nothing is drawn while nothing changes.
 #include "platform/platform.h"
 #include "platform/web_bridge.h"
+#include "render/renderer.h"
 #include "ui/app.h"
+#include "ui/canvas_view.h"
 
 #include <GLES3/gl3.h>
+#include <string>
 #include <SDL.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -19,6 +22,7 @@ namespace {
 struct Context {
   tierscope::platform::Platform platform;
   tierscope::ui::App app;
+  tierscope::render::Renderer renderer;  // the canvas schematic's GL objects
   bool quit = false;
   bool announced_ready = false;
 };
@@ -34,7 +38,12 @@ void frame(void* arg) {
   const bool moved = ui::tick(ctx.app, dt);
   bridge::publish_state_if_changed();
   if (p.gl_lost) return;  // nothing to draw into; the animation clock keeps its place
-  if (p.gl_restored) platform::rebuild_gl_objects(p);
+  if (p.gl_restored) {
+    platform::rebuild_gl_objects(p);
+    ctx.renderer = {};  // its handles died with the old context
+    std::string error;
+    if (!render::init(ctx.renderer, error)) bridge::report_fatal("shader", error.c_str());
+  }
   if (p.redraw_frames <= 0 && !moved) return;  // idle: draw nothing, burn nothing
 
   const double t0 = platform::now_ms();
@@ -48,6 +57,7 @@ void frame(void* arg) {
   glViewport(0, 0, p.drawable_w, p.drawable_h);
   glClearColor(p.clear_rgb[0], p.clear_rgb[1], p.clear_rgb[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+  ui::canvas_render(ctx.app, ctx.renderer, p.drawable_w, p.drawable_h, p.pixel_ratio);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   SDL_GL_SwapWindow(p.window);
 
@@ -67,6 +77,10 @@ int main() {
   tierscope::ui::init(ctx.app);
   if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
+  ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
+  ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
+  std::string shader_error;
+  if (!tierscope::render::init(ctx.renderer, shader_error)) tierscope::bridge::report_fatal("shader", shader_error.c_str());
   tierscope::bridge::watch_canvas();
 #ifdef __EMSCRIPTEN__
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);

@@ -21,6 +21,7 @@ void ts_js_report_fatal(const char* code, const char* detail);
 void ts_js_notify_ready();
 void ts_js_watch_canvas();
 int ts_js_prefers_dark();
+int ts_js_prefers_reduced_motion();
 void ts_js_on_state(const char* state_json);
 void ts_js_notice(const char* kind, const char* text);
 }
@@ -78,6 +79,14 @@ bool prefers_dark() {
   return ts_js_prefers_dark() != 0;
 #else
   return true;
+#endif
+}
+
+bool prefers_reduced_motion() {
+#ifdef __EMSCRIPTEN__
+  return ts_js_prefers_reduced_motion() != 0;
+#else
+  return false;
 #endif
 }
 
@@ -159,6 +168,12 @@ TS_EXPORT const char* ts_bridge_stats_json() {
 TS_EXPORT const char* ts_bridge_state_json() {
   if (!bridge::g_app) return "{}";
   return hand_out(ui::state_json(*bridge::g_app));
+}
+
+// The canvas's rectangles of the last drawn frame (CSS px, canvas-relative), for the visual tests.
+TS_EXPORT const char* ts_bridge_layout_json() {
+  if (!bridge::g_app) return "{}";
+  return hand_out(ui::layout_json(*bridge::g_app));
 }
 
 TS_EXPORT const char* ts_bridge_ledger_json() {

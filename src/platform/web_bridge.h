@@ -22,6 +22,10 @@ void notify_ready();
 // True when the page prefers a dark colour scheme (the default when it states no preference).
 bool prefers_dark();
 
+// True when the page asks for reduced motion (prefers-reduced-motion: reduce): packets then jump instead of
+// gliding and nothing marches.
+bool prefers_reduced_motion();
+
 // Tells the page the app's state (path, step, play state, scenario…) when it changed since last told.
 // Called once per frame and after every call from the page.
 void publish_state_if_changed();

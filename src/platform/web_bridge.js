@@ -18,6 +18,10 @@ mergeInto(LibraryManager.library, {
   ts_js_on_state: function (json) {
     if (typeof Module['onState'] === 'function') Module['onState'](UTF8ToString(json));
   },
+  ts_js_prefers_reduced_motion: function () {
+    var mm = window['matchMedia'];
+    return typeof mm === 'function' && mm('(prefers-reduced-motion: reduce)')['matches'] ? 1 : 0;
+  },
   ts_js_notify_ready: function () {
     // Benchmarks read this mark: navigation → first drawn frame.
     if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-first-frame');

@@ -9,6 +9,7 @@
 #include "model/errors.h"
 #include "model/figures.h"
 #include "model/scenario.h"
+#include "ui/canvas_state.h"
 
 #include <cstdint>
 #include <string>
@@ -36,6 +37,7 @@ struct App {
   // so the bridge tells the page once per change, not once per frame.
   std::uint64_t revision = 0;
   bool animating = false;     // true while playing: the platform then draws every frame
+  CanvasState canvas;         // the canvas's geometry and pointer state (canvas_view.cpp)
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -80,6 +82,9 @@ std::string state_json(const App& app);
 std::string figures_json(const App& app);
 std::string paths_json();
 std::string errors_json(const model::Errors& errors);
+// The canvas's rectangles of the last drawn frame (CSS px, canvas-relative) with ids, kinds, highlight
+// state and colour roles, for window.tierscope.layout() and the visual tests (canvas_view.cpp).
+std::string layout_json(const App& app);
 
 // Draws the ImGui screen for one frame into a viewport of the given CSS size (screen.cpp).
 void draw(App& app, float width, float height);

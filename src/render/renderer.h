@@ -1,0 +1,46 @@
+// The WebGL2 renderer of the schematic: owns the shader programs and instance buffers, and draws what the
+// layout returns with one instanced draw call per primitive kind (boxes, stripes, arrows, packets).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "layout/layout.h"
+#include "render/palette.h"
+
+namespace tierscope::render {
+
+struct Program {
+  unsigned id = 0;
+  int u_view = -1, u_px = -1;
+};
+
+// What the frame adds to the layout: emphasis from the pointer and the clock for the marching dashes.
+struct FrameInput {
+  float css_w = 0, css_h = 0;   // canvas in CSS px
+  int drawable_w = 0, drawable_h = 0;
+  float pixel_ratio = 1;
+  double time = 0;              // seconds, for the dash phase (frozen under reduced motion)
+  const layout::Item* hover = nullptr;
+  const layout::Item* selected = nullptr;
+  int selected_layer = -1;      // a real layer picked in the modes panel: its row gets an outline
+};
+
+struct Renderer {
+  Program box, stripes, arrow;
+  unsigned quad = 0;                 // shared unit-quad corners
+  unsigned vao[4] = {};              // boxes, stripes, arrows, packets
+  unsigned vbo[4] = {};
+  std::vector<float> scratch[4];
+  int draw_calls = 0;                // of the last frame, for the stats and the tests
+  bool ready = false;
+};
+
+// Compiles and links the embedded shaders. On failure `error` names the shader and holds the info log.
+bool init(Renderer& r, std::string& error);
+void shutdown(Renderer& r);
+
+// Draws the schematic (everything except text, which the caller draws over it through ImGui).
+void draw(Renderer& r, const layout::Layout& L, const Palette& pal, const FrameInput& in);
+
+}  // namespace tierscope::render

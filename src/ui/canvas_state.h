@@ -1,0 +1,43 @@
+// What the canvas remembers between frames: the scene of the current ledger, the last layout, what the
+// pointer is on and what is selected. Plain data held by the App; no GL, no ImGui.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layout/layout.h"
+#include "model/card_check.h"
+
+namespace tierscope::ui {
+
+// An item of the canvas by kind and index (stable across frames, unlike a pointer into the layout).
+struct CanvasTarget {
+  layout::Kind kind = layout::Kind::Count;
+  int index = -1;
+  bool valid() const { return kind != layout::Kind::Count; }
+  bool operator==(const CanvasTarget&) const = default;
+};
+
+struct CanvasState {
+  layout::Scene scene;
+  std::uint64_t scene_revision = ~std::uint64_t{0};  // App::revision the scene was built at
+  layout::Layout layout;                              // of the last drawn frame (CSS px, canvas-relative)
+  CanvasTarget hover, selected;
+  int selected_layer = -1;    // a real layer picked in the CSA2 modes panel
+  bool help_open = false;
+  bool dark = true;           // the page's colour scheme
+  bool reduced_motion = false;
+  // Pointer: a press becomes a click (inspect) or, once it moves sideways, a scrub.
+  bool pressing = false, scrubbing = false;
+  float press_x = 0, press_y = 0;
+  double press_screen_time = 0;
+  double clock = 0;           // seconds while playing, for the marching dashes
+  // Panels: the card check of the current scenario (recomputed when the scenario changes) and the last
+  // rejected edit in the scenario editor.
+  std::vector<model::CardRow> card;
+  std::uint64_t card_revision = ~std::uint64_t{0};
+  std::string edit_key, edit_error;
+};
+
+}  // namespace tierscope::ui

@@ -1,0 +1,26 @@
+// The canvas as the user meets it: each frame it lays the schematic out from the app's state, handles the
+// pointer, touch and keys on the canvas, draws the labels and the tooltip through ImGui, and hands the
+// geometry to the WebGL renderer.
+#pragma once
+
+#include <string>
+
+#include "render/renderer.h"
+#include "ui/app.h"
+
+namespace tierscope::ui {
+
+// Between ImGui::NewFrame and ImGui::Render: layout, input, labels, tooltip and help. Returns true while
+// something on the canvas still moves (a packet under reduced motion does not).
+bool canvas_frame(App& app, float css_w, float css_h);
+
+// After the clear and before ImGui's own draw data: the instanced schematic.
+void canvas_render(const App& app, render::Renderer& r, int drawable_w, int drawable_h, float pixel_ratio);
+
+// The item a canvas target names in the last layout, or nullptr.
+const layout::Item* find_item(const App& app, CanvasTarget t);
+
+// Human name of a canvas target ("Global KV", "GPU HBM", "encoder rows 1 (layers 0–3)", …).
+std::string target_name(const App& app, CanvasTarget t);
+
+}  // namespace tierscope::ui

@@ -1,0 +1,13 @@
+// The ImGui panels inside the canvas: the toolbar (counters, CSA2 policy, status, playback, panel
+// buttons), and the inspector, scenario editor, CSA2 layer modes, card check and figures table — docked
+// beside the schematic on wide canvases, one overlay at a time on narrow ones.
+#pragma once
+
+#include "ui/app.h"
+
+namespace tierscope::ui {
+
+// Draws the toolbar and the open panels at the rectangles the canvas layout reserved for them.
+void draw_panels(App& app);
+
+}  // namespace tierscope::ui
