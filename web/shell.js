@@ -622,6 +622,11 @@ function start() {
   document.head.appendChild(script);
 }
 canvas.addEventListener('pointerdown', () => canvas.focus());
+// Tab always leaves the canvas: the app's own keyboard handling would otherwise keep focus inside it (a
+// keyboard trap). The capture phase on the frame runs before the app's listeners and stops only Tab.
+$('canvas-frame').addEventListener('keydown', (e) => {
+  if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
+}, true);
 
 // [SECTION] embeds start when visible and pause when far off-screen (a docs page may hold many).
 function startWhenVisible() {
