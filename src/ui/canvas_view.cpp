@@ -220,9 +220,9 @@ void handle_input(App& app) {
     c.scrubbing = false;
   }
 
-  // Keys reach the app only while the canvas element has focus (SDL listens on it alone); a focused panel
-  // keeps its own keys for text fields and navigation.
-  if (io.WantTextInput || ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow)) return;
+  // Keys reach the app only while the canvas element has focus (SDL listens on it alone); a text field
+  // being edited keeps them.
+  if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(ImGuiKey_Space, false)) toggle_play(app);
   if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) step_by(app, 1);
   if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) step_by(app, -1);

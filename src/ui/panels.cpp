@@ -24,8 +24,11 @@ using model::FigureId;
 
 namespace {
 
+// The canvas owns the keys (space, arrows, Home/End): panels neither take focus when they appear nor
+// navigate with the keyboard; text fields still get typed text.
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                    ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
+                                    ImGuiWindowFlags_NoNavInputs;
 
 ImVec4 vec4(render::Rgba c) { return ImVec4(c.r, c.g, c.b, c.a); }
 

@@ -7,10 +7,10 @@
 namespace tierscope::ui {
 
 void draw(App& app, float width, float height) {
-  // Panels first: ImGui then knows this frame whether the pointer is over one, before the canvas
-  // decides what a click means. The layout they use is the previous frame's (same size unless resized).
-  draw_panels(app);
+  // The canvas first: its input (ImGui already knows from the previous frame whether the pointer is over a
+  // panel) and layout then feed the panels drawn in the same frame, so a click shows in the inspector at once.
   canvas_frame(app, width, height);
+  draw_panels(app);
 }
 
 }  // namespace tierscope::ui
