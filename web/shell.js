@@ -640,6 +640,22 @@ function startWhenVisible() {
     if (!visible && state && state.playing) { resumeOnShow = true; bridge.pause(); refresh(); }
     if (visible && resumeOnShow) { resumeOnShow = false; bridge.play(); refresh(); }
   }, { rootMargin: '200px' }).observe($('canvas-frame'));
+  // Far off-screen (beyond about two screens) the frame gives its WebGL context back, so a long docs page
+  // stays under the browser's limit of live contexts; the app rebuilds its GL objects on return.
+  let lose = null;
+  new IntersectionObserver((entries) => {
+    const near = entries.some((e) => e.isIntersecting);
+    if (!ready) return;
+    if (!near && !lose) {
+      const gl = canvas.getContext('webgl2');
+      const ext = gl && gl.getExtension('WEBGL_lose_context');
+      if (ext && !gl.isContextLost()) { lose = ext; ext.loseContext(); }
+    } else if (near && lose) {
+      const ext = lose;
+      lose = null;
+      ext.restoreContext();
+    }
+  }, { rootMargin: '200% 0px' }).observe($('canvas-frame'));
 }
 
 // [SECTION] offline: a versioned service worker caches the site after the first visit.

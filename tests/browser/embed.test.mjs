@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { decodePng, pixelVariety } from './lib/png.mjs';
 
 let browser, site;
 before(async () => {
@@ -189,6 +190,35 @@ test('an embed below the fold waits until it is scrolled into view before loadin
   await page.locator('#embed-llama').scrollIntoViewIfNeeded();
   await frameOf(page, 'embed-llama');
   assert.equal(wasm.filter((u) => /llama/.test(u)).length, 1);
+  await page.close();
+});
+
+test('an embed far off-screen gives back its WebGL context and takes it again when it returns', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.goto(site.url + 'examples/index.html');
+  await page.evaluate(() => {
+    const spacer = document.createElement('div');
+    spacer.id = 'spacer';
+    spacer.style.height = '6000px';
+    document.getElementById('embed-llama').before(spacer);
+  });
+  const a = await frameOf(page, 'embed-flash');
+  const before = await stateIn(a);
+  const lost = () => a.evaluate(() => document.getElementById('canvas').getContext('webgl2').isContextLost());
+  assert.equal(await lost(), false);
+  await page.evaluate(() => window.scrollTo(0, 4000));
+  await a.waitForFunction(() => document.getElementById('canvas').getContext('webgl2').isContextLost(), null, { timeout: 10000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await a.waitForFunction(() => !document.getElementById('canvas').getContext('webgl2').isContextLost(), null, { timeout: 10000 });
+  // A picture again: the canvas has drawn pixels after the context came back.
+  await page.waitForTimeout(300);
+  const v = pixelVariety(decodePng(await a.locator('#canvas').screenshot()));
+  assert.ok(v.colours > 20 && v.nonBackgroundShare > 0.02, `the embed's canvas draws again (${v.colours} colours)`);
+  assert.deepEqual(await stateIn(a), before, 'the same view after the context returns');
+  assert.deepEqual(errors, []);
   await page.close();
 });
 
