@@ -170,15 +170,17 @@ function syncLedger(force = false) {
 }
 
 function ledgerRow(e) {
+  // Screen readers hear what each number is; sighted readers get the same from the column positions.
+  const sr = (t) => el('span', { class: 'sr-only', text: t });
   const head = el('span', { class: 'row-head' }, [
-    el('span', { class: 't', text: formatSeconds(e.tStart) }),
+    el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), formatSeconds(e.tStart)]),
     el('span', { class: 'move', text: `${endpointLabel(e.from)} → ${endpointLabel(e.to)}` }),
-    el('span', { class: 'bytes', text: e.bytes ? formatBytes(e.bytes) : '—' }),
+    el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), e.bytes ? formatBytes(e.bytes) : '—']),
   ]);
   const what = el('span', { class: 'row-what' }, [
     el('span', { class: 'obj', text: objectLabel(e.object) + (e.phase ? ` · ${e.phase}` : '') }),
-    el('span', { class: 'dur', text: formatSeconds(e.duration) }),
-    el('span', { class: 'badge', text: e.provenance || 'derived' }),
+    el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), formatSeconds(e.duration)]),
+    el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), e.provenance || 'derived']),
   ]);
   return el('li', { 'data-index': e.index }, el('button', {
     type: 'button', class: 'entry', tabindex: '-1', 'data-index': e.index, 'data-step': e.step,
@@ -274,6 +276,8 @@ function renderState() {
   counter('c-swa', groupInt(c.swaKvTokens), formatBytes(c.swaKvBytes));
   $('c-engram').textContent = groupInt(c.engramRows);
   $('c-policy').textContent = state.policy || '—';
+  // The page is written around V4.1 Flash; another preset is named so the header never claims the wrong model.
+  $('subtitle').textContent = /^v41-flash/.test(state.preset || '') ? 'DeepSeek V4.1 Flash · memory tiers' : `preset ${state.preset} · memory tiers`;
   const label = state.pathLabel || state.path || '';
   const pos = state.steps > 0 ? `step ${state.step + 1} of ${state.steps}` : 'no steps';
   $('status').textContent = state.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
