@@ -14,17 +14,18 @@ foreach(_f "${TIERSCOPE_IMGUI_DIR}/imgui.cpp" "${TIERSCOPE_SDL2_PREFIX}/lib/libS
   endif()
 endforeach()
 
-# --- Dear ImGui (third-party: no -Werror, no demo, no file functions, ES3 backend) ----------------------
+# --- Dear ImGui (third-party: no -Werror, no demo, no file functions; SDL2 input backend only, since
+# src/render/ui_renderer draws its output) ----------------------
 set(IMGUI_DIR "${TIERSCOPE_IMGUI_DIR}")
 add_library(imgui STATIC
   ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp ${IMGUI_DIR}/imgui_widgets.cpp
-  ${IMGUI_DIR}/backends/imgui_impl_sdl2.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+  ${IMGUI_DIR}/backends/imgui_impl_sdl2.cpp)
 target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
 # Emscripten puts its own SDL 1 emulation headers on the system include path (-iwithsysroot/include/SDL),
 # ahead of any -isystem folder: SDL2's headers must come through -I to win.
 target_include_directories(imgui BEFORE PUBLIC "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
-  IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS IMGUI_IMPL_OPENGL_ES3)
+  IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS)
 
 add_library(sdl2_web STATIC IMPORTED)
 set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a")
@@ -40,7 +41,7 @@ target_link_libraries(tierscope_app PRIVATE tierscope_model imgui sdl2_web tiers
 tierscope_own_target(tierscope_app)
 tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
 # The canvas's shaders, embedded as NUL-terminated text (tierscope_shader_<name>_<stage>).
-foreach(_shader box stripes arrow)
+foreach(_shader box stripes arrow ui)
   foreach(_stage vert frag)
     tierscope_embed(tierscope_app tierscope_shader_${_shader}_${_stage} "${PROJECT_SOURCE_DIR}/shaders/${_shader}.${_stage}")
   endforeach()

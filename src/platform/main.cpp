@@ -10,7 +10,7 @@
 #include <string>
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
+#include "render/ui_renderer.h"
 #include <imgui_impl_sdl2.h>
 
 #ifdef __EMSCRIPTEN__
@@ -48,7 +48,6 @@ void frame(void* arg) {
 
   const double t0 = platform::now_ms();
   platform::ensure_fonts(p);
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   ui::draw(ctx.app, static_cast<float>(p.width), static_cast<float>(p.height));
@@ -58,7 +57,7 @@ void frame(void* arg) {
   glClearColor(p.clear_rgb[0], p.clear_rgb[1], p.clear_rgb[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ui::canvas_render(ctx.app, ctx.renderer, p.drawable_w, p.drawable_h, p.pixel_ratio);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  render::draw_ui(p.ui, ImGui::GetDrawData(), p.drawable_w, p.drawable_h);
   SDL_GL_SwapWindow(p.window);
 
   --p.redraw_frames;

@@ -3,14 +3,15 @@
 #include "platform/platform.h"
 
 #include "platform/web_bridge.h"
+#include "render/ui_renderer.h"
 #include "ui/theme.h"
 
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl2.h>
 
 #include <algorithm>
+#include <string>
 #include <cmath>
 
 #ifdef __EMSCRIPTEN__
@@ -111,7 +112,11 @@ bool init(Platform& p, const char* title, bool dark) {
     p.clear_rgb[0] = 0.961f; p.clear_rgb[1] = 0.965f; p.clear_rgb[2] = 0.973f;
   }
   ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  std::string ui_error;
+  if (!render::init_ui(p.ui, ui_error)) {
+    bridge::report_fatal("shader", ui_error.c_str());
+    return false;
+  }
 
 #ifdef __EMSCRIPTEN__
   emscripten_set_webglcontextlost_callback("#canvas", &p, EM_FALSE, on_context_lost);
@@ -125,7 +130,7 @@ bool init(Platform& p, const char* title, bool dark) {
 }
 
 void shutdown(Platform& p) {
-  ImGui_ImplOpenGL3_Shutdown();
+  render::shutdown_ui(p.ui);
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
   if (p.gl) SDL_GL_DeleteContext(p.gl);
@@ -174,15 +179,15 @@ void ensure_fonts(Platform& p) {
   io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(tierscope_font_ui),
                                  static_cast<int>(tierscope_font_ui_size), ui::kFontSizePx * ratio, &cfg);
   io.FontGlobalScale = 1.0f / ratio;
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  render::upload_font(p.ui);
   p.font_ratio = ratio;
 }
 
 void rebuild_gl_objects(Platform& p) {
-  // The old handles died with the context; the backend's shutdown deletes them harmlessly.
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  // The old handles died with the context; deleting them is harmless.
+  render::shutdown_ui(p.ui);
+  std::string error;
+  if (!render::init_ui(p.ui, error)) bridge::report_fatal("shader", error.c_str());
   p.font_ratio = 0.0f;  // forces ensure_fonts() to upload the atlas again
   ensure_fonts(p);
   p.gl_restored = false;

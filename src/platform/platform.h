@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "render/ui_renderer.h"
+
 struct SDL_Window;
 typedef void* SDL_GLContext;
 
@@ -35,6 +37,7 @@ struct Platform {
   bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
   bool gl_restored = false;               // it came back: GL objects must be made again before drawing
   FrameStats stats;
+  render::UiRenderer ui;                  // draws ImGui's output
 };
 
 // Creates the window, the GL context and ImGui. Returns false (after reporting to the page) on failure.

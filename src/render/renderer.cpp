@@ -39,8 +39,10 @@ GLuint compile(GLenum type, const char* src, const char* name, std::string& erro
   return sh;
 }
 
-bool link(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
-          std::string& error) {
+}  // namespace
+
+bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
+                  std::string& error) {
   const GLuint v = compile(GL_VERTEX_SHADER, text_of(vs), vname, error);
   if (!v) return false;
   const GLuint f = compile(GL_FRAGMENT_SHADER, text_of(fs), fname, error);
@@ -66,6 +68,8 @@ bool link(Program& p, const unsigned char* vs, const unsigned char* fs, const ch
   p.u_px = glGetUniformLocation(p.id, "u_px");
   return true;
 }
+
+namespace {
 
 // One VAO per batch: the shared quad at location 0, the instance attributes (vec4 each) after it.
 void make_batch(Renderer& r, int b) {
@@ -122,10 +126,10 @@ const layout::Rect* anchor_rect(const layout::Layout& L, float x, float y) {
 }  // namespace
 
 bool init(Renderer& r, std::string& error) {
-  if (!link(r.box, tierscope_shader_box_vert, tierscope_shader_box_frag, "box.vert", "box.frag", error)) return false;
-  if (!link(r.stripes, tierscope_shader_stripes_vert, tierscope_shader_stripes_frag, "stripes.vert", "stripes.frag", error))
+  if (!link_program(r.box, tierscope_shader_box_vert, tierscope_shader_box_frag, "box.vert", "box.frag", error)) return false;
+  if (!link_program(r.stripes, tierscope_shader_stripes_vert, tierscope_shader_stripes_frag, "stripes.vert", "stripes.frag", error))
     return false;
-  if (!link(r.arrow, tierscope_shader_arrow_vert, tierscope_shader_arrow_frag, "arrow.vert", "arrow.frag", error))
+  if (!link_program(r.arrow, tierscope_shader_arrow_vert, tierscope_shader_arrow_frag, "arrow.vert", "arrow.frag", error))
     return false;
   static const float corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
   glGenBuffers(1, &r.quad);

@@ -36,6 +36,11 @@ struct Renderer {
   bool ready = false;
 };
 
+// Compiles and links one program from embedded shader text; on failure `error` names the shader and holds
+// the info log. Sets u_view and u_px when the program has them.
+bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
+                  std::string& error);
+
 // Compiles and links the embedded shaders. On failure `error` names the shader and holds the info log.
 bool init(Renderer& r, std::string& error);
 void shutdown(Renderer& r);
