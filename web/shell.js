@@ -564,6 +564,8 @@ function onAppState() {
 function appReady(m) {
   bridge = makeBridge(m);
   ready = true;
+  // The page has its own playback bar; the full page also shows the counters (the embed hides them).
+  bridge.hostControls(true, !EMBED);
   const p = bridge.paths();
   if (Array.isArray(p) && p.length) paths = p.map((x) => ({ key: String(x.key), label: String(x.label || x.key), summary: String(x.summary || '') }));
   const list = bridge.figures();

@@ -12,36 +12,15 @@ namespace {
 
 constexpr const char* kFormats[] = {"text", "json", "csv"};
 
-// Exact and always valid JSON: non-finite values (never produced; tests hold that) would print as null.
+// Exact and always valid JSON (non-finite values, never produced, would print as null; -0 folds to 0 so
+// equal ledgers serialise equally), and strings safe to drop into an HTML page: the model's helpers.
 std::string number(double v) {
-  if (!std::isfinite(v)) return "null";
-  if (v == 0) return "0";  // folds -0 so equal ledgers serialise equally
-  return model::num_exact(v);
+  std::string out;
+  model::append_json_number(out, v);
+  return out;
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (u < 0x20) {
-          model::appendf(out, "\\u%04x", u);
-        } else if (c == '<' || c == '>' || c == '&') {
-          // Keeps the JSON safe to drop into an HTML page as-is.
-          model::appendf(out, "\\u%04x", u);
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
+void json_string(std::string& out, std::string_view s) { model::append_json_string(out, s); }
 
 std::string figure_key(model::FigureId id) {
   return id == model::FigureId::Count ? std::string() : std::string(model::figure_info(id).id);

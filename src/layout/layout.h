@@ -121,6 +121,10 @@ void row_layers(int real, int rows, int row, int& first, int& last);
 struct Options {
   float dock_min_canvas = 1100;  // canvas widths from here up get a docked panel column
   float margin = 12;
+  // The page around the canvas already shows playback and status (host_playback) and the counters
+  // (host_counters); with both, the toolbar carries only the panel buttons, on one line.
+  bool host_playback = false;
+  bool host_counters = false;
 };
 
 struct Layout {

@@ -21,6 +21,8 @@
 
 extern const unsigned char tierscope_font_ui[];
 extern const unsigned int tierscope_font_ui_size;
+extern const unsigned char tierscope_font_symbols[];
+extern const unsigned int tierscope_font_symbols_size;
 
 namespace tierscope::platform {
 
@@ -171,13 +173,20 @@ void ensure_fonts(Platform& p) {
   cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
   // Must match the canvas subset made by tools/make-fonts.
-  static const ImWchar ranges[] = {0x0020, 0x007E, 0x00B1, 0x00B7, 0x00BD, 0x00BD, 0x00D7, 0x00D7,
-                                   0x2013, 0x2014, 0x2026, 0x2026, 0x2190, 0x2194, 0x2211, 0x2211,
+  static const ImWchar ranges[] = {0x0020, 0x007E, 0x00A7, 0x00A7, 0x00B1, 0x00B7, 0x00BD, 0x00BD, 0x00D7, 0x00D7,
+                                   0x03A3, 0x03A3, 0x2013, 0x2014, 0x2026, 0x2026, 0x2190, 0x2194, 0x2211, 0x2212,
                                    0x221A, 0x221A, 0x221E, 0x221E, 0x2248, 0x2248, 0x2264, 0x2265,
                                    0x25B6, 0x25B6, 0x25BC, 0x25BC, 0x25CF, 0x25CF, 0x2713, 0x2713, 0x2717, 0x2717, 0};
   cfg.GlyphRanges = ranges;
   io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(tierscope_font_ui),
                                  static_cast<int>(tierscope_font_ui_size), ui::kFontSizePx * ratio, &cfg);
+  // Formula symbols Inter lacks, merged into the same font (must match tools/make-fonts).
+  static const ImWchar symbol_ranges[] = {0x21C4, 0x21C4, 0x2308, 0x2309, 0};
+  ImFontConfig sym = cfg;
+  sym.MergeMode = true;
+  sym.GlyphRanges = symbol_ranges;
+  io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(tierscope_font_symbols),
+                                 static_cast<int>(tierscope_font_symbols_size), ui::kFontSizePx * ratio, &sym);
   io.FontGlobalScale = 1.0f / ratio;
   render::upload_font(p.ui);
   p.font_ratio = ratio;

@@ -261,3 +261,20 @@ TS_EXPORT void ts_bridge_pause() {
   ui::pause(*bridge::g_app);
   after_change();
 }
+
+// The page shows playback/status (playback) and the counters (counters) itself: the canvas then leaves
+// them out of its toolbar. Each flag is 0 or 1.
+TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  if (playback != 0 && playback != 1)
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "playback", std::to_string(playback), "0 or 1"));
+  if (counters != 0 && counters != 1)
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "counters", std::to_string(counters), "0 or 1"));
+  if (errors.empty()) {
+    bridge::g_app->canvas.host_playback = playback == 1;
+    bridge::g_app->canvas.host_counters = counters == 1;
+  }
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}

@@ -43,11 +43,13 @@ struct Palette {
   Rgba role[static_cast<int>(layout::Role::Count)];  // the legend colours (the page's --compute … --fp4)
   float tint = 0.2f;                                  // share of the role colour in a plain item's fill
 
-  // Fill of an item: a tint of its role normally, the solid legend colour when highlighted.
+  // Fill of an item: a tint of its role normally, the solid legend colour when highlighted (a shade deeper
+  // in the light theme, where the pale legend colours would sit too close to their own tints).
   Rgba fill(layout::Role r, bool highlighted) const {
     const Rgba c = role[static_cast<int>(r)];
     if (r == layout::Role::Neutral) return highlighted ? mix(surface2, text, 0.35f) : surface2;
-    return highlighted ? c : mix(surface2, c, tint);
+    if (!highlighted) return mix(surface2, c, tint);
+    return dark ? c : mix(c, Rgba::hex(0x000000), 0.12f);
   }
   // Text drawn on that fill.
   Rgba text_on(layout::Role r, bool highlighted) const {

@@ -327,19 +327,23 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
 
   if (!step_text.empty()) {
     long long step = 0;
-    if (!parse_int(step_text, step) || step < 0 || step >= static_cast<long long>(app.ledger.entries.size())) {
+    const bool is_int = parse_int(step_text, step);
+    if (!is_int || step < 0 || step >= static_cast<long long>(app.ledger.entries.size())) {
       std::string allowed;
       model::appendf(allowed, "an integer from 0 to %d for this path",
                      static_cast<int>(app.ledger.entries.size()) - 1);
-      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", step_text, allowed));
+      errors.push_back(model::make_error(is_int ? model::ErrorCode::OutOfRange : model::ErrorCode::WrongType, "step",
+                                         step_text, allowed));
     } else {
       anim::seek(app.playback, app.time_map, static_cast<int>(step));
     }
   }
   if (!speed_text.empty()) {
     double speed = 1;
-    if (!parse_real(speed_text, speed) || speed < anim::kMinSpeed || speed > anim::kMaxSpeed)
-      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "speed", speed_text, speed_allowed()));
+    const bool is_number = parse_real(speed_text, speed);
+    if (!is_number || speed < anim::kMinSpeed || speed > anim::kMaxSpeed)
+      errors.push_back(model::make_error(is_number ? model::ErrorCode::OutOfRange : model::ErrorCode::WrongType, "speed",
+                                         speed_text, speed_allowed()));
     else anim::set_speed(app.playback, speed);
   }
   std::uint32_t panels = kDefaultPanels;

@@ -28,6 +28,8 @@ struct CanvasState {
   bool help_open = false;
   bool dark = true;           // the page's colour scheme
   bool reduced_motion = false;
+  bool host_playback = false; // the page shows playback and status itself (set through the bridge)
+  bool host_counters = false; // the page shows the counters itself
   // Pointer: a press becomes a click (inspect) or, once it moves sideways, a scrub.
   bool pressing = false, scrubbing = false;
   float press_x = 0, press_y = 0;

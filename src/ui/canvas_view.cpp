@@ -334,7 +334,10 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   layout::TextMetrics tm;
   tm.line_height = kFontSizePx * 1.2f;
   tm.char_width = ImGui::GetFont()->CalcTextSizeA(kFontSizePx, FLT_MAX, 0, "Global KV active window 0123456789").x / 34.0f;
-  layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout);
+  layout::Options opt;
+  opt.host_playback = c.host_playback;
+  opt.host_counters = c.host_counters;
+  layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
   if (app.playback.playing && !c.reduced_motion) c.clock += static_cast<double>(ImGui::GetIO().DeltaTime);
 
   const render::Palette pal = render::palette(c.dark);

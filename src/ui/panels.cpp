@@ -487,6 +487,19 @@ void toolbar(App& app, const layout::Layout& L) {
   const bool lines2 = L.toolbar.h > line_h * 1.8f, lines3 = L.toolbar.h > line_h * 2.8f;
   const bool buttons_own_line = L.toolbar.w < 536;  // buttons on their own line
   const bool counters_line = lines3 || (lines2 && !buttons_own_line);  // a counters line
+  const bool own_playback = !app.canvas.host_playback, own_counters = !app.canvas.host_counters;
+  if (!own_playback && !own_counters) {
+    // The page shows playback, status and counters: only what the page cannot, the panel buttons.
+    toggle_button(app, "Scenario", Panel::Scenario);
+    toggle_button(app, "Modes", Panel::Modes);
+    toggle_button(app, "Card", Panel::Card);
+    toggle_button(app, "Figures", Panel::Figures);
+    if (ImGui::Button("?")) app.canvas.help_open = !app.canvas.help_open;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
+    ImGui::End();
+    ImGui::PopStyleVar(2);
+    return;
+  }
   if (ImGui::Button("←")) step_by(app, -1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous step (←)");
   ImGui::SameLine(0, 4);

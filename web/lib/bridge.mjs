@@ -54,5 +54,7 @@ export function makeBridge(m) {
     play: () => (has('play') ? (m._ts_bridge_play(), { ok: true, errors: [] }) : missing('play')),
     pause: () => (has('pause') ? (m._ts_bridge_pause(), { ok: true, errors: [] }) : missing('pause')),
     redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
+    // Tells the app which controls the page shows itself, so the canvas does not repeat them.
+    hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
   };
 }

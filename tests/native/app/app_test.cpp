@@ -54,7 +54,7 @@ TEST_CASE("each bad link parameter is named and falls back alone") {
                          has_error(errors, "ctx", model::ErrorCode::BadSyntax);
   CHECK(ctx_named);
   CHECK(has_error(errors, "path", model::ErrorCode::BadEnum));
-  CHECK(has_error(errors, "step", model::ErrorCode::OutOfRange));
+  CHECK(has_error(errors, "step", model::ErrorCode::WrongType));
   CHECK(has_error(errors, "speed", model::ErrorCode::OutOfRange));
   CHECK(has_error(errors, "panels", model::ErrorCode::BadEnum));
   // The good keys still apply; the bad ones take their defaults.

@@ -58,9 +58,10 @@ std::vector<layout::Rect> fixed_rects(const layout::Layout& L) {
   return out;
 }
 
-void check_geometry(const layout::Scene& scene, const anim::StepState& st, layout::Viewport vp, const char* what) {
+void check_geometry(const layout::Scene& scene, const anim::StepState& st, layout::Viewport vp, const char* what,
+                    const layout::Options& opt = {}) {
   layout::Layout L;
-  layout::compute_layout(scene, st, vp, {18, 7.5f}, L);
+  layout::compute_layout(scene, st, vp, {18, 7.5f}, L, opt);
   INFO(what << " at " << vp.width << "x" << vp.height);
   const layout::Rect screen{0, 0, vp.width, vp.height};
 
@@ -314,4 +315,20 @@ TEST_CASE("wide canvases dock the panels beside the schematic, narrow ones reser
   REQUIRE(wide.schematic.right() <= wide.dock.x);
   REQUIRE(narrow.dock.w == 0);
   REQUIRE(narrow.schematic.w > 700);
+}
+
+TEST_CASE("when the page shows playback and counters, the toolbar shrinks to one line and everything still fits") {
+  layout::Options hosted;
+  hosted.host_playback = hosted.host_counters = true;
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
+  const anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+  for (const layout::Viewport& vp : kViewports) {
+    check_geometry(fx.scene, st, vp, "hosted decode", hosted);
+    layout::Layout own, host;
+    layout::compute_layout(fx.scene, st, vp, {18, 7.5f}, own);
+    layout::compute_layout(fx.scene, st, vp, {18, 7.5f}, host, hosted);
+    INFO(vp.width << "x" << vp.height);
+    CHECK(host.toolbar.h <= own.toolbar.h);
+    CHECK(host.toolbar.h < 18 * 2);  // one line of buttons
+  }
 }

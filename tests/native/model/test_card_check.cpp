@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "model/card_check.h"
 #include "model/params.h"
@@ -73,7 +74,8 @@ TEST_CASE("card check: verdicts are computed, so scenario edits move them") {
   // A long context with a big batch drops the weights' share below 95 %.
   REQUIRE(set_param_text(s, *find_param("ctx"), "1048576", e));
   REQUIRE(set_param_text(s, *find_param("batch"), "128", e));
-  const CardRow& share = row(check_card(s), "weight-share");
+  const std::vector<CardRow> rows = check_card(s);  // kept alive: row() returns a reference into it
+  const CardRow& share = row(rows, "weight-share");
   CHECK(share.value < 0.95);
   CHECK(share.verdict == Verdict::HoldsOnlyIf);  // the card preset (batch 1) still satisfies it
   // With no FP4 units and one GPU the replay misses the band every way.
