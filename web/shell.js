@@ -530,12 +530,33 @@ function showProgress(loaded, total) {
   }
 }
 
-// Downloads the .wasm with progress (a fetch body read chunk by chunk), then instantiates it.
-async function fetchWasm(url) {
+// Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
+// is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
+async function compileWasm(url) {
   let response;
   try { response = await fetch(url, { credentials: 'same-origin' }); } catch (e) { throw new Error(url + ': ' + e.message); }
   if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
   const total = Number(response.headers.get('Content-Length')) || 0;
+  if (!response.body || typeof response.body.tee !== 'function' || typeof WebAssembly.compileStreaming !== 'function') {
+    return WebAssembly.compile(await fetchWasmBytes(response, total));
+  }
+  const [forCompiler, forProgress] = response.body.tee();
+  const compiled = WebAssembly.compileStreaming(new Response(forCompiler, { headers: { 'Content-Type': 'application/wasm' } }));
+  (async () => {
+    const reader = forProgress.getReader();
+    let loaded = 0;
+    for (;;) {
+      const { done: end, value } = await reader.read();
+      if (end) break;
+      loaded += value.length;
+      showProgress(loaded, total);
+    }
+  })().catch(() => {});  // progress is cosmetic; the compiler reports real failures
+  return compiled;
+}
+
+// Reads a response body chunk by chunk (for the progress bar) into one byte array.
+async function fetchWasmBytes(response, total) {
   if (!response.body || !response.body.getReader) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
   const chunks = [];
@@ -598,6 +619,9 @@ let module = null;
 function start() {
   if (!hasWebGL2()) { failLoad('no-webgl2'); return; }
   statusEl.textContent = 'Loading…';
+  // The WebAssembly downloads and compiles while tierscope.js loads, not after it.
+  const wasm = compileWasm('tierscope.wasm');
+  wasm.catch((e) => failLoad('fetch', e.message));
   const script = document.createElement('script');
   script.src = 'tierscope.js';
   script.onload = () => {
@@ -606,9 +630,8 @@ function start() {
       canvas,
       locateFile: (path) => path,  // next to this page, whatever the base path
       instantiateWasm(imports, receive) {
-        fetchWasm('tierscope.wasm')
-          .then((bytes) => WebAssembly.instantiate(bytes, imports))
-          .then((r) => receive(r.instance, r.module))
+        wasm
+          .then((mod) => WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod)))
           .catch((e) => failLoad('fetch', e.message));
         return {};
       },
