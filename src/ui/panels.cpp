@@ -476,6 +476,16 @@ bool toggle_button(App& app, const char* label, Panel p) {
   return clicked;
 }
 
+// The panel buttons and the help button.
+void panel_buttons(App& app) {
+  toggle_button(app, "Scenario", Panel::Scenario);
+  toggle_button(app, "Modes", Panel::Modes);
+  toggle_button(app, "Card", Panel::Card);
+  toggle_button(app, "Figures", Panel::Figures);
+  if (ImGui::Button("?")) app.canvas.help_open = !app.canvas.help_open;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
+}
+
 void toolbar(App& app, const layout::Layout& L) {
   ImGui::SetNextWindowPos(ImVec2(L.toolbar.x, L.toolbar.y));
   ImGui::SetNextWindowSize(ImVec2(L.toolbar.w, L.toolbar.h));
@@ -487,15 +497,9 @@ void toolbar(App& app, const layout::Layout& L) {
   const bool lines2 = L.toolbar.h > line_h * 1.8f, lines3 = L.toolbar.h > line_h * 2.8f;
   const bool buttons_own_line = L.toolbar.w < 536;  // buttons on their own line
   const bool counters_line = lines3 || (lines2 && !buttons_own_line);  // a counters line
-  const bool own_playback = !app.canvas.host_playback, own_counters = !app.canvas.host_counters;
-  if (!own_playback && !own_counters) {
+  if (app.canvas.host_playback && app.canvas.host_counters) {
     // The page shows playback, status and counters: only what the page cannot, the panel buttons.
-    toggle_button(app, "Scenario", Panel::Scenario);
-    toggle_button(app, "Modes", Panel::Modes);
-    toggle_button(app, "Card", Panel::Card);
-    toggle_button(app, "Figures", Panel::Figures);
-    if (ImGui::Button("?")) app.canvas.help_open = !app.canvas.help_open;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
+    panel_buttons(app);
     ImGui::End();
     ImGui::PopStyleVar(2);
     return;
@@ -536,12 +540,7 @@ void toolbar(App& app, const layout::Layout& L) {
   }
   if (buttons_own_line) ImGui::NewLine();
   else if (right > ImGui::GetCursorPosX()) ImGui::SetCursorPosX(right);
-  toggle_button(app, "Scenario", Panel::Scenario);
-  toggle_button(app, "Modes", Panel::Modes);
-  toggle_button(app, "Card", Panel::Card);
-  toggle_button(app, "Figures", Panel::Figures);
-  if (ImGui::Button("?")) app.canvas.help_open = !app.canvas.help_open;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
+  panel_buttons(app);
   if (counters_line) {
     ImGui::AlignTextToFramePadding();
     counters(app, L.toolbar.w < 700);

@@ -2,27 +2,18 @@
 // rectangles window.tierscope.layout() reports have the colour of their role, highlighted or not; the
 // layout follows the state; click inspects, keys drive playback; screenshots of each path are written to
 // build/screenshots/ for review.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openApp, ROOT } from './lib/browser.mjs';
+import { openApp, ROOT, useBrowser } from './lib/browser.mjs';
 import { decodePng } from './lib/png.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
 const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
 const FILLED = new Set(['token', 'encoder-layer', 'decoder-layer', 'stream', 'block']);
 
-let browser, site;
-before(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser({ setup: () => fs.mkdirSync(SHOTS, { recursive: true }) });
 
 // Waits until the app has drawn at least two frames after the last change.
 async function settle(page) {
@@ -61,7 +52,7 @@ const overlaps = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[
 
 for (const theme of ['dark', 'light']) {
   test(`every path, a few steps (${theme}): pixels in each rectangle match its role and highlight`, async () => {
-    const { page, errors } = await openApp(browser.context, site.url, { waitReady: false });
+    const { page, errors } = await openApp(env.browser.context, env.site.url, { waitReady: false });
     await page.emulateMedia({ colorScheme: theme });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.reload();
@@ -100,7 +91,7 @@ for (const theme of ['dark', 'light']) {
 }
 
 test('the layout follows the state: highlights and the packet move with the step, rectangles do not', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await show(page, 'prefill', 0);
   const a = await page.evaluate(() => window.tierscope.layout());
   await show(page, 'prefill', 3);
@@ -122,7 +113,7 @@ test('the layout follows the state: highlights and the packet move with the step
 });
 
 test('clicking a block inspects it; keys play, step and jump', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   await show(page, 'decode', 0);
   const L = await page.evaluate(() => window.tierscope.layout());
   const kv = L.items.find((i) => i.id === 'block:global-kv');
@@ -153,7 +144,7 @@ test('clicking a block inspects it; keys play, step and jump', async () => {
 });
 
 test('a sideways drag on the canvas scrubs through the path', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await show(page, 'prefill', 0);
   const L = await page.evaluate(() => window.tierscope.layout());
   const box = await page.locator('#canvas').boundingBox();
@@ -168,7 +159,7 @@ test('a sideways drag on the canvas scrubs through the path', async () => {
 });
 
 test('on a phone the schematic fits the canvas and panels do not cover it', async () => {
-  const { page } = await openApp(browser.context, site.url, { waitReady: false });
+  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
@@ -182,7 +173,7 @@ test('on a phone the schematic fits the canvas and panels do not cover it', asyn
 });
 
 test('reduced motion: the packet sits at its destination instead of gliding', async () => {
-  const { page } = await openApp(browser.context, site.url, { waitReady: false });
+  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.reload();
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
@@ -195,7 +186,7 @@ test('reduced motion: the packet sits at its destination instead of gliding', as
 });
 
 test('idle: no frames are drawn while nothing plays and nothing is touched', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await show(page, 'decode', 0);
   await page.waitForTimeout(400);
   const a = await page.evaluate(() => window.tierscope.stats());

@@ -1,22 +1,14 @@
 // Losing the WebGL context mid-animation (driver reset, GPU pressure) must not end the app: it stops
 // drawing, says so, rebuilds its GL objects when the context returns and carries on at the same step.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 import { decodePng, pixelVariety } from './lib/png.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 test('lose and restore the WebGL context mid-animation: notice, rebuild, same step', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   const notices = [];
   page.on('console', (m) => { if (/graphics context/.test(m.text())) notices.push(m.text()); });
   const steps = await page.evaluate(() => window.tierscope.state().steps);

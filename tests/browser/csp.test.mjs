@@ -1,21 +1,13 @@
 // The app runs when served with a strict Content-Security-Policy: no eval, no inline script or style.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite } from './lib/browser.mjs';
+import { useBrowser } from './lib/browser.mjs';
 import { STRICT_CSP } from '../../tools/serve.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite({ csp: true });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser({ csp: true });
 
 test('under a strict CSP the app loads, draws and plays with no policy violation', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -25,7 +17,7 @@ test('under a strict CSP the app loads, draws and plays with no policy violation
       window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
     });
   });
-  const response = await page.goto(site.url);
+  const response = await page.goto(env.site.url);
   assert.equal(response.headers()['content-security-policy'], STRICT_CSP);
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   const stats = await page.evaluate(() => window.tierscope.stats());

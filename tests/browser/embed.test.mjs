@@ -1,19 +1,11 @@
 // Browser tests of embedding: the example docs page with two presets, the compact view, the embed dialog,
 // the postMessage API (shapes, replies, step events, origin rules) and start-when-visible.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 import { decodePng, pixelVariety } from './lib/png.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 async function frameOf(page, id) {
   const f = await (await page.$('#' + id)).contentFrame();
@@ -23,12 +15,12 @@ async function frameOf(page, id) {
 const stateIn = (f) => f.evaluate(() => window.tierscope.state());
 
 test('the example docs page embeds two different presets, both running, in the compact view', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.setViewportSize({ width: 1000, height: 2400 });
-  await page.goto(site.url + 'examples/index.html');
+  await page.goto(env.site.url + 'examples/index.html');
   const a = await frameOf(page, 'embed-flash');
   const b = await frameOf(page, 'embed-llama');
   const [sa, sb] = [await stateIn(a), await stateIn(b)];
@@ -58,8 +50,8 @@ test('the example docs page embeds two different presets, both running, in the c
 
 // A host page served from the same test server: one embed and a log of every message it receives.
 async function hostWith(src) {
-  const page = await browser.context.newPage();
-  await page.goto(site.url + 'examples/index.html');
+  const page = await env.browser.context.newPage();
+  await page.goto(env.site.url + 'examples/index.html');
   await page.evaluate((s) => {
     document.body.replaceChildren();
     const f = document.createElement('iframe');
@@ -149,7 +141,7 @@ test('postMessage origin rules: only the parent window, and only listed origins 
   assert.equal((await stateIn(g)).step, 0, 'a sibling frame cannot drive the embed');
   // The listed host origin works.
   await host.close();
-  const origin = site.url.replace(/\/$/, '');
+  const origin = env.site.url.replace(/\/$/, '');
   const ok = await hostWith(`../index.html?embed=1&origin=${encodeURIComponent(origin)}#path=decode`);
   await frameOf(ok, 'solo');
   await send(ok, { tierscope: 'command', cmd: 'seek', step: 2, id: 7 });
@@ -170,11 +162,11 @@ test('keys pressed inside an embed stay inside it', async () => {
 });
 
 test('an embed below the fold waits until it is scrolled into view before loading the app', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.setViewportSize({ width: 900, height: 500 });
   const wasm = [];
   page.on('request', (r) => { if (r.url().endsWith('tierscope.wasm')) wasm.push(r.frame().url()); });
-  await page.goto(site.url + 'examples/index.html');
+  await page.goto(env.site.url + 'examples/index.html');
   await page.evaluate(() => {
     const spacer = document.createElement('div');
     spacer.style.height = '3000px';
@@ -194,11 +186,11 @@ test('an embed below the fold waits until it is scrolled into view before loadin
 });
 
 test('an embed far off-screen gives back its WebGL context and takes it again when it returns', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setViewportSize({ width: 900, height: 600 });
-  await page.goto(site.url + 'examples/index.html');
+  await page.goto(env.site.url + 'examples/index.html');
   await page.evaluate(() => {
     const spacer = document.createElement('div');
     spacer.id = 'spacer';
@@ -223,7 +215,7 @@ test('an embed far off-screen gives back its WebGL context and takes it again wh
 });
 
 test('the Embed dialog gives an iframe snippet for the current view', async () => {
-  const { page } = await openApp(browser.context, site.url + '#path=swa-resume&step=3');
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=swa-resume&step=3');
   await page.click('#open-embed');
   assert.equal(await page.locator('#embed-dialog').isVisible(), true);
   const code = await page.inputValue('#embed-code');
@@ -236,7 +228,7 @@ test('the Embed dialog gives an iframe snippet for the current view', async () =
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#embed-dialog').isVisible(), false);
   // The snippet opens the same view in the compact layout.
-  const { page: e } = await openApp(browser.context, src);
+  const { page: e } = await openApp(env.browser.context, src);
   const s = await e.evaluate(() => window.tierscope.state());
   assert.equal(s.path, 'swa-resume');
   assert.equal(s.step, 3);

@@ -1,21 +1,13 @@
 // Browser tests of the page's polish: offline after the first visit (a versioned service worker), no
 // layout shift while loading, visible focus and a sensible tab order, and both colour schemes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { launch, serveSite, openApp, SITE } from './lib/browser.mjs';
+import { serveSite, openApp, SITE, useBrowser } from './lib/browser.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch({ serviceWorkers: 'allow' });
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser({ serviceWorkers: 'allow' });
 
 test('the assembled service worker carries a build version and the shipped file list', () => {
   const sw = fs.readFileSync(path.join(SITE, 'sw.js'), 'utf8');
@@ -27,12 +19,12 @@ test('the assembled service worker carries a build version and the shipped file 
 });
 
 test('after the first visit the page works offline, and a new release replaces the cache', async () => {
-  const { page } = await openApp(browser.context, site.url + '#path=engram');
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=engram');
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null || caches.keys().then((k) => k.length > 0), null, { timeout: 15000 });
   const cacheNames = await page.evaluate(() => caches.keys());
   assert.equal(cacheNames.filter((k) => k.startsWith('tierscope-')).length, 1);
-  await browser.context.setOffline(true);
+  await env.browser.context.setOffline(true);
   try {
     await page.reload();
     await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
@@ -40,7 +32,7 @@ test('after the first visit the page works offline, and a new release replaces t
     assert.equal(s.path, 'engram');
     assert.equal(await page.locator('#fatal').isHidden(), true);
   } finally {
-    await browser.context.setOffline(false);
+    await env.browser.context.setOffline(false);
   }
   await page.close();
 });
@@ -51,7 +43,7 @@ test('a new release (another worker version) replaces the old cache', async () =
   fs.cpSync(SITE, dir, { recursive: true });
   const own = await serveSite({ root: dir });
   try {
-    const { page } = await openApp(browser.context, own.url);
+    const { page } = await openApp(env.browser.context, own.url);
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.waitForFunction(() => caches.keys().then((k) => k.some((n) => n.startsWith('tierscope-'))));
     const first = await page.evaluate(() => caches.keys());
@@ -68,13 +60,13 @@ test('a new release (another worker version) replaces the old cache', async () =
 });
 
 test('loading the page does not shift its layout', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.addInitScript(() => {
     window.__shift = 0;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
       .observe({ type: 'layout-shift', buffered: true });
   });
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   await page.waitForTimeout(500);
   const cls = await page.evaluate(() => window.__shift);
@@ -83,7 +75,7 @@ test('loading the page does not shift its layout', async () => {
 });
 
 test('tab order: skip link, header actions, walkthrough, animations, canvas, playback, ledger; focus is visible', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   const order = [];
   for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');
@@ -106,11 +98,11 @@ test('tab order: skip link, header actions, walkthrough, animations, canvas, pla
 });
 
 test('light and dark schemes both apply, with readable contrast', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const colours = {};
   for (const scheme of ['dark', 'light']) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.goto(site.url);
+    await page.goto(env.site.url);
     colours[scheme] = await page.evaluate(() => {
       const s = getComputedStyle(document.body);
       return [s.backgroundColor, s.color];
@@ -129,9 +121,9 @@ test('light and dark schemes both apply, with readable contrast', async () => {
 });
 
 test('phones: nothing is wider than a 360 px screen', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.goto(site.url + '#path=csa2-modes');
+  await page.goto(env.site.url + '#path=csa2-modes');
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 360, `page is ${wide}px wide`);

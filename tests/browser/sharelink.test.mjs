@@ -1,25 +1,17 @@
 // Browser tests of share links and window.tierscope: every path round-trips through a link, back and
 // forward re-apply the hash, each bad parameter gets a notice naming it and its default, nothing from a
 // link is ever turned into markup, and the API refuses bad arguments with errors instead of crashing.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { serveSite, openApp, useBrowser } from './lib/browser.mjs';
 
 const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 const stateOf = (page) => page.evaluate(() => window.tierscope.state());
 
 test('a link restores the view exactly, for every path (state() equal before and after a reload)', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   for (const [i, path] of PATHS.entries()) {
     const r = await page.evaluate(([p, k]) => {
       const t = window.tierscope;
@@ -32,7 +24,7 @@ test('a link restores the view exactly, for every path (state() equal before and
     const before = await stateOf(page);
     assert.equal(before.path, path);
     const link = await page.evaluate(() => window.tierscope.link());
-    const fresh = await openApp(browser.context, link);
+    const fresh = await openApp(env.browser.context, link);
     const after = await stateOf(fresh.page);
     assert.deepEqual(after, before, `${path}: the view survives a reload`);
     assert.deepEqual(fresh.errors, []);
@@ -48,7 +40,7 @@ test('a link restores the view exactly, for every path (state() equal before and
 });
 
 test('back and forward move between views', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await page.click('#path-list [data-path="engram"]');
   await page.evaluate(() => window.tierscope.pause());
   await page.click('#path-list [data-path="prefix-cache"]');
@@ -80,11 +72,11 @@ const BAD = [
 ];
 
 test('each bad parameter shows a notice naming it, uses the default, and injects nothing', async () => {
-  const { page: ref } = await openApp(browser.context, site.url);
+  const { page: ref } = await openApp(env.browser.context, env.site.url);
   const defaults = await stateOf(ref);
   await ref.close();
   for (const [what, hash, field, code] of BAD) {
-    const { page, errors } = await openApp(browser.context, `${site.url}#${hash}`);
+    const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${hash}`);
     const notices = await page.$$eval('#notices .notice', (n) => n.map((x) => ({ field: x.dataset.field, code: x.dataset.code, text: x.textContent })));
     const mine = notices.find((n) => n.field === field);
     assert.ok(mine, `${what}: a notice names “${field}” (got ${JSON.stringify(notices)})`);
@@ -108,7 +100,7 @@ test('each bad parameter shows a notice naming it, uses the default, and injects
 });
 
 test('good keys in a link still apply when another key is bad', async () => {
-  const { page } = await openApp(browser.context, `${site.url}#path=prefill&step=2&ctx=banana&speed=2`);
+  const { page } = await openApp(env.browser.context, `${env.site.url}#path=prefill&step=2&ctx=banana&speed=2`);
   const s = await stateOf(page);
   assert.equal(s.path, 'prefill');
   assert.equal(s.step, 2);
@@ -118,7 +110,7 @@ test('good keys in a link still apply when another key is bad', async () => {
 });
 
 test('window.tierscope validates its arguments and never throws', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   const r = await page.evaluate(() => {
     const t = window.tierscope;
     const call = (f) => { try { return f(); } catch (e) { return { threw: String(e) }; } };
@@ -165,9 +157,9 @@ test('window.tierscope validates its arguments and never throws', async () => {
 });
 
 test('before the app is ready, calls answer "not ready" instead of throwing', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.route('**/tierscope.wasm', () => {});  // never answers
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   const r = await page.evaluate(() => [window.tierscope.play('decode'), window.tierscope.seek(1), window.tierscope.state()]);
   assert.equal(r[0].errors[0].code, 'not-ready');
   assert.equal(r[1].errors[0].code, 'not-ready');
@@ -178,7 +170,7 @@ test('before the app is ready, calls answer "not ready" instead of throwing', as
 test('under the strict Content-Security-Policy the page works and reports no violation', async () => {
   const strict = await serveSite({ csp: true });
   try {
-    const { page, errors } = await openApp(browser.context, strict.url + '#path=engram&tour=3');
+    const { page, errors } = await openApp(env.browser.context, strict.url + '#path=engram&tour=3');
     assert.equal((await stateOf(page)).path, 'engram');
     await page.click('#tour-next');
     assert.equal((await stateOf(page)).path, 'csa2-modes');

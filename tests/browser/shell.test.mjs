@@ -1,26 +1,18 @@
 // Browser tests of the page shell and the app skeleton, in headless Chromium: loads cleanly, draws real
 // pixels, follows resizes and devicePixelRatio, keeps the page's keys, and shows a message for each failure.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 import { decodePng, pixelVariety } from './lib/png.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 async function canvasPixels(page) {
   return decodePng(await page.locator('#canvas').screenshot());
 }
 
 test('the page loads without console errors and the canvas shows a rendered frame', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   assert.match(await page.locator('#status').textContent(), /^Ready/);
   const img = await canvasPixels(page);
   const v = pixelVariety(img);
@@ -33,7 +25,7 @@ test('the page loads without console errors and the canvas shows a rendered fram
 });
 
 test('a resize re-lays the canvas at the new CSS size × devicePixelRatio', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   const before = await page.evaluate(() => window.tierscope.stats());
   await page.setViewportSize({ width: 1000, height: 700 });
   await page.waitForFunction((w) => window.tierscope.stats().canvasCss[0] !== w, before.canvasCss[0], { timeout: 5000 });
@@ -51,8 +43,8 @@ test('a resize re-lays the canvas at the new CSS size × devicePixelRatio', asyn
 
 test('on a HiDPI screen the backing store has device pixels (sharp text)', async () => {
   // The shared context runs at ratio 1; emulate a ratio-2 screen for this page through CDP.
-  const { page } = await openApp(browser.context, site.url, { waitReady: false });
-  const cdp = await browser.context.newCDPSession(page);
+  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
+  const cdp = await env.browser.context.newCDPSession(page);
   await cdp.send('Emulation.setDeviceMetricsOverride', { width: 900, height: 600, deviceScaleFactor: 2, mobile: false });
   await page.reload();
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
@@ -65,7 +57,7 @@ test('on a HiDPI screen the backing store has device pixels (sharp text)', async
 });
 
 test('keys typed outside the canvas stay with the page', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await page.evaluate(() => {
     const input = document.createElement('input');
     input.id = 'host-input';
@@ -79,7 +71,7 @@ test('keys typed outside the canvas stay with the page', async () => {
 });
 
 test('nothing is drawn while nothing changes', async () => {
-  const { page } = await openApp(browser.context, site.url);
+  const { page } = await openApp(env.browser.context, env.site.url);
   await page.waitForTimeout(500);
   const a = await page.evaluate(() => window.tierscope.stats());
   await page.waitForTimeout(1500);
@@ -90,14 +82,14 @@ test('nothing is drawn while nothing changes', async () => {
 });
 
 test('without WebGL2 the page says so instead of failing silently', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.addInitScript(() => {
     const orig = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
       return kind === 'webgl2' ? null : orig.call(this, kind, ...rest);
     };
   });
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /WebGL2/);
   assert.equal(await page.locator('#loading').isHidden(), true);
@@ -106,9 +98,9 @@ test('without WebGL2 the page says so instead of failing silently', async () => 
 });
 
 test('a failed download of the app shows which file and why', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /could not be downloaded/);
   assert.match(await page.locator('#fatal-detail').textContent(), /tierscope\.wasm: HTTP 404/);
@@ -116,9 +108,9 @@ test('a failed download of the app shows which file and why', async () => {
 });
 
 test('a missing app script is reported too', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   await page.route('**/tierscope.js', (route) => route.fulfill({ status: 404, body: '' }));
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /could not be loaded/);
   await page.close();

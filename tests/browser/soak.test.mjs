@@ -1,22 +1,14 @@
 // Soak: plays every path in a loop and checks that nothing accumulates — the WASM heap and the JS heap
 // stay flat and the console stays clean. TIERSCOPE_SOAK_SECONDS sets the length (the test command runs a
 // short soak; `TIERSCOPE_SOAK_SECONDS=600 node --test soak.test.mjs` is the ten-minute one). Prints figures.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 
 const SECONDS = Number(process.env.TIERSCOPE_SOAK_SECONDS || 20);
 const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 async function heaps(page, cdp) {
   await cdp.send('HeapProfiler.collectGarbage');
@@ -26,8 +18,8 @@ async function heaps(page, cdp) {
 }
 
 test(`soak: every path in a loop for ${SECONDS} s keeps both heaps flat and the console clean`, { timeout: (SECONDS + 120) * 1000 }, async () => {
-  const { page, errors } = await openApp(browser.context, site.url + '#speed=8');
-  const cdp = await browser.context.newCDPSession(page);
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#speed=8');
+  const cdp = await env.browser.context.newCDPSession(page);
   // Warm up: one pass over every path, so caches and pools reach their working size.
   for (const p of PATHS) {
     await page.evaluate((k) => window.tierscope.play(k), p);

@@ -1,28 +1,21 @@
 // Browser tests of the walkthrough and the ledger panel: readable before the app loads, every step plays
 // its path and highlights its entry, keyboard paging, ledger click → seek, filters, downloads, entry links.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { launch, serveSite, openApp } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 import { STEPS } from '../../web/lib/tour.mjs';
 
-let browser, site;
-before(async () => {
-  site = await serveSite();
-  browser = await launch();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url.replace(/\/$/, '') });
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
+const env = useBrowser({
+  setup: (e) => e.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e.site.url.replace(/\/$/, '') }),
 });
 
 test('before the app arrives the walkthrough is real text with placeholders, then the numbers fill in', async () => {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/tierscope.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(site.url);
+  await page.goto(env.site.url);
   await page.waitForSelector('#tour-body .fig.pending');
   assert.equal(await page.locator('#tour-title').textContent(), STEPS[0].title);
   assert.match(await page.locator('#tour-body').textContent(), /causal encoder/);
@@ -40,7 +33,7 @@ test('before the app arrives the walkthrough is real text with placeholders, the
 });
 
 test('the walkthrough end to end: each step opens its path on the entry it talks about', async () => {
-  const { page, errors } = await openApp(browser.context, site.url);
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
   const ledger = (p) => page.evaluate(() => [...document.querySelectorAll('#ledger-list .entry')].map((b) => b.classList.contains('current')));
   for (let i = 0; i < STEPS.length; i++) {
     if (i > 0) await page.click('#tour-next');
@@ -79,7 +72,7 @@ test('the walkthrough end to end: each step opens its path on the entry it talks
 });
 
 test('clicking a ledger entry seeks there, highlights it and shows its formula and source', async () => {
-  const { page } = await openApp(browser.context, site.url + '#path=prefill');
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=prefill');
   const n = await page.locator('#ledger-list .entry').count();
   assert.equal(n, (await page.evaluate(() => window.tierscope.state())).ledgerLength);
   await page.click('#ledger-list li:nth-child(3) .entry');
@@ -108,7 +101,7 @@ test('clicking a ledger entry seeks there, highlights it and shows its formula a
 });
 
 test('filters narrow the ledger; CSV and JSON downloads hold what is shown; an entry link reopens it', async () => {
-  const { page } = await openApp(browser.context, site.url + '#path=decode');
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=decode');
   const all = await page.locator('#ledger-list .entry').count();
   await page.selectOption('#ledger-object', 'global-kv');
   const kv = await page.locator('#ledger-list .entry').count();
@@ -135,7 +128,7 @@ test('filters narrow the ledger; CSV and JSON downloads hold what is shown; an e
   await page.waitForSelector('#notices .notice.info');
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(link, /#.*path=decode.*step=3/);
-  const p2 = await openApp(browser.context, link);
+  const p2 = await openApp(env.browser.context, link);
   assert.equal((await p2.page.evaluate(() => window.tierscope.state())).step, 3);
   assert.equal(await p2.page.$eval('#ledger-list .entry.current', (b) => b.dataset.index), '3');
   await p2.page.close();

@@ -1,5 +1,6 @@
 // Launches Debian's Chromium headless through playwright-core with the flags that render WebGL2 on the
 // CPU and keep it off the outside network, and serves the built site on 127.0.0.1 for the tests.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,4 +51,21 @@ export async function openApp(context, url, { waitReady = true } = {}) {
   await page.goto(url);
   if (waitReady) await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   return { page, errors };
+}
+
+// For a test file: hooks that start one browser and one site server before its tests and close both after.
+// Read `env.browser` and `env.site` inside tests (they are set once the hooks have run); `setup(env)` runs
+// once both are up (node may run separate top-level hooks out of step with each other).
+export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null } = {}) {
+  const env = { browser: null, site: null };
+  before(async () => {
+    env.site = await serveSite({ csp });
+    env.browser = await launch({ serviceWorkers });
+    if (setup) await setup(env);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+  });
+  return env;
 }
