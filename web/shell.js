@@ -516,8 +516,11 @@ function failLoad(code, detail) {
   if (rejectReady) rejectReady(new Error(code + (detail ? ': ' + detail : '')));
 }
 
+// A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
+// (blocklisted GPU, lost device) shows when the app makes its own: a throwaway test context here would cost
+// a whole second GPU context at start-up (hundreds of milliseconds with software rendering).
 function hasWebGL2() {
-  try { return !!document.createElement('canvas').getContext('webgl2'); } catch { return false; }
+  return typeof window.WebGL2RenderingContext === 'function';
 }
 
 function showProgress(loaded, total) {

@@ -97,6 +97,18 @@ test('without WebGL2 the page says so instead of failing silently', async () => 
   await page.close();
 });
 
+test('a browser with no WebGL2 at all is told so before anything large downloads', async () => {
+  const page = await env.browser.context.newPage();
+  await page.addInitScript(() => { delete window.WebGL2RenderingContext; });
+  const fetched = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  await page.goto(env.site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /WebGL2/);
+  assert.ok(!fetched.some((u) => u.endsWith('.wasm')), 'the WebAssembly was not downloaded');
+  await page.close();
+});
+
 test('a failed download of the app shows which file and why', async () => {
   const page = await env.browser.context.newPage();
   await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
