@@ -332,7 +332,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
   // Phones put the panel buttons on a line of their own.
   // Phones put the panel buttons on a line of their own, and drop the counters line when short (the page's
   // header lists the counters too).
-  const int toolbar_lines = opt.host_playback && opt.host_counters ? 1 : W < 560 ? (H < 480 ? 2 : 3) : W < 1200 ? 2 : 1;
+  const int toolbar_lines = opt.host_playback ? 1 : W < 560 ? (H < 480 ? 2 : 3) : W < 1200 ? 2 : 1;
   out.toolbar = {m0, m0, W - 2 * m0, F(toolbar_lines) * line + F(toolbar_lines - 1) * 4};
   const float top = out.toolbar.bottom() + 8;
 

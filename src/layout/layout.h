@@ -122,7 +122,8 @@ struct Options {
   float dock_min_canvas = 1100;  // canvas widths from here up get a docked panel column
   float margin = 12;
   // The page around the canvas already shows playback and status (host_playback) and the counters
-  // (host_counters); with both, the toolbar carries only the panel buttons, on one line.
+  // (host_counters). With the first, the toolbar is one line: the panel buttons, then the counters that
+  // fit, unless the page shows those too.
   bool host_playback = false;
   bool host_counters = false;
 };

@@ -497,9 +497,14 @@ void toolbar(App& app, const layout::Layout& L) {
   const bool lines2 = L.toolbar.h > line_h * 1.8f, lines3 = L.toolbar.h > line_h * 2.8f;
   const bool buttons_own_line = L.toolbar.w < 536;  // buttons on their own line
   const bool counters_line = lines3 || (lines2 && !buttons_own_line);  // a counters line
-  if (app.canvas.host_playback && app.canvas.host_counters) {
-    // The page shows playback, status and counters: only what the page cannot, the panel buttons.
+  if (app.canvas.host_playback) {
+    // The page shows playback and status: the panel buttons, then the counters unless the page has them.
     panel_buttons(app);
+    if (!app.canvas.host_counters) {
+      ImGui::SameLine(0, 14);
+      ImGui::AlignTextToFramePadding();
+      counters(app, L.toolbar.w < 700);
+    }
     ImGui::End();
     ImGui::PopStyleVar(2);
     return;

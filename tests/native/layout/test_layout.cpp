@@ -317,12 +317,14 @@ TEST_CASE("wide canvases dock the panels beside the schematic, narrow ones reser
   REQUIRE(narrow.schematic.w > 700);
 }
 
-TEST_CASE("when the page shows playback and counters, the toolbar shrinks to one line and everything still fits") {
-  layout::Options hosted;
-  hosted.host_playback = hosted.host_counters = true;
+TEST_CASE("when the page shows playback (and counters), the toolbar shrinks to one line and everything still fits") {
   const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
   const anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+  for (const bool counters : {false, true})
   for (const layout::Viewport& vp : kViewports) {
+    layout::Options hosted;
+    hosted.host_playback = true;
+    hosted.host_counters = counters;
     check_geometry(fx.scene, st, vp, "hosted decode", hosted);
     layout::Layout own, host;
     layout::compute_layout(fx.scene, st, vp, {18, 7.5f}, own);
