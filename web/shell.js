@@ -485,6 +485,8 @@ const api = {
   layout: () => (ready ? bridge.layout() : null),
   link: () => linkFor(currentHash()),
   figures: () => (ready ? bridge.figures() : null),
+  // The current path's ledger exactly as the app serialises it (the CLI's `ledger --format json`).
+  ledger: () => (ready ? bridge.ledger() : null),
 };
 Object.defineProperty(window, 'tierscope', { value: Object.freeze(api), configurable: false, writable: false });
 

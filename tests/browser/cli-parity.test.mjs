@@ -1,0 +1,28 @@
+// The browser and the command line run the same model: for every path, the ledger the page holds equals
+// the one `tierscope ledger --format json` prints, and so do the figures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+
+const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
+const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+const env = useBrowser();
+
+test('every path: the page\'s ledger equals the CLI\'s, for the default and a changed scenario', { skip: !fs.existsSync(CLI) && 'the native CLI is not built' }, async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  for (const sets of [[], ['ctx=1048576', 'batch=8', 'gpu=h200']]) {
+    for (const [k, v] of sets.map((s) => s.split('='))) assert.equal((await page.evaluate(([a, b]) => window.tierscope.setParam(a, b), [k, v])).ok, true);
+    for (const p of PATHS) {
+      await page.evaluate((k) => { window.tierscope.play(k); window.tierscope.pause(); }, p);
+      const inPage = await page.evaluate(() => window.tierscope.ledger());
+      const args = ['ledger', '--path', p, '--format', 'json', ...sets.flatMap((s) => ['--set', s])];
+      const fromCli = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+      assert.deepEqual(inPage, fromCli, `${p} with [${sets.join(' ')}]`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
