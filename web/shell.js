@@ -277,7 +277,7 @@ function renderState() {
   $('c-engram').textContent = groupInt(c.engramRows);
   $('c-policy').textContent = state.policy || '—';
   // The page is written around V4.1 Flash; another preset is named so the header never claims the wrong model.
-  $('subtitle').textContent = /^v41-flash/.test(state.preset || '') ? 'DeepSeek V4.1 Flash · memory tiers' : `preset ${state.preset} · memory tiers`;
+  $('subtitle').textContent = `${state.presetLabel || state.preset} · memory tiers`;
   const label = state.pathLabel || state.path || '';
   const pos = state.steps > 0 ? `step ${state.step + 1} of ${state.steps}` : 'no steps';
   $('status').textContent = state.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
@@ -431,7 +431,7 @@ function publicState() {
   const s = bridge.state();
   if (!s) return null;
   return {
-    preset: s.preset, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
+    preset: s.preset, presetLabel: s.presetLabel, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
     steps: s.steps, playing: !!s.playing, speed: s.speed, tModel: s.tModel, total: s.total, counters: s.counters,
     ledgerLength: s.ledgerLength, panels: s.panels, hash: currentHash(),
   };

@@ -415,6 +415,9 @@ std::string state_json(const App& app) {
   const anim::Counters& c = st.counters;
   std::string o = "{\"preset\":";
   model::append_json_string(o, app.scenario.preset);
+  o += ",\"presetLabel\":";
+  const model::PresetInfo* info = model::find_preset(app.scenario.preset);
+  model::append_json_string(o, info ? info->label : app.scenario.preset.c_str());
   o += ",\"scenarioHash\":";
   model::append_json_string(o, model::scenario_to_hash(app.scenario));
   o += ",\"viewHash\":";
