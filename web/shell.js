@@ -3,7 +3,7 @@
 // the embed view and its postMessage API, and window.tierscope. Relative URLs only, no inline code.
 import { makeBridge } from './lib/bridge.mjs';
 import { readHash, buildHash, withKey } from './lib/hash.mjs';
-import { STEPS, parseTemplate, entryIndex } from './lib/tour.mjs';
+import { STEPS, parseTemplate, entryIndex, missingPart } from './lib/tour.mjs';
 import { normalizeLedger, filterOptions, filterEntries, ledgerToCsv, ledgerToJson, endpointLabel, objectLabel, exportName } from './lib/ledger.mjs';
 import { formatBytes, formatSeconds, groupInt, figureText } from './lib/format.mjs';
 import { parseOrigins, senderAllowed, parseCommand, reply, event as embedEvent } from './lib/messages.mjs';
@@ -103,7 +103,13 @@ function renderTour() {
   $('tour-count').textContent = `· ${tourIndex + 1} of ${STEPS.length}`;
   $('tour-title').textContent = step.title;
   const body = $('tour-body');
-  body.replaceChildren(...step.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? figureSlot(part.figure) : part.text)))));
+  const paras = step.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? figureSlot(part.figure) : part.text))));
+  const missing = missingPart(step, (id) => figures.get(id)?.value);
+  if (missing) {
+    const label = (state && (state.presetLabel || state.preset)) || 'This model';
+    paras.unshift(el('p', { class: 'tour-note' }, `${label} has no ${missing}: this step tells DeepSeek V4.1 Flash's design, and its numbers are this scenario's.`));
+  }
+  body.replaceChildren(...paras);
   $('tour-look').textContent = `Look at ${step.look}.`;
   const dots = $('tour-dots');
   if (dots.children.length !== STEPS.length) {

@@ -243,8 +243,11 @@ void build_decode(Builder& b) {
            b.fig(FigureId::DecodeWeightBytes).formula + "; " + S(e.duration) + " = " + N(b.s.hw.lat_hbm_us) +
                " µs HBM latency + " + B(bytes) + " / " + bw);
     e.highlight.layers = b.all_layers();
-    e.sentence = "The weights of the " + N(b.val(FigureId::DecodeDistinctExperts)) + " experts picked per layer, plus the "
-                 "shared and attention weights, stream from HBM: " + B(bytes) + ", " +
+    const std::string which = b.m.experts > 0
+                                  ? "The weights of the " + N(b.val(FigureId::DecodeDistinctExperts)) +
+                                        " experts picked per layer, plus the shared and attention weights,"
+                                  : std::string("Every layer's weights (a dense model reads all of them for each token)");
+    e.sentence = which + " stream from HBM: " + B(bytes) + ", " +
                  model::human(b.val(FigureId::DecodeWeightShare), "fraction") + " of the step's bytes.";
   }
 

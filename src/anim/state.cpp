@@ -34,9 +34,11 @@ StepState state_at(const Ledger& ledger, int step, double fraction) {
     st.entry = &e;
     st.t_model = e.t_start + st.fraction * e.duration;
     st.highlight = e.highlight;
-    // The kernel working set exists only while a kernel runs: show the active entry's bytes in it.
+    // The kernel working set exists only while a kernel runs: the active entry's bytes pass through it, but
+    // a stream larger than the on-chip memory passes in tiles, so at most its capacity sits there at once.
     if (e.object == ObjectKind::WorkingSet || e.to == Endpoint::Sram) {
-      st.objects[static_cast<std::size_t>(ObjectKind::WorkingSet)].bytes = e.bytes;
+      ObjectState& ws = st.objects[static_cast<std::size_t>(ObjectKind::WorkingSet)];
+      ws.bytes = ws.capacity > 0 ? std::min(e.bytes, ws.capacity) : e.bytes;
     }
     st.packet = {true, e.from, e.to, e.object, e.bytes, e.flop, st.fraction};
   }

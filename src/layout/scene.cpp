@@ -93,6 +93,15 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
     o.role = object_role(static_cast<ObjectKind>(i), sc.fp4_kv);
     o.footprint = std::max(r.bytes, r.capacity);
   }
+  // State the model does not have is not drawn: no window without sliding-window KV, no sparse index
+  // without indexers, no Engram tables without Engram layers (a dense GQA model shows none of the three).
+  const auto absent = [&](ObjectKind k) { sc.objects[static_cast<std::size_t>(k)].present = false; };
+  if (f[model::FigureId::KvSwaPerSession].value <= 0) {
+    absent(ObjectKind::SwaWindow);
+    absent(ObjectKind::SwaPool);
+  }
+  if (m.top_k <= 0 || m.idx_heads <= 0) absent(ObjectKind::SparseIndex);
+  if (f[model::FigureId::EngramParams].value <= 0) absent(ObjectKind::EngramTables);
   // Largest footprint over the path (both ends of every step), so blocks keep their size while it plays
   // and the fill shows what is resident now.
   const int n = static_cast<int>(ledger.entries.size());

@@ -5,6 +5,9 @@
 export const STEPS = Object.freeze([
   {
     id: 'prefill', path: 'prefill', entry: { step: 'encode' }, look: 'the causal encoder and the global KV block in HBM',
+    // A causal encoder-decoder runs only the encoder on the prompt: far fewer active parameters in prefill than
+    // in decode (half for V4.1 Flash), where a decoder-only model differs only by its output head.
+    needs: { lacks: 'causal encoder-decoder split', when: (v) => v('model.params_active_prefill') < 0.75 * v('model.params_active_decode') },
     title: 'Prefill: the prompt runs through the encoder',
     body: [
       'A request begins with its prompt. Every prompt token streams through the causal encoder alone, so prefill activates {model.params_active_prefill} per token where a decode token needs {model.params_active_decode}. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
@@ -21,6 +24,7 @@ export const STEPS = Object.freeze([
   },
   {
     id: 'engram', path: 'engram', entry: { step: 'fetch-rows' }, look: 'the Engram tables and the rows read from them',
+    needs: { lacks: 'Engram tables', when: (v) => v('engram.params') > 0 },
     title: 'Engram: weights, not activations',
     body: [
       'Engram is a memory addressed by recent token patterns: {engram.params} learned parameters in tables of {engram.table_bytes}. Like an expert\'s matrices they are trained weights. Nothing is written to them while a request runs, and nothing needs invalidating.',
@@ -29,6 +33,7 @@ export const STEPS = Object.freeze([
   },
   {
     id: 'csa2-modes', path: 'csa2-modes', entry: { step: 'full' }, look: 'the layer modes: who owns and who shares global KV',
+    needs: { lacks: 'sparse attention indexers', when: (v) => v('index.fullpool_bytes') > 0 },
     title: 'CSA2: who owns global KV, who shares it',
     body: [
       'Only a few layers own global KV. A Full layer writes its own compressed rows and index keys and scores every stored position; the Reuse layers after it take its selection as it is, and Reindex layers choose their own top-k over the same rows. SWA-only layers keep nothing but their local window.',
@@ -37,6 +42,7 @@ export const STEPS = Object.freeze([
   },
   {
     id: 'swa-resume', path: 'swa-resume', entry: { step: 'restore', phase: 'hit' }, look: 'the SWA window and the session pool in host DRAM',
+    needs: { lacks: 'sliding-window KV', when: (v) => v('kv.swa_per_session') > 0 },
     title: 'Session resume: a hit and a miss',
     body: [
       'Every session also keeps a short sliding window of uncompressed KV in each layer, {kv.swa_per_session} in all. When the session goes quiet its window is parked in a pool of recent sessions in host DRAM, room for about {swa.pool_sessions}.',
@@ -93,4 +99,17 @@ export function entryIndex(step, ledgerEntries) {
 // Plain text of a step with figures filled in (for the live region and for copy/paste checks).
 export function stepText(step, textOf) {
   return step.body.map((p) => parseTemplate(p).map((x) => (x.figure ? textOf(x.figure) : x.text)).join('')).join(' ');
+}
+
+// The story is DeepSeek V4.1 Flash's. When the scenario's model lacks what a step is about, the page says
+// so above the step (its numbers are still the scenario's). `valueOf(id)` gives a figure's value.
+// Returns the missing part's name, or '' when the step applies (or the figures are not known yet).
+export function missingPart(step, valueOf) {
+  if (!step.needs) return '';
+  const v = (id) => {
+    const x = valueOf(id);
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('unknown');
+    return x;
+  };
+  try { return step.needs.when(v) ? '' : step.needs.lacks; } catch { return ''; }
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { STEPS, parseTemplate, slotIds, entryIndex, stepText } from '../../../web/lib/tour.mjs';
+import { STEPS, parseTemplate, slotIds, entryIndex, stepText, missingPart } from '../../../web/lib/tour.mjs';
 import { figureText } from '../../../web/lib/format.mjs';
 
 const figures = JSON.parse(fs.readFileSync(new URL('../fixtures/figures.json', import.meta.url), 'utf8')).figures;
@@ -42,4 +42,19 @@ test('each step opens on the ledger entry it talks about', () => {
   const decode = STEPS.find((s) => s.path === 'decode');
   assert.equal(ledger.entries[entryIndex(decode, ledger.entries)].step, 'weights');
   assert.equal(entryIndex({ entry: { step: 'nope' } }, ledger.entries), 0);
+});
+
+test('steps about parts a model lacks say so: none for V4.1 Flash, Engram, CSA2, SWA and CED for Llama 3', () => {
+  const valueMap = (list) => { const m = new Map(list.map((f) => [f.id, f.value])); return (id) => m.get(id); };
+  const v41 = valueMap(figures);
+  assert.deepEqual(STEPS.map((s) => missingPart(s, v41)).filter(Boolean), []);
+  const llama = JSON.parse(fs.readFileSync(new URL('../fixtures/figures-llama3.json', import.meta.url), 'utf8')).figures;
+  const missing = Object.fromEntries(STEPS.map((s) => [s.id, missingPart(s, valueMap(llama))]));
+  assert.equal(missing.engram, 'Engram tables');
+  assert.equal(missing['csa2-modes'], 'sparse attention indexers');
+  assert.equal(missing['swa-resume'], 'sliding-window KV');
+  assert.equal(missing.prefill, 'causal encoder-decoder split');
+  assert.equal(missing.decode, '');
+  // Before the figures arrive nothing is claimed.
+  assert.deepEqual(STEPS.map((s) => missingPart(s, () => undefined)).filter(Boolean), []);
 });
