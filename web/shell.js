@@ -283,7 +283,8 @@ function renderState() {
   $('c-engram').textContent = groupInt(c.engramRows);
   $('c-policy').textContent = state.policy || '—';
   // The page is written around V4.1 Flash; another preset is named so the header never claims the wrong model.
-  $('subtitle').textContent = `${state.presetLabel || state.preset} · memory tiers`;
+  // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
+  $('subtitle').textContent = `${(state.presetLabel || state.preset || '').split(' · ')[0]} · memory tiers`;
   const label = state.pathLabel || state.path || '';
   const pos = state.steps > 0 ? `step ${state.step + 1} of ${state.steps}` : 'no steps';
   $('status').textContent = state.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
