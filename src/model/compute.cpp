@@ -162,6 +162,16 @@ void compute_values(const Scenario& s, Computed& out) {
     const double r = ratio_of(m, src);
     const double rows = n / r;
     t.read_layers += 1;
+    // An indexer that scores every stored position of its source, and a layer that gathers its top-k rows.
+    const auto scan_full_pool = [&] {
+      t.fullpool_indexers += 1;
+      t.fullpool_rows_idx += rows;
+      read_fullpool += rows * idx;
+    };
+    const auto gather_top_k = [&] {
+      t.gather_layers += 1;
+      read_gather += std::min<double>(m.top_k, rows) * main;
+    };
     switch (l.mode) {
       case LayerMode::Dense:
         t.owners += 1;
@@ -174,11 +184,8 @@ void compute_values(const Scenario& s, Computed& out) {
         t.index_owners += 1;
         t.inv_ratio_main += 1.0 / r;
         t.inv_ratio_index += 1.0 / r;
-        t.fullpool_indexers += 1;
-        t.fullpool_rows_idx += rows;
-        read_fullpool += rows * idx;
-        t.gather_layers += 1;
-        read_gather += std::min<double>(m.top_k, rows) * main;
+        scan_full_pool();
+        gather_top_k();
         break;
       case LayerMode::Reindex:
         if (m.cand_src >= 0 && i > m.cand_src && pool > 0) {
@@ -186,20 +193,16 @@ void compute_values(const Scenario& s, Computed& out) {
           t.pool_positions = std::min(pool, rows);
           read_pool += t.pool_positions * idx;
         } else {
-          t.fullpool_indexers += 1;
-          t.fullpool_rows_idx += rows;
-          read_fullpool += rows * idx;
+          scan_full_pool();
         }
-        t.gather_layers += 1;
-        read_gather += std::min<double>(m.top_k, rows) * main;
+        gather_top_k();
         break;
       case LayerMode::Reuse:
         if (m.layers[static_cast<std::size_t>(src)].mode == LayerMode::Dense) {
           t.dense_readers += 1;
           t.read_dense += rows * main;
         } else {
-          t.gather_layers += 1;
-          read_gather += std::min<double>(m.top_k, rows) * main;
+          gather_top_k();
         }
         break;
       case LayerMode::SwaOnly:
