@@ -91,7 +91,11 @@ std::string ledger_to_json(const Ledger& l) {
   json_string(o, path_label(l.path));
   o += ",\n\"preset\": ";
   json_string(o, l.preset);
+  o += ",\n\"summary\": ";
+  json_string(o, l.summary);
   o += ",\n\"total_s\": " + number(l.total);
+  o += ",\n\"total_figure\": ";
+  json_string(o, figure_key(l.total_figure));
   o += ",\n\"note\": ";
   json_string(o, l.note);
   o += ",\n\"start\": [";
@@ -100,6 +104,8 @@ std::string ledger_to_json(const Ledger& l) {
     o += i ? ",\n  " : "\n  ";
     o += "{\"object\": ";
     json_string(o, object_key(static_cast<ObjectKind>(i)));
+    o += ", \"label\": ";
+    json_string(o, l.labels[static_cast<std::size_t>(i)]);
     o += ", \"tier\": ";
     json_string(o, endpoint_key(r.tier));
     o += ", \"bytes\": " + number(r.bytes) + ", \"tokens\": " + number(r.tokens) + ", \"capacity\": " + number(r.capacity) + "}";
@@ -124,6 +130,9 @@ std::string ledger_to_json(const Ledger& l) {
     o += e.overlapped ? ", \"overlapped\": true" : ", \"overlapped\": false";
     o += ", \"figure\": ";
     json_string(o, figure_key(e.figure));
+    o += ", \"time_figure\": ";
+    json_string(o, figure_key(e.time_figure));
+    o += ", \"time_share\": " + number(e.time_share);
     o += ", \"formula\": ";
     json_string(o, e.formula);
     o += ", \"provenance\": ";
@@ -154,8 +163,8 @@ std::string ledger_to_json(const Ledger& l) {
 
 std::string ledger_to_csv(const Ledger& l) {
   std::string o =
-      "index,step,phase,layer,t_start_s,duration_s,from,to,object,bytes,flop,overlapped,figure,provenance,formula,sentence,"
-      "highlight_layers,engram_rows\r\n";
+      "index,step,phase,layer,t_start_s,duration_s,from,to,object,bytes,flop,overlapped,figure,time_figure,time_share,provenance,formula,"
+      "sentence,highlight_layers,engram_rows\r\n";
   for (const LedgerEntry& e : l.entries) {
     o += std::to_string(e.index) + ",";
     csv_field(o, e.step);
@@ -164,7 +173,7 @@ std::string ledger_to_csv(const Ledger& l) {
     o += "," + std::to_string(e.layer) + "," + number(e.t_start) + "," + number(e.duration) + ",";
     o += std::string(endpoint_key(e.from)) + "," + endpoint_key(e.to) + "," + object_key(e.object) + ",";
     o += number(e.bytes) + "," + number(e.flop) + "," + (e.overlapped ? "true" : "false") + ",";
-    o += figure_key(e.figure) + ",";
+    o += figure_key(e.figure) + "," + figure_key(e.time_figure) + "," + number(e.time_share) + ",";
     csv_field(o, model::provenance_name(e.provenance));
     o += ",";
     csv_field(o, e.formula);
@@ -180,7 +189,7 @@ std::string ledger_to_csv(const Ledger& l) {
 std::string ledger_to_text(const Ledger& l) {
   std::string o = std::string(path_label(l.path)) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
                   std::to_string(l.entries.size()) + " steps · " + model::human(l.total, "s") + " model time\n";
-  o += std::string(path_summary(l.path)) + "\n";
+  o += (l.summary.empty() ? std::string(path_summary(l.path)) : l.summary) + "\n";
   if (!l.note.empty()) o += "Note: " + l.note + "\n";
   std::string phase;
   for (const LedgerEntry& e : l.entries) {
@@ -188,12 +197,13 @@ std::string ledger_to_text(const Ledger& l) {
     phase = e.phase;
     o += "\n#" + std::to_string(e.index) + " " + std::string(e.step) + "  t=" + model::human(e.t_start, "s") + " +" +
          model::human(e.duration, "s") + "  " + endpoint_label(e.from) + " → " + endpoint_label(e.to) + "  " +
-         object_label(e.object);
+         l.labels[static_cast<std::size_t>(e.object)];
     if (e.bytes > 0) o += "  " + model::human(e.bytes, "B");
     if (e.flop > 0) o += "  " + model::human(e.flop, "FLOP");
     if (e.overlapped) o += "  (overlapped)";
     o += "\n   " + e.sentence + "\n   = " + e.formula + "\n   [" + model::provenance_name(e.provenance) + "]";
     if (e.figure != model::FigureId::Count) o += " " + figure_key(e.figure);
+    if (e.time_figure != model::FigureId::Count) o += " · lasts " + figure_key(e.time_figure) + (e.time_share != 1.0 ? " × " + model::num_sig(e.time_share, 4) : "");
     o += "\n";
   }
   return o;

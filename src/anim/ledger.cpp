@@ -2,6 +2,7 @@
 #include "anim/ledger.h"
 
 #include <bit>
+#include <string>
 
 namespace tierscope::anim {
 
@@ -98,6 +99,82 @@ const char* endpoint_key(Endpoint e) { return kEndpoints[index_of<Endpoint, kEnd
 const char* endpoint_label(Endpoint e) { return kEndpoints[index_of<Endpoint, kEndpointCount>(e)].label; }
 const char* object_key(ObjectKind o) { return kObjects[index_of<ObjectKind, kObjectCount>(o)].key; }
 const char* object_label(ObjectKind o) { return kObjects[index_of<ObjectKind, kObjectCount>(o)].label; }
+
+namespace {
+std::string short_format(model::NumFormat f) {
+  const double bits = model::format_info(f).value_bits;
+  return bits <= 4 ? "FP4" : bits <= 8 ? "FP8" : "BF16";
+}
+std::string kv_name(const model::ModelArch& m) {
+  const std::string fmt = short_format(m.kv_fmt);
+  switch (m.attn) {
+    case model::AttnKind::MHA: return "KV cache (" + fmt + ")";
+    case model::AttnKind::MLA: return "MLA latent KV (" + fmt + ")";
+    case model::AttnKind::Latent:
+    case model::AttnKind::Count: break;
+  }
+  return "Global KV (" + fmt + ")";
+}
+bool has_indexer(const model::ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i) {
+    if (m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full) return true;
+  }
+  return false;
+}
+}  // namespace
+
+std::string object_label(ObjectKind o, const model::ModelArch& m) {
+  switch (o) {
+    case ObjectKind::MoeWeights: return m.experts > 0 ? "MoE weights" : "Model weights";
+    case ObjectKind::GlobalKv: return kv_name(m);
+    case ObjectKind::SparseIndex: return m.cand_src >= 0 ? "CSA2 sparse index" : has_indexer(m) ? "Sparse index" : "Sparse index (none)";
+    case ObjectKind::SwaWindow: return m.n_win > 0 ? "SWA KV: active window" : "Sliding window (none)";
+    case ObjectKind::SwaPool: return m.n_win > 0 ? "SWA KV: recent-session pool" : "SWA pool (none)";
+    case ObjectKind::EngramTables: return m.engram_count > 0 ? "Engram tables" : "Engram tables (none)";
+    case ObjectKind::PrefixCache: return kv_name(m) + ": persistent prefix cache";
+    case ObjectKind::HiddenStream: return m.enc_layers > 0 && m.enc_layers < m.layer_count ? "Hidden stream" : "Hidden states";
+    case ObjectKind::WorkingSet:
+    case ObjectKind::Tokens:
+    case ObjectKind::Count: break;
+  }
+  return object_label(o);
+}
+
+std::string path_summary(PathId p, const model::ModelArch& m) {
+  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  const bool win = m.n_win > 0, engram = m.engram_count > 0, moe = m.experts > 0, idx = has_indexer(m);
+  const std::string kv = kv_name(m);
+  switch (p) {
+    case PathId::Prefill:
+      return std::string(ced ? "The prompt streams through the causal encoder, which authors the encoder's global KV; the decoder's is projected from its final stream"
+                             : "The prompt runs through every layer, each writing its " + kv) +
+             (win ? "; the sliding window fills" : "") + (engram ? "; Engram rows are read" : "") +
+             (ced ? "; the layers after the last KV source run only on the last window" : "") +
+             "; the prefix is persisted to host DRAM and SSD.";
+    case PathId::Decode:
+      return std::string("One output token: ") + (engram ? "Engram prefetch, " : "") + (moe ? "the MoE weight stream" : "the weight stream") +
+             (idx ? ", the sparse indexers and top-k, the selected rows' gather" : ", every layer's " + kv + " read") +
+             (win ? ", the SWA window" : "") + ", the collectives and kernel floors, and the caches growing by one token.";
+    case PathId::Engram:
+      return engram ? "One Engram lookup up close: n-grams hashed per head into prime-sized tables, rows fetched, gated and added to the residual stream. Nothing is written."
+                    : "This model has no Engram memory: there is nothing to look up.";
+    case PathId::Csa2Modes:
+      return idx ? "Layer by layer, what one decode step reads: Full layers own global KV, Reindex layers re-select, Reuse layers take the selection of the layer before, SWA-only layers keep just the window."
+                 : "Layer by layer, what one decode step reads: every layer attends over its whole " + kv + ".";
+    case PathId::SwaResume:
+      return win ? std::string("An idle session's window is parked in the host-DRAM pool; a hit restores it, a miss ") +
+                       (m.bounded_replay ? "promotes the global KV and replays the last window, never reading the window from SSD." :
+                                           "reads the window cached with the prefix.")
+                 : "This model keeps no sliding window, so there is no short-lived state to park.";
+    case PathId::PrefixCache:
+      return "A returning prompt hits the persistent prefix cache: its " + kv + " is promoted SSD → DRAM → HBM before the turn starts" +
+             (win && m.bounded_replay ? ", the window is replayed" : "") + ", compared with recomputing it.";
+    case PathId::StepBudget:
+      return "Where a decode step's time goes as the batch and the context grow: weights, KV reads, compute, collectives and kernel floors.";
+    case PathId::Count: break;
+  }
+  return path_summary(p);
+}
 
 model::Lifetime object_lifetime(ObjectKind o) {
   switch (o) {

@@ -19,7 +19,9 @@ constexpr int kPathCount = static_cast<int>(PathId::Count);
 
 const char* path_key(PathId p);    // "prefill", "decode", "engram", "csa2-modes", ...
 const char* path_label(PathId p);  // "Prefill", "Decode step", ...
-const char* path_summary(PathId p);  // one sentence: what the path shows
+const char* path_summary(PathId p);  // one sentence: what the path shows (V4.1's story)
+// The same sentence told for the model at hand (decoder-only, GQA, MLA or CSA2/Engram).
+std::string path_summary(PathId p, const model::ModelArch& m);
 // Strict: exact key only. On failure `err` names the field ("path"), the value and the allowed keys.
 bool parse_path(std::string_view key, PathId& out, model::Error& err);
 // "prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget"
@@ -60,6 +62,8 @@ enum class ObjectKind : std::uint8_t {
 constexpr int kObjectCount = static_cast<int>(ObjectKind::Count);
 const char* object_key(ObjectKind o);    // "working-set", "moe-weights", "global-kv", ...
 const char* object_label(ObjectKind o);  // the design card's block names
+// The block's name for the model at hand: dense weights are "Model weights", a GQA cache "KV cache (BF16)".
+std::string object_label(ObjectKind o, const model::ModelArch& m);
 // Request activation vs model weight (Lifetime::None for the compute-side objects' kernel scratch).
 model::Lifetime object_lifetime(ObjectKind o);
 
@@ -108,8 +112,12 @@ struct LedgerEntry {
   bool overlapped = false; // hidden under other work in the real system (prefetch); still timed here
   std::string formula;     // the figure's formula with numbers, or this module's own with numbers
   model::Provenance provenance = model::Provenance::Derived;
-  std::string_view sources;
+  std::string sources;     // where the cited figure's inputs come from
   model::FigureId figure = model::FigureId::Count;  // the figure the bytes/time come from (Count: none)
+  // The time figure this entry lasts, exactly or a documented share of it (shown in the formula); Count:
+  // the entry is timed by the model's transfer rules (model/timing.h) without a figure of its own.
+  model::FigureId time_figure = model::FigureId::Count;
+  double time_share = 1;
   std::string sentence;    // one plain sentence
   Highlight highlight;
   std::array<Change, 2> changes{};  // residency changes applied when the step completes
@@ -127,6 +135,11 @@ struct Resident {
 struct Ledger {
   PathId path = PathId::Decode;
   std::string preset;
+  std::string summary;              // the path told for this model
+  std::array<std::string, kObjectCount> labels;  // each object's name for this model
+  // The path's critical-path time figure: its entries that are not overlapped last exactly this long
+  // (Count: the path is a story of separate moves, not one timed operation).
+  model::FigureId total_figure = model::FigureId::Count;
   std::vector<LedgerEntry> entries;
   double total = 0;                 // Σ duration, model seconds
   std::string note;                 // why entries were skipped or the path is empty for this model

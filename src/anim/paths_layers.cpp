@@ -4,6 +4,7 @@
 
 #include "anim/builder.h"
 #include "model/text.h"
+#include "model/timing.h"
 
 namespace tierscope::anim::detail {
 
@@ -12,69 +13,65 @@ using model::LayerMode;
 
 // [SECTION] engram ------------------------------------------------------------------------------------
 void build_engram(Builder& b) {
-  b.base_residency(1, b.ctx);
+  b.base_residency(1, b.s.work.ctx);
   if (b.m.engram_count == 0) {
     b.out.note = "This model has no Engram layers: there is no hashed n-gram memory to look up.";
     return;
   }
+  const model::Terms& t = b.t;
+  const double kernel = b.s.hw.kernel_us * 1e-6;
+  const std::string kernel_text = S(kernel) + " = kernel_us " + N(b.s.hw.kernel_us) + " µs: one small kernel at its launch floor";
   const double orders = std::max(0, b.m.engram_ngram - 1);
   const double rows = orders * b.m.engram_heads;
-  const double row_bytes = b.t.engram_row;
+  const double row_bytes = t.engram_row_bytes;
   std::string grams;
   for (int n = 2; n <= b.m.engram_ngram; ++n) grams += (n > 2 ? (n == b.m.engram_ngram ? " and " : ", ") : "") + std::to_string(n);
   for (int j = 0; j < b.m.engram_count; ++j) {
     const int layer = b.m.engram_layers[static_cast<std::size_t>(j)];
     const double table_rows = b.m.engram_rows[static_cast<std::size_t>(j)];
     const Endpoint at = b.side(layer);
+    const std::string phase = "layer " + std::to_string(layer);
     {
-      LedgerEntry& e = b.add("hash", Endpoint::Tokens, Endpoint::Sram, ObjectKind::WorkingSet, b.lat_sram);
-      e.phase = "layer " + std::to_string(layer);
+      LedgerEntry& e = b.add("hash", Endpoint::Tokens, Endpoint::Sram, ObjectKind::WorkingSet, kernel);
+      e.phase = phase;
       e.layer = layer;
-      e.formula = N(orders) + " n-gram orders × " + N(b.m.engram_heads) + " hash heads = " + N(rows) + " row addresses; " +
-                  b.kernel_formula();
-      e.figure = FigureId::EngramBytesPerToken;
-      e.provenance = model::Provenance::Paper;
-      e.sources = b.fig(FigureId::EngramBytesPerToken).sources;
+      b.cite(e, FigureId::EngramBytesPerToken, N(orders) + " n-gram orders × " + N(b.m.engram_heads) + " hash heads = " + N(rows) + " row addresses; " + kernel_text);
       e.highlight.layers.add(layer);
       e.highlight.add(ObjectKind::Tokens);
-      e.sentence = "Layer " + N(layer) + " takes the current " + grams + "-grams of normalised token ids; each of " +
-                   N(b.m.engram_heads) + " heads hashes each n-gram into its own prime-sized table: " + N(rows) +
-                   " row addresses, known before any layer runs.";
+      e.sentence = "Layer " + N(layer) + " takes the current " + grams + "-grams of normalised token ids; each of " + N(b.m.engram_heads) +
+                   " heads hashes each n-gram into its own prime-sized table: " + N(rows) + " row addresses, known before any layer runs.";
     }
     {
       const double bytes = rows * row_bytes;
-      LedgerEntry& e = b.add("fetch-rows", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, b.engram_time(bytes));
-      e.phase = "layer " + std::to_string(layer);
+      LedgerEntry& e = b.add("fetch-rows", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables,
+                             model::engram_fetch_time(t, b.m.engram_home, bytes));
+      e.phase = phase;
       e.layer = layer;
       e.bytes = bytes;
       e.engram_rows = rows;
-      b.cite(e, FigureId::EngramBytesPerToken,
-             B(bytes) + " = " + N(orders) + " orders × " + N(b.m.engram_heads) + " heads × " + N(row_bytes) +
-                 " B row (one of " + N(b.m.engram_count) + " layers of " + b.fig(FigureId::EngramBytesPerToken).formula +
-                 "); " + b.engram_time_formula(bytes));
+      b.cite(e, FigureId::EngramFetchTime, B(bytes) + " = " + N(orders) + " orders × " + N(b.m.engram_heads) + " heads × " + N(row_bytes) +
+                                               " B row; " + S(e.duration) + " by the same path as " + b.fig(FigureId::EngramFetchTime).formula);
       e.highlight.layers.add(layer);
       e.sentence = N(rows) + " rows of " + N(row_bytes) + " B are read from a table of " + N(table_rows) + " rows in " +
-                   endpoint_label(b.engram_home()) + ": sparse, random reads at deterministic addresses.";
+                   (b.m.engram_home == model::EngramHome::Remote ? std::string("another node's memory over RDMA")
+                                                                  : std::string(endpoint_label(b.engram_home()))) +
+                   ": sparse, random reads at deterministic addresses.";
     }
     {
-      LedgerEntry& e = b.add("gate", Endpoint::Sram, Endpoint::Sram, ObjectKind::WorkingSet, b.lat_sram);
-      e.phase = "layer " + std::to_string(layer);
+      LedgerEntry& e = b.add("gate", Endpoint::Sram, Endpoint::Sram, ObjectKind::WorkingSet, kernel);
+      e.phase = phase;
       e.layer = layer;
-      e.formula = b.kernel_formula();
-      e.provenance = model::Provenance::Paper;
-      e.sources = b.fig(FigureId::EngramParams).sources;
+      b.cite(e, FigureId::EngramParams, kernel_text);
       e.highlight.layers.add(layer);
       e.highlight.add(ObjectKind::HiddenStream);
-      e.sentence = "A learned gate compares the retrieved vectors with the current hidden state and meters how much of "
-                   "them may enter, as an MoE router weighs its experts.";
+      e.sentence = "A learned gate compares the retrieved vectors with the current hidden state and meters how much of them may enter, as an "
+                   "MoE router weighs its experts.";
     }
     {
-      LedgerEntry& e = b.add("residual-add", Endpoint::Sram, at, ObjectKind::HiddenStream, b.lat_sram);
-      e.phase = "layer " + std::to_string(layer);
+      LedgerEntry& e = b.add("residual-add", Endpoint::Sram, at, ObjectKind::HiddenStream, kernel);
+      e.phase = phase;
       e.layer = layer;
-      e.formula = b.kernel_formula();
-      e.provenance = model::Provenance::Paper;
-      e.sources = b.fig(FigureId::EngramParams).sources;
+      b.cite(e, FigureId::EngramParams, kernel_text);
       e.highlight.layers.add(layer);
       e.sentence = "The gated vector is added to the residual stream of layer " + N(layer) +
                    "; the table is left exactly as it was: Engram rows are weights, not activations.";
@@ -101,23 +98,25 @@ const char* mode_step(LayerMode m) {
 }  // namespace
 
 void build_csa2_modes(Builder& b) {
-  b.base_residency(1, b.ctx);
-  const std::string bw = model::human(b.bw_total, "B/s");
-  const double idx = b.val(FigureId::KvIndexEntry), main = b.val(FigureId::KvMainEntry), swa = b.val(FigureId::KvSwaEntry);
+  b.base_residency(1, b.s.work.ctx);
+  const model::Terms& t = b.t;
+  const std::string share = t.kv_share < 1 ? " × 1/" + N(t.tp) : std::string();
+  const double idx = b.z.idx, main = b.z.main, swa = b.z.swa;
   for (int i = 0; i < b.m.layer_count; ++i) {
-    const LayerRead r = b.layer_read(i);
-    const double bytes = r.total();
+    const model::LayerRead r = b.read(i);
+    const double bytes = r.bytes(b.z) * t.kv_share;
     const bool window_only = r.mode == LayerMode::SwaOnly || r.source < 0;
-    LedgerEntry& e = b.add(mode_step(r.mode), Endpoint::Hbm, Endpoint::Sram,
-                           window_only ? ObjectKind::SwaWindow : ObjectKind::GlobalKv, bytes / b.bw_total);
+    LedgerEntry& e = b.add(mode_step(r.mode), Endpoint::Hbm, Endpoint::Sram, window_only ? ObjectKind::SwaWindow : ObjectKind::GlobalKv,
+                           model::hbm_transfer_time(t, bytes));
     e.phase = b.side(i) == Endpoint::Encoder ? "encoder" : "decoder";
     e.layer = i;
     e.bytes = bytes;
     e.highlight.add(b.side(i));
     e.highlight.layers.add(i);
     if (r.source >= 0 && r.source != i) e.highlight.layers.add(r.source);
-    if (r.window > 0) e.highlight.add(ObjectKind::SwaWindow);
-    if (r.fullpool > 0 || r.pool > 0) e.highlight.add(ObjectKind::SparseIndex);
+    if (r.selector >= 0 && r.selector != i) e.highlight.layers.add(r.selector);
+    if (r.window_rows > 0) e.highlight.add(ObjectKind::SwaWindow);
+    if (r.keys_scored() > 0) e.highlight.add(ObjectKind::SparseIndex);
     std::string f = B(bytes) + " =";
     bool first = true;
     auto term = [&](double part, const std::string& text) {
@@ -125,39 +124,35 @@ void build_csa2_modes(Builder& b) {
       f += (first ? " " : " + ") + text;
       first = false;
     };
-    term(r.fullpool, N(r.rows) + " index keys × " + N(idx) + " B");
-    term(r.pool, N(r.pool / idx) + " candidate keys × " + N(idx) + " B");
-    term(r.gather, N(r.gather / main) + " selected rows × " + N(main) + " B");
-    term(r.dense, N(r.rows) + " rows × " + N(main) + " B");
-    term(r.window, N(r.window / swa) + " window tokens × " + N(swa) + " B");
+    term(r.fullpool_keys, N(r.fullpool_keys) + " index keys × " + N(idx) + " B");
+    term(r.pool_keys, N(r.pool_keys) + " candidate keys × " + N(idx) + " B");
+    term(r.gathered, N(r.gathered) + " selected rows × " + N(main) + " B");
+    term(r.dense_rows, N(r.dense_rows) + " rows × " + N(main) + " B");
+    term(r.window_rows, N(r.window_rows) + " window tokens × " + N(swa) + " B");
     if (first) f += " 0 B";
-    b.cite(e, FigureId::DecodeKvBytes, f + "; " + S(e.duration) + " = " + B(bytes) + " / " + bw);
+    b.cite(e, FigureId::DecodeKvBytes, f + share + "; " + S(e.duration) + " = " + B(bytes) + " / HBM (one session, one GPU)");
     const std::string L = "Layer " + N(i);
-    const std::string src = N(r.source);
+    const std::string src = N(r.source), sel = N(r.selector);
     switch (r.mode) {
       case LayerMode::SwaOnly:
-        e.sentence = L + " keeps only its own " + N(std::min<double>(b.m.n_win, b.ctx)) + "-token window: no global KV.";
+        e.sentence = L + " keeps only its own " + N(r.window_rows) + "-token window: no global KV.";
         break;
       case LayerMode::Full:
-        e.sentence = L + " is Full: it owns global KV at ratio " + N(b.ratio(i)) + ", scores all " + N(r.rows) +
-                     " index keys and publishes its top " + N(b.m.top_k) + " for the layers that reuse them" +
-                     (i == b.m.cand_src ? ", and picks the " + N(b.m.cand_blocks) + " candidate blocks that bound later "
-                                          "indexers."
-                                        : ".");
+        e.sentence = L + " is Full: it owns global KV at ratio " + N(b.ratio(i)) + ", scores all " + N(r.rows) + " index keys and publishes its top " +
+                     N(b.m.top_k) + " for the layers that reuse them" +
+                     (i == b.m.cand_src ? ", and picks the " + N(b.m.cand_blocks) + " candidate blocks that bound later indexers." : ".");
         break;
       case LayerMode::Reindex:
         e.sentence = L + " is Reindex: it keeps layer " + src + "'s rows but re-selects its own top " + N(b.m.top_k) +
-                     (r.pool_scorer ? ", scoring only the " + N(r.pool / idx) + " candidate positions."
-                                    : ", scoring all " + N(r.rows) + " keys.");
+                     (r.pool_scorer ? ", scoring only the " + N(r.pool_keys) + " candidate positions." : ", scoring all " + N(r.rows) + " keys.");
         break;
       case LayerMode::Reuse:
-        e.sentence = r.dense > 0 ? L + " reads every row of layer " + src + "'s cache (" + N(r.rows) + " rows)."
-                                 : L + " reuses layer " + src + "'s selection unchanged and gathers the same " +
-                                       N(r.gather / main) + " rows.";
+        e.sentence = r.dense_rows > 0 ? L + " reads every row of layer " + src + "'s cache (" + N(r.rows) + " rows)."
+                                      : L + " reuses layer " + sel + "'s selection unchanged and gathers those " + N(r.gathered) + " rows from layer " + src +
+                                            "'s cache.";
         break;
       case LayerMode::Dense:
-        e.sentence = L + " owns its KV" + (b.ratio(i) > 1 ? " at ratio " + N(b.ratio(i)) : std::string()) +
-                     " and attends over all " + N(r.rows) + " rows.";
+        e.sentence = L + " owns its KV" + (b.ratio(i) > 1 ? " at ratio " + N(b.ratio(i)) : std::string()) + " and attends over all " + N(r.rows) + " rows.";
         break;
       case LayerMode::Count: break;
     }

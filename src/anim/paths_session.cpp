@@ -5,54 +5,50 @@
 #include "anim/builder.h"
 #include "model/params.h"
 #include "model/text.h"
+#include "model/timing.h"
 
 namespace tierscope::anim::detail {
 
 using model::FigureId;
 
-namespace {
-
-LedgerEntry& replay(Builder& b, std::string_view step) {
-  LedgerEntry& e = b.add(step, Endpoint::Tokens, Endpoint::Decoder, ObjectKind::HiddenStream, b.val(FigureId::ReplayTime));
-  e.flop = b.val(FigureId::ReplayFlop);
-  b.cite(e, FigureId::ReplayTime,
-         b.fig(FigureId::ReplayFlop).formula + "; " + b.fig(FigureId::ReplayTime).formula + " (alone: " +
-             S(b.val(FigureId::ReplayTimeStandalone)) + ")");
-  e.highlight.layers = b.all_layers();
-  e.highlight.add(Endpoint::Encoder);
-  e.highlight.add(ObjectKind::GlobalKv);
-  return e;
-}
-
-}  // namespace
-
 // [SECTION] swa-resume --------------------------------------------------------------------------------
 void build_swa_resume(Builder& b) {
-  b.base_residency(1, b.ctx);
+  b.base_residency(1, b.s.work.ctx);
   if (b.m.n_win <= 0) {
     b.out.note = "This model keeps no sliding window, so there is no short-lived SWA state to park or replay.";
     return;
   }
-  const double bytes = b.val(FigureId::KvSwaPerSession);
-  const double win = std::min<double>(b.m.n_win, b.ctx);
-  const double window_bytes = b.t.window_layers * win * b.val(FigureId::KvSwaEntry);
+  const model::Terms& t = b.t;
+  const double ctx = b.s.work.ctx;
+  const double win = std::min<double>(b.m.n_win, ctx);
+  const double window_bytes = t.window_layers * win * b.z.swa * t.kv_share;
+  const double global_bytes = ctx * b.val(FigureId::KvGlobalPerToken) * t.kv_share;
+  const double pool = b.val(FigureId::SwaPoolSessions), hbm = b.val(FigureId::HbmSessionsPerNode);
+  // The pool outlives HBM when it holds more sessions: a session still in the pool has usually left HBM.
+  const bool kv_left_hbm = pool > hbm;
   {
-    LedgerEntry& e = b.add("park", Endpoint::Hbm, Endpoint::Dram, ObjectKind::SwaPool, b.val(FigureId::SwaRestoreSessionTime));
+    LedgerEntry& e = b.add_timed("park", Endpoint::Hbm, Endpoint::Dram, ObjectKind::SwaPool, FigureId::SwaRestoreSessionTime);
     e.phase = "park";
     e.bytes = window_bytes;
     e.overlapped = true;
-    b.cite(e, FigureId::SwaRestoreSessionTime,
-           b.fig(FigureId::KvSwaPerSession).formula + "; " + b.fig(FigureId::SwaRestoreSessionTime).formula +
-               " (the same link in the other direction)");
+    b.cite(e, FigureId::SwaRestoreSessionTime, b.fig(FigureId::SwaRestoreSessionTime).formula + " (the same link in the other direction)");
     e.highlight.add(ObjectKind::SwaWindow);
     e.highlight.layers = b.all_layers();
     e.changes[0] = {ObjectKind::SwaWindow, -window_bytes, -win};
     e.changes[1] = {ObjectKind::SwaPool, window_bytes, win};
-    e.sentence = "The session goes idle: its " + B(bytes) + " window moves to the recent-session pool in host DRAM, "
-                 "which holds " + N(b.val(FigureId::SwaPoolSessions)) + " such windows; its global KV stays where it is.";
+    e.sentence = "The session goes idle: its " + B(window_bytes) + " window moves to the recent-session pool in host DRAM, which holds " +
+                 model::human(pool, "sessions") + ".";
+  }
+  if (kv_left_hbm) {
+    LedgerEntry& e = b.add("leave-hbm", Endpoint::Hbm, Endpoint::Dram, ObjectKind::GlobalKv, 0);
+    e.phase = "park";
+    b.cite(e, FigureId::SwaPoolVsHbm, b.fig(FigureId::SwaPoolVsHbm).formula + "; the rows were persisted with the prefix, so freeing them moves nothing");
+    e.changes[0] = {ObjectKind::GlobalKv, -global_bytes, -ctx};
+    e.sentence = "HBM holds " + model::human(hbm, "sessions") + " per node against the pool's " + model::human(pool, "sessions") +
+                 ", so while the session idles its " + B(global_bytes) + " of global KV is released from HBM; its copy waits in host DRAM.";
   }
   {
-    LedgerEntry& e = b.add("restore", Endpoint::Dram, Endpoint::Hbm, ObjectKind::SwaWindow, b.val(FigureId::SwaRestoreSessionTime));
+    LedgerEntry& e = b.add_timed("restore", Endpoint::Dram, Endpoint::Hbm, ObjectKind::SwaWindow, FigureId::SwaRestoreSessionTime);
     e.phase = "hit";
     e.bytes = window_bytes;
     e.overlapped = true;
@@ -62,132 +58,153 @@ void build_swa_resume(Builder& b) {
     e.highlight.layers = b.all_layers();
     e.changes[0] = {ObjectKind::SwaPool, -window_bytes, -win};
     e.changes[1] = {ObjectKind::SwaWindow, window_bytes, win};
-    e.sentence = "Hit: the session returns and its window is prefetched back layer by layer (" +
-                 S(b.val(FigureId::SwaRestoreLayerTime)) + " each), hidden behind the previous layer's compute.";
+    e.sentence = "Hit: the session returns while its window is still in the pool; it comes back layer by layer (" + S(b.val(FigureId::SwaRestoreLayerTime)) +
+                 " each), hidden behind the previous layer's compute.";
+  }
+  if (kv_left_hbm) {
+    LedgerEntry& e = b.add_timed("reload-kv", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::ResumeKvReloadTime);
+    e.phase = "hit";
+    e.bytes = global_bytes;
+    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula);
+    e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
+    e.sentence = "Its global KV left HBM while it idled, so the " + B(global_bytes) + " come back from host DRAM before the turn starts.";
   }
   {
-    LedgerEntry& e = b.add("drop", Endpoint::Hbm, Endpoint::Hbm, ObjectKind::SwaWindow, b.lat_hbm);
+    LedgerEntry& e = b.add("drop", Endpoint::Dram, Endpoint::Dram, ObjectKind::SwaPool, 0);
     e.phase = "miss";
-    b.cite(e, FigureId::SwaPoolSessions,
-           S(b.lat_hbm) + " = lat_hbm " + N(b.s.hw.lat_hbm_us) + " µs to release the window; pool " +
-               b.fig(FigureId::SwaPoolSessions).formula);
+    b.cite(e, FigureId::SwaPoolSessions, "the pool evicts its least recent window: nothing moves; pool " + b.fig(FigureId::SwaPoolSessions).formula);
     e.highlight.add(ObjectKind::SwaPool);
-    e.changes[0] = {ObjectKind::SwaWindow, -window_bytes, -win};
-    e.sentence = "Miss: another time the session idles too long and the pool, full, has evicted its window; only the "
-                 "global KV remains. SWA KV is never written to SSD.";
+    e.changes[0] = {ObjectKind::SwaPool, -window_bytes, -win};
+    e.sentence = "Miss: another time the session idles longer than " + model::human(pool, "sessions") +
+                 " newer ones, and the full pool drops its window. SWA KV is never written to SSD.";
   }
-  {
-    LedgerEntry& e = replay(b, "bounded-replay");
+  if (kv_left_hbm) {
+    LedgerEntry& a = b.add_timed("promote-kv-ssd", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::ResumeKvSsdTime);
+    a.phase = "miss";
+    a.bytes = ctx * b.val(FigureId::KvGlobalPerToken);
+    b.cite(a, FigureId::ResumeKvSsdTime, b.fig(FigureId::ResumeKvSsdTime).formula);
+    a.sentence = "A session idle that long has lost its global KV from host DRAM too: it is read back from the SSD prefix cache.";
+    LedgerEntry& e = b.add_timed("promote-kv-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::ResumeKvReloadTime);
     e.phase = "miss";
-    e.sentence = "Bounded replay: the last " + N(win) + " tokens run through all " + N(b.t.layers) +
-                 " layers again, reading the global KV already in HBM, to rebuild every layer's window.";
+    e.bytes = global_bytes;
+    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula);
+    e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
+    e.sentence = "…and promoted into HBM before the turn starts.";
   }
-  {
-    LedgerEntry& e = b.add("rebuild", Endpoint::Decoder, Endpoint::Hbm, ObjectKind::SwaWindow, window_bytes / b.bw_total);
+  if (b.m.bounded_replay) {
+    LedgerEntry& e = b.add_timed("bounded-replay", Endpoint::Tokens, Endpoint::Decoder, ObjectKind::HiddenStream, FigureId::ReplayTime);
     e.phase = "miss";
-    e.bytes = window_bytes;
-    b.cite(e, FigureId::KvSwaPerSession,
-           b.fig(FigureId::KvSwaPerSession).formula + "; " + S(e.duration) + " = " + B(window_bytes) + " / " +
-               model::human(b.bw_total, "B/s"));
+    e.flop = b.val(FigureId::ReplayFlop);
+    b.cite(e, FigureId::ReplayTime, b.fig(FigureId::ReplayTime).formula + "; alone it would take " + b.fig(FigureId::ReplayTimeStandalone).formula);
     e.highlight.layers = b.all_layers();
+    e.highlight.add(Endpoint::Encoder);
+    e.highlight.add(ObjectKind::GlobalKv);
+    e.sentence = "Bounded replay: the last " + N(win) + " tokens run through all " + N(t.layers) +
+                 " layers again, riding the next decode step, reading the global KV now in HBM to rebuild every layer's window.";
+    LedgerEntry& r = b.add("rebuild", Endpoint::Decoder, Endpoint::Hbm, ObjectKind::SwaWindow, model::hbm_transfer_time(t, window_bytes));
+    r.phase = "miss";
+    r.bytes = window_bytes;
+    r.overlapped = true;
+    b.cite(r, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula + "; " + S(r.duration) + " = " + B(window_bytes) + " / HBM, inside the replay");
+    r.highlight.layers = b.all_layers();
+    r.changes[0] = {ObjectKind::SwaWindow, window_bytes, win};
+    r.sentence = "The replay writes the " + B(window_bytes) + " window back to HBM: the miss cost compute instead of a copy, and nothing came from SSD "
+                 "for the window.";
+  } else {
+    const double bytes = b.val(FigureId::KvSwaPerSession);
+    LedgerEntry& e = b.add("restore-window-ssd", Endpoint::Ssd, Endpoint::Hbm, ObjectKind::SwaWindow,
+                           model::ssd_read_time(t, bytes) + model::host_transfer_time(t, bytes * t.kv_share));
+    e.phase = "miss";
+    e.bytes = bytes;
+    b.cite(e, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula + "; " + S(e.duration) + " = SSD read " +
+                                             S(model::ssd_read_time(t, bytes)) + " + host link " + S(model::host_transfer_time(t, bytes * t.kv_share)));
     e.changes[0] = {ObjectKind::SwaWindow, window_bytes, win};
-    e.sentence = "The replay writes the " + B(window_bytes) + " window back to HBM: the miss cost compute (" +
-                 S(b.val(FigureId::ReplayTime)) + ") instead of a " + S(b.val(FigureId::SwaRestoreSessionTime)) +
-                 " copy, and nothing came from SSD.";
+    e.sentence = "This model has no bounded replay: its window was cached with the prefix, so the miss reads it back from SSD.";
   }
 }
 
 // [SECTION] prefix-cache ------------------------------------------------------------------------------
 void build_prefix_cache(Builder& b) {
   b.base_residency(1, 0);
-  const double hit = b.s.work.prefix_hit;
+  const double hit = std::min(b.s.work.prefix_hit, b.s.work.prompt);
   if (hit <= 0) {
     b.out.note = "The scenario has no prefix hit (prefix_hit = 0): the whole prompt is prefilled.";
     return;
   }
+  const model::Terms& t = b.t;
   const double b_tok = b.val(FigureId::KvGlobalPerToken);
   const double bytes = b.val(FigureId::PrefixHitBytes);
   b.out.start[static_cast<int>(ObjectKind::PrefixCache)] = {Endpoint::Ssd, bytes, hit, 0};
   const std::string units = N(std::ceil(hit / kPrefixUnitTokens));
-  double promote = 0;
   {
-    LedgerEntry& e = b.add("promote-ssd-dram", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, b.lat_ssd + bytes / b.ssd_bw);
+    LedgerEntry& e = b.add_timed("promote-ssd-dram", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::PrefixSsdReadTime);
     e.phase = "hit";
     e.bytes = bytes;
-    b.cite(e, FigureId::PrefixHitBytes,
-           b.fig(FigureId::PrefixHitBytes).formula + "; " + S(e.duration) + " = " + N(b.s.hw.lat_ssd_us) + " µs + " + B(bytes) +
-               " / (" + N(b.s.hw.ssd_count) + " × " + N(b.s.hw.ssd_gbps) + " GB/s)");
+    b.cite(e, FigureId::PrefixSsdReadTime, b.fig(FigureId::PrefixHitBytes).formula + "; " + b.fig(FigureId::PrefixSsdReadTime).formula);
+    e.sources = std::string(kPrefixUnitSource) + "\n" + e.sources;
     e.highlight.add(ObjectKind::GlobalKv);
-    e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their global KV is read "
-                 "from SSD into host DRAM.";
-    promote += e.duration;
+    e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their KV is read from SSD into host DRAM.";
   }
   {
-    LedgerEntry& e = b.add("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, b.host_lat + bytes / b.host_bw);
+    LedgerEntry& e = b.add_timed("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixUploadTime);
     e.phase = "hit";
-    e.bytes = bytes;
-    b.cite(e, FigureId::PrefixHitBytes,
-           b.fig(FigureId::PrefixHitBytes).formula + "; " + S(e.duration) + " = " + S(b.host_lat) + " DMA latency + " +
-               B(bytes) + " / " + model::human(b.host_bw, "B/s") + " (the model's single-hop estimate: " +
-               b.fig(FigureId::PrefixSsdHitTime).formula + ")");
-    e.changes[0] = {ObjectKind::GlobalKv, bytes, hit};
-    e.sentence = "From host DRAM the rows move up into HBM, before the turn starts, so no decode step waits on SSD.";
-    promote += e.duration;
+    e.bytes = bytes * t.kv_share;
+    b.cite(e, FigureId::PrefixUploadTime, b.fig(FigureId::PrefixUploadTime).formula);
+    e.changes[0] = {ObjectKind::GlobalKv, hit * b_tok * t.kv_share, hit};
+    e.sentence = "From host DRAM the rows move up into HBM before the turn starts, so no step waits on SSD.";
   }
-  if (b.m.n_win > 0) {
-    LedgerEntry& e = replay(b, "replay-window");
+  if (b.val(FigureId::PrefixReplayTime) > 0) {
+    LedgerEntry& e = b.add_timed("replay-window", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixReplayTime);
     e.phase = "hit";
     const double win = std::min<double>(b.m.n_win, hit);
-    e.changes[0] = {ObjectKind::SwaWindow, b.t.window_layers * win * b.val(FigureId::KvSwaEntry), win};
-    e.sentence = "SWA KV was never cached, so the hit's last " + N(win) + " tokens are replayed to rebuild the window.";
+    e.flop = t.rest_replay.flop_all() - t.rest.flop_all();
+    b.cite(e, FigureId::PrefixReplayTime, b.fig(FigureId::PrefixReplayTime).formula);
+    e.changes[0] = {ObjectKind::SwaWindow, t.window_layers * win * b.z.swa * t.kv_share, win};
+    e.highlight.layers = b.all_layers();
+    e.sentence = "SWA KV was never cached, so the hit's last " + N(win) + " tokens are replayed in front of the new ones to rebuild the window.";
   }
-  const double rest = b.prompt - hit;
+  const double rest = b.s.work.prompt - hit;
   if (rest > 0) {
-    const double flop = model::prefill_flop(b.s, b.t, rest, nullptr, nullptr, nullptr);
-    LedgerEntry& e = b.add("prefill-rest", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, flop / b.pflops);
+    LedgerEntry& e = b.add_timed("prefill-rest", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixRestTime);
     e.phase = "hit";
-    e.flop = flop;
-    b.cite(e, FigureId::PrefillFlop,
-           FL(flop) + " = prefill FLOP of " + N(rest) + " new tokens; " + S(e.duration) + " = " + FL(flop) + " / " +
-               model::human(b.pflops, "FLOP") + "/s");
-    e.highlight.layers.add_range(0, static_cast<int>(b.t.prefill_layers) - 1);
-    e.changes[0] = {ObjectKind::GlobalKv, rest * b_tok, rest};
-    e.sentence = "Only the " + N(rest) + " new tokens of the prompt are prefilled.";
+    e.flop = t.rest.flop_all();
+    b.cite(e, FigureId::PrefixRestTime, b.fig(FigureId::PrefixRestTime).formula);
+    e.highlight.layers.add_range(0, std::max(0, static_cast<int>(t.full_layers) - 1));
+    e.changes[0] = {ObjectKind::GlobalKv, rest * b_tok * t.kv_share, rest};
+    e.sentence = "Only the " + N(rest) + " new tokens of the prompt are prefilled; they attend over the promoted prefix.";
   }
   {
-    const double step_bytes = b.val(FigureId::DecodeWeightBytes) + b.val(FigureId::DecodeKvBytes);
-    LedgerEntry& e = b.add("first-decode", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, b.val(FigureId::DecodeStepFloor));
+    LedgerEntry& e = b.add_timed("first-decode", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeStepTime);
     e.phase = "hit";
-    e.bytes = step_bytes;
-    b.cite(e, FigureId::DecodeStepFloor, b.fig(FigureId::DecodeStepFloor).formula);
+    e.bytes = b.val(FigureId::DecodeWeightBytes) + b.val(FigureId::DecodeKvBytes);
+    b.cite(e, FigureId::DecodeStepTime, b.fig(FigureId::DecodeStepTime).formula);
     e.highlight.layers = b.all_layers();
     e.highlight.add(ObjectKind::GlobalKv);
     e.sentence = "The turn's first decode step starts with the whole prefix already in HBM.";
   }
   {
-    LedgerEntry& e = b.add("recompute", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream,
-                           b.val(FigureId::PrefixRecomputeTime));
+    LedgerEntry& e = b.add_timed("recompute", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixRecomputeTime);
     e.phase = "recompute";
-    e.flop = b.val(FigureId::PrefixRecomputeTime) * b.pflops;
-    b.cite(e, FigureId::PrefixRecomputeTime, b.fig(FigureId::PrefixRecomputeTime).formula);
-    e.highlight.layers.add_range(0, static_cast<int>(b.t.prefill_layers) - 1);
-    const double ratio = promote > 0 ? e.duration / promote : 0.0;
-    e.sentence = "Without the cache the " + N(hit) + " tokens would be recomputed: " + S(e.duration) + " of compute against " +
-                 S(promote) + " of promotion, " + model::num_sig(ratio, 3) + "× " + (ratio >= 1 ? "slower." : "faster.");
+    e.flop = t.prefill.flop_all() - t.rest.flop_all();
+    b.cite(e, FigureId::PrefixRecomputeTime, b.fig(FigureId::PrefixRecomputeTime).formula + "; against the hit: " + b.fig(FigureId::PrefixSpeedup).formula);
+    e.highlight.layers.add_range(0, std::max(0, static_cast<int>(t.full_layers) - 1));
+    const double ratio = b.val(FigureId::PrefixSpeedup);
+    e.sentence = "Without the cache the " + N(hit) + " tokens would be recomputed: " + S(e.duration) + " against " +
+                 S(b.val(FigureId::PrefixHitTime) + b.val(FigureId::PrefixReplayTime)) + " to promote them and replay the window, " +
+                 model::num_sig(ratio, 3) + "× " + (ratio >= 1 ? "slower." : "faster.");
   }
 }
 
 // [SECTION] step-budget -------------------------------------------------------------------------------
 void build_step_budget(Builder& b) {
-  b.base_residency(b.batch, b.ctx);
+  b.base_residency(b.t.batch_replica, b.s.work.ctx);
   // Sweep: the scenario's own point, then the batch ×8 and ×64, then the context ×8 at the largest batch,
-  // clamped to the parameters' allowed ranges.
+  // clamped to the parameters' allowed ranges. Each entry lasts its point's own figure.
   const model::ParamDef* pb = model::find_param("batch");
   const model::ParamDef* pc = model::find_param("ctx");
   const double bmax = pb ? pb->max : 1e6, cmax = pc ? pc->max : 1.6e7;
-  const double b0 = b.batch, c0 = b.ctx;
-  const double points[4][2] = {{b0, c0}, {std::min(bmax, 8 * b0), c0}, {std::min(bmax, 64 * b0), c0},
-                               {std::min(bmax, 64 * b0), std::min(cmax, 8 * c0)}};
+  const double b0 = b.s.work.batch, c0 = b.s.work.ctx;
+  const double points[4][2] = {{b0, c0}, {std::min(bmax, 8 * b0), c0}, {std::min(bmax, 64 * b0), c0}, {std::min(bmax, 64 * b0), std::min(cmax, 8 * c0)}};
   for (const auto& p : points) {
     model::Scenario sp = b.s;
     sp.work.batch = static_cast<std::int32_t>(p[0]);
@@ -195,40 +212,37 @@ void build_step_budget(Builder& b) {
     const model::Figures fp = model::describe(sp);
     const model::Values& v = fp.computed.values;
     const model::Terms& t = fp.computed.terms;
-    const double floor = v[FigureId::DecodeStepFloor];
     const std::string phase = "batch " + N(p[0]) + " · ctx " + N(p[1]);
-    const std::string bw = model::human(t.bw_total, "B/s");
-    const std::string per = N(p[0]) + (p[0] == 1 ? " session × " : " sessions × ");
-    auto part = [&](std::string_view step, ObjectKind obj, double bytes, double extra, FigureId fid, const std::string& what,
-                    const std::string& name) {
-      if (bytes <= 0) return;
-      LedgerEntry& e = b.add(step, Endpoint::Hbm, Endpoint::Sram, obj, extra + bytes / t.bw_total);
+    if (!t.feasible()) {
+      LedgerEntry& e = b.add("cannot-run", Endpoint::Hbm, Endpoint::Hbm, ObjectKind::GlobalKv, 0);
       e.phase = phase;
-      e.bytes = bytes;
-      e.figure = fid;
-      e.provenance = fp[fid].provenance;
-      e.sources = fp[fid].sources;
-      e.formula = what + "; " + S(e.duration) + " = " + (extra > 0 ? S(extra) + " HBM latency + " : std::string()) + B(bytes) +
-                  " / " + bw;
+      e.formula = model::infeasible_summary(t);
+      e.sentence = "At batch " + N(p[0]) + " and " + N(p[1]) + " tokens of context this setup cannot run: " + e.formula + ".";
+      continue;
+    }
+    const double step = v[FigureId::DecodeStepTime];
+    auto part = [&](std::string_view key, ObjectKind obj, FigureId time, FigureId what, const std::string& name, Endpoint from, Endpoint to) {
+      if (v[time] <= 0) return;
+      LedgerEntry& e = b.add(key, from, to, obj, v[time]);
+      e.phase = phase;
+      e.figure = time;
+      e.provenance = fp[time].provenance;
+      e.sources = model::figure_sources(fp, fp[time]);
+      e.formula = fp[time].formula + (what != FigureId::Count ? "; " + fp[what].formula : std::string());
       e.highlight.add(Endpoint::Decoder);
-      e.sentence = "At batch " + N(p[0]) + " and " + N(p[1]) + " tokens of context, " + name + " take " + S(e.duration) +
-                   ": " + model::human(e.duration / floor, "fraction") + " of the " + S(floor) + " step.";
+      e.sentence = "At batch " + N(p[0]) + " and " + N(p[1]) + " tokens of context, " + name + " take " + S(e.duration) + ": " +
+                   model::human(e.duration / step, "fraction") + " of the " + S(step) + " step (" + model::bound_name(t.step) + ").";
     };
-    part("weights", ObjectKind::MoeWeights, v[FigureId::DecodeWeightBytes], b.lat_hbm, FigureId::DecodeWeightBytes,
-         fp[FigureId::DecodeWeightBytes].formula, "the weights (" + model::num_sig(v[FigureId::DecodeDistinctExperts], 4) +
-                                                       " distinct experts per layer)");
-    part("fullpool-index", ObjectKind::SparseIndex, p[0] * v[FigureId::IndexFullpoolBytes], 0, FigureId::IndexFullpoolBytes,
-         B(p[0] * v[FigureId::IndexFullpoolBytes]) + " = " + per + paren(fp[FigureId::IndexFullpoolBytes].formula),
-         "the full-pool index scans");
-    part("candidate-pool", ObjectKind::SparseIndex, p[0] * v[FigureId::IndexCandidateBytes], 0, FigureId::IndexCandidateBytes,
-         B(p[0] * v[FigureId::IndexCandidateBytes]) + " = " + per + paren(fp[FigureId::IndexCandidateBytes].formula),
-         "the candidate-pool scores");
-    part("gather", ObjectKind::GlobalKv, p[0] * v[FigureId::GatherBytes], 0, FigureId::GatherBytes,
-         B(p[0] * v[FigureId::GatherBytes]) + " = " + per + paren(fp[FigureId::GatherBytes].formula), "the sparse gathers");
-    part("dense-read", ObjectKind::GlobalKv, p[0] * t.read_dense, 0, FigureId::DecodeKvBytes,
-         B(p[0] * t.read_dense) + " = " + per + "dense reads " + B(t.read_dense), "the dense KV reads");
-    part("swa-window", ObjectKind::SwaWindow, p[0] * v[FigureId::SwaWindowBytes], 0, FigureId::SwaWindowBytes,
-         B(p[0] * v[FigureId::SwaWindowBytes]) + " = " + per + paren(fp[FigureId::SwaWindowBytes].formula), "the SWA windows");
+    const Endpoint H = Endpoint::Hbm, R = Endpoint::Sram, D = Endpoint::Decoder;
+    part("weights", ObjectKind::MoeWeights, FigureId::DecodeTWeights, FigureId::DecodeWeightBytes,
+         "the weights (" + model::num_sig(v[FigureId::DecodeExpertsPerRank], 4) + " experts per rank)", H, R);
+    part("index", ObjectKind::SparseIndex, FigureId::DecodeTIndex, FigureId::Count, "the index reads", H, R);
+    part("gather", ObjectKind::GlobalKv, FigureId::DecodeTGather, FigureId::Count, "the KV reads", H, R);
+    part("swa-window", ObjectKind::SwaWindow, FigureId::DecodeTWindow, FigureId::Count, "the SWA windows", H, R);
+    part("compute", ObjectKind::HiddenStream, FigureId::DecodeTCompute, FigureId::DecodeFlop, "compute above the reads", R, D);
+    part("all-to-all", ObjectKind::HiddenStream, FigureId::DecodeTA2a, FigureId::Count, "the MoE all-to-all", D, D);
+    part("all-reduce", ObjectKind::HiddenStream, FigureId::DecodeTAllreduce, FigureId::Count, "the all-reduces", D, D);
+    part("kernel-floors", ObjectKind::WorkingSet, FigureId::DecodeTOverhead, FigureId::Count, "kernel launch floors", R, R);
   }
 }
 

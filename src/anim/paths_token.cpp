@@ -1,367 +1,365 @@
-// The per-token paths: prefill, decode, the Engram close-up and the CSA2 layer modes.
+// The per-token paths: prefill and one decode step, each entry lasting a model figure (or a stated share).
 #include <algorithm>
 #include <cmath>
 
 #include "anim/builder.h"
 #include "model/text.h"
+#include "model/timing.h"
 
 namespace tierscope::anim::detail {
 
 using model::FigureId;
 using model::LayerMode;
+using model::LayerRead;
 
 namespace {
 
-bool is_full_pool(const LayerRead& r) { return r.fullpool > 0; }
+bool is_full_pool(const LayerRead& r) { return r.fullpool_keys > 0; }
 bool is_pool(const LayerRead& r) { return r.pool_scorer; }
-bool is_owner(const LayerRead& r) { return r.mode == LayerMode::Full || r.mode == LayerMode::Dense; }
-bool reads_dense(const LayerRead& r) { return r.dense > 0; }
-bool has_win(const LayerRead& r) { return r.window > 0; }
+bool reads_dense(const LayerRead& r) { return r.dense_rows > 0; }
+bool has_win(const LayerRead& r) { return r.window_rows > 0; }
 bool selects(const LayerRead& r) { return r.mode == LayerMode::Full || r.mode == LayerMode::Reindex; }
 
-std::string sessions_x(double batch) { return N(batch) + (batch == 1 ? " session × " : " sessions × "); }
-
-// "Σ over layers 2, 8, 14 of 1/ratio × (288 + 68) B" for the owners in [first, last].
+// The KV-owning layers in [first, last]: bytes they store per token (main + index keys), Σ 1/ratio.
 struct Authoring {
-  double per_token = 0;  // stored bytes per token, main + index keys
-  double rows = 0;       // Σ 1/ratio
+  double per_token = 0;
+  double rows = 0;
   LayerSet layers;
 };
 
 Authoring authoring(const Builder& b, int first, int last) {
   Authoring a;
-  const double main = b.val(FigureId::KvMainEntry), idx = b.val(FigureId::KvIndexEntry);
-  for (int i = first; i <= last && i < b.m.layer_count; ++i) {
+  for (int i = std::max(0, first); i <= last && i < b.m.layer_count; ++i) {
     const LayerMode mode = b.m.layers[static_cast<std::size_t>(i)].mode;
     if (mode != LayerMode::Full && mode != LayerMode::Dense) continue;
     const double inv = 1.0 / b.ratio(i);
     a.rows += inv;
-    a.per_token += inv * (main + (mode == LayerMode::Full ? idx : 0.0));
+    a.per_token += inv * (b.z.main + (mode == LayerMode::Full ? b.z.idx : 0.0));
     a.layers.add(i);
   }
   return a;
 }
+
+std::string fmt_label(model::NumFormat f) { return model::format_info(f).label; }
 
 }  // namespace
 
 // [SECTION] prefill ----------------------------------------------------------------------------------
 void build_prefill(Builder& b) {
   b.base_residency(1, 0);
-  const double P = b.prompt;
+  b.out.total_figure = FigureId::PrefillTime;
+  const double P = b.s.work.prompt;
   if (P <= 0) {
     b.out.note = "The prompt is empty (prompt = 0): nothing to prefill.";
     return;
   }
+  const model::Terms& t = b.t;
   const double b_tok = b.val(FigureId::KvGlobalPerToken);
-  const int prefill_layers = static_cast<int>(b.t.prefill_layers);
-  LayerSet encoder;
-  encoder.add_range(0, prefill_layers - 1);
+  const int split = t.last_source >= 0 ? t.last_source : b.m.layer_count;
+  LayerSet full_layers, win_layers;
+  if (split > 0) full_layers.add_range(0, split - 1);
+  win_layers.add_range(split, b.m.layer_count - 1);
+  const std::string per_gpu = t.gpus > 1 ? " on each GPU of the replica" : "";
 
   if (b.m.engram_count > 0) {
-    const double per_tok = b.val(FigureId::EngramBytesPerToken);
-    const double bytes = P * per_tok;
-    LedgerEntry& e = b.add("engram-read", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, b.engram_time(bytes));
+    const double bytes = P * b.val(FigureId::EngramBytesPerToken);
+    LedgerEntry& e = b.add_timed("engram-read", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramPromptFetchTime);
     e.bytes = bytes;
     e.overlapped = true;
     e.engram_rows = P * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramBytesPerToken,
-           B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) + "; " +
-               b.engram_time_formula(bytes));
+    b.cite(e, FigureId::EngramPromptFetchTime, B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) +
+                                                   "; " + b.share_text(FigureId::EngramPromptFetchTime, 1) + " = " + b.fig(FigureId::EngramPromptFetchTime).formula);
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
     e.sentence = "Engram layers " + b.layer_list(e.highlight.layers) + " read " + N(e.engram_rows) +
-                 " table rows for the prompt's n-grams; the addresses are known from the tokens alone, so the reads are "
-                 "prefetched ahead of the layers that use them.";
+                 " table rows for the prompt's n-grams; the addresses follow from the tokens alone, so the reads are prefetched "
+                 "ahead of the layers that use them.";
   }
 
   {
-    LedgerEntry& e = b.add("encode", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, b.val(FigureId::PrefillTime));
-    e.flop = b.val(FigureId::PrefillFlop);
-    b.cite(e, FigureId::PrefillTime, b.fig(FigureId::PrefillFlop).formula + "; " + b.fig(FigureId::PrefillTime).formula);
-    e.highlight.layers = encoder;
-    e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(prefill_layers) +
-                             " causal encoder layers: " + FL(e.flop) + " of compute, the bulk of prefill."
-                       : "The " + N(P) + " prompt tokens run through all " + N(prefill_layers) + " layers: " + FL(e.flop) +
-                             " of compute.";
+    LedgerEntry& e = b.add_timed("encode", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefillFullTime);
+    e.flop = t.prefill.full.flop_all;
+    b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula);
+    e.highlight.layers = full_layers;
+    e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(split) + " layers before the last KV source (the causal encoder): " +
+                             FL(e.flop) + " over the instance, " + model::bound_name(t.prefill.full) + "."
+                       : "The " + N(P) + " prompt tokens run through " + N(split) + " of the " + N(t.layers) + " layers: " + FL(e.flop) +
+                             " over the instance, " + model::bound_name(t.prefill.full) + ".";
   }
 
-  // Global KV authored by the prefill-side owners (the encoder's ratio-2 caches in V4.1).
+  // Global KV, authored where it is owned: the encoder's caches from their own streams, the decoder's projected
+  // from the encoder's final stream.
   const Authoring enc = authoring(b, 0, b.ced ? b.m.enc_layers - 1 : b.m.layer_count - 1);
+  const Authoring dec = b.ced ? authoring(b, b.m.enc_layers, b.m.layer_count - 1) : Authoring{};
   if (enc.per_token > 0) {
-    const double bytes = P * enc.per_token;
-    LedgerEntry& e = b.add("author-kv", b.prefill_side(), Endpoint::Sram, ObjectKind::WorkingSet, b.lat_sram);
+    const double bytes = P * enc.per_token * t.kv_share;
+    LedgerEntry& e = b.add("author-kv", b.prefill_side(), Endpoint::Hbm, ObjectKind::GlobalKv, model::hbm_transfer_time(t, bytes));
     e.bytes = bytes;
+    e.overlapped = true;
     b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + N(P) + " tokens × " + N(enc.per_token) + " B (layers " + b.layer_list(enc.layers) +
-               ": Σ 1/ratio = " + N(enc.rows) + " rows per token × stored row + index key); " + b.kernel_formula());
+           B(bytes) + " = " + N(P) + " tokens × " + N(enc.per_token) + " B (layers " + b.layer_list(enc.layers) + ": Σ 1/ratio = " + N(enc.rows) +
+               " rows per token × (row + index key))" + per_gpu + "; written inside the encode pass: " + S(e.duration) + " = " + B(bytes) +
+               " / HBM (counted in its roofline)");
     e.highlight.layers = enc.layers;
-    e.highlight.add(ObjectKind::GlobalKv);
+    if (dec.per_token <= 0) e.changes[0] = {ObjectKind::GlobalKv, bytes, P};
     int first = 0;
     while (first < b.m.layer_count && !enc.layers.has(first)) ++first;
-    e.sentence = b.ced ? "Layers " + b.layer_list(enc.layers) + " author global KV from their own streams, one row per " +
-                             N(b.ratio(first)) + " tokens at layer " + N(first) +
-                             ", built in the kernel's working set (bytes counted at their stored size)."
-                       : "Every KV-owning layer (" + b.layer_list(enc.layers) + ") builds its rows for the prompt in the "
-                         "kernel's working set (bytes counted at their stored size).";
+    e.sentence = (b.ced ? "Layers " + b.layer_list(enc.layers) + " author global KV from their own streams, one row per " + N(b.ratio(first)) +
+                              " tokens at layer " + N(first)
+                        : "Every KV-owning layer writes its rows for the prompt") +
+                 ", stored as " + fmt_label(b.m.kv_fmt) + (b.t.index_owners > 0 ? " with index keys as " + fmt_label(b.m.idx_fmt) : std::string()) + ".";
   }
-
-  // The decoder's global KV, projected per token from the encoder's final stream H[t].
-  const Authoring dec = b.ced ? authoring(b, b.m.enc_layers, b.m.layer_count - 1) : Authoring{};
   if (dec.per_token > 0) {
-    const double bytes = P * dec.per_token;
-    LedgerEntry& e = b.add("project-kv", Endpoint::Stream, Endpoint::Sram, ObjectKind::WorkingSet, b.lat_sram);
+    const double bytes = P * dec.per_token * t.kv_share;
+    LedgerEntry& e = b.add("project-kv", Endpoint::Stream, Endpoint::Hbm, ObjectKind::GlobalKv, model::hbm_transfer_time(t, bytes));
     e.bytes = bytes;
+    e.overlapped = true;
     b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + N(P) + " tokens × " + N(dec.per_token) + " B (layer " + b.layer_list(dec.layers) +
-               ", ratio " + N(b.ratio(model::kv_source_of(b.m, b.m.layer_count - 1))) + "); " + b.kernel_formula());
+           B(bytes) + " = " + N(P) + " tokens × " + N(dec.per_token) + " B (layer " + b.layer_list(dec.layers) + ")" + per_gpu + "; " + S(e.duration) +
+               " = " + B(bytes) + " / HBM, inside the passes");
     e.highlight.layers = dec.layers;
-    e.highlight.add(ObjectKind::GlobalKv);
-    e.sentence = "Layer " + b.layer_list(dec.layers) + " projects every prompt token's final encoder state H[t] into one "
-                 "decoder KV row and index key: a plain per-token projection, run for all " + N(P) + " tokens.";
+    e.changes[0] = {ObjectKind::GlobalKv, P * b_tok * t.kv_share, P};
+    e.sentence = "Layer " + b.layer_list(dec.layers) + " projects every prompt token's final encoder state H[t] into one decoder KV row and index "
+                 "key: a plain per-token projection, run for all " + N(P) + " tokens: " + N(b_tok) + " B/token of global KV in all.";
   }
 
   {
-    const double bytes = P * b_tok;
-    LedgerEntry& e = b.add("quantise-store", Endpoint::Sram, Endpoint::Hbm, ObjectKind::GlobalKv, bytes / b.bw_total);
-    e.bytes = bytes;
-    b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + N(P) + " tokens × " + paren(b.fig(FigureId::KvGlobalPerToken).formula) + "; main row " +
-               b.fig(FigureId::KvMainEntry).formula + "; index key " + b.fig(FigureId::KvIndexEntry).formula + "; " +
-               S(e.duration) + " = " + B(bytes) + " / " + model::human(b.bw_total, "B/s"));
-    e.highlight.layers = enc.layers;
-    for (int i = 0; i < model::kMaxLayers; ++i) {
-      if (dec.layers.has(i)) e.highlight.layers.add(i);
-    }
-    e.changes[0] = {ObjectKind::GlobalKv, bytes, P};
-    e.sentence = std::string("Rows are stored as ") + model::format_info(b.m.kv_fmt).label + " and index keys as " +
-                 model::format_info(b.m.idx_fmt).label + ": " + N(b_tok) + " B per token, " + B(bytes) +
-                 " of global KV for the prompt in HBM.";
-    if (b.t.index_owners == 0) {
-      e.sentence = std::string("Rows are stored as ") + model::format_info(b.m.kv_fmt).label + ": " + N(b_tok) +
-                   " B per token, " + B(bytes) + " of KV for the prompt in HBM.";
-    }
-  }
-
-  const double win = std::min<double>(b.m.n_win, P);
-  if (b.ced && b.m.n_win > 0) {
-    // Decoder layers after the last KV source own only window KV: they run on the last window only.
-    int last_src = -1;
-    for (int i = 0; i < b.m.layer_count; ++i) {
-      if (model::owns_kv(b.m.layers[static_cast<std::size_t>(i)].mode)) last_src = i;
-    }
-    const double share = b.t.layers > 0 ? (b.t.layers - b.t.prefill_layers) / b.t.layers : 0.0;
-    const double params = share * (b.t.p_routed_active + b.t.p_shared + b.t.p_attn + b.t.p_router + b.t.p_dense_ffn);
-    const double flop = 2.0 * params * win;
-    LedgerEntry& e = b.add("decoder-replay", Endpoint::Stream, Endpoint::Decoder, ObjectKind::HiddenStream, flop / b.pflops);
-    e.flop = flop;
-    b.cite(e, FigureId::ReplayFlop,
-           FL(flop) + " = 2 × " + model::human(params, "params") + " decoder-side active (" + N(b.t.layers - b.t.prefill_layers) +
-               "/" + N(b.t.layers) + " of the per-layer total) × " + N(win) + " window tokens; " + S(e.duration) + " = " +
-               FL(flop) + " / " + model::human(b.pflops, "FLOP") + "/s");
-    e.highlight.layers.add_range(std::max(last_src + 1, b.m.enc_layers), b.m.layer_count - 1);
-    e.sentence = "The decoder is skipped for the prompt except its last " + N(win) + " tokens: layers " +
-                 b.layer_list(e.highlight.layers) + " own only window KV, so they run on that window alone.";
+    const double win = b.m.n_win > 0 ? std::min<double>(b.m.n_win, P) : 1.0;
+    LedgerEntry& e = b.add_timed(b.ced ? "decoder-window" : "last-window", b.ced ? Endpoint::Stream : b.prefill_side(), Endpoint::Decoder,
+                                 ObjectKind::HiddenStream, FigureId::PrefillWindowTime);
+    e.flop = t.prefill.win.flop_all;
+    b.cite(e, FigureId::PrefillWindowTime, b.fig(FigureId::PrefillWindowTime).formula);
+    e.highlight.layers = win_layers;
+    e.sentence = "Layers " + b.layer_list(win_layers) + " own no KV beyond " + (b.m.n_win > 0 ? "their window" : "what the prompt needs") +
+                 ", so they run only on the last " + N(win) + (win == 1 ? " token" : " tokens") + " of the prompt" +
+                 (b.ced ? ": the decoder is skipped for the rest." : ".");
   }
 
   if (b.m.n_win > 0) {
-    const double bytes = b.t.window_layers * win * b.val(FigureId::KvSwaEntry);
+    const double win = std::min<double>(b.m.n_win, P);
+    const double bytes = t.window_layers * win * b.z.swa * t.kv_share;
     LedgerEntry& e = b.add("swa-fill", b.ced ? Endpoint::Decoder : b.prefill_side(), Endpoint::Hbm, ObjectKind::SwaWindow,
-                           bytes / b.bw_total);
+                           model::hbm_transfer_time(t, bytes));
     e.bytes = bytes;
-    b.cite(e, FigureId::KvSwaPerSession,
-           B(bytes) + " = " + N(b.t.window_layers) + " layers × " + N(win) + " tokens × " + N(b.val(FigureId::KvSwaEntry)) +
-               " B; " + S(e.duration) + " = " + B(bytes) + " / " + model::human(b.bw_total, "B/s"));
+    e.overlapped = true;
+    b.cite(e, FigureId::KvSwaPerSession, B(bytes) + " = " + N(t.window_layers) + " layers × " + N(win) + " tokens × " + N(b.z.swa) + " B" + per_gpu +
+                                             "; " + S(e.duration) + " = " + B(bytes) + " / HBM, inside the passes");
     e.highlight.layers = b.layers_where(has_win);
-    if (!b.m.swa_all) e.highlight.layers = b.layers_where([](const LayerRead& r) { return r.mode == LayerMode::SwaOnly; });
     e.changes[0] = {ObjectKind::SwaWindow, bytes, win};
-    e.sentence = "The SWA ring keeps only the last " + N(win) + " tokens in each of " + N(b.t.window_layers) +
-                 " layers, " + std::string(model::format_info(b.m.swa_fmt).label) + ": " + B(bytes) +
-                 " that stays the same size however long the prompt.";
+    e.sentence = "The SWA ring keeps only the last " + N(win) + " tokens in each of " + N(t.window_layers) + " layers, " +
+                 fmt_label(b.m.swa_fmt) + ": " + B(bytes) + " that stays the same size however long the prompt.";
   }
 
-  // Persist whole storage units of the prompt's global KV: HBM → host DRAM → SSD, off the critical path.
+  // Persist whole storage units of the prompt's global KV: HBM → host DRAM → SSD, off the critical path
+  // (one copy: every GPU of the replica holds the same rows, so one writes them back).
   const double units = std::floor(P / kPrefixUnitTokens);
   if (units > 0) {
     const double tokens = units * kPrefixUnitTokens;
-    const double bytes = tokens * b_tok;
-    LedgerEntry& h = b.add("persist-offload", Endpoint::Hbm, Endpoint::Dram, ObjectKind::GlobalKv, b.host_lat + bytes / b.host_bw);
+    const bool window_too = b.m.n_win > 0 && !b.m.bounded_replay;
+    const double bytes = tokens * b_tok + (window_too ? b.val(FigureId::KvSwaPerSession) : 0.0);
+    LedgerEntry& h = b.add("persist-offload", Endpoint::Hbm, Endpoint::Dram, ObjectKind::GlobalKv, model::host_transfer_time(t, bytes));
     h.bytes = bytes;
     h.overlapped = true;
-    b.cite(h, FigureId::PrefixHitBytes,
-           B(bytes) + " = " + N(units) + " units × " + N(kPrefixUnitTokens) + " tokens × " + N(b_tok) + " B; " + S(h.duration) +
-               " = " + S(b.host_lat) + " DMA latency + " + B(bytes) + " / " + model::human(b.host_bw, "B/s"));
-    h.sources = kPrefixUnitSource;
+    b.cite(h, FigureId::PrefixHitBytes, B(bytes) + " = " + N(units) + " units × " + N(kPrefixUnitTokens) + " tokens × " + N(b_tok) + " B/token" +
+                                            (window_too ? " + the window" : "") + "; " + S(h.duration) + " = " + S(t.host_lat) + " DMA latency + " +
+                                            B(bytes) + " / " + model::human(t.host_bw, "B/s") + " host link");
+    h.sources = std::string(kPrefixUnitSource) + "\n" + h.sources;
     h.highlight.add(ObjectKind::PrefixCache);
-    h.sentence = "The prompt's global KV is copied to host DRAM in " + N(units) + " storage units of " +
-                 N(kPrefixUnitTokens) + " tokens; the SWA window is not persisted, it can always be replayed.";
-    LedgerEntry& w = b.add("persist-ssd", Endpoint::Dram, Endpoint::Ssd, ObjectKind::PrefixCache, b.lat_ssd + bytes / b.ssd_bw);
+    h.sentence = "The prompt's global KV is copied to host DRAM in " + N(units) + " storage units of " + N(kPrefixUnitTokens) + " tokens" +
+                 (b.m.bounded_replay ? "; the SWA window is not persisted, it can always be replayed." : ", with its window.");
+    LedgerEntry& w = b.add("persist-ssd", Endpoint::Dram, Endpoint::Ssd, ObjectKind::PrefixCache, model::ssd_write_time(t, bytes));
     w.bytes = bytes;
     w.overlapped = true;
-    b.cite(w, FigureId::PrefixHitBytes,
-           B(bytes) + " = " + N(tokens) + " tokens × " + N(b_tok) + " B; " + S(w.duration) + " = " + N(b.s.hw.lat_ssd_us) +
-               " µs + " + B(bytes) + " / (" + N(b.s.hw.ssd_count) + " × " + N(b.s.hw.ssd_gbps) +
-               " GB/s), writes taken at the read rate");
+    b.cite(w, FigureId::PrefixHitBytes, B(bytes) + "; " + S(w.duration) + " = " + N(b.s.hw.lat_ssd_us) + " µs + " + B(bytes) + " / (" +
+                                            N(b.s.hw.ssd_count) + " × " + N(b.s.hw.ssd_gbps) + " GB/s × " + N(model::kSsdWriteShare) +
+                                            ", drives write at about 0.7 of their read rate)");
     w.changes[0] = {ObjectKind::PrefixCache, bytes, tokens};
-    w.sentence = "The units land in the persistent prefix cache on SSD, kept for about " + N(b.s.hw.retention_h) +
-                 " h (best effort), ready for the next turn that starts with the same prefix.";
+    w.sentence = "The units land in the persistent prefix cache on SSD, kept " + N(b.s.hw.retention_h) +
+                 " h by the design card's assumption (DeepSeek documents hours to days, best effort), ready for a turn that starts with the "
+                 "same prefix.";
   }
   if (b.m.engram_count == 0) b.out.note = "This model has no Engram layers, so prefill reads no table rows.";
 }
 
 // [SECTION] decode ------------------------------------------------------------------------------------
 void build_decode(Builder& b) {
-  const double Bt = b.batch;
-  b.base_residency(Bt, b.ctx);
-  const std::string per = sessions_x(Bt);
-  const std::string bw = model::human(b.bw_total, "B/s");
-  auto hbm_read = [&](std::string_view step, ObjectKind obj, double bytes, FigureId fid, const std::string& what) -> LedgerEntry& {
-    LedgerEntry& e = b.add(step, Endpoint::Hbm, Endpoint::Sram, obj, bytes / b.bw_total);
-    e.bytes = bytes;
-    b.cite(e, fid, B(bytes) + " = " + per + what + "; " + S(e.duration) + " = " + B(bytes) + " / " + bw);
-    return e;
-  };
+  const model::Terms& t = b.t;
+  const double Br = t.batch_replica;
+  b.base_residency(Br, b.s.work.ctx);
+  b.out.total_figure = FigureId::DecodeStepTime;
+  const std::string per = Builder::sessions_x(Br);
+  const std::string on_gpu = t.gpus > 1 ? " (one GPU of " + N(t.gpus) + ": the busiest replica's " + N(Br) + (Br == 1 ? " session)" : " sessions)") : "";
+  const double kvs = Br * t.kv_share;
+  const std::string share = t.kv_share < 1 ? " × 1/" + N(t.tp) + " (its share of the heads)" : std::string();
 
   if (b.m.engram_count > 0) {
-    const double bytes = Bt * b.val(FigureId::EngramBytesPerToken);
-    LedgerEntry& e = b.add("engram-prefetch", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, b.engram_time(bytes));
+    const double bytes = t.tokens_replica * b.val(FigureId::EngramBytesPerToken);
+    LedgerEntry& e = b.add_timed("engram-prefetch", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramStepFetchTime);
     e.bytes = bytes;
     e.overlapped = true;
-    e.engram_rows = Bt * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramBytesPerToken,
-           B(bytes) + " = " + per + paren(b.fig(FigureId::EngramBytesPerToken).formula) + "; " + b.engram_time_formula(bytes) +
-               "; stall " + b.fig(FigureId::EngramStall).formula);
+    e.engram_rows = t.tokens_replica * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
+    b.cite(e, FigureId::EngramStepFetchTime, B(bytes) + " = " + N(t.tokens_replica) + " tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) +
+                                                 "; " + b.fig(FigureId::EngramStepFetchTime).formula + "; stall " + b.fig(FigureId::EngramStall).formula);
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
-    e.sentence = "Engram rows for the new token's n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) +
-                 " (" + N(e.engram_rows) + " rows); the fetch hides behind the layers before layer " +
-                 N(b.m.engram_layers[0]) + ", stalling " + S(b.val(FigureId::EngramStall)) + ".";
+    e.sentence = "Engram rows for the new tokens' n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) + " (" + N(e.engram_rows) +
+                 " rows); the fetch hides behind the layers before layer " + N(b.m.engram_layers[0]) + ", stalling " + S(b.val(FigureId::EngramStall)) + ".";
   }
 
   {
-    const double bytes = b.val(FigureId::DecodeWeightBytes);
-    LedgerEntry& e = b.add("weights", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, b.lat_hbm + bytes / b.bw_total);
-    e.bytes = bytes;
-    b.cite(e, FigureId::DecodeWeightBytes,
-           b.fig(FigureId::DecodeWeightBytes).formula + "; " + S(e.duration) + " = " + N(b.s.hw.lat_hbm_us) +
-               " µs HBM latency + " + B(bytes) + " / " + bw);
+    LedgerEntry& e = b.add_timed("weights", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeTWeights);
+    e.bytes = b.val(FigureId::DecodeWeightBytes);
+    b.cite(e, FigureId::DecodeWeightBytes, b.fig(FigureId::DecodeWeightBytes).formula + "; " + b.fig(FigureId::DecodeTWeights).formula);
     e.highlight.layers = b.all_layers();
-    const std::string which = b.m.experts > 0
-                                  ? "The weights of the " + N(b.val(FigureId::DecodeDistinctExperts)) +
-                                        " experts picked per layer, plus the shared and attention weights,"
-                                  : std::string("Every layer's weights (a dense model reads all of them for each token)");
-    e.sentence = which + " stream from HBM: " + B(bytes) + ", " +
-                 model::human(b.val(FigureId::DecodeWeightShare), "fraction") + " of the step's bytes.";
+    const std::string which = b.m.experts > 0 ? "This GPU's share of the " + N(b.val(FigureId::DecodeExpertsPerRank)) +
+                                                    " experts touched on its rank per layer, plus its slice of the attention and shared weights,"
+                                              : std::string("This GPU's slice of every layer's weights (a dense model reads all of them each step)");
+    e.sentence = which + " streams from HBM: " + B(e.bytes) + ", " + model::human(b.val(FigureId::DecodeWeightShare), "fraction") +
+                 " of the step's bytes.";
   }
 
-  const LayerSet fullpool = b.layers_where(is_full_pool);
-  if (b.val(FigureId::IndexFullpoolBytes) > 0) {
-    LedgerEntry& e = hbm_read("fullpool-index", ObjectKind::SparseIndex, Bt * b.val(FigureId::IndexFullpoolBytes),
-                              FigureId::IndexFullpoolBytes, paren(b.fig(FigureId::IndexFullpoolBytes).formula));
-    e.highlight.layers = fullpool;
+  const double fullpool = t.dec.fullpool, pool = t.dec.pool;
+  if (fullpool > 0) {
+    LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
+                                 fullpool / (fullpool + pool));
+    e.bytes = kvs * fullpool;
+    b.cite(e, FigureId::IndexFullpoolBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexFullpoolBytes).formula) + share + "; " +
+                                                b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the full-pool share of the index reads");
+    e.highlight.layers = b.layers_where(is_full_pool);
     e.highlight.add(ObjectKind::GlobalKv);
-    e.sentence = "The full-pool indexers (layers " + b.layer_list(fullpool) + ") score every stored position: " +
-                 N(b.t.fullpool_rows_idx) + " index keys, a read that grows with the context.";
+    e.sentence = "The full-pool indexers (layers " + b.layer_list(e.highlight.layers) + ") score every stored position: " + N(t.fullpool_rows_idx) +
+                 " index keys per session, a read that grows with the context.";
   }
-  if (b.val(FigureId::IndexCandidateBytes) > 0) {
-    LedgerEntry& e = hbm_read("candidate-pool", ObjectKind::SparseIndex, Bt * b.val(FigureId::IndexCandidateBytes),
-                              FigureId::IndexCandidateBytes, paren(b.fig(FigureId::IndexCandidateBytes).formula));
+  if (pool > 0) {
+    LedgerEntry& e = b.add_timed("candidate-pool", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
+                                 pool / (fullpool + pool));
+    e.bytes = kvs * pool;
+    b.cite(e, FigureId::IndexCandidateBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexCandidateBytes).formula) + share + "; " +
+                                                 b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the candidate-pool share");
     e.highlight.layers = b.layers_where(is_pool);
     e.highlight.layers.add(b.m.cand_src);
-    e.sentence = "Layer " + N(b.m.cand_src) + " has picked " + N(b.m.cand_blocks) + " candidate blocks of " +
-                 N(b.m.cand_block) + " positions; the later indexers (layers " + b.layer_list(b.layers_where(is_pool)) +
-                 ") score only those " + N(b.t.pool_positions) + ", the same at any context length.";
+    e.sentence = "Layer " + N(b.m.cand_src) + " has picked " + N(b.m.cand_blocks) + " candidate blocks of " + N(b.m.cand_block) +
+                 " positions; the later indexers (layers " + b.layer_list(b.layers_where(is_pool)) + ") score only those " + N(t.pool_positions) +
+                 ", the same at any context length.";
   }
-  const int sel = b.selecting_layers();
-  if (sel > 0 && b.m.top_k > 0) {
-    const double bytes = Bt * sel * b.m.top_k * kPositionBytes;
-    LedgerEntry& e = b.add("top-k", Endpoint::Sram, Endpoint::Hbm, ObjectKind::SparseIndex, b.lat_sram + bytes / b.bw_total);
-    e.bytes = bytes;
-    e.formula = B(bytes) + " = " + per + N(sel) + " selecting layers × top-" + N(b.m.top_k) + " × " + N(kPositionBytes) +
-                " B position ids (our assumption); " + S(e.duration) + " = " + S(b.lat_sram) + " in-kernel sort + " +
-                B(bytes) + " / " + bw;
-    e.figure = FigureId::TopkSliceBytes;
-    e.provenance = model::Provenance::Derived;
-    e.sources = b.fig(FigureId::TopkSliceBytes).sources;
+  if (b.val(FigureId::DecodeTTopk) > 0) {
+    LedgerEntry& e = b.add_timed("top-k", Endpoint::Sram, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTTopk);
+    e.bytes = t.tokens_replica * t.dec.select_keys * 4.0;
+    b.cite(e, FigureId::TopkSelectTime, b.fig(FigureId::DecodeTTopk).formula);
     e.highlight.layers = b.layers_where(selects);
     e.highlight.add(ObjectKind::WorkingSet);
-    e.sentence = "Scores are sorted in the kernel's working set and each selecting layer keeps the top " + N(b.m.top_k) +
-                 " positions, published for the layers that reuse them.";
+    e.sentence = "Each selecting layer sorts its " + N(t.dec.select_keys / std::max(1.0, t.selecting_layers)) +
+                 " scores per query in the kernel's working set and keeps the top " + N(b.m.top_k) + " positions, published for the layers that reuse them.";
   }
 
-  // The sparse gather, split into the encoder side (ratio-2 caches) and the decoder side (layer 20's
-  // projected cache) so the decoder's read stands on its own; together they are gather.bytes.
+  // The KV gather, split into the encoder side and the decoder side (layer 20's projected cache in V4.1) so
+  // the decoder's read stands on its own; with the dense reads they are decode.t_gather.
   double gather_enc = 0, gather_dec = 0;
   LayerSet enc_readers, dec_readers;
   for (int i = 0; i < b.m.layer_count; ++i) {
-    const LayerRead r = b.layer_read(i);
-    if (r.gather <= 0) continue;
-    if (b.side(i) == Endpoint::Decoder && b.ced) {
-      gather_dec += r.gather;
-      dec_readers.add(i);
-    } else {
-      gather_enc += r.gather;
-      enc_readers.add(i);
-    }
+    const LayerRead r = b.read(i);
+    if (r.gathered <= 0) continue;
+    (b.side(i) == Endpoint::Decoder && b.ced ? gather_dec : gather_enc) += r.gather_bytes(b.z);
+    (b.side(i) == Endpoint::Decoder && b.ced ? dec_readers : enc_readers).add(i);
   }
-  const double main = b.val(FigureId::KvMainEntry);
+  const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * b.z.main);
+  const double scale = t.dec.gather > 0 ? gather_q / t.dec.gather : 0.0;  // several queries per session with drafts
+  const double gather_total = gather_q + t.dec.dense;
+  auto gather_entry = [&](std::string_view step, double bytes, const LayerSet& layers, const std::string& what, const std::string& sentence) {
+    if (bytes <= 0 || gather_total <= 0) return;
+    LedgerEntry& e = b.add_timed(step, Endpoint::Hbm, Endpoint::Sram, ObjectKind::GlobalKv, FigureId::DecodeTGather, bytes / gather_total);
+    e.bytes = kvs * bytes;
+    b.cite(e, FigureId::GatherBytes, B(e.bytes) + " = " + per + what + share + "; " + b.share_text(FigureId::DecodeTGather, e.time_share));
+    e.highlight.layers = layers;
+    e.sentence = sentence;
+  };
   if (gather_enc > 0) {
-    LedgerEntry& e = hbm_read(b.ced ? "gather-encoder" : "gather", ObjectKind::GlobalKv, Bt * gather_enc, FigureId::GatherBytes,
-                              N(enc_readers.count()) + " reading layers × " + N(gather_enc / enc_readers.count() / main) +
-                                  " rows × " + N(main) + " B (part of " + b.fig(FigureId::GatherBytes).formula + ")");
-    e.highlight.layers = enc_readers;
-    e.sentence = std::string(b.ced ? "Encoder layers " : "Layers ") + b.layer_list(enc_readers) +
-                 " gather their selected rows, " + model::format_info(b.m.kv_fmt).label + ": " + B(Bt * gather_enc) +
-                 " instead of the whole cache.";
+    gather_entry(b.ced ? "gather-encoder" : "gather", gather_enc * scale, enc_readers,
+                 N(enc_readers.count()) + " layers × their selected rows × " + N(b.z.main) + " B" + (t.q > 1 ? " × " + N(t.q) + " queries" : std::string()),
+                 std::string(b.ced ? "Encoder layers " : "Layers ") + b.layer_list(enc_readers) + " gather their selected rows, " + fmt_label(b.m.kv_fmt) +
+                     ", instead of the whole cache.");
   }
-  if (b.t.read_dense > 0) {
-    LedgerEntry& e = hbm_read("dense-read", ObjectKind::GlobalKv, Bt * b.t.read_dense, FigureId::DecodeKvBytes,
-                              "dense reads " + B(b.t.read_dense) + " (every row of each cache, " + N(b.t.dense_readers) +
-                                  " layers; part of " + b.fig(FigureId::DecodeKvBytes).formula + ")");
-    e.highlight.layers = b.layers_where(reads_dense);
-    e.sentence = "Layers " + b.layer_list(e.highlight.layers) + " attend over every stored row of their cache: " +
-                 B(Bt * b.t.read_dense) + ", growing with the context.";
+  if (t.dec.dense > 0) {
+    gather_entry("dense-read", t.dec.dense, b.layers_where(reads_dense),
+                 "every row of each cache (" + N(t.dense_readers) + " layers × " + N(b.s.work.ctx) + " tokens / ratio × " + N(b.z.main) + " B)",
+                 "Layers " + b.layer_list(b.layers_where(reads_dense)) + " attend over every stored row of their cache: a read that grows with the context.");
   }
-  if (b.val(FigureId::SwaWindowBytes) > 0) {
-    LedgerEntry& e = hbm_read("swa-window", ObjectKind::SwaWindow, Bt * b.val(FigureId::SwaWindowBytes),
-                              FigureId::SwaWindowBytes, paren(b.fig(FigureId::SwaWindowBytes).formula));
+  if (b.val(FigureId::DecodeTWindow) > 0) {
+    LedgerEntry& e = b.add_timed("swa-window", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SwaWindow, FigureId::DecodeTWindow);
+    e.bytes = kvs * t.dec.window;
+    b.cite(e, FigureId::SwaWindowBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::SwaWindowBytes).formula) + share + "; " +
+                                            b.fig(FigureId::DecodeTWindow).formula);
     e.highlight.layers = b.layers_where(has_win);
-    e.sentence = "Every window layer reads its last " + N(std::min<double>(b.m.n_win, b.ctx)) + " tokens of SWA KV: " +
-                 B(Bt * b.val(FigureId::SwaWindowBytes)) + ", independent of the context length.";
+    e.sentence = "Every window layer reads its last " + N(std::min<double>(b.m.n_win, b.s.work.ctx)) + " tokens of SWA KV, independent of the context length.";
   }
   if (gather_dec > 0) {
-    LedgerEntry& e = hbm_read("decoder-gather", ObjectKind::GlobalKv, Bt * gather_dec, FigureId::GatherBytes,
-                              N(dec_readers.count()) + " decoder layers × " + N(gather_dec / dec_readers.count() / main) +
-                                  " rows × " + N(main) + " B (part of " + b.fig(FigureId::GatherBytes).formula + ")");
-    e.highlight.layers = dec_readers;
-    e.highlight.add(Endpoint::Decoder);
-    e.sentence = "Decoder layers " + b.layer_list(dec_readers) + " read the global KV projected from the encoder's final "
-                 "stream: the selected rows of layer " + N(b.m.enc_layers) + "'s cache.";
+    LedgerEntry* before = b.out.entries.empty() ? nullptr : &b.out.entries.back();
+    (void)before;
+    gather_entry("decoder-gather", gather_dec * scale, dec_readers,
+                 N(dec_readers.count()) + " decoder layers × their selected rows × " + N(b.z.main) + " B",
+                 "Decoder layers " + b.layer_list(dec_readers) + " read the global KV projected from the encoder's final stream: the selected rows of "
+                 "layer " + N(b.m.enc_layers) + "'s cache.");
+    b.out.entries.back().highlight.add(Endpoint::Decoder);
   }
 
-  {
-    const double bytes = Bt * b.val(FigureId::KvGlobalPerToken);
-    LedgerEntry& e = b.add("kv-append", Endpoint::Decoder, Endpoint::Hbm, ObjectKind::GlobalKv, bytes / b.bw_total);
-    e.bytes = bytes;
-    b.cite(e, FigureId::KvGlobalPerToken,
-           B(bytes) + " = " + per + paren(b.fig(FigureId::KvGlobalPerToken).formula) + "; " + S(e.duration) + " = " + B(bytes) +
-               " / " + bw);
-    e.highlight.layers = b.layers_where(is_owner);
-    e.highlight.add(Endpoint::Tokens);
-    e.highlight.add(ObjectKind::Tokens);
-    e.changes[0] = {ObjectKind::GlobalKv, bytes, Bt};
-    e.sentence = "The token comes out and the global KV grows by " + N(b.val(FigureId::KvGlobalPerToken)) +
-                 " B per session (owners at ratio r add a row every r tokens; this is the average).";
+  // What the reads do not cover: compute above them, the collectives, kernel floors, drafts and stalls.
+  auto fixed = [&](std::string_view step, FigureId id, Endpoint from, Endpoint to, ObjectKind obj, const std::string& sentence) {
+    if (b.val(id) <= 0) return;
+    LedgerEntry& e = b.add_timed(step, from, to, obj, id);
+    b.cite(e, id, b.fig(id).formula);
+    e.highlight.layers = b.all_layers();
+    e.sentence = sentence;
+  };
+  fixed("compute", FigureId::DecodeTCompute, Endpoint::Sram, b.prefill_side(), ObjectKind::HiddenStream,
+        "Where a kernel class needs more tensor-core time than its reads take, the step waits on compute: " + S(b.val(FigureId::DecodeTCompute)) +
+            " above the memory roof.");
+  fixed("all-reduce", FigureId::DecodeTAllreduce, b.prefill_side(), Endpoint::Decoder, ObjectKind::HiddenStream,
+        "Attention split over " + N(t.tp) + " GPUs sums its partial outputs after every layer: all-reduces over the scale-up link.");
+  fixed("all-to-all", FigureId::DecodeTA2a, b.prefill_side(), Endpoint::Decoder, ObjectKind::HiddenStream,
+        "Each token travels to the GPUs holding its experts and back (dispatch and combine): " + N(b.val(FigureId::DecodeDestRanks)) +
+            " ranks per token on average, the busiest rank " + model::human(b.val(FigureId::DecodeImbalance), "fraction") + " above the mean.");
+  fixed("kernel-floors", FigureId::DecodeTOverhead, Endpoint::Sram, Endpoint::Sram, ObjectKind::WorkingSet,
+        "Small kernels take their launch floor however little they do: " + N(t.kernels_per_step) + " kernels this step, " +
+            S(b.val(FigureId::DecodeTOverhead)) + " above both roofs.");
+  fixed("drafts", FigureId::DecodeTDraft, b.prefill_side(), Endpoint::Decoder, ObjectKind::HiddenStream,
+        "The draft module proposes " + N(b.s.work.spec_tokens) + " tokens per session for the next step to verify.");
+  fixed("engram-stall", FigureId::DecodeTStall, b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables,
+        "The Engram rows arrived after the layer that needed them: the step waits.");
+
+  // The token comes out; the caches grow where their owners are.
+  const double app = t.tokens_replica * t.kv_share;
+  const double append_global = b.val(FigureId::KvGlobalPerToken), append_win = t.window_layers * b.z.swa;
+  const double append_all = append_global + append_win;
+  const Authoring enc = authoring(b, 0, b.ced ? b.m.enc_layers - 1 : b.m.layer_count - 1);
+  const Authoring dec = b.ced ? authoring(b, b.m.enc_layers, b.m.layer_count - 1) : Authoring{};
+  auto append = [&](std::string_view step, Endpoint from, ObjectKind obj, double per_token, const LayerSet& layers, const std::string& sentence) {
+    if (per_token <= 0) return;
+    LedgerEntry& e = b.add_timed(step, from, Endpoint::Hbm, obj, FigureId::DecodeTAppend, per_token / append_all);
+    e.bytes = app * per_token;
+    b.cite(e, obj == ObjectKind::SwaWindow ? FigureId::KvSwaEntry : FigureId::KvGlobalPerToken,
+           B(e.bytes) + " = " + N(t.tokens_replica) + (t.tokens_replica == 1 ? " token × " : " tokens × ") + N(per_token) + " B" + share + "; " +
+               b.share_text(FigureId::DecodeTAppend, e.time_share));
+    e.highlight.layers = layers;
+    e.sentence = sentence;
+  };
+  append(b.ced ? "kv-append-encoder" : "kv-append", b.prefill_side(), ObjectKind::GlobalKv, enc.per_token, enc.layers,
+         "The new token's global KV is written by the layers that own it (" + b.layer_list(enc.layers) + "): owners at ratio r add a row every r tokens, " +
+             N(enc.per_token) + " B per token on average.");
+  if (!b.out.entries.empty() && b.out.entries.back().step.substr(0, 9) == "kv-append") {
+    b.out.entries.back().changes[0] = {ObjectKind::GlobalKv, app * append_global, t.tokens_replica};
+    b.out.entries.back().highlight.add(Endpoint::Tokens);
+    b.out.entries.back().highlight.add(ObjectKind::Tokens);
   }
+  append("kv-append-decoder", Endpoint::Stream, ObjectKind::GlobalKv, dec.per_token, dec.layers,
+         "Layer " + b.layer_list(dec.layers) + " projects the new token's final encoder state into the decoder's cache: " + N(dec.per_token) + " B.");
   if (b.m.n_win > 0) {
-    const double bytes = Bt * b.t.window_layers * b.val(FigureId::KvSwaEntry);
-    LedgerEntry& e = b.add("swa-append", Endpoint::Decoder, Endpoint::Hbm, ObjectKind::SwaWindow, bytes / b.bw_total);
-    e.bytes = bytes;
-    b.cite(e, FigureId::KvSwaEntry,
-           B(bytes) + " = " + per + N(b.t.window_layers) + " layers × " + N(b.val(FigureId::KvSwaEntry)) + " B; " +
-               S(e.duration) + " = " + B(bytes) + " / " + bw);
-    e.highlight.layers = b.layers_where(has_win);
-    const bool grows = b.ctx < b.m.n_win;
-    if (grows) e.changes[0] = {ObjectKind::SwaWindow, bytes, Bt};
-    e.sentence = grows ? "The SWA ring takes the new token in every window layer; it is not full yet, so it grows."
-                       : "The SWA ring takes the new token in every window layer and drops its oldest: its size stays put.";
+    const bool grows = b.s.work.ctx < b.m.n_win;
+    append("swa-append", Endpoint::Decoder, ObjectKind::SwaWindow, append_win, b.layers_where(has_win),
+           grows ? "The SWA ring takes the new token in every window layer; it is not full yet, so it grows."
+                 : "The SWA ring takes the new token in every window layer and drops its oldest: its size stays put.");
+    if (grows) b.out.entries.back().changes[0] = {ObjectKind::SwaWindow, app * append_win, t.tokens_replica};
+  }
+  if (!b.out.entries.empty()) {
+    std::string& s = b.out.entries.back().sentence;
+    s += " Step: " + S(b.val(FigureId::DecodeStepTime)) + on_gpu + ", " + model::bound_name(t.step) + ".";
   }
   if (b.m.engram_count == 0) b.out.note = "This model has no Engram layers.";
 }

@@ -125,7 +125,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     }
     if (!a.starts_with("-")) {
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors");
         continue;
       }
       have_command = true;
@@ -135,7 +135,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "presets") o.command = Command::Presets;
       else if (a == "params") o.command = Command::Params;
       else if (a == "ledger") o.command = Command::Ledger;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger");
+      else if (a == "anchors") o.command = Command::Anchors;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -208,7 +209,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors");
     return r;
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {

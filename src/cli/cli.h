@@ -18,11 +18,11 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitInternal = 1,  // a bug: should never happen
   kExitUsage = 2,     // unknown command or flag, missing or malformed flag value
-  kExitInvalid = 3,   // a scenario value is invalid (--set, --preset, file contents, cross-field)
+  kExitInvalid = 3,   // a scenario value is invalid (--set, --preset, file contents, cross-field) or cannot run
   kExitFile = 4,      // the --scenario file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {

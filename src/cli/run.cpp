@@ -1,9 +1,12 @@
 // CLI commands over the model: figures, check-card, sweep, presets, params, ledger. Output goes to strings.
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "anim/format.h"
 #include "anim/ledger.h"
 #include "cli/cli.h"
+#include "model/anchors.h"
 #include "model/card_check.h"
 #include "model/figures.h"
 #include "model/json_codec.h"
@@ -67,9 +70,13 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Outpu
       continue;
     }
     Error e;
-    if (!set_param_text(s, *p, a.value, e)) {
+    Adjustments moved;
+    if (!edit_param(s, *p, a.value, moved, e)) {
       e.field = "--set " + e.field;
       errors.push_back(e);
+    }
+    for (const Adjustment& m : moved) {
+      o.err += "tierscope: note: --set " + a.key + "=" + a.value + " also set " + m.field + " " + m.from + " → " + m.to + " (" + m.why + ")\n";
     }
   }
   if (errors.empty()) errors = validate(s);
@@ -85,7 +92,7 @@ bool pick_figures(const Options& opt, std::vector<FigureId>& ids, Output& o, boo
   if (opt.figure_ids.empty()) {
     if (sweep_default) {
       ids = {FigureId::KvGlobalPerToken, FigureId::KvPerSession, FigureId::HbmSessions, FigureId::DecodeWeightBytes,
-             FigureId::DecodeKvBytes, FigureId::DecodeStepFloor, FigureId::DecodeWeightShare, FigureId::DecodeTokensPerS};
+             FigureId::DecodeKvBytes, FigureId::DecodeStepTime, FigureId::DecodeWeightShare, FigureId::DecodeTokensPerS};
     } else {
       for (int i = 0; i < kFigureCount; ++i) ids.push_back(static_cast<FigureId>(i));
     }
@@ -102,40 +109,57 @@ bool pick_figures(const Options& opt, std::vector<FigureId>& ids, Output& o, boo
   return true;
 }
 
+// A setup that cannot run still prints what can be computed (bytes, capacities); the timed figures are
+// marked, the reasons go to stderr and the exit code is 3.
+void report_infeasible(Output& o, const Terms& t) {
+  if (t.feasible()) return;
+  report(o, infeasible_errors(t), kExitInvalid);
+}
+
 void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
   std::vector<FigureId> ids;
   if (!pick_figures(opt, ids, o, false)) return;
   const Figures f = describe(s);
+  const Terms& t = f.computed.terms;
   if (opt.format == Format::Json) {
     Json j;
     j["preset"] = s.preset;
     j["hash"] = scenario_to_hash(s);
+    j["feasible"] = t.feasible();
+    Json why = Json::array();
+    for (const Error& e : infeasible_errors(t)) why.push_back(Json{{"field", e.field}, {"value", e.value}, {"allowed", e.allowed}});
+    j["infeasible"] = std::move(why);
     Json arr = Json::array();
     for (FigureId id : ids) {
       const Figure& x = f[id];
-      arr.push_back(Json{{"id", x.id}, {"label", x.label}, {"value", x.value}, {"unit", x.unit},
-                         {"formula", x.formula}, {"provenance", provenance_name(x.provenance)}, {"sources", x.sources},
+      Json value = std::isfinite(x.value) ? Json(x.value) : Json(nullptr);
+      arr.push_back(Json{{"id", x.id}, {"label", x.label}, {"value", value}, {"unit", x.unit}, {"feasible", x.feasible},
+                         {"formula", x.formula}, {"provenance", provenance_name(x.provenance)}, {"sources", figure_sources(f, x)},
                          {"tier", tier_name(x.tier)}, {"lifetime", lifetime_name(x.lifetime)}});
     }
     j["figures"] = std::move(arr);
     o.out = j.dump(2) + "\n";
   } else if (opt.format == Format::Csv) {
-    o.out = "id,label,value,unit,provenance,tier,lifetime,formula,sources\n";
+    o.out = "id,label,value,unit,feasible,provenance,tier,lifetime,formula,sources\n";
     for (FigureId id : ids) {
       const Figure& x = f[id];
-      o.out += csv_field(x.id) + "," + csv_field(x.label) + "," + num_exact(x.value) + "," + csv_field(x.unit) + "," +
-               provenance_name(x.provenance) + "," + csv_field(tier_name(x.tier)) + "," +
-               csv_field(lifetime_name(x.lifetime)) + "," + csv_field(x.formula) + "," + csv_field(x.sources) + "\n";
+      o.out += csv_field(x.id) + "," + csv_field(x.label) + "," + (std::isfinite(x.value) ? num_exact(x.value) : std::string()) + "," +
+               csv_field(x.unit) + "," + (x.feasible ? "true" : "false") + "," + provenance_name(x.provenance) + "," +
+               csv_field(tier_name(x.tier)) + "," + csv_field(lifetime_name(x.lifetime)) + "," + csv_field(x.formula) + "," +
+               csv_field(figure_sources(f, x)) + "\n";
     }
   } else {
-    o.out = "scenario: " + scenario_to_hash(s) + "\n\n";
+    o.out = "scenario: " + scenario_to_hash(s) + "\n";
+    if (!t.feasible()) o.out += "this setup cannot run: " + infeasible_summary(t) + "\n";
+    o.out += "\n";
     for (FigureId id : ids) {
       const Figure& x = f[id];
-      appendf(o.out, "%-28.*s %-16s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(),
-              human(x.value, x.unit).c_str(), static_cast<int>(x.label.size()), x.label.data(), x.formula.c_str(),
-              provenance_name(x.provenance));
+      const std::string shown = x.feasible ? human(x.value, x.unit) : std::string("—");
+      appendf(o.out, "%-28.*s %-16s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(), shown.c_str(),
+              static_cast<int>(x.label.size()), x.label.data(), x.formula.c_str(), provenance_name(x.provenance));
     }
   }
+  report_infeasible(o, t);
 }
 
 void cmd_check_card(const Options& opt, const Scenario& s, Output& o) {
@@ -144,17 +168,19 @@ void cmd_check_card(const Options& opt, const Scenario& s, Output& o) {
     Json arr = Json::array();
     for (const CardRow& r : rows) {
       arr.push_back(Json{{"id", r.claim->id}, {"claim", r.claim->text}, {"band_low", r.claim->lo},
-                         {"band_high", r.claim->hi}, {"unit", figure_info(r.claim->figure).unit},
-                         {"figure", figure_info(r.claim->figure).id}, {"value", r.value}, {"card_value", r.card_value},
+                         {"band_high", std::isfinite(r.claim->hi) ? Json(r.claim->hi) : Json(nullptr)}, {"unit", figure_info(r.claim->figure).unit},
+                         {"figure", figure_info(r.claim->figure).id}, {"value", std::isfinite(r.value) ? Json(r.value) : Json(nullptr)},
+                         {"band_high_open", !std::isfinite(r.claim->hi)}, {"card_value", r.card_value},
                          {"verdict", verdict_name(r.verdict)}, {"condition", r.condition}, {"reason", r.reason},
-                         {"note", r.claim->note}});
+                         {"note", r.note}});
     }
     o.out = Json{{"scenario", scenario_to_hash(s)}, {"claims", std::move(arr)}}.dump(2) + "\n";
   } else if (opt.format == Format::Csv) {
     o.out = "id,claim,band_low,band_high,unit,value,card_value,verdict,condition,reason\n";
     for (const CardRow& r : rows) {
       o.out += csv_field(r.claim->id) + "," + csv_field(r.claim->text) + "," + num_exact(r.claim->lo) + "," +
-               num_exact(r.claim->hi) + "," + csv_field(figure_info(r.claim->figure).unit) + "," + num_exact(r.value) +
+               (std::isfinite(r.claim->hi) ? num_exact(r.claim->hi) : std::string()) + "," + csv_field(figure_info(r.claim->figure).unit) + "," +
+               (std::isfinite(r.value) ? num_exact(r.value) : std::string()) +
                "," + num_exact(r.card_value) + "," + verdict_name(r.verdict) + "," + csv_field(r.condition) + "," +
                csv_field(r.reason) + "\n";
     }
@@ -166,6 +192,7 @@ void cmd_check_card(const Options& opt, const Scenario& s, Output& o) {
               human(r.value, unit).c_str(), human(r.card_value, unit).c_str());
       if (!r.condition.empty()) appendf(o.out, "    only if: %s\n", r.condition.c_str());
       appendf(o.out, "    %s\n", r.reason.c_str());
+      if (!r.note.empty()) appendf(o.out, "    note: %s\n", r.note.c_str());
     }
   }
 }
@@ -177,15 +204,17 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   const ParamDef* p1 = opt.axes.size() > 1 ? find_param(opt.axes[1].key) : nullptr;
   o.out = opt.axes[0].key + (p1 ? "," + opt.axes[1].key : std::string());
   for (FigureId id : ids) o.out += std::string(",") + figure_info(id).id;
-  o.out += "\n";
+  o.out += ",feasible,why\n";
   const std::size_t n1 = p1 ? opt.axes[1].values.size() : 1;
-  Scenario s = base;
   Computed c;
   for (const std::string& v0 : opt.axes[0].values) {
     for (std::size_t j = 0; j < n1; ++j) {
+      // Each point starts from the base and is set as a person would set it (dependent fields follow).
+      Scenario s = base;
       Error e;
-      bool ok = set_param_text(s, *p0, v0, e);
-      if (ok && p1) ok = set_param_text(s, *p1, opt.axes[1].values[j], e);
+      Adjustments moved;
+      bool ok = edit_param(s, *p0, v0, moved, e);
+      if (ok && p1) ok = edit_param(s, *p1, opt.axes[1].values[j], moved, e);
       Errors errors;
       if (!ok) errors.push_back(e);
       else errors = validate(s);
@@ -196,14 +225,69 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
         return;
       }
       compute_values(s, c);
+      const bool feasible = c.terms.feasible();
       o.out += v0;
       if (p1) o.out += "," + opt.axes[1].values[j];
       for (FigureId id : ids) {
         o.out += ',';
-        appendf(o.out, "%.9g", c.values[id]);
+        // A point that cannot run shows no time or capacity, only what holds regardless.
+        if (figure_shown(c.terms, id)) appendf(o.out, "%.9g", c.values[id]);
       }
+      o.out += feasible ? ",true," : ",false," + csv_field(infeasible_summary(c.terms));
       o.out += '\n';
     }
+  }
+}
+
+// Measured serving points against the model under one set of engine constants.
+void cmd_anchors(const Options& opt, Output& o) {
+  const std::vector<AnchorResult> results = evaluate_anchors();
+  if (opt.format == Format::Json) {
+    Json arr = Json::array();
+    for (const AnchorResult& r : results) {
+      const Anchor& a = *r.anchor;
+      Json terms = Json::array();
+      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.name}, {"seconds", g.seconds}});
+      arr.push_back(Json{{"id", a.id}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings}, {"assumed", a.assumed},
+                         {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
+                         {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)}, {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)},
+                         {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured}, {"terms", std::move(terms)},
+                         {"ok", r.ok}, {"why", r.why}, {"provenance", provenance_name(a.provenance)}, {"date", a.date}, {"url", a.url}});
+    }
+    o.out = Json{{"anchors", std::move(arr)}}.dump(2) + "\n";
+    return;
+  }
+  if (opt.format == Format::Csv) {
+    o.out = "id,metric,measured,model,ratio,step_model_s,step_measured_s,what,settings,assumed,url\n";
+    for (const AnchorResult& r : results) {
+      const Anchor& a = *r.anchor;
+      o.out += csv_field(a.id) + "," + csv_field(anchor_metric_name(a.metric)) + "," + num_exact(a.measured) + "," +
+               (r.ok ? num_exact(r.model) : std::string()) + "," + (r.ok ? num_exact(r.ratio) : std::string()) + "," + num_exact(r.step_model) + "," +
+               num_exact(r.step_measured) + "," + csv_field(a.what) + "," + csv_field(a.settings) + "," + csv_field(a.assumed) + "," + csv_field(a.url) + "\n";
+    }
+    return;
+  }
+  o.out = "measured points against the model (one set of engine constants, no per-point tuning)\n\n";
+  for (const AnchorResult& r : results) {
+    const Anchor& a = *r.anchor;
+    const char* unit = figure_info(anchor_figure(a.metric)).unit;
+    appendf(o.out, "%s  %s\n    %s\n", a.id, a.what, a.url);
+    if (!r.ok) {
+      appendf(o.out, "    not computed: %s\n\n", r.why.c_str());
+      continue;
+    }
+    appendf(o.out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
+            human(r.model, unit).c_str(), r.ratio);
+    appendf(o.out, "    per decode step: measured %s, model %s =", human(r.step_measured, "s").c_str(), human(r.step_model, "s").c_str());
+    bool first = true;
+    for (const GapTerm& g : r.terms) {
+      if (g.seconds <= 0) continue;
+      appendf(o.out, "%s %s %s", first ? "" : " +", g.name, human(g.seconds, "s").c_str());
+      first = false;
+    }
+    appendf(o.out, "\n    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
+    if (a.assumed[0]) appendf(o.out, "    assumed: %s\n", a.assumed);
+    o.out += "\n";
   }
 }
 
@@ -259,7 +343,9 @@ void cmd_ledger(const Options& opt, const Scenario& s, Output& o) {
   const anim::LedgerFormat f = opt.format == Format::Json  ? anim::LedgerFormat::Json
                                : opt.format == Format::Csv ? anim::LedgerFormat::Csv
                                                            : anim::LedgerFormat::Text;
-  o.out = anim::ledger_to(anim::build_ledger(s, path), f);
+  const Figures figures = describe(s);
+  o.out = anim::ledger_to(anim::build_ledger(s, figures, path), f);
+  report_infeasible(o, figures.computed.terms);
 }
 
 }  // namespace
@@ -270,6 +356,7 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Help: o.out = usage_text(); return o;
     case Command::Presets: cmd_presets(opt, o); return o;
     case Command::Params: cmd_params(opt, o); return o;
+    case Command::Anchors: cmd_anchors(opt, o); return o;
     case Command::Figures:
     case Command::CheckCard:
     case Command::Sweep:
@@ -278,7 +365,12 @@ Output run(const Options& opt, ReadFile read_file) {
   Scenario s;
   if (!build_scenario(opt, read_file, s, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
-  else if (opt.command == Command::CheckCard) cmd_check_card(opt, s, o);
+  else if (opt.command == Command::CheckCard) {
+    cmd_check_card(opt, s, o);
+    Computed c;
+    compute_values(s, c);
+    report_infeasible(o, c.terms);
+  }
   else if (opt.command == Command::Ledger) cmd_ledger(opt, s, o);
   else cmd_sweep(opt, s, o);
   return o;
@@ -307,6 +399,7 @@ std::string usage_text() {
          "  presets       list the preset scenarios\n"
          "  params        list the scenario parameters, their ranges and defaults\n"
          "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
+         "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -318,13 +411,15 @@ std::string usage_text() {
          "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
          "  --help               this text\n"
          "\n"
-         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, 4 file error.\n"
+         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value or a setup that cannot run\n"
+         "(figures, check-card and ledger still print what can be computed), 4 file error.\n"
          "\n"
          "Examples:\n"
          "  tierscope figures --set ctx=1048576 --set batch=8\n"
          "  tierscope check-card --format csv\n"
          "  tierscope ledger --path decode --format json\n"
-         "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_floor\n";
+         "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
+         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n";
 }
 
 }  // namespace tierscope::cli

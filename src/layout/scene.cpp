@@ -78,10 +78,9 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   sc.prompt_tokens = s.work.prompt;
   sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
 
-  // Whole-node capacities: the GPUs' SRAM and HBM, the host's DRAM, the node's drives.
-  const double gpus = s.hw.gpus;
-  sc.tiers[0] = {gpus * f[model::FigureId::HwSramPerGpu].value, s.hw.lat_sram_ns * 1e-9};
-  sc.tiers[1] = {gpus * f[model::FigureId::HwHbmPerGpu].value, s.hw.lat_hbm_us * 1e-6};
+  // One GPU's SRAM and HBM (the ledger places weights and KV per GPU), the node's DRAM and drives.
+  sc.tiers[0] = {f[model::FigureId::HwSramPerGpu].value, s.hw.lat_sram_ns * 1e-9};
+  sc.tiers[1] = {f[model::FigureId::HwHbmPerGpu].value, s.hw.lat_hbm_us * 1e-6};
   sc.tiers[2] = {s.hw.host_dram_gb * 1e9, model::host_lat_us(s.hw) * 1e-6};
   sc.tiers[3] = {s.hw.ssd_count * s.hw.ssd_tb * 1e12, s.hw.lat_ssd_us * 1e-6};
 

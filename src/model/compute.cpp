@@ -1,36 +1,67 @@
-// The numeric core of the model: every figure's value in closed form (no per-token or per-session loops).
+// The numeric core of the model: placement on each GPU, then a roofline for every timed step, in closed
+// form (no per-token or per-session loops). Formulas and sources are in docs/model.md.
 #include <algorithm>
 #include <cmath>
 
 #include "model/figures.h"
+#include "model/layers.h"
+#include "model/parallel.h"
+#include "model/timing.h"
 
 namespace tierscope::model {
 
+const char* bound_name(const Pass& p) {
+  if (p.t_by_launch > p.t_by_compute && p.t_by_launch > p.t_by_memory) return "launch-bound";
+  return p.t_by_compute > p.t_by_memory ? "compute-bound" : "memory-bound";
+}
+
+const char* work_class_name(WorkClass c) {
+  switch (c) {
+    case WorkClass::Dense: return "dense projections";
+    case WorkClass::Experts: return "routed experts";
+    case WorkClass::Attention: return "attention";
+    case WorkClass::Index: return "indexer";
+    case WorkClass::Count: break;
+  }
+  return "";
+}
+
+void Pass::close(const double* peak, double bw) {
+  flop = 0;
+  t_compute = t_memory = t_by_compute = t_by_memory = t_by_launch = t_above_memory = t_above_roofs = 0;
+  for (int i = 0; i < kWorkClasses; ++i) {
+    flop += flop_c[i];
+    const double c = peak[i] > 0 ? flop_c[i] / peak[i] : 0.0, m = bw > 0 ? bytes_c[i] / bw : 0.0, f = floor_c[i];
+    t_compute += c;
+    t_memory += m;
+    t_above_memory += std::max(0.0, c - m);
+    t_above_roofs += std::max(0.0, f - std::max(c, m));
+    if (f > c && f > m) t_by_launch += f;
+    else if (c > m) t_by_compute += c;
+    else t_by_memory += m;
+  }
+}
+
 namespace {
 
-// Stored bytes of one per-token vector of `dims` values in format f, honouring the V4-style layout
-// where RoPE dims are kept apart in BF16, plus alignment padding.
-double kv_vector_bytes(const ModelArch& m, NumFormat f, double dims) {
-  if (m.kv_rope_bf16 != 0 && m.rope_dim > 0 && dims > m.rope_dim) {
-    return vector_bytes(f, dims - m.rope_dim) + 2.0 * m.rope_dim + m.kv_pad;
-  }
-  return vector_bytes(f, dims) + m.kv_pad;
-}
+// Activations cross the scale-up link in BF16; MoE dispatch goes in FP8 with one FP32 scale per 128
+// values and the combine comes back in BF16 (FACTS-parallel §3.1, DeepSeek's production choice).
+constexpr double kActBytes = 2.0;
+constexpr double kTopkScoreBytes = 4.0;  // one FP32 score per candidate
+constexpr double kTopkPasses = 2.0;      // a radix select reads the scores about twice
 
-// Values per token that one KV-owning layer stores, by attention kind.
-double kv_dims(const ModelArch& m) {
-  switch (m.attn) {
-    case AttnKind::MHA: return static_cast<double>(m.kv_heads) * (m.head_dim + m.v_dim);
-    case AttnKind::MLA: return static_cast<double>(m.kv_lora) + m.rope_dim;
-    case AttnKind::Latent:
-    case AttnKind::Count: break;
-  }
-  return static_cast<double>(m.head_dim);
-}
-
-// Width of one query's dot products per attended position (scores + value mix). Prefill engines run
-// MLA un-absorbed (per-head keys and values), so the per-head dims apply to every kind.
-double attn_dims(const ModelArch& m) { return static_cast<double>(m.head_dim) + m.v_dim; }
+// Kernels per layer, by class (docs/model.md: what a decode layer launches in the engines' fused form).
+constexpr double kKernelsNorms = 1;        // the norms, fused with the residual add
+constexpr double kKernelsMhaProj = 2;      // QKV, output
+constexpr double kKernelsLatentProj = 4;   // fused down-projections, query up, key/value up (or absorb), output
+constexpr double kKernelsGroupedOut = 1;   // the grouped low-rank output of V4-style attention
+constexpr double kKernelsDenseFfn = 2;     // gate-up, down (activation fused)
+constexpr double kKernelsRouter = 1;       // router GEMM with top-k
+constexpr double kKernelsShared = 2;       // shared expert gate-up, down
+constexpr double kKernelsExperts = 3;      // permute, grouped gate-up, grouped down (with combine)
+constexpr double kKernelsAttention = 2;    // cache write with RoPE, attention
+constexpr double kKernelsIndexer = 3;      // index query projection, scoring, top-k
+constexpr double kKernelsEngram = 2;       // hashed row gather, gate
 
 double attention_params_per_layer(const ModelArch& m) {
   const double h = m.hidden, qh = m.q_heads, hd = m.head_dim, vd = m.v_dim;
@@ -47,55 +78,236 @@ double attention_params_per_layer(const ModelArch& m) {
   return q + kv + o;
 }
 
-double ratio_of(const ModelArch& m, int layer) {
-  return layer >= 0 ? static_cast<double>(m.layers[static_cast<std::size_t>(layer)].ratio) : 1.0;
+ReadSums read_sums(const ModelArch& m, int first, int last, double ctx, const KvSizes& z) {
+  ReadSums r;
+  for (int i = std::max(0, first); i < last && i < m.layer_count; ++i) {
+    const LayerRead x = layer_read(m, i, ctx);
+    r.fullpool += x.fullpool_bytes(z);
+    r.pool += x.pool_bytes(z);
+    r.gather += x.gather_bytes(z);
+    r.dense += x.dense_bytes(z);
+    r.window += x.window_bytes(z);
+    r.gather_rows += x.gathered;
+    if (x.gathered > 0) r.rows_all += x.rows;
+    r.positions += x.positions();
+    r.keys += x.keys_scored();
+    if (x.mode == LayerMode::Full || x.mode == LayerMode::Reindex) r.select_keys += x.keys_scored();
+  }
+  return r;
+}
+
+// Everything the passes below share, worked out once per scenario.
+struct Ctx {
+  const Scenario& s;
+  const ModelArch& m;
+  Terms& t;
+  KvSizes z;
+  double H = 0, E = 0, k = 0, L = 0;
+  double attn_flop_dec = 0, attn_flop_pre = 0, key_flop = 0;  // per position / per key, whole model width
+  double b_tok = 0, swa_session = 0;
+  double kernel_s = 0;
+  double peak[kWorkClasses] = {};  // FLOP/s × MFU by class
+
+  // Collective over n GPUs: the scale-up link inside its domain, the NIC beyond it.
+  double allreduce(double n, double bytes) const {
+    const bool far = n > link_domain(s.hw);
+    return allreduce_time(static_cast<int>(n), bytes, far ? t.nic_bw : t.link_bw, far ? t.rdma_lat : t.link_lat_ar);
+  }
+};
+
+// One replica's `tokens` tokens through layers [first, last) on the busiest GPU: FLOP, weight bytes,
+// kernel floors and collectives. `moe_tokens` is how many tokens meet in each MoE layer (all replicas'
+// under DP attention); `queries` tokens attend with per-query reads `r` (the attention core, the indexer).
+struct Work {
+  double flop_dense = 0, flop_experts = 0, flop_attn = 0, flop_index = 0;
+  double flop_all = 0;  // every GPU of one replica's FLOP together, plus the experts' for all tokens
+  double flop_experts_all = 0;
+  double w_dense = 0, w_experts = 0;
+  double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
+  double ar_attn = 0, ar_ffn = 0, a2a = 0;
+  double layers = 0;
+  ExpertLoad load;
+  double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }
+  double weights() const { return w_dense + w_experts; }
+  double comm() const { return ar_attn + ar_ffn + a2a; }
+};
+
+Work layers_work(const Ctx& c, int first, int last, double tokens, double moe_tokens, const ReadSums& r, double queries,
+                 bool pre) {
+  const ModelArch& m = c.m;
+  const Terms& t = c.t;
+  Work w;
+  first = std::max(0, first);
+  last = std::min(m.layer_count, last);
+  if (last <= first || tokens <= 0) return w;
+  const double n = last - first;
+  double n_moe = 0;
+  if (m.experts > 0) n_moe = std::max(0, last - std::max(first, m.dense_layers));
+  const double n_dffn = n - n_moe;
+  w.layers = n;
+  const double p_ffn_dense = n_moe * m.shared_experts * t.p_expert + n_dffn * 3.0 * m.dense_inter * c.H;
+  const double p_router = n_moe * m.experts * c.H;
+  w.w_dense = (n * t.p_attn_layer + p_ffn_dense) * t.bpv_dense / t.tp + p_router * t.bpv_head;
+  w.flop_dense = 2.0 * tokens * ((n * t.p_attn_layer + p_ffn_dense) / t.tp + p_router);
+  if (n_moe > 0) {
+    w.load = expert_load(c.E, c.k, static_cast<int>(t.ep), moe_tokens);
+    w.w_experts = n_moe * w.load.distinct_rank * t.p_expert * t.bpv_experts / t.mt;
+    w.flop_experts = 2.0 * t.p_expert * n_moe * w.load.busiest / t.mt;
+  }
+  w.flop_attn = queries * r.positions * (pre ? c.attn_flop_pre : c.attn_flop_dec) / t.tp;
+  w.flop_index = queries * r.keys * c.key_flop / t.tp;
+  w.flop_experts_all = 2.0 * t.p_expert * n_moe * moe_tokens * c.k;
+  w.flop_all = (w.flop_dense + w.flop_attn + w.flop_index) * t.tp + w.flop_experts_all;
+  // Kernel floors: every kernel takes at least kernel_us, however little it has to do.
+  const bool latent = m.attn != AttnKind::MHA || m.q_lora > 0;
+  double index_layers = 0, engram_layers = 0;
+  for (int i = first; i < last; ++i) {
+    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
+    if (mode == LayerMode::Full || mode == LayerMode::Reindex) index_layers += 1;
+  }
+  for (int j = 0; j < m.engram_count; ++j) {
+    const int id = m.engram_layers[static_cast<std::size_t>(j)];
+    if (id >= first && id < last) engram_layers += 1;
+  }
+  const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
+  w.floor_dense = c.kernel_s * (n * per_layer + n_dffn * kKernelsDenseFfn +
+                                n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + engram_layers * kKernelsEngram);
+  w.floor_experts = c.kernel_s * n_moe * kKernelsExperts;
+  w.floor_attn = c.kernel_s * n * kKernelsAttention;
+  w.floor_index = c.kernel_s * index_layers * kKernelsIndexer;
+  // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
+  // the MoE all-to-all when attention is data-parallel and experts are spread.
+  const double act = tokens * c.H * kActBytes;
+  if (t.tp > 1) w.ar_attn = n * c.allreduce(t.tp, act);
+  if (t.tp > 1) w.ar_ffn += n_dffn * c.allreduce(t.tp, act);
+  if (n_moe > 0 && t.gpus > 1) {
+    if (t.dp > 1 && t.ep > 1) {
+      const double per_gpu = moe_tokens / t.gpus;
+      const double bytes = per_gpu * w.load.dest_ranks * (t.pay_dispatch + t.pay_combine) * (1.0 + w.load.imbalance());
+      w.a2a = n_moe * (2.0 * t.link_lat_a2a + bytes / (t.cross_node ? t.nic_bw : t.link_bw));
+    } else {
+      const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
+      w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
+    }
+  }
+  return w;
+}
+
+// Fills a pass's four classes from one or more works (each taken `times` times).
+void add_work(Pass& p, const Work& w, double times) {
+  p.flop_c[0] += times * w.flop_dense;
+  p.bytes_c[0] += times * w.w_dense;
+  p.floor_c[0] += times * w.floor_dense;
+  p.flop_c[1] += times * w.flop_experts;
+  p.bytes_c[1] += times * w.w_experts;
+  p.floor_c[1] += times * w.floor_experts;
+  p.flop_c[2] += times * w.flop_attn;
+  p.floor_c[2] += times * w.floor_attn;
+  p.flop_c[3] += times * w.flop_index;
+  p.floor_c[3] += times * w.floor_index;
+  p.t_comm += times * w.comm();
+}
+
+// The decode step for `batch` sessions with `q` query tokens each, plus `extra` tokens of one session that
+// ride along (a replayed window) reading `extra_kv` more bytes.
+Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extra_kv, Work* out_work = nullptr,
+                 double* out_kv = nullptr) {
+  const Terms& t = c.t;
+  const double br = std::ceil(batch / t.dp - 1e-9);
+  const double tokens = br * q + extra;
+  const double moe_tokens = batch * q + extra;
+  const Work w = layers_work(c, 0, c.m.layer_count, tokens, moe_tokens, t.dec, tokens, false);
+  const double gather = std::min(t.dec.gather * q, t.dec.rows_all * c.z.main);
+  const double kv = br * t.kv_share * (t.dec.fullpool + t.dec.pool + gather + t.dec.dense + t.dec.window) + extra_kv;
+  const double append = tokens * t.kv_share * (c.b_tok + t.window_layers * c.z.swa);
+  const double index = br * t.kv_share * (t.dec.fullpool + t.dec.pool);
+  Pass p;
+  add_work(p, w, 1);
+  p.flop_c[0] += 2.0 * t.p_head * tokens / t.tp;
+  p.bytes_c[0] += t.w_head;
+  p.bytes_c[2] += kv - index + append;
+  p.bytes_c[3] += index;
+  p.close(c.peak, t.bw);
+  p.flop_all = (w.flop_all - w.flop_experts_all) * t.dp + w.flop_experts_all + 2.0 * t.p_head * batch * q;
+  p.weight_bytes = w.weights() + t.w_head;
+  p.kv_bytes = kv + append;
+  if (out_work) *out_work = w;
+  if (out_kv) *out_kv = kv;
+  return p;
+}
+
+// A prompt: `full` tokens through the layers before the last KV source (chunked, each query seeing
+// `ctx_full` positions on average), then `win` tokens through the rest (seeing `ctx_win`), one replica.
+PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full, double ctx_win, double* chunk_weights = nullptr,
+                         Work* full_out = nullptr) {
+  const Terms& t = c.t;
+  const ModelArch& m = c.m;
+  PromptPasses pp;
+  if (full <= 0 && win <= 0) return pp;
+  const double chunks = full > 0 ? std::ceil(full / std::max(1, c.s.work.chunk)) : 0.0;
+  pp.chunks = chunks;
+  const int split = t.last_source >= 0 ? t.last_source : m.layer_count;
+  Work fw, ww;
+  if (chunks > 0) {
+    const double per = full / chunks;
+    const ReadSums r = read_sums(m, 0, split, ctx_full, c.z);
+    fw = layers_work(c, 0, split, per, per, r, per, true);
+  }
+  if (win > 0) {
+    const ReadSums r = read_sums(m, split, m.layer_count, ctx_win, c.z);
+    ww = layers_work(c, split, m.layer_count, win, win, r, win, true);
+  }
+  // The sources from the split on still project every prompt token into their cache.
+  double proj_flop = 0;
+  if (full > 0) {
+    for (int i = split; i < m.layer_count; ++i) {
+      if (owns_kv(m.layers[static_cast<std::size_t>(i)].mode)) proj_flop += 2.0 * c.H * kv_dims(m) * full / t.tp;
+    }
+  }
+  Pass& f = pp.full;
+  add_work(f, fw, chunks);
+  f.bytes_c[2] += full * t.kv_share * c.b_tok;  // the prompt's global KV written as it is authored
+  f.close(c.peak, t.bw);
+  f.flop_all = chunks * fw.flop_all;
+  f.weight_bytes = chunks * fw.weights();
+  f.kv_bytes = f.bytes_c[2];
+  Pass& g = pp.win;
+  add_work(g, ww, 1);
+  g.flop_c[0] += proj_flop + 2.0 * t.p_head / t.tp;
+  g.bytes_c[0] += t.w_head;
+  g.bytes_c[2] += win * t.kv_share * t.window_layers * c.z.swa;
+  g.close(c.peak, t.bw);
+  g.flop_all = ww.flop_all + proj_flop * t.tp + 2.0 * t.p_head;
+  g.weight_bytes = ww.weights() + t.w_head;
+  g.kv_bytes = g.bytes_c[2];
+  if (chunk_weights) *chunk_weights = fw.weights();
+  if (full_out) *full_out = fw;
+  return pp;
+}
+
+// Fresh prompt of n tokens after `before` cached ones: causal average before the split, the last window
+// (or last token) after it.
+PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w = nullptr, Work* fw = nullptr) {
+  if (n <= 0) return PromptPasses{};
+  const double win = c.m.n_win > 0 ? std::min<double>(c.m.n_win, n) : 1.0;
+  return prompt_pass(c, n, win, before + n / 2.0, before + n, chunk_w, fw);
+}
+
+void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting) {
+  if (t.infeasible_count >= kMaxInfeasible) return;
+  t.infeasible[t.infeasible_count++] = InfeasibleReason{kind, field, value, limit, unit, setting};
 }
 
 }  // namespace
 
-double prefill_flop(const Scenario& s, const Terms& t, double n, double* weights, double* attn, double* index) {
-  const ModelArch& m = s.model;
-  // Weights: every prefill layer's matrices once per token; the embedding is a lookup, not a matmul.
-  const double share = t.layers > 0 ? t.prefill_layers / t.layers : 0;
-  const double w_params = share * (t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn);
-  const double fw = 2.0 * w_params * n;
-  // Attention core and indexer scoring, per prefill layer, with causal averages (a query at position
-  // t sees t positions: N²/2 in total, closed form).
-  const double per_pos = 2.0 * m.q_heads * attn_dims(m);
-  const double per_idx = 2.0 * m.idx_heads * m.idx_dim;
-  const double pool = static_cast<double>(m.cand_blocks) * m.cand_block;
-  double fa = 0, fi = 0;
-  const int pl = static_cast<int>(t.prefill_layers);
-  for (int i = 0; i < pl; ++i) {
-    const Layer& l = m.layers[static_cast<std::size_t>(i)];
-    const int src = kv_source_of(m, i);
-    const double rows_avg = n / (2.0 * ratio_of(m, src));  // mean rows visible to a query
-    if (has_window(m, i)) fa += per_pos * n * std::min<double>(m.n_win, n);
-    switch (l.mode) {
-      case LayerMode::Dense: fa += per_pos * n * rows_avg; break;
-      case LayerMode::Full:
-        fa += per_pos * n * std::min<double>(m.top_k, rows_avg);
-        fi += per_idx * n * rows_avg;
-        break;
-      case LayerMode::Reindex:
-        fa += per_pos * n * std::min<double>(m.top_k, rows_avg);
-        fi += per_idx * n * ((m.cand_src >= 0 && i > m.cand_src && pool > 0) ? std::min(pool, rows_avg) : rows_avg);
-        break;
-      case LayerMode::Reuse:
-        if (src >= 0 && m.layers[static_cast<std::size_t>(src)].mode == LayerMode::Dense) {
-          fa += per_pos * n * rows_avg;
-        } else {
-          fa += per_pos * n * std::min<double>(m.top_k, rows_avg);
-        }
-        break;
-      case LayerMode::SwaOnly:
-      case LayerMode::Count: break;
-    }
+double engram_fetch_time(const Terms& t, EngramHome home, double bytes) {
+  switch (home) {
+    case EngramHome::Dram: return host_transfer_time(t, bytes);
+    case EngramHome::Remote: return t.rdma_lat + bytes / t.nic_bw;
+    case EngramHome::Hbm:
+    case EngramHome::Count: break;
   }
-  if (weights) *weights = fw;
-  if (attn) *attn = fa;
-  if (index) *index = fi;
-  return fw + fa + fi;
+  return t.hbm_lat + hbm_transfer_time(t, bytes);
 }
 
 void compute_values(const Scenario& s, Computed& out) {
@@ -107,196 +319,375 @@ void compute_values(const Scenario& s, Computed& out) {
   t = Terms{};
   v = Values{};
   using F = FigureId;
+  Ctx c{s, m, t, kv_sizes(m)};
 
   // --- Parameters -----------------------------------------------------------------------------
   t.layers = m.layer_count;
   t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
   t.ffn_dense_layers = t.layers - t.moe_layers;
-  t.prefill_layers = m.enc_layers > 0 ? m.enc_layers : m.layer_count;
-  const double h = m.hidden;
-  const double p_expert = 3.0 * m.expert_inter * h;
+  c.H = m.hidden;
+  c.E = m.experts + (m.experts > 0 ? s.par.redundant : 0);  // expert slots, redundant copies included
+  c.k = m.experts_per_token;
+  c.L = t.layers;
+  t.p_expert = 3.0 * m.expert_inter * c.H;
   t.p_attn_layer = attention_params_per_layer(m);
   t.p_attn = t.layers * t.p_attn_layer;
-  t.p_routed_active = t.moe_layers * m.experts_per_token * p_expert;
-  t.p_shared = t.moe_layers * m.shared_experts * p_expert;
-  t.p_router = t.moe_layers * m.experts * h;
-  t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * h;
-  t.p_head = static_cast<double>(m.vocab) * h;
+  t.p_routed_active = t.moe_layers * m.experts_per_token * t.p_expert;
+  t.p_routed_all = t.moe_layers * m.experts * t.p_expert;
+  t.p_shared = t.moe_layers * m.shared_experts * t.p_expert;
+  t.p_router = t.moe_layers * m.experts * c.H;
+  t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * c.H;
+  t.p_head = static_cast<double>(m.vocab) * c.H;
   t.p_emb = t.p_head;
-  const double p_routed_all = t.moe_layers * m.experts * p_expert;
-  const double engram_params = [&] {
-    double rows = 0;
-    for (int i = 0; i < m.engram_count; ++i) rows += m.engram_rows[static_cast<std::size_t>(i)];
-    return rows * m.engram_dim;
-  }();
-  v[F::ParamsPerExpert] = p_expert;
-  v[F::ParamsTotal] = p_routed_all + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn + t.p_head + t.p_emb;
+  double engram_rows = 0;
+  for (int i = 0; i < m.engram_count; ++i) engram_rows += m.engram_rows[static_cast<std::size_t>(i)];
+  const double engram_params = engram_rows * m.engram_dim;
+  const double per_layer_active = t.layers > 0 ? (t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) / t.layers : 0;
+  v[F::ParamsPerExpert] = t.p_expert;
+  v[F::ParamsTotal] = t.p_routed_all + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn + t.p_head + t.p_emb;
   v[F::ParamsActiveDecode] = t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn + t.p_head + t.p_emb;
-  v[F::ParamsActivePrefill] = (t.layers > 0 ? t.prefill_layers / t.layers : 0) *
-                                  (t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) +
-                              t.p_emb;
   t.bpv_experts = bytes_per_value(m.experts_fmt);
   t.bpv_dense = bytes_per_value(m.dense_fmt);
   t.bpv_head = bytes_per_value(m.head_fmt);
 
-  // --- KV layout and per-step reads (one pass over the layers) ---------------------------------
-  const double dims = kv_dims(m);
-  const double main = kv_vector_bytes(m, m.kv_fmt, dims);
-  const double idx = vector_bytes(m.idx_fmt, m.idx_dim);
-  const double swa = m.n_win > 0 ? kv_vector_bytes(m, m.swa_fmt, dims) : 0.0;
-  v[F::KvMainEntry] = main;
-  v[F::KvIndexEntry] = idx;
-  v[F::KvSwaEntry] = swa;
-  const double n = w.ctx;
-  const double pool = static_cast<double>(m.cand_blocks) * m.cand_block;
-  double read_fullpool = 0, read_pool = 0, read_gather = 0, read_swa = 0;
+  // --- KV layout: owners, readers and the per-token footprint (one pass over the layers) -------
+  const KvSizes& z = c.z;
   for (int i = 0; i < m.layer_count; ++i) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
-    if (has_window(m, i)) {
-      t.window_layers += 1;
-      read_swa += std::min<double>(m.n_win, n) * swa;
-    }
-    if (l.mode == LayerMode::SwaOnly) continue;
-    const int src = kv_source_of(m, i);
-    if (src < 0) continue;  // validation rejects this; skip rather than divide by nothing
-    const double r = ratio_of(m, src);
-    const double rows = n / r;
-    t.read_layers += 1;
-    // An indexer that scores every stored position of its source, and a layer that gathers its top-k rows.
-    const auto scan_full_pool = [&] {
-      t.fullpool_indexers += 1;
-      t.fullpool_rows_idx += rows;
-      read_fullpool += rows * idx;
-    };
-    const auto gather_top_k = [&] {
-      t.gather_layers += 1;
-      read_gather += std::min<double>(m.top_k, rows) * main;
-    };
-    switch (l.mode) {
-      case LayerMode::Dense:
-        t.owners += 1;
-        t.inv_ratio_main += 1.0 / r;
-        t.dense_readers += 1;
-        t.read_dense += rows * main;
-        break;
-      case LayerMode::Full:
-        t.owners += 1;
+    if (has_window(m, i)) t.window_layers += 1;
+    if (owns_kv(l.mode)) {
+      t.owners += 1;
+      t.inv_ratio_main += 1.0 / l.ratio;
+      t.last_source = i;
+      if (l.mode == LayerMode::Full) {
         t.index_owners += 1;
-        t.inv_ratio_main += 1.0 / r;
-        t.inv_ratio_index += 1.0 / r;
-        scan_full_pool();
-        gather_top_k();
-        break;
-      case LayerMode::Reindex:
-        if (m.cand_src >= 0 && i > m.cand_src && pool > 0) {
-          t.pool_indexers += 1;
-          t.pool_positions = std::min(pool, rows);
-          read_pool += t.pool_positions * idx;
-        } else {
-          scan_full_pool();
-        }
-        gather_top_k();
-        break;
-      case LayerMode::Reuse:
-        if (m.layers[static_cast<std::size_t>(src)].mode == LayerMode::Dense) {
-          t.dense_readers += 1;
-          t.read_dense += rows * main;
-        } else {
-          gather_top_k();
-        }
-        break;
-      case LayerMode::SwaOnly:
-      case LayerMode::Count: break;
+        t.inv_ratio_index += 1.0 / l.ratio;
+      }
     }
+    if (l.mode == LayerMode::Full || l.mode == LayerMode::Reindex) t.selecting_layers += 1;
   }
-  const double b_tok = t.inv_ratio_main * main + t.inv_ratio_index * idx;
-  v[F::KvGlobalPerToken] = b_tok;
-  v[F::KvSwaPerSession] = t.window_layers * m.n_win * swa;
-  v[F::KvPerSession] = n * b_tok + v[F::KvSwaPerSession];
+  t.full_layers = t.last_source >= 0 ? t.last_source : t.layers;
+  v[F::ParamsActivePrefill] = t.full_layers * per_layer_active + t.p_emb;
+  v[F::KvMainEntry] = z.main;
+  v[F::KvIndexEntry] = z.idx;
+  v[F::KvSwaEntry] = z.swa;
+  c.b_tok = t.inv_ratio_main * z.main + t.inv_ratio_index * z.idx;
+  v[F::KvGlobalPerToken] = c.b_tok;
+  c.swa_session = t.window_layers * m.n_win * z.swa;
+  v[F::KvSwaPerSession] = c.swa_session;
+  const double ctx = w.ctx;
+  v[F::KvPerSession] = ctx * c.b_tok + c.swa_session;
+  v[F::KvSwaShare] = v[F::KvPerSession] > 0 ? c.swa_session / v[F::KvPerSession] : 0.0;
+  t.dec = read_sums(m, 0, m.layer_count, ctx, z);
+  for (int i = 0; i < m.layer_count; ++i) {
+    const LayerRead x = layer_read(m, i, ctx);
+    if (x.source < 0) continue;
+    t.read_layers += 1;
+    if (x.fullpool_keys > 0) {
+      t.fullpool_indexers += 1;
+      t.fullpool_rows_idx += x.fullpool_keys;
+    }
+    if (x.pool_scorer) {
+      t.pool_indexers += 1;
+      t.pool_positions = x.pool_keys;
+    }
+    if (x.gathered > 0) t.gather_layers += 1;
+    if (x.dense_rows > 0) t.dense_readers += 1;
+  }
 
-  // --- Bandwidths ------------------------------------------------------------------------------
-  const double hbm_bps = hbm_tbps_per_gpu(hw) * 1e12;
-  t.bw_gpu = hbm_bps * hw.mbu;
-  t.bw_total = t.bw_gpu * hw.gpus;
+  // --- Whole-model weight bytes at their stored formats ------------------------------------------
+  v[F::EngramParams] = engram_params;
+  t.engram_row_bytes = m.engram_count > 0 ? vector_bytes(m.engram_fmt, m.engram_dim) : 0.0;
+  v[F::EngramTableBytes] = engram_rows * t.engram_row_bytes;
+  v[F::EngramBytesPerToken] =
+      static_cast<double>(m.engram_count) * std::max(0, m.engram_ngram - 1) * m.engram_heads * t.engram_row_bytes;
+  t.weights_bytes_experts = t.p_routed_all * t.bpv_experts;
+  t.weights_bytes_dense = (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense;
+  t.weights_bytes_head = (t.p_router + t.p_head + t.p_emb) * t.bpv_head;
+  v[F::WeightsDerived] = t.weights_bytes_experts + t.weights_bytes_dense + t.weights_bytes_head + v[F::EngramTableBytes];
+  v[F::CheckpointPublished] = m.checkpoint_gb * 1e9;
+  v[F::WeightsPerToken] = t.p_routed_active * t.bpv_experts + (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense +
+                          (t.p_router + t.p_head) * t.bpv_head;
+
+  // --- Hardware and rates ----------------------------------------------------------------------
+  const GpuInfo& g = gpu_info(hw.gpu);
+  v[F::HwHbmPerGpu] = hbm_gb_per_gpu(hw) * 1e9;
+  v[F::HwHbmBwPerGpu] = hbm_tbps_per_gpu(hw) * 1e12;
+  v[F::HwSramPerGpu] = g.sram_mb * 1e6;
+  v[F::HwSramLatency] = hw.lat_sram_ns * 1e-9;
   t.host_bw = host_gbps(hw) * 1e9;
   t.host_lat = host_lat_us(hw) * 1e-6;
-  t.pflops_total = compute_pflops_per_gpu(hw) * 1e15 * hw.gpus;
-  t.ssd_bw = std::min(hw.ssd_count * hw.ssd_gbps * 1e9, t.host_bw);
-  const double lat_hbm = hw.lat_hbm_us * 1e-6;
-  v[F::HwHbmPerGpu] = hbm_gb_per_gpu(hw) * 1e9;
-  v[F::HwHbmBwPerGpu] = hbm_bps;
-  v[F::HwSramPerGpu] = gpu_info(hw.gpu).sram_mb * 1e6;
   v[F::HwHostLinkBw] = t.host_bw;
+  v[F::HwLinkBw] = link_gbps(hw) * 1e9;
+  v[F::HwPeakFlops] = compute_pflops_per_gpu(hw) * 1e15;
   v[F::HwSsdBwPerDrive] = hw.ssd_gbps * 1e9;
+  t.bw_raw = v[F::HwHbmBwPerGpu];
+  t.bw = t.bw_raw * hw.mbu;
+  t.peak_raw = v[F::HwPeakFlops];
+  t.peak = t.peak_raw * hw.mfu;
+  t.ssd_bw = hw.ssd_count * hw.ssd_gbps * 1e9;
+  t.ssd_lat = hw.lat_ssd_us * 1e-6;
+  t.nic_bw = hw.nic_gbps * 1e9;
+  t.rdma_lat = hw.lat_rdma_us * 1e-6;
+  t.hbm_lat = hw.lat_hbm_us * 1e-6;
+  t.sram_bw = g.sram_tbps * 1e12;
+  t.sram_lat = hw.lat_sram_ns * 1e-9;
+  c.kernel_s = hw.kernel_us * 1e-6;
+  // Each class at the rate its formats allow (scenario.h, ComputeFormat), times the achieved share.
+  {
+    const NumFormat attn_fmt = format_info(m.kv_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
+    const NumFormat idx_fmt = format_info(m.idx_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
+    c.peak[0] = gemm_pflops(hw, m.dense_fmt, m.act_fmt) * 1e15 * hw.mfu;
+    c.peak[1] = gemm_pflops(hw, m.experts_fmt, m.act_fmt) * 1e15 * hw.mfu;
+    c.peak[2] = gemm_pflops(hw, attn_fmt, attn_fmt) * 1e15 * hw.mfu;
+    c.peak[3] = gemm_pflops(hw, idx_fmt, idx_fmt) * 1e15 * hw.mfu;
+    for (int i = 0; i < kWorkClasses; ++i) t.peak_c[i] = c.peak[i];
+  }
+  c.attn_flop_dec = 2.0 * m.q_heads * decode_attn_dims(m);
+  c.attn_flop_pre = 2.0 * m.q_heads * prefill_attn_dims(m);
+  c.key_flop = 2.0 * m.idx_heads * m.idx_dim;
+  t.pay_dispatch = c.H * (1.0 + 4.0 / 128.0);
+  t.pay_combine = c.H * 2.0;
 
-  // --- Engram ----------------------------------------------------------------------------------
-  t.engram_row = m.engram_count > 0 ? vector_bytes(m.engram_fmt, m.engram_dim) : 0.0;
-  v[F::EngramParams] = engram_params;
-  v[F::EngramTableBytes] = m.engram_count > 0 ? engram_params / m.engram_dim * t.engram_row : 0.0;
-  v[F::EngramBytesPerToken] =
-      static_cast<double>(m.engram_count) * std::max(0, m.engram_ngram - 1) * m.engram_heads * t.engram_row;
+  // --- Layout and placement --------------------------------------------------------------------
+  t.gpus = std::max(1, hw.gpus);
+  t.tp = std::max(1, s.par.tp);
+  t.dp = std::max(1, s.par.dp);
+  t.ep = std::max(1, s.par.ep);
+  t.mt = std::max(1.0, t.gpus / t.ep);
+  t.node_gpus = node_gpus(hw);
+  t.cross_node = t.gpus > link_domain(hw);
+  t.link_bw = v[F::HwLinkBw] * hw.link_eff;
+  t.link_lat_ar = hw.ar_lat_us * 1e-6;
+  t.link_lat_a2a = (t.cross_node ? hw.a2a_rdma_lat_us : hw.a2a_lat_us) * 1e-6;
+  // Attention, shared experts and dense FFN are split by TP and copied per replica; routed experts are
+  // spread over all GPUs; the router is copied everywhere; embedding and head are split by TP; Engram
+  // tables in HBM are row-sharded over the instance.
+  t.w_attn = t.p_attn * t.bpv_dense / t.tp;
+  t.w_dense = (t.p_shared + t.p_dense_ffn) * t.bpv_dense / t.tp;
+  t.w_experts = t.moe_layers * c.E * t.p_expert * t.bpv_experts / t.gpus;
+  t.w_router = t.p_router * t.bpv_head;
+  t.w_head = t.p_head * t.bpv_head / t.tp;
+  const double w_emb = t.p_emb * t.bpv_head / t.tp;
+  t.w_engram = m.engram_home == EngramHome::Hbm ? v[F::EngramTableBytes] / t.gpus : 0.0;
+  const double resident = t.w_attn + t.w_dense + t.w_experts + t.w_router + t.w_head + w_emb + t.w_engram;
+  v[F::HbmWeightsPerGpu] = resident;
+  v[F::HbmWeights] = resident * t.gpus;
+  // A single-latent (Latent, MLA) cache has one KV head, so TP copies it to every rank; GQA splits heads.
+  t.kv_share = m.attn == AttnKind::MHA ? 1.0 / t.tp : 1.0;
+  v[F::HbmKvCopies] = t.kv_share * t.tp;
+  v[F::HbmKvSessionPerGpu] = v[F::KvPerSession] * t.kv_share;
+  t.usable = v[F::HwHbmPerGpu] * hw.hbm_usable - hw.workspace_gb * 1e9;
+  v[F::HbmKvBudget] = t.usable - resident;
+  t.sessions_raw = v[F::HbmKvSessionPerGpu] > 0 ? std::max(0.0, v[F::HbmKvBudget]) / v[F::HbmKvSessionPerGpu] : 0.0;
+  t.sessions_replica = std::floor(t.sessions_raw);
+  v[F::HbmSessions] = t.sessions_replica * t.dp;
+  v[F::HbmSessionsPerGpu] = v[F::HbmSessions] / t.gpus;
+  const double instances_per_node = t.gpus <= t.node_gpus ? std::floor(t.node_gpus / t.gpus) : t.node_gpus / t.gpus;
+  v[F::HbmSessionsPerNode] = std::floor(v[F::HbmSessions] * instances_per_node);
 
-  // --- HBM capacity ----------------------------------------------------------------------------
-  const double derived_weights = p_routed_all * t.bpv_experts + (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense +
-                                 (t.p_router + t.p_head + t.p_emb) * t.bpv_head + v[F::EngramTableBytes];
-  const double checkpoint = m.checkpoint_gb > 0 ? m.checkpoint_gb * 1e9 : derived_weights;
-  v[F::HbmWeights] = checkpoint - (m.engram_home == EngramHome::Hbm ? 0.0 : v[F::EngramTableBytes]);
-  v[F::HbmKvBudget] = hw.gpus * v[F::HwHbmPerGpu] * hw.hbm_usable - v[F::HbmWeights] - hw.gpus * hw.workspace_gb * 1e9;
-  v[F::HbmSessions] = v[F::KvPerSession] > 0 ? std::max(0.0, v[F::HbmKvBudget]) / v[F::KvPerSession] : 0.0;
+  // --- Feasibility -----------------------------------------------------------------------------
+  if (resident > t.usable) add_infeasible(t, Infeasible::WeightsDoNotFit, "gpus", resident, t.usable, "B", hw.gpus);
+  else if (t.sessions_replica < 1) add_infeasible(t, Infeasible::KvDoesNotFit, "ctx", v[F::HbmKvSessionPerGpu], v[F::HbmKvBudget], "B", w.ctx);
+  else if (w.batch > v[F::HbmSessions]) add_infeasible(t, Infeasible::BatchOverCapacity, "batch", w.batch, v[F::HbmSessions], "sessions", w.batch);
+  if (m.max_pos > 0 && w.ctx > m.max_pos) add_infeasible(t, Infeasible::CtxOverMaxPos, "ctx", w.ctx, m.max_pos, "tokens", w.ctx);
+  if (m.max_pos > 0 && w.prompt > m.max_pos) add_infeasible(t, Infeasible::PromptOverMaxPos, "prompt", w.prompt, m.max_pos, "tokens", w.prompt);
 
-  // --- Decode step -----------------------------------------------------------------------------
-  const double e = m.experts, k = m.experts_per_token, b = w.batch;
-  const double distinct = e > 0 ? e * (1.0 - std::pow(1.0 - k / e, b)) : 0.0;
-  v[F::DecodeDistinctExperts] = distinct;
-  const double fixed_weights = (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense + (t.p_router + t.p_head) * t.bpv_head;
-  v[F::DecodeWeightBytes] = t.moe_layers * distinct * p_expert * t.bpv_experts + fixed_weights;
-  t.weight_bytes_b1 = t.moe_layers * k * p_expert * t.bpv_experts + fixed_weights;
-  const double per_session = read_fullpool + read_pool + read_gather + t.read_dense + read_swa;
-  v[F::DecodeKvBytes] = b * per_session;
-  const double step_bytes = v[F::DecodeWeightBytes] + v[F::DecodeKvBytes];
-  v[F::DecodeStepFloor] = lat_hbm + step_bytes / t.bw_total;
-  v[F::DecodeWeightShare] = step_bytes > 0 ? v[F::DecodeWeightBytes] / step_bytes : 0.0;
-  v[F::DecodeTokensPerS] = b / v[F::DecodeStepFloor];
-
-  // --- Sparse reads, per session per step, at one GPU's effective bandwidth --------------------
-  v[F::TopkSliceBytes] = m.top_k * b_tok;
-  v[F::TopkSliceTime] = v[F::TopkSliceBytes] / t.bw_gpu;
-  v[F::GatherBytes] = read_gather;
-  v[F::GatherTime] = read_gather / t.bw_gpu;
-  v[F::IndexFullpoolBytes] = read_fullpool;
-  v[F::IndexFullpoolTime] = read_fullpool / t.bw_gpu;
-  v[F::IndexCandidateBytes] = read_pool;
-  v[F::IndexCandidateTime] = read_pool / t.bw_gpu;
-  v[F::SwaWindowBytes] = read_swa;
-  v[F::SwaWindowTime] = read_swa / t.bw_gpu;
-
-  // --- SWA restore, pool and bounded replay ----------------------------------------------------
-  v[F::SwaRestoreLayerTime] = m.n_win > 0 ? t.host_lat + m.n_win * swa / t.host_bw : 0.0;
-  v[F::SwaRestoreSessionTime] = m.n_win > 0 ? t.host_lat + v[F::KvSwaPerSession] / t.host_bw : 0.0;
-  v[F::SwaPoolBytes] = w.swa_pool * hw.host_dram_gb * 1e9;
-  v[F::SwaPoolSessions] = v[F::KvSwaPerSession] > 0 ? v[F::SwaPoolBytes] / v[F::KvSwaPerSession] : 0.0;
-  v[F::ReplayFlop] = 2.0 * v[F::ParamsActiveDecode] * m.n_win;
-  v[F::ReplayTime] = v[F::ReplayFlop] / t.pflops_total;
-  v[F::ReplayTimeStandalone] = std::max(v[F::ReplayTime], t.weight_bytes_b1 / t.bw_total);
-
-  // --- Prefill, prefix cache and Engram timing -------------------------------------------------
-  v[F::PrefillFlop] = prefill_flop(s, t, w.prompt, &t.prefill_flop_weights, &t.prefill_flop_attn, &t.prefill_flop_index);
-  v[F::PrefillTime] = v[F::PrefillFlop] / t.pflops_total;
-  v[F::PrefixHitBytes] = w.prefix_hit * b_tok;
-  v[F::PrefixSsdHitTime] = w.prefix_hit > 0 ? hw.lat_ssd_us * 1e-6 + v[F::PrefixHitBytes] / t.ssd_bw : 0.0;
-  v[F::PrefixRecomputeTime] = prefill_flop(s, t, w.prefix_hit, nullptr, nullptr, nullptr) / t.pflops_total;
+  // --- Decode step (the busiest GPU) -------------------------------------------------------------
+  const double batch = std::max(1, w.batch);
+  const double d = std::max(0, w.spec_tokens);
+  t.q = 1.0 + d;
+  t.batch_replica = std::ceil(batch / t.dp - 1e-9);
+  t.tokens_replica = t.batch_replica * t.q;
+  t.tokens_moe = batch * t.q;
+  Work dw;
+  double dkv = 0;
+  t.step = decode_pass(c, batch, t.q, 0, 0, &dw, &dkv);
+  const Pass& st = t.step;
+  t.w_step_dense = dw.w_dense + t.w_head;
+  t.w_step_experts = dw.w_experts;
+  t.flop_dense = dw.flop_dense + 2.0 * t.p_head * t.tokens_replica / t.tp;
+  t.flop_experts = dw.flop_experts;
+  t.flop_attn = dw.flop_attn;
+  t.flop_index = dw.flop_index;
+  t.append_bytes = st.kv_bytes - dkv;
+  t.kernels_per_step = c.kernel_s > 0 ? (st.floor_c[0] + st.floor_c[1] + st.floor_c[2] + st.floor_c[3]) / c.kernel_s : 0.0;
+  t.ar_attn = dw.ar_attn;
+  t.ar_ffn = dw.ar_ffn;
+  t.a2a = dw.a2a;
+  v[F::DecodeDistinctExperts] = distinct_experts(m.experts, c.k, t.tokens_moe);
+  v[F::DecodeExpertsPerRank] = dw.load.distinct_rank;
+  v[F::DecodeBusiestRank] = dw.load.busiest;
+  v[F::DecodeImbalance] = dw.load.imbalance();
+  v[F::DecodeDestRanks] = dw.load.dest_ranks;
+  v[F::DecodeWeightBytes] = st.weight_bytes;
+  v[F::DecodeKvBytes] = st.kv_bytes;
+  v[F::DecodeFlop] = st.flop;
+  v[F::DecodeMemoryRoof] = st.t_memory;
+  v[F::DecodeComputeRoof] = st.t_compute;
+  const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * z.main);
+  const double kvb = t.batch_replica * t.kv_share;
+  v[F::DecodeTWeights] = hbm_transfer_time(t, st.weight_bytes);
+  v[F::DecodeTIndex] = hbm_transfer_time(t, kvb * (t.dec.fullpool + t.dec.pool));
+  v[F::DecodeTGather] = hbm_transfer_time(t, kvb * (gather_q + t.dec.dense));
+  v[F::DecodeTWindow] = hbm_transfer_time(t, kvb * t.dec.window);
+  v[F::DecodeTAppend] = hbm_transfer_time(t, t.append_bytes);
+  v[F::DecodeTCompute] = st.t_above_memory;
+  v[F::DecodeTTopk] = t.selecting_layers > 0
+                          ? t.selecting_layers * t.sram_lat + t.tokens_replica * t.dec.select_keys * kTopkScoreBytes * kTopkPasses / t.sram_bw
+                          : 0.0;
+  v[F::DecodeTA2a] = t.a2a;
+  v[F::DecodeTAllreduce] = t.ar_attn + t.ar_ffn;
+  v[F::DecodeTOverhead] = st.t_above_roofs;
+  if (d > 0 && m.draft_layers > 0) {
+    const Pass one = decode_pass(c, batch, 1.0, 0, 0);
+    v[F::DecodeTDraft] = d * m.draft_layers * (one.time() / std::max(1.0, t.layers));
+  }
+  t.weight_bytes_b1 = decode_pass(c, 1, 1, 0, 0).weight_bytes;
+  // Engram: the token is known only after sampling, so the first Engram layer's fetch must hide behind
+  // the layers before it.
   if (m.engram_count > 0) {
-    v[F::EngramFetchTime] = hw.lat_rdma_us * 1e-6 + v[F::EngramBytesPerToken] / (hw.nic_gbps * 1e9);
-    // The token is known only after sampling, so the first Engram layer's fetch must hide behind the
-    // layers before it: a share layer_id / L of the step.
-    t.engram_window = t.layers > 0 ? m.engram_layers[0] / t.layers * v[F::DecodeStepFloor] : 0.0;
-    v[F::EngramStall] = std::max(0.0, v[F::EngramFetchTime] - t.engram_window);
+    v[F::EngramFetchTime] = engram_fetch_time(t, m.engram_home, v[F::EngramBytesPerToken]);
+    v[F::EngramPromptFetchTime] = engram_fetch_time(t, m.engram_home, w.prompt * v[F::EngramBytesPerToken]);
+    v[F::EngramStepFetchTime] = engram_fetch_time(t, m.engram_home, t.tokens_replica * v[F::EngramBytesPerToken]);
+    const double before_stall = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft];
+    t.engram_window = t.layers > 0 ? m.engram_layers[0] / t.layers * before_stall : 0.0;
+    v[F::DecodeTStall] = std::max(0.0, v[F::EngramStepFetchTime] - t.engram_window);
+    v[F::EngramStall] = v[F::DecodeTStall];
+  }
+  v[F::DecodeStepTime] = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
+  const double p = std::clamp(w.spec_accept, 0.0, 1.0);
+  t.accepted = d > 0 ? (p < 1.0 ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p) : d + 1.0) : 1.0;
+  v[F::DecodeTokensPerStep] = t.accepted;
+  v[F::DecodeTpot] = v[F::DecodeStepTime] / t.accepted;
+  v[F::DecodeTokensPerS] = batch * t.accepted / v[F::DecodeStepTime];
+  v[F::DecodeTokensPerSGpu] = v[F::DecodeTokensPerS] / t.gpus;
+  const double step_bytes = st.weight_bytes + st.kv_bytes;
+  v[F::DecodeWeightShare] = step_bytes > 0 ? st.weight_bytes / step_bytes : 0.0;
+  // Crossover: the batch at which the compute roof meets the memory roof (bisection on log2 batch).
+  {
+    auto gap = [&](double b) {
+      const Pass x = decode_pass(c, b, t.q, 0, 0);
+      return x.t_compute - x.t_memory;
+    };
+    double lo = 0, hi = 27;  // batch 1 to 2^27
+    if (gap(1) >= 0) {
+      v[F::DecodeCrossoverBatch] = 1;
+    } else if (gap(std::exp2(hi)) < 0) {
+      v[F::DecodeCrossoverBatch] = 0;  // never within reach
+    } else {
+      for (int i = 0; i < 18; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (gap(std::exp2(mid)) < 0 ? lo : hi) = mid;
+      }
+      v[F::DecodeCrossoverBatch] = std::exp2(hi);
+    }
   }
 
-  // --- Cost of one turn ------------------------------------------------------------------------
+  // --- Sparse reads, per session per step, on one GPU (roofline where FLOP are done) ------------
+  v[F::TopkSliceBytes] = m.top_k * c.b_tok;
+  v[F::TopkSliceTime] = v[F::TopkSliceBytes] / t.bw;
+  v[F::TopkSelectTime] = t.selecting_layers > 0
+                             ? t.selecting_layers * t.sram_lat + t.dec.select_keys * kTopkScoreBytes * kTopkPasses / t.sram_bw
+                             : 0.0;
+  v[F::GatherBytes] = t.dec.gather;
+  v[F::GatherTime] = t.dec.gather / t.bw;
+  v[F::IndexFullpoolBytes] = t.dec.fullpool;
+  v[F::IndexFullpoolTime] = std::max(t.dec.fullpool / t.bw, t.fullpool_rows_idx * c.key_flop / c.peak[3]);  // its own roofline
+  v[F::IndexCandidateBytes] = t.dec.pool;
+  v[F::IndexCandidateTime] = std::max(t.dec.pool / t.bw, t.pool_indexers * t.pool_positions * c.key_flop / c.peak[3]);
+  v[F::SwaWindowBytes] = t.dec.window;
+  v[F::SwaWindowTime] = t.dec.window / t.bw;
+
+  // --- SWA restore and pool ----------------------------------------------------------------------
+  const bool win = m.n_win > 0;
+  v[F::SwaRestoreLayerTime] = win ? host_transfer_time(t, m.n_win * z.swa * t.kv_share) : 0.0;
+  v[F::SwaRestoreSessionTime] = win ? host_transfer_time(t, c.swa_session * t.kv_share) : 0.0;
+  v[F::SwaPoolBytes] = win ? w.swa_pool * hw.host_dram_gb * 1e9 : 0.0;
+  v[F::SwaPoolSessions] = c.swa_session > 0 ? std::floor(v[F::SwaPoolBytes] / c.swa_session) : 0.0;
+  v[F::ResumeKvReloadTime] = host_transfer_time(t, ctx * c.b_tok * t.kv_share);
+  v[F::ResumeKvSsdTime] = ssd_read_time(t, ctx * c.b_tok);
+  v[F::SwaPoolVsHbm] = v[F::HbmSessionsPerNode] > 0 ? v[F::SwaPoolSessions] / v[F::HbmSessionsPerNode] : 0.0;
+
+  // --- Prefill of the prompt ---------------------------------------------------------------------
+  Work pw;
+  t.prefill = prefill_of(c, w.prompt, 0, &v[F::PrefillChunkWeightBytes], &pw);
+  t.prefill_chunks = t.prefill.chunks;
+  t.prefill_flop_weights = t.prefill_chunks * (pw.flop_dense + pw.flop_experts);
+  t.prefill_flop_attn = t.prefill_chunks * pw.flop_attn;
+  t.prefill_flop_index = t.prefill_chunks * pw.flop_index;
+  v[F::PrefillFlop] = t.prefill.flop_all();
+  v[F::PrefillFullTime] = t.prefill.full.time();
+  v[F::PrefillWindowTime] = t.prefill.win.time();
+  v[F::PrefillTime] = t.prefill.time();
+
+  // --- Bounded replay of the window (SWA miss) --------------------------------------------------
+  const bool replays = win && m.bounded_replay != 0;
+  if (replays) {
+    const double wt = std::min<double>(m.n_win, ctx);
+    const Work rw = layers_work(c, 0, m.layer_count, wt, wt, t.dec, wt, false);
+    const double kv = t.kv_share * (t.dec.fullpool + t.dec.pool + std::min(t.dec.gather * wt, t.dec.rows_all * z.main) +
+                                    t.dec.dense + t.dec.window);
+    Pass& r = t.replay;
+    const double index = t.kv_share * (t.dec.fullpool + t.dec.pool);
+    add_work(r, rw, 1);
+    r.bytes_c[2] += kv - index + wt * t.kv_share * t.window_layers * z.swa;
+    r.bytes_c[3] += index;
+    r.close(c.peak, t.bw);
+    r.flop_all = rw.flop_all;
+    r.weight_bytes = rw.weights();
+    r.kv_bytes = r.bytes_c[2] + r.bytes_c[3];
+    v[F::ReplayFlop] = r.flop_all;
+    v[F::ReplayTimeStandalone] = r.time();
+    v[F::ReplayWeightBytes] = r.weight_bytes;
+    t.replay_merged_step = decode_pass(c, batch, t.q, wt, kv).time();
+    v[F::ReplayTime] = std::max(0.0, t.replay_merged_step - st.time());
+  }
+
+  // --- Prefix-cache hit: promotion, the window's replay, the rest of the prompt, or recompute ----
+  const double hit = std::min(w.prefix_hit, w.prompt);
+  const double rest = w.prompt - hit;
+  const bool window_persisted = win && !replays;
+  v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) : 0.0;
+  if (hit > 0) {
+    v[F::PrefixSsdReadTime] = ssd_read_time(t, v[F::PrefixHitBytes]);
+    v[F::PrefixUploadTime] = host_transfer_time(t, v[F::PrefixHitBytes] * t.kv_share);
+  }
+  v[F::PrefixHitTime] = v[F::PrefixSsdReadTime] + v[F::PrefixUploadTime];
+  t.rest = prefill_of(c, rest, hit);
+  v[F::PrefixRestTime] = t.rest.time();
+  if (hit > 0 && replays) {
+    const double wh = std::min<double>(m.n_win, hit);
+    t.rest_replay = prefill_of(c, rest + wh, hit - wh);
+    v[F::PrefixReplayTime] = std::max(0.0, t.rest_replay.time() - t.rest.time());
+  }
+  v[F::PrefixRecomputeTime] = hit > 0 ? std::max(0.0, t.prefill.time() - t.rest.time()) : 0.0;
+  const double served = v[F::PrefixHitTime] + v[F::PrefixReplayTime];
+  v[F::PrefixSpeedup] = served > 0 ? v[F::PrefixRecomputeTime] / served : 0.0;
+
+  // --- Steady serving: each step also carries the prefill of arriving prompts ---------------------
+  if (w.output > 0) {
+    const double new_tokens = batch * t.accepted * rest / w.output;
+    // Mixed into decode steps, a prompt's weights are already streamed: it costs its compute, spread over
+    // the data-parallel replicas.
+    v[F::ServePrefillShare] = w.prompt > 0 ? new_tokens * t.prefill.t_compute() / (t.dp * w.prompt) : 0.0;
+  }
+  v[F::ServeTpot] = (v[F::DecodeStepTime] + v[F::ServePrefillShare]) / t.accepted;
+  v[F::ServeTokensPerSGpu] = batch * t.accepted / (v[F::DecodeStepTime] + v[F::ServePrefillShare]) / t.gpus;
+
+  // --- SSD retention at the node's serving rate ------------------------------------------------------
+  v[F::SsdCapacity] = hw.ssd_count * hw.ssd_tb * 1e12;
+  if (w.output > 0) {
+    t.persist_tokens_s = v[F::ServeTokensPerSGpu] * t.node_gpus * (rest + w.output) / w.output;
+    v[F::SsdWriteRate] = t.persist_tokens_s * c.b_tok;
+  }
+  v[F::SsdRetentionBytes] = v[F::SsdWriteRate] * hw.retention_h * 3600.0;
+  v[F::SsdDwpdNeeded] = v[F::SsdCapacity] > 0 ? v[F::SsdWriteRate] * 86400.0 / v[F::SsdCapacity] : 0.0;
+  v[F::SsdRetentionHours] = v[F::SsdWriteRate] > 0 ? v[F::SsdCapacity] / v[F::SsdWriteRate] / 3600.0 : 0.0;
+
+  // --- Cost of one turn ------------------------------------------------------------------------------
   v[F::CostTurnMiss] = (w.prompt * w.price_miss + w.output * w.price_out) / 1e6;
-  v[F::CostTurnHit] =
-      ((w.prompt - w.prefix_hit) * w.price_miss + w.prefix_hit * w.price_hit + w.output * w.price_out) / 1e6;
+  v[F::CostTurnHit] = ((w.prompt - hit) * w.price_miss + hit * w.price_hit + w.output * w.price_out) / 1e6;
 }
 
 }  // namespace tierscope::model

@@ -16,6 +16,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::DuplicateKey: return "duplicate-key";
     case ErrorCode::Inconsistent: return "inconsistent";
     case ErrorCode::UnknownPreset: return "unknown-preset";
+    case ErrorCode::Infeasible: return "infeasible";
   }
   return "error";
 }

@@ -20,6 +20,7 @@ enum class ErrorCode : std::uint8_t {
   DuplicateKey,     // the same key twice in one input
   Inconsistent,     // each value is fine alone, but together they contradict
   UnknownPreset,    // preset name not in the catalog
+  Infeasible,       // the setup cannot run: it does not fit, or asks beyond what the model can do
 };
 
 const char* error_code_name(ErrorCode code);

@@ -1,7 +1,6 @@
-// The figure table (ids, labels, units, provenance, sources, tiers) and describe(): formulas with numbers.
+// The figure table (ids, labels, units, the inputs each figure comes from, tiers) and the lookups on it.
 #include "model/figures.h"
 
-#include <cmath>
 #include <cstring>
 
 #include "model/text.h"
@@ -10,87 +9,160 @@ namespace tierscope::model {
 
 namespace {
 
-constexpr const char* kConfig =
-    "FACTS §1.4.1 config: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/dba1be0a40aa45a94ad051997016db3960a90277/config.json";
-constexpr const char* kKernel =
-    "FACTS §1.4.4 kernel layout: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/2cba9e42aa026125f3ed06c6d98c1db82f7ca027/inference/kernel.py ; report: https://huggingface.co/papers/2609.19969";
-constexpr const char* kActive = "FACTS §1.4.7 (calc.py); report: https://huggingface.co/papers/2609.19969";
-constexpr const char* kCapacity = "FACTS §4 #11, §5.2 (6); DGX B200: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html";
-constexpr const char* kStep = "FACTS §1.4.7, §5.2 (2)-(4); measured TPOT: https://inferencex.semianalysis.com/inference/deepseek-v41-flash";
-constexpr const char* kTopk = "FACTS §4 #5-#6, §5.2 (5); design card";
-constexpr const char* kIndex =
-    "FACTS §1.4.3: https://docs.nvidia.com/nemo/automodel/latest/nemo-automodel/nemo_automodel/components/models/deepseek_v41/attention.md";
-constexpr const char* kSwa =
-    "FACTS §1.4.5, §4 #8, #13, §5.2 (7): https://docs.vllm.ai/en/stable/api/vllm/models/deepseek_v41/nvidia/model_state/";
-constexpr const char* kReplay = "FACTS §4 #14, §5.2 (8): https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/raw/main/README.md";
-constexpr const char* kPrefix =
-    "FACTS §3, §4 #19, §5.2 (9): https://api-docs.deepseek.com/guides/kv_cache ; https://github.com/sgl-project/sglang/issues/26305";
-constexpr const char* kEngram =
-    "FACTS §1.4.6, §4 #16, §5.2 (10): https://github.com/JustVugg/colibri/blob/master/docs/deepseek-v41.md ; https://arxiv.org/abs/2601.07372";
-constexpr const char* kPrefill = "FACTS §1.4.2, §5.2 (11): https://docs.vllm.ai/en/latest/api/vllm/models/deepseek_v41/decoder_replay_layers/";
-constexpr const char* kCost = "FACTS §3, §5.2 (12): https://api-docs.deepseek.com/quick_start/pricing/?ref=voluntas.ghost.io";
-constexpr const char* kHw = "FACTS §2.1-2.4 (GPU, link and storage tables)";
+// Input groups the figures depend on (parameter keys, comma separated).
+#define TS_DIMS "modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
+#define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter"
+#define TS_WFMT "experts_fmt,dense_fmt,head_fmt"
+#define TS_KV "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"
+#define TS_WIN "n_win,swa_all,swa_fmt"
+#define TS_IDX "idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block"
+#define TS_LAYOUT "gpus,tp,dp,ep,redundant"
+#define TS_HBM "gpu,hbm_gb,hbm_usable,workspace_gb"
+#define TS_MEM "gpu,hbm_tbps,mbu"
+#define TS_FLOPS "gpu,compute,mfu"
+#define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
+#define TS_HOST "host_link,host_gbps,host_lat_us"
+#define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
+#define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
+  ",kernel_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
+#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,chunk"
 
 using P = Provenance;
 using T = Tier;
 using L = Lifetime;
+using F = FigureId;
+constexpr Needs N0 = Needs::Nothing, NF = Needs::Fit, NR = Needs::Run;
 
 const FigureInfo kInfo[] = {
-    {FigureId::ParamsTotal, "model.params_total", "Backbone parameters", "params", P::Paper, kActive, T::None, L::Weight},
-    {FigureId::ParamsActiveDecode, "model.params_active_decode", "Active parameters per decode token", "params", P::Paper, kActive, T::None, L::Weight},
-    {FigureId::ParamsActivePrefill, "model.params_active_prefill", "Active parameters per prefill token", "params", P::Paper, kActive, T::None, L::Weight},
-    {FigureId::ParamsPerExpert, "model.params_per_expert", "Parameters per expert", "params", P::Paper, kConfig, T::None, L::Weight},
-    {FigureId::KvMainEntry, "kv.main_entry", "Main KV entry (one layer, one token)", "B", P::Paper, kKernel, T::Hbm, L::Request},
-    {FigureId::KvIndexEntry, "kv.index_entry", "Index key entry", "B", P::Paper, kKernel, T::Hbm, L::Request},
-    {FigureId::KvSwaEntry, "kv.swa_entry", "SWA window entry (one layer, one token)", "B", P::Paper, kKernel, T::Hbm, L::Request},
-    {FigureId::KvGlobalPerToken, "kv.global_per_token", "Global KV per token", "B/token", P::Paper, kKernel, T::Hbm, L::Request},
-    {FigureId::KvSwaPerSession, "kv.swa_per_session", "SWA window per session", "B", P::Paper, kKernel, T::Hbm, L::Request},
-    {FigureId::KvPerSession, "kv.per_session", "KV per session at the context length", "B", P::Derived, kKernel, T::Hbm, L::Request},
-    {FigureId::HbmWeights, "hbm.weights_resident", "Weights resident in HBM", "B", P::ThirdParty, kCapacity, T::Hbm, L::Weight},
-    {FigureId::HbmKvBudget, "hbm.kv_budget", "HBM left for KV", "B", P::Derived, kCapacity, T::Hbm, L::Request},
-    {FigureId::HbmSessions, "hbm.sessions", "Sessions that fit in HBM", "sessions", P::Derived, kCapacity, T::Hbm, L::Request},
-    {FigureId::DecodeDistinctExperts, "decode.distinct_experts", "Distinct experts per layer per step", "experts", P::Derived, kStep, T::None, L::Weight},
-    {FigureId::DecodeWeightBytes, "decode.weight_bytes", "Weight bytes streamed per decode step", "B", P::Derived, kStep, T::Hbm, L::Weight},
-    {FigureId::DecodeKvBytes, "decode.kv_bytes", "KV and index bytes read per decode step", "B", P::Derived, kStep, T::Hbm, L::Request},
-    {FigureId::DecodeStepFloor, "decode.step_floor", "Decode step floor (memory bound)", "s", P::Derived, kStep, T::Hbm, L::None},
-    {FigureId::DecodeWeightShare, "decode.weight_share", "Weights' share of decode step bytes", "fraction", P::Derived, kStep, T::Hbm, L::None},
-    {FigureId::DecodeTokensPerS, "decode.tokens_per_s", "Decode tokens per second (floor)", "tokens/s", P::Derived, kStep, T::None, L::None},
-    {FigureId::TopkSliceBytes, "topk.slice_bytes", "Top-k slice (card definition)", "B", P::Card, kTopk, T::Hbm, L::Request},
-    {FigureId::TopkSliceTime, "topk.slice_time", "Top-k slice read time (one GPU)", "s", P::Card, kTopk, T::Hbm, L::Request},
-    {FigureId::GatherBytes, "gather.bytes", "Physical sparse gather per step", "B", P::Derived, kTopk, T::Hbm, L::Request},
-    {FigureId::GatherTime, "gather.time", "Sparse gather time (one GPU)", "s", P::Derived, kTopk, T::Hbm, L::Request},
-    {FigureId::IndexFullpoolBytes, "index.fullpool_bytes", "Full-pool index scan per step (grows with context)", "B", P::Derived, kIndex, T::Hbm, L::Request},
-    {FigureId::IndexFullpoolTime, "index.fullpool_time", "Full-pool index scan time (one GPU)", "s", P::Derived, kIndex, T::Hbm, L::Request},
-    {FigureId::IndexCandidateBytes, "index.candidate_bytes", "Candidate-pool scoring per step (flat)", "B", P::Derived, kIndex, T::Hbm, L::Request},
-    {FigureId::IndexCandidateTime, "index.candidate_time", "Candidate-pool scoring time (one GPU)", "s", P::Derived, kIndex, T::Hbm, L::Request},
-    {FigureId::SwaWindowBytes, "swa.window_bytes", "SWA window read per step", "B", P::Derived, kSwa, T::Hbm, L::Request},
-    {FigureId::SwaWindowTime, "swa.window_time", "SWA window read time (one GPU)", "s", P::Derived, kSwa, T::Hbm, L::Request},
-    {FigureId::SwaRestoreLayerTime, "swa.restore_layer_time", "SWA restore from host, one layer", "s", P::Derived, kSwa, T::Dram, L::Request},
-    {FigureId::SwaRestoreSessionTime, "swa.restore_session_time", "SWA restore from host, whole session", "s", P::Derived, kSwa, T::Dram, L::Request},
-    {FigureId::SwaPoolBytes, "swa.pool_bytes", "SWA recent-session pool in host DRAM", "B", P::Card, kSwa, T::Dram, L::Request},
-    {FigureId::SwaPoolSessions, "swa.pool_sessions", "Sessions the SWA pool holds", "sessions", P::Derived, kSwa, T::Dram, L::Request},
-    {FigureId::ReplayFlop, "replay.flop", "Bounded replay compute (SWA miss)", "FLOP", P::Derived, kReplay, T::None, L::Request},
-    {FigureId::ReplayTime, "replay.time", "Bounded replay time, merged into a batch", "s", P::Derived, kReplay, T::None, L::Request},
-    {FigureId::ReplayTimeStandalone, "replay.time_standalone", "Bounded replay time, alone (weight stream bound)", "s", P::Derived, kReplay, T::None, L::Request},
-    {FigureId::PrefixHitBytes, "prefix.hit_bytes", "Prefix-cache hit bytes", "B", P::Derived, kPrefix, T::Ssd, L::Request},
-    {FigureId::PrefixSsdHitTime, "prefix.ssd_hit_time", "Prefix hit from SSD", "s", P::Derived, kPrefix, T::Ssd, L::Request},
-    {FigureId::PrefixRecomputeTime, "prefix.recompute_time", "Recomputing the prefix instead", "s", P::Derived, kPrefix, T::None, L::Request},
-    {FigureId::EngramParams, "engram.params", "Engram table parameters", "params", P::Paper, kEngram, T::Hbm, L::Weight},
-    {FigureId::EngramBytesPerToken, "engram.bytes_per_token", "Engram rows read per token", "B", P::ThirdParty, kEngram, T::Hbm, L::Weight},
-    {FigureId::EngramTableBytes, "engram.table_bytes", "Engram table footprint", "B", P::ThirdParty, kEngram, T::Hbm, L::Weight},
-    {FigureId::EngramFetchTime, "engram.fetch_time", "Engram fetch over RDMA", "s", P::Derived, kEngram, T::Remote, L::Weight},
-    {FigureId::EngramStall, "engram.stall", "Engram stall on the critical path", "s", P::Derived, kEngram, T::None, L::Weight},
-    {FigureId::PrefillFlop, "prefill.flop", "Prefill compute for the prompt", "FLOP", P::Derived, kPrefill, T::None, L::None},
-    {FigureId::PrefillTime, "prefill.time", "Prefill time for the prompt (compute bound)", "s", P::Derived, kPrefill, T::None, L::None},
-    {FigureId::CostTurnMiss, "cost.turn_miss", "Cost of a turn, no cache hit", "USD", P::Paper, kCost, T::None, L::None},
-    {FigureId::CostTurnHit, "cost.turn_hit", "Cost of a turn with the prefix hit", "USD", P::Paper, kCost, T::None, L::None},
-    {FigureId::HwHbmPerGpu, "hw.hbm_per_gpu", "HBM per GPU", "B", P::ThirdParty, kHw, T::Hbm, L::None},
-    {FigureId::HwHbmBwPerGpu, "hw.hbm_bw_per_gpu", "HBM bandwidth per GPU", "B/s", P::ThirdParty, kHw, T::Hbm, L::None},
-    {FigureId::HwSramPerGpu, "hw.sram_per_gpu", "On-chip L2 per GPU", "B", P::ThirdParty, kHw, T::Sram, L::None},
-    {FigureId::HwHostLinkBw, "hw.host_link_bw", "Host link bandwidth (per direction)", "B/s", P::ThirdParty, kHw, T::Dram, L::None},
-    {FigureId::HwSsdBwPerDrive, "hw.ssd_bw_per_drive", "SSD read bandwidth per drive", "B/s", P::ThirdParty, kHw, T::Ssd, L::None},
+    {F::ParamsTotal, "model.params_total", "Backbone parameters", "params", P::Paper, TS_DIMS "," TS_FFN, T::None, L::Weight, N0},
+    {F::ParamsActiveDecode, "model.params_active_decode", "Active parameters per decode token", "params", P::Paper, TS_DIMS "," TS_FFN, T::None, L::Weight, N0},
+    {F::ParamsActivePrefill, "model.params_active_prefill", "Active parameters per prefill token", "params", P::Paper, TS_DIMS "," TS_FFN ",enc_layers", T::None, L::Weight, N0},
+    {F::ParamsPerExpert, "model.params_per_expert", "Parameters per expert", "params", P::Paper, "hidden,expert_inter", T::None, L::Weight, N0},
+    {F::WeightsDerived, "model.weights_bytes", "Weights at their stored formats (from the dims)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM, T::Hbm, L::Weight, N0},
+    {F::CheckpointPublished, "model.checkpoint_published", "Published checkpoint size (cross-check)", "B", P::ThirdParty, "checkpoint_gb", T::None, L::Weight, N0},
+    {F::WeightsPerToken, "model.weights_per_token", "Weights one token streams (whole model, batch 1)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT, T::Hbm, L::Weight, N0},
+    {F::KvMainEntry, "kv.main_entry", "Main KV entry (one layer, one token)", "B", P::Paper, TS_KV, T::Hbm, L::Request, N0},
+    {F::KvIndexEntry, "kv.index_entry", "Index key entry", "B", P::Paper, "idx_dim,idx_fmt", T::Hbm, L::Request, N0},
+    {F::KvSwaEntry, "kv.swa_entry", "SWA window entry (one layer, one token)", "B", P::Paper, TS_KV "," TS_WIN, T::Hbm, L::Request, N0},
+    {F::KvGlobalPerToken, "kv.global_per_token", "Global KV per token", "B/token", P::Paper, TS_KV, T::Hbm, L::Request, N0},
+    {F::KvSwaPerSession, "kv.swa_per_session", "SWA window per session", "B", P::Paper, TS_KV "," TS_WIN, T::Hbm, L::Request, N0},
+    {F::KvPerSession, "kv.per_session", "KV per session at the context length", "B", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0},
+    {F::KvSwaShare, "kv.swa_share", "SWA window's share of a session's KV", "fraction", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0},
+    {F::HbmWeights, "hbm.weights_resident", "Weights resident in the instance's HBM (copies included)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0},
+    {F::HbmWeightsPerGpu, "hbm.weights_per_gpu", "Weights resident per GPU", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0},
+    {F::HbmKvCopies, "hbm.kv_copies", "Copies of a session's KV in its attention group", "copies", P::Derived, "attn,tp", T::Hbm, L::Request, N0},
+    {F::HbmKvSessionPerGpu, "hbm.kv_session_per_gpu", "One session's KV on one GPU", "B", P::Derived, TS_KV "," TS_WIN ",ctx,tp", T::Hbm, L::Request, N0},
+    {F::HbmKvBudget, "hbm.kv_budget_per_gpu", "HBM left for KV per GPU", "B", P::Derived, TS_HBM "," TS_LAYOUT "," TS_WFMT "," TS_ENGRAM ",engram_home", T::Hbm, L::Request, NF},
+    {F::HbmSessions, "hbm.sessions", "Sessions that fit in the instance's HBM", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, NF},
+    {F::HbmSessionsPerGpu, "hbm.sessions_per_gpu", "Sessions per GPU", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, NF},
+    {F::HbmSessionsPerNode, "hbm.sessions_per_node", "Sessions per node", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx,node_gpus", T::Hbm, L::Request, NF},
+    {F::DecodeDistinctExperts, "decode.distinct_experts", "Distinct experts per layer per step (instance)", "experts", P::Derived, "experts,experts_per_token,batch,dp,spec_tokens", T::None, L::Weight, N0},
+    {F::DecodeExpertsPerRank, "decode.experts_per_rank", "Distinct experts touched on one expert rank", "experts", P::Derived, "experts,experts_per_token,batch,ep,redundant,spec_tokens", T::None, L::Weight, N0},
+    {F::DecodeBusiestRank, "decode.busiest_rank_load", "Token-expert assignments on the busiest expert rank", "assignments", P::Derived, "experts,experts_per_token,batch,ep,redundant,spec_tokens", T::None, L::Weight, N0},
+    {F::DecodeImbalance, "decode.ep_imbalance", "Busiest expert rank above the mean (uniform routing)", "fraction", P::Derived, "experts,experts_per_token,batch,ep,redundant", T::None, L::None, N0},
+    {F::DecodeDestRanks, "decode.dest_ranks", "Expert ranks one token is sent to", "ranks", P::Derived, "experts,experts_per_token,ep,redundant", T::None, L::None, N0},
+    {F::DecodeWeightBytes, "decode.weight_bytes", "Weight bytes one GPU streams per decode step", "B", P::Derived, TS_STEP, T::Hbm, L::Weight, NR},
+    {F::DecodeKvBytes, "decode.kv_bytes", "KV and index bytes one GPU reads and writes per step", "B", P::Derived, TS_STEP, T::Hbm, L::Request, NR},
+    {F::DecodeFlop, "decode.flop", "FLOP one GPU does per decode step", "FLOP", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeMemoryRoof, "decode.memory_roof", "Decode step, memory roof (bytes ÷ bandwidth)", "s", P::Derived, TS_STEP, T::Hbm, L::None, NR},
+    {F::DecodeComputeRoof, "decode.compute_roof", "Decode step, compute roof (FLOP ÷ peak)", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTWeights, "decode.t_weights", "Step time reading weights", "s", P::Derived, TS_STEP, T::Hbm, L::Weight, NR},
+    {F::DecodeTIndex, "decode.t_index", "Step time reading index keys", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR},
+    {F::DecodeTGather, "decode.t_gather", "Step time gathering global KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR},
+    {F::DecodeTWindow, "decode.t_window", "Step time reading SWA windows", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR},
+    {F::DecodeTAppend, "decode.t_append", "Step time writing the new tokens' KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR},
+    {F::DecodeTCompute, "decode.t_compute", "Step time the compute roof adds above the memory roof", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTTopk, "decode.t_topk", "Step time selecting the top-k in SRAM", "s", P::Derived, TS_STEP, T::Sram, L::None, NR},
+    {F::DecodeTA2a, "decode.t_a2a", "Step time in MoE all-to-all", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTAllreduce, "decode.t_allreduce", "Step time in all-reduces", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTOverhead, "decode.t_overhead", "Step time kernels spend at their launch floor above both roofs", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTDraft, "decode.t_draft", "Step time drafting speculative tokens", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTStall, "decode.t_stall", "Step time stalled on Engram rows", "s", P::Derived, TS_STEP "," TS_ENGRAM ",engram_home," TS_HOST ",lat_hbm_us,lat_rdma_us", T::None, L::None, NR},
+    {F::DecodeStepTime, "decode.step_time", "Decode step time", "s", P::Derived, TS_STEP, T::Hbm, L::None, NR},
+    {F::DecodeTokensPerStep, "decode.tokens_per_step", "Tokens per session per step (speculative decoding)", "tokens", P::Derived, "spec_tokens,spec_accept", T::None, L::None, N0},
+    {F::DecodeTpot, "decode.tpot", "Time per output token (decode only)", "s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTokensPerS, "decode.tokens_per_s", "Decode tokens per second (instance)", "tokens/s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeTokensPerSGpu, "decode.tokens_per_s_gpu", "Decode tokens per second per GPU", "tokens/s", P::Derived, TS_STEP, T::None, L::None, NR},
+    {F::DecodeWeightShare, "decode.weight_share", "Weights' share of a step's bytes", "fraction", P::Derived, TS_STEP, T::Hbm, L::None, N0},
+    {F::DecodeCrossoverBatch, "decode.crossover_batch", "Batch where the compute roof meets the memory roof", "sessions", P::Derived, TS_STEP, T::None, L::None, N0},
+    {F::ServePrefillShare, "serve.prefill_share", "Prefill of arriving prompts carried by each step", "s", P::Derived, TS_STEP ",prompt,output,prefix_hit", T::None, L::None, NR},
+    {F::ServeTpot, "serve.tpot", "Time per output token with prefill interleaved", "s", P::Derived, TS_STEP ",prompt,output,prefix_hit", T::None, L::None, NR},
+    {F::ServeTokensPerSGpu, "serve.tokens_per_s_gpu", "Output tokens per second per GPU with prefill interleaved", "tokens/s", P::Derived, TS_STEP ",prompt,output,prefix_hit", T::None, L::None, NR},
+    {F::TopkSliceBytes, "topk.slice_bytes", "Top-k slice (card definition)", "B", P::Card, TS_KV ",top_k", T::Hbm, L::Request, N0},
+    {F::TopkSliceTime, "topk.slice_time", "Top-k slice read time (one GPU)", "s", P::Card, TS_KV ",top_k," TS_MEM, T::Hbm, L::Request, N0},
+    {F::TopkSelectTime, "topk.select_time", "Top-k selection over the scores, per session (one GPU)", "s", P::Derived, TS_IDX ",ctx,modes,gpu,lat_sram_ns", T::Sram, L::Request, N0},
+    {F::GatherBytes, "gather.bytes", "Physical sparse gather per session per step", "B", P::Derived, TS_KV ",top_k,ctx", T::Hbm, L::Request, N0},
+    {F::GatherTime, "gather.time", "Sparse gather time (one GPU)", "s", P::Derived, TS_KV ",top_k,ctx," TS_MEM, T::Hbm, L::Request, N0},
+    {F::IndexFullpoolBytes, "index.fullpool_bytes", "Full-pool index scan per session per step (grows with context)", "B", P::Derived, TS_KV "," TS_IDX ",ctx", T::Hbm, L::Request, N0},
+    {F::IndexFullpoolTime, "index.fullpool_time", "Full-pool index scan time (one GPU, roofline)", "s", P::Derived, TS_KV "," TS_IDX ",ctx," TS_MEM "," TS_FLOPS, T::Hbm, L::Request, N0},
+    {F::IndexCandidateBytes, "index.candidate_bytes", "Candidate-pool scoring per session per step (flat)", "B", P::Derived, TS_KV "," TS_IDX ",ctx", T::Hbm, L::Request, N0},
+    {F::IndexCandidateTime, "index.candidate_time", "Candidate-pool scoring time (one GPU, roofline)", "s", P::Derived, TS_KV "," TS_IDX ",ctx," TS_MEM "," TS_FLOPS, T::Hbm, L::Request, N0},
+    {F::SwaWindowBytes, "swa.window_bytes", "SWA window read per session per step", "B", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0},
+    {F::SwaWindowTime, "swa.window_time", "SWA window read time (one GPU)", "s", P::Derived, TS_KV "," TS_WIN ",ctx," TS_MEM, T::Hbm, L::Request, N0},
+    {F::SwaRestoreLayerTime, "swa.restore_layer_time", "SWA restore from host, one layer", "s", P::Derived, TS_KV "," TS_WIN "," TS_HOST ",tp", T::Dram, L::Request, N0},
+    {F::SwaRestoreSessionTime, "swa.restore_session_time", "SWA restore from host, whole session", "s", P::Derived, TS_KV "," TS_WIN "," TS_HOST ",tp", T::Dram, L::Request, N0},
+    {F::SwaPoolBytes, "swa.pool_bytes", "SWA recent-session pool in host DRAM", "B", P::Card, "swa_pool,host_dram_gb,n_win", T::Dram, L::Request, N0},
+    {F::SwaPoolSessions, "swa.pool_sessions", "Sessions the SWA pool holds", "sessions", P::Derived, "swa_pool,host_dram_gb," TS_KV "," TS_WIN, T::Dram, L::Request, N0},
+    {F::SwaPoolVsHbm, "swa.pool_vs_hbm", "SWA pool sessions per HBM session (one node)", "ratio", P::Derived, "swa_pool,host_dram_gb," TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx", T::Dram, L::Request, NF},
+    {F::ResumeKvReloadTime, "resume.kv_reload_time", "A returning session's global KV, host DRAM → HBM", "s", P::Derived, TS_KV ",ctx,tp," TS_HOST, T::Dram, L::Request, N0},
+    {F::ResumeKvSsdTime, "resume.kv_ssd_time", "A returning session's global KV, SSD → host DRAM", "s", P::Derived, TS_KV ",ctx,ssd_count,ssd_gbps,lat_ssd_us", T::Ssd, L::Request, N0},
+    {F::ReplayFlop, "replay.flop", "Bounded replay compute (SWA miss)", "FLOP", P::Derived, TS_DIMS "," TS_FFN "," TS_IDX ",n_win,ctx,bounded_replay", T::None, L::Request, N0},
+    {F::ReplayTime, "replay.time", "Bounded replay riding a decode step", "s", P::Derived, TS_STEP ",bounded_replay", T::None, L::Request, NR},
+    {F::ReplayTimeStandalone, "replay.time_standalone", "Bounded replay alone", "s", P::Derived, TS_STEP ",bounded_replay", T::None, L::Request, NR},
+    {F::ReplayWeightBytes, "replay.weight_bytes", "Weights one GPU streams for a replay alone", "B", P::Derived, TS_STEP ",bounded_replay", T::Hbm, L::Weight, N0},
+    {F::PrefillFlop, "prefill.flop", "Prefill compute for the prompt (every GPU)", "FLOP", P::Derived, TS_DIMS "," TS_FFN "," TS_IDX ",prompt,enc_layers", T::None, L::None, N0},
+    {F::PrefillTime, "prefill.time", "Prefill time for the prompt (one request)", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR},
+    {F::PrefillFullTime, "prefill.full_time", "Prefill: layers before the last KV source, every prompt token", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR},
+    {F::PrefillWindowTime, "prefill.window_time", "Prefill: the layers after it, on the last window", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR},
+    {F::PrefillChunkWeightBytes, "prefill.chunk_weight_bytes", "Weights one GPU streams per prefill chunk", "B", P::Derived, TS_PREFILL ",prompt", T::Hbm, L::Weight, N0},
+    {F::PrefixHitBytes, "prefix.hit_bytes", "Prefix-cache hit bytes", "B", P::Derived, TS_KV ",prefix_hit,bounded_replay," TS_WIN, T::Ssd, L::Request, N0},
+    {F::PrefixSsdReadTime, "prefix.ssd_read_time", "Prefix hit: SSD → host DRAM", "s", P::Derived, TS_KV ",prefix_hit,ssd_count,ssd_gbps,lat_ssd_us", T::Ssd, L::Request, NR},
+    {F::PrefixUploadTime, "prefix.upload_time", "Prefix hit: host DRAM → HBM", "s", P::Derived, TS_KV ",prefix_hit,tp," TS_HOST, T::Dram, L::Request, NR},
+    {F::PrefixHitTime, "prefix.hit_time", "Prefix hit promoted to HBM", "s", P::Derived, TS_KV ",prefix_hit,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR},
+    {F::PrefixReplayTime, "prefix.replay_time", "Replaying the hit's window with the new tokens", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,bounded_replay", T::None, L::Request, NR},
+    {F::PrefixRestTime, "prefix.rest_time", "Prefilling the prompt after the hit", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::None, NR},
+    {F::PrefixRecomputeTime, "prefix.recompute_time", "Recomputing the prefix instead", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::Request, NR},
+    {F::PrefixSpeedup, "prefix.speedup", "Recompute time ÷ (hit + replay)", "ratio", P::Derived, TS_PREFILL ",prompt,prefix_hit,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::None, NR},
+    {F::SsdCapacity, "ssd.capacity", "NVMe capacity per node", "B", P::Derived, "ssd_count,ssd_tb", T::Ssd, L::None, N0},
+    {F::SsdWriteRate, "ssd.write_rate", "Prefix-cache writes per node at the serving rate", "B/s", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus", T::Ssd, L::Request, NR},
+    {F::SsdRetentionBytes, "ssd.retention_bytes", "SSD bytes a retention period holds at that rate", "B", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,retention_h", T::Ssd, L::Request, NR},
+    {F::SsdDwpdNeeded, "ssd.dwpd_needed", "Drive writes per day that rate costs", "writes/day", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,ssd_count,ssd_tb", T::Ssd, L::None, NR},
+    {F::SsdRetentionHours, "ssd.retention_hours", "Hours of prefix cache the node's SSDs hold at that rate", "h", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,ssd_count,ssd_tb", T::Ssd, L::Request, NR},
+    {F::EngramParams, "engram.params", "Engram table parameters", "params", P::Paper, TS_ENGRAM, T::Hbm, L::Weight, N0},
+    {F::EngramBytesPerToken, "engram.bytes_per_token", "Engram rows read per token", "B", P::ThirdParty, TS_ENGRAM, T::Hbm, L::Weight, N0},
+    {F::EngramTableBytes, "engram.table_bytes", "Engram table footprint", "B", P::ThirdParty, TS_ENGRAM, T::Hbm, L::Weight, N0},
+    {F::EngramFetchTime, "engram.fetch_time", "Engram rows of one token, fetched from where the tables live", "s", P::Derived, TS_ENGRAM ",engram_home," TS_HOST "," TS_MEM ",lat_hbm_us,lat_rdma_us,nic_gbps", T::Remote, L::Weight, N0},
+    {F::EngramStepFetchTime, "engram.step_fetch_time", "Engram rows of one step's tokens (one replica)", "s", P::Derived, TS_ENGRAM ",engram_home," TS_HOST "," TS_MEM ",lat_hbm_us,lat_rdma_us,nic_gbps,batch,dp,spec_tokens", T::Remote, L::Weight, NR},
+    {F::EngramPromptFetchTime, "engram.prompt_fetch_time", "Engram rows of the whole prompt", "s", P::Derived, TS_ENGRAM ",engram_home," TS_HOST "," TS_MEM ",lat_hbm_us,lat_rdma_us,nic_gbps,prompt", T::Remote, L::Weight, NR},
+    {F::EngramStall, "engram.stall", "Engram stall on the critical path", "s", P::Derived, TS_STEP "," TS_ENGRAM ",engram_home," TS_HOST, T::None, L::Weight, NR},
+    {F::CostTurnMiss, "cost.turn_miss", "Cost of a turn, no cache hit", "USD", P::Paper, "prompt,output,price_miss,price_out", T::None, L::None, N0},
+    {F::CostTurnHit, "cost.turn_hit", "Cost of a turn with the prefix hit", "USD", P::Paper, "prompt,output,prefix_hit,price_miss,price_hit,price_out", T::None, L::None, N0},
+    {F::HwHbmPerGpu, "hw.hbm_per_gpu", "HBM per GPU", "B", P::ThirdParty, "gpu,hbm_gb", T::Hbm, L::None, N0},
+    {F::HwHbmBwPerGpu, "hw.hbm_bw_per_gpu", "HBM bandwidth per GPU", "B/s", P::ThirdParty, "gpu,hbm_tbps", T::Hbm, L::None, N0},
+    {F::HwSramPerGpu, "hw.sram_per_gpu", "On-chip L2 per GPU", "B", P::ThirdParty, "gpu", T::Sram, L::None, N0},
+    {F::HwSramLatency, "hw.sram_latency", "On-chip SRAM access latency the model uses", "s", P::ThirdParty, "lat_sram_ns", T::Sram, L::None, N0},
+    {F::HwHostLinkBw, "hw.host_link_bw", "Host link bandwidth (per direction, achieved)", "B/s", P::ThirdParty, "host_link,host_gbps", T::Dram, L::None, N0},
+    {F::HwLinkBw, "hw.link_bw", "Scale-up link per GPU (per direction)", "B/s", P::ThirdParty, "gpu,link_gbps", T::None, L::None, N0},
+    {F::HwPeakFlops, "hw.peak_flops", "Dense peak FLOP/s per GPU", "FLOP/s", P::ThirdParty, "gpu,compute", T::None, L::None, N0},
+    {F::HwSsdBwPerDrive, "hw.ssd_bw_per_drive", "SSD read bandwidth per drive", "B/s", P::ThirdParty, "ssd_gbps", T::Ssd, L::None, N0},
 };
 static_assert(sizeof kInfo / sizeof kInfo[0] == kFigureCount, "one table row per FigureId");
+
+#undef TS_DIMS
+#undef TS_FFN
+#undef TS_WFMT
+#undef TS_KV
+#undef TS_WIN
+#undef TS_IDX
+#undef TS_LAYOUT
+#undef TS_HBM
+#undef TS_MEM
+#undef TS_FLOPS
+#undef TS_LINK
+#undef TS_HOST
+#undef TS_ENGRAM
+#undef TS_STEP
+#undef TS_PREFILL
 
 }  // namespace
 
@@ -101,6 +173,15 @@ const char* lifetime_name(Lifetime l) {
     case Lifetime::Weight: return "model weight";
   }
   return "";
+}
+
+bool figure_shown(const Terms& t, FigureId id) {
+  switch (figure_info(id).needs) {
+    case Needs::Nothing: return true;
+    case Needs::Fit: return t.fits();
+    case Needs::Run: return t.feasible();
+  }
+  return true;
 }
 
 const FigureInfo& figure_info(FigureId id) {
@@ -119,6 +200,103 @@ const Figure* Figures::find(std::string_view id) const {
   const FigureId f = figure_id(id);
   if (f == FigureId::Count || static_cast<std::size_t>(f) >= list.size()) return nullptr;
   return &list[static_cast<std::size_t>(f)];
+}
+
+const InputSourceOf* input_source(const Figures& f, std::string_view key) {
+  for (const InputSourceOf& i : f.inputs) {
+    if (i.key == key) return &i;
+  }
+  return nullptr;
+}
+
+std::string figure_sources(const Figures& f, const Figure& fig) {
+  // One line per distinct source, naming the keys that share it: "kv_fmt, idx_fmt: FACTS §1.4.4 …".
+  struct Line {
+    std::string keys;
+    const std::string* source;
+  };
+  std::vector<Line> lines;
+  std::string_view deps = fig.deps;
+  std::size_t i = 0;
+  while (i < deps.size()) {
+    std::size_t end = deps.find(',', i);
+    if (end == std::string_view::npos) end = deps.size();
+    const std::string_view key = deps.substr(i, end - i);
+    i = end + 1;
+    const InputSourceOf* in = input_source(f, key);
+    if (!in) continue;
+    bool merged = false;
+    for (Line& l : lines) {
+      if (*l.source == in->source) {
+        if (l.keys.find(std::string(key)) == std::string::npos) l.keys += ", " + std::string(key);
+        merged = true;
+        break;
+      }
+    }
+    if (!merged) lines.push_back({std::string(key), &in->source});
+  }
+  std::string out;
+  for (const Line& l : lines) {
+    if (!out.empty()) out += "\n";
+    out += l.keys + ": " + *l.source;
+  }
+  return out;
+}
+
+std::string infeasible_text(const InfeasibleReason& r) {
+  const std::string v = human(r.value, r.unit), lim = human(r.limit, r.unit);
+  switch (r.kind) {
+    case Infeasible::WeightsDoNotFit:
+      return "weights of " + v + " per GPU need more than the " + lim + " of HBM usable per GPU (more GPUs, or a smaller format)";
+    case Infeasible::KvDoesNotFit:
+      return "one session's KV (" + v + " per GPU) needs more than the " + lim + " left beside the weights";
+    case Infeasible::BatchOverCapacity:
+      return "batch " + num(r.value) + " exceeds the " + num(r.limit) + (r.limit == 1 ? " session" : " sessions") +
+             " that fit in HBM at this context";
+    case Infeasible::CtxOverMaxPos:
+      return "context " + num(r.value) + " tokens is beyond the model's " + num(r.limit) + " trained positions";
+    case Infeasible::PromptOverMaxPos:
+      return "prompt " + num(r.value) + " tokens is beyond the model's " + num(r.limit) + " trained positions";
+    case Infeasible::Count: break;
+  }
+  return "";
+}
+
+Errors infeasible_errors(const Terms& t) {
+  Errors out;
+  for (int i = 0; i < t.infeasible_count; ++i) {
+    const InfeasibleReason& r = t.infeasible[i];
+    std::string value = num(r.setting), allowed;
+    switch (r.kind) {
+      case Infeasible::WeightsDoNotFit:
+        value += (r.setting == 1 ? " GPU (" : " GPUs (") + human(r.value, "B") + " of weights per GPU)";
+        allowed = "enough GPUs, or formats small enough, that the weights fit the " + human(r.limit, "B") + " usable per GPU";
+        break;
+      case Infeasible::KvDoesNotFit:
+        value += " tokens (" + human(r.value, "B") + " of KV per session per GPU)";
+        allowed = "a context whose KV fits the " + human(r.limit, "B") + " left per GPU beside the weights";
+        break;
+      case Infeasible::BatchOverCapacity:
+        allowed = "at most " + human(r.limit, "sessions") + " at this context (HBM capacity)";
+        break;
+      case Infeasible::CtxOverMaxPos:
+      case Infeasible::PromptOverMaxPos:
+        allowed = "at most " + num(r.limit) + " tokens (the model's trained positions)";
+        break;
+      case Infeasible::Count: break;
+    }
+    out.push_back(make_error(ErrorCode::Infeasible, r.field, value, allowed));
+  }
+  return out;
+}
+
+std::string infeasible_summary(const Terms& t) {
+  std::string s;
+  for (int i = 0; i < t.infeasible_count; ++i) {
+    if (i) s += "; ";
+    s += infeasible_text(t.infeasible[i]);
+  }
+  return s;
 }
 
 }  // namespace tierscope::model

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 
 #include "model/text.h"
 
@@ -11,12 +12,14 @@ namespace tierscope::model {
 
 namespace {
 
-const char* const kGpuKeys[] = {"h100", "h200", "b200", "b300", "mi300x", "mi355x"};
+const char* const kGpuKeys[] = {"h100", "h200", "b200", "b300", "gb200", "gb300", "mi300x", "mi355x"};
 const char* const kLinkKeys[] = {"pcie5", "pcie6", "c2c", "cxl"};
 const char* const kFmtKeys[] = {"bf16", "fp8", "fp8_g32", "fp8_g64", "fp8_b1024", "fp8_b128", "fp4_g16", "fp4_g32"};
 const char* const kAttnKeys[] = {"mha", "mla", "latent"};
-const char* const kComputeKeys[] = {"fp8", "fp4"};
-const char* const kHomeKeys[] = {"hbm", "dram"};
+const char* const kComputeKeys[] = {"fp8", "fp4", "formats"};
+static_assert(sizeof kComputeKeys / sizeof *kComputeKeys == static_cast<int>(ComputeFormat::Count));
+const char* const kHomeKeys[] = {"hbm", "dram", "remote"};
+static_assert(sizeof kHomeKeys / sizeof *kHomeKeys == static_cast<int>(EngramHome::Count));
 static_assert(sizeof kGpuKeys / sizeof *kGpuKeys == static_cast<int>(GpuKind::Count));
 static_assert(sizeof kLinkKeys / sizeof *kLinkKeys == static_cast<int>(HostLink::Count));
 static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::Count));
@@ -103,19 +106,31 @@ const ParamDef kParams[] = {
     TS_INT("prompt", Workload, "tokens", 0, 16777216, "prompt tokens of one turn", work.prompt),
     TS_INT("output", Workload, "tokens", 0, 16777216, "output tokens of one turn", work.output),
     TS_INT("prefix_hit", Workload, "tokens", 0, 16777216, "prompt tokens found in the prefix cache", work.prefix_hit),
+    TS_INT("chunk", Workload, "tokens", 1, 16777216, "prefill chunk: prompt tokens per forward pass", work.chunk),
+    TS_INT("spec_tokens", Workload, "tokens", 0, 16, "speculative draft tokens per decode step (0 = off)", work.spec_tokens),
+    TS_REAL("spec_accept", Workload, "fraction", 0, 1, "chance each draft token is accepted", work.spec_accept),
     TS_REAL("swa_pool", Workload, "fraction", 0, 1, "share of host DRAM for recent sessions' SWA windows", work.swa_pool),
     TS_REAL("price_miss", Workload, "USD/M tokens", 0, 1000, "input price on a cache miss", work.price_miss),
     TS_REAL("price_hit", Workload, "USD/M tokens", 0, 1000, "input price on a cache hit", work.price_hit),
     TS_REAL("price_out", Workload, "USD/M tokens", 0, 1000, "output price", work.price_out),
     // Hardware
     TS_ENUM("gpu", Hardware, kGpuKeys, "GPU kind (sets HBM, L2 and FLOPS from the catalog)", hw.gpu),
-    TS_INT("gpus", Hardware, "GPUs", 1, 4096, "GPUs serving one replica", hw.gpus),
-    TS_REAL("mbu", Hardware, "fraction", 0.01, 1, "memory-bandwidth utilisation", hw.mbu),
+    TS_INT("gpus", Hardware, "GPUs", 1, 4096, "GPUs of one serving instance", hw.gpus),
+    TS_INT("node_gpus", Hardware, "GPUs", 0, 1024, "GPUs per node (0 = catalog)", hw.node_gpus),
+    TS_REAL("mbu", Hardware, "fraction", 0.01, 1, "memory-bandwidth utilisation of the step's kernels", hw.mbu),
+    TS_REAL("mfu", Hardware, "fraction", 0.01, 1, "achieved share of dense peak FLOP/s", hw.mfu),
+    TS_REAL("kernel_us", Hardware, "µs", 0, 100000, "the least time any kernel takes (launch, ramp and tail)", hw.kernel_us),
+    TS_REAL("link_gbps", Hardware, "GB/s", 0, 100000, "scale-up link per GPU per direction (0 = catalog)", hw.link_gbps),
+    TS_INT("link_domain", Hardware, "GPUs", 0, 100000, "GPUs on the scale-up link (0 = catalog)", hw.link_domain),
+    TS_REAL("link_eff", Hardware, "fraction", 0.01, 1, "achieved share of link bandwidth in collectives", hw.link_eff),
+    TS_REAL("ar_lat_us", Hardware, "µs", 0, 100000, "latency of one all-reduce on the scale-up link", hw.ar_lat_us),
+    TS_REAL("a2a_lat_us", Hardware, "µs", 0, 100000, "floor of one MoE dispatch or combine on the scale-up link", hw.a2a_lat_us),
+    TS_REAL("a2a_rdma_lat_us", Hardware, "µs", 0, 100000, "floor of one MoE dispatch or combine across nodes", hw.a2a_rdma_lat_us),
     TS_REAL("hbm_gb", Hardware, "GB", 0, 100000, "HBM per GPU (0 = catalog)", hw.hbm_gb),
     TS_REAL("hbm_tbps", Hardware, "TB/s", 0, 1000, "HBM bandwidth per GPU (0 = catalog)", hw.hbm_tbps),
     TS_REAL("hbm_usable", Hardware, "fraction", 0.05, 1, "share of HBM the engine may allocate", hw.hbm_usable),
     TS_REAL("workspace_gb", Hardware, "GB", 0, 10000, "activations and workspace per GPU", hw.workspace_gb),
-    TS_ENUM("compute", Hardware, kComputeKeys, "dense compute precision for prefill and replay", hw.compute),
+    TS_ENUM("compute", Hardware, kComputeKeys, "tensor-core rate: formats (each GEMM at its weight and activation formats), or fp8 / fp4 everywhere", hw.compute),
     TS_REAL("lat_sram_ns", Hardware, "ns", 0.01, 100000, "on-chip SRAM access latency", hw.lat_sram_ns),
     TS_REAL("lat_hbm_us", Hardware, "µs", 0, 1000, "HBM access latency", hw.lat_hbm_us),
     TS_REAL("lat_ssd_us", Hardware, "µs", 0, 1000000, "SSD read latency per I/O", hw.lat_ssd_us),
@@ -124,11 +139,18 @@ const ParamDef kParams[] = {
     TS_ENUM("host_link", Hardware, kLinkKeys, "GPU-host link kind", hw.host_link),
     TS_REAL("host_gbps", Hardware, "GB/s", 0, 100000, "host link bandwidth per direction (0 = link catalog)", hw.host_gbps),
     TS_REAL("host_lat_us", Hardware, "µs", 0, 100000, "host DMA latency (0 = link catalog)", hw.host_lat_us),
-    TS_REAL("nic_gbps", Hardware, "GB/s", 0.01, 100000, "NIC / RDMA bandwidth", hw.nic_gbps),
+    TS_REAL("nic_gbps", Hardware, "GB/s", 0.01, 100000, "NIC / RDMA bandwidth per GPU", hw.nic_gbps),
     TS_INT("ssd_count", Hardware, "drives", 1, 4096, "NVMe drives per node", hw.ssd_count),
     TS_REAL("ssd_gbps", Hardware, "GB/s", 0.01, 10000, "read bandwidth per drive", hw.ssd_gbps),
     TS_REAL("ssd_tb", Hardware, "TB", 0.01, 1000, "capacity per drive", hw.ssd_tb),
+    TS_REAL("ssd_dwpd", Hardware, "writes/day", 0.01, 100, "rated drive writes per day", hw.ssd_dwpd),
     TS_REAL("retention_h", Hardware, "hours", 0, 1000000, "prefix-cache retention on SSD", hw.retention_h),
+    // Layout
+    TS_INT("tp", Layout, "GPUs", 1, 4096, "attention tensor parallel (tp × dp = gpus)", par.tp),
+    TS_INT("dp", Layout, "replicas", 1, 4096, "data-parallel attention replicas", par.dp),
+    TS_INT("ep", Layout, "GPUs", 1, 4096, "expert parallel (divides gpus; each expert split gpus/ep ways)", par.ep),
+    TS_INT("redundant", Layout, "slots", 0, 65536, "redundant expert slots (copies of hot experts, spread with the rest)", par.redundant),
+    TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
      "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes},
@@ -167,6 +189,7 @@ const ParamDef kParams[] = {
     TS_ENUM("experts_fmt", Model, kFmtKeys, "routed expert weight format", model.experts_fmt),
     TS_ENUM("dense_fmt", Model, kFmtKeys, "attention, shared-expert and dense FFN weight format", model.dense_fmt),
     TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
+    TS_ENUM("act_fmt", Model, kFmtKeys, "activation format entering the GEMMs", model.act_fmt),
     {"engram", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
      "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram},
     TS_INT("engram_ngram", Model, "order", 0, 16, "largest n-gram order (orders 2..n)", model.engram_ngram),
@@ -174,7 +197,10 @@ const ParamDef kParams[] = {
     TS_INT("engram_dim", Model, "dims", 0, 65536, "Engram row dims", model.engram_dim),
     TS_ENUM("engram_fmt", Model, kFmtKeys, "Engram row format", model.engram_fmt),
     TS_ENUM("engram_home", Model, kHomeKeys, "where Engram tables live", model.engram_home),
-    TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size incl. Engram (0 = derive)", model.checkpoint_gb),
+    TS_INT("max_pos", Model, "tokens", 0, 2147483647, "maximum positions the model was trained for (0 = no limit)", model.max_pos),
+    TS_INT("bounded_replay", Model, "flag", 0, 1, "1: SWA KV is never cached but rebuilt by replaying the last window", model.bounded_replay),
+    TS_INT("draft_layers", Model, "layers", 0, 16, "layers one speculative draft token runs (MTP module)", model.draft_layers),
+    TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size, a cross-check (0 = none)", model.checkpoint_gb),
 };
 
 #undef TS_FIELD
@@ -211,6 +237,7 @@ const char* param_group_name(ParamGroup g) {
   switch (g) {
     case ParamGroup::Model: return "model";
     case ParamGroup::Hardware: return "hardware";
+    case ParamGroup::Layout: return "layout";
     case ParamGroup::Workload: return "workload";
   }
   return "model";
@@ -232,6 +259,10 @@ std::string param_allowed(const ParamDef& p) {
       s = num_exact(p.min) + " to " + num_exact(p.max) + (p.unit[0] ? std::string(" ") + p.unit : std::string());
       break;
     case ParamKind::Int:
+      if (p.min == p.max) {
+        s = "only " + num_exact(p.min) + " (" + p.description + ")";
+        break;
+      }
       s = "integer " + num_exact(p.min) + " to " + num_exact(p.max) + (p.unit[0] ? std::string(" ") + p.unit : std::string());
       break;
     case ParamKind::Enum:
@@ -352,5 +383,77 @@ bool is_view_key(std::string_view key) {
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || find_param(key) != nullptr; }
+
+namespace {
+
+int gcd_int(int a, int b) {
+  while (b != 0) {
+    const int r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+// The largest divisor of n that is at most `at_most` and for which ok(d) holds (1 always qualifies).
+template <class Ok>
+int largest_divisor(int n, int at_most, Ok ok) {
+  for (int d = std::min(n, at_most); d > 1; --d) {
+    if (n % d == 0 && ok(d)) return d;
+  }
+  return 1;
+}
+
+void move_int(Scenario& s, const char* key, std::int32_t& field, std::int32_t to, const std::string& why, Adjustments& moved) {
+  if (field == to) return;
+  moved.push_back({key, std::to_string(field), std::to_string(to), why});
+  field = to;
+  (void)s;
+}
+
+// Spreads attention and experts over `gpus` in the style the old layout had.
+void respread(Scenario& s, int old_gpus, Adjustments& moved) {
+  const int n = std::max(1, s.hw.gpus);
+  const ModelArch& m = s.model;
+  auto tp_ok = [&](int d) {
+    if (m.q_heads % d != 0) return false;
+    return m.attn != AttnKind::MHA || (d <= m.kv_heads && m.kv_heads % d == 0);
+  };
+  const Parallel old = s.par;
+  int tp = 1;
+  if (old.tp == old_gpus) tp = largest_divisor(n, n, tp_ok);             // all tensor parallel
+  else if (old.dp == old_gpus) tp = 1;                                     // all data parallel
+  else tp = largest_divisor(n, std::min(n, old.tp), tp_ok);                // mixed: keep tp if it still fits
+  const std::string why = "the layout is re-spread over " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
+  move_int(s, "tp", s.par.tp, tp, why, moved);
+  move_int(s, "dp", s.par.dp, n / tp, why, moved);
+  if (m.experts > 0) {
+    auto ep_ok = [&](int d) { return m.experts % d == 0; };
+    const int ep = old.ep == old_gpus ? largest_divisor(n, n, ep_ok) : largest_divisor(n, std::min(n, gcd_int(n, old.ep)), ep_ok);
+    move_int(s, "ep", s.par.ep, ep, why, moved);
+  }
+}
+
+}  // namespace
+
+bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
+  Scenario next = s;
+  if (!set_param_text(next, p, text, err)) return false;
+  const std::string key = p.key;
+  Workload& w = next.work;
+  if (key == "prompt" && w.prefix_hit > w.prompt) {
+    move_int(next, "prefix_hit", w.prefix_hit, w.prompt, "a prefix hit is at most the prompt", moved);
+  } else if (key == "prefix_hit" && w.prefix_hit > w.prompt) {
+    move_int(next, "prompt", w.prompt, w.prefix_hit, "the prompt holds the prefix hit", moved);
+  } else if (key == "gpus" && next.hw.gpus != s.hw.gpus) {
+    respread(next, s.hw.gpus, moved);
+  } else if (key == "tp" && next.par.tp > 0 && next.hw.gpus % next.par.tp == 0) {
+    move_int(next, "dp", next.par.dp, next.hw.gpus / next.par.tp, "tp × dp = gpus", moved);
+  } else if (key == "dp" && next.par.dp > 0 && next.hw.gpus % next.par.dp == 0) {
+    move_int(next, "tp", next.par.tp, next.hw.gpus / next.par.dp, "tp × dp = gpus", moved);
+  }
+  s = std::move(next);
+  return true;
+}
 
 }  // namespace tierscope::model

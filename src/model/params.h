@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/errors.h"
 #include "model/scenario.h"
@@ -17,8 +18,8 @@ enum class ParamKind : std::uint8_t {
   Enum,  // one of enum_keys (stored as the enum's uint8 value)
   Text,  // structured text with its own parser (layer modes, Engram tables)
 };
-enum class ParamGroup : std::uint8_t { Model, Hardware, Workload };
-const char* param_group_name(ParamGroup g);  // "model", "hardware", "workload"
+enum class ParamGroup : std::uint8_t { Model, Hardware, Layout, Workload };
+const char* param_group_name(ParamGroup g);  // "model", "hardware", "layout", "workload"
 
 struct ParamDef {
   const char* key;  // short, URL-friendly, stable
@@ -48,6 +49,18 @@ std::string get_param_text(const Scenario& s, const ParamDef& p);
 // Numeric value for Real/Int/Enum (Enum: index); 0 for Text.
 double get_param_number(const Scenario& s, const ParamDef& p);
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p);
+
+// A field that moved because another one did ("prefix_hit 7168 → 4096: at most the prompt").
+struct Adjustment {
+  std::string field, from, to, why;
+};
+using Adjustments = std::vector<Adjustment>;
+// Sets one parameter as a person editing it expects: the fields that must follow it move too, and each
+// move is reported. Lowering `prompt` below `prefix_hit` lowers the hit; raising `prefix_hit` above the
+// prompt raises the prompt; changing `gpus` re-spreads `tp`, `dp` and `ep` over the new count in the
+// same style (all TP, all data-parallel, or mixed); changing `tp` or `dp` moves the other so that
+// tp × dp = gpus. Validation (validate()) is the caller's; on a parse error nothing changes.
+bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "model/scenario.h"
@@ -20,11 +21,22 @@ struct PresetInfo {
   const char* label;    // one line for menus
   const char* summary;  // one sentence: what it is for
   void (*build)(Scenario&);
-  std::span<const InputSource> inputs;
+  // Where each input comes from, searched in order (the preset's own entries first, then the shared
+  // groups it builds on). Every parameter key is covered (a test holds every preset to it).
+  std::span<const InputSource> inputs[6];
 };
 
 std::span<const PresetInfo> presets();
+// By name, or by a retired name that now maps to its successor ("llama3-70b-8xh100").
 const PresetInfo* find_preset(std::string_view name);
+
+// Where one input of `s` comes from: its preset's source, or Override (with the preset's value in the
+// text) when the scenario's value differs from the preset's.
+struct InputProvenance {
+  Provenance provenance = Provenance::Assumed;
+  std::string source;
+};
+InputProvenance input_provenance(const Scenario& s, std::string_view key);
 constexpr const char* kDefaultPreset = "v41-flash-8xb200";
 
 // Fills `out` from the named preset; false (out untouched) if the name is unknown.

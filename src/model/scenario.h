@@ -8,9 +8,10 @@
 
 namespace tierscope::model {
 
-// Where a number comes from. Every input and every figure carries one.
-enum class Provenance : std::uint8_t { Paper, Engine, ThirdParty, Derived, Card };
-const char* provenance_name(Provenance p);  // "paper/config", "engine docs", ...
+// Where a number comes from. Every input and every figure carries one. Assumed: a value of ours with the
+// reason in its source text; Override: a value the user set; Measured: a third party's measurement.
+enum class Provenance : std::uint8_t { Paper, Engine, ThirdParty, Derived, Card, Assumed, Override, Measured, Count };
+const char* provenance_name(Provenance p);  // "paper/config", "engine docs", ..., "assumed", "override"
 
 // ---------------------------------------------------------------------------------------------
 // Storage formats: value bits plus an optional scale every `scale_group` values.
@@ -66,7 +67,9 @@ struct Layer {
 };
 
 constexpr int kMaxLayers = 128;
-enum class EngramHome : std::uint8_t { Hbm, Dram, Count };
+// Where the Engram tables live: row-sharded over the instance's HBM, in host DRAM behind the host link,
+// or on another node's memory read over RDMA.
+enum class EngramHome : std::uint8_t { Hbm, Dram, Remote, Count };
 constexpr int kMaxEngramLayers = 4;
 
 enum class Tier : std::uint8_t { None, Sram, Hbm, Dram, Ssd, Remote, Count };
@@ -101,6 +104,7 @@ struct ModelArch {
   std::int32_t experts = 0, shared_experts = 0, experts_per_token = 0, expert_inter = 0;
   std::int32_t dense_layers = 0, dense_inter = 0;
   NumFormat experts_fmt = NumFormat::BF16, dense_fmt = NumFormat::BF16, head_fmt = NumFormat::BF16;
+  NumFormat act_fmt = NumFormat::BF16;  // activations entering the GEMMs (FP8 dynamic quantisation, NVFP4, …)
 
   // Engram hashed n-gram memory (weights, read-only at inference).
   int engram_count = 0;
@@ -111,12 +115,15 @@ struct ModelArch {
   NumFormat engram_fmt = NumFormat::FP8_G32;
   EngramHome engram_home = EngramHome::Hbm;  // where the tables live
 
-  double checkpoint_gb = 0;  // published checkpoint size incl. Engram; 0 = derive from dims
+  std::int32_t max_pos = 0;         // maximum positions the model was trained for (context limit)
+  std::int32_t bounded_replay = 0;  // 1: SWA KV is never cached, rebuilt by replaying the last window
+  std::int32_t draft_layers = 0;    // layers one speculative draft token runs (MTP module; 0 = none)
+  double checkpoint_gb = 0;  // published checkpoint size incl. Engram: a cross-check, never an input to time
 };
 
 // ---------------------------------------------------------------------------------------------
 // Hardware.
-enum class GpuKind : std::uint8_t { H100, H200, B200, B300, MI300X, MI355X, Count };
+enum class GpuKind : std::uint8_t { H100, H200, B200, B300, GB200, GB300, MI300X, MI355X, Count };
 struct GpuInfo {
   const char* key;
   const char* label;
@@ -126,12 +133,17 @@ struct GpuInfo {
   double sram_tbps;     // aggregate on-chip bandwidth (register file + shared memory class)
   double fp8_pflops;    // dense FP8
   double fp4_pflops;    // dense FP4 (0: no FP4 units; FP8 rate applies)
+  double link_gbps;     // scale-up link (NVLink / Infinity Fabric) per GPU, per direction
+  int domain;           // GPUs reachable over that link (8 in an HGX board, 72 in an NVL72 rack)
+  int node_gpus;        // GPUs per node (a server, or a compute tray of a rack)
+  double reg_ns, l1_ns, l2_ns;  // on-chip access latencies: register file, L1/shared memory, L2
   Provenance provenance;
   const char* source;
 };
 const GpuInfo& gpu_info(GpuKind g);
 
 enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Count };
+constexpr int kGpuCount = static_cast<int>(GpuKind::Count);
 struct LinkInfo {
   const char* key;
   const char* label;
@@ -142,28 +154,50 @@ struct LinkInfo {
 };
 const LinkInfo& link_info(HostLink l);
 
-enum class ComputeFormat : std::uint8_t { FP8, FP4, Count };
+// The tensor-core rate each kernel class runs at. Formats: a GEMM runs at the rate of the wider of its
+// weight and activation formats (W4A8 at the FP8 rate, W4A4 at FP4, BF16 at half the FP8 rate), and the
+// attention core at FP8 when the cache is FP8 or FP4, else BF16. FP8 and FP4 force one rate everywhere
+// (the design card's "FP4 compute").
+enum class ComputeFormat : std::uint8_t { FP8, FP4, Formats, Count };
 
 struct Hardware {
   GpuKind gpu = GpuKind::B200;
-  std::int32_t gpus = 8;
-  double mbu = 0.7;            // memory-bandwidth utilisation
+  std::int32_t gpus = 8;       // GPUs of one serving instance (the engine's world size)
+  std::int32_t node_gpus = 0;  // GPUs per node (0 = catalog)
+  double mbu = 0.7;            // memory-bandwidth utilisation of the step's kernels
+  double mfu = 0.3;            // achieved share of dense peak FLOP/s
+  double kernel_us = 7.5;      // the least time any kernel takes: launch, ramp and tail
+  double link_gbps = 0;        // scale-up link per GPU per direction (0 = catalog)
+  std::int32_t link_domain = 0;  // GPUs on that link (0 = catalog); a wider instance crosses the NIC
+  double link_eff = 0.8;       // achieved share of a link's bandwidth in collectives
+  double ar_lat_us = 3.5;      // latency of one all-reduce on the scale-up link
+  double a2a_lat_us = 20;      // floor of one MoE dispatch or combine on the scale-up link
+  double a2a_rdma_lat_us = 60; // the same floor when the expert group spans nodes (RDMA)
   double hbm_gb = 0;           // per-GPU capacity override (0 = catalog)
   double hbm_tbps = 0;         // per-GPU bandwidth override (0 = catalog)
   double hbm_usable = 0.9;     // share of HBM the serving engine may allocate
   double workspace_gb = 4;     // per-GPU activations and workspace
-  ComputeFormat compute = ComputeFormat::FP8;
+  ComputeFormat compute = ComputeFormat::Formats;
   // Representative latency of each tier (the card gives bands; one point per tier is used).
   double lat_sram_ns = 20, lat_hbm_us = 0.5, lat_ssd_us = 60, lat_rdma_us = 1.75;
   double host_dram_gb = 2000;
   HostLink host_link = HostLink::Pcie5;
   double host_gbps = 0;        // override (0 = link catalog)
   double host_lat_us = 0;      // override (0 = link catalog)
-  double nic_gbps = 50;        // NIC / RDMA bandwidth per node
+  double nic_gbps = 50;        // NIC / RDMA bandwidth per GPU, per direction
   std::int32_t ssd_count = 8;
   double ssd_gbps = 14;        // per drive
   double ssd_tb = 3.84;        // capacity per drive (sizes the SSD tier on the canvas)
+  double ssd_dwpd = 1;         // rated drive writes per day
   double retention_h = 72;     // prefix-cache retention on SSD
+};
+
+// How one instance spreads over its GPUs. Attention: `tp`-way tensor parallel inside each of `dp`
+// data-parallel replicas (tp × dp = gpus). Routed experts: `ep`-way expert parallel, each expert split
+// gpus / ep ways. Pipeline stages: only 1 (see docs/model.md: no preset's engine recipe pipelines decode).
+struct Parallel {
+  std::int32_t tp = 8, dp = 1, ep = 8, pp = 1;
+  std::int32_t redundant = 0;  // extra expert slots holding copies of hot experts (load balancing)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -174,6 +208,9 @@ struct Workload {
   std::int32_t prompt = 8192;     // prompt tokens of one turn
   std::int32_t output = 1024;     // output tokens of one turn
   std::int32_t prefix_hit = 7168; // prompt tokens found in the prefix cache
+  std::int32_t chunk = 8192;      // prefill chunk: prompt tokens per forward pass
+  std::int32_t spec_tokens = 0;   // speculative draft tokens per decode step (0 = off)
+  double spec_accept = 0.7;       // chance each draft token is accepted
   double swa_pool = 0.10;         // share of host DRAM holding recent sessions' SWA windows
   double price_miss = 0, price_hit = 0, price_out = 0;  // USD per million tokens (0: unpriced)
 };
@@ -181,6 +218,7 @@ struct Workload {
 struct Scenario {
   ModelArch model;
   Hardware hw;
+  Parallel par;
   Workload work;
   std::string preset;  // the preset this scenario started from
 };
@@ -191,6 +229,11 @@ double hbm_tbps_per_gpu(const Hardware& hw);
 double host_gbps(const Hardware& hw);
 double host_lat_us(const Hardware& hw);
 double compute_pflops_per_gpu(const Hardware& hw);
+// Dense peak PFLOP/s of a GEMM with weights in `w` and activations in `act` under hw.compute.
+double gemm_pflops(const Hardware& hw, NumFormat w, NumFormat act);
+int node_gpus(const Hardware& hw);
+double link_gbps(const Hardware& hw);
+int link_domain(const Hardware& hw);
 
 // Layer helpers. A source is a layer that owns global KV (Dense or Full).
 bool owns_kv(LayerMode m);

@@ -105,12 +105,14 @@ std::string human(double value, std::string_view unit) {
   static const Scale kSi[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
   static const Scale kBytes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
   static const Scale kTime[] = {{1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
-  if (value == 0) return "0 " + std::string(unit);
+  if (value == 0) return unit == "fraction" ? "0 %" : unit == "ratio" ? "0×" : "0 " + std::string(unit);
+  if (unit == "ratio") return num_sig(value, 4) + "×";
   if (unit == "B") return scaled(value, kBytes, 6, "B");
   if (unit == "B/token") return scaled(value, kBytes, 6, "B/token");
   if (unit == "B/s") return scaled(value, kBytes, 6, "B/s");
   if (unit == "s") return scaled(value, kTime, 5, "s");
   if (unit == "FLOP") return scaled(value, kSi, 6, "FLOP");
+  if (unit == "FLOP/s") return scaled(value, kSi, 6, "FLOP/s");
   if (unit == "params") {
     static const Scale kCount[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
     return scaled(value, kCount, 5, " params");
@@ -124,7 +126,18 @@ std::string human(double value, std::string_view unit) {
   std::string s = num(value);
   if (!unit.empty()) {
     s += ' ';
-    s += unit;
+    // Counted things take the singular for exactly one ("1 session", "1 expert").
+    static const char* const kPlural[][2] = {{"sessions", "session"}, {"experts", "expert"}, {"tokens", "token"},
+                                            {"copies", "copy"},       {"ranks", "rank"},     {"assignments", "assignment"},
+                                            {"GPUs", "GPU"},          {"layers", "layer"},   {"replicas", "replica"}};
+    const char* u = nullptr;
+    if (value == 1) {
+      for (const auto& pl : kPlural) {
+        if (unit == pl[0]) u = pl[1];
+      }
+    }
+    if (u) s += u;
+    else s += unit;
   }
   return s;
 }

@@ -72,6 +72,24 @@ Errors validate(const Scenario& s) {
     if (m.engram_dim < 1) add(e, "engram_dim", str(m.engram_dim), "1 or more when Engram tables exist");
   }
   if (w.prefix_hit > w.prompt) add(e, "prefix_hit", str(w.prefix_hit), "at most prompt (" + str(w.prompt) + ")");
+  if (w.spec_tokens > 0 && m.draft_layers < 1)
+    add(e, "spec_tokens", str(w.spec_tokens), "0 unless the model has a draft module (draft_layers ≥ 1)");
+
+  // The parallel layout must cover the GPUs and divide what it shards.
+  const Parallel& p = s.par;
+  const Hardware& hw = s.hw;
+  if (static_cast<long long>(p.tp) * p.dp != hw.gpus)
+    add(e, "tp", "tp × dp = " + str(p.tp) + " × " + str(p.dp), "tp × dp = gpus (" + str(hw.gpus) + ")");
+  if (hw.gpus % p.ep != 0) add(e, "ep", str(p.ep), "a divisor of gpus (" + str(hw.gpus) + ")");
+  if (m.experts > 0 && (m.experts + p.redundant) % p.ep != 0)
+    add(e, "ep", str(p.ep),
+        "a divisor of the expert slots (" + str(m.experts + p.redundant) + " = experts + redundant): each rank holds whole experts");
+  if (m.experts == 0 && p.redundant != 0) add(e, "redundant", str(p.redundant), "0 for a model without routed experts");
+  if (m.experts == 0 && p.ep != 1) add(e, "ep", str(p.ep), "1 for a model without routed experts");
+  if (m.q_heads % p.tp != 0) add(e, "tp", str(p.tp), "a divisor of q_heads (" + str(m.q_heads) + ")");
+  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0))
+    add(e, "tp", str(p.tp),
+        "a divisor of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits KV heads and cannot split one head");
   return e;
 }
 

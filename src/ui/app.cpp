@@ -477,13 +477,14 @@ std::string figures_json(const App& app) {
     o += ",\"unit\":";
     model::append_json_string(o, f.unit);
     o += ",\"text\":";
-    model::append_json_string(o, model::human(f.value, f.unit));
+    model::append_json_string(o, f.feasible ? model::human(f.value, f.unit) : std::string("not computed"));
     o += ",\"formula\":";
     model::append_json_string(o, f.formula);
     o += ",\"provenance\":";
     model::append_json_string(o, model::provenance_name(f.provenance));
     o += ",\"sources\":";
-    model::append_json_string(o, f.sources);
+    model::append_json_string(o, model::figure_sources(app.figures, f));
+    o += f.feasible ? ",\"feasible\":true" : ",\"feasible\":false";
     o += '}';
   }
   o += ']';

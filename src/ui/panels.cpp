@@ -45,7 +45,7 @@ FigureList list(const FigureId (&a)[N]) {
 FigureList object_figures(ObjectKind o) {
   static const FigureId ws[] = {FigureId::HwSramPerGpu, FigureId::IndexCandidateBytes};
   static const FigureId moe[] = {FigureId::HbmWeights, FigureId::ParamsTotal, FigureId::ParamsActiveDecode, FigureId::DecodeWeightBytes,
-                                 FigureId::DecodeStepFloor, FigureId::DecodeWeightShare};
+                                 FigureId::DecodeStepTime, FigureId::DecodeWeightShare};
   static const FigureId kv[] = {FigureId::KvMainEntry, FigureId::KvIndexEntry, FigureId::KvGlobalPerToken, FigureId::KvPerSession,
                                 FigureId::HbmKvBudget, FigureId::HbmSessions, FigureId::TopkSliceBytes, FigureId::GatherBytes};
   static const FigureId idx[] = {FigureId::KvIndexEntry, FigureId::IndexFullpoolBytes, FigureId::IndexFullpoolTime,
@@ -55,7 +55,7 @@ FigureList object_figures(ObjectKind o) {
                                   FigureId::ReplayTime};
   static const FigureId eng[] = {FigureId::EngramParams, FigureId::EngramTableBytes, FigureId::EngramBytesPerToken,
                                  FigureId::EngramFetchTime, FigureId::EngramStall};
-  static const FigureId pre[] = {FigureId::PrefixHitBytes, FigureId::PrefixSsdHitTime, FigureId::PrefixRecomputeTime};
+  static const FigureId pre[] = {FigureId::PrefixHitBytes, FigureId::PrefixHitTime, FigureId::PrefixRecomputeTime};
   static const FigureId tok[] = {FigureId::PrefillFlop, FigureId::PrefillTime, FigureId::DecodeTokensPerS};
   switch (o) {
     case ObjectKind::WorkingSet: return list(ws);
@@ -77,7 +77,7 @@ FigureList tier_figures(int tier) {
   static const FigureId sram[] = {FigureId::HwSramPerGpu};
   static const FigureId hbm[] = {FigureId::HwHbmPerGpu, FigureId::HwHbmBwPerGpu, FigureId::HbmWeights, FigureId::HbmKvBudget};
   static const FigureId dram[] = {FigureId::HwHostLinkBw, FigureId::SwaPoolBytes, FigureId::SwaRestoreSessionTime};
-  static const FigureId ssd[] = {FigureId::HwSsdBwPerDrive, FigureId::PrefixSsdHitTime};
+  static const FigureId ssd[] = {FigureId::HwSsdBwPerDrive, FigureId::PrefixHitTime};
   switch (tier) {
     case 0: return list(sram);
     case 1: return list(hbm);
@@ -98,7 +98,7 @@ void figure_card(const App& app, FigureId id) {
   std::string meta = model::provenance_name(f.provenance);
   if (f.lifetime != model::Lifetime::None) meta += std::string(" · ") + model::lifetime_name(f.lifetime);
   ImGui::TextDisabled("%s", meta.c_str());
-  if (!f.sources.empty()) ImGui::TextDisabled("sources: %s", std::string(f.sources).c_str());
+  if (const std::string src = model::figure_sources(app.figures, f); !src.empty()) ImGui::TextDisabled("sources: %s", src.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopID();
 }
@@ -214,8 +214,8 @@ void inspector(App& app) {
       const model::Hardware& hw = app.scenario.hw;
       std::string how;
       switch (t.index) {
-        case 0: how = model::num(hw.gpus) + " GPUs × " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip"; break;
-        case 1: how = model::num(hw.gpus) + " GPUs × " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B"); break;
+        case 0: how = "one GPU's on-chip L2 (of " + model::num(hw.gpus) + " in the instance)"; break;
+        case 1: how = "one GPU's HBM (of " + model::num(hw.gpus) + " in the instance): weights and KV shown per GPU"; break;
         case 2: how = "host DRAM parameter: " + model::num(hw.host_dram_gb) + " GB"; break;
         default: how = model::num(hw.ssd_count) + " drives × " + model::num(hw.ssd_tb) + " TB"; break;
       }

@@ -18,13 +18,18 @@ TEST_CASE("time map: readable path length, per-step minimum, stated mapping") {
     CHECK(m.screen_duration[i] >= kMinStepScreen);
     CHECK(m.screen_duration[i] == Approx(std::max(kMinStepScreen, l.entries[i].duration * m.scale)));
   }
-  // The weight stream is ~all of the model time, so it gets about the whole target.
-  CHECK(m.screen_duration[1] == Approx(15.0).epsilon(0.01));
+  // The longest step in model time is the longest on screen, in proportion.
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < l.entries.size(); ++i) {
+    if (l.entries[i].duration > l.entries[longest].duration) longest = i;
+  }
+  for (std::size_t i = 0; i < l.entries.size(); ++i) CHECK(m.screen_duration[i] <= m.screen_duration[longest]);
+  CHECK(m.screen_duration[longest] == Approx(l.entries[longest].duration * m.scale));
   CHECK(m.screen_total < kMaxPathScreen + kMinStepScreen * static_cast<double>(l.entries.size()));
   CHECK(m.text.rfind("1 ms model = ", 0) == 0);
   CHECK(m.text.find("held for 0.8 s") != std::string::npos);
   const TimeMap engram = time_map(build_ledger(model::default_scenario(), PathId::Engram));
-  CHECK(engram.text.rfind("1 µs model = ", 0) == 0);
+  CHECK(engram.text.find(" model = ") != std::string::npos);
 }
 
 TEST_CASE("playback: play to the end, pause, speed, step, seek, scrub") {

@@ -57,7 +57,7 @@ TEST_CASE("cli: figures in text, json and csv") {
   const Output j = run({"figures", "--format=json", "--set", "ctx=1048576"});
   CHECK(j.exit_code == 0);
   CHECK(j.out.find("\"hash\": \"preset=v41-flash-8xb200&ctx=1048576\"") != std::string::npos);
-  const Output c = run({"figures", "--format", "csv", "--preset", "llama3-70b-8xh100", "--figures", "kv.global_per_token"});
+  const Output c = run({"figures", "--format", "csv", "--preset", "llama31-70b-8xh100", "--figures", "kv.global_per_token"});
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("kv.global_per_token,Global KV per token,327680,") != std::string::npos);
 }
@@ -65,7 +65,8 @@ TEST_CASE("cli: figures in text, json and csv") {
 TEST_CASE("cli: scenario files") {
   const Output f = run({"figures", "--scenario", "h200.json", "--figures", "hbm.sessions", "--format", "csv"});
   CHECK(f.exit_code == 0);
-  CHECK(f.out.find("hbm.sessions,Sessions that fit in HBM,505.28") != std::string::npos);
+  // H200 at TP4 with the Engram tables in host DRAM: ⌊(126.9 − 4 − 74.64 GB) / 935.9 MB⌋ at 1M tokens.
+  CHECK(f.out.find("hbm.sessions,Sessions that fit in the instance's HBM,51,") != std::string::npos);
   CHECK(run({"figures", "--scenario", "full.json"}).exit_code == 0);
   CHECK(run({"figures", "--scenario", "missing.json"}).exit_code == cli::kExitFile);
   const Output bad = run({"figures", "--scenario", "bad.json"});
@@ -83,14 +84,27 @@ TEST_CASE("cli: check-card lists every claim with a verdict") {
 TEST_CASE("cli: sweep over one and two parameters") {
   const Output a = run({"sweep", "--over", "ctx=1024:8192:x2", "--figures", "kv.per_session"});
   CHECK(a.exit_code == 0);
-  CHECK(a.out == "ctx,kv.per_session\n1024,3614720\n2048,4526080\n4096,6348800\n8192,9994240\n");
+  CHECK(a.out == "ctx,kv.per_session,feasible,why\n1024,3614720,true,\n2048,4526080,true,\n4096,6348800,true,\n8192,9994240,true,\n");
   const Output b = run({"sweep", "--over", "batch=1,8", "--over", "mbu=0.5:1:+0.25", "--figures", "decode.distinct_experts"});
   CHECK(b.exit_code == 0);
-  CHECK(b.out.find("batch,mbu,decode.distinct_experts\n1,0.5,6\n1,0.75,6\n1,1,6\n8,0.5,45.455") == 0);
+  CHECK(b.out.find("batch,mbu,decode.distinct_experts,feasible,why\n1,0.5,6,true,\n1,0.75,6,true,\n1,1,6,true,\n8,0.5,45.455") == 0);
+  // A point that cannot run is marked, not printed: beyond capacity the step time is blank.
+  const Output m = run({"sweep", "--over", "batch=1,100000", "--figures", "hbm.sessions,decode.step_time"});
+  CHECK(m.exit_code == 0);
+  CHECK(m.out.find("\n100000,273,,false,\"batch 100,000 exceeds the 273 sessions") != std::string::npos);
   // An invalid point stops the sweep with the scenario exit code.
-  const Output c = run({"sweep", "--over", "prefix_hit=0:9000:+3000"});
+  const Output c = run({"sweep", "--over", "tp=1,3"});
   CHECK(c.exit_code == cli::kExitInvalid);
   CHECK(c.out.empty());
+}
+
+TEST_CASE("cli: anchors list every measured point with its ratio") {
+  const Output a = run({"anchors", "--format", "csv"});
+  CHECK(a.exit_code == 0);
+  CHECK(a.out.find("v41-gb300-c1,TPOT,0.0021,") != std::string::npos);
+  const Output t = run({"anchors"});
+  CHECK(t.out.find("model/measured") != std::string::npos);
+  CHECK(t.out.find("per decode step") != std::string::npos);
 }
 
 TEST_CASE("cli: bad flags and values map to distinct exit codes") {
@@ -116,7 +130,17 @@ TEST_CASE("cli: bad flags and values map to distinct exit codes") {
   CHECK(v.exit_code == cli::kExitInvalid);
   CHECK(v.err.find("not-finite") != std::string::npos);
   CHECK(run({"figures", "--set", "preset=v41-flash-card"}).exit_code == cli::kExitInvalid);
-  CHECK(run({"figures", "--set", "prefix_hit=99999"}).exit_code == cli::kExitInvalid);
+  // Dependent fields move together, and the CLI says so.
+  const Output h = run({"figures", "--set", "prefix_hit=99999", "--figures", "prefix.hit_bytes"});
+  CHECK(h.exit_code == cli::kExitOk);
+  CHECK(h.err.find("also set prompt 8192 → 99999") != std::string::npos);
+  // A setup that cannot run still prints what holds, names why on stderr and exits 3.
+  const Output g = run({"figures", "--set", "gpus=1"});
+  CHECK(g.exit_code == cli::kExitInvalid);
+  CHECK(g.out.find("this setup cannot run") != std::string::npos);
+  CHECK(g.out.find("890 B/token") != std::string::npos);
+  CHECK(g.err.find("gpus: '1 GPU (500.8 GB of weights per GPU)' is not allowed (infeasible)") != std::string::npos);
+  CHECK(run({"ledger", "--path", "decode", "--set", "batch=4096"}).exit_code == cli::kExitInvalid);
   // Oversized argument lists and arguments are refused before any work.
   std::vector<std::string_view> many(65, "figures");
   CHECK(cli::run_cli(many, fake_read).exit_code == cli::kExitUsage);

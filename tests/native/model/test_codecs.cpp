@@ -212,5 +212,5 @@ TEST_CASE("params registry: every key reads back what it writes") {
   CHECK(e.code == ErrorCode::NotFinite);
   CHECK_FALSE(set_param_number(s, *mbu, HUGE_VAL, e));
   CHECK(e.code == ErrorCode::NotFinite);
-  CHECK(s.hw.mbu == 0.7);
+  CHECK(s.hw.mbu == 0.85);
 }

@@ -1,0 +1,59 @@
+// What one layer reads per query token at a given context: the one per-layer rule that decode, prefill,
+// replay and the animation ledger all use, so their totals cannot drift apart.
+#pragma once
+
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+// Stored bytes of one entry of each cache (one layer, one token or one compressed row).
+struct KvSizes {
+  double main = 0;  // main (global) KV row
+  double idx = 0;   // index key
+  double swa = 0;   // sliding-window entry
+};
+
+struct LayerRead {
+  LayerMode mode = LayerMode::SwaOnly;
+  int source = -1;        // the KV-owning layer whose cache it reads (-1: none)
+  int selector = -1;      // the layer whose top-k selection it uses (itself for Full/Reindex; -1: none)
+  double rows = 0;        // rows in the source's cache at this context (ctx / ratio)
+  double fullpool_keys = 0;  // index keys scored over the whole pool
+  double pool_keys = 0;      // index keys scored inside the hierarchical candidate pool
+  double gathered = 0;    // selected main rows gathered
+  double dense_rows = 0;  // main rows read by dense attention
+  double window_rows = 0; // sliding-window rows read
+  bool pool_scorer = false;
+
+  double keys_scored() const { return fullpool_keys + pool_keys; }
+  double positions() const { return gathered + dense_rows + window_rows; }  // attended per query
+  double fullpool_bytes(const KvSizes& z) const { return fullpool_keys * z.idx; }
+  double pool_bytes(const KvSizes& z) const { return pool_keys * z.idx; }
+  double gather_bytes(const KvSizes& z) const { return gathered * z.main; }
+  double dense_bytes(const KvSizes& z) const { return dense_rows * z.main; }
+  double window_bytes(const KvSizes& z) const { return window_rows * z.swa; }
+  double bytes(const KvSizes& z) const {
+    return fullpool_bytes(z) + pool_bytes(z) + gather_bytes(z) + dense_bytes(z) + window_bytes(z);
+  }
+};
+
+// The read of `layer` for one query at context `ctx` tokens (ctx may be fractional: prefill passes the
+// causal average). Full layers scan their own pool and gather; Reindex layers score the candidate pool
+// when one bounds them (after `cand_src`), else the whole pool; Reuse layers gather the rows chosen by the
+// nearest preceding Full or Reindex layer, or read every row when their source is Dense.
+LayerRead layer_read(const ModelArch& m, int layer, double ctx);
+
+// Entry sizes from the model's formats.
+KvSizes kv_sizes(const ModelArch& m);
+// Values one KV-owning layer stores per token, by attention kind.
+double kv_dims(const ModelArch& m);
+// Stored bytes of one per-token vector in format f (RoPE dims apart in BF16 and padding where the model
+// says so).
+double kv_vector_bytes(const ModelArch& m, NumFormat f, double dims);
+// Multiply-accumulate width per attended position and query head (score + value mix) at decode. MLA is
+// absorbed (latent + RoPE for scores, latent for values); Latent attends over its one shared vector.
+double decode_attn_dims(const ModelArch& m);
+// The same at prefill, where engines run MLA un-absorbed (per-head keys and values).
+double prefill_attn_dims(const ModelArch& m);
+
+}  // namespace tierscope::model
