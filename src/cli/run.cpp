@@ -10,6 +10,7 @@
 #include "model/card_check.h"
 #include "model/figures.h"
 #include "model/json_codec.h"
+#include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -207,6 +208,12 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   o.out += ",feasible,why\n";
   const std::size_t n1 = p1 ? opt.axes[1].values.size() : 1;
   Computed c;
+  // Sweeping hardware, layout or workload keys leaves the layers as they are: plan them once.
+  const bool same_layers = p0->group != ParamGroup::Model && (!p1 || p1->group != ParamGroup::Model);
+  LayerPlan plan;
+  if (same_layers) plan_layers(base.model, plan);
+  unsigned scope = 0;
+  for (FigureId id : ids) scope |= figure_scope(id);
   for (const std::string& v0 : opt.axes[0].values) {
     for (std::size_t j = 0; j < n1; ++j) {
       // Each point starts from the base and is set as a person would set it (dependent fields follow).
@@ -224,7 +231,8 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
         o.out.clear();
         return;
       }
-      compute_values(s, c);
+      if (!same_layers) plan_layers(s.model, plan);
+      compute_values(s, plan, c, scope);
       const bool feasible = c.terms.feasible();
       o.out += v0;
       if (p1) o.out += "," + opt.axes[1].values[j];

@@ -157,7 +157,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
       {"top-k selection", v[F::DecodeTTopk]},
       {"MoE all-to-all", v[F::DecodeTA2a]},
       {"all-reduce", v[F::DecodeTAllreduce]},
-      {"per-layer fixed costs", v[F::DecodeTOverhead]},
+      {"kernel launch floors", v[F::DecodeTOverhead]},
       {"speculative drafts", v[F::DecodeTDraft]},
       {"Engram stall", v[F::DecodeTStall]},
       {"prefill interleaved", serve ? v[F::ServePrefillShare] : 0.0},

@@ -96,19 +96,15 @@ Figures describe(const Scenario& s) {
   using F = FigureId;
 
   // Where every input comes from, once.
-  out.inputs.reserve(params().size());
-  for (const ParamDef& p : params()) {
-    InputProvenance ip = input_provenance(s, p.key);
-    out.inputs.push_back(InputSourceOf{p.key, ip.provenance, std::move(ip.source)});
-  }
+  all_input_provenance(s, out.inputs);
 
-  const bool feasible = t.feasible();
-  const std::string why_not = feasible ? std::string() : infeasible_summary(t);
   out.list.resize(kFigureCount);
   for (int i = 0; i < kFigureCount; ++i) {
-    const FigureInfo& info = figure_info(static_cast<FigureId>(i));
+    const FigureId fid = static_cast<FigureId>(i);
+    const FigureInfo& info = figure_info(fid);
     Figure& f = out.list[static_cast<std::size_t>(i)];
     f.id = info.id;
+    f.fid = fid;
     f.label = info.label;
     f.unit = info.unit;
     f.value = v.v[i];
@@ -119,24 +115,19 @@ Figures describe(const Scenario& s) {
     // A fact (not a computation) takes the weakest provenance among its inputs for this scenario.
     bool overridden = false;
     Provenance weakest = Provenance::Paper;
-    std::string_view deps = info.deps;
-    std::size_t a = 0;
-    while (a < deps.size()) {
-      std::size_t e = deps.find(',', a);
-      if (e == std::string_view::npos) e = deps.size();
-      if (const InputSourceOf* in = input_source(out, deps.substr(a, e - a))) {
-        if (in->provenance == Provenance::Override) overridden = true;
-        if (strength(in->provenance) < strength(weakest)) weakest = in->provenance;
-      }
-      a = e + 1;
+    for (std::uint8_t idx : figure_dep_indices(fid)) {
+      const Provenance p = out.inputs[idx].provenance;
+      if (p == Provenance::Override) overridden = true;
+      if (strength(p) < strength(weakest)) weakest = p;
     }
     if (info.provenance != Provenance::Derived) f.provenance = weakest;
     else if (overridden) f.provenance = Provenance::Override;
-    if (!figure_shown(t, static_cast<FigureId>(i))) {
+    if (!figure_shown(t, fid)) {
       f.feasible = false;
       f.value = std::numeric_limits<double>::quiet_NaN();
     }
   }
+  const std::string why_not = t.feasible() ? std::string() : infeasible_summary(t);
   for (F id : {F::EngramParams, F::EngramBytesPerToken, F::EngramTableBytes}) {
     out.list[static_cast<std::size_t>(id)].tier = m.engram_home == EngramHome::Hbm    ? Tier::Hbm
                                                   : m.engram_home == EngramHome::Dram ? Tier::Dram

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "model/figures.h"
 #include "model/params.h"
 
 namespace tierscope::model {
@@ -536,6 +537,41 @@ Scenario default_scenario() {
   return s;
 }
 
+namespace {
+
+constexpr const char* kOverride = "set by the user";
+constexpr const char* kDefaultAssumed = "assumed: the model's default (docs/model.md)";
+
+// The source of one key under `preset` (not checking for an override): catalog-backed hardware first,
+// then the preset's groups in order.
+const char* static_source(const Scenario& s, const PresetInfo* preset, const ParamDef* def, std::string_view key, Provenance& prov) {
+  if (key == "gpu" || ((key == "hbm_gb" || key == "hbm_tbps" || key == "link_gbps" || key == "link_domain" || key == "node_gpus") &&
+                       def && get_param_number(s, *def) == 0)) {
+    const GpuInfo& g = gpu_info(s.hw.gpu);
+    prov = g.provenance;
+    return g.source;
+  }
+  if (key == "host_link" || ((key == "host_gbps" || key == "host_lat_us") && def && get_param_number(s, *def) == 0)) {
+    const LinkInfo& l = link_info(s.hw.host_link);
+    prov = l.provenance;
+    return l.source;
+  }
+  if (preset) {
+    for (const std::span<const InputSource>& group : preset->inputs) {
+      for (const InputSource& i : group) {
+        if (key_in_list(i.key, key)) {
+          prov = i.provenance;
+          return i.source;
+        }
+      }
+    }
+  }
+  prov = Provenance::Assumed;
+  return kDefaultAssumed;
+}
+
+}  // namespace
+
 InputProvenance input_provenance(const Scenario& s, std::string_view key) {
   InputProvenance out;
   const PresetInfo* preset = find_preset(s.preset);
@@ -545,38 +581,32 @@ InputProvenance input_provenance(const Scenario& s, std::string_view key) {
     preset->build(base);
     if (!param_equal(s, base, *def)) {
       out.provenance = Provenance::Override;
-      out.source = "set by the user (the preset has " + get_param_text(base, *def) + ")";
+      out.source = std::string(kOverride) + " (the preset has " + get_param_text(base, *def) + ")";
       return out;
     }
   }
-  // Catalog-backed hardware: the GPU's or the link's own entry.
-  if (key == "gpu" || ((key == "hbm_gb" || key == "hbm_tbps" || key == "link_gbps" || key == "link_domain" ||
-                        key == "node_gpus") && def && get_param_number(s, *def) == 0)) {
-    const GpuInfo& g = gpu_info(s.hw.gpu);
-    out.provenance = g.provenance;
-    out.source = g.source;
-    return out;
-  }
-  if (key == "host_link" || ((key == "host_gbps" || key == "host_lat_us") && def && get_param_number(s, *def) == 0)) {
-    const LinkInfo& l = link_info(s.hw.host_link);
-    out.provenance = l.provenance;
-    out.source = l.source;
-    return out;
-  }
-  if (preset) {
-    for (const std::span<const InputSource>& group : preset->inputs) {
-      for (const InputSource& i : group) {
-        if (key_in_list(i.key, key)) {
-          out.provenance = i.provenance;
-          out.source = i.source;
-          return out;
-        }
-      }
-    }
-  }
-  out.provenance = Provenance::Assumed;
-  out.source = "assumed: the model's default (docs/model.md)";
+  out.source = static_source(s, preset, def, key, out.provenance);
   return out;
+}
+
+void all_input_provenance(const Scenario& s, std::vector<InputSourceOf>& out) {
+  out.clear();
+  out.reserve(params().size());
+  const PresetInfo* preset = find_preset(s.preset);
+  Scenario base;
+  if (preset) preset->build(base);
+  for (const ParamDef& p : params()) {
+    InputSourceOf in;
+    in.key = p.key;
+    if (preset && !param_equal(s, base, p)) {
+      in.provenance = Provenance::Override;
+      in.source = kOverride;
+      in.preset_value = get_param_text(base, p);
+    } else {
+      in.source = static_source(s, preset, &p, p.key, in.provenance);
+    }
+    out.push_back(std::move(in));
+  }
 }
 
 }  // namespace tierscope::model

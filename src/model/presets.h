@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/scenario.h"
 
@@ -37,6 +38,9 @@ struct InputProvenance {
   std::string source;
 };
 InputProvenance input_provenance(const Scenario& s, std::string_view key);
+// Every key's at once, in registry order (the preset built once).
+struct InputSourceOf;
+void all_input_provenance(const Scenario& s, std::vector<InputSourceOf>& out);
 constexpr const char* kDefaultPreset = "v41-flash-8xb200";
 
 // Fills `out` from the named preset; false (out untouched) if the name is unknown.
