@@ -136,7 +136,12 @@ Figures describe(const Scenario& s) {
   auto H = [&](F id) { return human(v[id], figure_info(id).unit); };
   auto set = [&](F id, std::string text) {
     Figure& f = out.list[static_cast<std::size_t>(id)];
-    f.formula = f.feasible ? H(id) + " = " + text : "not computed: this setup cannot run (" + why_not + ")";
+    if (!f.feasible) {
+      f.formula = "not computed: this setup cannot run (" + why_not + ")";
+      return;
+    }
+    text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
+    f.formula = std::move(text);
   };
   auto B = [](double b) { return human(b, "B"); };
   auto S = [](double x) { return human(x, "s"); };

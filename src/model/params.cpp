@@ -87,6 +87,30 @@ std::string format_engram(const Scenario& s) {
   return out;
 }
 
+bool same_engram(const Scenario& a, const Scenario& b) {
+  const ModelArch& x = a.model;
+  const ModelArch& y = b.model;
+  if (x.engram_count != y.engram_count) return false;
+  for (int i = 0; i < x.engram_count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (x.engram_layers[k] != y.engram_layers[k] || x.engram_rows[k] != y.engram_rows[k]) return false;
+  }
+  return true;
+}
+
+bool same_modes(const Scenario& a, const Scenario& b) {
+  const ModelArch& x = a.model;
+  const ModelArch& y = b.model;
+  if (x.layer_count != y.layer_count) return false;
+  for (int i = 0; i < x.layer_count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    // As the text does: a ratio counts only for layers that store KV.
+    if (x.layers[k].mode != y.layers[k].mode) return false;
+    if (owns_kv(x.layers[k].mode) && x.layers[k].ratio != y.layers[k].ratio) return false;
+  }
+  return true;
+}
+
 bool parse_modes(Scenario& s, std::string_view text, std::string& why) { return layers_from_text(s.model, text, why); }
 std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
 
@@ -153,7 +177,7 @@ const ParamDef kParams[] = {
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
-     "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes},
+     "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes, same_modes},
     TS_INT("enc_layers", Model, "layers", 0, kMaxLayers, "causal encoder layers (0 = decoder-only)", model.enc_layers),
     TS_INT("hidden", Model, "dims", 1, 1048576, "hidden size", model.hidden),
     TS_INT("vocab", Model, "tokens", 1, 100000000, "vocabulary size", model.vocab),
@@ -191,7 +215,7 @@ const ParamDef kParams[] = {
     TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
     TS_ENUM("act_fmt", Model, kFmtKeys, "activation format entering the GEMMs", model.act_fmt),
     {"engram", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
-     "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram},
+     "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram, same_engram},
     TS_INT("engram_ngram", Model, "order", 0, 16, "largest n-gram order (orders 2..n)", model.engram_ngram),
     TS_INT("engram_heads", Model, "heads", 0, 1024, "hash heads per order", model.engram_heads),
     TS_INT("engram_dim", Model, "dims", 0, 65536, "Engram row dims", model.engram_dim),
@@ -371,7 +395,7 @@ std::string get_param_text(const Scenario& s, const ParamDef& p) {
 }
 
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
-  if (p.kind == ParamKind::Text) return p.format_text(a) == p.format_text(b);
+  if (p.kind == ParamKind::Text) return p.same_text ? p.same_text(a, b) : p.format_text(a) == p.format_text(b);
   return get_param_number(a, p) == get_param_number(b, p);
 }
 

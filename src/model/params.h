@@ -33,6 +33,8 @@ struct ParamDef {
   void* (*field)(Scenario&);        // Real → double*, Int → int32_t*, Enum → uint8_t*
   bool (*parse_text)(Scenario&, std::string_view, std::string& why);  // Text
   std::string (*format_text)(const Scenario&);                         // Text
+  // Text: whether two scenarios hold the same value, without formatting either (describe() asks per call).
+  bool (*same_text)(const Scenario&, const Scenario&) = nullptr;
 };
 
 std::span<const ParamDef> params();

@@ -37,16 +37,15 @@ static std::string group_thousands(double v) {
     u /= 10;
     if (u == 0) break;
   }
-  std::string digits;
-  for (int i = nd - 1; i >= 0; --i) digits += rev[i];
-  std::string out;
-  if (v < 0) out += '-';
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[i];
-    const std::size_t left = n - 1 - i;
-    if (left > 0 && left % 3 == 0) out += ',';
+  // Written straight into one buffer: sign, then the digits most significant first with a comma every three.
+  char buf[40];
+  int len = 0;
+  if (v < 0) buf[len++] = '-';
+  for (int i = nd - 1; i >= 0; --i) {
+    buf[len++] = rev[i];
+    if (i > 0 && i % 3 == 0) buf[len++] = ',';
   }
+  std::string out(buf, static_cast<std::size_t>(len));
   return out;
 }
 
@@ -64,7 +63,13 @@ bool fast_g(double v, int sig, std::string& out) {
     return true;
   }
   if (a < 1e-4 || a >= 1e15) return false;
-  int e = static_cast<int>(std::floor(std::log10(a)));
+  // The decimal exponent by table lookup (a log10 call cost more than the rest of the formatting).
+  int e = 0;
+  if (a >= 1) {
+    while (e < 14 && a >= kPow10[e + 1]) ++e;
+  } else {
+    while (e > -4 && a * kPow10[-e] < 1) --e;
+  }
   // Scale to an integer of `sig` digits; rounding may carry into one more digit.
   const int shift = sig - 1 - e;
   if (shift > 20 || shift < -20) return false;
