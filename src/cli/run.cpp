@@ -100,7 +100,11 @@ bool pick_figures(const Options& opt, std::vector<FigureId>& ids, Output& o, boo
     return true;
   }
   for (const std::string& id : opt.figure_ids) {
-    const FigureId f = figure_id(id);
+    FigureId f = figure_id(id);
+    if (const RetiredFigure* r = f == FigureId::Count ? retired_figure(id) : nullptr) {
+      f = figure_id(r->id);
+      o.err += "tierscope: note: figure " + id + " is now " + r->id + " (" + r->why + ")\n";
+    }
     if (f == FigureId::Count) {
       report(o, {make_error(ErrorCode::UnknownKey, "--figures", id, "figure ids listed by `tierscope figures --format csv`")}, kExitUsage);
       return false;

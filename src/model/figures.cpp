@@ -200,6 +200,18 @@ FigureId figure_id(std::string_view id) {
   return FigureId::Count;
 }
 
+const RetiredFigure* retired_figure(std::string_view old_id) {
+  static const RetiredFigure kRetired[] = {
+      {"decode.step_floor", "decode.step_time", "the step is now a roofline over compute, memory and launches, not only the memory floor"},
+      {"prefix.ssd_hit_time", "prefix.hit_time", "the hit now counts the SSD read, the upload and the replay it needs"},
+      {"hbm.kv_budget", "hbm.kv_budget_per_gpu", "the budget is now per GPU, after that GPU's weight shard"},
+  };
+  for (const RetiredFigure& r : kRetired) {
+    if (old_id == r.old_id) return &r;
+  }
+  return nullptr;
+}
+
 const Figure* Figures::find(std::string_view id) const {
   const FigureId f = figure_id(id);
   if (f == FigureId::Count || static_cast<std::size_t>(f) >= list.size()) return nullptr;

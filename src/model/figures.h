@@ -350,6 +350,13 @@ struct FigureInfo {
 const FigureInfo& figure_info(FigureId id);
 // Figure index by string id, or FigureId::Count if unknown.
 FigureId figure_id(std::string_view id);
+// An id an earlier release printed that now has another name (scripts keep working, told why), or null.
+struct RetiredFigure {
+  const char* old_id;
+  const char* id;
+  const char* why;
+};
+const RetiredFigure* retired_figure(std::string_view old_id);
 
 // Values plus the text layer. Slower than compute_values() because it formats every formula.
 Figures describe(const Scenario& s);

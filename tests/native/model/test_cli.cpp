@@ -62,6 +62,13 @@ TEST_CASE("cli: figures in text, json and csv") {
   CHECK(c.out.find("kv.global_per_token,Global KV per token,327680,") != std::string::npos);
 }
 
+TEST_CASE("cli: an id an earlier release printed still answers, with a note naming the new id") {
+  const Output o = run({"figures", "--format", "csv", "--figures", "decode.step_floor"});
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("\ndecode.step_time,") != std::string::npos);
+  CHECK(o.err.find("figure decode.step_floor is now decode.step_time") != std::string::npos);
+}
+
 TEST_CASE("cli: scenario files") {
   const Output f = run({"figures", "--scenario", "h200.json", "--figures", "hbm.sessions", "--format", "csv"});
   CHECK(f.exit_code == 0);
