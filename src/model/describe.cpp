@@ -133,7 +133,13 @@ Figures describe(const Scenario& s) {
                                                   : m.engram_home == EngramHome::Dram ? Tier::Dram
                                                                                       : Tier::Remote;
   }
-  auto H = [&](F id) { return human(v[id], figure_info(id).unit); };
+  // A figure's value in words, formatted once: formulas quote other figures' values often.
+  std::vector<std::string> said(static_cast<std::size_t>(kFigureCount));
+  auto H = [&](F id) -> const std::string& {
+    std::string& h = said[static_cast<std::size_t>(id)];
+    if (h.empty()) h = human(v[id], figure_info(id).unit);
+    return h;
+  };
   auto set = [&](F id, std::string text) {
     Figure& f = out.list[static_cast<std::size_t>(id)];
     if (!f.feasible) {
