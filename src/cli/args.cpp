@@ -5,6 +5,8 @@
 
 #include "anim/ledger.h"
 #include "cli/cli.h"
+
+#include "model/charts.h"
 #include "model/params.h"
 #include "model/text.h"
 
@@ -124,8 +126,14 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       return r;
     }
     if (!a.starts_with("-")) {
+      if (have_command && o.command == Command::Chart && o.chart.empty()) {
+        model::ChartKind kind{};
+        if (!model::chart_from_key(a, kind)) usage(ErrorCode::BadEnum, "chart", a, "roofline, sweep, breakdown");
+        o.chart = std::string(a);
+        continue;
+      }
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart");
         continue;
       }
       have_command = true;
@@ -136,7 +144,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "params") o.command = Command::Params;
       else if (a == "ledger") o.command = Command::Ledger;
       else if (a == "anchors") o.command = Command::Anchors;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors");
+      else if (a == "chart") o.command = Command::Chart;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -209,7 +218,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart");
     return r;
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
@@ -228,6 +237,19 @@ ParseResult parse_args(std::span<const std::string_view> args) {
             "at most 1000000 points");
     }
     if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
+  } else if (o.command == Command::Chart) {
+    if (o.chart.empty()) usage(ErrorCode::BadSyntax, "chart", "", "a chart after the command: roofline, sweep, breakdown");
+    if (o.chart != "sweep" && !o.axes.empty()) usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with chart sweep");
+    if (o.axes.size() > 2) usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "at most two: x, then one line per value");
+    if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
+    if (o.axes.size() == 2 && (o.axes[1].values.empty() || o.axes[1].values.size() > 8)) {
+      usage(ErrorCode::OutOfRange, "--over", o.axes[1].key + ": " + std::to_string(o.axes[1].values.size()) + " values", "1 to 8 lines");
+    }
+    if (!o.axes.empty() && o.axes[0].values.size() > 256) {
+      usage(ErrorCode::OutOfRange, "--over", o.axes[0].key + ": " + std::to_string(o.axes[0].values.size()) + " values", "at most 256 points on a chart");
+    }
+    if (o.chart != "sweep" && !o.figure_ids.empty()) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[0], "only with chart sweep");
+    if (o.figure_ids.size() > 1) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[1], "one figure for chart sweep");
   } else if (!o.axes.empty()) {
     usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
   }

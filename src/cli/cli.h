@@ -22,7 +22,7 @@ enum ExitCode : int {
   kExitFile = 4,      // the --scenario file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {
@@ -43,6 +43,7 @@ struct Options {
   std::vector<SweepAxis> axes;           // sweep: one or two
   std::vector<std::string> figure_ids;   // --figures (figures, sweep)
   std::string path;                      // --path (ledger): a path key from src/anim
+  std::string chart;                     // chart: roofline, sweep or breakdown
 };
 
 struct ParseResult {

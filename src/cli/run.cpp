@@ -8,7 +8,9 @@
 #include "cli/cli.h"
 #include "model/anchors.h"
 #include "model/card_check.h"
+#include "model/charts.h"
 #include "model/figures.h"
+#include "model/sweep.h"
 #include "model/json_codec.h"
 #include "model/layers.h"
 #include "model/params.h"
@@ -23,15 +25,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
 
 void report(Output& o, const Errors& errors, int code) {
   for (const Error& e : errors) o.err += "tierscope: " + e.message() + "\n";
@@ -212,42 +205,66 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   o.out += ",feasible,why\n";
   const std::size_t n1 = p1 ? opt.axes[1].values.size() : 1;
   Computed c;
-  // Sweeping hardware, layout or workload keys leaves the layers as they are: plan them once.
-  const bool same_layers = p0->group != ParamGroup::Model && (!p1 || p1->group != ParamGroup::Model);
-  LayerPlan plan;
-  if (same_layers) plan_layers(base.model, plan);
-  unsigned scope = 0;
-  for (FigureId id : ids) scope |= figure_scope(id);
+  const ParamDef* keys[] = {p0, p1};
+  SweepRunner runner(base, ids, std::span<const ParamDef* const>(keys, p1 ? 2 : 1));
   for (const std::string& v0 : opt.axes[0].values) {
     for (std::size_t j = 0; j < n1; ++j) {
       // Each point starts from the base and is set as a person would set it (dependent fields follow).
-      Scenario s = base;
-      Error e;
-      Adjustments moved;
-      bool ok = edit_param(s, *p0, v0, moved, e);
-      if (ok && p1) ok = edit_param(s, *p1, opt.axes[1].values[j], moved, e);
+      const SweepSetting settings[] = {{p0, v0}, {p1, p1 ? std::string_view(opt.axes[1].values[j]) : std::string_view()}};
       Errors errors;
-      if (!ok) errors.push_back(e);
-      else errors = validate(s);
-      if (!errors.empty()) {
+      if (!runner.run(std::span<const SweepSetting>(settings, p1 ? 2 : 1), c, errors)) {
         for (Error& x : errors) x.field = "--over point " + v0 + (p1 ? "," + opt.axes[1].values[j] : "") + ": " + x.field;
         report(o, errors, kExitInvalid);
         o.out.clear();
         return;
       }
-      if (!same_layers) plan_layers(s.model, plan);
-      compute_values(s, plan, c, scope);
       const bool feasible = c.terms.feasible();
       o.out += v0;
       if (p1) o.out += "," + opt.axes[1].values[j];
       for (FigureId id : ids) {
         o.out += ',';
         // A point that cannot run shows no time or capacity, only what holds regardless.
-        if (figure_shown(c.terms, id)) appendf(o.out, "%.9g", c.values[id]);
+        // Exact (shortest round-trip) values: the page's charts draw these same numbers.
+        if (figure_shown(c.terms, id)) o.out += num_exact(c.values[id]);
       }
       o.out += feasible ? ",true," : ",false," + csv_field(infeasible_summary(c.terms));
       o.out += '\n';
     }
+  }
+}
+
+// A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
+void cmd_chart(const Options& opt, const Scenario& s, Output& o) {
+  ChartKind kind{};
+  chart_from_key(opt.chart, kind);
+  ChartOptions co;
+  if (!opt.figure_ids.empty()) {
+    co.figure = opt.figure_ids[0];
+    if (const RetiredFigure* r = figure_id(co.figure) == FigureId::Count ? retired_figure(co.figure) : nullptr) co.figure = r->id;
+  }
+  if (!opt.axes.empty()) {
+    co.x_key = opt.axes[0].key;
+    co.x_values = opt.axes[0].values;
+  }
+  if (opt.axes.size() > 1) {
+    co.family_key = opt.axes[1].key;
+    co.family_values = opt.axes[1].values;
+  }
+  Chart c;
+  Errors errors;
+  if (!make_chart(s, kind, co, c, errors)) {
+    report(o, errors, kExitInvalid);
+    return;
+  }
+  if (opt.format == Format::Json) {
+    o.out = chart_to_json(c);
+  } else if (opt.format == Format::Csv) {
+    o.out = chart_to_csv(c);
+  } else {
+    o.out = c.title + "\n" + c.description + "\n\n" + chart_to_csv(c);
+    for (const ChartMark& m : c.marks) o.out += "\n" + m.label + ": " + m.text;
+    for (const ChartBand& b : c.bands) o.out += "\n" + b.label;
+    if (!c.marks.empty() || !c.bands.empty()) o.out += "\n";
   }
 }
 
@@ -259,7 +276,7 @@ void cmd_anchors(const Options& opt, Output& o) {
     for (const AnchorResult& r : results) {
       const Anchor& a = *r.anchor;
       Json terms = Json::array();
-      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.name}, {"seconds", g.seconds}});
+      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
       arr.push_back(Json{{"id", a.id}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings}, {"assumed", a.assumed},
                          {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
                          {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)}, {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)},
@@ -294,7 +311,7 @@ void cmd_anchors(const Options& opt, Output& o) {
     bool first = true;
     for (const GapTerm& g : r.terms) {
       if (g.seconds <= 0) continue;
-      appendf(o.out, "%s %s %s", first ? "" : " +", g.name, human(g.seconds, "s").c_str());
+      appendf(o.out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
       first = false;
     }
     appendf(o.out, "\n    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
@@ -372,11 +389,13 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Figures:
     case Command::CheckCard:
     case Command::Sweep:
-    case Command::Ledger: break;
+    case Command::Ledger:
+    case Command::Chart: break;
   }
   Scenario s;
   if (!build_scenario(opt, read_file, s, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
+  else if (opt.command == Command::Chart) cmd_chart(opt, s, o);
   else if (opt.command == Command::CheckCard) {
     cmd_check_card(opt, s, o);
     Computed c;
@@ -412,6 +431,8 @@ std::string usage_text() {
          "  params        list the scenario parameters, their ranges and defaults\n"
          "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
+         "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
+         "                one line per value) or breakdown\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -419,7 +440,7 @@ std::string usage_text() {
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
-         "  --figures ID,ID      only these figure ids (figures, sweep)\n"
+         "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
          "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
          "  --help               this text\n"
          "\n"
@@ -431,6 +452,7 @@ std::string usage_text() {
          "  tierscope check-card --format csv\n"
          "  tierscope ledger --path decode --format json\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
+         "  tierscope chart roofline --format json\n"
          "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n";
 }
 

@@ -8,27 +8,11 @@
 
 #include "model/params.h"
 #include "model/presets.h"
+#include "model/text.h"
 
 namespace tierscope::model {
 
 namespace {
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
 const char* kind_name(ParamKind k) {
   switch (k) {

@@ -227,6 +227,27 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
+void append_csv_field(std::string& out, std::string_view s) {
+  bool quote = false;
+  for (const char c : s) quote = quote || c == ',' || c == '"' || c == '\n' || c == '\r';
+  if (!quote) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::string csv_field(std::string_view s) {
+  std::string out;
+  append_csv_field(out, s);
+  return out;
+}
+
 void append_json_number(std::string& out, double v) {
   if (!std::isfinite(v)) out += "null";
   else if (v == 0) out += '0';
