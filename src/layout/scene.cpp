@@ -10,6 +10,15 @@ namespace tierscope::layout {
 using anim::Endpoint;
 using anim::ObjectKind;
 
+const char* dock_side_key(DockSide d) {
+  switch (d) {
+    case DockSide::Right: return "right";
+    case DockSide::Bottom: return "bottom";
+    case DockSide::None: break;
+  }
+  return "none";
+}
+
 const char* role_key(Role r) {
   switch (r) {
     case Role::Neutral: return "neutral";
@@ -39,10 +48,10 @@ Role object_role(ObjectKind o, bool fp4_kv) {
   return Role::Neutral;
 }
 
-const char* block_label(ObjectKind o) {
+const char* block_label(ObjectKind o, const Scene& sc) {
   switch (o) {
     case ObjectKind::WorkingSet: return "Kernel working set";
-    case ObjectKind::MoeWeights: return "MoE weights";
+    case ObjectKind::MoeWeights: return sc.moe ? "MoE weights" : "Dense weights";
     case ObjectKind::GlobalKv: return "Global KV";
     case ObjectKind::SparseIndex: return "CSA2 sparse index";
     case ObjectKind::SwaWindow: return "SWA active window";
@@ -77,6 +86,7 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
   sc.prompt_tokens = s.work.prompt;
   sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
+  sc.moe = m.experts > 0;
 
   // Whole-node capacities: the GPUs' SRAM and HBM, the host's DRAM, the node's drives.
   const double gpus = s.hw.gpus;

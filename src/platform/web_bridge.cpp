@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -125,7 +126,7 @@ const char* bad_arg(const char* field) {
 }
 // After a change made from the page: redraw, and tell the page the new state.
 void after_change() {
-  if (bridge::g_platform) bridge::g_platform->redraw_frames = 2;
+  if (bridge::g_platform) bridge::g_platform->pacer.request();
   bridge::publish_state_if_changed();
 }
 }  // namespace
@@ -137,9 +138,27 @@ TS_EXPORT void ts_bridge_canvas_resized() {
   platform::sync_canvas_size(*bridge::g_platform);
 }
 
+// The page's colour scheme changed (prefers-color-scheme): 1 dark, 0 light. The panels, the canvas and the
+// clear colour follow at once.
+TS_EXPORT void ts_bridge_set_theme(int dark) {
+  if (!bridge::g_app || !bridge::g_platform || (dark != 0 && dark != 1)) return;
+  platform::set_theme(*bridge::g_platform, dark == 1);
+  bridge::g_app->canvas.dark = dark == 1;
+  ++bridge::g_app->revision;
+  after_change();
+}
+
+// The canvas gained (1) or lost (0) keyboard focus. On loss the field being edited is left, which applies
+// it, and keyboard focus leaves the panels, so returning with Tab finds the schematic.
+TS_EXPORT void ts_bridge_canvas_focus(int focused) {
+  if (!bridge::g_app || !bridge::g_platform) return;
+  if (focused == 0) bridge::g_app->canvas.blur_pending = true;
+  bridge::g_platform->pacer.request();
+}
+
 // Asks for a redraw (e.g. after the page changed something the canvas shows).
 TS_EXPORT void ts_bridge_request_redraw() {
-  if (bridge::g_platform) bridge::g_platform->redraw_frames = 2;
+  if (bridge::g_platform) bridge::g_platform->pacer.request();
 }
 
 // Frame statistics as JSON: CPU time per drawn frame (p50, p95), frames drawn, loop ticks, WASM heap.
@@ -219,9 +238,10 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   if (!arg_text(key, k)) return bad_arg("key");
   if (!arg_text(value, v)) return bad_arg("value");
   model::Errors errors;
-  ui::set_param(*bridge::g_app, k, v, errors);
+  std::vector<ui::Adjustment> moved;
+  ui::set_param(*bridge::g_app, k, v, errors, &moved);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(ui::result_json(errors, moved));
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {

@@ -45,5 +45,22 @@ mergeInto(LibraryManager.library, {
       mq['addEventListener']('change', onChange);
     };
     watchRatio();
+    // A change of the system colour scheme restyles the canvas as it restyles the page.
+    if (typeof window['matchMedia'] === 'function') {
+      var scheme = window['matchMedia']('(prefers-color-scheme: light)');
+      scheme['addEventListener']('change', function () {
+        var f = Module['_ts_bridge_set_theme'];
+        if (typeof f === 'function') f(scheme['matches'] ? 0 : 1);
+      });
+    }
+    // Leaving the canvas (Tab, a click elsewhere) ends an edit in its panels, which applies it.
+    canvas['addEventListener']('blur', function () {
+      var f = Module['_ts_bridge_canvas_focus'];
+      if (typeof f === 'function') f(0);
+    });
+    canvas['addEventListener']('focus', function () {
+      var f = Module['_ts_bridge_canvas_focus'];
+      if (typeof f === 'function') f(1);
+    });
   },
 });
