@@ -51,6 +51,7 @@ let pushNext = false;   // the next URL write follows a user navigation and dese
 let lastAnnounced = '';
 let lastSelection = '';
 let lastAdjustments = null;
+let shownOnce = false;  // the first state has been shown
 
 // [SECTION] notices: in the page's flow above the canvas (never over it), one per source that names every
 // refused key, folding into one line after a few seconds; text only, never markup from data.
@@ -369,8 +370,10 @@ function renderState() {
   const panelOpen = !!state.panelOpen;
   if (panelOpen !== frame.classList.contains('panel-open')) {
     frame.classList.toggle('panel-open', panelOpen);
-    if (panelOpen && !EMBED && matchMedia('(max-width: 760px)').matches) requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
+    // Only when the reader opened it here: a link that opens with a panel leaves the page where it starts.
+    if (panelOpen && shownOnce && !EMBED && matchMedia('(max-width: 760px)').matches) requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
   }
+  shownOnce = true;
 }
 
 function refresh() {

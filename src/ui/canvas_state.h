@@ -59,6 +59,7 @@ struct CanvasState {
   std::string edit_key, edit_error, edit_note;  // edit_note: what else the last edit moved
   // Reported with layout_json() for the tests: the controls drawn and how many panel texts ran past their room.
   std::vector<Control> controls;
+  std::vector<std::string> sections;  // the panel sections shown ("help", "inspector", "scenario", …)
   int text_cut = 0;
 };
 

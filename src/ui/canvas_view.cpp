@@ -443,7 +443,12 @@ std::string layout_json(const App& app) {
     o += ':';
     append_rect(o, app.canvas.controls[i].rect);
   }
-  model::appendf(o, "},\"panelTextCut\":%d,\"flight\":", app.canvas.text_cut);
+  o += "},\"sections\":[";
+  for (std::size_t i = 0; i < app.canvas.sections.size(); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, app.canvas.sections[i]);
+  }
+  model::appendf(o, "],\"panelTextCut\":%d,\"flight\":", app.canvas.text_cut);
   const layout::Flight& f = L.flight;
   if (f.active)
     model::appendf(o, "{\"from\":\"%s\",\"to\":\"%s\",\"object\":\"%s\",\"start\":[%.1f,%.1f],\"end\":[%.1f,%.1f]}",

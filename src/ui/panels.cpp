@@ -344,7 +344,12 @@ void scenario_editor(App& app) {
   model::Errors errors;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const model::PresetInfo* cur = model::find_preset(app.scenario.preset);
-  if (ImGui::BeginCombo("##preset", cur ? cur->label : app.scenario.preset.c_str())) {
+  // The preset's full label where it fits the box, else without its note in brackets, else its key.
+  std::string shown = cur ? cur->label : app.scenario.preset;
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(shown.c_str()).x > room && shown.find(" (") != std::string::npos) shown = shown.substr(0, shown.find(" ("));
+  if (ImGui::CalcTextSize(shown.c_str()).x > room) shown = app.scenario.preset;
+  if (ImGui::BeginCombo("##preset", shown.c_str())) {
     for (const model::PresetInfo& p : model::presets()) {
       if (ImGui::Selectable(p.label, cur == &p)) set_preset(app, p.name, errors);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.summary);
@@ -517,7 +522,7 @@ void help_panel(App& app) {
       {"↑ ↓", "select the previous / next object"},
       {"Enter or I", "inspector (keyboard focus moves into it)"},
       {"S · M · C · F", "scenario · CSA2 modes · card check · figures"},
-      {"Esc", "back to the schematic; again: clear the selection"},
+      {"Esc", "from a panel, back to the schematic; then closes this help or clears the selection"},
       {"?", "this help"},
       {"Tab", "leave the canvas"},
       {"Click or tap", "inspect a block, tier, layer row or the packet"},
@@ -689,6 +694,7 @@ void sections(App& app, bool docked) {
     bool shown = is_help ? c.help_open : panel_open(app, static_cast<Panel>(s.id));
     if (is_inspector) shown = docked || (shown && inspector_has_content);
     if (!shown) continue;
+    c.sections.push_back(is_help ? "help" : panel_key(static_cast<Panel>(s.id)));
     const bool focus_here = c.focus_request == s.id;
     bool visible = true;
     ImGui::SetNextItemOpen(true, focus_here ? ImGuiCond_Always : ImGuiCond_Appearing);
@@ -735,6 +741,7 @@ model::FigureId primary_figure(anim::ObjectKind o) {
 void draw_panels(App& app) {
   const layout::Layout& L = app.canvas.layout;
   app.canvas.controls.clear();
+  app.canvas.sections.clear();
   app.canvas.text_cut = 0;
   toolbar(app, L);
   if (L.dock.w <= 0) return;

@@ -37,7 +37,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: 'Prefill: the prompt runs through every layer', look: 'the layer rows and the KV block in HBM',
         body: [
-          'A request begins with its prompt. Every prompt token runs through all {arch.layers} layers, activating {model.params_active_prefill} per token, as a decode token does: a decoder-only model has no separate encoder. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
+          'A request begins with its prompt. Every prompt token runs through all {arch.layers} layers of this decoder-only model, activating {model.params_active_prefill} per token, as a decode token does. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
           (a) => kvWrite(a),
         ],
       },

@@ -71,3 +71,14 @@ export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null
   });
   return env;
 }
+
+// Waits until the app has stopped drawing: its frame count holds still over a few animation frames (the app
+// draws after each input until ImGui has settled, then nothing).
+export async function settled(page) {
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const a = window.tierscope.stats().framesDrawn;
+    let n = 0;
+    const tick = () => (++n < 6 ? requestAnimationFrame(tick) : resolve(window.tierscope.stats().framesDrawn === a));
+    requestAnimationFrame(tick);
+  }), null, { timeout: 10000 });
+}
