@@ -523,7 +523,12 @@ function publicState() {
   };
 }
 const pathKeys = () => paths.map((p) => p.key);
-function done(r) { refresh(); return { ok: r.ok, errors: r.errors || [] }; }
+function done(r) {
+  refresh();
+  const out = { ok: r.ok, errors: r.errors || [] };
+  if (r.adjustments) out.adjustments = r.adjustments;
+  return out;
+}
 
 let resolveReady = null, rejectReady = null;
 const readyPromise = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });

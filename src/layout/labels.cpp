@@ -13,7 +13,7 @@ namespace tierscope::layout {
 using anim::ObjectKind;
 
 float TextMetrics::width(std::string_view text, float px) const {
-  if (measure) return measure(text, px);
+  if (measure) return measure(measure_ctx, text, px);
   // Code points, not bytes: "–", "×" and "…" are one character each.
   float n = 0;
   for (const char c : text)

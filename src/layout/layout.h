@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -40,7 +39,9 @@ struct TextMetrics {
   float line_height = 18;  // height of one line of text at font_px
   float char_width = 7.5f; // average advance of one character at font_px
   float font_px = 15;      // the size the two above were measured at
-  std::function<float(std::string_view text, float px)> measure;
+  // The caller's measure: width of `text` at `px` CSS px (`ctx` is passed back as given); null: estimate.
+  float (*measure)(const void* ctx, std::string_view text, float px) = nullptr;
+  const void* measure_ctx = nullptr;
 
   // Width of `text` at `px` CSS pixels.
   float width(std::string_view text, float px) const;

@@ -348,8 +348,9 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   tm.line_height = kFontSizePx * 1.2f;
   ImFont* font = ImGui::GetFont();
   tm.char_width = font->CalcTextSizeA(kFontSizePx, FLT_MAX, 0, "Global KV active window 0123456789").x / 34.0f;
-  tm.measure = [font](std::string_view text, float px) {
-    return font->CalcTextSizeA(px, FLT_MAX, 0, text.data(), text.data() + text.size()).x;
+  tm.measure_ctx = font;
+  tm.measure = [](const void* ctx, std::string_view text, float px) {
+    return static_cast<const ImFont*>(ctx)->CalcTextSizeA(px, FLT_MAX, 0, text.data(), text.data() + text.size()).x;
   };
   layout::Options opt;
   opt.host_playback = c.host_playback;

@@ -35,10 +35,10 @@ Fixture make(const char* preset, anim::PathId path) {
 
 // Text measured the way the layout estimates it (7.5 px a character at 15 px), and a font whose capitals
 // and wide glyphs run wider, as a real one does: labels must fit under either.
-const layout::TextMetrics kTm{18, 7.5f, 15, {}};
+const layout::TextMetrics kTm{18, 7.5f, 15, nullptr, nullptr};
 layout::TextMetrics wide_font() {
   layout::TextMetrics tm = kTm;
-  tm.measure = [](std::string_view text, float px) {
+  tm.measure = [](const void*, std::string_view text, float px) {
     float w = 0;
     for (const char c : text) {
       if ((static_cast<unsigned char>(c) & 0xC0) == 0x80) continue;
