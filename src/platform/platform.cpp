@@ -70,6 +70,11 @@ EM_BOOL on_context_restored(int, const void*, void* user) {
   bridge::notice("webgl-context-restored", "The graphics context is back.");
   return EM_TRUE;
 }
+// ImGui says when a text field starts or stops taking text (and where its caret is): the page may then
+// need a DOM text input of its own for a phone's keyboard.
+void on_ime(ImGuiViewport*, ImGuiPlatformImeData* data) {
+  bridge::text_field(data->WantVisible, data->InputPos.x, data->InputPos.y, data->InputLineHeight);
+}
 }  // namespace
 #endif
 
@@ -115,6 +120,9 @@ bool init(Platform& p, const char* title, bool dark) {
   io.ConfigInputTextCursorBlink = false;
   set_theme(p, dark);
   ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
+#ifdef __EMSCRIPTEN__
+  io.SetPlatformImeDataFn = on_ime;
+#endif
   std::string ui_error;
   if (!render::init_ui(p.ui, ui_error)) {
     bridge::report_fatal("shader", ui_error.c_str());

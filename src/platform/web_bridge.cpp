@@ -7,6 +7,8 @@
 #include "model/errors.h"
 #include "ui/app.h"
 
+#include <imgui.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -25,6 +27,7 @@ int ts_js_prefers_dark();
 int ts_js_prefers_reduced_motion();
 void ts_js_on_state(const char* state_json);
 void ts_js_notice(const char* kind, const char* text);
+void ts_js_text_field(int active, float x, float y, float h);
 }
 #define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
@@ -91,6 +94,14 @@ bool prefers_reduced_motion() {
 #endif
 }
 
+void text_field(bool active, float x, float y, float h) {
+#ifdef __EMSCRIPTEN__
+  ts_js_text_field(active ? 1 : 0, x, y, h);
+#else
+  (void)active, (void)x, (void)y, (void)h;
+#endif
+}
+
 void watch_canvas() {
 #ifdef __EMSCRIPTEN__
   ts_js_watch_canvas();
@@ -153,6 +164,35 @@ TS_EXPORT void ts_bridge_set_theme(int dark) {
 TS_EXPORT void ts_bridge_canvas_focus(int focused) {
   if (!bridge::g_app || !bridge::g_platform) return;
   if (focused == 0) bridge::g_app->canvas.blur_pending = true;
+  bridge::g_platform->pacer.request();
+}
+
+// Text typed into the page's text proxy (the hidden input that brings up a phone's keyboard): it replaces
+// the whole text of the field being edited (select all, then the text; empty text clears the field).
+TS_EXPORT void ts_bridge_text_replace(const char* text) {
+  if (!bridge::g_platform) return;
+  std::string_view t;
+  if (!arg_text(text, t)) return;
+  ImGuiIO& io = ImGui::GetIO();
+  io.AddKeyEvent(ImGuiMod_Ctrl, true);
+  io.AddKeyEvent(ImGuiKey_A, true);
+  io.AddKeyEvent(ImGuiKey_A, false);
+  io.AddKeyEvent(ImGuiMod_Ctrl, false);
+  if (t.empty()) {
+    io.AddKeyEvent(ImGuiKey_Delete, true);
+    io.AddKeyEvent(ImGuiKey_Delete, false);
+  } else {
+    io.AddInputCharactersUTF8(std::string(t).c_str());
+  }
+  bridge::g_platform->pacer.request();
+}
+
+// A key pressed in the text proxy that ends the edit: 0 Enter (applies), 1 Escape (restores the old value).
+TS_EXPORT void ts_bridge_text_key(int which) {
+  if (!bridge::g_platform || (which != 0 && which != 1)) return;
+  const ImGuiKey key = which == 0 ? ImGuiKey_Enter : ImGuiKey_Escape;
+  ImGui::GetIO().AddKeyEvent(key, true);
+  ImGui::GetIO().AddKeyEvent(key, false);
   bridge::g_platform->pacer.request();
 }
 

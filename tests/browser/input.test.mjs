@@ -83,10 +83,13 @@ test('a typed value applies on Enter with no other input, then the page idles ag
   assert.ok(L.controls['param:prompt'], 'the prompt field is drawn');
   await tapRect(page, L.controls['param:prompt']);
   await settled(page);
+  // After a tap the field hands typing to a real text input, so a phone shows its keyboard.
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'ts-text-proxy', 'a text input has the focus');
   await page.keyboard.type('200000');
   await page.keyboard.press('Enter');
   // Nothing else happens: no pointer move, no other key.
   await page.waitForFunction(() => window.tierscope.state().overrides.prompt === '200000', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.activeElement === document.getElementById('canvas'), null, { timeout: 5000 });
   const figures = await page.evaluate(() => window.tierscope.figures());
   assert.ok(figures.length > 0);
   await settled(page);
