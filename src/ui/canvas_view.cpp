@@ -357,12 +357,9 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   opt.host_counters = c.host_counters;
   opt.panel_open = panel_area_wanted(app);
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
-  // A selection follows its item: the packet's summary changes with the step, a block's with its bytes.
-  if (c.selected.valid()) {
-    const Item* it = find_item(app, c.selected);
-    if (!it) select_target(app, {});
-    else set_selection(app, c.selected, layout::item_id(*it), target_name(app, c.selected), target_detail(app, c.selected, it));
-  }
+  // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words
+  // are not refreshed while the path plays: the page announces each step itself, and the inspector is live.
+  if (c.selected.valid() && !find_item(app, c.selected)) select_target(app, {});
   if (app.playback.playing && !c.reduced_motion) c.clock += static_cast<double>(ImGui::GetIO().DeltaTime);
 
   const render::Palette pal = render::palette(c.dark);
