@@ -230,6 +230,46 @@ float place_schematic(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
   return place_hierarchy(sc, m, tm, x0, width, y, out);
 }
 
+// The schematic in out.schematic at the largest text that fits: measured at full size, spacing squeezed
+// first, then everything (text included) shrunk until it fits; on tall canvases rows and blocks grow into
+// the spare height.
+struct Fit {
+  Metrics m;
+  float used = 0;
+};
+Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out) {
+  const float x0 = out.schematic.x, width = out.schematic.w, top = out.schematic.y, avail = out.schematic.h;
+  Metrics m;
+  m.set(1.0f, 0.0f, tm);
+  float used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  if (used > avail + 0.5f) {
+    m.set(1.0f, 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  // Text size converges on the largest that fits (sizes are nearly proportional to it); dropping the minor
+  // titles frees room, so the scale may then grow back a little.
+  for (int i = 0; i < 8 && (used > avail + 0.5f || (m.drop_titles && used < avail * 0.97f && m.s < 1.0f)); ++i) {
+    const float s = clampf(m.s * avail / used * 0.995f, 0.45f, 1.0f);
+    m.drop_titles = m.drop_titles || s < 0.7f;
+    m.set(s, 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
+    m.set(std::max(0.45f, m.s * 0.97f), 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  if (used < avail && m.tight == 0.0f) {
+    const float spare = avail - used;
+    const int rows = std::max(out.encoder_rows, out.decoder_rows);
+    const int block_rows = std::max(1, count_block_rows(out));
+    m.grow_row = std::min(spare * 0.35f / F(std::max(rows, 1)), m.lh * 0.9f);
+    m.grow_block = std::min(spare * 0.45f / F(block_rows), m.lh * 1.2f);
+    m.set(m.s, 0.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  return {m, used};
+}
+
 // The point a packet leaves from or arrives at.
 void anchor(const Layout& out, const Scene& sc, Endpoint e, ObjectKind obj, float& x, float& y) {
   const Rect* r = nullptr;
@@ -340,72 +380,54 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
 
   // The panels' area is reserved, never laid over the schematic: a column on the right on wide canvases
   // (always from dock_min_canvas, so opening a panel there moves nothing), and on narrower ones only while a
-  // panel is open: a column when the schematic keeps room beside it, else a sheet below it.
+  // panel is open: a column beside the schematic or a sheet below it, whichever leaves the schematic the
+  // larger text (a column from side_min_canvas when they tie: the schematic keeps its height).
   const float full_h = std::max(1.0f, H - m0 - top);
-  float x0 = m0;
-  float width = W - 2 * m0;
-  float avail = full_h;
-  out.dock = {};
-  out.dock_side = DockSide::None;
-  if (W >= opt.dock_min_canvas || (opt.panel_open && W >= opt.side_min_canvas)) {
-    const float dock_w = clampf(W * 0.3f, 300, 440);
-    out.dock_side = DockSide::Right;
-    out.dock = {W - m0 - dock_w, top, dock_w, full_h};
-    width = out.dock.x - 16 - x0;
-  } else if (opt.panel_open) {
-    // The sheet takes what the schematic does not need at full size, within bounds.
-    Metrics natural;
-    natural.set(1.0f, 0.0f, tm);
-    const float need = place_schematic(sc, natural, tm, x0, width, top, out) - top;
-    const float gap = 8;
-    const float sheet = clampf(full_h - need - gap, std::min(220.0f, full_h * 0.45f), full_h * 0.6f);
-    out.dock_side = DockSide::Bottom;
-    out.dock = {m0, H - m0 - sheet, W - 2 * m0, sheet};
-    avail = std::max(1.0f, out.dock.y - gap - top);
+  const float dock_w = clampf(W * 0.3f, 300, 440);
+  const float min_beside = 340;  // narrowest schematic worth keeping beside a column
+  const auto arrange = [&](DockSide side) {
+    float x0 = m0, width = W - 2 * m0, avail = full_h;
+    out.dock = {};
+    out.dock_side = side;
+    if (side == DockSide::Right) {
+      out.dock = {W - m0 - dock_w, top, dock_w, full_h};
+      width = out.dock.x - 16 - x0;
+    } else if (side == DockSide::Bottom) {
+      // The sheet takes what the schematic does not need at full size, within bounds.
+      Metrics natural;
+      natural.set(1.0f, 0.0f, tm);
+      const float need = place_schematic(sc, natural, tm, x0, width, top, out) - top;
+      const float sheet = clampf(full_h - need - 8, std::min(220.0f, full_h * 0.45f), full_h * 0.6f);
+      out.dock = {m0, H - m0 - sheet, W - 2 * m0, sheet};
+      avail = std::max(1.0f, out.dock.y - 8 - top);
+    }
+    if (width > kMaxContentWidth) {
+      x0 += (width - kMaxContentWidth) * 0.5f;
+      width = kMaxContentWidth;
+    }
+    out.schematic = {x0, top, width, avail};
+    return fit_schematic(sc, tm, out);
+  };
+  Fit fit;
+  if (W >= opt.dock_min_canvas) {
+    fit = arrange(DockSide::Right);
+  } else if (!opt.panel_open) {
+    fit = arrange(DockSide::None);
+  } else if (W - 2 * m0 - dock_w - 16 < min_beside) {
+    fit = arrange(DockSide::Bottom);
+  } else {
+    const float below = arrange(DockSide::Bottom).m.s;
+    const float beside = arrange(DockSide::Right).m.s;
+    const bool prefer_beside = W >= opt.side_min_canvas ? beside >= below - 0.02f : beside > below + 0.02f;
+    fit = prefer_beside ? arrange(DockSide::Right) : arrange(DockSide::Bottom);
   }
-  if (width > kMaxContentWidth) {
-    x0 += (width - kMaxContentWidth) * 0.5f;
-    width = kMaxContentWidth;
-  }
-  out.schematic = {x0, top, width, avail};
-
-  // Measure at full size; shrink everything (text included) until it fits; then grow rows and blocks into
-  // spare height on tall screens.
-  Metrics m;
-  m.set(1.0f, 0.0f, tm);
-  float used = place_schematic(sc, m, tm, x0, width, top, out) - top;
-  if (used > avail + 0.5f) {
-    m.set(1.0f, 1.0f, tm);
-    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
-  }
-  // Text size converges on the largest that fits (sizes are nearly proportional to it); dropping the minor
-  // titles frees room, so the scale may then grow back a little.
-  for (int i = 0; i < 8 && (used > avail + 0.5f || (m.drop_titles && used < avail * 0.97f && m.s < 1.0f)); ++i) {
-    const float s = clampf(m.s * avail / used * 0.995f, 0.45f, 1.0f);
-    m.drop_titles = m.drop_titles || s < 0.7f;
-    m.set(s, 1.0f, tm);
-    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
-  }
-  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
-    m.set(std::max(0.45f, m.s * 0.97f), 1.0f, tm);
-    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
-  }
-  if (used < avail && m.tight == 0.0f) {
-    const float spare = avail - used;
-    const int rows = std::max(out.encoder_rows, out.decoder_rows);
-    const int block_rows = std::max(1, count_block_rows(out));
-    m.grow_row = std::min(spare * 0.35f / F(std::max(rows, 1)), m.lh * 0.9f);
-    m.grow_block = std::min(spare * 0.45f / F(block_rows), m.lh * 1.2f);
-    m.set(m.s, 0.0f, tm);
-    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
-  }
-  out.text_scale = m.s;
+  out.text_scale = fit.m.s;
   // A sheet below takes whatever height the schematic left over.
-  if (out.dock_side == DockSide::Bottom && top + used + 8 < out.dock.y) {
-    const float y = top + used + 8;
+  if (out.dock_side == DockSide::Bottom && top + fit.used + 8 < out.dock.y) {
+    const float y = top + fit.used + 8;
     out.dock.h += out.dock.y - y;
     out.dock.y = y;
-    out.schematic.h = used;
+    out.schematic.h = fit.used;
   }
 
   // State: highlights, fills, the packet. Nothing below moves a rectangle.
@@ -446,7 +468,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     // Ease in and out so the packet leaves and lands gently.
     const float p = clampf(static_cast<float>(st.packet.progress), 0, 1);
     const float e = p * p * (3 - 2 * p);
-    const float pw = m.lh * 1.6f, ph = m.lh * 0.9f;
+    const float pw = fit.m.lh * 1.6f, ph = fit.m.lh * 0.9f;
     const float px = f.x0 + (f.x1 - f.x0) * e, py = f.y0 + (f.y1 - f.y0) * e;
     Item it;
     it.kind = Kind::Packet;

@@ -197,8 +197,10 @@ TEST_CASE("every preset and path lays out inside every viewport without overlaps
 
 TEST_CASE("with a panel open the schematic reflows beside or above it, and text fits in a wider font too") {
   // From phone size up (the page makes a phone's canvas taller while a panel is open).
+  // Also the short, wide canvases of embeds (an 800×500 frame leaves about 690×390).
   const layout::Viewport open_viewports[] = {{360, 640}, {390, 844}, {412, 700}, {768, 1024}, {745, 660}, {800, 600},
-                                             {1024, 768}, {1280, 800}, {1440, 900}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+                                             {688, 390}, {790, 420}, {1024, 768}, {1280, 800}, {1440, 900},
+                                             {1920, 1080}, {2560, 1440}, {3840, 2160}};
   const layout::TextMetrics wide = wide_font();
   for (const model::PresetInfo& p : model::presets()) {
     for (int pi = 0; pi < anim::kPathCount; ++pi) {
