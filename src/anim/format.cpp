@@ -74,7 +74,7 @@ std::string ledger_to_json(const Ledger& l) {
   o += "{\n\"path\": ";
   json_string(o, path_key(l.path));
   o += ",\n\"label\": ";
-  json_string(o, path_label(l.path));
+  json_string(o, l.label.empty() ? std::string(path_label(l.path)) : l.label);
   o += ",\n\"preset\": ";
   json_string(o, l.preset);
   o += ",\n\"summary\": ";
@@ -173,7 +173,7 @@ std::string ledger_to_csv(const Ledger& l) {
 }
 
 std::string ledger_to_text(const Ledger& l) {
-  std::string o = std::string(path_label(l.path)) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
+  std::string o = (l.label.empty() ? std::string(path_label(l.path)) : l.label) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
                   std::to_string(l.entries.size()) + " steps · " + model::human(l.total, "s") + " model time\n";
   o += (l.summary.empty() ? std::string(path_summary(l.path)) : l.summary) + "\n";
   if (!l.note.empty()) o += "Note: " + l.note + "\n";

@@ -18,11 +18,21 @@ enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, Count };
 const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown" (URL view=chart-<key>)
 bool chart_from_key(std::string_view key, ChartKind& out);
 
+// A tick with its label in the model's own number text; `level` 0 ticks (decades, or whole steps) come
+// first, level 1 ticks (2× and 5×, or half steps) are drawn only where the page has room for them.
+struct ChartTick {
+  double v = 0;
+  std::string label;
+  int level = 0;
+};
+
 struct ChartAxis {
   std::string key;    // parameter or figure id ("batch", "decode.step_time")
   std::string label;  // words for the axis title
-  std::string unit;   // base unit ("s", "B", "sessions"): the page picks ticks and prefixes from it
+  std::string unit;   // base unit ("s", "B", "sessions")
   bool log = false;
+  double lo = 0, hi = 0;           // the domain: every drawn value, mark and band, widened to ticks
+  std::vector<ChartTick> ticks;    // within [lo, hi]
 };
 
 // A line over the chart's x values. y is NaN where the figure is not shown (the point cannot run).
@@ -71,6 +81,7 @@ struct Chart {
   ChartKind kind = ChartKind::Roofline;
   std::string title, description;  // the description is the chart's text alternative
   ChartAxis x, y;
+  ChartAxis y2;                     // for "secondary" lines (empty key: none)
   std::vector<double> xs;           // shared by every line
   std::vector<std::string> x_text;  // the same values as typed (`tierscope sweep --over key=…`)
   std::vector<ChartLine> lines;
@@ -96,6 +107,11 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
 
 // The decode step's time by term (they sum to decode.step_time); `serve` adds the interleaved prefill.
 std::vector<ChartTerm> step_terms(const Values& v, bool serve);
+
+// Ticks for a domain: 1-2-5 per decade on a log axis, a 1-2-5 step on a linear one. Widens [lo, hi]
+// to the ticks around them. `unit` sets the label text ("10 ms", "2 GB", "1k").
+void axis_ticks(ChartAxis& a, double lo, double hi);
+std::string tick_label(double v, std::string_view unit);
 
 std::string chart_to_json(const Chart& c);
 // One row per x value (lines) or per bar and term (bars); empty cells where a point cannot run.

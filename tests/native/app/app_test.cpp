@@ -1,5 +1,6 @@
 // The app controller: share links restore the view exactly, bad link parameters fall back one by one,
-// and every operation keeps figures, ledger and state in step.
+// every operation keeps figures, ledger and state in step, and the state JSON carries what the page shows
+// (the model's kind and names, the selection, values an edit moved).
 #include <catch2/catch.hpp>
 
 #include "model/presets.h"
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 using namespace tierscope;
 
@@ -112,7 +115,7 @@ TEST_CASE("changing the scenario recomputes figures and ledger together and keep
   model::Errors errors;
   const int last = static_cast<int>(app.ledger.entries.size()) - 1;
   REQUIRE(ui::seek(app, last, errors));
-  REQUIRE(ui::set_preset(app, "llama3-70b-8xh100", errors));
+  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
   CHECK(app.playback.step < static_cast<int>(std::max<std::size_t>(1, app.ledger.entries.size())));
   CHECK(app.figures[model::FigureId::KvGlobalPerToken].value == Approx(327680));
   CHECK(app.state.steps == static_cast<int>(app.ledger.entries.size()));
@@ -135,4 +138,107 @@ TEST_CASE("playing advances through the steps, stops at the end, and the revisio
   CHECK(app.playback.step == static_cast<int>(app.ledger.entries.size()) - 1);
   CHECK(app.revision > r1);
   CHECK_FALSE(ui::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
+}
+
+namespace {
+// A stand-in for the model's rule-aware edit (model::edit_param, to come from the model library): it lowers
+// the prefix hit to a lowered prompt and says so, so these tests can check the app's plumbing of adjustments.
+bool edit_lowering_prefix(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                          std::vector<ui::Adjustment>& adjustments, model::Errors& errors) {
+  model::Scenario next = s;
+  model::Error err;
+  if (!model::set_param_text(next, def, value, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  if (next.work.prefix_hit > next.work.prompt) {
+    adjustments.push_back({"prefix_hit", std::to_string(next.work.prefix_hit), std::to_string(next.work.prompt), "at most the prompt"});
+    next.work.prefix_hit = next.work.prompt;
+  }
+  s = next;
+  return true;
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("a plain edit refuses a contradiction and names the other field; nothing is moved or changed") {
+  ui::App app;
+  ui::init(app);
+  const std::string before = ui::state_json(app);
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  CHECK_FALSE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  CHECK(has_error(errors, "prefix_hit", model::ErrorCode::Inconsistent));
+  CHECK(moved.empty());
+  CHECK(ui::state_json(app) == before);
+}
+
+TEST_CASE("what an edit moved besides its own field reaches the caller, the state JSON and the result JSON") {
+  ui::App app;
+  ui::init(app);
+  app.edit = edit_lowering_prefix;
+  const auto seq0 = app.adjustments_seq;
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  REQUIRE(ui::set_param(app, "prompt", "5000", errors, &moved));
+  CHECK(errors.empty());
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0].field == "prefix_hit");
+  CHECK(app.scenario.work.prompt == 5000);
+  CHECK(app.scenario.work.prefix_hit == 5000);
+  CHECK(app.adjustments_seq == seq0 + 1);
+  const std::string state = ui::state_json(app);
+  CHECK(contains(state, "\"adjustmentsSeq\":" + std::to_string(seq0 + 1)));
+  CHECK(contains(state, "\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]"));
+  CHECK(ui::result_json({}, moved) ==
+        "{\"ok\":true,\"errors\":[],\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]}");
+  // An edit that moves nothing else keeps the last notice's number, so the page shows nothing new.
+  moved.clear();
+  REQUIRE(ui::set_param(app, "batch", "4", errors, &moved));
+  CHECK(moved.empty());
+  CHECK(app.adjustments_seq == seq0 + 1);
+}
+
+TEST_CASE("the state JSON says what kind of model it is and names its parts for this model") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  std::string s = ui::state_json(app);
+  CHECK(contains(s, "\"family\":\"encoder-decoder\""));
+  CHECK(contains(s, "\"attention\":\"csa2\""));
+  CHECK(contains(s, "\"moe\":true"));
+  CHECK(contains(s, "\"engram\":true"));
+  CHECK(contains(s, "\"moe-weights\":\"MoE weights\""));
+  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
+  s = ui::state_json(app);
+  CHECK(contains(s, "\"family\":\"decoder-only\""));
+  CHECK(contains(s, "\"attention\":\"gqa\""));
+  CHECK(contains(s, "\"layers\":80"));
+  CHECK(contains(s, "\"kv_heads\":8"));
+  CHECK(contains(s, "\"moe\":false"));
+  CHECK(contains(s, "\"moe-weights\":\"Dense weights\""));
+  CHECK(ui::object_name(app, anim::ObjectKind::MoeWeights) == "Dense weights");
+  REQUIRE(ui::set_preset(app, "deepseek-v3-8xh200", errors));
+  CHECK(contains(ui::state_json(app), "\"attention\":\"mla\""));
+}
+
+TEST_CASE("the panels ask for room only when they have something to show; the selection reaches the page") {
+  ui::App app;
+  ui::init(app);
+  CHECK(ui::panel_open(app, ui::Panel::Inspector));
+  CHECK_FALSE(ui::panel_area_wanted(app));  // the inspector is open but has nothing to show
+  CHECK(contains(ui::state_json(app), "\"panelOpen\":false,\"selection\":null"));
+  const auto r0 = app.revision;
+  ui::set_selection(app, {layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)}, "block:global-kv", "Global KV",
+                    "116.7 MB resident in GPU HBM");
+  CHECK(app.revision > r0);
+  CHECK(ui::panel_area_wanted(app));
+  CHECK(contains(ui::state_json(app), "\"selection\":{\"id\":\"block:global-kv\",\"name\":\"Global KV\""));
+  ui::set_selection(app, {}, "", "", "");
+  CHECK_FALSE(ui::panel_area_wanted(app));
+  ui::set_panel(app, ui::Panel::Card, true);
+  CHECK(ui::panel_area_wanted(app));
+  ui::set_panel(app, ui::Panel::Card, false);
+  app.canvas.help_open = true;
+  CHECK(ui::panel_area_wanted(app));
 }
