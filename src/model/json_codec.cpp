@@ -74,7 +74,8 @@ bool scenario_equal(const Scenario& a, const Scenario& b) {
 
 std::string scenario_to_json(const Scenario& s) {
   std::string out = "{\n  \"preset\": ";
-  append_json_string(out, s.preset);
+  // Every key is written, so a loaded file's scenario names the preset it kept and reads back the same.
+  append_json_string(out, base_preset_name(s));
   const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload};
   for (ParamGroup g : groups) {
     out += ",\n  ";

@@ -182,6 +182,7 @@ const InputSource kV41Model[] = {
     {"engram_home", P::ThirdParty, "FACTS §1.6: engines row-shard the tables in HBM (ParallelEngramEmbedding)"},
     {"bounded_replay", P::Paper, "FACTS §1.4.5: SWA Bounded Replay, https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/raw/main/README.md"},
     {"draft_layers", P::Assumed, "assumed 1: one DSpark/MTP block per draft token (FACTS §1.4.1: 3 DSpark blocks, block size 5)"},
+    {"tied_embed", P::Paper, "FACTS §1.4.7: the embedding and the LM head are counted apart (0.66B + 0.66B)"},
     {"checkpoint_gb", P::ThirdParty,
      "FACTS §1.4: https://huggingface.co/api/models/deepseek-ai/DeepSeek-V4.1-Flash (third-party derivation, ~510.3 GB with ViT and DSpark blocks)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing/?ref=voluntas.ghost.io"},
@@ -340,6 +341,7 @@ const InputSource kV4Model[] = {
     {"engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home", P::Engine, "FACTS §1.3: V4-Flash has no Engram layers"},
     {"bounded_replay", P::Paper, "FACTS §1.4: bounded replay is new in V4.1 (https://huggingface.co/papers/2609.19969)"},
     {"draft_layers", P::Assumed, "assumed one MTP block per draft token"},
+    {"tied_embed", P::Assumed, "assumed 0: a separate LM head, as in DeepSeek-V3's config (tie_word_embeddings false)"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
     {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing?model_version=DeepSeek-V4-Pro-0813"},
@@ -390,6 +392,7 @@ const InputSource kV3Model[] = {
     {"act_fmt", P::Paper, "DeepSeek-V3 runs its GEMMs in FP8 with 1×128 activation tiles (https://arxiv.org/abs/2412.19437 §3.3)"},
     {"kv_fmt", P::Engine, "BF16 MLA cache, the engines' default (FACTS-parallel §1.6: 70,272 B/token)"},
     {"draft_layers", P::Paper, "one MTP module per draft token (https://arxiv.org/abs/2412.19437)"},
+    {"tied_embed", P::Paper, "deepseek-ai/DeepSeek-V3 config.json: tie_word_embeddings false"},
     {"enc_layers,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block,"
      "engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay",
      P::Paper, "DeepSeek-V3 has no causal encoder, output LoRA, sliding window, sparse indexer or Engram"},
@@ -450,6 +453,7 @@ const InputSource kLlamaModel[] = {
     {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,"
      "cand_block,experts,shared_experts,experts_per_token,expert_inter,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay,draft_layers",
      P::Paper, "Llama 3.1 is a dense GQA decoder: no MLA, window, indexer, experts, Engram or draft module"},
+    {"tied_embed", P::Paper, "meta-llama/Llama-3.1 config.json: tie_word_embeddings false"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
 };
 
@@ -536,17 +540,38 @@ Scenario default_scenario() {
   return s;
 }
 
+std::string_view base_preset_name(const Scenario& s) { return s.origin ? std::string_view(s.origin->base_preset) : s.preset; }
+
+std::string scenario_label(const Scenario& s) {
+  if (s.origin) return s.origin->label;
+  const PresetInfo* p = find_preset(s.preset);
+  return p ? std::string(p->label) : s.preset;
+}
+
 InputProvenance input_provenance(const Scenario& s, std::string_view key) {
   InputProvenance out;
-  const PresetInfo* preset = find_preset(s.preset);
+  const ScenarioOrigin* origin = s.origin.get();
+  const PresetInfo* preset = find_preset(base_preset_name(s));
   const ParamDef* def = find_param(key);
-  if (preset && def) {
+  if (def && (origin || preset)) {
+    // A loaded file's scenario is the base its later edits are measured against, as a preset is for its own.
     Scenario base;
-    preset->build(base);
+    if (origin) base = origin->loaded;
+    else preset->build(base);
     if (!param_equal(s, base, *def)) {
       out.provenance = Provenance::Override;
-      out.source = "set by the user (the preset has " + get_param_text(base, *def) + ")";
+      out.source = "set by the user (" + std::string(origin ? "the loaded config.json" : "the preset") + " has " +
+                   get_param_text(base, *def) + ")";
       return out;
+    }
+  }
+  if (origin) {
+    for (const InputOrigin& i : origin->inputs) {
+      if (i.key == key) {
+        out.provenance = i.provenance;
+        out.source = i.source;
+        return out;
+      }
     }
   }
   // Catalog-backed hardware: the GPU's or the link's own entry.
