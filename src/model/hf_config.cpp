@@ -1035,7 +1035,9 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
   origin->loaded = next;
 
   notes = std::move(hf.notes);
-  for (const Adjustment& a : moved) notes.push_back("layout: " + a.field + " " + a.from + " → " + a.to + " (" + a.why + ")");
+  for (const Adjustment& a : moved) {
+    notes.push_back(std::string(a.field == "spec_tokens" ? "workload: " : "layout: ") + a.field + " " + a.from + " → " + a.to + " (" + a.why + ")");
+  }
   const Workload& w = next.work;
   if (next.model.max_pos > 0 && (w.ctx > next.model.max_pos || w.prompt > next.model.max_pos)) {
     notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against " +
