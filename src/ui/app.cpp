@@ -3,6 +3,7 @@
 #include "ui/app.h"
 
 #include "anim/format.h"
+#include "model/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -147,6 +148,19 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
     errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
     return false;
   }
+  set_scenario(app, next);
+  return true;
+}
+
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes) {
+  model::Scenario next = app.scenario;
+  model::Errors errs;
+  std::vector<std::string> said;
+  if (!model::apply_hf_config(next, json, "", errs, said)) {
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    return false;
+  }
+  notes.insert(notes.end(), said.begin(), said.end());
   set_scenario(app, next);
   return true;
 }
@@ -410,14 +424,25 @@ std::string errors_json(const model::Errors& errors) {
   return out;
 }
 
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // the closing brace: the notes go inside the same object
+  out += ",\"notes\":[";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (i) out += ',';
+    model::append_json_string(out, notes[i]);
+  }
+  out += "]}";
+  return out;
+}
+
 std::string state_json(const App& app) {
   const anim::StepState& st = app.state;
   const anim::Counters& c = st.counters;
   std::string o = "{\"preset\":";
   model::append_json_string(o, app.scenario.preset);
   o += ",\"presetLabel\":";
-  const model::PresetInfo* info = model::find_preset(app.scenario.preset);
-  model::append_json_string(o, info ? info->label : app.scenario.preset.c_str());
+  model::append_json_string(o, model::scenario_label(app.scenario));
   o += ",\"scenarioHash\":";
   model::append_json_string(o, model::scenario_to_hash(app.scenario));
   o += ",\"viewHash\":";

@@ -2,13 +2,18 @@
 // and every operation keeps figures, ledger and state in step.
 #include <catch2/catch.hpp>
 
+#include "model/params.h"
 #include "model/presets.h"
 #include "model/url_codec.h"
 #include "ui/app.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace tierscope;
 
@@ -135,4 +140,75 @@ TEST_CASE("playing advances through the steps, stops at the end, and the revisio
   CHECK(app.playback.step == static_cast<int>(app.ledger.entries.size()) - 1);
   CHECK(app.revision > r1);
   CHECK_FALSE(ui::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
+}
+
+namespace {
+std::string corpus_file(const char* name) {
+  std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("a loaded config.json changes the model only, and its share link reopens the same model without the file") {
+  for (const char* file : {"Qwen3-30B-A3B.json", "gemma-3-27b-it.json", "DeepSeek-V2-Lite-Chat.json"}) {
+    INFO(file);
+    ui::App app;
+    ui::init(app);
+    ui::set_path(app, anim::PathId::Prefill);
+    const model::Hardware hw = app.scenario.hw;
+    model::Errors errors;
+    std::vector<std::string> notes;
+    REQUIRE(ui::load_config(app, corpus_file(file), errors, notes));
+    CHECK(errors.empty());
+    CHECK_FALSE(notes.empty());
+    CHECK(app.scenario.preset.rfind("config:", 0) == 0);
+    CHECK(app.scenario.hw.gpus == hw.gpus);
+    CHECK(app.scenario.hw.gpu == hw.gpu);
+    CHECK(app.playback.path == anim::PathId::Prefill);
+    CHECK(ui::state_json(app).find("(config.json)") != std::string::npos);
+
+    // The link names the kept preset and every model key that differs from it.
+    const std::string hash = ui::view_hash(app);
+    CHECK(hash.rfind("preset=v41-flash-8xb200&", 0) == 0);
+    ui::App reopened;
+    ui::init(reopened);
+    model::Errors e2;
+    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(e2.empty());
+    for (const model::ParamDef& p : model::params()) {
+      INFO(p.key);
+      CHECK(model::param_equal(app.scenario, reopened.scenario, p));
+    }
+    REQUIRE(app.figures.list.size() == reopened.figures.list.size());
+    for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+      const model::Figure& a = app.figures.list[i];
+      const model::Figure& b = reopened.figures.list[i];
+      INFO(std::string(a.id));
+      CHECK(a.feasible == b.feasible);
+      CHECK((a.value == b.value || (std::isnan(a.value) && std::isnan(b.value))));  // not computed on both sides
+    }
+    CHECK(ui::view_hash(reopened) == hash);
+  }
+}
+
+TEST_CASE("a config.json that cannot be read leaves the app unchanged and says why, with notes in the bridge's shape") {
+  ui::App app;
+  ui::init(app);
+  const std::string before = ui::state_json(app);
+  const auto revision = app.revision;
+  model::Errors errors;
+  std::vector<std::string> notes;
+  CHECK_FALSE(ui::load_config(app, "{\"model_type\": \"mamba\"}", errors, notes));
+  CHECK(has_error(errors, "model_type", model::ErrorCode::Unrepresentable));
+  CHECK_FALSE(ui::load_config(app, "not json", errors, notes));
+  CHECK(ui::state_json(app) == before);
+  CHECK(app.revision == revision);
+  CHECK(notes.empty());
+  const std::string bad = ui::errors_notes_json(errors, notes);
+  CHECK(bad.rfind("{\"ok\":false,\"errors\":[{\"code\":\"unrepresentable\"", 0) == 0);
+  CHECK(bad.find(",\"notes\":[]}") != std::string::npos);
+  const std::string good = ui::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
+  CHECK(good == "{\"ok\":true,\"errors\":[],\"notes\":[\"KV cache: bf16 \\u003cassumed\\u003e\"]}");
 }
