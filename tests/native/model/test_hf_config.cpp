@@ -326,6 +326,13 @@ TEST_CASE("hf config: a layout that does not split the new model is re-spread ov
   CHECK(has_note(notes, "layout: tp 8 → 4"));
   CHECK(input_provenance(s, "tp").provenance == Provenance::Derived);
   CHECK(input_provenance(s, "ep").provenance != Provenance::Derived);  // ep 8 still divides 128 experts
+  // The moved layout travels with the scenario's JSON and link.
+  Scenario again;
+  Errors errs;
+  REQUIRE(scenario_from_json(scenario_to_json(s), again, errs));
+  CHECK(again.par.tp == 4);
+  REQUIRE(scenario_from_hash(scenario_to_hash(s), again, errs));
+  CHECK(again.par.dp == 2);
   // A dense model has no expert parallel.
   notes.clear();
   s = load("Llama-3.1-8B-Instruct.json", "deepseek-v3-8xh200", &notes);
