@@ -966,10 +966,11 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
   if (name.empty()) name = clean_name(arch.value_or(text_type));
 
   Reader r{*lm, top, prefix, name, errors, {}, {}, {}, {}};
-  r.used_top.insert("model_type");
-  r.used_top.insert("architectures");
-  r.used_top.insert("_name_or_path");
-  r.used_top.insert("text_config");
+  // The family and the name were read above, at whichever level holds them.
+  for (const char* k : {"model_type", "architectures", "_name_or_path", "text_config"}) {
+    r.used_top.insert(k);
+    if (!nested) r.used_lm.insert(k);
+  }
   r.used_lm.insert("model_type");
   std::optional<HfModel> got = read_model(r, fam->fam, text_type);
   if (!got || errors.size() != before) return false;
@@ -1037,11 +1038,6 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
   notes = std::move(hf.notes);
   for (const Adjustment& a : moved) {
     notes.push_back(std::string(a.field == "spec_tokens" ? "workload: " : "layout: ") + a.field + " " + a.from + " → " + a.to + " (" + a.why + ")");
-  }
-  const Workload& w = next.work;
-  if (next.model.max_pos > 0 && (w.ctx > next.model.max_pos || w.prompt > next.model.max_pos)) {
-    notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against " +
-                    std::to_string(next.model.max_pos) + " trained positions; timed figures wait for a context the model was trained for");
   }
   next.origin = std::move(origin);
   s = std::move(next);

@@ -161,6 +161,13 @@ bool load_config(App& app, std::string_view json, model::Errors& errors, std::ve
     return false;
   }
   notes.insert(notes.end(), said.begin(), said.end());
+  // The workload stays as it was; say when it asks for more context than the new model was trained for.
+  const model::Workload& w = next.work;
+  const int max_pos = next.model.max_pos;
+  if (max_pos > 0 && (w.ctx > max_pos || w.prompt > max_pos)) {
+    notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against the model's " +
+                    std::to_string(max_pos) + " trained positions; timed figures are not computed until they fit");
+  }
   set_scenario(app, next);
   return true;
 }

@@ -168,6 +168,10 @@ TEST_CASE("a loaded config.json changes the model only, and its share link reope
     CHECK(app.scenario.hw.gpu == hw.gpu);
     CHECK(app.playback.path == anim::PathId::Prefill);
     CHECK(ui::state_json(app).find("(config.json)") != std::string::npos);
+    // The default 128K context is beyond Qwen3-30B-A3B's 40,960 trained positions: the load says so.
+    bool context_noted = false;
+    for (const std::string& n : notes) context_noted = context_noted || n.rfind("context: ctx 131072", 0) == 0;
+    CHECK(context_noted == (app.scenario.model.max_pos < 131072));
 
     // The link names the kept preset and every model key that differs from it.
     const std::string hash = ui::view_hash(app);
