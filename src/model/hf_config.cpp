@@ -450,7 +450,7 @@ Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optio
   Layout l;
   l.kind.assign(static_cast<std::size_t>(layers), 'D');
   l.fields = "num_hidden_layers (every layer attends over the whole context)";
-  window = r.integer("sliding_window", 1, 16777216, false, "tokens in the sliding window");
+  window = r.param_int("sliding_window", "n_win", false, "tokens in the sliding window");
   const Reader::Found types = r.look("layer_types");
   if (types.v && !types.v->is_null()) {
     if (!types.v->is_array()) {
@@ -817,6 +817,20 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   m.idx_fmt = NumFormat::FP4_G32;
   m.engram_home = EngramHome::Hbm;
 
+  // Every value must also be one the scenario's parameters accept, or a share link could not carry it.
+  Scenario probe;
+  probe.model = m;
+  for (const ParamDef& p : params()) {
+    if (p.group != ParamGroup::Model || p.kind == ParamKind::Text) continue;
+    Scenario copy = probe;
+    Error e;
+    if (!set_param_text(copy, p, get_param_text(probe, p), e)) {
+      std::string from;
+      for (const InputOrigin& o : r.inputs)
+        if (o.key == p.key) from = o.source;
+      r.error(ErrorCode::OutOfRange, r.prefix + p.key, get_param_text(probe, p), param_allowed(p) + (from.empty() ? "" : " (" + from + ")"));
+    }
+  }
   out.model = m;
   out.model_type = model_type;
   return out;

@@ -97,6 +97,9 @@ TEST_CASE("hf config: every corpus file loads, names a source for every model ke
     for (const ParamDef& p : params()) {
       if (p.group != ParamGroup::Model) continue;
       INFO(p.key);
+      int entries = 0;  // the file's own source, never the base preset's
+      for (const InputOrigin& o : s.origin->inputs) entries += o.key == p.key ? 1 : 0;
+      CHECK(entries == 1);
       const InputProvenance ip = input_provenance(s, p.key);
       CHECK(ip.provenance != Provenance::Override);
       CHECK_FALSE(ip.source.empty());
@@ -436,6 +439,10 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(refused(llama("\"num_hidden_layers\": 200"), &e) == ErrorCode::OutOfRange);
   CHECK(e[0].allowed.find("128") != std::string::npos);
   CHECK(refused(llama("\"num_hidden_layers\": -1"), &e) == ErrorCode::OutOfRange);
+  CHECK(refused(llama("\"sliding_window\": 2000000, \"max_position_embeddings\": 4000000, \"layer_types\": [\"sliding_attention\", \"full_attention\", "
+                      "\"sliding_attention\", \"full_attention\"]"),
+                &e) == ErrorCode::OutOfRange);
+  CHECK(e[0].field == "sliding_window");
   CHECK(refused(llama("\"torch_dtype\": \"int8\""), &e) == ErrorCode::BadEnum);
   CHECK(refused(llama("\"layer_types\": [\"full_attention\"]"), &e) == ErrorCode::Inconsistent);
   CHECK(refused(llama("\"layer_types\": [\"sliding_attention\", \"full_attention\", \"sliding_attention\", \"full_attention\"]"), &e) ==
