@@ -555,9 +555,9 @@ InputProvenance input_provenance(const Scenario& s, std::string_view key) {
   const ParamDef* def = find_param(key);
   if (def && (origin || preset)) {
     // A loaded file's scenario is the base its later edits are measured against, as a preset is for its own.
-    Scenario base;
-    if (origin) base = origin->loaded;
-    else preset->build(base);
+    Scenario built;
+    if (!origin) preset->build(built);
+    const Scenario& base = origin ? origin->loaded : built;
     if (!param_equal(s, base, *def)) {
       out.provenance = Provenance::Override;
       out.source = "set by the user (" + std::string(origin ? "the loaded config.json" : "the preset") + " has " +

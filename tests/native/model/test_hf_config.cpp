@@ -546,3 +546,38 @@ TEST_CASE("hf config: weight formats from quantization_config and the dtype") {
     if (o.key == "dense_fmt") assumed = o.provenance == Provenance::Assumed;
   CHECK(assumed);
 }
+
+TEST_CASE("hf config: each family's own window rule when layer_types is absent") {
+  HfModel m;
+  Errors e;
+  // Qwen: layers from max_window_layers on slide, only with use_sliding_window.
+  std::string q = llama("\"use_sliding_window\": true, \"max_window_layers\": 2, \"sliding_window\": 1024");
+  q.replace(q.find("\"llama\""), 7, "\"qwen2\"");
+  REQUIRE(read_hf_config(q, "", m, e));
+  CHECK(layers_to_text(m.model) == "DDSS");
+  CHECK(m.model.n_win == 1024);
+  q.replace(q.find("\"use_sliding_window\": true"), 26, "\"use_sliding_window\": false");
+  REQUIRE(read_hf_config(q, "", m, e));
+  CHECK(layers_to_text(m.model) == "DDDD");
+  CHECK(m.model.n_win == 0);
+  // Mistral: one window for every layer; a window as long as the trained positions never bites.
+  std::string mi = llama("\"sliding_window\": 512");
+  mi.replace(mi.find("\"llama\""), 7, "\"mistral\"");
+  REQUIRE(read_hf_config(mi, "", m, e));
+  CHECK(layers_to_text(m.model) == "SSSS");
+  mi.replace(mi.find("\"sliding_window\": 512"), 21, "\"sliding_window\": 4096");
+  REQUIRE(read_hf_config(mi, "", m, e));
+  CHECK(layers_to_text(m.model) == "DDDD");
+  bool noted = false;
+  for (const std::string& n : m.notes) noted = noted || n.find("never bites") != std::string::npos;
+  CHECK(noted);
+  // Gemma 2: local first, then global, alternating.
+  std::string g = llama("\"sliding_window\": 256, \"head_dim\": 32");
+  g.replace(g.find("\"llama\""), 7, "\"gemma2\"");
+  REQUIRE(read_hf_config(g, "", m, e));
+  CHECK(layers_to_text(m.model) == "SDSD");
+  CHECK(m.model.tied_embed == 1);  // Gemma2Config's default
+  // Llama has no window: a stray sliding_window is noted, not used.
+  REQUIRE(read_hf_config(llama("\"sliding_window\": 512"), "", m, e));
+  CHECK(layers_to_text(m.model) == "DDDD");
+}
