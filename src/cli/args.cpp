@@ -156,10 +156,10 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       value = a.substr(eq + 1);
       has_value = true;
     }
-    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--format" ||
+    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
                        flag == "--over" || flag == "--figures" || flag == "--path";
     if (!known) {
-      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --format, --over, --figures, --path, --help");
+      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --help");
       continue;
     }
     if (!has_value) {
@@ -174,6 +174,9 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     } else if (flag == "--scenario") {
       if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
       o.scenario_file = std::string(value);
+    } else if (flag == "--config") {
+      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a config.json file path");
+      o.config_file = std::string(value);
     } else if (flag == "--format") {
       o.format_given = true;
       if (value == "text") o.format = Format::Text;
@@ -223,6 +226,10 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
+  }
+  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
+      o.command != Command::CheckCard) {
+    usage(ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
   }
   if (o.command == Command::Sweep) {
     if (o.axes.empty() || o.axes.size() > 2) {

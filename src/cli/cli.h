@@ -19,7 +19,7 @@ enum ExitCode : int {
   kExitInternal = 1,  // a bug: should never happen
   kExitUsage = 2,     // unknown command or flag, missing or malformed flag value
   kExitInvalid = 3,   // a scenario value is invalid (--set, --preset, file contents, cross-field) or cannot run
-  kExitFile = 4,      // the --scenario file cannot be read
+  kExitFile = 4,      // the --scenario or --config file cannot be read
 };
 
 enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart };
@@ -38,6 +38,7 @@ struct Options {
   std::string preset;  // empty: default preset (or the file's)
   std::vector<SetArg> sets;
   std::string scenario_file;
+  std::string config_file;  // a Hugging Face config.json: its model replaces the scenario's
   Format format = Format::Text;
   bool format_given = false;
   std::vector<SweepAxis> axes;           // sweep: one or two

@@ -10,6 +10,7 @@
 #include "model/card_check.h"
 #include "model/charts.h"
 #include "model/figures.h"
+#include "model/hf_config.h"
 #include "model/sweep.h"
 #include "model/json_codec.h"
 #include "model/layers.h"
@@ -31,7 +32,24 @@ void report(Output& o, const Errors& errors, int code) {
   o.exit_code = code;
 }
 
-// Builds the scenario from --scenario or --preset, then applies --set in order; all or nothing.
+// The model's name when its config.json does not give one: the folder of a file called config.json
+// (models are downloaded as NAME/config.json), else the file's own name without ".json".
+std::string config_name_hint(std::string_view path) {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (base == "config.json") {
+    if (slash == std::string_view::npos) return "";
+    const std::string_view dir = path.substr(0, slash);
+    const std::size_t up = dir.find_last_of('/');
+    return std::string(up == std::string_view::npos ? dir : dir.substr(up + 1));
+  }
+  if (base.size() > 5 && base.substr(base.size() - 5) == ".json") base.remove_suffix(5);
+  return std::string(base);
+}
+
+// Builds the scenario from --scenario or --preset, puts in the model of --config, then applies --set in
+// order; all or nothing.
 bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Output& o) {
   Scenario s;
   if (!opt.scenario_file.empty()) {
@@ -54,6 +72,21 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Outpu
       report(o, {make_error(ErrorCode::UnknownPreset, "--preset", name, names)}, kExitInvalid);
       return false;
     }
+  }
+  if (!opt.config_file.empty()) {
+    std::string text, why;
+    if (!read_file(opt.config_file, text, why)) {
+      report(o, {make_error(ErrorCode::BadSyntax, "--config", opt.config_file, "a readable config.json file (" + why + ")")}, kExitFile);
+      return false;
+    }
+    Errors errors;
+    std::vector<std::string> notes;
+    if (!apply_hf_config(s, text, config_name_hint(opt.config_file), errors, notes)) {
+      for (Error& e : errors) e.field = opt.config_file + ": " + e.field;
+      report(o, errors, kExitInvalid);
+      return false;
+    }
+    for (const std::string& n : notes) o.err += "tierscope: note: " + opt.config_file + ": " + n + "\n";
   }
   Errors errors;
   for (const SetArg& a : opt.sets) {
@@ -437,6 +470,7 @@ std::string usage_text() {
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
          "  --scenario FILE      start from a scenario JSON file instead\n"
+         "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
@@ -453,7 +487,8 @@ std::string usage_text() {
          "  tierscope ledger --path decode --format json\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
          "  tierscope chart roofline --format json\n"
-         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n";
+         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"
+         "  tierscope figures --config Qwen3-8B/config.json --preset llama31-8b-1xh100\n";
 }
 
 }  // namespace tierscope::cli

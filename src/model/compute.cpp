@@ -434,7 +434,7 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   t.p_router = t.moe_layers * m.experts * c.H;
   t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * c.H;
   t.p_head = static_cast<double>(m.vocab) * c.H;
-  t.p_emb = t.p_head;
+  t.p_emb = m.tied_embed ? 0.0 : t.p_head;  // a tied model's embedding is its LM head's matrix, counted once
   double engram_rows = 0;
   for (int i = 0; i < m.engram_count; ++i) engram_rows += m.engram_rows[static_cast<std::size_t>(i)];
   const double engram_params = engram_rows * m.engram_dim;

@@ -96,6 +96,7 @@ Figures describe(const Scenario& s) {
   using F = FigureId;
 
   // Where every input comes from, once.
+  out.origin = s.origin;
   all_input_provenance(s, out.inputs);
 
   out.list.resize(kFigureCount);
@@ -178,19 +179,19 @@ Figures describe(const Scenario& s) {
   const std::string per_gpu_note = " (one GPU of " + num(t.gpus) + ")";
 
   // --- Parameters and weights --------------------------------------------------------------------
+  const std::string emb_text = m.tied_embed ? std::string(" (embedding tied to the head: one matrix)") : " + embedding " + P(t.p_emb);
   const double p_exp = t.p_expert;
   set(F::ParamsPerExpert, "3 matrices × " + num(m.expert_inter) + " intermediate × " + num(m.hidden) + " hidden");
   set(F::ParamsTotal, num(t.moe_layers) + " MoE layers × (" + num(m.experts) + " routed + " + num(m.shared_experts) +
                           " shared) × " + P(p_exp) + " + attention " + P(t.p_attn) + " + router " + P(t.p_router) +
-                          " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + " + embedding " + P(t.p_emb) +
+                          " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text +
                           " (Engram tables counted apart)");
   set(F::ParamsActiveDecode, "routed " + num(m.experts_per_token) + " × " + num(t.moe_layers) + " × " + P(p_exp) + " + shared " +
                                  P(t.p_shared) + " + attention " + num(t.layers) + " × " + P(t.p_attn_layer) + " + router " +
-                                 P(t.p_router) + " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + " + embedding " +
-                                 P(t.p_emb));
+                                 P(t.p_router) + " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text);
   set(F::ParamsActivePrefill,
       num(t.full_layers) + "/" + num(t.layers) + " layers × " +
-          P(t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) + " per-layer total + embedding " + P(t.p_emb) +
+          P(t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) + " per-layer total" + (m.tied_embed ? std::string(" (embedding tied to the head)") : " + embedding " + P(t.p_emb)) +
           (t.last_source >= 0 && t.full_layers < t.layers
                ? " (the layers from the last KV source, layer " + num(t.last_source) + ", run only on the prompt's last window)"
                : std::string()));

@@ -14,7 +14,7 @@ namespace tierscope::model {
 namespace {
 
 // Input groups the figures depend on (parameter keys, comma separated).
-#define TS_DIMS "modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
+#define TS_DIMS "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
 #define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter"
 #define TS_WFMT "experts_fmt,dense_fmt,head_fmt"
 #define TS_KV "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"
@@ -219,7 +219,9 @@ const Figure* Figures::find(std::string_view id) const {
 }
 
 std::string InputSourceOf::text() const {
-  if (provenance == Provenance::Override) return std::string(source) + " (the preset has " + preset_value + ")";
+  if (provenance == Provenance::Override) {
+    return std::string(source) + (from_file ? " (the loaded config.json has " : " (the preset has ") + preset_value + ")";
+  }
   return std::string(source);
 }
 

@@ -318,13 +318,16 @@ struct InputSourceOf {
   std::string_view key;
   Provenance provenance = Provenance::Assumed;
   std::string_view source;   // static text: a preset's or a catalog's source
-  std::string preset_value;  // for an override: the preset's own value
+  std::string preset_value;  // for an override: the preset's (or the loaded file's) own value
+  bool from_file = false;    // the base is a loaded config.json, not a preset
   // "set by the user (the preset has 4)" for an override, else the source.
   std::string text() const;
 };
 
 struct Figures {
   Computed computed;
+  // Keeps a loaded file's record alive: `inputs` quote its sources.
+  std::shared_ptr<const ScenarioOrigin> origin;
   std::vector<Figure> list;  // in FigureId order
   std::vector<InputSourceOf> inputs;  // one per parameter key, in registry order
   const Figure* find(std::string_view id) const;

@@ -224,6 +224,7 @@ const ParamDef kParams[] = {
     TS_INT("max_pos", Model, "tokens", 0, 2147483647, "maximum positions the model was trained for (0 = no limit)", model.max_pos),
     TS_INT("bounded_replay", Model, "flag", 0, 1, "1: SWA KV is never cached but rebuilt by replaying the last window", model.bounded_replay),
     TS_INT("draft_layers", Model, "layers", 0, 16, "layers one speculative draft token runs (MTP module)", model.draft_layers),
+    TS_INT("tied_embed", Model, "flag", 0, 1, "1: the LM head shares the embedding matrix (tie_word_embeddings)", model.tied_embed),
     TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size, a cross-check (0 = none)", model.checkpoint_gb),
 };
 
@@ -458,7 +459,43 @@ void respread(Scenario& s, int old_gpus, Adjustments& moved) {
   }
 }
 
+// True when tp, dp and ep divide what they split for this model (the layout rules of validate()).
+bool layout_fits(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const Parallel& p = s.par;
+  if (p.tp < 1 || p.dp < 1 || p.ep < 1 || static_cast<long long>(p.tp) * p.dp != s.hw.gpus) return false;
+  if (m.q_heads % p.tp != 0) return false;
+  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0)) return false;
+  if (s.hw.gpus % p.ep != 0) return false;
+  if (m.experts == 0) return p.ep == 1 && p.redundant == 0;
+  return (m.experts + p.redundant) % p.ep == 0;
+}
+
 }  // namespace
+
+void fit_layout(Scenario& s, Adjustments& moved) {
+  if (layout_fits(s)) return;
+  const std::size_t first = moved.size();
+  respread(s, s.hw.gpus, moved);
+  const ModelArch& m = s.model;
+  if (m.experts == 0) {
+    move_int(s, "ep", s.par.ep, 1, "", moved);
+    move_int(s, "redundant", s.par.redundant, 0, "", moved);
+  } else if ((m.experts + s.par.redundant) % s.par.ep != 0) {
+    move_int(s, "redundant", s.par.redundant, 0, "", moved);  // slots of the old model's experts
+  }
+  // Say why in the new model's terms, not the old layout's.
+  const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
+  std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
+  if (m.attn == AttnKind::MHA) heads += " and kv_heads (" + std::to_string(m.kv_heads) + ")";
+  for (std::size_t i = first; i < moved.size(); ++i) {
+    Adjustment& a = moved[i];
+    if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;
+    else if (m.experts == 0) a.why = "a model without routed experts has no expert parallel";
+    else if (a.field == "ep") a.why = "ep must divide the " + std::to_string(m.experts) + " experts and the " + gpus;
+    else a.why = "redundant slots must leave whole experts on each rank";
+  }
+}
 
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
   Scenario next = s;

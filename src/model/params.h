@@ -64,6 +64,11 @@ using Adjustments = std::vector<Adjustment>;
 // tp × dp = gpus. Validation (validate()) is the caller's; on a parse error nothing changes.
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err);
 
+// Moves tp, dp, ep and redundant the least needed so the layout divides the model's heads and experts
+// over the same GPUs, in the style the layout had (all TP, all data-parallel, or mixed), as edit_param
+// does when `gpus` changes; each move is reported. Nothing moves when the layout already fits.
+void fit_layout(Scenario& s, Adjustments& moved);
+
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
 

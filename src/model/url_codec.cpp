@@ -111,8 +111,10 @@ bool scenario_from_hash(std::string_view hash, Scenario& out, Errors& errors) {
 }
 
 std::string scenario_to_hash(const Scenario& s) {
+  // A scenario loaded from a file keeps its preset's hardware: the link names that preset and carries
+  // every model key the file changed, so it reopens without the file.
   Scenario base;
-  if (!make_preset(s.preset, base)) make_preset(kDefaultPreset, base);
+  if (!make_preset(base_preset_name(s), base)) make_preset(kDefaultPreset, base);
   std::string out = "preset=" + base.preset;
   for (const ParamDef& p : params()) {
     if (param_equal(s, base, p)) continue;

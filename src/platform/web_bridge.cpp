@@ -5,6 +5,7 @@
 #include "platform/platform.h"
 #include "anim/format.h"
 #include "model/errors.h"
+#include "model/hf_config.h"
 #include "ui/app.h"
 
 #include <imgui.h>
@@ -115,11 +116,11 @@ using namespace tierscope;
 namespace {
 // Reads a C string from the page defensively: null and over-long input are refused, not trusted.
 constexpr std::size_t kMaxArg = 8192;
-bool arg_text(const char* p, std::string_view& out) {
+bool arg_text(const char* p, std::string_view& out, std::size_t limit = kMaxArg) {
   if (!p) return false;
   std::size_t n = 0;
-  while (n <= kMaxArg && p[n] != '\0') ++n;
-  if (n > kMaxArg) return false;
+  while (n <= limit && p[n] != '\0') ++n;
+  if (n > limit) return false;
   out = std::string_view(p, n);
   return true;
 }
@@ -282,6 +283,23 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   ui::set_param(*bridge::g_app, k, v, errors, &moved);
   after_change();
   return hand_out(ui::result_json(errors, moved));
+}
+
+// Replaces the model by a Hugging Face config.json's text (the page reads the file; the app never sees a
+// path). Returns {ok, errors, notes}: notes say what was assumed, ignored, or moved in the layout.
+TS_EXPORT const char* ts_bridge_load_config(const char* json) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view text;
+  if (!arg_text(json, text, model::kMaxConfigBytes)) {
+    model::Errors e{model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
+                                      "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes")};
+    return hand_out(ui::errors_notes_json(e, {}));
+  }
+  model::Errors errors;
+  std::vector<std::string> notes;
+  ui::load_config(*bridge::g_app, text, errors, notes);
+  after_change();
+  return hand_out(ui::errors_notes_json(errors, notes));
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {

@@ -3,6 +3,7 @@
 #include "ui/app.h"
 
 #include "anim/format.h"
+#include "model/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -182,6 +183,26 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
     }
     errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
     return false;
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes) {
+  model::Scenario next = app.scenario;
+  model::Errors errs;
+  std::vector<std::string> said;
+  if (!model::apply_hf_config(next, json, "", errs, said)) {
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    return false;
+  }
+  notes.insert(notes.end(), said.begin(), said.end());
+  // The workload stays as it was; say when it asks for more context than the new model was trained for.
+  const model::Workload& w = next.work;
+  const int max_pos = next.model.max_pos;
+  if (max_pos > 0 && (w.ctx > max_pos || w.prompt > max_pos)) {
+    notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against the model's " +
+                    std::to_string(max_pos) + " trained positions; timed figures are not computed until they fit");
   }
   set_scenario(app, next);
   return true;
@@ -546,14 +567,25 @@ void append_names(std::string& o, const App& app) {
 
 }  // namespace
 
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // the closing brace: the notes go inside the same object
+  out += ",\"notes\":[";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (i) out += ',';
+    model::append_json_string(out, notes[i]);
+  }
+  out += "]}";
+  return out;
+}
+
 std::string state_json(const App& app) {
   const anim::StepState& st = app.state;
   const anim::Counters& c = st.counters;
   std::string o = "{\"preset\":";
   model::append_json_string(o, app.scenario.preset);
   o += ",\"presetLabel\":";
-  const model::PresetInfo* info = model::find_preset(app.scenario.preset);
-  model::append_json_string(o, info ? info->label : app.scenario.preset.c_str());
+  model::append_json_string(o, model::scenario_label(app.scenario));
   o += ",\"scenarioHash\":";
   model::append_json_string(o, model::scenario_to_hash(app.scenario));
   o += ",\"viewHash\":";

@@ -72,6 +72,10 @@ void set_scenario(App& app, const model::Scenario& s);
 bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors,
                std::vector<Adjustment>* adjustments = nullptr);
 bool set_preset(App& app, std::string_view name, model::Errors& errors);
+// Replaces the model by a Hugging Face config.json's (model/hf_config.h), keeping the hardware, layout and
+// workload; the layout is re-spread where the new model needs it. `notes` says what was assumed, ignored
+// or moved. Nothing changes on error.
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes);
 
 void set_path(App& app, anim::PathId path);
 bool set_path(App& app, std::string_view key, model::Errors& errors);
@@ -117,6 +121,8 @@ std::string paths_json();
 std::string errors_json(const model::Errors& errors);
 // {ok, errors, adjustments}: a command's result with what else it moved.
 std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
+// {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
 // The canvas's rectangles of the last drawn frame (CSS px, canvas-relative) with ids, kinds, highlight
 // state and colour roles, for window.tierscope.layout() and the visual tests (canvas_view.cpp).
 std::string layout_json(const App& app);

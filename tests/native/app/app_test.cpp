@@ -3,12 +3,16 @@
 // (the model's kind and names, the selection, values an edit moved).
 #include <catch2/catch.hpp>
 
+#include "model/params.h"
 #include "model/presets.h"
 #include "model/url_codec.h"
 #include "ui/app.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,8 +145,8 @@ TEST_CASE("playing advances through the steps, stops at the end, and the revisio
 }
 
 namespace {
-// A stand-in for the model's rule-aware edit (model::edit_param, to come from the model library): it lowers
-// the prefix hit to a lowered prompt and says so, so these tests can check the app's plumbing of adjustments.
+// A stand-in for the model's rule-aware edit: it lowers the prefix hit to a lowered prompt and says so in its
+// own words, so these tests check the app's plumbing of adjustments apart from the model's rules.
 bool edit_lowering_prefix(model::Scenario& s, const model::ParamDef& def, std::string_view value,
                           std::vector<ui::Adjustment>& adjustments, model::Errors& errors) {
   model::Scenario next = s;
@@ -161,9 +165,23 @@ bool edit_lowering_prefix(model::Scenario& s, const model::ParamDef& def, std::s
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 }  // namespace
 
-TEST_CASE("a plain edit refuses a contradiction and names the other field; nothing is moved or changed") {
+TEST_CASE("the model's edit lowers the prefix hit with a lowered prompt and says so") {
   ui::App app;
   ui::init(app);
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  REQUIRE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  CHECK(errors.empty());
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0].field == "prefix_hit");
+  CHECK(app.scenario.work.prefix_hit == 1000);
+  CHECK(contains(ui::state_json(app), "\"field\":\"prefix_hit\""));
+}
+
+TEST_CASE("a plain edit refuses a contradiction and names the other field, moving and changing nothing") {
+  ui::App app;
+  ui::init(app);
+  app.edit = ui::edit_param_plain;
   const std::string before = ui::state_json(app);
   model::Errors errors;
   std::vector<ui::Adjustment> moved;
@@ -241,4 +259,79 @@ TEST_CASE("the panels ask for room only when they have something to show; the se
   ui::set_panel(app, ui::Panel::Card, false);
   app.canvas.help_open = true;
   CHECK(ui::panel_area_wanted(app));
+}
+
+namespace {
+std::string corpus_file(const char* name) {
+  std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("a loaded config.json changes the model only, and its share link reopens the same model without the file") {
+  for (const char* file : {"Qwen3-30B-A3B.json", "gemma-3-27b-it.json", "DeepSeek-V2-Lite-Chat.json"}) {
+    INFO(file);
+    ui::App app;
+    ui::init(app);
+    ui::set_path(app, anim::PathId::Prefill);
+    const model::Hardware hw = app.scenario.hw;
+    model::Errors errors;
+    std::vector<std::string> notes;
+    REQUIRE(ui::load_config(app, corpus_file(file), errors, notes));
+    CHECK(errors.empty());
+    CHECK_FALSE(notes.empty());
+    CHECK(app.scenario.preset.rfind("config:", 0) == 0);
+    CHECK(app.scenario.hw.gpus == hw.gpus);
+    CHECK(app.scenario.hw.gpu == hw.gpu);
+    CHECK(app.playback.path == anim::PathId::Prefill);
+    CHECK(ui::state_json(app).find("(config.json)") != std::string::npos);
+    // The default 128K context is beyond Qwen3-30B-A3B's 40,960 trained positions: the load says so.
+    bool context_noted = false;
+    for (const std::string& n : notes) context_noted = context_noted || n.rfind("context: ctx 131072", 0) == 0;
+    CHECK(context_noted == (app.scenario.model.max_pos < 131072));
+
+    // The link names the kept preset and every model key that differs from it.
+    const std::string hash = ui::view_hash(app);
+    CHECK(hash.rfind("preset=v41-flash-8xb200&", 0) == 0);
+    ui::App reopened;
+    ui::init(reopened);
+    model::Errors e2;
+    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(e2.empty());
+    for (const model::ParamDef& p : model::params()) {
+      INFO(p.key);
+      CHECK(model::param_equal(app.scenario, reopened.scenario, p));
+    }
+    REQUIRE(app.figures.list.size() == reopened.figures.list.size());
+    for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+      const model::Figure& a = app.figures.list[i];
+      const model::Figure& b = reopened.figures.list[i];
+      INFO(std::string(a.id));
+      CHECK(a.feasible == b.feasible);
+      CHECK((a.value == b.value || (std::isnan(a.value) && std::isnan(b.value))));  // not computed on both sides
+    }
+    CHECK(ui::view_hash(reopened) == hash);
+  }
+}
+
+TEST_CASE("a config.json that cannot be read leaves the app unchanged and says why, with notes in the bridge's shape") {
+  ui::App app;
+  ui::init(app);
+  const std::string before = ui::state_json(app);
+  const auto revision = app.revision;
+  model::Errors errors;
+  std::vector<std::string> notes;
+  CHECK_FALSE(ui::load_config(app, "{\"model_type\": \"mamba\"}", errors, notes));
+  CHECK(has_error(errors, "model_type", model::ErrorCode::Unrepresentable));
+  CHECK_FALSE(ui::load_config(app, "not json", errors, notes));
+  CHECK(ui::state_json(app) == before);
+  CHECK(app.revision == revision);
+  CHECK(notes.empty());
+  const std::string bad = ui::errors_notes_json(errors, notes);
+  CHECK(bad.rfind("{\"ok\":false,\"errors\":[{\"code\":\"unrepresentable\"", 0) == 0);
+  CHECK(bad.find(",\"notes\":[]}") != std::string::npos);
+  const std::string good = ui::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
+  CHECK(good == "{\"ok\":true,\"errors\":[],\"notes\":[\"KV cache: bf16 \\u003cassumed\\u003e\"]}");
 }
