@@ -627,6 +627,19 @@ std::string state_json(const App& app) {
   model::append_json_string(o, policy_label(app.scenario));
   o += ",\"note\":";
   model::append_json_string(o, app.ledger.note);
+  // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
+  // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
+  const model::Terms& terms = app.figures.computed.terms;
+  o += ",\"feasible\":";
+  o += terms.feasible() ? "true" : "false";
+  o += ",\"infeasible\":";
+  model::append_json_string(o, terms.feasible() ? std::string() : model::infeasible_summary(terms));
+  o += ",\"infeasibleErrors\":";
+  {
+    std::string errs = errors_json(model::infeasible_errors(terms));  // {"ok":…,"errors":[…]}
+    const std::size_t a = errs.find('['), b = errs.rfind(']');
+    o += errs.substr(a, b - a + 1);
+  }
   o += ",\"arch\":";
   append_arch(o, app.scenario.model);
   o += ",\"names\":";

@@ -335,3 +335,16 @@ TEST_CASE("a config.json that cannot be read leaves the app unchanged and says w
   const std::string good = ui::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
   CHECK(good == "{\"ok\":true,\"errors\":[],\"notes\":[\"KV cache: bf16 \\u003cassumed\\u003e\"]}");
 }
+
+TEST_CASE("a setup that cannot run says why in the state JSON, and its figures are not computed") {
+  ui::App app;
+  ui::init(app);
+  CHECK(contains(ui::state_json(app), "\"feasible\":true,\"infeasible\":\"\",\"infeasibleErrors\":[]"));
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "1", errors));
+  const std::string s = ui::state_json(app);
+  CHECK(contains(s, "\"feasible\":false"));
+  CHECK(contains(s, "\"infeasibleErrors\":[{\"code\":\"infeasible\""));
+  CHECK(app.ledger.entries.empty());
+  CHECK(contains(ui::figures_json(app), "\"text\":\"not computed\""));
+}
