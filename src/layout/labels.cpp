@@ -94,7 +94,17 @@ void title_labels(const Scene& sc, Placer& P) {
     if (r.w <= 0) return;
     P.add(fit_variant(P.tm, P.small, r.w, variants), r, P.small, Align::Left, Tone::Muted, -1);
   };
-  put(TitleId::Tokens, {"INPUT / OUTPUT TOKENS", "TOKENS"});
+  if (!sc.cannot_run.empty()) {
+    // A setup beyond the model's positions: said on the token row's title, in the alert colour.
+    const Rect& r = L.titles[static_cast<std::size_t>(TitleId::Tokens)];
+    for (const std::string& v : sc.cannot_run) {
+      if (r.w <= 0 || P.tm.width(v, P.small) > r.w) continue;
+      P.add(v, r, P.small, Align::Left, Tone::Alert, -1);
+      break;
+    }
+  } else {
+    put(TitleId::Tokens, {"INPUT / OUTPUT TOKENS", "TOKENS"});
+  }
   if (sc.ced) {
     put(TitleId::Encoder, {"CAUSAL ENCODER — runs in prefill · " + enc_n + " layers drawn",
                            "CAUSAL ENCODER · " + enc_n + " layers drawn", "ENCODER · " + enc_n + " drawn", "ENCODER"});
@@ -164,8 +174,23 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
         const Rect title{b.title.x + 2, b.title.y, std::max(0.0f, b.title.w - 4), b.title.h};
         const std::string name = fit_variant(tm, P.size, title.w, {kTierShort[std::clamp(it.index, 0, 3)], "SRAM"});
         P.add(name, title, P.size, Align::Left, Tone::Text, -1);
-        const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
         const float room_w = title.w - tm.width(name, P.size) - 12;
+        // Why the setup cannot run: the tier's own overflow, or (when the token row has no title to say it
+        // on) a reason that is no tier's, on the HBM band.
+        const bool untitled = out.titles[static_cast<std::size_t>(TitleId::Tokens)].w <= 0;
+        const auto& over = !sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))].empty()
+                               ? sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))]
+                               : (it.index == 1 && untitled ? sc.cannot_run : sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))]);
+        if (!over.empty()) {
+          // Why this tier keeps the setup from running, in place of its capacity and latency.
+          for (const std::string& v : over) {
+            if (tm.width(v, P.small) > room_w) continue;
+            P.add(v, title, P.small, Align::Right, Tone::Alert, -1);
+            break;
+          }
+          break;
+        }
+        const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
         if (tm.width(figs, P.small) <= room_w) P.add(figs, title, P.small, Align::Right, Tone::Muted, -1);
         break;
       }
@@ -190,17 +215,28 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
     }
   }
 
-  // The packet's bytes (or FLOP) beside it, on whichever side has room.
+  // The packet's bytes (or FLOP) beside it: right, left, above or below, the first place that covers no
+  // other text, no token and stays on screen. While it moves past crowded text it may show no number (the
+  // ledger panel and the inspector say it anyway).
   if (const Item* pk = out.find(Kind::Packet, 0)) {
     const anim::Packet& p = st.packet;
     const std::string text = p.bytes > 0 ? model::human(p.bytes, "B") : (p.flop > 0 ? model::human(p.flop, "FLOP") : "");
     if (!text.empty()) {
-      const float w = tm.width(text, P.small);
-      float x = pk->rect.right() + 6;
-      if (x + w + 6 > out.viewport.width) x = pk->rect.x - w - 10;
-      x = std::max(0.0f, x);
-      P.add(text, Rect{x, pk->rect.cy() - P.small * 0.5f, w, P.small}, P.small, Align::Left, Tone::Text,
-            static_cast<int>(pk - out.items.data()));
+      const float w = tm.width(text, P.small), h = P.small;
+      const Rect& r = pk->rect;
+      const Rect tries[] = {{r.right() + 6, r.cy() - h * 0.5f, w, h},
+                            {r.x - w - 6, r.cy() - h * 0.5f, w, h},
+                            {r.cx() - w * 0.5f, r.y - h - 4, w, h},
+                            {r.cx() - w * 0.5f, r.bottom() + 4, w, h}};
+      const Rect screen{0, 0, out.viewport.width, out.viewport.height};
+      for (const Rect& c : tries) {
+        bool clear = c.inside(screen);
+        for (const Label& l : out.labels) clear = clear && !c.overlaps(Rect{l.x(), l.y(), l.width, l.px});
+        for (const Item& it : out.items) clear = clear && !(it.kind == Kind::Token && c.overlaps(it.rect));
+        if (!clear) continue;
+        P.add(text, c, P.small, Align::Left, Tone::Text, static_cast<int>(pk - out.items.data()));
+        break;
+      }
     }
   }
 }

@@ -111,6 +111,7 @@ float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
     info.capacity = sc.tiers[static_cast<std::size_t>(b)].capacity;
     info.latency = sc.tiers[static_cast<std::size_t>(b)].latency;
     info.stripe_spacing = stripe_spacing(info.latency, m.s);
+    info.overflow = !sc.overflow[static_cast<std::size_t>(b)].empty();
     info.title = {inner_x, y + m.band_pad, inner_w, m.band_title_h};
     // Blocks flow left to right and wrap.
     float bx = inner_x, by = info.title.bottom();

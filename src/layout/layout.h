@@ -90,6 +90,7 @@ struct BandInfo {
   double latency = 0;         // seconds
   float stripe_spacing = 0;   // px between stripes: smaller = denser = slower tier
   Rect title;                 // the band's own title line
+  bool overflow = false;      // the setup cannot run because this tier is too small: drawn in the alert colour
 };
 
 // The arrow and the packet of the move in flight.
@@ -123,6 +124,10 @@ struct Scene {
   bool fp4_kv = false;  // global KV stored in an FP4 format
   bool moe = false;     // the feed-forward weights are experts
   model::AttnKind attn = model::AttnKind::Latent;  // names the KV block: global KV, MLA latent, KV cache
+  // A setup that cannot run: per tier, what overflows it, longest wording first ("" when it fits), and
+  // the reasons that are no tier's (a context beyond the model's positions), for the token row.
+  std::array<std::vector<std::string>, 4> overflow{};
+  std::vector<std::string> cannot_run;
 };
 Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::Ledger& ledger);
 
@@ -150,7 +155,7 @@ const char* dock_side_key(DockSide d);  // "none", "right", "bottom"
 
 // Text the canvas draws, fitted by the layout: `text` is the longest wording that fits `box` at `px`
 // (a shorter wording rather than a cut one; nothing when not even the shortest fits).
-enum class Tone : std::uint8_t { OnItem, Text, Muted };
+enum class Tone : std::uint8_t { OnItem, Text, Muted, Alert };
 enum class Align : std::uint8_t { Left, Centre, Right };
 struct Label {
   std::string text;

@@ -63,7 +63,7 @@ void draw_labels(const App& app, const render::Palette& pal) {
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   for (const layout::Label& l : L.labels) {
     const Item* it = l.item >= 0 ? &L.items[static_cast<std::size_t>(l.item)] : nullptr;
-    render::Rgba colour = l.tone == layout::Tone::Muted ? pal.muted : pal.text;
+    render::Rgba colour = l.tone == layout::Tone::Muted ? pal.muted : l.tone == layout::Tone::Alert ? pal.alert : pal.text;
     if (l.tone == layout::Tone::OnItem && it) colour = pal.text_on(it->role, it->highlighted);
     const float x = std::round(l.x()), y = std::round(l.y());
     if (it && it->kind == Kind::Packet) {

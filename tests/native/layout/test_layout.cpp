@@ -10,6 +10,7 @@
 #include "anim/state.h"
 #include "layout/layout.h"
 #include "model/figures.h"
+#include "model/params.h"
 #include "model/presets.h"
 
 using namespace tierscope;
@@ -160,6 +161,20 @@ void check_geometry(const layout::Scene& scene, const anim::StepState& st, layou
     if (l.tone == layout::Tone::OnItem && l.item >= 0) {
       const layout::Item& it = L.items[static_cast<std::size_t>(l.item)];
       REQUIRE(l.box.inside(it.rect));
+    }
+  }
+  // Text never overlaps other text, and text not on a token never covers a token box.
+  auto drawn = [](const layout::Label& l) { return layout::Rect{l.x(), l.y(), l.width, l.px}; };
+  for (std::size_t i = 0; i < L.labels.size(); ++i) {
+    const layout::Rect a = drawn(L.labels[i]);
+    for (std::size_t j = i + 1; j < L.labels.size(); ++j) {
+      INFO("label '" << L.labels[i].text << "' vs '" << L.labels[j].text << "'");
+      REQUIRE_FALSE(a.overlaps(drawn(L.labels[j])));
+    }
+    for (const layout::Item& it : L.items) {
+      if (it.kind != Kind::Token || (L.labels[i].item >= 0 && &L.items[static_cast<std::size_t>(L.labels[i].item)] == &it)) continue;
+      INFO("label '" << L.labels[i].text << "' vs " << describe(it));
+      REQUIRE_FALSE(a.overlaps(it.rect));
     }
   }
   // Every layer row, every block and the stream say at least their name.
@@ -461,5 +476,33 @@ TEST_CASE("when the page shows playback (and counters), the toolbar shrinks to o
     INFO(vp.width << "x" << vp.height);
     CHECK(host.toolbar.h <= own.toolbar.h);
     CHECK(host.toolbar.h < 18 * 2);  // one line of buttons
+  }
+}
+
+TEST_CASE("a setup that cannot run shows the tier it overflows, with the numbers, and nothing moves") {
+  for (const char* set : {"gpus=1", "batch=100000", "ctx=16000000"}) {
+    INFO(set);
+    model::Scenario s = model::default_scenario();
+    const std::string kv(set);
+    const auto eq = kv.find('=');
+    model::Error err;
+    model::Adjustments moved;
+    REQUIRE(model::edit_param(s, *model::find_param(kv.substr(0, eq)), kv.substr(eq + 1), moved, err));
+    const model::Figures f = model::describe(s);
+    REQUIRE_FALSE(f.computed.terms.feasible());
+    const anim::Ledger l = anim::build_ledger(s, f, anim::PathId::Decode);
+    CHECK(l.entries.empty());
+    const layout::Scene sc = layout::make_scene(s, f, l);
+    for (const layout::Viewport& vp : kViewports) {
+      layout::Layout L;
+      layout::compute_layout(sc, anim::state_at(l, 0, 0), vp, kTm, L);
+      bool said = false;
+      for (const layout::Label& lab : L.labels) said = said || lab.tone == layout::Tone::Alert;
+      CHECK(said);
+      if (kv == "ctx=16000000") CHECK_FALSE(sc.cannot_run.empty());
+      else CHECK(L.bands[1].overflow);
+      CHECK_FALSE(L.flight.active);
+      check_geometry(sc, anim::state_at(l, 0, 0), vp, set);
+    }
   }
 }
