@@ -363,9 +363,11 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
 
   // Scenario: drop the pairs the codec names as bad and try again, so each bad key falls back alone.
   model::Scenario next = model::default_scenario();
+  std::vector<Adjustment> followed;  // fields the link left out that followed its keys (gpus=1 moves tp)
   for (int attempt = 0; attempt < 8; ++attempt) {
     model::Errors errs;
-    if (model::scenario_from_pairs(scenario_pairs, next, errs)) break;
+    followed.clear();
+    if (model::scenario_from_pairs(scenario_pairs, next, errs, &followed)) break;
     errors.insert(errors.end(), errs.begin(), errs.end());
     const std::size_t n = scenario_pairs.size();
     std::erase_if(scenario_pairs, [&](const model::UrlPair& p) {
@@ -398,6 +400,10 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
   }
 
   app.scenario = next;
+  if (!followed.empty()) {
+    app.adjustments = followed;
+    ++app.adjustments_seq;
+  }
   app.figures = model::describe(app.scenario);
   app.selected_figure = -1;
   app.playback = anim::Playback{};

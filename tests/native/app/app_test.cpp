@@ -348,3 +348,17 @@ TEST_CASE("a setup that cannot run says why in the state JSON, and its figures a
   CHECK(app.ledger.entries.empty());
   CHECK(contains(ui::figures_json(app), "\"text\":\"not computed\""));
 }
+
+TEST_CASE("a hand-written link with gpus=1 opens that setup, says what followed, and shows why it cannot run") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  const auto seq = app.adjustments_seq;
+  REQUIRE(ui::apply_hash(app, "#gpus=1&path=decode", errors));
+  CHECK(errors.empty());
+  CHECK(app.scenario.hw.gpus == 1);
+  CHECK(app.adjustments_seq == seq + 1);
+  REQUIRE_FALSE(app.adjustments.empty());
+  CHECK(app.adjustments[0].field == "tp");
+  CHECK(contains(ui::state_json(app), "\"feasible\":false"));
+}

@@ -268,3 +268,45 @@ TEST_CASE("charts: bad options are named with the value and what is allowed") {
   CHECK(ok.exit_code == 0);
   CHECK(ok.out == "ctx,kv.per_session\n1024,3614720\n2048,4526080\n");
 }
+
+TEST_CASE("charts: axes cover what is drawn, with 1-2-5 ticks labelled in the model's number text") {
+  ChartAxis a;
+  a.unit = "s";
+  a.log = true;
+  axis_ticks(a, 3.2e-6, 0.47);
+  CHECK(a.lo == Approx(2e-6));
+  CHECK(a.hi == Approx(0.5));
+  REQUIRE_FALSE(a.ticks.empty());
+  for (const ChartTick& t : a.ticks) {
+    CHECK(t.v >= a.lo * (1 - 1e-9));
+    CHECK(t.v <= a.hi * (1 + 1e-9));
+    const double m = t.v / std::pow(10.0, std::floor(std::log10(t.v) + 1e-9));
+    CHECK((std::fabs(m - 1) < 1e-9 || std::fabs(m - 2) < 1e-9 || std::fabs(m - 5) < 1e-9));
+    CHECK(t.level == (std::fabs(m - 1) < 1e-9 ? 0 : 1));
+  }
+  CHECK(a.ticks.front().label == "2 µs");
+  CHECK(a.ticks.back().label == "500 ms");
+  ChartAxis lin;
+  lin.unit = "sessions";
+  axis_ticks(lin, 0, 273);
+  CHECK(lin.lo == 0);
+  CHECK(lin.hi == 300);
+  CHECK(lin.ticks.front().label == "0");
+  CHECK(lin.ticks.back().label == "300");
+  CHECK(tick_label(1048576, "tokens") == "1.05M");
+  CHECK(tick_label(2e9, "B") == "2 GB");
+  // Every chart's domain holds every finite value it draws.
+  for (ChartKind k : {ChartKind::Roofline, ChartKind::Sweep}) {
+    const Chart c = chart(default_scenario(), k);
+    for (const ChartLine& l : c.lines) {
+      const ChartAxis& ax = l.role == "secondary" ? c.y2 : c.y;
+      for (double y : l.y) {
+        if (!std::isfinite(y)) continue;
+        CHECK(y >= ax.lo * (1 - 1e-9));
+        CHECK(y <= ax.hi * (1 + 1e-9));
+      }
+    }
+    CHECK(c.x.lo <= c.xs.front());
+    CHECK(c.x.hi >= c.xs.back());
+  }
+}
