@@ -182,6 +182,7 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
 
   c.title = "Decode roofline: step time against batch";
   c.x = axis("batch", "Concurrent decode sessions (batch)", batch.unit, true);
+  c.x.integer = true;
   c.y = axis("decode.step_time", "Time per decode step", "s", true);
   c.x_text = xv;
   for (const std::string& t : xv) c.xs.push_back(number(t));
@@ -292,6 +293,7 @@ bool sweep(const Scenario& s, const ChartOptions& o, Chart& c, Errors& errors) {
   const FigureInfo& info = figure_info(fig);
   c.title = std::string(info.label) + " against " + x->key;
   c.x = axis(x->key, axis_label(*x), x->unit, log);
+  c.x.integer = x->kind == ParamKind::Int;
   bool ylog = true;
   double ymin = std::numeric_limits<double>::infinity(), ymax = 0;
   for (const auto& line : ys) {
@@ -534,6 +536,7 @@ void axis_ticks(ChartAxis& a, double lo, double hi) {
   for (int i = 0; i <= n && i <= 400; ++i) {
     double v = a.lo + i * half;
     if (std::fabs(v) < half * 1e-9) v = 0;
+    if (a.integer && std::fabs(v - std::round(v)) > 1e-9) continue;  // no "2.5 sessions"
     a.ticks.push_back({v, tick_label(v, a.unit), i % 2 == 0 ? 0 : 1});
   }
 }
@@ -611,6 +614,12 @@ std::string chart_to_json(const Chart& c) {
   }
   o += ",\"xs\":";
   json_numbers(o, c.xs);
+  o += ",\"x_text\":[";
+  for (std::size_t k = 0; k < c.xs.size(); ++k) {
+    if (k) o += ',';
+    append_json_string(o, human(c.xs[k], c.x.unit));
+  }
+  o += ']';
   o += ",\"lines\":[";
   for (std::size_t i = 0; i < c.lines.size(); ++i) {
     const ChartLine& l = c.lines[i];
@@ -625,6 +634,13 @@ std::string chart_to_json(const Chart& c) {
     json_str(o, "unit", l.unit.empty() ? c.y.unit : l.unit);
     o += ",\"y\":";
     json_numbers(o, l.y);
+    // Each value in the model's words, for the page's tooltips and data table ("" where it cannot run).
+    o += ",\"y_text\":[";
+    for (std::size_t k = 0; k < l.y.size(); ++k) {
+      if (k) o += ',';
+      append_json_string(o, std::isfinite(l.y[k]) ? human(l.y[k], l.unit.empty() ? c.y.unit : l.unit) : std::string());
+    }
+    o += ']';
     o += '}';
   }
   o += "],\"infeasible\":[";
@@ -690,6 +706,10 @@ std::string chart_to_json(const Chart& c) {
     o += ',';
     json_num(o, "measured", b.measured);
     o += ',';
+    json_str(o, "total_text", human(b.total, "s"));
+    o += ',';
+    json_str(o, "measured_text", b.measured > 0 ? human(b.measured, "s") : std::string());
+    o += ',';
     json_str(o, "bound", b.bound);
     o += ",\"terms\":[";
     for (std::size_t k = 0; k < b.terms.size(); ++k) {
@@ -698,6 +718,8 @@ std::string chart_to_json(const Chart& c) {
       json_str(o, "label", b.terms[k].label);
       o += ',';
       json_num(o, "seconds", b.terms[k].seconds);
+      o += ',';
+      json_str(o, "text", human(b.terms[k].seconds, "s"));
       o += '}';
     }
     o += "]}";

@@ -31,6 +31,7 @@ struct ChartAxis {
   std::string label;  // words for the axis title
   std::string unit;   // base unit ("s", "B", "sessions")
   bool log = false;
+  bool integer = false;            // whole values only (sessions, tokens): no ticks between integers
   double lo = 0, hi = 0;           // the domain: every drawn value, mark and band, widened to ticks
   std::vector<ChartTick> ticks;    // within [lo, hi]
 };

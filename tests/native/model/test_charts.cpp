@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -308,5 +309,19 @@ TEST_CASE("charts: axes cover what is drawn, with 1-2-5 ticks labelled in the mo
     }
     CHECK(c.x.lo <= c.xs.front());
     CHECK(c.x.hi >= c.xs.back());
+  }
+}
+
+TEST_CASE("charts: the default preset's chart JSON matches the golden files the page's tests draw from") {
+  for (const char* name : {"roofline", "sweep", "breakdown"}) {
+    INFO(name);
+    std::ifstream in(std::string(TIERSCOPE_GOLDEN_DIR) + "/chart-" + name + ".json", std::ios::binary);
+    REQUIRE(in);
+    std::ostringstream want;
+    want << in.rdbuf();
+    ChartKind k{};
+    REQUIRE(chart_from_key(name, k));
+    // If the change is intended, run tools/regen-golden.
+    CHECK(chart_to_json(chart(default_scenario(), k)) == want.str());
   }
 }
