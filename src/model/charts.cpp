@@ -141,6 +141,7 @@ void add_measured_marks(const Scenario& s, Chart& c) {
     m.y = r.step_measured;
     m.model = r.step_model;
     m.ratio = r.step_measured > 0 ? r.step_model / r.step_measured : 0;
+    m.brief = "measured · model " + num_sig(m.ratio, 3) + "×";
     m.text = std::string("measured ") + human(r.step_measured, "s") + " per decode step at batch " + num(m.x) + " (" + anchor_metric_name(a.metric) +
              " " + human(a.measured, figure_info(anchor_figure(a.metric)).unit) + "); the model gives " + human(r.step_model, "s") +
              " at the same settings, " + num_sig(m.ratio, 3) + "× · " + a.url;
@@ -199,6 +200,7 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   here.x = s.work.batch;
   here.reachable = now.terms.feasible();
   here.y = here.reachable ? v[F::DecodeStepTime] : kNaN;
+  here.brief = "this scenario";
   here.text = here.reachable ? "batch " + num(here.x) + ": " + human(here.y, "s") + " per step, " + bound_of(now.terms) + ", " +
                                    human(v[F::DecodeTokensPerS], "") + " tokens/s"
                              : "batch " + num(here.x) + " cannot run: " + infeasible_summary(now.terms);
@@ -218,6 +220,7 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
     compute_values(at, cc);
     m.y = std::max(cc.values[F::DecodeMemoryRoof], cc.values[F::DecodeComputeRoof]);
     m.reachable = cross <= capacity;
+    m.brief = "roofs cross · batch " + num(cross);
     m.text = "compute roof meets memory roof at batch " + num(cross) +
              (m.reachable ? "" : ", beyond the " + num(capacity) + " sessions HBM holds: this setup never becomes compute-bound in decode");
     c.marks.push_back(std::move(m));
@@ -326,6 +329,7 @@ bool sweep(const Scenario& s, const ChartOptions& o, Chart& c, Errors& errors) {
     m.id = "now";
     m.kind = "now";
     m.label = "This scenario";
+    m.brief = "this scenario";
     m.x = cur;
     m.reachable = figure_shown(now.terms, fig);
     m.y = m.reachable ? now.values[fig] : kNaN;
@@ -666,6 +670,8 @@ std::string chart_to_json(const Chart& c) {
     json_str(o, "label", m.label);
     o += ',';
     json_str(o, "text", m.text);
+    o += ',';
+    json_str(o, "brief", m.brief);
     o += ',';
     json_num(o, "x", m.x);
     o += ',';

@@ -53,6 +53,7 @@ struct ChartSpan {
 // A labelled point: the scenario's own operating point, the roofs' crossover, a measured anchor.
 struct ChartMark {
   std::string id, kind, label, text;  // kind: "now", "crossover", "measured"
+  std::string brief;                  // a few words beside the point ("crossover · 812.5", "measured · 0.95×")
   double x = 0, y = 0;
   double model = 0;  // measured marks: the model's value at the same settings
   double ratio = 0;  // measured marks: model / measured
