@@ -187,10 +187,10 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   c.y = axis("decode.step_time", "Time per decode step", "s", true);
   c.x_text = xv;
   for (const std::string& t : xv) c.xs.push_back(number(t));
-  c.lines.push_back({"decode.step_time", "Decode step (model)", "model", "", ys[0]});
-  c.lines.push_back({"decode.memory_roof", "Memory roof: bytes ÷ (bandwidth × MBU)", "memory-roof", "", ys[1]});
-  c.lines.push_back({"decode.compute_roof", "Compute roof: FLOP ÷ (peak × MFU)", "compute-roof", "", ys[2]});
-  c.lines.push_back({"decode.tokens_per_s", "Output tokens per second (instance)", "secondary", "tokens/s", ys[3]});
+  c.lines.push_back({"decode.step_time", "Decode step (model)", "model", "", "", ys[0]});
+  c.lines.push_back({"decode.memory_roof", "Memory roof: bytes ÷ (bandwidth × MBU)", "memory-roof", "", "", ys[1]});
+  c.lines.push_back({"decode.compute_roof", "Compute roof: FLOP ÷ (peak × MFU)", "compute-roof", "", "", ys[2]});
+  c.lines.push_back({"decode.tokens_per_s", "Output tokens per second (instance)", "secondary", "tokens/s", "", ys[3]});
   spans_where_none_run(c, ok, s, batch);
 
   ChartMark here;
@@ -599,6 +599,99 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
   return ok;
 }
 
+bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors) {
+  Chart ca, cb;
+  Errors ea, eb;
+  const bool oka = make_chart(a, kind, options, ca, ea);
+  const bool okb = oka && make_chart(b, kind, options, cb, eb);
+  if (!oka || !okb) {
+    for (Error& e : ea) e.field = "A: " + e.field;
+    for (Error& e : eb) e.field = "B: " + e.field;
+    errors.insert(errors.end(), ea.begin(), ea.end());
+    errors.insert(errors.end(), eb.begin(), eb.end());
+    return false;
+  }
+  Chart c = ca;
+  c.title = ca.title + " · A and B";
+  c.description = "A (pinned): " + ca.description + " B (current): " + cb.description;
+  c.lines.clear();
+  c.marks.clear();
+  c.bars.clear();
+  // The x values of both, merged: each line keeps its own points, NaN where it has none.
+  std::vector<std::pair<double, std::string>> xs;
+  for (std::size_t i = 0; i < ca.xs.size(); ++i) xs.emplace_back(ca.xs[i], i < ca.x_text.size() ? ca.x_text[i] : num_exact(ca.xs[i]));
+  for (std::size_t i = 0; i < cb.xs.size(); ++i) xs.emplace_back(cb.xs[i], i < cb.x_text.size() ? cb.x_text[i] : num_exact(cb.xs[i]));
+  std::sort(xs.begin(), xs.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+  xs.erase(std::unique(xs.begin(), xs.end(), [](const auto& p, const auto& q) { return p.first == q.first; }), xs.end());
+  c.xs.clear();
+  c.x_text.clear();
+  for (const auto& [x, t] : xs) {
+    c.xs.push_back(x);
+    c.x_text.push_back(t);
+  }
+  auto add = [&](const Chart& from, const char* series) {
+    for (const ChartLine& l : from.lines) {
+      ChartLine m = l;
+      m.id = std::string(series) + ":" + l.id;
+      m.label = std::string(series) + ": " + l.label;
+      m.series = series;
+      m.y.assign(c.xs.size(), kNaN);
+      for (std::size_t i = 0; i < from.xs.size(); ++i) {
+        const auto at = std::lower_bound(c.xs.begin(), c.xs.end(), from.xs[i]);
+        m.y[static_cast<std::size_t>(at - c.xs.begin())] = l.y[i];
+      }
+      c.lines.push_back(std::move(m));
+    }
+    for (const ChartMark& k : from.marks) {
+      if (k.kind == "measured" && std::string(series) == "B") continue;  // the same points as A's
+      ChartMark m = k;
+      m.id = std::string(series) + ":" + k.id;
+      if (k.kind != "measured") {
+        m.label = std::string(series) + ": " + k.label;
+        m.brief = std::string(series) + ": " + k.brief;
+      }
+      m.series = series;
+      c.marks.push_back(std::move(m));
+    }
+    for (const ChartBar& k : from.bars) {
+      if (k.measured > 0 && std::string(series) == "B") continue;
+      ChartBar m = k;
+      m.id = std::string(series) + ":" + k.id;
+      if (!(k.measured > 0)) m.label = std::string(series) + ": " + k.label;
+      m.series = series;
+      c.bars.push_back(std::move(m));
+    }
+  };
+  add(ca, "A");
+  add(cb, "B");
+  // Shade only where neither scenario runs.
+  c.infeasible.clear();
+  auto runs = [&](double x) {
+    for (const ChartLine& l : c.lines) {
+      const auto at = std::lower_bound(c.xs.begin(), c.xs.end(), x);
+      if (at != c.xs.end() && std::isfinite(l.y[static_cast<std::size_t>(at - c.xs.begin())])) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < c.xs.size();) {
+    if (runs(c.xs[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < c.xs.size() && !runs(c.xs[j + 1])) ++j;
+    std::string why;
+    for (const ChartSpan& sp : cb.infeasible) why = why.empty() && c.xs[i] >= sp.from && c.xs[i] <= sp.to ? sp.why : why;
+    for (const ChartSpan& sp : ca.infeasible) why = why.empty() && c.xs[i] >= sp.from && c.xs[i] <= sp.to ? sp.why : why;
+    c.infeasible.push_back({c.xs[i], c.xs[j], why.empty() ? "neither scenario can run" : why});
+    i = j + 1;
+  }
+  c.command = "A: " + ca.command + " · B: " + cb.command;
+  finish_axes(c);
+  out = std::move(c);
+  return true;
+}
+
 std::string chart_to_json(const Chart& c) {
   std::string o;
   o.reserve(4096 + c.xs.size() * 24 * (c.lines.size() + 2));
@@ -634,6 +727,8 @@ std::string chart_to_json(const Chart& c) {
     json_str(o, "label", l.label);
     o += ',';
     json_str(o, "role", l.role);
+    o += ',';
+    json_str(o, "series", l.series);
     o += ',';
     json_str(o, "unit", l.unit.empty() ? c.y.unit : l.unit);
     o += ",\"y\":";
@@ -672,6 +767,8 @@ std::string chart_to_json(const Chart& c) {
     json_str(o, "text", m.text);
     o += ',';
     json_str(o, "brief", m.brief);
+    o += ',';
+    json_str(o, "series", m.series);
     o += ',';
     json_num(o, "x", m.x);
     o += ',';
@@ -717,6 +814,8 @@ std::string chart_to_json(const Chart& c) {
     json_str(o, "measured_text", b.measured > 0 ? human(b.measured, "s") : std::string());
     o += ',';
     json_str(o, "bound", b.bound);
+    o += ',';
+    json_str(o, "series", b.series);
     o += ",\"terms\":[";
     for (std::size_t k = 0; k < b.terms.size(); ++k) {
       if (k) o += ',';

@@ -41,6 +41,7 @@ struct ChartLine {
   std::string id, label;
   std::string role;  // "model", "memory-roof", "compute-roof", "family", "secondary" (a second y axis)
   std::string unit;  // the line's own unit when role is "secondary"
+  std::string series;  // "A" or "B" when two scenarios are compared, else empty
   std::vector<double> y;
 };
 
@@ -58,6 +59,7 @@ struct ChartMark {
   double model = 0;  // measured marks: the model's value at the same settings
   double ratio = 0;  // measured marks: model / measured
   bool reachable = true;  // false: the mark lies where the setup cannot run
+  std::string series;     // "A" or "B" when two scenarios are compared
 };
 
 // A band of y the design card claims for this figure.
@@ -77,6 +79,7 @@ struct ChartBar {
   double total = 0;
   double measured = 0;  // 0: none
   std::string bound;    // "memory-bound", "compute-bound", "launch-bound"
+  std::string series;   // "A" or "B" when two scenarios are compared
 };
 
 struct Chart {
@@ -106,6 +109,9 @@ struct ChartOptions {
 
 // Fills `out`; false with errors naming the option, the value and what is allowed.
 bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
+// Two scenarios on one chart: A (pinned) and B (current). Lines and marks of each, ids and labels prefixed
+// "A: " / "B: " and `series` set; bars of A then B; shading where neither runs; axes covering both.
+bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
 
 // The decode step's time by term (they sum to decode.step_time); `serve` adds the interleaved prefill.
 std::vector<ChartTerm> step_terms(const Values& v, bool serve);

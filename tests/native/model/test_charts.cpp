@@ -325,3 +325,36 @@ TEST_CASE("charts: the default preset's chart JSON matches the golden files the 
     CHECK(chart_to_json(chart(default_scenario(), k)) == want.str());
   }
 }
+
+TEST_CASE("charts: two scenarios on one chart keep each one's numbers, on axes that cover both") {
+  const Scenario a = default_scenario();
+  Scenario b = a;
+  Error e;
+  Adjustments moved;
+  REQUIRE(edit_param(b, *find_param("gpus"), "8", moved, e));
+  for (ChartKind k : {ChartKind::Roofline, ChartKind::Sweep, ChartKind::Breakdown}) {
+    Chart pair;
+    Errors errors;
+    REQUIRE(make_chart_pair(a, b, k, {}, pair, errors));
+    const Chart ca = chart(a, k), cb = chart(b, k);
+    if (k == ChartKind::Breakdown) {
+      REQUIRE(pair.bars.size() == ca.bars.size() + 1);  // B adds its own scenario; the measured points are A's
+      CHECK(pair.bars.back().series == "B");
+      CHECK(pair.bars.back().total == cb.bars[0].total);
+      continue;
+    }
+    REQUIRE(pair.lines.size() == ca.lines.size() + cb.lines.size());
+    for (std::size_t i = 0; i < ca.xs.size(); ++i) {
+      const std::size_t at = static_cast<std::size_t>(std::lower_bound(pair.xs.begin(), pair.xs.end(), ca.xs[i]) - pair.xs.begin());
+      const double y = pair.lines[0].y[at];
+      CHECK((y == ca.lines[0].y[i] || (std::isnan(y) && std::isnan(ca.lines[0].y[i]))));
+    }
+    for (const ChartLine& l : pair.lines) {
+      for (double y : l.y) {
+        if (std::isfinite(y) && !(l.role == "secondary")) CHECK((y >= pair.y.lo * (1 - 1e-9) && y <= pair.y.hi * (1 + 1e-9)));
+      }
+    }
+    CHECK(pair.lines.front().series == "A");
+    CHECK(pair.lines.back().series == "B");
+  }
+}
