@@ -1,0 +1,103 @@
+// The chart layout on the app's own series (tests/golden/chart-*.json, checked against the model by the
+// native tests): at a phone's width and a wide screen no text touches other text, everything stays inside
+// the picture, lines break where the setup cannot run, and the SVG says what it shows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { layoutChart, linePath, thinTicks, overlaps, estimate } from '../../../web/lib/chart-layout.mjs';
+import { chartSvg, chartTable } from '../../../web/lib/chart-svg.mjs';
+
+const golden = (name) => JSON.parse(fs.readFileSync(new URL(`../../golden/chart-${name}.json`, import.meta.url), 'utf8'));
+const CHARTS = ['roofline', 'sweep', 'breakdown'].map((n) => [n, golden(n)]);
+const SIZES = [[360, 300], [360, 520], [800, 420], [1920, 600]];
+
+// Every text box a layout draws, with what it is.
+function textBoxes(L) {
+  const m = (t, px) => estimate(t, px);
+  const out = [];
+  for (const t of L.xTicks) out.push({ what: `x tick ${t.label}`, x: t.pos - m(t.label, L.small) / 2, y: L.xLabelY ?? (L.plot.y + L.plot.h + 4), w: m(t.label, L.small), h: L.small });
+  for (const t of L.yTicks) out.push({ what: `y tick ${t.label}`, x: L.plot.x - 6 - m(t.label, L.small), y: t.pos - L.small / 2, w: m(t.label, L.small), h: L.small });
+  for (const t of L.y2Ticks) out.push({ what: `y2 tick ${t.label}`, x: L.plot.x + L.plot.w + 6, y: t.pos - L.small / 2, w: m(t.label, L.small), h: L.small });
+  for (const e of L.legend) out.push({ what: `legend ${e.text}`, x: e.x, y: 8 + e.y, w: e.w, h: L.small });
+  for (const s of L.shades) if (s.label) out.push({ what: `shade ${s.label.text}`, ...s.label });
+  for (const mk of L.marks) if (mk.label) out.push({ what: `mark ${mk.label.text}`, ...mk.label });
+  if (L.xTitle && L.xTitle.text) out.push({ what: 'x title', x: L.xTitle.x - m(L.xTitle.text, L.px) / 2, y: L.xTitle.y - L.px, w: m(L.xTitle.text, L.px), h: L.px });
+  for (const b of L.bars || []) out.push({ what: `bar ${b.caption}`, x: L.plot.x, y: b.captionY, w: m(b.caption, L.small), h: L.small });
+  return out;
+}
+
+test('no text touches other text and all of it stays inside, at a phone\'s width and a wide screen', () => {
+  for (const [name, chart] of CHARTS) {
+    for (const [width, height] of SIZES) {
+      const L = layoutChart(chart, { width, height, px: 12 });
+      assert.ok(!L.tooSmall, `${name} at ${width}x${height} has room`);
+      const boxes = textBoxes(L);
+      assert.ok(boxes.length >= 6, `${name} at ${width}: ${boxes.length} texts`);
+      for (let i = 0; i < boxes.length; i++) {
+        const a = boxes[i];
+        assert.ok(a.x >= -0.5 && a.x + a.w <= L.width + 0.5 && a.y >= -0.5 && a.y + a.h <= L.height + 0.5, `${name} ${width}: ${a.what} inside`);
+        for (let j = i + 1; j < boxes.length; j++) assert.ok(!overlaps(a, boxes[j]), `${name} ${width}: ${a.what} vs ${boxes[j].what}`);
+      }
+      // The decades always show on log axes: level-0 ticks come before 2× and 5×.
+      if (chart.x.log) assert.ok(L.xTicks.some((t) => t.level === 0));
+    }
+  }
+});
+
+test('the roofline draws its four lines, breaks them where batches cannot run, and shades that span', () => {
+  const chart = golden('roofline');
+  const L = layoutChart(chart, { width: 800, height: 420 });
+  assert.equal(L.paths.length, 4);
+  assert.equal(L.shades.length, chart.infeasible.length);
+  const shade = L.shades[0];
+  // The shading starts between the last batch that fits and the first that does not.
+  const lastFit = chart.xs[chart.xs.indexOf(chart.infeasible[0].from) - 1];
+  assert.ok(shade.x > L.plot.x && shade.x + shade.w <= L.plot.x + L.plot.w + 0.5);
+  const crossing = L.marks.find((m) => m.kind === 'crossover');
+  assert.ok(crossing, 'the crossover is marked');
+  assert.ok(lastFit < chart.infeasible[0].from);
+});
+
+test('a line has a gap, not a drop, where a point cannot run', () => {
+  const d = linePath([1, 2, 3, 4], [1, null, 3, 4], (x) => x * 10, (y) => y);
+  assert.equal(d, 'M10.0 1.0M30.0 3.0L40.0 4.0');
+  assert.equal(linePath([1], [NaN], (x) => x, (y) => y), '');
+});
+
+test('ticks: decades first, then 2× and 5× only where their labels fit', () => {
+  const ticks = [1, 2, 5, 10, 20, 50, 100].map((v, i) => ({ v, label: String(v), level: [0, 3].includes(i) || i === 6 ? 0 : 1 }));
+  const wide = thinTicks(ticks, (t) => Math.log10(t.v) * 300, () => 20);
+  assert.equal(wide.length, 7);
+  const narrow = thinTicks(ticks, (t) => Math.log10(t.v) * 40, () => 20);
+  assert.deepEqual(narrow.map((t) => t.v), [1, 10, 100]);
+});
+
+// A stand-in document: enough DOM for the SVG and table builders.
+function fakeDoc() {
+  const make = (tag) => {
+    const n = { tag, attrs: {}, children: [], textContent: '', className: '' };
+    n.setAttribute = (k, v) => { n.attrs[k] = v; };
+    n.append = (...c) => n.children.push(...c);
+    return n;
+  };
+  return { createElementNS: (_, tag) => make(tag), createElement: make };
+}
+const all = (n) => [n, ...n.children.flatMap(all)];
+
+test('the SVG names itself, and every mark and bar segment can be focused and says its value', () => {
+  const doc = fakeDoc();
+  for (const [name, chart] of CHARTS) {
+    const svg = chartSvg(doc, chart, layoutChart(chart, { width: 800, height: 420 }), `chart-${name}`);
+    const nodes = all(svg);
+    assert.equal(nodes.find((n) => n.tag === 'title').textContent, chart.title);
+    assert.equal(nodes.find((n) => n.tag === 'desc').textContent, chart.description);
+    const focusable = nodes.filter((n) => n.attrs.tabindex === '0');
+    assert.ok(focusable.length > 0, name);
+    for (const f of focusable) assert.ok(f.attrs['aria-label'] && !/undefined|NaN/.test(f.attrs['aria-label']), f.attrs['aria-label']);
+    // The data table has a row per point (or per term) and no empty cells.
+    const table = chartTable(doc, chart);
+    const cells = all(table).filter((n) => n.tag === 'td');
+    assert.ok(cells.length > 0);
+    for (const c of cells) assert.ok(c.textContent !== undefined);
+  }
+});
