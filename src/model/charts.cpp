@@ -742,7 +742,9 @@ std::string chart_to_json(const Chart& c) {
     o += ']';
     o += '}';
   }
-  o += "],\"infeasible\":[";
+  o += "],";
+  json_str(o, "infeasible_label", "cannot run");  // the shading's name in the legend
+  o += ",\"infeasible\":[";
   for (std::size_t i = 0; i < c.infeasible.size(); ++i) {
     if (i) o += ',';
     o += '{';

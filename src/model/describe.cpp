@@ -246,7 +246,8 @@ Figures describe(const Scenario& s) {
                           " GB workspace − weights " + H(F::HbmWeightsPerGpu) + " per GPU");
   set(F::HbmSessions, "⌊" + H(F::HbmKvBudget) + " / " + H(F::HbmKvSessionPerGpu) + "⌋ = ⌊" + num_sig(t.sessions_raw, 5) +
                           "⌋ per replica × " + num(t.dp) + (t.dp == 1 ? " replica" : " replicas"));
-  set(F::HbmSessionsPerGpu, H(F::HbmSessions) + " / " + gpus + " GPUs");
+  set(F::HbmSessionsPerGpu, H(F::HbmSessions) + " / " + gpus + " GPUs" +
+                                (t.kv_share >= 1 && t.tp > 1 ? " (each GPU of a replica still holds the KV of all its replica's sessions)" : std::string()));
   set(F::HbmSessionsPerNode, t.gpus <= t.node_gpus
                                  ? "⌊" + num(t.node_gpus) + " GPUs per node / " + gpus + "⌋ instances × " + H(F::HbmSessions)
                                  : H(F::HbmSessions) + " × " + num(t.node_gpus) + "/" + gpus + " of the instance per node");
