@@ -186,7 +186,11 @@ void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
     for (FigureId id : ids) {
       const Figure& x = f[id];
       const std::string shown = x.feasible ? human(x.value, x.unit) : std::string("—");
-      appendf(o.out, "%-28.*s %-16s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(), shown.c_str(),
+      // Pad by characters, not bytes: "µs" and "—" are two and three bytes but one column each.
+      std::size_t cols = 0;
+      for (const char ch : shown) cols += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;
+      const std::string padded = shown + std::string(cols < 16 ? 16 - cols : 0, ' ');
+      appendf(o.out, "%-28.*s %s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(), padded.c_str(),
               static_cast<int>(x.label.size()), x.label.data(), x.formula.c_str(), provenance_name(x.provenance));
     }
   }
