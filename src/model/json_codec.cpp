@@ -75,7 +75,7 @@ bool scenario_equal(const Scenario& a, const Scenario& b) {
 std::string scenario_to_json(const Scenario& s) {
   std::string out = "{\n  \"preset\": ";
   append_json_string(out, s.preset);
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload};
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload, ParamGroup::Fleet};
   for (ParamGroup g : groups) {
     out += ",\n  ";
     append_json_string(out, param_group_name(g));
@@ -154,7 +154,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
     return false;
   }
 
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload};
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload, ParamGroup::Fleet};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& top = it.key();
     if (top == "preset") continue;
@@ -163,7 +163,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
       if (top == param_group_name(g)) group = &g;
     }
     if (!group) {
-      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, workload"));
+      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, workload, fleet"));
       continue;
     }
     if (!it->is_object()) {
