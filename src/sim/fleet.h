@@ -86,7 +86,8 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
 // (the bound make_fleet_config refuses beyond); 0 when the setup cannot run at all.
 double fleet_arrivals_limit(const model::Scenario& s);
 
-// TTFT histogram: fixed logarithmic bins (no allocation per sample).
+// TTFT histogram: fixed logarithmic bins (no allocation per sample). Bin b holds [10 µs · 10^(b/50),
+// 10 µs · 10^((b+1)/50)); the first and last also hold everything below and above.
 struct Histogram {
   std::uint32_t bins[kTtftBins] = {};
   std::uint64_t n = 0;

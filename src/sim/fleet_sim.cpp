@@ -314,10 +314,15 @@ struct FleetState {
   std::uint64_t in_system = 0, thinking = 0;
   double area = 0, area_t = 0, sojourn_sum = 0;
 
+  // The hour `now` falls in (the last one holds anything at the very end of the run).
+  std::size_t hour_i = 0;
+  double hour_end = 3600;
   HourStats& hour() {
-    const double h = std::floor(now / 3600.0);
-    const std::size_t i = h < 0 ? 0 : static_cast<std::size_t>(h);
-    return hours[std::min(i, hours.size() - 1)];
+    while (now >= hour_end && hour_i + 1 < hours.size()) {
+      ++hour_i;
+      hour_end += 3600;
+    }
+    return hours[hour_i];
   }
 
   // --- entries ---------------------------------------------------------------------------------
@@ -1080,14 +1085,29 @@ struct FleetState {
 // detmath.h's log and exp: histogram bins match between native and WebAssembly runs.
 constexpr double kLn10 = 2.302585092994045684;
 
+namespace {
+// The bins' lower edges, computed once; a value's bin is found by binary search (no logarithm per value).
+const std::vector<double>& ttft_edges() {
+  static const std::vector<double> edges = [] {
+    std::vector<double> g(kTtftBins + 1);
+    for (int b = 0; b <= kTtftBins; ++b) g[static_cast<std::size_t>(b)] = 1e-5 * det_exp(kLn10 * b / 50.0);
+    return g;
+  }();
+  return edges;
+}
+}  // namespace
+
 void Histogram::add(double seconds) {
-  // 50 bins a decade from 10 µs: bin = ⌊50 · log10(t / 10 µs)⌋, clamped to the ends.
-  int b = 0;
-  if (seconds > 1e-5) b = static_cast<int>(50.0 * det_log(seconds / 1e-5) / kLn10);
-  b = std::clamp(b, 0, kTtftBins - 1);
-  ++bins[b];
+  const std::vector<double>& g = ttft_edges();
+  std::size_t lo = 0, hi = kTtftBins;  // g[lo] ≤ seconds < g[hi], clamped to the first and last bins
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (g[mid] <= seconds ? lo : hi) = mid;
+  }
+  ++bins[lo];
   ++n;
 }
+
 void Histogram::merge(const Histogram& o) {
   for (int i = 0; i < kTtftBins; ++i) bins[i] += o.bins[i];
   n += o.n;

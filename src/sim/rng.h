@@ -13,10 +13,13 @@ namespace tierscope::sim {
 
 struct Rng {
   std::uint64_t x = 0;
+  double spare = 0;        // the polar method makes normals in pairs: the second waits here
+  bool has_spare = false;
 
   // Stream `stream` of seed `seed`: the pair is mixed so that neighbouring streams are unrelated.
   static Rng of(std::uint64_t seed, std::uint64_t stream) {
-    Rng r{seed * 0x9E3779B97F4A7C15ull ^ (stream + 0x632BE59BD9B4E019ull) * 0xD1B54A32D192ED03ull};
+    Rng r;
+    r.x = seed * 0x9E3779B97F4A7C15ull ^ (stream + 0x632BE59BD9B4E019ull) * 0xD1B54A32D192ED03ull;
     r.next();
     return r;
   }
@@ -31,12 +34,21 @@ struct Rng {
   // Uniform integer in [0, n) (n ≥ 1), by multiply-high: no division, bias below 2^-32 for n < 2^32.
   std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
   double exponential(double mean) { return -mean * det_log(uniform()); }
-  // Standard normal by Marsaglia's polar method (no trigonometry).
+  // Standard normal by Marsaglia's polar method (no trigonometry), two at a time.
   double normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
     for (;;) {
       const double u = 2 * uniform() - 1, v = 2 * uniform() - 1;
       const double s = u * u + v * v;
-      if (s > 0 && s < 1) return u * std::sqrt(-2 * det_log(s) / s);
+      if (s > 0 && s < 1) {
+        const double f = std::sqrt(-2 * det_log(s) / s);
+        spare = v * f;
+        has_spare = true;
+        return u * f;
+      }
     }
   }
   // Lognormal with the given mean and σ of the log (σ = 0: always the mean).
