@@ -3,18 +3,30 @@
 // events depend on millions of random draws must not diverge between the CLI and the browser.
 #pragma once
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace tierscope::sim {
+
+// A double's bits and back (std::bit_cast is missing from some standard libraries this builds with).
+inline std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double from_bits(std::uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
 
 // Natural logarithm of x > 0 (finite). x = m · 2^e with m in [√½, √2); log m = 2 atanh(s), s = (m−1)/(m+1),
 // |s| ≤ 0.172, summed to s^23 (the next term is below 1e-19). Relative error below 1e-15. The exponent is
 // taken from the bits (exact).
 inline double det_log(double x) {
   // x = m · 2^e with m in [0.5, 1), read from the bits (normal numbers; subnormals go through frexp).
-  std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  std::uint64_t bits = bits_of(x);
   int e = static_cast<int>((bits >> 52) & 0x7FF);
   double m;
   if (e == 0) {
@@ -22,7 +34,7 @@ inline double det_log(double x) {
   } else {
     e -= 1022;
     bits = (bits & 0x800FFFFFFFFFFFFFull) | 0x3FE0000000000000ull;
-    m = std::bit_cast<double>(bits);
+    m = from_bits(bits);
   }
   if (m < 0.70710678118654752) {
     m *= 2;
@@ -70,8 +82,8 @@ inline double det_exp(double x) {
   // p · 2^k: p is in [0.7, 1.5] and k within ±1075, so two exact power-of-two factors cover it.
   const int ki = static_cast<int>(k);
   const int half = ki / 2;
-  const double a = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + half) << 52);
-  const double b = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + (ki - half)) << 52);
+  const double a = from_bits(static_cast<std::uint64_t>(1023 + half) << 52);
+  const double b = from_bits(static_cast<std::uint64_t>(1023 + (ki - half)) << 52);
   return p * a * b;
 }
 

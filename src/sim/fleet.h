@@ -195,6 +195,9 @@ class FleetSim {
   bool done() const;
   double now() const;
   FleetResult result() const;
+  // Bytes the run holds in its pools, heaps and queues (capacity, not use): it grows with the state a run
+  // keeps (sessions, persisted histories), never with the number of events handled.
+  std::size_t memory_bytes() const;
 
  private:
   std::unique_ptr<FleetState> st_;

@@ -28,6 +28,17 @@ double truncated_geometric_mean(double mean, int cap) {
   return (1 - std::pow(q, cap)) / (1 - q);
 }
 
+// The model's values rounded to 33 significant bits (a relative step of 1e-10, far below anything a time
+// means here). C libraries differ in the last bits of pow and exp, so the same scenario can tabulate a few
+// ulps apart natively and as WebAssembly; rounded, the tables (and so every run) almost surely agree bit
+// for bit. frexp, ldexp and floor are exact, so the rounding itself is the same everywhere.
+double settle(double x) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  int e = 0;
+  const double m = std::frexp(x, &e);
+  return std::ldexp(std::floor(m * 0x1p33 + 0.5) * 0x1p-33, e);
+}
+
 // Prefill seconds of `fresh` tokens after `cached` cached ones, and the extra when the sliding window
 // must be replayed, read from the model at every grid point (prompt = fresh + cached, prefix_hit = cached).
 void tabulate_prefill(const model::Scenario& s, double max_tokens, FleetConfig& c) {
@@ -41,8 +52,8 @@ void tabulate_prefill(const model::Scenario& s, double max_tokens, FleetConfig& 
       p.work.prompt = static_cast<std::int32_t>(std::min(2.0e9, fresh + cached));
       p.work.prefix_hit = static_cast<std::int32_t>(std::min<double>(cached, p.work.prompt));
       model::compute_values(p, out);
-      c.prefill.at_index(i, j) = out.values[FigureId::PrefixRestTime];
-      c.replay.at_index(i, j) = out.values[FigureId::PrefixReplayTime];
+      c.prefill.at_index(i, j) = settle(out.values[FigureId::PrefixRestTime]);
+      c.replay.at_index(i, j) = settle(out.values[FigureId::PrefixReplayTime]);
     }
   }
 }
@@ -57,7 +68,7 @@ void tabulate_decode(const model::Scenario& s, double max_batch, double max_ctx,
       p.work.batch = static_cast<std::int32_t>(std::ceil(c.decode_step.xs[i]));
       p.work.ctx = static_cast<std::int32_t>(std::ceil(c.decode_step.ys[j]));
       model::compute_values(p, out);
-      c.decode_step.at_index(i, j) = out.values[FigureId::DecodeStepTime];
+      c.decode_step.at_index(i, j) = settle(out.values[FigureId::DecodeStepTime]);
     }
   }
 }
@@ -120,11 +131,11 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
     span = t.gpus / t.node_gpus;  // one instance spans several nodes: a fleet node is that instance
     sessions = v[FigureId::HbmSessions];
   }
-  c.kv_per_token = v[FigureId::KvGlobalPerToken];
-  c.swa_bytes = v[FigureId::KvSwaPerSession];
+  c.kv_per_token = settle(v[FigureId::KvGlobalPerToken]);
+  c.swa_bytes = settle(v[FigureId::KvSwaPerSession]);
   c.pool_on = s.model.n_win > 0 && s.model.bounded_replay != 0;
   c.window_with_prefix = s.model.n_win > 0 && s.model.bounded_replay == 0;
-  c.hbm_bytes = sessions * v[FigureId::KvPerSession];
+  c.hbm_bytes = settle(sessions * v[FigureId::KvPerSession]);
   c.pool_sessions = c.pool_on ? v[FigureId::SwaPoolSessions] * span : 0.0;
   c.dram_bytes = f.dram_prefix * std::max(0.0, s.hw.host_dram_gb * 1e9 - v[FigureId::SwaPoolBytes]) * span;
   c.ssd_bytes = v[FigureId::SsdCapacity] * span;
@@ -132,7 +143,7 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
   c.ssd_share = 1 / span;
   c.terms = t;
   c.kv_share = t.kv_share;
-  c.tokens_per_step = v[FigureId::DecodeTokensPerStep];
+  c.tokens_per_step = settle(v[FigureId::DecodeTokensPerStep]);
   c.ssd_capacity_bytes = v[FigureId::SsdCapacity] * span;
   c.ssd_rated_dwpd = s.hw.ssd_dwpd;
   if (sessions < 1) {

@@ -16,7 +16,7 @@ HitRates hit_rates(const HourStats& h, bool pool_on) {
   if (h.input_tokens > 0) {
     r.dram = h.hit_dram_tokens / h.input_tokens;
     r.ssd = h.hit_ssd_tokens / h.input_tokens;
-    r.prefix = r.dram + r.ssd;
+    r.prefix = (h.hit_dram_tokens + h.hit_ssd_tokens) / h.input_tokens;  // exact in tokens, whatever the split
   }
   if (h.resumed > 0) {
     r.history = static_cast<double>(h.history_hits) / static_cast<double>(h.resumed);

@@ -18,6 +18,7 @@ namespace {
 constexpr std::int32_t kNone = -1;
 constexpr std::uint8_t kInDram = 1, kInSsd = 2, kKeyed = 4, kPinned = 8;  // Entry::flags
 constexpr std::uint8_t kLive = 1, kInPool = 2;               // Session::flags
+constexpr int kDrainPerCall = 256;  // background eviction: entries a tier drops per write, at most
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] events
@@ -36,6 +37,7 @@ class EventHeap {
   bool empty() const { return h_.empty(); }
   const Event& top() const { return h_[0]; }
   std::size_t size() const { return h_.size(); }
+  std::size_t bytes() const { return h_.capacity() * sizeof(Event); }
   void push(double t, Kind kind, std::uint32_t a) {
     const Event e{t, a, (seq_++ << 3) | kind};
     std::size_t i = h_.size();
@@ -103,6 +105,7 @@ class Pool {
   }
   std::size_t live() const { return live_; }
   std::size_t capacity() const { return size_; }
+  std::size_t bytes() const { return pages_.size() * kPage * sizeof(T) + pages_.capacity() * sizeof(pages_[0]); }
 
  private:
   static constexpr std::size_t kShift = 14, kPage = std::size_t{1} << kShift, kMask = kPage - 1;
@@ -213,6 +216,7 @@ struct Node {
   List dram, ssd;
   std::int32_t pool_head = kNone, pool_tail = kNone;
   double pool_count = 0;
+  bool dram_draining = false, ssd_draining = false, pool_draining = false;  // evicting toward the low watermark
   double ssd_free = 0;                 // the drives are busy until then (reads and writes, FIFO)
   std::vector<double> prefill_free;    // per instance
   std::vector<double> up_free;         // per instance: its GPUs' host links
@@ -361,12 +365,22 @@ struct FleetState {
   // --- DRAM tier ---------------------------------------------------------------------------------
   // Room for `bytes` more: past the high watermark the least recently used entries go until the tier is
   // back at the low one. False when the tier cannot hold them at all.
+  //
+  // Past the high watermark the tier drains toward the low one in the background, as a store's eviction
+  // thread does: at most kDrainPerCall entries each time it is written, so no single event stalls on a
+  // drain of tens of thousands of entries. It is never let past its capacity.
   bool dram_room(Node& n, double bytes) {
     const double cap = cfg.dram_bytes;
     if (bytes > cap) return false;
-    if (n.dram.bytes + bytes > cfg.wm_high * cap) {
-      while (n.dram.tail != kNone && n.dram.bytes + bytes > cfg.wm_low * cap) dram_evict(n, n.dram.tail);
+    if (n.dram.bytes + bytes > cfg.wm_high * cap) n.dram_draining = true;
+    for (int budget = kDrainPerCall; n.dram_draining && budget > 0; --budget) {
+      if (n.dram.tail == kNone || n.dram.bytes + bytes <= cfg.wm_low * cap) {
+        n.dram_draining = false;
+        break;
+      }
+      dram_evict(n, n.dram.tail);
     }
+    while (n.dram.tail != kNone && n.dram.bytes + bytes > cap) dram_evict(n, n.dram.tail);
     return n.dram.bytes + bytes <= cap;
   }
   void dram_evict(Node& n, std::int32_t i) {
@@ -406,12 +420,18 @@ struct FleetState {
   }
 
   // --- SSD tier ----------------------------------------------------------------------------------
-  bool ssd_room(Node& n, double bytes) {
+  bool ssd_room(Node& n, double bytes) {  // drains like dram_room
     const double cap = cfg.ssd_bytes;
     if (bytes > cap) return false;
-    if (n.ssd.bytes + bytes > cfg.wm_high * cap) {
-      while (n.ssd.tail != kNone && n.ssd.bytes + bytes > cfg.wm_low * cap) ssd_drop(n, n.ssd.tail, false);
+    if (n.ssd.bytes + bytes > cfg.wm_high * cap) n.ssd_draining = true;
+    for (int budget = kDrainPerCall; n.ssd_draining && budget > 0; --budget) {
+      if (n.ssd.tail == kNone || n.ssd.bytes + bytes <= cfg.wm_low * cap) {
+        n.ssd_draining = false;
+        break;
+      }
+      ssd_drop(n, n.ssd.tail, false);
     }
+    while (n.ssd.tail != kNone && n.ssd.bytes + bytes > cap) ssd_drop(n, n.ssd.tail, false);
     return n.ssd.bytes + bytes <= cap;
   }
   void ssd_drop(Node& n, std::int32_t i, bool expired) {
@@ -490,16 +510,23 @@ struct FleetState {
     n.pool_count -= 1;
     pool.out += cfg.swa_bytes;
   }
-  void pool_insert(Node& n, std::int32_t sid) {
+  void pool_drop_oldest(Node& n) {
+    const std::int32_t victim = n.pool_tail;
+    pool_unlink(n, victim);
+    maybe_free_session(victim);
+  }
+  void pool_insert(Node& n, std::int32_t sid) {  // drains like dram_room
     const double cap = cfg.pool_sessions;
     if (1 > cap) return;
-    if (n.pool_count + 1 > cfg.wm_high * cap) {
-      while (n.pool_tail != kNone && n.pool_count + 1 > cfg.wm_low * cap) {
-        const std::int32_t victim = n.pool_tail;
-        pool_unlink(n, victim);
-        maybe_free_session(victim);
+    if (n.pool_count + 1 > cfg.wm_high * cap) n.pool_draining = true;
+    for (int budget = kDrainPerCall; n.pool_draining && budget > 0; --budget) {
+      if (n.pool_tail == kNone || n.pool_count + 1 <= cfg.wm_low * cap) {
+        n.pool_draining = false;
+        break;
       }
+      pool_drop_oldest(n);
     }
+    while (n.pool_tail != kNone && n.pool_count + 1 > cap) pool_drop_oldest(n);
     if (n.pool_count + 1 > cap) return;
     Session& s = S(sid);
     s.pprev = kNone;
@@ -1146,6 +1173,20 @@ std::uint64_t FleetSim::run_until(double t) {
   while (!st_->finished && st_->next_time() <= t && st_->step()) ++k;
   if (!st_->finished && t >= st_->cfg.horizon_s) st_->step();  // closes the run
   return k;
+}
+
+std::size_t FleetSim::memory_bytes() const {
+  if (!st_) return 0;
+  const FleetState& s = *st_;
+  std::size_t b = sizeof(FleetState) + s.entries.bytes() + s.sessions.bytes() + s.events.bytes();
+  b += s.hours.capacity() * sizeof(HourStats) + s.samples.capacity() * sizeof(Sample) + s.prefix_len.capacity() * sizeof(double);
+  b += s.chain.capacity() * sizeof(std::int32_t) + s.chain_tokens.capacity() * sizeof(double);
+  b += s.popularity.prob.capacity() * sizeof(double) + s.popularity.alias.capacity() * sizeof(std::uint32_t);
+  for (const Node& n : s.nodes) {
+    b += sizeof(Node) + n.queue.buf.capacity() * sizeof(std::int32_t) + n.dheap.capacity() * sizeof(DecodeItem);
+    b += (n.prefix_entry.capacity() + n.block_entry.capacity()) * sizeof(std::int32_t) + 2 * n.prefill_free.capacity() * sizeof(double);
+  }
+  return b;
 }
 
 bool FleetSim::done() const { return !st_ || st_->finished; }

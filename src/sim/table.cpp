@@ -1,7 +1,8 @@
 // Grid construction and bilinear lookup (exponent-indexed: no logarithms, the same answer on every platform).
 #include "sim/table.h"
 
-#include <bit>
+#include "sim/detmath.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -57,7 +58,7 @@ void Axis::locate(double x, std::size_t& i, double& w) const {
   i = 0;
   if (!by_exp.empty()) {
     // frexp's exponent, read from the bits (subnormals read as the smallest exponent: interval 0).
-    const int k = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7FF) - 1022 - exp_lo;
+    const int k = static_cast<int>((bits_of(x) >> 52) & 0x7FF) - 1022 - exp_lo;
     if (k >= 0) i = by_exp[static_cast<std::size_t>(std::min(k, static_cast<int>(by_exp.size()) - 1))];
   }
   while (g[i + 1] <= x) ++i;  // stops before n − 1: x < g[n − 1]
