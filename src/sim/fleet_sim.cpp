@@ -908,10 +908,13 @@ struct FleetState {
   // The first decoding turn of a node has its last token (others may end at the same moment).
   void decode_done(Node& n) {
     decode_advance(n);
-    // The event's time came from this clock, so the first target is due; floating-point rounding may
-    // leave it a hair ahead, hence the tolerance.
-    while (!n.dheap.empty() && n.dheap[0].target <= n.v + 1e-6 * std::max(1.0, n.dheap[0].target)) {
+    // This moment came from the first target, so that turn ends whatever rounding left of its clock
+    // (always at least one: the run always moves on); others end with it if they are due within rounding.
+    bool first = true;
+    while (!n.dheap.empty() && (first || n.dheap[0].target <= n.v + 1e-6 * std::max(1.0, n.dheap[0].target))) {
+      first = false;
       const std::int32_t sid = n.dheap[0].session;
+      n.v = std::max(n.v, n.dheap[0].target);
       dheap_pop(n);
       turn_end(sid);
     }
