@@ -32,6 +32,11 @@ bool FleetRun::start(const model::Scenario& s, std::string_view trace_text, mode
 
 std::uint64_t FleetRun::advance(std::uint64_t max_events) { return started_ ? sim_.run_events(max_events) : 0; }
 
+std::uint64_t FleetRun::advance_by(double seconds) {
+  if (!started_ || !(seconds > 0)) return 0;
+  return sim_.run_until(sim_.now() + seconds);
+}
+
 void FleetRun::cancel() {
   sim_ = FleetSim();
   trace_.reset();

@@ -23,6 +23,8 @@ class FleetRun {
   bool start(const model::Scenario& s, std::string_view trace_text, model::Errors& errors);
   // Handles up to `max_events` events; returns how many (0 when there is no run or it is done).
   std::uint64_t advance(std::uint64_t max_events);
+  // Handles every event of the next `seconds` of simulated time; returns how many.
+  std::uint64_t advance_by(double seconds);
   void cancel();
   bool started() const { return started_; }
   bool done() const { return started_ && sim_.done(); }

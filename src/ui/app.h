@@ -95,6 +95,7 @@ std::string layout_json(const App& app);
 // a run in progress; start again to follow it.
 bool fleet_start(App& app, std::string_view trace_text, model::Errors& errors);
 std::uint64_t fleet_advance(App& app, std::uint64_t max_events);
+std::uint64_t fleet_advance_by(App& app, double simulated_seconds);
 void fleet_cancel(App& app);
 std::string fleet_json(const App& app);         // "null" before a start
 std::string fleet_status_json(const App& app);  // {"started","done","t_s","horizon_s","progress"}

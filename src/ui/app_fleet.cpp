@@ -18,6 +18,13 @@ std::uint64_t fleet_advance(App& app, std::uint64_t max_events) {
   return n;
 }
 
+std::uint64_t fleet_advance_by(App& app, double simulated_seconds) {
+  const bool was_done = app.fleet.done();
+  const std::uint64_t n = app.fleet.advance_by(simulated_seconds);
+  if (app.fleet.done() != was_done) ++app.revision;
+  return n;
+}
+
 void fleet_cancel(App& app) {
   app.fleet.cancel();
   ++app.revision;

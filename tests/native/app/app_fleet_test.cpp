@@ -45,6 +45,24 @@ TEST_CASE("fleet view: sliced run in the app equals the CLI's JSON byte for byte
   CHECK(ui::fleet_json(app) == cli_out.out);
 }
 
+TEST_CASE("fleet view: advancing by simulated time reaches the same end as advancing by events") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "hours", "0.5", errors));
+  REQUIRE(ui::fleet_start(app, "", errors));
+  while (!app.fleet.done()) {
+    ui::fleet_advance_by(app, 97.0);
+    CHECK(app.fleet.progress() <= 1.0);
+  }
+  const std::string by_time = ui::fleet_json(app);
+  REQUIRE(ui::fleet_start(app, "", errors));
+  while (ui::fleet_advance(app, 5000) > 0) {
+  }
+  CHECK(ui::fleet_json(app) == by_time);
+  CHECK(ui::fleet_advance_by(app, 10) == 0);  // done: nothing more
+}
+
 TEST_CASE("fleet view: a malformed trace or an impossible workload starts nothing") {
   ui::App app;
   ui::init(app);
