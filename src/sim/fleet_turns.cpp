@@ -372,9 +372,10 @@ void FleetState::first_token(std::int32_t sid) {
 void FleetState::decode_done(Node& n) {
   decode_advance(n);
   // This moment came from the first target, so that turn ends whatever rounding left of its clock
-  // (always at least one: the run always moves on); others end with it if they are due within rounding.
+  // (always at least one: the run always moves on); others end with it if they are due within rounding
+  // (a relative 1e-9: the clock counts tokens since the start of the run, millions by the end of a day).
   bool first = true;
-  while (!n.dheap.empty() && (first || n.dheap[0].target <= n.v + 1e-6 * std::max(1.0, n.dheap[0].target))) {
+  while (!n.dheap.empty() && (first || n.dheap[0].target <= n.v + 1e-9 * std::max(1.0, n.dheap[0].target))) {
     first = false;
     const std::int32_t sid = n.dheap[0].session;
     n.v = std::max(n.v, n.dheap[0].target);
