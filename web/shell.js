@@ -3,8 +3,9 @@
 // the embed view and its postMessage API, and window.tierscope. Relative URLs only, no inline code.
 import { makeBridge } from './lib/bridge.mjs';
 import { readHash, buildHash, withKey } from './lib/hash.mjs';
-import { STEPS, parseTemplate, entryIndex, missingPart } from './lib/tour.mjs';
-import { normalizeLedger, filterOptions, filterEntries, ledgerToCsv, ledgerToJson, endpointLabel, objectLabel, exportName } from './lib/ledger.mjs';
+import { STEPS, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './lib/tour.mjs';
+import { normalizeLedger, filterOptions, filterEntries, ledgerToCsv, ledgerToJson, labeller, exportName } from './lib/ledger.mjs';
+import { refusalNotice, adjustmentNotice, collapsedLine } from './lib/notices.mjs';
 import { formatBytes, formatSeconds, groupInt, figureText } from './lib/format.mjs';
 import { parseOrigins, senderAllowed, parseCommand, reply, event as embedEvent } from './lib/messages.mjs';
 import { argError, fail, checkPath, checkStep, checkParam, checkSpeed } from './lib/api.mjs';
@@ -48,34 +49,42 @@ let tourTouched = false;
 let lastHash = null;    // the hash this page last wrote, so its own writes are not re-applied
 let pushNext = false;   // the next URL write follows a user navigation and deserves a history entry
 let lastAnnounced = '';
+let lastSelection = '';
+let lastAdjustments = null;
+let shownOnce = false;  // the first state has been shown
 
-// [SECTION] notices: non-blocking, one per refused parameter, text only.
+// [SECTION] notices: in the page's flow above the canvas (never over it), one per source that names every
+// refused key, folding into one line after a few seconds; text only, never markup from data.
 const noticesEl = $('notices');
-const REASONS = {
-  'unknown-key': 'is not a known setting', 'wrong-type': 'has the wrong type', 'not-finite': 'is not a finite number',
-  'out-of-range': 'is out of range', 'bad-enum': 'is not one of the choices', 'bad-syntax': 'cannot be read',
-  'too-large': 'is too long', markup: 'contains markup or script characters', 'duplicate-key': 'appears twice',
-  inconsistent: 'contradicts another setting', 'unknown-preset': 'is not a preset', unavailable: 'is not available in this build',
-  'not-ready': 'is not available yet',
-};
-function showNotice(e, context = 'link') {
-  const field = String(e.field || 'value');
-  const value = String(e.value ?? '');
-  const reason = REASONS[e.code] || 'was refused';
-  const text = context === 'link'
-    ? `The link's “${field}” ${value ? `(“${value}”) ` : ''}${reason}; the default is used.`
-    : `“${field}” ${value ? `(“${value}”) ` : ''}${reason}.`;
-  const item = el('div', { class: 'notice', 'data-code': e.code || '', 'data-field': field }, [
-    el('p', {}, [el('span', { text }), e.allowed ? el('span', { class: 'muted', text: ` Allowed: ${e.allowed}.` }) : null]),
-    el('button', { type: 'button', class: 'btn icon small', 'aria-label': 'Dismiss', text: '✕', onclick: () => item.remove() }),
-  ]);
+const NOTICE_FOLD_MS = 6000;
+function dismissButton(item) {
+  return el('button', { type: 'button', class: 'btn icon small', 'aria-label': 'Dismiss', text: '✕', onclick: () => item.remove() });
+}
+function showNoticeGroup(n) {
+  if (!n) return;
+  const list = el('ul', { class: 'notice-list' }, n.items.map((x) => el('li', { 'data-field': x.field, 'data-code': x.code }, [
+    el('span', { text: x.text }), x.allowed ? el('span', { class: 'muted', text: ` Allowed: ${x.allowed}.` }) : null])));
+  const toggle = el('button', { type: 'button', class: 'btn small notice-toggle', 'aria-expanded': 'true', text: 'Hide' });
+  const head = el('p', { class: 'notice-head' }, [el('span', { class: 'notice-summary', text: n.summary })]);
+  const item = el('div', { class: `notice ${n.kind}`, 'data-kind': n.kind }, [
+    el('div', { class: 'notice-body' }, [head, list]), toggle]);
+  item.append(dismissButton(item));
+  const fold = (folded) => {
+    item.classList.toggle('folded', folded);
+    head.firstChild.textContent = folded ? collapsedLine(n) : n.summary;
+    toggle.textContent = folded ? 'Show' : 'Hide';
+    toggle.setAttribute('aria-expanded', folded ? 'false' : 'true');
+  };
+  toggle.addEventListener('click', () => fold(!item.classList.contains('folded')));
   noticesEl.append(item);
-  while (noticesEl.children.length > 6) noticesEl.firstElementChild.remove();
-  setTimeout(() => item.remove(), 30000);
+  // Older notices of the same kind fold at once; this one after a few seconds (unless a pointer or focus is in it).
+  for (const other of noticesEl.querySelectorAll(`.notice[data-kind="${n.kind}"]`)) if (other !== item && !other.classList.contains('folded')) other.querySelector('.notice-toggle')?.click();
+  setTimeout(() => { if (!item.matches(':hover, :focus-within')) fold(true); }, NOTICE_FOLD_MS);
+  while (noticesEl.children.length > 3) noticesEl.firstElementChild.remove();
 }
 function info(text) {
-  const item = el('div', { class: 'notice info' }, [el('p', { text }),
-    el('button', { type: 'button', class: 'btn icon small', 'aria-label': 'Dismiss', text: '✕', onclick: () => item.remove() })]);
+  const item = el('div', { class: 'notice info' }, [el('p', { text })]);
+  item.append(dismissButton(item));
   noticesEl.append(item);
   setTimeout(() => item.remove(), 4000);
 }
@@ -97,28 +106,52 @@ function showFigure(id) {
   if (f.sources) box.append(el('span', { class: 'sources', text: ' ' + f.sources }));
 }
 
-// [SECTION] walkthrough
+// [SECTION] walkthrough: it always tells the path the canvas shows (one story on screen), in the wording for
+// this model (state().arch), with this scenario's numbers.
+function slotText(id) {
+  if (id.startsWith('arch.')) {
+    const v = state && state.arch ? state.arch[id.slice(5)] : undefined;
+    return typeof v === 'number' ? groupInt(v) : typeof v === 'string' && v ? v : '…';
+  }
+  return figureTextOf(id);
+}
+function slot(id) {
+  if (id.startsWith('arch.')) {
+    const t = slotText(id);
+    return el('span', { class: t === '…' ? 'fig pending' : 'fig arch', text: t });
+  }
+  return figureSlot(id);
+}
 function renderTour() {
   const step = STEPS[tourIndex];
+  const words = variantFor(step, state && state.arch);
   $('tour-count').textContent = `· ${tourIndex + 1} of ${STEPS.length}`;
-  $('tour-title').textContent = step.title;
+  $('tour-title').textContent = words.title;
   const body = $('tour-body');
-  const paras = step.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? figureSlot(part.figure) : part.text))));
-  const missing = missingPart(step, (id) => figures.get(id)?.value);
-  if (missing) {
-    const label = (state && (state.presetLabel || state.preset)) || 'This model';
-    paras.unshift(el('p', { class: 'tour-note' }, `${label} has no ${missing}: this step tells DeepSeek V4.1 Flash's design, and its numbers are this scenario's.`));
-  }
-  body.replaceChildren(...paras);
-  $('tour-look').textContent = `Look at ${step.look}.`;
+  body.replaceChildren(...words.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? slot(part.figure) : part.text)))));
+  $('tour-look').textContent = `Look at ${words.look}.`;
   const dots = $('tour-dots');
   if (dots.children.length !== STEPS.length) {
-    dots.replaceChildren(...STEPS.map((s, i) => el('li', {}, el('button', { type: 'button', class: 'dot', 'aria-label': `Step ${i + 1}: ${s.title}`, onclick: () => goTour(i) }))));
+    dots.replaceChildren(...STEPS.map((s, i) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => goTour(i) }))));
   }
-  [...dots.querySelectorAll('.dot')].forEach((d, i) => { d.setAttribute('aria-current', i === tourIndex ? 'step' : 'false'); });
+  [...dots.querySelectorAll('.dot')].forEach((d, i) => {
+    d.setAttribute('aria-current', i === tourIndex ? 'step' : 'false');
+    d.setAttribute('aria-label', `Step ${i + 1}: ${variantFor(STEPS[i], state && state.arch).title}`);
+  });
   $('tour-back').disabled = tourIndex === 0;
   $('tour-next').disabled = tourIndex === STEPS.length - 1;
   $('tour-play').disabled = !ready;
+}
+
+// Puts the view on a walkthrough step: its path, paused on the ledger entry it talks about.
+function openTourStep(i) {
+  tourIndex = Math.max(0, Math.min(STEPS.length - 1, i));
+  tourTouched = true;
+  const step = STEPS[tourIndex];
+  if (!state || state.path !== step.path) bridge.setPath(step.path);
+  bridge.pause();
+  syncLedger(true);
+  bridge.seek(entryIndex(step, ledger.entries));
 }
 
 // Shows a walkthrough step: its text, its path, and the ledger entry it talks about (highlighted).
@@ -126,13 +159,28 @@ function goTour(i, { play = false } = {}) {
   tourIndex = Math.max(0, Math.min(STEPS.length - 1, i));
   tourTouched = true;
   renderTour();
-  announce(`Walkthrough step ${tourIndex + 1} of ${STEPS.length}: ${STEPS[tourIndex].title}`);
+  announce(`Walkthrough step ${tourIndex + 1} of ${STEPS.length}: ${variantFor(STEPS[tourIndex], state && state.arch).title}`);
   if (!ready) { writeHash(true); return; }
-  const step = STEPS[tourIndex];
   pushNext = true;
-  if (!state || state.path !== step.path) bridge.setPath(step.path);
-  if (play) { bridge.seek(0); bridge.play(); } else { bridge.pause(); syncLedger(true); bridge.seek(entryIndex(step, ledger.entries)); }
+  if (play) {
+    if (!state || state.path !== STEPS[tourIndex].path) bridge.setPath(STEPS[tourIndex].path);
+    bridge.seek(0);
+    bridge.play();
+  } else {
+    openTourStep(tourIndex);
+  }
   refresh();
+}
+
+// The walkthrough follows the view: whatever changed the path (the list, a link, Back, the API, the canvas),
+// the walkthrough shows the step that tells it.
+function syncTourToState() {
+  if (!state) return;
+  const i = stepIndexOfPath(state.path);
+  if (i >= 0 && i !== tourIndex) {
+    tourIndex = i;
+    renderTour();
+  }
 }
 
 $('tour-back').addEventListener('click', () => goTour(tourIndex - 1));
@@ -165,7 +213,7 @@ function syncLedger(force = false) {
   if (!force && key === ledgerKey) return;
   ledgerKey = key;
   ledger = normalizeLedger(bridge.ledger());
-  const opts = filterOptions(ledger);
+  const opts = filterOptions(ledger, state.names);
   for (const [id, list, cur] of [['ledger-tier', opts.tiers, 'tier'], ['ledger-object', opts.objects, 'object']]) {
     const sel = $(id);
     if (!list.some((o) => o.key === filter[cur])) filter[cur] = '';
@@ -175,16 +223,16 @@ function syncLedger(force = false) {
   renderLedger();
 }
 
-function ledgerRow(e) {
+function ledgerRow(e, names) {
   // Screen readers hear what each number is; sighted readers get the same from the column positions.
   const sr = (t) => el('span', { class: 'sr-only', text: t });
   const head = el('span', { class: 'row-head' }, [
     el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), formatSeconds(e.tStart)]),
-    el('span', { class: 'move', text: `${endpointLabel(e.from)} → ${endpointLabel(e.to)}` }),
+    el('span', { class: 'move', text: `${names.endpoint(e.from)} → ${names.endpoint(e.to)}` }),
     el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), e.bytes ? formatBytes(e.bytes) : '—']),
   ]);
   const what = el('span', { class: 'row-what' }, [
-    el('span', { class: 'obj', text: objectLabel(e.object) + (e.phase ? ` · ${e.phase}` : '') }),
+    el('span', { class: 'obj', text: names.object(e.object) + (e.phase ? ` · ${e.phase}` : '') }),
     el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), formatSeconds(e.duration)]),
     el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), e.provenance || 'derived']),
   ]);
@@ -198,7 +246,8 @@ function renderLedger() {
   const list = $('ledger-list');
   const shown = filterEntries(ledger.entries, filter);
   $('ledger-path').textContent = ledger.label ? `· ${ledger.label}` : '';
-  list.replaceChildren(...shown.map(ledgerRow));
+  const names = labeller(state && state.names);
+  list.replaceChildren(...shown.map((e) => ledgerRow(e, names)));
   const empty = $('ledger-empty');
   empty.hidden = shown.length > 0;
   empty.textContent = ledger.entries.length === 0 ? (ledger.note || 'Choose an animation to list what moves where, step by step.') : 'No entry matches the filter.';
@@ -303,14 +352,34 @@ function renderState() {
   speed.value = sv;
   for (const b of document.querySelectorAll('#path-list .path')) b.setAttribute('aria-pressed', b.dataset.path === state.path ? 'true' : 'false');
   const entry = ledger.entries.find((e) => e.index === state.step);
-  $('entry-now').textContent = entry ? entry.sentence : '';
+  $('entry-now').textContent = entry ? entry.sentence : (state.note || '');
   markCurrent();
   if (entry) announce(`${label}, ${pos}: ${entry.sentence}`);
+  // The canvas's selection, by pointer or by keys, is said aloud: its name and its leading figure.
+  const sel = state.selection;
+  const selKey = sel ? `${sel.id}|${sel.detail}` : '';
+  if (sel && selKey !== lastSelection) announce(`Selected ${sel.name}: ${sel.detail}`);
+  lastSelection = selKey;
+  // Values an edit moved along with the edited one (in the page or in the canvas's scenario panel).
+  if (state.adjustmentsSeq !== lastAdjustments) {
+    if (lastAdjustments !== null) showNoticeGroup(adjustmentNotice(state.adjustments));
+    lastAdjustments = state.adjustmentsSeq;
+  }
+  // On phones a panel opens below the schematic inside a taller canvas, brought into view when it opens.
+  const frame = $('canvas-frame');
+  const panelOpen = !!state.panelOpen;
+  if (panelOpen !== frame.classList.contains('panel-open')) {
+    frame.classList.toggle('panel-open', panelOpen);
+    // Only when the reader opened it here: a link that opens with a panel leaves the page where it starts.
+    if (panelOpen && shownOnce && !EMBED && matchMedia('(max-width: 760px)').matches) requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
+  }
+  shownOnce = true;
 }
 
 function refresh() {
   if (!ready) return;
   state = bridge.state();
+  syncTourToState();
   syncLedger();
   renderState();
   writeHash();
@@ -321,7 +390,7 @@ $('pb-play').addEventListener('click', () => { if (state && state.playing) bridg
 $('pb-prev').addEventListener('click', () => { bridge.step(-1); refresh(); });
 $('pb-next').addEventListener('click', () => { bridge.step(1); refresh(); });
 $('pb-scrub').addEventListener('input', (e) => { bridge.seek(Number(e.target.value)); refresh(); });
-$('pb-speed').addEventListener('change', (e) => { const r = bridge.setSpeed(Number(e.target.value)); r.errors.forEach((x) => showNotice(x, 'call')); refresh(); });
+$('pb-speed').addEventListener('change', (e) => { const r = bridge.setSpeed(Number(e.target.value)); showNoticeGroup(refusalNotice(r.errors, 'call')); refresh(); });
 
 // [SECTION] share links: the URL hash holds the whole view; back and forward re-apply it.
 function currentHash() {
@@ -346,19 +415,29 @@ function writeHash(forcePush = false) {
   if (EMBED) $('open-full').href = linkFor(hash);
 }
 
-// Applies a hash from the address bar: page keys here, the rest in the app; every refusal becomes a notice.
+// Applies a hash from the address bar: page keys here, the rest in the app; all refusals of one link become
+// one notice naming each key. The walkthrough and the view then agree: a link with a walkthrough step but no
+// path opens that step's path and entry; with both, the path wins and the walkthrough follows it. A page
+// opened with no hash at all starts at the beginning of the walkthrough.
 function applyLocationHash() {
   const raw = location.hash || '';
   if (lastHash !== null && raw.replace(/^#/, '') === lastHash) return;
   const { appHash, page, notices } = readHash(raw, { tourSteps: STEPS.length });
-  notices.forEach((n) => showNotice(n));
+  const refused = [...notices];
   if (page.tour) { tourIndex = page.tour - 1; tourTouched = true; renderTour(); }
   if (ready) {
     const r = bridge.applyHash(appHash);
-    (r.errors || []).forEach((n) => showNotice(n));
+    refused.push(...(r.errors || []));
+    const linkPath = /(^|&)path=/.test(appHash);
+    state = bridge.state();
+    if (page.tour && !linkPath) openTourStep(page.tour - 1);
+    else if (page.tour && state && STEPS[page.tour - 1].path !== state.path) {
+      refused.push({ code: 'inconsistent', field: 'tour', value: String(page.tour), allowed: `the walkthrough step of path ${state.path} (${stepIndexOfPath(state.path) + 1})` });
+    } else if (!raw.replace(/^#/, '') && !page.tour) openTourStep(0);
     lastHash = null;
     refresh();
   }
+  showNoticeGroup(refusalNotice(refused, 'link'));
 }
 window.addEventListener('hashchange', applyLocationHash);
 window.addEventListener('popstate', applyLocationHash);
@@ -440,11 +519,16 @@ function publicState() {
   return {
     preset: s.preset, presetLabel: s.presetLabel, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
     steps: s.steps, playing: !!s.playing, speed: s.speed, tModel: s.tModel, total: s.total, counters: s.counters,
-    ledgerLength: s.ledgerLength, panels: s.panels, hash: currentHash(),
+    ledgerLength: s.ledgerLength, panels: s.panels, arch: s.arch, hash: currentHash(),
   };
 }
 const pathKeys = () => paths.map((p) => p.key);
-function done(r) { refresh(); return { ok: r.ok, errors: r.errors || [] }; }
+function done(r) {
+  refresh();
+  const out = { ok: r.ok, errors: r.errors || [] };
+  if (r.adjustments) out.adjustments = r.adjustments;
+  return out;
+}
 
 let resolveReady = null, rejectReady = null;
 const readyPromise = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
@@ -662,7 +746,9 @@ function start() {
   script.onerror = () => failLoad('script', 'tierscope.js could not be fetched.');
   document.head.appendChild(script);
 }
-canvas.addEventListener('pointerdown', () => canvas.focus());
+// A tap gives the canvas the keys (SDL cancels touch defaults, so the browser would not), without the ring
+// that marks keyboard focus and without scrolling the page.
+canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true, focusVisible: false }));
 // Tab always leaves the canvas: the app's own keyboard handling would otherwise keep focus inside it (a
 // keyboard trap). The capture phase on the frame runs before the app's listeners and stops only Tab.
 $('canvas-frame').addEventListener('keydown', (e) => {

@@ -135,6 +135,7 @@ Ledger build_ledger(const model::Scenario& s, const model::Figures& f, PathId pa
   Ledger out;
   out.path = path;
   out.preset = s.preset;
+  out.label = path_label(path, s.model);
   out.summary = path_summary(path, s.model);
   for (int i = 0; i < kObjectCount; ++i) out.labels[static_cast<std::size_t>(i)] = object_label(static_cast<ObjectKind>(i), s.model);
   detail::Builder b(s, f, out);

@@ -49,20 +49,6 @@ void key_list(std::string& out, std::uint32_t bits, const char* (*key)(E)) {
   out += ']';
 }
 
-void csv_field(std::string& out, std::string_view s) {
-  bool quote = false;
-  for (const char c : s) quote = quote || c == ',' || c == '"' || c == '\n' || c == '\r';
-  if (!quote) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (const char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
 
 }  // namespace
 
@@ -88,7 +74,7 @@ std::string ledger_to_json(const Ledger& l) {
   o += "{\n\"path\": ";
   json_string(o, path_key(l.path));
   o += ",\n\"label\": ";
-  json_string(o, path_label(l.path));
+  json_string(o, l.label.empty() ? std::string(path_label(l.path)) : l.label);
   o += ",\n\"preset\": ";
   json_string(o, l.preset);
   o += ",\n\"summary\": ";
@@ -167,27 +153,27 @@ std::string ledger_to_csv(const Ledger& l) {
       "sentence,highlight_layers,engram_rows\r\n";
   for (const LedgerEntry& e : l.entries) {
     o += std::to_string(e.index) + ",";
-    csv_field(o, e.step);
+    model::append_csv_field(o, e.step);
     o += ",";
-    csv_field(o, e.phase);
+    model::append_csv_field(o, e.phase);
     o += "," + std::to_string(e.layer) + "," + number(e.t_start) + "," + number(e.duration) + ",";
     o += std::string(endpoint_key(e.from)) + "," + endpoint_key(e.to) + "," + object_key(e.object) + ",";
     o += number(e.bytes) + "," + number(e.flop) + "," + (e.overlapped ? "true" : "false") + ",";
     o += figure_key(e.figure) + "," + figure_key(e.time_figure) + "," + number(e.time_share) + ",";
-    csv_field(o, model::provenance_name(e.provenance));
+    model::append_csv_field(o, model::provenance_name(e.provenance));
     o += ",";
-    csv_field(o, e.formula);
+    model::append_csv_field(o, e.formula);
     o += ",";
-    csv_field(o, e.sentence);
+    model::append_csv_field(o, e.sentence);
     o += ",";
-    csv_field(o, layers_text(e.highlight.layers, " "));
+    model::append_csv_field(o, layers_text(e.highlight.layers, " "));
     o += "," + number(e.engram_rows) + "\r\n";
   }
   return o;
 }
 
 std::string ledger_to_text(const Ledger& l) {
-  std::string o = std::string(path_label(l.path)) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
+  std::string o = (l.label.empty() ? std::string(path_label(l.path)) : l.label) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
                   std::to_string(l.entries.size()) + " steps · " + model::human(l.total, "s") + " model time\n";
   o += (l.summary.empty() ? std::string(path_summary(l.path)) : l.summary) + "\n";
   if (!l.note.empty()) o += "Note: " + l.note + "\n";

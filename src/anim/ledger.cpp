@@ -125,7 +125,7 @@ bool has_indexer(const model::ModelArch& m) {
 
 std::string object_label(ObjectKind o, const model::ModelArch& m) {
   switch (o) {
-    case ObjectKind::MoeWeights: return m.experts > 0 ? "MoE weights" : "Model weights";
+    case ObjectKind::MoeWeights: return m.experts > 0 ? "MoE weights" : "Dense weights";
     case ObjectKind::GlobalKv: return kv_name(m);
     case ObjectKind::SparseIndex: return m.cand_src >= 0 ? "CSA2 sparse index" : has_indexer(m) ? "Sparse index" : "Sparse index (none)";
     case ObjectKind::SwaWindow: return m.n_win > 0 ? "SWA KV: active window" : "Sliding window (none)";
@@ -138,6 +138,22 @@ std::string object_label(ObjectKind o, const model::ModelArch& m) {
     case ObjectKind::Count: break;
   }
   return object_label(o);
+}
+
+std::string path_label(PathId p, const model::ModelArch& m) {
+  if (p == PathId::Csa2Modes && m.cand_src < 0) return has_indexer(m) ? "Sparse layer modes" : "Layer by layer";
+  return path_label(p);
+}
+
+std::string endpoint_label(Endpoint e, const model::ModelArch& m) {
+  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  if (ced) return endpoint_label(e);
+  switch (e) {
+    case Endpoint::Encoder: return "layers";
+    case Endpoint::Stream: return "hidden states";
+    case Endpoint::Decoder: return "last layers";
+    default: return endpoint_label(e);
+  }
 }
 
 std::string path_summary(PathId p, const model::ModelArch& m) {

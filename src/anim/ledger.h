@@ -22,6 +22,8 @@ const char* path_label(PathId p);  // "Prefill", "Decode step", ...
 const char* path_summary(PathId p);  // one sentence: what the path shows (V4.1's story)
 // The same sentence told for the model at hand (decoder-only, GQA, MLA or CSA2/Engram).
 std::string path_summary(PathId p, const model::ModelArch& m);
+// The path's name for the model at hand: "CSA2 layer modes" only where there are CSA2 layers.
+std::string path_label(PathId p, const model::ModelArch& m);
 // Strict: exact key only. On failure `err` names the field ("path"), the value and the allowed keys.
 bool parse_path(std::string_view key, PathId& out, model::Error& err);
 // "prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget"
@@ -44,6 +46,8 @@ constexpr int kEndpointCount = static_cast<int>(Endpoint::Count);
 const char* endpoint_key(Endpoint e);    // "sram", "hbm", "dram", "ssd", "tokens", "encoder", "stream", "decoder"
 const char* endpoint_label(Endpoint e);  // "GPU SRAM", "GPU HBM", "host DRAM", "NVMe SSD", ...
 inline bool is_tier(Endpoint e) { return e <= Endpoint::Ssd; }
+// The place's name for the model at hand: a decoder-only model has "layers", no causal encoder or H[t].
+std::string endpoint_label(Endpoint e, const model::ModelArch& m);
 
 // The state objects of the design card's hierarchy, plus the compute-side objects that travel.
 enum class ObjectKind : std::uint8_t {
@@ -62,7 +66,7 @@ enum class ObjectKind : std::uint8_t {
 constexpr int kObjectCount = static_cast<int>(ObjectKind::Count);
 const char* object_key(ObjectKind o);    // "working-set", "moe-weights", "global-kv", ...
 const char* object_label(ObjectKind o);  // the design card's block names
-// The block's name for the model at hand: dense weights are "Model weights", a GQA cache "KV cache (BF16)".
+// The block's name for the model at hand: dense weights are "Dense weights", a GQA cache "KV cache (BF16)".
 std::string object_label(ObjectKind o, const model::ModelArch& m);
 // Request activation vs model weight (Lifetime::None for the compute-side objects' kernel scratch).
 model::Lifetime object_lifetime(ObjectKind o);
@@ -135,6 +139,7 @@ struct Resident {
 struct Ledger {
   PathId path = PathId::Decode;
   std::string preset;
+  std::string label;                // the path's name for this model
   std::string summary;              // the path told for this model
   std::array<std::string, kObjectCount> labels;  // each object's name for this model
   // The path's critical-path time figure: its entries that are not overlapped last exactly this long

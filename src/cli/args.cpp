@@ -5,6 +5,8 @@
 
 #include "anim/ledger.h"
 #include "cli/cli.h"
+
+#include "model/charts.h"
 #include "model/params.h"
 #include "model/text.h"
 #include "sim/fleet_report.h"
@@ -126,8 +128,14 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       return r;
     }
     if (!a.starts_with("-")) {
+      if (have_command && o.command == Command::Chart && o.chart.empty()) {
+        model::ChartKind kind{};
+        if (!model::chart_from_key(a, kind)) usage(ErrorCode::BadEnum, "chart", a, "roofline, sweep, breakdown");
+        o.chart = std::string(a);
+        continue;
+      }
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, fleet");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
         continue;
       }
       have_command = true;
@@ -138,8 +146,9 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "params") o.command = Command::Params;
       else if (a == "ledger") o.command = Command::Ledger;
       else if (a == "anchors") o.command = Command::Anchors;
+      else if (a == "chart") o.command = Command::Chart;
       else if (a == "fleet") o.command = Command::Fleet;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, fleet");
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -151,11 +160,11 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       has_value = true;
     }
     const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
-    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--format" ||
+    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
                        flag == "--over" || flag == "--figures" || flag == "--path" || fleet_flag;
     if (!known) {
       usage(ErrorCode::UnknownKey, "flag", flag,
-            "--preset, --set, --scenario, --format, --over, --figures, --path, --hours, --seed, --trace, --sweep, --help");
+            "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --hours, --seed, --trace, --sweep, --help");
       continue;
     }
     if (!has_value) {
@@ -170,6 +179,9 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     } else if (flag == "--scenario") {
       if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
       o.scenario_file = std::string(value);
+    } else if (flag == "--config") {
+      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a config.json file path");
+      o.config_file = std::string(value);
     } else if (flag == "--format") {
       o.format_given = true;
       if (value == "text") o.format = Format::Text;
@@ -227,7 +239,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, fleet");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
     return r;
   }
   if (o.command != Command::Fleet && !fleet_flags.empty()) {
@@ -235,6 +247,10 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
+  }
+  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
+      o.command != Command::CheckCard) {
+    usage(ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
   }
   if (o.command == Command::Sweep) {
     if (o.axes.empty() || o.axes.size() > 2) {
@@ -249,6 +265,19 @@ ParseResult parse_args(std::span<const std::string_view> args) {
             "at most 1000000 points");
     }
     if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
+  } else if (o.command == Command::Chart) {
+    if (o.chart.empty()) usage(ErrorCode::BadSyntax, "chart", "", "a chart after the command: roofline, sweep, breakdown");
+    if (o.chart != "sweep" && !o.axes.empty()) usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with chart sweep");
+    if (o.axes.size() > 2) usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "at most two: x, then one line per value");
+    if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
+    if (o.axes.size() == 2 && (o.axes[1].values.empty() || o.axes[1].values.size() > 8)) {
+      usage(ErrorCode::OutOfRange, "--over", o.axes[1].key + ": " + std::to_string(o.axes[1].values.size()) + " values", "1 to 8 lines");
+    }
+    if (!o.axes.empty() && o.axes[0].values.size() > 256) {
+      usage(ErrorCode::OutOfRange, "--over", o.axes[0].key + ": " + std::to_string(o.axes[0].values.size()) + " values", "at most 256 points on a chart");
+    }
+    if (o.chart != "sweep" && !o.figure_ids.empty()) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[0], "only with chart sweep");
+    if (o.figure_ids.size() > 1) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[1], "one figure for chart sweep");
   } else if (!o.axes.empty()) {
     usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
   }

@@ -8,8 +8,12 @@
 #include "cli/cli.h"
 #include "model/anchors.h"
 #include "model/card_check.h"
+#include "model/charts.h"
 #include "model/figures.h"
+#include "model/hf_config.h"
+#include "model/sweep.h"
 #include "model/json_codec.h"
+#include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -25,22 +29,30 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
 
 void report(Output& o, const Errors& errors, int code) {
   for (const Error& e : errors) o.err += "tierscope: " + e.message() + "\n";
   o.exit_code = code;
 }
 
-// Builds the scenario from --scenario or --preset, then applies --set in order; all or nothing.
+// The model's name when its config.json does not give one: the folder of a file called config.json
+// (models are downloaded as NAME/config.json), else the file's own name without ".json".
+std::string config_name_hint(std::string_view path) {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (base == "config.json") {
+    if (slash == std::string_view::npos) return "";
+    const std::string_view dir = path.substr(0, slash);
+    const std::size_t up = dir.find_last_of('/');
+    return std::string(up == std::string_view::npos ? dir : dir.substr(up + 1));
+  }
+  if (base.size() > 5 && base.substr(base.size() - 5) == ".json") base.remove_suffix(5);
+  return std::string(base);
+}
+
+// Builds the scenario from --scenario or --preset, puts in the model of --config, then applies --set in
+// order; all or nothing.
 bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Output& o) {
   Scenario s;
   if (!opt.scenario_file.empty()) {
@@ -63,6 +75,21 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Outpu
       report(o, {make_error(ErrorCode::UnknownPreset, "--preset", name, names)}, kExitInvalid);
       return false;
     }
+  }
+  if (!opt.config_file.empty()) {
+    std::string text, why;
+    if (!read_file(opt.config_file, text, why)) {
+      report(o, {make_error(ErrorCode::BadSyntax, "--config", opt.config_file, "a readable config.json file (" + why + ")")}, kExitFile);
+      return false;
+    }
+    Errors errors;
+    std::vector<std::string> notes;
+    if (!apply_hf_config(s, text, config_name_hint(opt.config_file), errors, notes)) {
+      for (Error& e : errors) e.field = opt.config_file + ": " + e.field;
+      report(o, errors, kExitInvalid);
+      return false;
+    }
+    for (const std::string& n : notes) o.err += "tierscope: note: " + opt.config_file + ": " + n + "\n";
   }
   Errors errors;
   for (const SetArg& a : opt.sets) {
@@ -102,7 +129,11 @@ bool pick_figures(const Options& opt, std::vector<FigureId>& ids, Output& o, boo
     return true;
   }
   for (const std::string& id : opt.figure_ids) {
-    const FigureId f = figure_id(id);
+    FigureId f = figure_id(id);
+    if (const RetiredFigure* r = f == FigureId::Count ? retired_figure(id) : nullptr) {
+      f = figure_id(r->id);
+      o.err += "tierscope: note: figure " + id + " is now " + r->id + " (" + r->why + ")\n";
+    }
     if (f == FigureId::Count) {
       report(o, {make_error(ErrorCode::UnknownKey, "--figures", id, "figure ids listed by `tierscope figures --format csv`")}, kExitUsage);
       return false;
@@ -210,35 +241,66 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   o.out += ",feasible,why\n";
   const std::size_t n1 = p1 ? opt.axes[1].values.size() : 1;
   Computed c;
+  const ParamDef* keys[] = {p0, p1};
+  SweepRunner runner(base, ids, std::span<const ParamDef* const>(keys, p1 ? 2 : 1));
   for (const std::string& v0 : opt.axes[0].values) {
     for (std::size_t j = 0; j < n1; ++j) {
       // Each point starts from the base and is set as a person would set it (dependent fields follow).
-      Scenario s = base;
-      Error e;
-      Adjustments moved;
-      bool ok = edit_param(s, *p0, v0, moved, e);
-      if (ok && p1) ok = edit_param(s, *p1, opt.axes[1].values[j], moved, e);
+      const SweepSetting settings[] = {{p0, v0}, {p1, p1 ? std::string_view(opt.axes[1].values[j]) : std::string_view()}};
       Errors errors;
-      if (!ok) errors.push_back(e);
-      else errors = validate(s);
-      if (!errors.empty()) {
+      if (!runner.run(std::span<const SweepSetting>(settings, p1 ? 2 : 1), c, errors)) {
         for (Error& x : errors) x.field = "--over point " + v0 + (p1 ? "," + opt.axes[1].values[j] : "") + ": " + x.field;
         report(o, errors, kExitInvalid);
         o.out.clear();
         return;
       }
-      compute_values(s, c);
       const bool feasible = c.terms.feasible();
       o.out += v0;
       if (p1) o.out += "," + opt.axes[1].values[j];
       for (FigureId id : ids) {
         o.out += ',';
         // A point that cannot run shows no time or capacity, only what holds regardless.
-        if (figure_shown(c.terms, id)) appendf(o.out, "%.9g", c.values[id]);
+        // Exact (shortest round-trip) values: the page's charts draw these same numbers.
+        if (figure_shown(c.terms, id)) o.out += num_exact(c.values[id]);
       }
       o.out += feasible ? ",true," : ",false," + csv_field(infeasible_summary(c.terms));
       o.out += '\n';
     }
+  }
+}
+
+// A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
+void cmd_chart(const Options& opt, const Scenario& s, Output& o) {
+  ChartKind kind{};
+  chart_from_key(opt.chart, kind);
+  ChartOptions co;
+  if (!opt.figure_ids.empty()) {
+    co.figure = opt.figure_ids[0];
+    if (const RetiredFigure* r = figure_id(co.figure) == FigureId::Count ? retired_figure(co.figure) : nullptr) co.figure = r->id;
+  }
+  if (!opt.axes.empty()) {
+    co.x_key = opt.axes[0].key;
+    co.x_values = opt.axes[0].values;
+  }
+  if (opt.axes.size() > 1) {
+    co.family_key = opt.axes[1].key;
+    co.family_values = opt.axes[1].values;
+  }
+  Chart c;
+  Errors errors;
+  if (!make_chart(s, kind, co, c, errors)) {
+    report(o, errors, kExitInvalid);
+    return;
+  }
+  if (opt.format == Format::Json) {
+    o.out = chart_to_json(c);
+  } else if (opt.format == Format::Csv) {
+    o.out = chart_to_csv(c);
+  } else {
+    o.out = c.title + "\n" + c.description + "\n\n" + chart_to_csv(c);
+    for (const ChartMark& m : c.marks) o.out += "\n" + m.label + ": " + m.text;
+    for (const ChartBand& b : c.bands) o.out += "\n" + b.label;
+    if (!c.marks.empty() || !c.bands.empty()) o.out += "\n";
   }
 }
 
@@ -250,7 +312,7 @@ void cmd_anchors(const Options& opt, Output& o) {
     for (const AnchorResult& r : results) {
       const Anchor& a = *r.anchor;
       Json terms = Json::array();
-      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.name}, {"seconds", g.seconds}});
+      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
       arr.push_back(Json{{"id", a.id}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings}, {"assumed", a.assumed},
                          {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
                          {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)}, {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)},
@@ -285,7 +347,7 @@ void cmd_anchors(const Options& opt, Output& o) {
     bool first = true;
     for (const GapTerm& g : r.terms) {
       if (g.seconds <= 0) continue;
-      appendf(o.out, "%s %s %s", first ? "" : " +", g.name, human(g.seconds, "s").c_str());
+      appendf(o.out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
       first = false;
     }
     appendf(o.out, "\n    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
@@ -396,11 +458,13 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::CheckCard:
     case Command::Sweep:
     case Command::Ledger:
+    case Command::Chart:
     case Command::Fleet: break;
   }
   Scenario s;
   if (!build_scenario(opt, read_file, s, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
+  else if (opt.command == Command::Chart) cmd_chart(opt, s, o);
   else if (opt.command == Command::CheckCard) {
     cmd_check_card(opt, s, o);
     Computed c;
@@ -437,16 +501,19 @@ std::string usage_text() {
          "  params        list the scenario parameters, their ranges and defaults\n"
          "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
+         "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
+         "                one line per value) or breakdown\n"
          "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
          "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
          "  --scenario FILE      start from a scenario JSON file instead\n"
+         "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
-         "  --figures ID,ID      only these figure ids (figures, sweep)\n"
+         "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
          "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
          "  --hours H            fleet: simulated hours (the same as --set hours=H)\n"
          "  --seed S             fleet: random seed (the same as --set seed=S)\n"
@@ -463,7 +530,9 @@ std::string usage_text() {
          "  tierscope ledger --path decode --format json\n"
          "  tierscope fleet --hours 24 --set arrivals=5 --sweep pool\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
-         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n";
+         "  tierscope chart roofline --format json\n"
+         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"
+         "  tierscope figures --config Qwen3-8B/config.json --preset llama31-8b-1xh100\n";
 }
 
 }  // namespace tierscope::cli

@@ -2,7 +2,6 @@
 // schematics, H[t], the four tier bands and the blocks in them; then the state's highlights and packet.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "layout/layout.h"
 
@@ -87,17 +86,21 @@ float block_width(double bytes, float inner_w, float label_w) {
   return std::min(inner_w, std::max(w, label_w));
 }
 
-float text_w(const char* text, const Metrics& m) { return static_cast<float>(std::strlen(text)) * m.cw; }
+// A block's label at the frame's text size, padded as the renderer pads it (8 px a side) plus a little slack.
+float label_room(const char* text, const Metrics& m, const TextMetrics& tm) {
+  return tm.width(text, tm.font_px * m.s) + 18 * m.s;
+}
 
 // Places the hierarchy's bands and blocks from y; returns the bottom.
-float place_hierarchy(const Scene& sc, const Metrics& m, float x0, float width, float y, Layout& out) {
+float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, float x0, float width, float y, Layout& out) {
   float bw[4];
   float min_w = 0;
   for (int i = 0; i < anim::kObjectCount; ++i) {
     const ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
-    if (o.present) min_w = std::max(min_w, text_w(block_label(static_cast<ObjectKind>(i)), m) + 4 * m.band_pad);
+    if (o.present) min_w = std::max(min_w, label_room(block_label(static_cast<ObjectKind>(i), sc), m, tm) + 2 * m.band_pad);
   }
-  min_w = std::max(min_w, 14 * m.cw);  // the band title ("GPU SRAM") and a little of its figures
+  // The band title ("Host DRAM") and a little of its figures.
+  min_w = std::max(min_w, tm.width("Host DRAM", tm.font_px * m.s) + 6 * m.cw);
   band_widths(sc, width, min_w, bw);
   for (int b = 0; b < 4; ++b) {
     const float w = bw[b];
@@ -108,6 +111,7 @@ float place_hierarchy(const Scene& sc, const Metrics& m, float x0, float width, 
     info.capacity = sc.tiers[static_cast<std::size_t>(b)].capacity;
     info.latency = sc.tiers[static_cast<std::size_t>(b)].latency;
     info.stripe_spacing = stripe_spacing(info.latency, m.s);
+    info.overflow = !sc.overflow[static_cast<std::size_t>(b)].empty();
     info.title = {inner_x, y + m.band_pad, inner_w, m.band_title_h};
     // Blocks flow left to right and wrap.
     float bx = inner_x, by = info.title.bottom();
@@ -115,8 +119,7 @@ float place_hierarchy(const Scene& sc, const Metrics& m, float x0, float width, 
     for (int i = 0; i < anim::kObjectCount; ++i) {
       const ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
       if (!o.present || o.tier != kTiers[b]) continue;
-      // The renderer pads labels by 8 px a side; a little slack covers wide glyphs.
-      const float label_w = text_w(block_label(static_cast<ObjectKind>(i)), m) * 1.06f + 18 * m.s;
+      const float label_w = label_room(block_label(static_cast<ObjectKind>(i), sc), m, tm);
       const float bwid = block_width(o.footprint, inner_w, label_w);
       if (rows == 0) rows = 1;
       if (bx > inner_x && bx + bwid > inner_x + inner_w + 0.01f) {
@@ -164,7 +167,7 @@ int count_block_rows(const Layout& out) {
 }
 
 // Places everything below the toolbar from `top`; returns the bottom of the content.
-float place_schematic(const Scene& sc, const Metrics& m, float x0, float width, float top, Layout& out) {
+float place_schematic(const Scene& sc, const Metrics& m, const TextMetrics& tm, float x0, float width, float top, Layout& out) {
   out.items.clear();
   float y = top;
   // Token row.
@@ -225,7 +228,47 @@ float place_schematic(const Scene& sc, const Metrics& m, float x0, float width, 
 
   out.titles[static_cast<int>(TitleId::Hierarchy)] = {x0, y, m.drop_titles ? 0.0f : width, minor_title_h};
   y += minor_title_h;
-  return place_hierarchy(sc, m, x0, width, y, out);
+  return place_hierarchy(sc, m, tm, x0, width, y, out);
+}
+
+// The schematic in out.schematic at the largest text that fits: measured at full size, spacing squeezed
+// first, then everything (text included) shrunk until it fits; on tall canvases rows and blocks grow into
+// the spare height.
+struct Fit {
+  Metrics m;
+  float used = 0;
+};
+Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out) {
+  const float x0 = out.schematic.x, width = out.schematic.w, top = out.schematic.y, avail = out.schematic.h;
+  Metrics m;
+  m.set(1.0f, 0.0f, tm);
+  float used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  if (used > avail + 0.5f) {
+    m.set(1.0f, 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  // Text size converges on the largest that fits (sizes are nearly proportional to it); dropping the minor
+  // titles frees room, so the scale may then grow back a little.
+  for (int i = 0; i < 8 && (used > avail + 0.5f || (m.drop_titles && used < avail * 0.97f && m.s < 1.0f)); ++i) {
+    const float s = clampf(m.s * avail / used * 0.995f, 0.45f, 1.0f);
+    m.drop_titles = m.drop_titles || s < 0.7f;
+    m.set(s, 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
+    m.set(std::max(0.45f, m.s * 0.97f), 1.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  if (used < avail && m.tight == 0.0f) {
+    const float spare = avail - used;
+    const int rows = std::max(out.encoder_rows, out.decoder_rows);
+    const int block_rows = std::max(1, count_block_rows(out));
+    m.grow_row = std::min(spare * 0.35f / F(std::max(rows, 1)), m.lh * 0.9f);
+    m.grow_block = std::min(spare * 0.45f / F(block_rows), m.lh * 1.2f);
+    m.set(m.s, 0.0f, tm);
+    used = place_schematic(sc, m, tm, x0, width, top, out) - top;
+  }
+  return {m, used};
 }
 
 // The point a packet leaves from or arrives at.
@@ -336,49 +379,57 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
   out.toolbar = {m0, m0, W - 2 * m0, F(toolbar_lines) * line + F(toolbar_lines - 1) * 4};
   const float top = out.toolbar.bottom() + 8;
 
-  const bool docked = W >= opt.dock_min_canvas;
-  const float dock_w = docked ? clampf(W * 0.26f, 320, 440) : 0.0f;
-  out.dock = docked ? Rect{W - m0 - dock_w, top, dock_w, std::max(0.0f, H - m0 - top)} : Rect{};
-  float x0 = m0;
-  float width = (docked ? out.dock.x - 16 : W - m0) - x0;
-  if (width > kMaxContentWidth) {
-    x0 += (width - kMaxContentWidth) * 0.5f;
-    width = kMaxContentWidth;
+  // The panels' area is reserved, never laid over the schematic: a column on the right on wide canvases
+  // (always from dock_min_canvas, so opening a panel there moves nothing), and on narrower ones only while a
+  // panel is open: a column beside the schematic or a sheet below it, whichever leaves the schematic the
+  // larger text (a column from side_min_canvas when they tie: the schematic keeps its height).
+  const float full_h = std::max(1.0f, H - m0 - top);
+  const float dock_w = clampf(W * 0.3f, 300, 440);
+  const float min_beside = 340;  // narrowest schematic worth keeping beside a column
+  const auto arrange = [&](DockSide side) {
+    float x0 = m0, width = W - 2 * m0, avail = full_h;
+    out.dock = {};
+    out.dock_side = side;
+    if (side == DockSide::Right) {
+      out.dock = {W - m0 - dock_w, top, dock_w, full_h};
+      width = out.dock.x - 16 - x0;
+    } else if (side == DockSide::Bottom) {
+      // The sheet takes what the schematic does not need at full size, within bounds.
+      Metrics natural;
+      natural.set(1.0f, 0.0f, tm);
+      const float need = place_schematic(sc, natural, tm, x0, width, top, out) - top;
+      const float sheet = clampf(full_h - need - 8, std::min(220.0f, full_h * 0.45f), full_h * 0.6f);
+      out.dock = {m0, H - m0 - sheet, W - 2 * m0, sheet};
+      avail = std::max(1.0f, out.dock.y - 8 - top);
+    }
+    if (width > kMaxContentWidth) {
+      x0 += (width - kMaxContentWidth) * 0.5f;
+      width = kMaxContentWidth;
+    }
+    out.schematic = {x0, top, width, avail};
+    return fit_schematic(sc, tm, out);
+  };
+  Fit fit;
+  if (W >= opt.dock_min_canvas) {
+    fit = arrange(DockSide::Right);
+  } else if (!opt.panel_open) {
+    fit = arrange(DockSide::None);
+  } else if (W - 2 * m0 - dock_w - 16 < min_beside) {
+    fit = arrange(DockSide::Bottom);
+  } else {
+    const float below = arrange(DockSide::Bottom).m.s;
+    const float beside = arrange(DockSide::Right).m.s;
+    const bool prefer_beside = W >= opt.side_min_canvas ? beside >= below - 0.02f : beside > below + 0.02f;
+    fit = prefer_beside ? arrange(DockSide::Right) : arrange(DockSide::Bottom);
   }
-  const float avail = std::max(1.0f, H - m0 - top);
-  out.schematic = {x0, top, width, avail};
-
-  // Measure at full size; shrink everything (text included) until it fits; then grow rows and blocks into
-  // spare height on tall screens.
-  Metrics m;
-  m.set(1.0f, 0.0f, tm);
-  float used = place_schematic(sc, m, x0, width, top, out) - top;
-  if (used > avail + 0.5f) {
-    m.set(1.0f, 1.0f, tm);
-    used = place_schematic(sc, m, x0, width, top, out) - top;
+  out.text_scale = fit.m.s;
+  // A sheet below takes whatever height the schematic left over.
+  if (out.dock_side == DockSide::Bottom && top + fit.used + 8 < out.dock.y) {
+    const float y = top + fit.used + 8;
+    out.dock.h += out.dock.y - y;
+    out.dock.y = y;
+    out.schematic.h = fit.used;
   }
-  // Text size converges on the largest that fits (sizes are nearly proportional to it); dropping the minor
-  // titles frees room, so the scale may then grow back a little.
-  for (int i = 0; i < 8 && (used > avail + 0.5f || (m.drop_titles && used < avail * 0.97f && m.s < 1.0f)); ++i) {
-    const float s = clampf(m.s * avail / used * 0.995f, 0.45f, 1.0f);
-    m.drop_titles = m.drop_titles || s < 0.7f;
-    m.set(s, 1.0f, tm);
-    used = place_schematic(sc, m, x0, width, top, out) - top;
-  }
-  for (int i = 0; i < 4 && used > avail + 0.5f; ++i) {
-    m.set(std::max(0.45f, m.s * 0.97f), 1.0f, tm);
-    used = place_schematic(sc, m, x0, width, top, out) - top;
-  }
-  if (used < avail && m.tight == 0.0f) {
-    const float spare = avail - used;
-    const int rows = std::max(out.encoder_rows, out.decoder_rows);
-    const int block_rows = std::max(1, count_block_rows(out));
-    m.grow_row = std::min(spare * 0.35f / F(std::max(rows, 1)), m.lh * 0.9f);
-    m.grow_block = std::min(spare * 0.45f / F(block_rows), m.lh * 1.2f);
-    m.set(m.s, 0.0f, tm);
-    used = place_schematic(sc, m, x0, width, top, out) - top;
-  }
-  out.text_scale = m.s;
 
   // State: highlights, fills, the packet. Nothing below moves a rectangle.
   const anim::Highlight& hl = st.highlight;
@@ -418,7 +469,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     // Ease in and out so the packet leaves and lands gently.
     const float p = clampf(static_cast<float>(st.packet.progress), 0, 1);
     const float e = p * p * (3 - 2 * p);
-    const float pw = m.lh * 1.6f, ph = m.lh * 0.9f;
+    const float pw = fit.m.lh * 1.6f, ph = fit.m.lh * 0.9f;
     const float px = f.x0 + (f.x1 - f.x0) * e, py = f.y0 + (f.y1 - f.y0) * e;
     Item it;
     it.kind = Kind::Packet;
@@ -427,6 +478,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     it.highlighted = true;
     out.items.push_back(it);
   }
+  place_labels(sc, st, tm, out);
 }
 
 }  // namespace tierscope::layout

@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "anim/ledger.h"
@@ -31,10 +33,18 @@ struct Viewport {
   float width = 0, height = 0;  // CSS pixels
 };
 
-// Measured by the caller from its font (CSS pixels); the layout estimates label widths from these.
+// Measured by the caller from its font (CSS pixels). Labels are chosen with `measure` (the app passes its
+// font's own advance widths); without one, widths are estimated from the average character width.
 struct TextMetrics {
-  float line_height = 18;  // height of one line of text
-  float char_width = 7.5f; // average advance of one character
+  float line_height = 18;  // height of one line of text at font_px
+  float char_width = 7.5f; // average advance of one character at font_px
+  float font_px = 15;      // the size the two above were measured at
+  // The caller's measure: width of `text` at `px` CSS px (`ctx` is passed back as given); null: estimate.
+  float (*measure)(const void* ctx, std::string_view text, float px) = nullptr;
+  const void* measure_ctx = nullptr;
+
+  // Width of `text` at `px` CSS pixels.
+  float width(std::string_view text, float px) const;
 };
 
 // Colour role of an item, matching the legend.
@@ -42,8 +52,10 @@ enum class Role : std::uint8_t { Neutral, Compute, Shared, Swa, Fp4, Count };
 const char* role_key(Role r);  // "neutral", "compute", "shared", "swa", "fp4"
 // The legend role of a state object (global KV is "FP4 stored values" only when stored in FP4).
 Role object_role(anim::ObjectKind o, bool fp4_kv);
-// The short name a block shows; its width sets the block's minimum width.
-const char* block_label(anim::ObjectKind o);
+struct Scene;
+// The short name a block shows, naming what the model has (a dense model's weights are not "MoE weights");
+// its width sets the block's minimum width.
+const char* block_label(anim::ObjectKind o, const Scene& scene);
 
 enum class Kind : std::uint8_t {
   Title,         // a section title (text only)
@@ -78,6 +90,7 @@ struct BandInfo {
   double latency = 0;         // seconds
   float stripe_spacing = 0;   // px between stripes: smaller = denser = slower tier
   Rect title;                 // the band's own title line
+  bool overflow = false;      // the setup cannot run because this tier is too small: drawn in the alert colour
 };
 
 // The arrow and the packet of the move in flight.
@@ -109,6 +122,12 @@ struct Scene {
   std::array<ObjectSpec, anim::kObjectCount> objects{};
   int prompt_tokens = 0;
   bool fp4_kv = false;  // global KV stored in an FP4 format
+  bool moe = false;     // the feed-forward weights are experts
+  model::AttnKind attn = model::AttnKind::Latent;  // names the KV block: global KV, MLA latent, KV cache
+  // A setup that cannot run: per tier, what overflows it, longest wording first ("" when it fits), and
+  // the reasons that are no tier's (a context beyond the model's positions), for the token row.
+  std::array<std::vector<std::string>, 4> overflow{};
+  std::vector<std::string> cannot_run;
 };
 Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::Ledger& ledger);
 
@@ -119,8 +138,10 @@ int drawn_rows(int real);
 void row_layers(int real, int rows, int row, int& first, int& last);
 
 struct Options {
-  float dock_min_canvas = 1100;  // canvas widths from here up get a docked panel column
+  float dock_min_canvas = 1100;  // canvas widths from here up always keep a panel column
+  float side_min_canvas = 720;   // from here up an open panel gets a column; narrower, a sheet below
   float margin = 12;
+  bool panel_open = false;       // a panel has something to show: the layout reserves room for it
   // The page around the canvas already shows playback and status (host_playback) and the counters
   // (host_counters). With the first, the toolbar is one line: the panel buttons, then the counters that
   // fit, unless the page shows those too.
@@ -128,13 +149,35 @@ struct Options {
   bool host_counters = false;
 };
 
+// Where the panels sit: beside the schematic, below it, or nowhere (no panel open on a narrow canvas).
+enum class DockSide : std::uint8_t { None, Right, Bottom };
+const char* dock_side_key(DockSide d);  // "none", "right", "bottom"
+
+// Text the canvas draws, fitted by the layout: `text` is the longest wording that fits `box` at `px`
+// (a shorter wording rather than a cut one; nothing when not even the shortest fits).
+enum class Tone : std::uint8_t { OnItem, Text, Muted, Alert };
+enum class Align : std::uint8_t { Left, Centre, Right };
+struct Label {
+  std::string text;
+  Rect box;            // the room the text was fitted into; the renderer places it inside
+  float px = 15;       // font size, CSS px
+  float width = 0;     // measured width of `text` at `px`
+  Align align = Align::Left;
+  Tone tone = Tone::OnItem;
+  int item = -1;       // index into Layout::items whose colours the text takes (OnItem), or -1
+  float x() const { return align == Align::Left ? box.x : align == Align::Right ? box.right() - width : box.cx() - width * 0.5f; }
+  float y() const { return box.y + (box.h - px) * 0.5f; }
+};
+
 struct Layout {
   Viewport viewport;
   float text_scale = 1;  // < 1 when the viewport is too short for full-size text
   Rect toolbar;          // status strip with counters and panel buttons (ImGui)
-  Rect dock;             // docked panel column (w == 0 when panels collapse into the toolbar)
-  Rect schematic;        // the area the schematic items live in
+  Rect dock;             // the panels' area, beside or below the schematic (w == 0: none)
+  DockSide dock_side = DockSide::None;
+  Rect schematic;        // the area the schematic items live in (never overlaps the dock)
   std::vector<Item> items;
+  std::vector<Label> labels;
   std::array<BandInfo, 4> bands{};
   std::array<Rect, static_cast<int>(TitleId::Count)> titles{};
   Flight flight;
@@ -153,5 +196,12 @@ void compute_layout(const Scene& scene, const anim::StepState& state, Viewport v
 
 // Stable id of an item for the page and tests: "block:global-kv", "band:hbm", "encoder-layer:2", "packet".
 std::string item_id(const Item& item);
+
+// The first of `variants` (longest first) whose width at `px` fits `max_w`, or "" when none does.
+std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initializer_list<std::string> variants);
+
+// The canvas's text for a laid-out frame (labels of titles, tokens, layer rows, the stream, bands, blocks
+// and the packet), each the longest wording that fits its room. Called by compute_layout.
+void place_labels(const Scene& scene, const anim::StepState& state, const TextMetrics& tm, Layout& out);
 
 }  // namespace tierscope::layout

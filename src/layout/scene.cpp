@@ -4,11 +4,21 @@
 #include <cmath>
 
 #include "layout/layout.h"
+#include "model/text.h"
 
 namespace tierscope::layout {
 
 using anim::Endpoint;
 using anim::ObjectKind;
+
+const char* dock_side_key(DockSide d) {
+  switch (d) {
+    case DockSide::Right: return "right";
+    case DockSide::Bottom: return "bottom";
+    case DockSide::None: break;
+  }
+  return "none";
+}
 
 const char* role_key(Role r) {
   switch (r) {
@@ -39,11 +49,11 @@ Role object_role(ObjectKind o, bool fp4_kv) {
   return Role::Neutral;
 }
 
-const char* block_label(ObjectKind o) {
+const char* block_label(ObjectKind o, const Scene& sc) {
   switch (o) {
     case ObjectKind::WorkingSet: return "Kernel working set";
-    case ObjectKind::MoeWeights: return "MoE weights";
-    case ObjectKind::GlobalKv: return "Global KV";
+    case ObjectKind::MoeWeights: return sc.moe ? "MoE weights" : "Dense weights";
+    case ObjectKind::GlobalKv: return sc.attn == model::AttnKind::MHA ? "KV cache" : sc.attn == model::AttnKind::MLA ? "MLA latent KV" : "Global KV";
     case ObjectKind::SparseIndex: return "CSA2 sparse index";
     case ObjectKind::SwaWindow: return "SWA active window";
     case ObjectKind::SwaPool: return "SWA session pool";
@@ -77,6 +87,33 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
   sc.prompt_tokens = s.work.prompt;
   sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
+  sc.moe = m.experts > 0;
+  sc.attn = m.attn;
+  // What keeps the setup from running, said where it happens: memory on the HBM band, positions on the
+  // token row. Numbers come from the model's reasons.
+  const model::Terms& t = f.computed.terms;
+  for (int i = 0; i < t.infeasible_count; ++i) {
+    const model::InfeasibleReason& r = t.infeasible[i];
+    const std::string need = model::human(r.value, r.unit), have = model::human(r.limit, r.unit);
+    switch (r.kind) {
+      case model::Infeasible::WeightsDoNotFit:
+        sc.overflow[1] = {"cannot run: weights need " + need + " per GPU, " + have + " usable", "weights " + need + " > " + have, "overflows"};
+        break;
+      case model::Infeasible::KvDoesNotFit:
+        sc.overflow[1] = {"cannot run: one session's KV needs " + need + ", " + have + " left", "KV " + need + " > " + have, "overflows"};
+        break;
+      case model::Infeasible::BatchOverCapacity:
+        sc.overflow[1] = {"cannot run: batch " + model::num(r.value) + ", room for " + model::num(r.limit) + " sessions",
+                          "batch " + model::num(r.value) + " > " + model::num(r.limit), "overflows"};
+        break;
+      case model::Infeasible::CtxOverMaxPos:
+      case model::Infeasible::PromptOverMaxPos:
+        sc.cannot_run = {"cannot run: " + model::infeasible_text(r), std::string(r.kind == model::Infeasible::CtxOverMaxPos ? "context" : "prompt") +
+                                                                          " > " + model::num(r.limit) + " positions", "cannot run"};
+        break;
+      case model::Infeasible::Count: break;
+    }
+  }
 
   // One GPU's SRAM and HBM (the ledger places weights and KV per GPU), the node's DRAM and drives.
   sc.tiers[0] = {f[model::FigureId::HwSramPerGpu].value, s.hw.lat_sram_ns * 1e-9};

@@ -128,7 +128,6 @@ AnchorResult evaluate_anchor(const Anchor& a) {
     return r;
   }
   const Values& v = c.values;
-  using F = FigureId;
   r.ok = true;
   r.model = v[anchor_figure(a.metric)];
   r.ratio = a.measured > 0 ? r.model / a.measured : 0.0;
@@ -150,18 +149,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
       r.step_measured = a.measured;
       break;
   }
-  r.terms = {
-      {"weights", v[F::DecodeTWeights]},
-      {"KV and index reads", v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend]},
-      {"compute above the reads", v[F::DecodeTCompute]},
-      {"top-k selection", v[F::DecodeTTopk]},
-      {"MoE all-to-all", v[F::DecodeTA2a]},
-      {"all-reduce", v[F::DecodeTAllreduce]},
-      {"per-layer fixed costs", v[F::DecodeTOverhead]},
-      {"speculative drafts", v[F::DecodeTDraft]},
-      {"Engram stall", v[F::DecodeTStall]},
-      {"prefill interleaved", serve ? v[F::ServePrefillShare] : 0.0},
-  };
+  r.terms = step_terms(v, serve);
   return r;
 }
 

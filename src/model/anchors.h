@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/charts.h"
 #include "model/figures.h"
 #include "model/scenario.h"
 
@@ -36,10 +37,8 @@ struct Anchor {
 };
 std::span<const Anchor> anchors();
 
-struct GapTerm {
-  const char* name;   // "weights", "KV and index reads", "all-to-all", ...
-  double seconds;     // per decode step
-};
+// A named part of a decode step ("weights", "KV and index reads", "MoE all-to-all", ...), in seconds.
+using GapTerm = ChartTerm;
 
 struct AnchorResult {
   const Anchor* anchor = nullptr;

@@ -78,30 +78,99 @@ double attention_params_per_layer(const ModelArch& m) {
   return q + kv + o;
 }
 
-ReadSums read_sums(const ModelArch& m, int first, int last, double ctx, const KvSizes& z) {
+ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z) {
   ReadSums r;
-  for (int i = std::max(0, first); i < last && i < m.layer_count; ++i) {
-    const LayerRead x = layer_read(m, i, ctx);
-    r.fullpool += x.fullpool_bytes(z);
-    r.pool += x.pool_bytes(z);
-    r.gather += x.gather_bytes(z);
-    r.dense += x.dense_bytes(z);
-    r.window += x.window_bytes(z);
-    r.gather_rows += x.gathered;
-    if (x.gathered > 0) r.rows_all += x.rows;
-    r.positions += x.positions();
-    r.keys += x.keys_scored();
-    if (x.mode == LayerMode::Full || x.mode == LayerMode::Reindex) r.select_keys += x.keys_scored();
+  for (int g = 0; g < plan.group_count[range]; ++g) {
+    const LayerGroup& grp = plan.groups[range][g];
+    const LayerRead x = layer_read(m, grp.role, ctx);
+    const double n = grp.count;
+    r.fullpool += n * x.fullpool_bytes(z);
+    r.pool += n * x.pool_bytes(z);
+    r.gather += n * x.gather_bytes(z);
+    r.dense += n * x.dense_bytes(z);
+    r.window += n * x.window_bytes(z);
+    r.gather_rows += n * x.gathered;
+    if (x.gathered > 0) r.rows_all += n * x.rows;
+    r.positions += n * x.positions();
+    r.keys += n * x.keys_scored();
+    if (x.mode == LayerMode::Full || x.mode == LayerMode::Reindex) r.select_keys += n * x.keys_scored();
   }
   return r;
 }
 
+// What a layer range holds, counted once: layers, MoE and dense-FFN layers, indexing and Engram layers.
+struct RangeInfo {
+  int first = 0, last = 0;
+  double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
+};
+
+RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
+  RangeInfo r;
+  r.first = range == LayerPlan::FromSplit ? plan.split : 0;
+  r.last = range == LayerPlan::BeforeSplit ? plan.split : m.layer_count;
+  r.n = std::max(0, r.last - r.first);
+  if (m.experts > 0) r.n_moe = std::max(0, r.last - std::max(r.first, m.dense_layers));
+  r.n_dffn = r.n - r.n_moe;
+  for (int g = 0; g < plan.group_count[range]; ++g) {
+    const LayerMode mode = plan.groups[range][g].role.mode;
+    if (mode == LayerMode::Full || mode == LayerMode::Reindex) r.index_layers += plan.groups[range][g].count;
+  }
+  for (int j = 0; j < m.engram_count; ++j) {
+    const int id = m.engram_layers[static_cast<std::size_t>(j)];
+    if (id >= r.first && id < r.last) r.engram_layers += 1;
+  }
+  return r;
+}
+
+// The expert-parallel constants of a scenario (independent of the token count), so a pass costs one pow
+// and one sqrt for its expert load.
+struct EpConst {
+  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1;
+};
+
+EpConst ep_const(double E, double k, int ep) {
+  EpConst x;
+  const ExpertLoad one = expert_load(E, k, ep, 1);  // the formulas' constants, from the public function
+  x.E = E;
+  x.k = k;
+  x.ep = ep;
+  x.per_rank = ep > 0 ? E / ep : 0;
+  x.miss = E > 0 ? std::max(0.0, 1.0 - k / E) : 1.0;
+  x.var = E > 1 && ep > 1 ? k * (1.0 / ep) * (1.0 - 1.0 / ep) * (E - k) / (E - 1.0) : 0.0;
+  x.c = one.c;
+  x.dest = one.dest_ranks;
+  return x;
+}
+
+// expert_load() for `tokens`, from the constants (tested against it).
+ExpertLoad load_at(const EpConst& x, double tokens) {
+  ExpertLoad l;
+  if (x.E <= 0 || x.k <= 0 || tokens <= 0) return l;
+  l.mean = tokens * x.k / x.ep;
+  l.distinct_rank = x.per_rank * (1.0 - std::pow(x.miss, tokens));
+  l.c = x.c;
+  l.dest_ranks = x.dest;
+  if (x.ep <= 1) {
+    l.busiest = l.mean;
+    return l;
+  }
+  l.sigma = std::sqrt(tokens * x.var);
+  l.busiest = std::min(tokens * std::min(x.k, x.per_rank), l.mean + x.c * l.sigma);
+  return l;
+}
+
 // Everything the passes below share, worked out once per scenario.
 struct Ctx {
+  Ctx(const Scenario& scenario, Terms& terms) : s(scenario), m(scenario.model), t(terms), z(kv_sizes(scenario.model)) {}
   const Scenario& s;
   const ModelArch& m;
   Terms& t;
   KvSizes z;
+  LayerPlan own;   // filled by plan_layers() unless the caller has the plan (uninitialised until then)
+  const LayerPlan* plan_ptr = &own;
+  const LayerPlan& plan() const { return *plan_ptr; }
+  RangeInfo range[3];
+  EpConst epc;
   double H = 0, E = 0, k = 0, L = 0;
   double attn_flop_dec = 0, attn_flop_pre = 0, key_flop = 0;  // per position / per key, whole model width
   double b_tok = 0, swa_session = 0;
@@ -132,25 +201,20 @@ struct Work {
   double comm() const { return ar_attn + ar_ffn + a2a; }
 };
 
-Work layers_work(const Ctx& c, int first, int last, double tokens, double moe_tokens, const ReadSums& r, double queries,
-                 bool pre) {
+Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre) {
   const ModelArch& m = c.m;
   const Terms& t = c.t;
+  const RangeInfo& ri = c.range[range];
   Work w;
-  first = std::max(0, first);
-  last = std::min(m.layer_count, last);
-  if (last <= first || tokens <= 0) return w;
-  const double n = last - first;
-  double n_moe = 0;
-  if (m.experts > 0) n_moe = std::max(0, last - std::max(first, m.dense_layers));
-  const double n_dffn = n - n_moe;
+  if (ri.n <= 0 || tokens <= 0) return w;
+  const double n = ri.n, n_moe = ri.n_moe, n_dffn = ri.n_dffn;
   w.layers = n;
   const double p_ffn_dense = n_moe * m.shared_experts * t.p_expert + n_dffn * 3.0 * m.dense_inter * c.H;
   const double p_router = n_moe * m.experts * c.H;
   w.w_dense = (n * t.p_attn_layer + p_ffn_dense) * t.bpv_dense / t.tp + p_router * t.bpv_head;
   w.flop_dense = 2.0 * tokens * ((n * t.p_attn_layer + p_ffn_dense) / t.tp + p_router);
   if (n_moe > 0) {
-    w.load = expert_load(c.E, c.k, static_cast<int>(t.ep), moe_tokens);
+    w.load = load_at(c.epc, moe_tokens);
     w.w_experts = n_moe * w.load.distinct_rank * t.p_expert * t.bpv_experts / t.mt;
     w.flop_experts = 2.0 * t.p_expert * n_moe * w.load.busiest / t.mt;
   }
@@ -160,21 +224,12 @@ Work layers_work(const Ctx& c, int first, int last, double tokens, double moe_to
   w.flop_all = (w.flop_dense + w.flop_attn + w.flop_index) * t.tp + w.flop_experts_all;
   // Kernel floors: every kernel takes at least kernel_us, however little it has to do.
   const bool latent = m.attn != AttnKind::MHA || m.q_lora > 0;
-  double index_layers = 0, engram_layers = 0;
-  for (int i = first; i < last; ++i) {
-    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
-    if (mode == LayerMode::Full || mode == LayerMode::Reindex) index_layers += 1;
-  }
-  for (int j = 0; j < m.engram_count; ++j) {
-    const int id = m.engram_layers[static_cast<std::size_t>(j)];
-    if (id >= first && id < last) engram_layers += 1;
-  }
   const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
   w.floor_dense = c.kernel_s * (n * per_layer + n_dffn * kKernelsDenseFfn +
-                                n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + engram_layers * kKernelsEngram);
+                                n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + ri.engram_layers * kKernelsEngram);
   w.floor_experts = c.kernel_s * n_moe * kKernelsExperts;
   w.floor_attn = c.kernel_s * n * kKernelsAttention;
-  w.floor_index = c.kernel_s * index_layers * kKernelsIndexer;
+  w.floor_index = c.kernel_s * ri.index_layers * kKernelsIndexer;
   // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
   // the MoE all-to-all when attention is data-parallel and experts are spread.
   const double act = tokens * c.H * kActBytes;
@@ -216,7 +271,7 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
   const double br = std::ceil(batch / t.dp - 1e-9);
   const double tokens = br * q + extra;
   const double moe_tokens = batch * q + extra;
-  const Work w = layers_work(c, 0, c.m.layer_count, tokens, moe_tokens, t.dec, tokens, false);
+  const Work w = layers_work(c, LayerPlan::All, tokens, moe_tokens, t.dec, tokens, false);
   const double gather = std::min(t.dec.gather * q, t.dec.rows_all * c.z.main);
   const double kv = br * t.kv_share * (t.dec.fullpool + t.dec.pool + gather + t.dec.dense + t.dec.window) + extra_kv;
   const double append = tokens * t.kv_share * (c.b_tok + t.window_layers * c.z.swa);
@@ -246,16 +301,16 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   if (full <= 0 && win <= 0) return pp;
   const double chunks = full > 0 ? std::ceil(full / std::max(1, c.s.work.chunk)) : 0.0;
   pp.chunks = chunks;
-  const int split = t.last_source >= 0 ? t.last_source : m.layer_count;
+  const int split = c.plan().split;
   Work fw, ww;
   if (chunks > 0) {
     const double per = full / chunks;
-    const ReadSums r = read_sums(m, 0, split, ctx_full, c.z);
-    fw = layers_work(c, 0, split, per, per, r, per, true);
+    const ReadSums r = read_sums(m, c.plan(), LayerPlan::BeforeSplit, ctx_full, c.z);
+    fw = layers_work(c, LayerPlan::BeforeSplit, per, per, r, per, true);
   }
   if (win > 0) {
-    const ReadSums r = read_sums(m, split, m.layer_count, ctx_win, c.z);
-    ww = layers_work(c, split, m.layer_count, win, win, r, win, true);
+    const ReadSums r = read_sums(m, c.plan(), LayerPlan::FromSplit, ctx_win, c.z);
+    ww = layers_work(c, LayerPlan::FromSplit, win, win, r, win, true);
   }
   // The sources from the split on still project every prompt token into their cache.
   double proj_flop = 0;
@@ -310,7 +365,48 @@ double engram_fetch_time(const Terms& t, EngramHome home, double bytes) {
   return t.hbm_lat + hbm_transfer_time(t, bytes);
 }
 
-void compute_values(const Scenario& s, Computed& out) {
+namespace {
+void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsigned scope);
+}  // namespace
+
+void compute_values(const Scenario& s, Computed& out) { compute_all(s, nullptr, out, kScopeAll); }
+void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, unsigned scope) { compute_all(s, &plan, out, scope); }
+
+unsigned figure_scope(FigureId id) {
+  using F = FigureId;
+  switch (id) {
+    case F::DecodeCrossoverBatch: return kScopeCrossover;
+    case F::ReplayFlop:
+    case F::ReplayTime:
+    case F::ReplayTimeStandalone:
+    case F::ReplayWeightBytes: return kScopeReplay;
+    case F::PrefillFlop:
+    case F::PrefillTime:
+    case F::PrefillFullTime:
+    case F::PrefillWindowTime:
+    case F::PrefillChunkWeightBytes:
+    case F::PrefixHitBytes:
+    case F::PrefixSsdReadTime:
+    case F::PrefixUploadTime:
+    case F::PrefixHitTime:
+    case F::PrefixReplayTime:
+    case F::PrefixRestTime:
+    case F::PrefixRecomputeTime:
+    case F::PrefixSpeedup:
+    case F::ServePrefillShare:
+    case F::ServeTpot:
+    case F::ServeTokensPerSGpu:
+    case F::SsdWriteRate:
+    case F::SsdRetentionBytes:
+    case F::SsdDwpdNeeded:
+    case F::SsdRetentionHours: return kScopePrompt;
+    default: return 0;
+  }
+}
+
+namespace {
+// The whole evaluation; `given` is s.model's layer plan when the caller already has it.
+void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsigned scope) {
   const ModelArch& m = s.model;
   const Hardware& hw = s.hw;
   const Workload& w = s.work;
@@ -319,7 +415,7 @@ void compute_values(const Scenario& s, Computed& out) {
   t = Terms{};
   v = Values{};
   using F = FigureId;
-  Ctx c{s, m, t, kv_sizes(m)};
+  Ctx c(s, t);
 
   // --- Parameters -----------------------------------------------------------------------------
   t.layers = m.layer_count;
@@ -338,7 +434,7 @@ void compute_values(const Scenario& s, Computed& out) {
   t.p_router = t.moe_layers * m.experts * c.H;
   t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * c.H;
   t.p_head = static_cast<double>(m.vocab) * c.H;
-  t.p_emb = t.p_head;
+  t.p_emb = m.tied_embed ? 0.0 : t.p_head;  // a tied model's embedding is its LM head's matrix, counted once
   double engram_rows = 0;
   for (int i = 0; i < m.engram_count; ++i) engram_rows += m.engram_rows[static_cast<std::size_t>(i)];
   const double engram_params = engram_rows * m.engram_dim;
@@ -378,21 +474,26 @@ void compute_values(const Scenario& s, Computed& out) {
   const double ctx = w.ctx;
   v[F::KvPerSession] = ctx * c.b_tok + c.swa_session;
   v[F::KvSwaShare] = v[F::KvPerSession] > 0 ? c.swa_session / v[F::KvPerSession] : 0.0;
-  t.dec = read_sums(m, 0, m.layer_count, ctx, z);
-  for (int i = 0; i < m.layer_count; ++i) {
-    const LayerRead x = layer_read(m, i, ctx);
+  if (given) c.plan_ptr = given;
+  else plan_layers(m, c.own);
+  for (int r = 0; r < 3; ++r) c.range[r] = range_info(m, c.plan(), r);
+  t.dec = read_sums(m, c.plan(), LayerPlan::All, ctx, z);
+  for (int g = 0; g < c.plan().group_count[LayerPlan::All]; ++g) {
+    const LayerGroup& grp = c.plan().groups[LayerPlan::All][g];
+    const LayerRead x = layer_read(m, grp.role, ctx);
     if (x.source < 0) continue;
-    t.read_layers += 1;
+    const double n = grp.count;
+    t.read_layers += n;
     if (x.fullpool_keys > 0) {
-      t.fullpool_indexers += 1;
-      t.fullpool_rows_idx += x.fullpool_keys;
+      t.fullpool_indexers += n;
+      t.fullpool_rows_idx += n * x.fullpool_keys;
     }
     if (x.pool_scorer) {
-      t.pool_indexers += 1;
+      t.pool_indexers += n;
       t.pool_positions = x.pool_keys;
     }
-    if (x.gathered > 0) t.gather_layers += 1;
-    if (x.dense_rows > 0) t.dense_readers += 1;
+    if (x.gathered > 0) t.gather_layers += n;
+    if (x.dense_rows > 0) t.dense_readers += n;
   }
 
   // --- Whole-model weight bytes at their stored formats ------------------------------------------
@@ -454,6 +555,7 @@ void compute_values(const Scenario& s, Computed& out) {
   t.tp = std::max(1, s.par.tp);
   t.dp = std::max(1, s.par.dp);
   t.ep = std::max(1, s.par.ep);
+  c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep));
   t.mt = std::max(1.0, t.gpus / t.ep);
   t.node_gpus = node_gpus(hw);
   t.cross_node = t.gpus > link_domain(hw);
@@ -564,23 +666,50 @@ void compute_values(const Scenario& s, Computed& out) {
   v[F::DecodeTokensPerSGpu] = v[F::DecodeTokensPerS] / t.gpus;
   const double step_bytes = st.weight_bytes + st.kv_bytes;
   v[F::DecodeWeightShare] = step_bytes > 0 ? st.weight_bytes / step_bytes : 0.0;
-  // Crossover: the batch at which the compute roof meets the memory roof (bisection on log2 batch).
-  {
-    auto gap = [&](double b) {
-      const Pass x = decode_pass(c, b, t.q, 0, 0);
-      return x.t_compute - x.t_memory;
+  // Crossover: the batch at which the compute roof meets the memory roof. ln(compute / memory) is smooth
+  // and nearly straight in log batch, so regula falsi (Illinois) on it converges in a few passes.
+  // The two roofs as functions of a continuous batch, from the same per-token work the step uses.
+  if (scope & kScopeCrossover) {
+    const Work unit = layers_work(c, LayerPlan::All, 1, 1, t.dec, 1, false);
+    const double fd = unit.flop_dense + 2.0 * t.p_head / t.tp, fa = unit.flop_attn, fi = unit.flop_index;
+    const double wd = unit.w_dense + t.w_head;
+    const double n_moe = c.range[LayerPlan::All].n_moe;
+    const double kv_sess = t.kv_share * (t.dec.fullpool + t.dec.pool + std::min(t.dec.gather * t.q, t.dec.rows_all * z.main) +
+                                         t.dec.dense + t.dec.window);
+    const double app_tok = t.kv_share * (c.b_tok + t.window_layers * z.swa);
+    auto gap = [&](double x) {
+      const double b = std::exp2(x), br = b / t.dp, tokens = br * t.q;
+      const ExpertLoad l = load_at(c.epc, b * t.q);
+      const double comp = tokens * fd / c.peak[0] + (n_moe > 0 ? 2.0 * t.p_expert * n_moe * l.busiest / t.mt / c.peak[1] : 0.0) +
+                          tokens * fa / c.peak[2] + tokens * fi / c.peak[3];
+      const double mem = (wd + n_moe * l.distinct_rank * t.p_expert * t.bpv_experts / t.mt + br * kv_sess + tokens * app_tok) / t.bw;
+      return mem > 0 && comp > 0 ? std::log(comp / mem) : -1.0;
     };
     double lo = 0, hi = 27;  // batch 1 to 2^27
-    if (gap(1) >= 0) {
+    double glo = gap(lo), ghi = gap(hi);
+    if (glo >= 0) {
       v[F::DecodeCrossoverBatch] = 1;
-    } else if (gap(std::exp2(hi)) < 0) {
+    } else if (ghi < 0) {
       v[F::DecodeCrossoverBatch] = 0;  // never within reach
     } else {
-      for (int i = 0; i < 18; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (gap(std::exp2(mid)) < 0 ? lo : hi) = mid;
+      int side = 0;
+      double x = lo;
+      for (int i = 0; i < 16 && hi - lo > 2e-3; ++i) {
+        x = (lo * ghi - hi * glo) / (ghi - glo);
+        const double gx = gap(x);
+        if (gx < 0) {
+          lo = x;
+          glo = gx;
+          if (side == -1) ghi *= 0.5;
+          side = -1;
+        } else {
+          hi = x;
+          ghi = gx;
+          if (side == 1) glo *= 0.5;
+          side = 1;
+        }
       }
-      v[F::DecodeCrossoverBatch] = std::exp2(hi);
+      v[F::DecodeCrossoverBatch] = std::exp2(x);
     }
   }
 
@@ -609,8 +738,10 @@ void compute_values(const Scenario& s, Computed& out) {
   v[F::ResumeKvSsdTime] = ssd_read_time(t, ctx * c.b_tok);
   v[F::SwaPoolVsHbm] = v[F::HbmSessionsPerNode] > 0 ? v[F::SwaPoolSessions] / v[F::HbmSessionsPerNode] : 0.0;
 
+  const bool prompt_scope = (scope & kScopePrompt) != 0;
   // --- Prefill of the prompt ---------------------------------------------------------------------
   Work pw;
+  if (prompt_scope) {
   t.prefill = prefill_of(c, w.prompt, 0, &v[F::PrefillChunkWeightBytes], &pw);
   t.prefill_chunks = t.prefill.chunks;
   t.prefill_flop_weights = t.prefill_chunks * (pw.flop_dense + pw.flop_experts);
@@ -620,12 +751,13 @@ void compute_values(const Scenario& s, Computed& out) {
   v[F::PrefillFullTime] = t.prefill.full.time();
   v[F::PrefillWindowTime] = t.prefill.win.time();
   v[F::PrefillTime] = t.prefill.time();
+  }
 
   // --- Bounded replay of the window (SWA miss) --------------------------------------------------
   const bool replays = win && m.bounded_replay != 0;
-  if (replays) {
+  if (replays && (scope & kScopeReplay)) {
     const double wt = std::min<double>(m.n_win, ctx);
-    const Work rw = layers_work(c, 0, m.layer_count, wt, wt, t.dec, wt, false);
+    const Work rw = layers_work(c, LayerPlan::All, wt, wt, t.dec, wt, false);
     const double kv = t.kv_share * (t.dec.fullpool + t.dec.pool + std::min(t.dec.gather * wt, t.dec.rows_all * z.main) +
                                     t.dec.dense + t.dec.window);
     Pass& r = t.replay;
@@ -647,6 +779,10 @@ void compute_values(const Scenario& s, Computed& out) {
   // --- Prefix-cache hit: promotion, the window's replay, the rest of the prompt, or recompute ----
   const double hit = std::min(w.prefix_hit, w.prompt);
   const double rest = w.prompt - hit;
+  v[F::SsdCapacity] = hw.ssd_count * hw.ssd_tb * 1e12;
+  v[F::CostTurnMiss] = (w.prompt * w.price_miss + w.output * w.price_out) / 1e6;
+  v[F::CostTurnHit] = ((w.prompt - hit) * w.price_miss + hit * w.price_hit + w.output * w.price_out) / 1e6;
+  if (!prompt_scope) return;
   const bool window_persisted = win && !replays;
   v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) : 0.0;
   if (hit > 0) {
@@ -676,7 +812,6 @@ void compute_values(const Scenario& s, Computed& out) {
   v[F::ServeTokensPerSGpu] = batch * t.accepted / (v[F::DecodeStepTime] + v[F::ServePrefillShare]) / t.gpus;
 
   // --- SSD retention at the node's serving rate ------------------------------------------------------
-  v[F::SsdCapacity] = hw.ssd_count * hw.ssd_tb * 1e12;
   if (w.output > 0) {
     t.persist_tokens_s = v[F::ServeTokensPerSGpu] * t.node_gpus * (rest + w.output) / w.output;
     v[F::SsdWriteRate] = t.persist_tokens_s * c.b_tok;
@@ -684,10 +819,8 @@ void compute_values(const Scenario& s, Computed& out) {
   v[F::SsdRetentionBytes] = v[F::SsdWriteRate] * hw.retention_h * 3600.0;
   v[F::SsdDwpdNeeded] = v[F::SsdCapacity] > 0 ? v[F::SsdWriteRate] * 86400.0 / v[F::SsdCapacity] : 0.0;
   v[F::SsdRetentionHours] = v[F::SsdWriteRate] > 0 ? v[F::SsdCapacity] / v[F::SsdWriteRate] / 3600.0 : 0.0;
-
-  // --- Cost of one turn ------------------------------------------------------------------------------
-  v[F::CostTurnMiss] = (w.prompt * w.price_miss + w.output * w.price_out) / 1e6;
-  v[F::CostTurnHit] = ((w.prompt - hit) * w.price_miss + hit * w.price_hit + w.output * w.price_out) / 1e6;
 }
+
+}  // namespace
 
 }  // namespace tierscope::model

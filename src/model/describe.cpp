@@ -96,19 +96,16 @@ Figures describe(const Scenario& s) {
   using F = FigureId;
 
   // Where every input comes from, once.
-  out.inputs.reserve(params().size());
-  for (const ParamDef& p : params()) {
-    InputProvenance ip = input_provenance(s, p.key);
-    out.inputs.push_back(InputSourceOf{p.key, ip.provenance, std::move(ip.source)});
-  }
+  out.origin = s.origin;
+  all_input_provenance(s, out.inputs);
 
-  const bool feasible = t.feasible();
-  const std::string why_not = feasible ? std::string() : infeasible_summary(t);
   out.list.resize(kFigureCount);
   for (int i = 0; i < kFigureCount; ++i) {
-    const FigureInfo& info = figure_info(static_cast<FigureId>(i));
+    const FigureId fid = static_cast<FigureId>(i);
+    const FigureInfo& info = figure_info(fid);
     Figure& f = out.list[static_cast<std::size_t>(i)];
     f.id = info.id;
+    f.fid = fid;
     f.label = info.label;
     f.unit = info.unit;
     f.value = v.v[i];
@@ -119,33 +116,39 @@ Figures describe(const Scenario& s) {
     // A fact (not a computation) takes the weakest provenance among its inputs for this scenario.
     bool overridden = false;
     Provenance weakest = Provenance::Paper;
-    std::string_view deps = info.deps;
-    std::size_t a = 0;
-    while (a < deps.size()) {
-      std::size_t e = deps.find(',', a);
-      if (e == std::string_view::npos) e = deps.size();
-      if (const InputSourceOf* in = input_source(out, deps.substr(a, e - a))) {
-        if (in->provenance == Provenance::Override) overridden = true;
-        if (strength(in->provenance) < strength(weakest)) weakest = in->provenance;
-      }
-      a = e + 1;
+    for (std::uint8_t idx : figure_dep_indices(fid)) {
+      const Provenance p = out.inputs[idx].provenance;
+      if (p == Provenance::Override) overridden = true;
+      if (strength(p) < strength(weakest)) weakest = p;
     }
     if (info.provenance != Provenance::Derived) f.provenance = weakest;
     else if (overridden) f.provenance = Provenance::Override;
-    if (!figure_shown(t, static_cast<FigureId>(i))) {
+    if (!figure_shown(t, fid)) {
       f.feasible = false;
       f.value = std::numeric_limits<double>::quiet_NaN();
     }
   }
+  const std::string why_not = t.feasible() ? std::string() : infeasible_summary(t);
   for (F id : {F::EngramParams, F::EngramBytesPerToken, F::EngramTableBytes}) {
     out.list[static_cast<std::size_t>(id)].tier = m.engram_home == EngramHome::Hbm    ? Tier::Hbm
                                                   : m.engram_home == EngramHome::Dram ? Tier::Dram
                                                                                       : Tier::Remote;
   }
-  auto H = [&](F id) { return human(v[id], figure_info(id).unit); };
+  // A figure's value in words, formatted once: formulas quote other figures' values often.
+  std::vector<std::string> said(static_cast<std::size_t>(kFigureCount));
+  auto H = [&](F id) -> const std::string& {
+    std::string& h = said[static_cast<std::size_t>(id)];
+    if (h.empty()) h = human(v[id], figure_info(id).unit);
+    return h;
+  };
   auto set = [&](F id, std::string text) {
     Figure& f = out.list[static_cast<std::size_t>(id)];
-    f.formula = f.feasible ? H(id) + " = " + text : "not computed: this setup cannot run (" + why_not + ")";
+    if (!f.feasible) {
+      f.formula = "not computed: this setup cannot run (" + why_not + ")";
+      return;
+    }
+    text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
+    f.formula = std::move(text);
   };
   auto B = [](double b) { return human(b, "B"); };
   auto S = [](double x) { return human(x, "s"); };
@@ -176,19 +179,19 @@ Figures describe(const Scenario& s) {
   const std::string per_gpu_note = " (one GPU of " + num(t.gpus) + ")";
 
   // --- Parameters and weights --------------------------------------------------------------------
+  const std::string emb_text = m.tied_embed ? std::string(" (embedding tied to the head: one matrix)") : " + embedding " + P(t.p_emb);
   const double p_exp = t.p_expert;
   set(F::ParamsPerExpert, "3 matrices × " + num(m.expert_inter) + " intermediate × " + num(m.hidden) + " hidden");
   set(F::ParamsTotal, num(t.moe_layers) + " MoE layers × (" + num(m.experts) + " routed + " + num(m.shared_experts) +
                           " shared) × " + P(p_exp) + " + attention " + P(t.p_attn) + " + router " + P(t.p_router) +
-                          " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + " + embedding " + P(t.p_emb) +
+                          " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text +
                           " (Engram tables counted apart)");
   set(F::ParamsActiveDecode, "routed " + num(m.experts_per_token) + " × " + num(t.moe_layers) + " × " + P(p_exp) + " + shared " +
                                  P(t.p_shared) + " + attention " + num(t.layers) + " × " + P(t.p_attn_layer) + " + router " +
-                                 P(t.p_router) + " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + " + embedding " +
-                                 P(t.p_emb));
+                                 P(t.p_router) + " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text);
   set(F::ParamsActivePrefill,
       num(t.full_layers) + "/" + num(t.layers) + " layers × " +
-          P(t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) + " per-layer total + embedding " + P(t.p_emb) +
+          P(t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) + " per-layer total" + (m.tied_embed ? std::string(" (embedding tied to the head)") : " + embedding " + P(t.p_emb)) +
           (t.last_source >= 0 && t.full_layers < t.layers
                ? " (the layers from the last KV source, layer " + num(t.last_source) + ", run only on the prompt's last window)"
                : std::string()));

@@ -17,6 +17,9 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::Inconsistent: return "inconsistent";
     case ErrorCode::UnknownPreset: return "unknown-preset";
     case ErrorCode::Infeasible: return "infeasible";
+    case ErrorCode::MissingField: return "missing-field";
+    case ErrorCode::UnknownFamily: return "unknown-family";
+    case ErrorCode::Unrepresentable: return "unrepresentable";
   }
   return "error";
 }

@@ -21,6 +21,9 @@ enum class ErrorCode : std::uint8_t {
   Inconsistent,     // each value is fine alone, but together they contradict
   UnknownPreset,    // preset name not in the catalog
   Infeasible,       // the setup cannot run: it does not fit, or asks beyond what the model can do
+  MissingField,     // a field the input must give is absent (a config.json without num_hidden_layers)
+  UnknownFamily,    // a model family (config.json model_type or architecture) the reader does not know
+  Unrepresentable,  // a known model whose layers the scenario cannot describe (recurrent, linear attention)
 };
 
 const char* error_code_name(ErrorCode code);

@@ -1,7 +1,11 @@
 // The figure table (ids, labels, units, the inputs each figure comes from, tiers) and the lookups on it.
 #include "model/figures.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+
+#include "model/params.h"
 
 #include "model/text.h"
 
@@ -10,7 +14,7 @@ namespace tierscope::model {
 namespace {
 
 // Input groups the figures depend on (parameter keys, comma separated).
-#define TS_DIMS "modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
+#define TS_DIMS "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
 #define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter"
 #define TS_WFMT "experts_fmt,dense_fmt,head_fmt"
 #define TS_KV "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"
@@ -196,10 +200,29 @@ FigureId figure_id(std::string_view id) {
   return FigureId::Count;
 }
 
+const RetiredFigure* retired_figure(std::string_view old_id) {
+  static const RetiredFigure kRetired[] = {
+      {"decode.step_floor", "decode.step_time", "the step is now a roofline over compute, memory and launches, not only the memory floor"},
+      {"prefix.ssd_hit_time", "prefix.hit_time", "the hit now counts the SSD read, the upload and the replay it needs"},
+      {"hbm.kv_budget", "hbm.kv_budget_per_gpu", "the budget is now per GPU, after that GPU's weight shard"},
+  };
+  for (const RetiredFigure& r : kRetired) {
+    if (old_id == r.old_id) return &r;
+  }
+  return nullptr;
+}
+
 const Figure* Figures::find(std::string_view id) const {
   const FigureId f = figure_id(id);
   if (f == FigureId::Count || static_cast<std::size_t>(f) >= list.size()) return nullptr;
   return &list[static_cast<std::size_t>(f)];
+}
+
+std::string InputSourceOf::text() const {
+  if (provenance == Provenance::Override) {
+    return std::string(source) + (from_file ? " (the loaded config.json has " : " (the preset has ") + preset_value + ")";
+  }
+  return std::string(source);
 }
 
 const InputSourceOf* input_source(const Figures& f, std::string_view key) {
@@ -209,36 +232,59 @@ const InputSourceOf* input_source(const Figures& f, std::string_view key) {
   return nullptr;
 }
 
+const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
+  // Each figure's dependency keys as registry indices, worked out once: describe() looks them up for
+  // every figure of every scenario.
+  static const std::vector<std::vector<std::uint8_t>> table = [] {
+    std::vector<std::vector<std::uint8_t>> t(static_cast<std::size_t>(kFigureCount));
+    const auto ps = params();
+    for (int f = 0; f < kFigureCount; ++f) {
+      std::string_view deps = kInfo[f].deps;
+      std::size_t a = 0;
+      while (a < deps.size()) {
+        std::size_t e = deps.find(',', a);
+        if (e == std::string_view::npos) e = deps.size();
+        const std::string_view key = deps.substr(a, e - a);
+        for (std::size_t i = 0; i < ps.size(); ++i) {
+          if (key == ps[i].key) {
+            auto& v = t[static_cast<std::size_t>(f)];
+            if (std::find(v.begin(), v.end(), static_cast<std::uint8_t>(i)) == v.end()) v.push_back(static_cast<std::uint8_t>(i));
+          }
+        }
+        a = e + 1;
+      }
+    }
+    return t;
+  }();
+  const int i = static_cast<int>(id);
+  return table[static_cast<std::size_t>((i >= 0 && i < kFigureCount) ? i : 0)];
+}
+
 std::string figure_sources(const Figures& f, const Figure& fig) {
   // One line per distinct source, naming the keys that share it: "kv_fmt, idx_fmt: FACTS §1.4.4 …".
   struct Line {
     std::string keys;
-    const std::string* source;
+    std::string source;
   };
   std::vector<Line> lines;
-  std::string_view deps = fig.deps;
-  std::size_t i = 0;
-  while (i < deps.size()) {
-    std::size_t end = deps.find(',', i);
-    if (end == std::string_view::npos) end = deps.size();
-    const std::string_view key = deps.substr(i, end - i);
-    i = end + 1;
-    const InputSourceOf* in = input_source(f, key);
-    if (!in) continue;
+  for (std::uint8_t idx : figure_dep_indices(fig.fid)) {
+    if (idx >= f.inputs.size()) continue;
+    const InputSourceOf& in = f.inputs[idx];
+    const std::string text = in.text();
     bool merged = false;
     for (Line& l : lines) {
-      if (*l.source == in->source) {
-        if (l.keys.find(std::string(key)) == std::string::npos) l.keys += ", " + std::string(key);
+      if (l.source == text) {
+        l.keys += ", " + std::string(in.key);
         merged = true;
         break;
       }
     }
-    if (!merged) lines.push_back({std::string(key), &in->source});
+    if (!merged) lines.push_back({std::string(in.key), text});
   }
   std::string out;
   for (const Line& l : lines) {
     if (!out.empty()) out += "\n";
-    out += l.keys + ": " + *l.source;
+    out += l.keys + ": " + l.source;
   }
   return out;
 }

@@ -289,9 +289,19 @@ struct Computed {
 // cannot run (terms.infeasible) still gets its byte figures; its timed and capacity figures are computed
 // as if it could, and describe() marks them infeasible instead of showing them.
 void compute_values(const Scenario& s, Computed& out);
+// The same with the layer plan already worked out for s.model (plan_layers in layers.h): sweeps over
+// hardware, layout or workload keys plan the layers once.
+// `scope` leaves out the parts no requested figure needs (a sweep of decode figures skips the prompt's
+// passes); figures outside the scope are left at 0.
+struct LayerPlan;
+enum ComputeScope : unsigned { kScopeCrossover = 1, kScopePrompt = 2, kScopeReplay = 4, kScopeAll = 7 };
+void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, unsigned scope = kScopeAll);
+// The parts of compute_values a figure needs (0: only what is always computed).
+unsigned figure_scope(FigureId id);
 
 struct Figure {
   std::string_view id;
+  FigureId fid = FigureId::Count;
   std::string_view label;
   double value = 0;
   std::string_view unit;
@@ -307,11 +317,17 @@ struct Figure {
 struct InputSourceOf {
   std::string_view key;
   Provenance provenance = Provenance::Assumed;
-  std::string source;
+  std::string_view source;   // static text: a preset's or a catalog's source
+  std::string preset_value;  // for an override: the preset's (or the loaded file's) own value
+  bool from_file = false;    // the base is a loaded config.json, not a preset
+  // "set by the user (the preset has 4)" for an override, else the source.
+  std::string text() const;
 };
 
 struct Figures {
   Computed computed;
+  // Keeps a loaded file's record alive: `inputs` quote its sources.
+  std::shared_ptr<const ScenarioOrigin> origin;
   std::vector<Figure> list;  // in FigureId order
   std::vector<InputSourceOf> inputs;  // one per parameter key, in registry order
   const Figure* find(std::string_view id) const;
@@ -337,9 +353,18 @@ struct FigureInfo {
 const FigureInfo& figure_info(FigureId id);
 // Figure index by string id, or FigureId::Count if unknown.
 FigureId figure_id(std::string_view id);
+// An id an earlier release printed that now has another name (scripts keep working, told why), or null.
+struct RetiredFigure {
+  const char* old_id;
+  const char* id;
+  const char* why;
+};
+const RetiredFigure* retired_figure(std::string_view old_id);
 
 // Values plus the text layer. Slower than compute_values() because it formats every formula.
 Figures describe(const Scenario& s);
+// A figure's dependency keys as indices into params() (worked out once).
+const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);
 // Whether a figure means anything under these terms (see Needs).
 bool figure_shown(const Terms& t, FigureId id);
 

@@ -8,27 +8,11 @@
 
 #include "model/params.h"
 #include "model/presets.h"
+#include "model/text.h"
 
 namespace tierscope::model {
 
 namespace {
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
 const char* kind_name(ParamKind k) {
   switch (k) {
@@ -74,8 +58,9 @@ bool scenario_equal(const Scenario& a, const Scenario& b) {
 
 std::string scenario_to_json(const Scenario& s) {
   std::string out = "{\n  \"preset\": ";
-  append_json_string(out, s.preset);
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload, ParamGroup::Fleet};
+  // Every key is written, so a loaded file's scenario names the preset it kept and reads back the same.
+  append_json_string(out, base_preset_name(s));
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload, ParamGroup::Fleet};
   for (ParamGroup g : groups) {
     out += ",\n  ";
     append_json_string(out, param_group_name(g));
@@ -154,7 +139,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
     return false;
   }
 
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Workload, ParamGroup::Fleet};
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload, ParamGroup::Fleet};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& top = it.key();
     if (top == "preset") continue;
@@ -163,7 +148,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
       if (top == param_group_name(g)) group = &g;
     }
     if (!group) {
-      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, workload, fleet"));
+      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, layout, workload, fleet"));
       continue;
     }
     if (!it->is_object()) {

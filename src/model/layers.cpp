@@ -2,6 +2,7 @@
 #include "model/layers.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tierscope::model {
 
@@ -47,60 +48,116 @@ double prefill_attn_dims(const ModelArch& m) {
 }
 
 namespace {
-double ratio_of(const ModelArch& m, int layer) {
-  return layer >= 0 ? static_cast<double>(m.layers[static_cast<std::size_t>(layer)].ratio) : 1.0;
+// Layers read alike when these agree (the source's index does not matter, only its ratio and kind).
+std::uint64_t role_key(const LayerRole& r) {
+  return static_cast<std::uint64_t>(r.mode) | static_cast<std::uint64_t>(r.window) << 3 |
+         static_cast<std::uint64_t>(r.pool_scorer) << 4 | static_cast<std::uint64_t>(r.dense_source) << 5 |
+         static_cast<std::uint64_t>(r.source >= 0) << 6 | static_cast<std::uint64_t>(r.ratio) << 8;
 }
-int selector_of(const ModelArch& m, int layer, int source) {
-  for (int i = layer; i >= source && i >= 0; --i) {
-    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
-    if (mode == LayerMode::Full || mode == LayerMode::Reindex) return i;
+
+// Walks the layers forward to `upto` (exclusive), filling each role: sources and selectors only look back.
+void walk(const ModelArch& m, int upto, LayerRole* roles, int* last_source) {
+  const double pool = static_cast<double>(m.cand_blocks) * m.cand_block;
+  int source = -1, selector = -1;
+  *last_source = upto;
+  for (int i = 0; i < upto; ++i) {
+    const Layer& l = m.layers[static_cast<std::size_t>(i)];
+    if (owns_kv(l.mode)) {
+      source = i;
+      selector = -1;  // a new source starts a new selection chain
+      *last_source = i;
+    }
+    if (l.mode == LayerMode::Full || l.mode == LayerMode::Reindex) selector = i;
+    LayerRole& r = roles[i];
+    r = LayerRole{l.mode, -1, -1, 1.0, m.n_win > 0 && (m.swa_all != 0 || l.mode == LayerMode::SwaOnly), false, false, 0};
+    if (l.mode == LayerMode::SwaOnly || source < 0) {
+      r.key = role_key(r);
+      continue;
+    }
+    r.source = source;
+    r.ratio = m.layers[static_cast<std::size_t>(source)].ratio;
+    r.dense_source = m.layers[static_cast<std::size_t>(source)].mode == LayerMode::Dense;
+    r.selector = (l.mode == LayerMode::Reuse && r.dense_source) ? -1 : selector;
+    r.pool_scorer = l.mode == LayerMode::Reindex && m.cand_src >= 0 && i > m.cand_src && pool > 0;
+    r.key = role_key(r);
   }
-  return -1;
 }
 }  // namespace
 
-LayerRead layer_read(const ModelArch& m, int i, double ctx) {
+namespace {
+// Groups layers [first, last) by their key; consecutive layers usually share a group, so the last match is
+// tried first.
+void group(const LayerPlan& plan, int first, int last, LayerGroup* groups, int& count, std::uint64_t* keys) {
+  count = 0;
+  int hit = -1;
+  for (int i = first; i < last; ++i) {
+    const std::uint64_t key = plan.roles[i].key;
+    if (hit < 0 || keys[hit] != key) {
+      hit = -1;
+      for (int k = 0; k < count; ++k) {
+        if (keys[k] == key) {
+          hit = k;
+          break;
+        }
+      }
+      if (hit < 0) {
+        hit = count++;
+        keys[hit] = key;
+        groups[hit] = LayerGroup{plan.roles[i], 0};
+      }
+    }
+    groups[hit].count += 1;
+  }
+}
+}  // namespace
+
+void plan_layers(const ModelArch& m, LayerPlan& out) {
+  out.layer_count = m.layer_count;
+  walk(m, m.layer_count, out.roles, &out.split);
+  std::uint64_t keys[kMaxLayers];
+  group(out, 0, m.layer_count, out.groups[LayerPlan::All], out.group_count[LayerPlan::All], keys);
+  group(out, 0, out.split, out.groups[LayerPlan::BeforeSplit], out.group_count[LayerPlan::BeforeSplit], keys);
+  group(out, out.split, m.layer_count, out.groups[LayerPlan::FromSplit], out.group_count[LayerPlan::FromSplit], keys);
+}
+
+LayerRead layer_read(const ModelArch& m, const LayerRole& role, double ctx) {
   LayerRead r;
-  if (i < 0 || i >= m.layer_count) return r;
-  const Layer& l = m.layers[static_cast<std::size_t>(i)];
-  r.mode = l.mode;
-  if (has_window(m, i)) r.window_rows = std::min<double>(m.n_win, ctx);
-  if (l.mode == LayerMode::SwaOnly) return r;
-  r.source = kv_source_of(m, i);
-  if (r.source < 0) return r;  // validation rejects this; read nothing rather than divide by nothing
-  r.rows = ctx / ratio_of(m, r.source);
+  r.mode = role.mode;
+  if (role.window) r.window_rows = std::min<double>(m.n_win, ctx);
+  if (role.mode == LayerMode::SwaOnly || role.source < 0) return r;  // validation rejects a missing source
+  r.source = role.source;
+  r.selector = role.selector;
+  r.pool_scorer = role.pool_scorer;
+  r.rows = ctx / role.ratio;
   const double pool = static_cast<double>(m.cand_blocks) * m.cand_block;
   const double selected = std::min<double>(m.top_k, r.rows);
-  const bool dense_source = m.layers[static_cast<std::size_t>(r.source)].mode == LayerMode::Dense;
-  switch (l.mode) {
+  switch (role.mode) {
     case LayerMode::Dense: r.dense_rows = r.rows; break;
     case LayerMode::Full:
-      r.selector = i;
       r.fullpool_keys = r.rows;
       r.gathered = selected;
       break;
     case LayerMode::Reindex:
-      r.selector = i;
-      if (m.cand_src >= 0 && i > m.cand_src && pool > 0) {
-        r.pool_scorer = true;
-        r.pool_keys = std::min(pool, r.rows);
-      } else {
-        r.fullpool_keys = r.rows;
-      }
+      if (role.pool_scorer) r.pool_keys = std::min(pool, r.rows);
+      else r.fullpool_keys = r.rows;
       r.gathered = selected;
       break;
     case LayerMode::Reuse:
-      if (dense_source) {
-        r.dense_rows = r.rows;
-      } else {
-        r.selector = selector_of(m, i, r.source);
-        r.gathered = selected;
-      }
+      if (role.dense_source) r.dense_rows = r.rows;
+      else r.gathered = selected;
       break;
     case LayerMode::SwaOnly:
     case LayerMode::Count: break;
   }
   return r;
+}
+
+LayerRead layer_read(const ModelArch& m, int i, double ctx) {
+  if (i < 0 || i >= m.layer_count) return LayerRead{};
+  LayerRole roles[kMaxLayers];
+  int last = 0;
+  walk(m, i + 1, roles, &last);
+  return layer_read(m, roles[i], ctx);
 }
 
 }  // namespace tierscope::model

@@ -2,6 +2,8 @@
 // replay and the animation ledger all use, so their totals cannot drift apart.
 #pragma once
 
+#include <cstdint>
+
 #include "model/scenario.h"
 
 namespace tierscope::model {
@@ -37,10 +39,47 @@ struct LayerRead {
   }
 };
 
-// The read of `layer` for one query at context `ctx` tokens (ctx may be fractional: prefill passes the
-// causal average). Full layers scan their own pool and gather; Reindex layers score the candidate pool
-// when one bounds them (after `cand_src`), else the whole pool; Reuse layers gather the rows chosen by the
-// nearest preceding Full or Reindex layer, or read every row when their source is Dense.
+// What decides a layer's read, worked out once per model: its mode, the KV source and selecting layer it
+// uses, and the flags the read rule branches on.
+// Plain data without default member initialisers: plans live in arrays that plan_layers() fills, and
+// zeroing them on every model evaluation would cost more than the evaluation.
+struct LayerRole {
+  LayerMode mode;
+  int source, selector;  // -1: none
+  double ratio;          // the source's compression ratio
+  bool window;           // keeps a sliding window
+  bool pool_scorer;      // a Reindex layer bounded by the candidate pool
+  bool dense_source;     // its source is Dense (it reads every row)
+  std::uint64_t key;     // equal keys read alike (see plan_layers)
+};
+
+// Layers that read alike, with how many there are: the unit read_sums() loops over, so a per-context
+// sum costs a handful of groups rather than every layer.
+struct LayerGroup {
+  LayerRole role;
+  int count;
+};
+
+struct LayerPlan {
+  int layer_count;
+  LayerRole roles[kMaxLayers];
+  // Groups over [0, split) and [split, layer_count) with split = the last KV source (the prefill's two
+  // passes), and over every layer.
+  int split;
+  LayerGroup groups[3][kMaxLayers];
+  int group_count[3];
+  enum Range { All = 0, BeforeSplit = 1, FromSplit = 2 };
+};
+
+// One pass over the layers (kv sources and selectors found walking forward).
+void plan_layers(const ModelArch& m, LayerPlan& out);
+
+// The read of one layer (given its role) for one query at context `ctx` tokens (ctx may be fractional:
+// prefill passes the causal average). Full layers scan their own pool and gather; Reindex layers score the
+// candidate pool when one bounds them (after `cand_src`), else the whole pool; Reuse layers gather the rows
+// chosen by the nearest preceding Full or Reindex layer, or read every row when their source is Dense.
+LayerRead layer_read(const ModelArch& m, const LayerRole& role, double ctx);
+// The same for layer `layer` of `m` (plans the one layer; for callers outside a hot loop).
 LayerRead layer_read(const ModelArch& m, int layer, double ctx);
 
 // Entry sizes from the model's formats.

@@ -93,6 +93,30 @@ std::string format_engram(const Scenario& s) {
   return out;
 }
 
+bool same_engram(const Scenario& a, const Scenario& b) {
+  const ModelArch& x = a.model;
+  const ModelArch& y = b.model;
+  if (x.engram_count != y.engram_count) return false;
+  for (int i = 0; i < x.engram_count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (x.engram_layers[k] != y.engram_layers[k] || x.engram_rows[k] != y.engram_rows[k]) return false;
+  }
+  return true;
+}
+
+bool same_modes(const Scenario& a, const Scenario& b) {
+  const ModelArch& x = a.model;
+  const ModelArch& y = b.model;
+  if (x.layer_count != y.layer_count) return false;
+  for (int i = 0; i < x.layer_count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    // As the text does: a ratio counts only for layers that store KV.
+    if (x.layers[k].mode != y.layers[k].mode) return false;
+    if (owns_kv(x.layers[k].mode) && x.layers[k].ratio != y.layers[k].ratio) return false;
+  }
+  return true;
+}
+
 bool parse_modes(Scenario& s, std::string_view text, std::string& why) { return layers_from_text(s.model, text, why); }
 std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
 
@@ -159,7 +183,7 @@ const ParamDef kParams[] = {
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
-     "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes},
+     "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes, same_modes},
     TS_INT("enc_layers", Model, "layers", 0, kMaxLayers, "causal encoder layers (0 = decoder-only)", model.enc_layers),
     TS_INT("hidden", Model, "dims", 1, 1048576, "hidden size", model.hidden),
     TS_INT("vocab", Model, "tokens", 1, 100000000, "vocabulary size", model.vocab),
@@ -197,7 +221,7 @@ const ParamDef kParams[] = {
     TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
     TS_ENUM("act_fmt", Model, kFmtKeys, "activation format entering the GEMMs", model.act_fmt),
     {"engram", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
-     "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram},
+     "Engram tables as layer:rows list (empty = none)", nullptr, parse_engram, format_engram, same_engram},
     TS_INT("engram_ngram", Model, "order", 0, 16, "largest n-gram order (orders 2..n)", model.engram_ngram),
     TS_INT("engram_heads", Model, "heads", 0, 1024, "hash heads per order", model.engram_heads),
     TS_INT("engram_dim", Model, "dims", 0, 65536, "Engram row dims", model.engram_dim),
@@ -206,6 +230,7 @@ const ParamDef kParams[] = {
     TS_INT("max_pos", Model, "tokens", 0, 2147483647, "maximum positions the model was trained for (0 = no limit)", model.max_pos),
     TS_INT("bounded_replay", Model, "flag", 0, 1, "1: SWA KV is never cached but rebuilt by replaying the last window", model.bounded_replay),
     TS_INT("draft_layers", Model, "layers", 0, 16, "layers one speculative draft token runs (MTP module)", model.draft_layers),
+    TS_INT("tied_embed", Model, "flag", 0, 1, "1: the LM head shares the embedding matrix (tie_word_embeddings)", model.tied_embed),
     TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size, a cross-check (0 = none)", model.checkpoint_gb),
     // Fleet traffic (read only by the fleet simulator, src/sim)
     TS_REAL("arrivals", Fleet, "sessions/s", 0.000001, 1000000, "sessions arriving at the fleet per second (mean over the day)", fleet.arrivals),
@@ -402,7 +427,7 @@ std::string get_param_text(const Scenario& s, const ParamDef& p) {
 }
 
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
-  if (p.kind == ParamKind::Text) return p.format_text(a) == p.format_text(b);
+  if (p.kind == ParamKind::Text) return p.same_text ? p.same_text(a, b) : p.format_text(a) == p.format_text(b);
   return get_param_number(a, p) == get_param_number(b, p);
 }
 
@@ -465,7 +490,43 @@ void respread(Scenario& s, int old_gpus, Adjustments& moved) {
   }
 }
 
+// True when tp, dp and ep divide what they split for this model (the layout rules of validate()).
+bool layout_fits(const Scenario& s) {
+  const ModelArch& m = s.model;
+  const Parallel& p = s.par;
+  if (p.tp < 1 || p.dp < 1 || p.ep < 1 || static_cast<long long>(p.tp) * p.dp != s.hw.gpus) return false;
+  if (m.q_heads % p.tp != 0) return false;
+  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0)) return false;
+  if (s.hw.gpus % p.ep != 0) return false;
+  if (m.experts == 0) return p.ep == 1 && p.redundant == 0;
+  return (m.experts + p.redundant) % p.ep == 0;
+}
+
 }  // namespace
+
+void fit_layout(Scenario& s, Adjustments& moved) {
+  if (layout_fits(s)) return;
+  const std::size_t first = moved.size();
+  respread(s, s.hw.gpus, moved);
+  const ModelArch& m = s.model;
+  if (m.experts == 0) {
+    move_int(s, "ep", s.par.ep, 1, "", moved);
+    move_int(s, "redundant", s.par.redundant, 0, "", moved);
+  } else if ((m.experts + s.par.redundant) % s.par.ep != 0) {
+    move_int(s, "redundant", s.par.redundant, 0, "", moved);  // slots of the old model's experts
+  }
+  // Say why in the new model's terms, not the old layout's.
+  const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
+  std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
+  if (m.attn == AttnKind::MHA) heads += " and kv_heads (" + std::to_string(m.kv_heads) + ")";
+  for (std::size_t i = first; i < moved.size(); ++i) {
+    Adjustment& a = moved[i];
+    if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;
+    else if (m.experts == 0) a.why = "a model without routed experts has no expert parallel";
+    else if (a.field == "ep") a.why = "ep must divide the " + std::to_string(m.experts) + " experts and the " + gpus;
+    else a.why = "redundant slots must leave whole experts on each rank";
+  }
+}
 
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
   Scenario next = s;

@@ -33,6 +33,8 @@ struct ParamDef {
   void* (*field)(Scenario&);        // Real → double*, Int → int32_t*, Enum → uint8_t*
   bool (*parse_text)(Scenario&, std::string_view, std::string& why);  // Text
   std::string (*format_text)(const Scenario&);                         // Text
+  // Text: whether two scenarios hold the same value, without formatting either (describe() asks per call).
+  bool (*same_text)(const Scenario&, const Scenario&) = nullptr;
 };
 
 std::span<const ParamDef> params();
@@ -61,6 +63,11 @@ using Adjustments = std::vector<Adjustment>;
 // same style (all TP, all data-parallel, or mixed); changing `tp` or `dp` moves the other so that
 // tp × dp = gpus. Validation (validate()) is the caller's; on a parse error nothing changes.
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err);
+
+// Moves tp, dp, ep and redundant the least needed so the layout divides the model's heads and experts
+// over the same GPUs, in the style the layout had (all TP, all data-parallel, or mixed), as edit_param
+// does when `gpus` changes; each move is reported. Nothing moves when the layout already fits.
+void fit_layout(Scenario& s, Adjustments& moved);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);

@@ -2,8 +2,11 @@
 // or says it is assumed and why; layouts follow the engine recipe each preset cites.
 #include "model/presets.h"
 
+#include <iterator>
 #include <string>
+#include <vector>
 
+#include "model/figures.h"
 #include "model/params.h"
 
 namespace tierscope::model {
@@ -196,6 +199,7 @@ const InputSource kV41Model[] = {
     {"engram_home", P::ThirdParty, "FACTS §1.6: engines row-shard the tables in HBM (ParallelEngramEmbedding)"},
     {"bounded_replay", P::Paper, "FACTS §1.4.5: SWA Bounded Replay, https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/raw/main/README.md"},
     {"draft_layers", P::Assumed, "assumed 1: one DSpark/MTP block per draft token (FACTS §1.4.1: 3 DSpark blocks, block size 5)"},
+    {"tied_embed", P::Paper, "FACTS §1.4.7: the embedding and the LM head are counted apart (0.66B + 0.66B)"},
     {"checkpoint_gb", P::ThirdParty,
      "FACTS §1.4: https://huggingface.co/api/models/deepseek-ai/DeepSeek-V4.1-Flash (third-party derivation, ~510.3 GB with ViT and DSpark blocks)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing/?ref=voluntas.ghost.io"},
@@ -354,6 +358,7 @@ const InputSource kV4Model[] = {
     {"engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home", P::Engine, "FACTS §1.3: V4-Flash has no Engram layers"},
     {"bounded_replay", P::Paper, "FACTS §1.4: bounded replay is new in V4.1 (https://huggingface.co/papers/2609.19969)"},
     {"draft_layers", P::Assumed, "assumed one MTP block per draft token"},
+    {"tied_embed", P::Assumed, "assumed 0: a separate LM head, as in DeepSeek-V3's config (tie_word_embeddings false)"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
     {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing?model_version=DeepSeek-V4-Pro-0813"},
@@ -404,6 +409,7 @@ const InputSource kV3Model[] = {
     {"act_fmt", P::Paper, "DeepSeek-V3 runs its GEMMs in FP8 with 1×128 activation tiles (https://arxiv.org/abs/2412.19437 §3.3)"},
     {"kv_fmt", P::Engine, "BF16 MLA cache, the engines' default (FACTS-parallel §1.6: 70,272 B/token)"},
     {"draft_layers", P::Paper, "one MTP module per draft token (https://arxiv.org/abs/2412.19437)"},
+    {"tied_embed", P::Paper, "deepseek-ai/DeepSeek-V3 config.json: tie_word_embeddings false"},
     {"enc_layers,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block,"
      "engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay",
      P::Paper, "DeepSeek-V3 has no causal encoder, output LoRA, sliding window, sparse indexer or Engram"},
@@ -464,6 +470,7 @@ const InputSource kLlamaModel[] = {
     {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,"
      "cand_block,experts,shared_experts,experts_per_token,expert_inter,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay,draft_layers",
      P::Paper, "Llama 3.1 is a dense GQA decoder: no MLA, window, indexer, experts, Engram or draft module"},
+    {"tied_embed", P::Paper, "meta-llama/Llama-3.1 config.json: tie_word_embeddings false"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
 };
 
@@ -550,47 +557,130 @@ Scenario default_scenario() {
   return s;
 }
 
-InputProvenance input_provenance(const Scenario& s, std::string_view key) {
-  InputProvenance out;
-  const PresetInfo* preset = find_preset(s.preset);
-  const ParamDef* def = find_param(key);
-  if (preset && def) {
-    Scenario base;
-    preset->build(base);
-    if (!param_equal(s, base, *def)) {
-      out.provenance = Provenance::Override;
-      out.source = "set by the user (the preset has " + get_param_text(base, *def) + ")";
-      return out;
-    }
-  }
-  // Catalog-backed hardware: the GPU's or the link's own entry.
-  if (key == "gpu" || ((key == "hbm_gb" || key == "hbm_tbps" || key == "link_gbps" || key == "link_domain" ||
-                        key == "node_gpus") && def && get_param_number(s, *def) == 0)) {
-    const GpuInfo& g = gpu_info(s.hw.gpu);
-    out.provenance = g.provenance;
-    out.source = g.source;
-    return out;
-  }
-  if (key == "host_link" || ((key == "host_gbps" || key == "host_lat_us") && def && get_param_number(s, *def) == 0)) {
-    const LinkInfo& l = link_info(s.hw.host_link);
-    out.provenance = l.provenance;
-    out.source = l.source;
-    return out;
-  }
-  if (preset) {
-    for (const std::span<const InputSource>& group : preset->inputs) {
-      for (const InputSource& i : group) {
-        if (key_in_list(i.key, key)) {
-          out.provenance = i.provenance;
-          out.source = i.source;
-          return out;
+std::string_view base_preset_name(const Scenario& s) { return s.origin ? std::string_view(s.origin->base_preset) : s.preset; }
+
+std::string scenario_label(const Scenario& s) {
+  if (s.origin) return s.origin->label;
+  const PresetInfo* p = find_preset(s.preset);
+  return p ? std::string(p->label) : s.preset;
+}
+
+
+namespace {
+
+constexpr const char* kOverride = "set by the user";
+constexpr const char* kDefaultAssumed = "assumed: the model's default (docs/model.md)";
+
+// Which of a preset's listed sources covers each parameter, found once for every preset: describe() asks
+// for all of them on every call, and scanning the comma lists each time was a fifth of its time.
+const InputSource* listed_source(const PresetInfo* preset, std::size_t param) {
+  static const std::vector<const InputSource*> table = [] {
+    const std::span<const ParamDef> all = params();
+    std::vector<const InputSource*> t(std::size(kPresets) * all.size(), nullptr);
+    for (std::size_t p = 0; p < std::size(kPresets); ++p) {
+      for (std::size_t k = 0; k < all.size(); ++k) {
+        for (const std::span<const InputSource>& group : kPresets[p].inputs) {
+          for (const InputSource& i : group) {
+            if (!t[p * all.size() + k] && key_in_list(i.key, all[k].key)) t[p * all.size() + k] = &i;
+          }
         }
       }
     }
+    return t;
+  }();
+  const std::size_t n = params().size();
+  const std::size_t p = static_cast<std::size_t>(preset - kPresets);
+  return param < n && p < std::size(kPresets) ? table[p * n + param] : nullptr;
+}
+
+// The source of one key under `preset` (not checking for an override): a loaded file's record first,
+// then catalog-backed hardware, then the preset's groups in order.
+const char* static_source(const Scenario& s, const PresetInfo* preset, const ParamDef* def, std::string_view key, Provenance& prov) {
+  // A loaded file records where each of its keys came from (the file's field, or why it was assumed).
+  if (s.origin) {
+    for (const InputOrigin& i : s.origin->inputs) {
+      if (i.key == key) {
+        prov = i.provenance;
+        return i.source.c_str();
+      }
+    }
   }
-  out.provenance = Provenance::Assumed;
-  out.source = "assumed: the model's default (docs/model.md)";
+  if (key == "gpu" || ((key == "hbm_gb" || key == "hbm_tbps" || key == "link_gbps" || key == "link_domain" || key == "node_gpus") &&
+                       def && get_param_number(s, *def) == 0)) {
+    const GpuInfo& g = gpu_info(s.hw.gpu);
+    prov = g.provenance;
+    return g.source;
+  }
+  if (key == "host_link" || ((key == "host_gbps" || key == "host_lat_us") && def && get_param_number(s, *def) == 0)) {
+    const LinkInfo& l = link_info(s.hw.host_link);
+    prov = l.provenance;
+    return l.source;
+  }
+  if (preset) {
+    const std::span<const ParamDef> all = params();
+    const InputSource* found = nullptr;
+    if (def && def >= all.data() && def < all.data() + all.size()) {
+      found = listed_source(preset, static_cast<std::size_t>(def - all.data()));
+    } else {
+      for (const std::span<const InputSource>& group : preset->inputs) {
+        for (const InputSource& i : group) {
+          if (!found && key_in_list(i.key, key)) found = &i;
+        }
+      }
+    }
+    if (found) {
+      prov = found->provenance;
+      return found->source;
+    }
+  }
+  prov = Provenance::Assumed;
+  return kDefaultAssumed;
+}
+
+}  // namespace
+
+InputProvenance input_provenance(const Scenario& s, std::string_view key) {
+  InputProvenance out;
+  const ScenarioOrigin* origin = s.origin.get();
+  const PresetInfo* preset = find_preset(base_preset_name(s));
+  const ParamDef* def = find_param(key);
+  if (def && (origin || preset)) {
+    // A loaded file's scenario is the base its later edits are measured against, as a preset is for its own.
+    Scenario built;
+    if (!origin) preset->build(built);
+    const Scenario& base = origin ? origin->loaded : built;
+    if (!param_equal(s, base, *def)) {
+      out.provenance = Provenance::Override;
+      out.source = std::string(kOverride) + " (" + (origin ? "the loaded config.json" : "the preset") + " has " + get_param_text(base, *def) + ")";
+      return out;
+    }
+  }
+  out.source = static_source(s, preset, def, key, out.provenance);
   return out;
+}
+
+void all_input_provenance(const Scenario& s, std::vector<InputSourceOf>& out) {
+  out.clear();
+  out.reserve(params().size());
+  const ScenarioOrigin* origin = s.origin.get();
+  const PresetInfo* preset = find_preset(base_preset_name(s));
+  // A loaded file's scenario is the base its later edits are measured against, as a preset is for its own.
+  Scenario built;
+  if (!origin && preset) preset->build(built);
+  const Scenario& base = origin ? origin->loaded : built;
+  for (const ParamDef& p : params()) {
+    InputSourceOf in;
+    in.key = p.key;
+    if ((origin || preset) && !param_equal(s, base, p)) {
+      in.provenance = Provenance::Override;
+      in.source = kOverride;
+      in.from_file = origin != nullptr;
+      in.preset_value = get_param_text(base, p);
+    } else {
+      in.source = static_source(s, preset, &p, p.key, in.provenance);
+    }
+    out.push_back(std::move(in));
+  }
 }
 
 }  // namespace tierscope::model

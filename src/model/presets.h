@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/scenario.h"
 
@@ -30,13 +31,20 @@ std::span<const PresetInfo> presets();
 // By name, or by a retired name that now maps to its successor ("llama3-70b-8xh100").
 const PresetInfo* find_preset(std::string_view name);
 
-// Where one input of `s` comes from: its preset's source, or Override (with the preset's value in the
-// text) when the scenario's value differs from the preset's.
+// Where one input of `s` comes from: a loaded file's own source (Scenario::origin) or its preset's, or
+// Override (with the base value in the text) when the scenario's value differs from the base's.
 struct InputProvenance {
   Provenance provenance = Provenance::Assumed;
   std::string source;
 };
 InputProvenance input_provenance(const Scenario& s, std::string_view key);
+// Every key's at once, in registry order (the preset built once).
+struct InputSourceOf;
+void all_input_provenance(const Scenario& s, std::vector<InputSourceOf>& out);
+// The preset a scenario's unlisted inputs come from: its own, or for a loaded file the preset it kept.
+std::string_view base_preset_name(const Scenario& s);
+// One line naming the scenario: the preset's label, or the loaded file's.
+std::string scenario_label(const Scenario& s);
 constexpr const char* kDefaultPreset = "v41-flash-8xb200";
 
 // Fills `out` from the named preset; false (out untouched) if the name is unknown.

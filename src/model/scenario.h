@@ -3,8 +3,10 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tierscope::model {
 
@@ -118,6 +120,7 @@ struct ModelArch {
   std::int32_t max_pos = 0;         // maximum positions the model was trained for (context limit)
   std::int32_t bounded_replay = 0;  // 1: SWA KV is never cached, rebuilt by replaying the last window
   std::int32_t draft_layers = 0;    // layers one speculative draft token runs (MTP module; 0 = none)
+  std::int32_t tied_embed = 0;      // 1: the LM head shares the embedding matrix (one copy stored)
   double checkpoint_gb = 0;  // published checkpoint size incl. Engram: a cross-check, never an input to time
 };
 
@@ -246,6 +249,7 @@ struct Fleet {
   std::int32_t block_tokens = 512;  // tokens per hashed block of a recorded trace
   std::int32_t queue_max = 100000;  // turns waiting for HBM per node; beyond it new sessions are refused
 };
+struct ScenarioOrigin;
 
 struct Scenario {
   ModelArch model;
@@ -253,7 +257,27 @@ struct Scenario {
   Parallel par;
   Workload work;
   Fleet fleet;
-  std::string preset;  // the preset this scenario started from
+  std::string preset;  // the preset this scenario started from ("config:NAME" for a loaded config.json)
+  // Set when a file, not a preset alone, supplied inputs (a loaded config.json): where each came from.
+  // input_provenance() consults it before the preset's table. Shared and never changed once made, so
+  // copying a scenario stays cheap.
+  std::shared_ptr<const ScenarioOrigin> origin;
+};
+
+// Where one input of a scenario came from, when a file rather than a preset's table says so.
+struct InputOrigin {
+  std::string key;  // a params.h key
+  Provenance provenance = Provenance::Assumed;
+  std::string source;  // "config.json of Qwen3-8B: num_key_value_heads", or why it was assumed
+};
+
+// The inputs a loaded file supplied, and the scenario as it stood right after loading (a later edit of
+// any key then reads as an override of the loaded value, as edits of a preset do).
+struct ScenarioOrigin {
+  std::string base_preset;  // the preset whose hardware, layout and workload the scenario kept
+  std::string label;        // one line for menus and the header
+  Scenario loaded;          // with origin empty
+  std::vector<InputOrigin> inputs;
 };
 
 // Effective hardware values after catalog defaults and overrides.

@@ -37,18 +37,76 @@ static std::string group_thousands(double v) {
     u /= 10;
     if (u == 0) break;
   }
-  std::string digits;
-  for (int i = nd - 1; i >= 0; --i) digits += rev[i];
-  std::string out;
-  if (v < 0) out += '-';
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[i];
-    const std::size_t left = n - 1 - i;
-    if (left > 0 && left % 3 == 0) out += ',';
+  // Written straight into one buffer: sign, then the digits most significant first with a comma every three.
+  char buf[40];
+  int len = 0;
+  if (v < 0) buf[len++] = '-';
+  for (int i = nd - 1; i >= 0; --i) {
+    buf[len++] = rev[i];
+    if (i > 0 && i % 3 == 0) buf[len++] = ',';
   }
+  std::string out(buf, static_cast<std::size_t>(len));
   return out;
 }
+
+namespace {
+// printf's "%.*g" for the common case, without printf: `sig` significant digits in fixed notation when the
+// decimal exponent is in [-4, sig), trailing zeros dropped. Returns false when %g would use an exponent (the
+// caller then asks snprintf). Formulas print hundreds of numbers per describe(), so this matters.
+bool fast_g(double v, int sig, std::string& out) {
+  static const double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10,
+                                  1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20};
+  if (!(v == v) || sig < 1 || sig > 15) return false;
+  const double a = std::fabs(v);
+  if (a == 0) {
+    out += '0';  // -0 prints as 0 too: no formula means a negative zero
+    return true;
+  }
+  if (a < 1e-4 || a >= 1e15) return false;
+  // The decimal exponent by table lookup (a log10 call cost more than the rest of the formatting).
+  int e = 0;
+  if (a >= 1) {
+    while (e < 14 && a >= kPow10[e + 1]) ++e;
+  } else {
+    while (e > -4 && a * kPow10[-e] < 1) --e;
+  }
+  // Scale to an integer of `sig` digits; rounding may carry into one more digit.
+  const int shift = sig - 1 - e;
+  if (shift > 20 || shift < -20) return false;
+  double scaled = shift >= 0 ? a * kPow10[shift] : a / kPow10[-shift];
+  // Near a tie the scaling's own rounding could tip the digit: let printf decide those exactly.
+  if (std::fabs(scaled - std::floor(scaled) - 0.5) < 1e-6 * scaled + 1e-9) return false;
+  unsigned long long m = static_cast<unsigned long long>(std::llround(scaled));
+  if (m >= static_cast<unsigned long long>(kPow10[sig])) {  // 9.9996 → 10.00
+    m /= 10;
+    e += 1;
+  } else if (m < static_cast<unsigned long long>(kPow10[sig - 1])) {  // log10 rounded down too far
+    m = static_cast<unsigned long long>(std::llround(scaled * 10));
+    e -= 1;
+  }
+  if (e < -4 || e >= sig) return false;
+  char digits[20];
+  int n = 0;
+  for (unsigned long long x = m; n < sig; ++n, x /= 10) digits[sig - 1 - n] = static_cast<char>('0' + x % 10);
+  // Drop trailing zeros after the decimal point.
+  int last = sig - 1;
+  const int int_digits = e + 1;  // digits before the point (≤ 0: leading "0.")
+  while (last >= int_digits && last > 0 && digits[last] == '0') --last;
+  if (v < 0) out += '-';
+  if (int_digits <= 0) {
+    out += "0.";
+    for (int i = 0; i < -int_digits; ++i) out += '0';
+    out.append(digits, static_cast<std::size_t>(last + 1));
+  } else {
+    out.append(digits, static_cast<std::size_t>(std::min(int_digits, last + 1)));
+    if (last + 1 > int_digits) {
+      out += '.';
+      out.append(digits + int_digits, static_cast<std::size_t>(last + 1 - int_digits));
+    }
+  }
+  return true;
+}
+}  // namespace
 
 std::string num_sig(double v, int sig) {
   if (!std::isfinite(v)) return v != v ? "NaN" : (v > 0 ? "inf" : "-inf");
@@ -59,6 +117,8 @@ std::string num_sig(double v, int sig) {
     std::snprintf(buf, sizeof buf, "%.*e", sig - 1, v);
     return buf;
   }
+  std::string fast;
+  if (fast_g(v, sig, fast)) return fast;
   std::snprintf(buf, sizeof buf, "%.*g", sig, v);
   std::string s(buf);
   if (s.find('e') != std::string::npos) {
@@ -94,9 +154,16 @@ std::string scaled(double v, const Scale* scales, int count, const char* unit) {
       break;
     }
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g %s%s", v / pick->factor, pick->prefix, unit);
-  return buf;
+  std::string out;
+  if (!fast_g(v / pick->factor, 4, out)) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v / pick->factor);
+    out = buf;
+  }
+  out += ' ';
+  out += pick->prefix;
+  out += unit;
+  return out;
 }
 }  // namespace
 
@@ -158,6 +225,27 @@ void append_json_string(std::string& out, std::string_view s) {
     }
   }
   out += '"';
+}
+
+void append_csv_field(std::string& out, std::string_view s) {
+  bool quote = false;
+  for (const char c : s) quote = quote || c == ',' || c == '"' || c == '\n' || c == '\r';
+  if (!quote) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::string csv_field(std::string_view s) {
+  std::string out;
+  append_csv_field(out, s);
+  return out;
 }
 
 void append_json_number(std::string& out, double v) {

@@ -20,6 +20,9 @@ std::string human(double value, std::string_view unit);
 void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // Appends s as a JSON string literal. '<', '>' and '&' are escaped too, so the JSON is safe inside HTML.
 void append_json_string(std::string& out, std::string_view s);
+// Appends s as one CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+void append_csv_field(std::string& out, std::string_view s);
+std::string csv_field(std::string_view s);
 // Appends v as an exact JSON number (shortest round-trip decimal; -0 as 0; non-finite as null).
 void append_json_number(std::string& out, double v);
 

@@ -71,7 +71,44 @@ bool split_hash(std::string_view hash, std::vector<UrlPair>& pairs, Errors& erro
   return errors.size() == before;
 }
 
-bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& errors) {
+namespace {
+
+// The keys the link names, as registry entries (view keys and unknown keys left out).
+bool named(std::span<const UrlPair> pairs, std::string_view key) {
+  for (const UrlPair& p : pairs) {
+    if (p.key == key) return true;
+  }
+  return false;
+}
+
+// Completes a hand-written link: replays its keys over the preset as a person would set them (dependents
+// follow, as edit_param moves them), then sets the named keys again as the link gives them, so only fields
+// the link leaves out have moved. True when the result holds together; `moved` lists what followed.
+bool complete_link(std::span<const UrlPair> pairs, const Scenario& preset, const Scenario& given, Scenario& out, Adjustments& moved) {
+  Scenario s = preset;
+  Adjustments all;
+  for (const ParamDef& def : params()) {
+    if (!named(pairs, def.key)) continue;
+    Error e;
+    edit_param(s, def, get_param_text(given, def), all, e);
+  }
+  for (const ParamDef& def : params()) {
+    if (!named(pairs, def.key)) continue;
+    Error e;
+    set_param_text(s, def, get_param_text(given, def), e);
+  }
+  if (!validate(s).empty()) return false;
+  for (const Adjustment& a : all) {
+    const ParamDef* def = find_param(a.field);
+    if (!named(pairs, a.field) && def && get_param_text(s, *def) == a.to) moved.push_back(a);
+  }
+  out = std::move(s);
+  return true;
+}
+
+}  // namespace
+
+bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& errors, Adjustments* moved) {
   const std::size_t before = errors.size();
   std::string_view preset = kDefaultPreset;
   for (const UrlPair& p : pairs) {
@@ -97,6 +134,16 @@ bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& 
   if (errors.size() != before) return false;
   Errors cross = validate(s);
   if (!cross.empty()) {
+    // Contradictions only with fields the link leaves out: let those follow, as an edit would move them.
+    bool only_unnamed = true;
+    for (const Error& e : cross) only_unnamed = only_unnamed && !named(pairs, e.field);
+    Scenario base, completed;
+    Adjustments follow;
+    if (only_unnamed && make_preset(preset, base) && complete_link(pairs, base, s, completed, follow)) {
+      if (moved) moved->insert(moved->end(), follow.begin(), follow.end());
+      out = std::move(completed);
+      return true;
+    }
     errors.insert(errors.end(), cross.begin(), cross.end());
     return false;
   }
@@ -111,8 +158,10 @@ bool scenario_from_hash(std::string_view hash, Scenario& out, Errors& errors) {
 }
 
 std::string scenario_to_hash(const Scenario& s) {
+  // A scenario loaded from a file keeps its preset's hardware: the link names that preset and carries
+  // every model key the file changed, so it reopens without the file.
   Scenario base;
-  if (!make_preset(s.preset, base)) make_preset(kDefaultPreset, base);
+  if (!make_preset(base_preset_name(s), base)) make_preset(kDefaultPreset, base);
   std::string out = "preset=" + base.preset;
   for (const ParamDef& p : params()) {
     if (param_equal(s, base, p)) continue;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/errors.h"
+#include "model/params.h"
 #include "model/scenario.h"
 
 namespace tierscope::model {
@@ -26,8 +27,11 @@ bool split_hash(std::string_view hash, std::vector<UrlPair>& pairs, Errors& erro
 
 // Builds a scenario from already-split pairs: "preset" picks the base (default if absent), registry
 // keys override it, view keys (path, step, speed, panels, embed, ...) are skipped, anything else is an
-// error. On any error `out` is left untouched.
-bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& errors);
+// error. A link written by hand may leave out what its keys imply (`gpus=1` alone, with the preset's
+// tp 4): when the keys as given contradict only fields the link does not name, those fields follow as
+// edit_param would move them, each move reported in `moved`; the keys the link names are never moved.
+// On any error `out` is left untouched.
+bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& errors, Adjustments* moved = nullptr);
 
 // split_hash + scenario_from_pairs.
 bool scenario_from_hash(std::string_view hash, Scenario& out, Errors& errors);

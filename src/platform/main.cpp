@@ -33,7 +33,7 @@ void frame(void* arg) {
   auto& p = ctx.platform;
   ++p.stats.ticks;
 
-  if (platform::pump_events(p, ctx.quit)) p.redraw_frames = 2;
+  if (platform::pump_events(p, ctx.quit)) p.pacer.request();
   const float dt = platform::clamped_dt(p);
   const bool moved = ui::tick(ctx.app, dt);
   bridge::publish_state_if_changed();
@@ -44,7 +44,8 @@ void frame(void* arg) {
     std::string error;
     if (!render::init(ctx.renderer, error)) bridge::report_fatal("shader", error.c_str());
   }
-  if (p.redraw_frames <= 0 && !moved) return;  // idle: draw nothing, burn nothing
+  const bool animating = moved || ctx.app.animating;
+  if (!p.pacer.want_frame(platform::input_queued(), animating)) return;  // idle: draw nothing, burn nothing
 
   const double t0 = platform::now_ms();
   platform::ensure_fonts(p);
@@ -60,8 +61,11 @@ void frame(void* arg) {
   render::draw_ui(p.ui, ImGui::GetDrawData(), p.drawable_w, p.drawable_h);
   SDL_GL_SwapWindow(p.window);
 
-  --p.redraw_frames;
+  // What the frame showed: ImGui's output plus the canvas's own emphasis and the app's revision (the
+  // schematic is drawn from those), so the pacer stops once two frames in a row look the same.
+  p.pacer.drawn(platform::draw_hash(ui::view_signature(ctx.app)), ctx.app.animating);
   p.stats.add(static_cast<float>(platform::now_ms() - t0));
+  bridge::publish_state_if_changed();  // a click or a key handled in this frame reaches the page now
   if (!ctx.announced_ready) {
     ctx.announced_ready = true;
     bridge::notify_ready();

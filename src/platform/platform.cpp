@@ -9,8 +9,10 @@
 #include <SDL.h>
 #include <imgui.h>
 #include <imgui_impl_sdl2.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 #include <cmath>
 
@@ -64,9 +66,14 @@ EM_BOOL on_context_restored(int, const void*, void* user) {
   auto* p = static_cast<Platform*>(user);
   p->gl_lost = false;
   p->gl_restored = true;
-  p->redraw_frames = 2;
+  p->pacer.request();
   bridge::notice("webgl-context-restored", "The graphics context is back.");
   return EM_TRUE;
+}
+// ImGui says when a text field starts or stops taking text (and where its caret is): the page may then
+// need a DOM text input of its own for a phone's keyboard.
+void on_ime(ImGuiViewport*, ImGuiPlatformImeData* data) {
+  bridge::text_field(data->WantVisible, data->InputPos.x, data->InputPos.y, data->InputLineHeight);
 }
 }  // namespace
 #endif
@@ -109,11 +116,13 @@ bool init(Platform& p, const char* title, bool dark) {
   io.IniFilename = nullptr;  // layout comes from the app, not from a saved file
   io.LogFilename = nullptr;
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ui::apply_theme(dark ? ui::Theme::Dark : ui::Theme::Light);
-  if (!dark) {
-    p.clear_rgb[0] = 0.961f; p.clear_rgb[1] = 0.965f; p.clear_rgb[2] = 0.973f;
-  }
+  // A blinking text cursor would need frames while nothing else happens; a steady one keeps idle idle.
+  io.ConfigInputTextCursorBlink = false;
+  set_theme(p, dark);
   ImGui_ImplSDL2_InitForOpenGL(p.window, p.gl);
+#ifdef __EMSCRIPTEN__
+  io.SetPlatformImeDataFn = on_ime;
+#endif
   std::string ui_error;
   if (!render::init_ui(p.ui, ui_error)) {
     bridge::report_fatal("shader", ui_error.c_str());
@@ -127,8 +136,15 @@ bool init(Platform& p, const char* title, bool dark) {
   sync_canvas_size(p);
   ensure_fonts(p);
   p.last_time_ms = now_ms();
-  p.redraw_frames = 2;
+  p.pacer.request();
   return true;
+}
+
+void set_theme(Platform& p, bool dark) {
+  ui::apply_theme(dark ? ui::Theme::Dark : ui::Theme::Light);
+  const float dark_rgb[3] = {0.047f, 0.055f, 0.071f}, light_rgb[3] = {0.961f, 0.965f, 0.973f};
+  for (int i = 0; i < 3; ++i) p.clear_rgb[i] = dark ? dark_rgb[i] : light_rgb[i];
+  p.pacer.request();
 }
 
 void shutdown(Platform& p) {
@@ -159,7 +175,7 @@ void sync_canvas_size(Platform& p) {
   p.height = h;
   SDL_GL_GetDrawableSize(p.window, &p.drawable_w, &p.drawable_h);
   if (p.width > 0 && p.drawable_w > 0) p.pixel_ratio = static_cast<float>(p.drawable_w) / static_cast<float>(p.width);
-  p.redraw_frames = std::max(p.redraw_frames, 2);
+  p.pacer.request();
 }
 
 void ensure_fonts(Platform& p) {
@@ -203,10 +219,24 @@ void rebuild_gl_objects(Platform& p) {
 }
 
 bool pump_events(Platform& p, bool& quit) {
+  ImGuiIO& io = ImGui::GetIO();
   bool changed = false;
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
+    const bool button = e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP;
+    const bool touch = button && e.button.which == SDL_TOUCH_MOUSEID;
+    if (button) {
+      // The position first: a press must land where it happens, even when no motion event came before
+      // it (a second tap on the same spot, a pen, a click right after the page loads).
+      io.AddMouseSourceEvent(touch ? ImGuiMouseSource_TouchScreen : ImGuiMouseSource_Mouse);
+      io.AddMousePosEvent(static_cast<float>(e.button.x), static_cast<float>(e.button.y));
+    }
     ImGui_ImplSDL2_ProcessEvent(&e);
+    if (touch && e.type == SDL_MOUSEBUTTONUP) {
+      // A lifted finger points at nothing: without this the last tap would keep its hover and tooltip.
+      io.AddMouseSourceEvent(ImGuiMouseSource_TouchScreen);
+      io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+    }
     changed = true;
     if (e.type == SDL_QUIT) quit = true;
     if (e.type == SDL_WINDOWEVENT &&
@@ -215,6 +245,26 @@ bool pump_events(Platform& p, bool& quit) {
     }
   }
   return changed;
+}
+
+bool input_queued() { return ImGui::GetCurrentContext() && ImGui::GetCurrentContext()->InputEventsQueue.Size > 0; }
+
+std::uint64_t draw_hash(std::uint64_t seed) {
+  const ImDrawData* d = ImGui::GetDrawData();
+  std::uint64_t h = seed;
+  if (!d) return h;
+  for (int i = 0; i < d->CmdListsCount; ++i) {
+    const ImDrawList* l = d->CmdLists[i];
+    h = hash_bytes(l->VtxBuffer.Data, static_cast<std::size_t>(l->VtxBuffer.Size) * sizeof(ImDrawVert), h);
+    h = hash_bytes(l->IdxBuffer.Data, static_cast<std::size_t>(l->IdxBuffer.Size) * sizeof(ImDrawIdx), h);
+    for (const ImDrawCmd& c : l->CmdBuffer) {
+      const float clip[4] = {c.ClipRect.x, c.ClipRect.y, c.ClipRect.z, c.ClipRect.w};
+      const unsigned counts[3] = {c.ElemCount, c.IdxOffset, c.VtxOffset};
+      h = hash_bytes(clip, sizeof clip, h);
+      h = hash_bytes(counts, sizeof counts, h);
+    }
+  }
+  return h;
 }
 
 float clamped_dt(Platform& p) {

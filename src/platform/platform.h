@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "platform/frame_pacer.h"
 #include "render/ui_renderer.h"
 
 struct SDL_Window;
@@ -33,7 +34,7 @@ struct Platform {
   float clear_rgb[3] = {0.047f, 0.055f, 0.071f};  // canvas background behind the panels
   float font_ratio = 0.0f;                // pixel ratio the current font atlas was baked for
   double last_time_ms = 0.0;
-  int redraw_frames = 0;                  // frames still to draw after the last change (ImGui settles in 2)
+  FramePacer pacer;                       // when to draw: after input, until Dear ImGui has settled
   bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
   bool gl_restored = false;               // it came back: GL objects must be made again before drawing
   FrameStats stats;
@@ -44,11 +45,22 @@ struct Platform {
 bool init(Platform& p, const char* title, bool dark);
 void shutdown(Platform& p);
 
-// Pumps SDL events into ImGui. Returns true when something happened that needs a redraw.
+// Pumps SDL events into ImGui, each pointer button preceded by its position (and, for touch, followed by
+// "no pointer", so a finger leaves no hover behind). Returns true when something arrived.
 bool pump_events(Platform& p, bool& quit);
+
+// True while Dear ImGui still holds input it has not processed (it takes one change per key or button a
+// frame): the loop keeps drawing until the queue is empty.
+bool input_queued();
+
+// A hash of what ImGui drew this frame (vertices, indices, commands): equal hashes, nothing changed.
+std::uint64_t draw_hash(std::uint64_t seed);
 
 // Re-reads the canvas's CSS size and the device pixel ratio (called when the page resizes the canvas).
 void sync_canvas_size(Platform& p);
+
+// Restyles ImGui and the clear colour for the page's colour scheme.
+void set_theme(Platform& p, bool dark);
 
 // Rebuilds the font atlas when the pixel ratio changed, so text stays sharp on HiDPI screens.
 void ensure_fonts(Platform& p);

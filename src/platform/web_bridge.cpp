@@ -5,13 +5,17 @@
 #include "platform/platform.h"
 #include "anim/format.h"
 #include "model/errors.h"
+#include "model/hf_config.h"
 #include "ui/app.h"
+
+#include <imgui.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -24,6 +28,7 @@ int ts_js_prefers_dark();
 int ts_js_prefers_reduced_motion();
 void ts_js_on_state(const char* state_json);
 void ts_js_notice(const char* kind, const char* text);
+void ts_js_text_field(int active, float x, float y, float h);
 }
 #define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
@@ -90,6 +95,14 @@ bool prefers_reduced_motion() {
 #endif
 }
 
+void text_field(bool active, float x, float y, float h) {
+#ifdef __EMSCRIPTEN__
+  ts_js_text_field(active ? 1 : 0, x, y, h);
+#else
+  (void)active, (void)x, (void)y, (void)h;
+#endif
+}
+
 void watch_canvas() {
 #ifdef __EMSCRIPTEN__
   ts_js_watch_canvas();
@@ -103,11 +116,11 @@ using namespace tierscope;
 namespace {
 // Reads a C string from the page defensively: null and over-long input are refused, not trusted.
 constexpr std::size_t kMaxArg = 8192;
-bool arg_text(const char* p, std::string_view& out) {
+bool arg_text(const char* p, std::string_view& out, std::size_t limit = kMaxArg) {
   if (!p) return false;
   std::size_t n = 0;
-  while (n <= kMaxArg && p[n] != '\0') ++n;
-  if (n > kMaxArg) return false;
+  while (n <= limit && p[n] != '\0') ++n;
+  if (n > limit) return false;
   out = std::string_view(p, n);
   return true;
 }
@@ -125,7 +138,7 @@ const char* bad_arg(const char* field) {
 }
 // After a change made from the page: redraw, and tell the page the new state.
 void after_change() {
-  if (bridge::g_platform) bridge::g_platform->redraw_frames = 2;
+  if (bridge::g_platform) bridge::g_platform->pacer.request();
   bridge::publish_state_if_changed();
 }
 }  // namespace
@@ -137,9 +150,56 @@ TS_EXPORT void ts_bridge_canvas_resized() {
   platform::sync_canvas_size(*bridge::g_platform);
 }
 
+// The page's colour scheme changed (prefers-color-scheme): 1 dark, 0 light. The panels, the canvas and the
+// clear colour follow at once.
+TS_EXPORT void ts_bridge_set_theme(int dark) {
+  if (!bridge::g_app || !bridge::g_platform || (dark != 0 && dark != 1)) return;
+  platform::set_theme(*bridge::g_platform, dark == 1);
+  bridge::g_app->canvas.dark = dark == 1;
+  ++bridge::g_app->revision;
+  after_change();
+}
+
+// The canvas gained (1) or lost (0) keyboard focus. On loss the field being edited is left, which applies
+// it, and keyboard focus leaves the panels, so returning with Tab finds the schematic.
+TS_EXPORT void ts_bridge_canvas_focus(int focused) {
+  if (!bridge::g_app || !bridge::g_platform) return;
+  if (focused == 0) bridge::g_app->canvas.blur_pending = true;
+  bridge::g_platform->pacer.request();
+}
+
+// Text typed into the page's text proxy (the hidden input that brings up a phone's keyboard): it replaces
+// the whole text of the field being edited (select all, then the text; empty text clears the field).
+TS_EXPORT void ts_bridge_text_replace(const char* text) {
+  if (!bridge::g_platform) return;
+  std::string_view t;
+  if (!arg_text(text, t)) return;
+  ImGuiIO& io = ImGui::GetIO();
+  io.AddKeyEvent(ImGuiMod_Ctrl, true);
+  io.AddKeyEvent(ImGuiKey_A, true);
+  io.AddKeyEvent(ImGuiKey_A, false);
+  io.AddKeyEvent(ImGuiMod_Ctrl, false);
+  if (t.empty()) {
+    io.AddKeyEvent(ImGuiKey_Delete, true);
+    io.AddKeyEvent(ImGuiKey_Delete, false);
+  } else {
+    io.AddInputCharactersUTF8(std::string(t).c_str());
+  }
+  bridge::g_platform->pacer.request();
+}
+
+// A key pressed in the text proxy that ends the edit: 0 Enter (applies), 1 Escape (restores the old value).
+TS_EXPORT void ts_bridge_text_key(int which) {
+  if (!bridge::g_platform || (which != 0 && which != 1)) return;
+  const ImGuiKey key = which == 0 ? ImGuiKey_Enter : ImGuiKey_Escape;
+  ImGui::GetIO().AddKeyEvent(key, true);
+  ImGui::GetIO().AddKeyEvent(key, false);
+  bridge::g_platform->pacer.request();
+}
+
 // Asks for a redraw (e.g. after the page changed something the canvas shows).
 TS_EXPORT void ts_bridge_request_redraw() {
-  if (bridge::g_platform) bridge::g_platform->redraw_frames = 2;
+  if (bridge::g_platform) bridge::g_platform->pacer.request();
 }
 
 // Frame statistics as JSON: CPU time per drawn frame (p50, p95), frames drawn, loop ticks, WASM heap.
@@ -219,9 +279,27 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   if (!arg_text(key, k)) return bad_arg("key");
   if (!arg_text(value, v)) return bad_arg("value");
   model::Errors errors;
-  ui::set_param(*bridge::g_app, k, v, errors);
+  std::vector<ui::Adjustment> moved;
+  ui::set_param(*bridge::g_app, k, v, errors, &moved);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(ui::result_json(errors, moved));
+}
+
+// Replaces the model by a Hugging Face config.json's text (the page reads the file; the app never sees a
+// path). Returns {ok, errors, notes}: notes say what was assumed, ignored, or moved in the layout.
+TS_EXPORT const char* ts_bridge_load_config(const char* json) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view text;
+  if (!arg_text(json, text, model::kMaxConfigBytes)) {
+    model::Errors e{model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
+                                      "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes")};
+    return hand_out(ui::errors_notes_json(e, {}));
+  }
+  model::Errors errors;
+  std::vector<std::string> notes;
+  ui::load_config(*bridge::g_app, text, errors, notes);
+  after_change();
+  return hand_out(ui::errors_notes_json(errors, notes));
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {

@@ -30,6 +30,10 @@ bool prefers_reduced_motion();
 // Called once per frame and after every call from the page.
 void publish_state_if_changed();
 
+// A text field in the canvas started (active) or stopped taking typed text; (x, y, h) is its caret in CSS px.
+// After a touch the page puts a hidden text input there, so a phone shows its on-screen keyboard.
+void text_field(bool active, float x, float y, float h);
+
 // Starts watching the canvas's size and the device pixel ratio (the page may resize the canvas without a
 // window resize, e.g. when a side panel opens).
 void watch_canvas();

@@ -22,6 +22,23 @@ mergeInto(LibraryManager.library, {
     var mm = window['matchMedia'];
     return typeof mm === 'function' && mm('(prefers-reduced-motion: reduce)')['matches'] ? 1 : 0;
   },
+  // A canvas text field wants typed text (active) or is done. After a touch or a pen, a hidden input over the
+  // field takes the focus, so a phone shows its keyboard; what is typed there is sent to the field.
+  ts_js_text_field: function (active, x, y, h) {
+    var proxy = Module['tsTextProxy'], canvas = Module['canvas'];
+    if (!proxy || !canvas) return;
+    if (active) {
+      proxy['style']['left'] = Math.max(0, x) + 'px';
+      proxy['style']['top'] = Math.max(0, y) + 'px';
+      proxy['style']['height'] = Math.max(16, h) + 'px';
+      if (Module['tsLastPointer'] !== 'mouse' && document['activeElement'] !== proxy) {
+        proxy['value'] = '';
+        proxy['focus']({ 'preventScroll': true });
+      }
+    } else if (document['activeElement'] === proxy) {
+      canvas['focus']({ 'preventScroll': true, 'focusVisible': false });
+    }
+  },
   ts_js_notify_ready: function () {
     // Benchmarks read this mark: navigation → first drawn frame.
     if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-first-frame');
@@ -45,5 +62,54 @@ mergeInto(LibraryManager.library, {
       mq['addEventListener']('change', onChange);
     };
     watchRatio();
+    // A change of the system colour scheme restyles the canvas as it restyles the page.
+    if (typeof window['matchMedia'] === 'function') {
+      var scheme = window['matchMedia']('(prefers-color-scheme: light)');
+      scheme['addEventListener']('change', function () {
+        var f = Module['_ts_bridge_set_theme'];
+        if (typeof f === 'function') f(scheme['matches'] ? 0 : 1);
+      });
+    }
+    // The text proxy: a hidden input in the canvas's frame that a phone's keyboard types into (see
+    // ts_js_text_field). Its whole value replaces the field's text on every change.
+    var proxy = document['createElement']('input');
+    proxy['type'] = 'text';
+    proxy['className'] = 'ts-text-proxy';
+    proxy['setAttribute']('aria-label', 'Value');
+    proxy['setAttribute']('autocomplete', 'off');
+    proxy['setAttribute']('enterkeyhint', 'done');
+    proxy['tabIndex'] = -1;
+    if (canvas['parentElement']) canvas['parentElement']['appendChild'](proxy);
+    Module['tsTextProxy'] = proxy;
+    Module['tsLastPointer'] = 'mouse';
+    canvas['addEventListener']('pointerdown', function (e) { Module['tsLastPointer'] = e['pointerType'] || 'mouse'; }, true);
+    proxy['addEventListener']('input', function () {
+      var f = Module['_ts_bridge_text_replace'], v = String(proxy['value']);
+      if (typeof f !== 'function') return;
+      var n = Module['lengthBytesUTF8'](v) + 1, p = Module['_malloc'](n);
+      Module['stringToUTF8'](v, p, n);
+      f(p);
+      Module['_free'](p);
+    });
+    proxy['addEventListener']('keydown', function (e) {
+      var f = Module['_ts_bridge_text_key'];
+      if (typeof f !== 'function') return;
+      if (e['key'] === 'Enter') { e['preventDefault'](); f(0); }
+      else if (e['key'] === 'Escape') { e['preventDefault'](); f(1); }
+    });
+    // Leaving the canvas (Tab, a click elsewhere) ends an edit in its panels, which applies it; moving between
+    // the canvas and its text proxy does not.
+    var blurred = function (e) {
+      var to = e['relatedTarget'];
+      if (to === canvas || to === proxy) return;
+      var f = Module['_ts_bridge_canvas_focus'];
+      if (typeof f === 'function') f(0);
+    };
+    canvas['addEventListener']('blur', blurred);
+    proxy['addEventListener']('blur', blurred);
+    canvas['addEventListener']('focus', function () {
+      var f = Module['_ts_bridge_canvas_focus'];
+      if (typeof f === 'function') f(1);
+    });
   },
 });

@@ -40,6 +40,7 @@ inline double contrast(Rgba a, Rgba b) {
 struct Palette {
   bool dark = true;
   Rgba bg, surface, surface2, border, text, muted, on_role, accent;
+  Rgba alert;  // what keeps a setup from running: an overflowing tier's edge and words
   Rgba role[static_cast<int>(layout::Role::Count)];  // the legend colours (the page's --compute … --fp4)
   float tint = 0.2f;                                  // share of the role colour in a plain item's fill
 
@@ -80,6 +81,7 @@ inline Palette palette(bool dark) {
     p.muted = Rgba::hex(0x9aa4b2);
     p.accent = Rgba::hex(0xffffff);
     p.on_role = Rgba::hex(0x0c0e12);
+    p.alert = Rgba::hex(0xff7b72);
     p.tint = 0.2f;
   } else {
     p.bg = Rgba::hex(0xf5f6f8);
@@ -90,6 +92,7 @@ inline Palette palette(bool dark) {
     p.muted = Rgba::hex(0x4f5966);
     p.accent = Rgba::hex(0x161a20);
     p.on_role = Rgba::hex(0x161a20);
+    p.alert = Rgba::hex(0xb42318);
     p.tint = 0.16f;
   }
   p.role[static_cast<int>(layout::Role::Neutral)] = p.muted;

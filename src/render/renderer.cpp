@@ -168,8 +168,11 @@ void draw(Renderer& r, const layout::Layout& L, const Palette& pal, const FrameI
     std::vector<float>& v = r.scratch[kStripes];
     push_rect(v, it.rect);
     push_rgba(v, lit ? mix(pal.surface, pal.text, pal.dark ? 0.07f : 0.05f) : pal.surface);
-    push_rgba(v, lit ? mix(pal.border, pal.text, pal.dark ? 0.45f : 0.25f) : Rgba{pal.border.r, pal.border.g, pal.border.b, pal.dark ? 1.0f : 0.75f});
-    push4(v, 8, b.stripe_spacing, 1.2f, sel ? 2.5f : (lit || hov) ? 2.0f : 1.0f);
+    const Rgba edge = b.overflow ? pal.alert
+                      : lit      ? mix(pal.border, pal.text, pal.dark ? 0.45f : 0.25f)
+                                 : Rgba{pal.border.r, pal.border.g, pal.border.b, pal.dark ? 1.0f : 0.75f};
+    push_rgba(v, edge);
+    push4(v, 8, b.stripe_spacing, 1.2f, sel ? 2.5f : (lit || hov || b.overflow) ? 2.0f : 1.0f);
   }
 
   // Boxes: tokens, layer rows, the stream, blocks.

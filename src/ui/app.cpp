@@ -3,10 +3,12 @@
 #include "ui/app.h"
 
 #include "anim/format.h"
+#include "model/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
 #include "model/url_codec.h"
+#include "ui/units.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -113,17 +115,12 @@ void set_scenario(App& app, const model::Scenario& s) {
   changed(app);
 }
 
-bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors) {
-  if (key == "preset") return set_preset(app, value, errors);
-  const model::ParamDef* def = model::find_param(key);
-  if (!def) {
-    errors.push_back(model::make_error(model::ErrorCode::UnknownKey, key, value,
-                                       "preset or a scenario parameter key (see docs/model.md)"));
-    return false;
-  }
-  model::Scenario next = app.scenario;
+bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+  model::Scenario next = s;
   model::Error err;
-  if (!model::set_param_text(next, *def, value, err)) {
+  std::vector<Adjustment> moved;
+  if (!model::edit_param(next, def, value, moved, err)) {
     errors.push_back(err);
     return false;
   }
@@ -132,6 +129,46 @@ bool set_param(App& app, std::string_view key, std::string_view value, model::Er
     errors.insert(errors.end(), cross.begin(), cross.end());
     return false;
   }
+  s = next;
+  adjustments.insert(adjustments.end(), moved.begin(), moved.end());
+  return true;
+}
+
+bool edit_param_plain(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+  (void)adjustments;  // a plain set moves nothing else
+  model::Scenario next = s;
+  model::Error err;
+  if (!model::set_param_text(next, def, value, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  model::Errors cross = model::validate(next);
+  if (!cross.empty()) {
+    errors.insert(errors.end(), cross.begin(), cross.end());
+    return false;
+  }
+  s = next;
+  return true;
+}
+
+bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors,
+               std::vector<Adjustment>* adjustments) {
+  if (key == "preset") return set_preset(app, value, errors);
+  const model::ParamDef* def = model::find_param(key);
+  if (!def) {
+    errors.push_back(model::make_error(model::ErrorCode::UnknownKey, key, value,
+                                       "preset or a scenario parameter key (see docs/model.md)"));
+    return false;
+  }
+  model::Scenario next = app.scenario;
+  std::vector<Adjustment> moved;
+  if (!app.edit(next, *def, value, moved, errors)) return false;
+  if (!moved.empty()) {
+    app.adjustments = moved;
+    ++app.adjustments_seq;
+  }
+  if (adjustments) *adjustments = std::move(moved);
   set_scenario(app, next);
   return true;
 }
@@ -146,6 +183,26 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
     }
     errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
     return false;
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes) {
+  model::Scenario next = app.scenario;
+  model::Errors errs;
+  std::vector<std::string> said;
+  if (!model::apply_hf_config(next, json, "", errs, said)) {
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    return false;
+  }
+  notes.insert(notes.end(), said.begin(), said.end());
+  // The workload stays as it was; say when it asks for more context than the new model was trained for.
+  const model::Workload& w = next.work;
+  const int max_pos = next.model.max_pos;
+  if (max_pos > 0 && (w.ctx > max_pos || w.prompt > max_pos)) {
+    notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against the model's " +
+                    std::to_string(max_pos) + " trained positions; timed figures are not computed until they fit");
   }
   set_scenario(app, next);
   return true;
@@ -239,6 +296,28 @@ void set_panel(App& app, Panel p, bool open) {
 
 bool panel_open(const App& app, Panel p) { return (app.panels >> static_cast<int>(p)) & 1u; }
 
+bool panel_area_wanted(const App& app) {
+  if (app.canvas.help_open) return true;
+  for (const Panel p : {Panel::Scenario, Panel::Modes, Panel::Card, Panel::Figures})
+    if (panel_open(app, p)) return true;
+  return panel_open(app, Panel::Inspector) &&
+         (app.canvas.selected.valid() || app.selected_figure >= 0 || app.canvas.inspector_shown);
+}
+
+void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail) {
+  CanvasState& c = app.canvas;
+  if (c.selected == target && c.selection_id == id && c.selection_detail == detail) return;
+  c.selected = target;
+  c.selection_id = std::move(id);
+  c.selection_name = std::move(name);
+  c.selection_detail = std::move(detail);
+  ++app.revision;
+}
+
+std::string object_name(const App& app, anim::ObjectKind o) { return anim::object_label(o, app.scenario.model); }
+
+std::string endpoint_name(const App& app, anim::Endpoint e) { return anim::endpoint_label(e, app.scenario.model); }
+
 bool tick(App& app, double dt_seconds) {
   if (!app.playback.playing) return false;
   const int before = app.playback.step;
@@ -284,9 +363,11 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
 
   // Scenario: drop the pairs the codec names as bad and try again, so each bad key falls back alone.
   model::Scenario next = model::default_scenario();
+  std::vector<Adjustment> followed;  // fields the link left out that followed its keys (gpus=1 moves tp)
   for (int attempt = 0; attempt < 8; ++attempt) {
     model::Errors errs;
-    if (model::scenario_from_pairs(scenario_pairs, next, errs)) break;
+    followed.clear();
+    if (model::scenario_from_pairs(scenario_pairs, next, errs, &followed)) break;
     errors.insert(errors.end(), errs.begin(), errs.end());
     const std::size_t n = scenario_pairs.size();
     std::erase_if(scenario_pairs, [&](const model::UrlPair& p) {
@@ -319,6 +400,10 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
   }
 
   app.scenario = next;
+  if (!followed.empty()) {
+    app.adjustments = followed;
+    ++app.adjustments_seq;
+  }
   app.figures = model::describe(app.scenario);
   app.selected_figure = -1;
   app.playback = anim::Playback{};
@@ -410,14 +495,103 @@ std::string errors_json(const model::Errors& errors) {
   return out;
 }
 
+namespace {
+void append_adjustments(std::string& out, const std::vector<Adjustment>& adjustments) {
+  out += '[';
+  for (std::size_t i = 0; i < adjustments.size(); ++i) {
+    const Adjustment& a = adjustments[i];
+    if (i) out += ',';
+    out += "{\"field\":";
+    model::append_json_string(out, a.field);
+    out += ",\"from\":";
+    model::append_json_string(out, a.from);
+    out += ",\"to\":";
+    model::append_json_string(out, a.to);
+    out += ",\"why\":";
+    model::append_json_string(out, a.why);
+    out += '}';
+  }
+  out += ']';
+}
+}  // namespace
+
+std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // reopen the object for one more field
+  out += ",\"adjustments\":";
+  append_adjustments(out, adjustments);
+  out += '}';
+  return out;
+}
+
+namespace {
+
+// What kind of model this is, in the walkthrough's terms: the page picks its wording from these (never
+// from the preset's name) and quotes the numbers.
+void append_arch(std::string& o, const model::ModelArch& m) {
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  const char* attention = "gqa";
+  if (sparse) attention = "csa2";
+  else if (m.attn == model::AttnKind::MLA) attention = "mla";
+  else if (m.attn == model::AttnKind::Latent) attention = "latent";
+  else if (m.kv_heads == m.q_heads) attention = "mha";
+  else if (m.kv_heads == 1) attention = "mqa";
+  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  model::appendf(o, "{\"family\":\"%s\",\"attention\":\"%s\",\"layers\":%d,\"encoder_layers\":%d,\"decoder_layers\":%d,",
+                 ced ? "encoder-decoder" : "decoder-only", attention, m.layer_count, ced ? m.enc_layers : 0,
+                 m.layer_count - (ced ? m.enc_layers : 0));
+  model::appendf(o, "\"q_heads\":%d,\"kv_heads\":%d,\"head_dim\":%d,\"kv_lora\":%d,\"window\":%d,",
+                 m.q_heads, m.kv_heads, m.head_dim, m.kv_lora, m.n_win);
+  model::appendf(o, "\"moe\":%s,\"experts\":%d,\"experts_per_token\":%d,\"shared_experts\":%d,\"engram\":%s,"
+                    "\"engram_layers\":%d,\"sparse\":%s,\"kv_format\":",
+                 m.experts > 0 ? "true" : "false", m.experts, m.experts_per_token, m.shared_experts,
+                 m.engram_count > 0 ? "true" : "false", m.engram_count, sparse ? "true" : "false");
+  model::append_json_string(o, model::format_info(m.kv_fmt).label);
+  o += '}';
+}
+
+void append_names(std::string& o, const App& app) {
+  o += "{\"objects\":{";
+  for (int i = 0; i < anim::kObjectCount; ++i) {
+    const auto k = static_cast<anim::ObjectKind>(i);
+    if (i) o += ',';
+    model::append_json_string(o, anim::object_key(k));
+    o += ':';
+    model::append_json_string(o, object_name(app, k));
+  }
+  o += "},\"endpoints\":{";
+  for (int i = 0; i < anim::kEndpointCount; ++i) {
+    const auto e = static_cast<anim::Endpoint>(i);
+    if (i) o += ',';
+    model::append_json_string(o, anim::endpoint_key(e));
+    o += ':';
+    model::append_json_string(o, endpoint_name(app, e));
+  }
+  o += "}}";
+}
+
+}  // namespace
+
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // the closing brace: the notes go inside the same object
+  out += ",\"notes\":[";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (i) out += ',';
+    model::append_json_string(out, notes[i]);
+  }
+  out += "]}";
+  return out;
+}
+
 std::string state_json(const App& app) {
   const anim::StepState& st = app.state;
   const anim::Counters& c = st.counters;
   std::string o = "{\"preset\":";
   model::append_json_string(o, app.scenario.preset);
   o += ",\"presetLabel\":";
-  const model::PresetInfo* info = model::find_preset(app.scenario.preset);
-  model::append_json_string(o, info ? info->label : app.scenario.preset.c_str());
+  model::append_json_string(o, model::scenario_label(app.scenario));
   o += ",\"scenarioHash\":";
   model::append_json_string(o, model::scenario_to_hash(app.scenario));
   o += ",\"viewHash\":";
@@ -425,7 +599,7 @@ std::string state_json(const App& app) {
   o += ",\"path\":";
   model::append_json_string(o, anim::path_key(app.playback.path));
   o += ",\"pathLabel\":";
-  model::append_json_string(o, anim::path_label(app.playback.path));
+  model::append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
   model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", app.playback.step, st.steps,
                  app.playback.playing ? "true" : "false");
   model::append_json_number(o, app.playback.speed);
@@ -459,6 +633,37 @@ std::string state_json(const App& app) {
   model::append_json_string(o, policy_label(app.scenario));
   o += ",\"note\":";
   model::append_json_string(o, app.ledger.note);
+  // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
+  // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
+  const model::Terms& terms = app.figures.computed.terms;
+  o += ",\"feasible\":";
+  o += terms.feasible() ? "true" : "false";
+  o += ",\"infeasible\":";
+  model::append_json_string(o, terms.feasible() ? std::string() : model::infeasible_summary(terms));
+  o += ",\"infeasibleErrors\":";
+  {
+    std::string errs = errors_json(model::infeasible_errors(terms));  // {"ok":…,"errors":[…]}
+    const std::size_t a = errs.find('['), b = errs.rfind(']');
+    o += errs.substr(a, b - a + 1);
+  }
+  o += ",\"arch\":";
+  append_arch(o, app.scenario.model);
+  o += ",\"names\":";
+  append_names(o, app);
+  model::appendf(o, ",\"panelOpen\":%s,\"selection\":", panel_area_wanted(app) ? "true" : "false");
+  if (app.canvas.selected.valid() && !app.canvas.selection_id.empty()) {
+    o += "{\"id\":";
+    model::append_json_string(o, app.canvas.selection_id);
+    o += ",\"name\":";
+    model::append_json_string(o, app.canvas.selection_name);
+    o += ",\"detail\":";
+    model::append_json_string(o, app.canvas.selection_detail);
+    o += '}';
+  } else {
+    o += "null";
+  }
+  model::appendf(o, ",\"adjustmentsSeq\":%llu,\"adjustments\":", static_cast<unsigned long long>(app.adjustments_seq));
+  append_adjustments(o, app.adjustments);
   o += '}';
   return o;
 }
@@ -477,7 +682,7 @@ std::string figures_json(const App& app) {
     o += ",\"unit\":";
     model::append_json_string(o, f.unit);
     o += ",\"text\":";
-    model::append_json_string(o, f.feasible ? model::human(f.value, f.unit) : std::string("not computed"));
+    model::append_json_string(o, f.feasible ? display_value(f.value, f.unit) : std::string("not computed"));
     o += ",\"formula\":";
     model::append_json_string(o, f.formula);
     o += ",\"provenance\":";

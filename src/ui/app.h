@@ -8,6 +8,7 @@
 #include "anim/state.h"
 #include "model/errors.h"
 #include "model/figures.h"
+#include "model/params.h"
 #include "model/scenario.h"
 #include "sim/fleet_run.h"
 #include "ui/canvas_state.h"
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tierscope::ui {
 
@@ -23,6 +25,21 @@ enum class Panel : std::uint8_t { Scenario, Modes, Card, Inspector, Figures, Cou
 constexpr int kPanelCount = static_cast<int>(Panel::Count);
 const char* panel_key(Panel p);
 constexpr std::uint32_t kDefaultPanels = 1u << static_cast<int>(Panel::Inspector);
+
+// A value the model moved to keep the scenario consistent after an edit (lowering the prompt lowers the
+// prefix hit): the field, its value before and after, and why, in words the page shows as a notice.
+using Adjustment = model::Adjustment;
+
+// The seam to the model's edit of one parameter: apply `value` to `def` in `s`, move what must move with it
+// and say so in `adjustments`, or refuse with errors (nothing changed). edit_param_rules is the model's
+// rule-aware edit (model::edit_param) followed by the cross-field check; edit_param_plain sets the value
+// alone (tests use it to tell the seam from the rules).
+using EditParamFn = bool (*)(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                             std::vector<Adjustment>& adjustments, model::Errors& errors);
+bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors);
+bool edit_param_plain(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors);
 
 struct App {
   model::Scenario scenario;
@@ -39,6 +56,10 @@ struct App {
   std::uint64_t revision = 0;
   bool animating = false;     // true while playing: the platform then draws every frame
   CanvasState canvas;         // the canvas's geometry and pointer state (canvas_view.cpp)
+  EditParamFn edit = edit_param_rules;
+  // What the last parameter edit moved besides the edited field, numbered so the page shows each once.
+  std::vector<Adjustment> adjustments;
+  std::uint64_t adjustments_seq = 0;
   sim::FleetRun fleet;        // the fleet view's run (app_fleet.cpp), advanced a slice per frame
 };
 
@@ -48,9 +69,15 @@ void init(App& app);
 // Replaces the scenario (assumed valid), recomputes figures and the ledger, keeps the path and clamps
 // the step.
 void set_scenario(App& app, const model::Scenario& s);
-// Sets one parameter by its registry key; nothing changes on error.
-bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors);
+// Sets one parameter by its registry key through app.edit; nothing changes on error. Whatever else the edit
+// moved is kept in app.adjustments (and returned in `adjustments` when given).
+bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors,
+               std::vector<Adjustment>* adjustments = nullptr);
 bool set_preset(App& app, std::string_view name, model::Errors& errors);
+// Replaces the model by a Hugging Face config.json's (model/hf_config.h), keeping the hardware, layout and
+// workload; the layout is re-spread where the new model needs it. `notes` says what was assumed, ignored
+// or moved. Nothing changes on error.
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes);
 
 void set_path(App& app, anim::PathId path);
 bool set_path(App& app, std::string_view key, model::Errors& errors);
@@ -64,6 +91,16 @@ void scrub(App& app, double screen_seconds);
 bool set_speed(App& app, double speed, model::Errors& errors);
 void set_panel(App& app, Panel p, bool open);
 bool panel_open(const App& app, Panel p);
+// True when some panel has something to show, so the canvas reserves room for the panels (the inspector
+// counts with a selection, a picked figure, or when asked for).
+bool panel_area_wanted(const App& app);
+// Changes the canvas selection (and says so to the page: its id, name and a one-line summary).
+void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail);
+
+// Names of state objects and of the ends of moves, as the app shows them for this model (the page's ledger
+// takes them from state_json's "names", never from a list of its own).
+std::string object_name(const App& app, anim::ObjectKind o);
+std::string endpoint_name(const App& app, anim::Endpoint e);
 
 // Advances playback by a frame's screen seconds. Returns true when the state changed (draw a frame).
 bool tick(App& app, double dt_seconds);
@@ -84,6 +121,10 @@ std::string state_json(const App& app);
 std::string figures_json(const App& app);
 std::string paths_json();
 std::string errors_json(const model::Errors& errors);
+// {ok, errors, adjustments}: a command's result with what else it moved.
+std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
+// {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
 // The canvas's rectangles of the last drawn frame (CSS px, canvas-relative) with ids, kinds, highlight
 // state and colour roles, for window.tierscope.layout() and the visual tests (canvas_view.cpp).
 std::string layout_json(const App& app);

@@ -19,6 +19,17 @@ struct CanvasTarget {
   bool operator==(const CanvasTarget&) const = default;
 };
 
+// A panel control the last frame drew (toolbar buttons, parameter fields), reported to the page's tests so
+// they can tap and type into it like a user would.
+struct Control {
+  std::string id;  // "button:scenario", "param:prompt", …
+  layout::Rect rect;
+};
+
+// Keyboard focus requests for the panel area: a panel's index (Panel), or the help section.
+constexpr int kNoSection = -1;
+constexpr int kHelpSection = 100;
+
 struct CanvasState {
   layout::Scene scene;
   std::uint64_t scene_revision = ~std::uint64_t{0};  // App::revision the scene was built at
@@ -26,6 +37,12 @@ struct CanvasState {
   CanvasTarget hover, selected;
   int selected_layer = -1;    // a real layer picked in the CSA2 modes panel
   bool help_open = false;
+  bool inspector_shown = false;  // the inspector was asked for (key I) with nothing selected
+  int focus_request = kNoSection;  // move keyboard focus into this panel section on the next frame
+  int scroll_request = kNoSection; // scroll this section into view (opened from the toolbar)
+  bool blur_pending = false;     // the canvas lost focus: leave the field being edited (it applies) and the panels
+  // What is selected, in words, for the page's live region (set when the selection changes).
+  std::string selection_id, selection_name, selection_detail;
   bool dark = true;           // the page's colour scheme
   bool reduced_motion = false;
   bool host_playback = false; // the page shows playback and status itself (set through the bridge)
@@ -39,7 +56,11 @@ struct CanvasState {
   // rejected edit in the scenario editor.
   std::vector<model::CardRow> card;
   std::uint64_t card_revision = ~std::uint64_t{0};
-  std::string edit_key, edit_error;
+  std::string edit_key, edit_error, edit_note;  // edit_note: what else the last edit moved
+  // Reported with layout_json() for the tests: the controls drawn and how many panel texts ran past their room.
+  std::vector<Control> controls;
+  std::vector<std::string> sections;  // the panel sections shown ("help", "inspector", "scenario", …)
+  int text_cut = 0;
 };
 
 }  // namespace tierscope::ui

@@ -1,17 +1,22 @@
-// The canvas frame: scene and layout from the app's state, pointer/touch/keyboard input on the canvas,
-// text over the schematic (ImGui's font atlas is baked at the device ratio, so labels stay sharp), the
-// hover tooltip, the help overlay, and layout_json() for the page.
+// The canvas frame: scene and layout from the app's state, pointer/touch/keyboard input on the canvas, the
+// layout's labels over the schematic (ImGui's font atlas is baked at the device ratio, so they stay sharp),
+// the hover tooltip, and layout_json() for the page.
 #include "ui/canvas_view.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "model/text.h"
+#include "platform/frame_pacer.h"
+#include "ui/panels.h"
 #include "ui/theme.h"
+#include "ui/units.h"
 
 namespace tierscope::ui {
 
@@ -21,28 +26,6 @@ using layout::Kind;
 namespace {
 
 constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
-
-// Text cut to `max_w` with an ellipsis.
-std::string fit(const std::string& text, float size, float max_w) {
-  ImFont* font = ImGui::GetFont();
-  if (font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str()).x <= max_w) return text;
-  std::string t = text;
-  while (!t.empty()) {
-    // Drop whole UTF-8 characters from the end.
-    do t.pop_back();
-    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80);
-    if (!t.empty()) t.pop_back();
-    const std::string candidate = t + "…";
-    if (font->CalcTextSizeA(size, FLT_MAX, 0, candidate.c_str()).x <= max_w) return candidate;
-  }
-  return "";
-}
-
-void text_at(ImDrawList* dl, float size, float x, float y, render::Rgba c, const std::string& s) {
-  dl->AddText(ImGui::GetFont(), size, ImVec2(std::round(x), std::round(y)), c.packed(), s.c_str());
-}
-
-float text_w(float size, const std::string& s) { return ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, s.c_str()).x; }
 
 std::string mode_summary(const layout::Scene& sc, int first, int last) {
   int counts[static_cast<int>(model::LayerMode::Count)] = {};
@@ -66,15 +49,6 @@ std::string layers_text(int first, int last) {
   return first == last ? "layer " + std::to_string(first) : "layers " + std::to_string(first) + "–" + std::to_string(last);
 }
 
-// Labels of the token row: the first prompt positions, an ellipsis, the last prompt position, the output.
-std::string token_label(const App& app, int cell, int cells) {
-  const int prompt = std::max(1, app.scenario.work.prompt);
-  if (cell == cells - 1) return "next ▶";
-  if (cell == cells - 2) return "t" + model::num(prompt);
-  if (cell == cells - 3 && cells - 3 < prompt) return "…";
-  return cell < prompt ? "t" + std::to_string(cell + 1) : "";
-}
-
 std::string block_value(const App& app, int object) {
   const anim::ObjectState& o = app.state.objects[static_cast<std::size_t>(object)];
   const double fp = app.canvas.scene.objects[static_cast<std::size_t>(object)].footprint;
@@ -83,98 +57,21 @@ std::string block_value(const App& app, int object) {
   return v;
 }
 
+// The layout chose every wording to fit; this only paints it in the item's colours.
 void draw_labels(const App& app, const render::Palette& pal) {
   const layout::Layout& L = app.canvas.layout;
-  const layout::Scene& sc = app.canvas.scene;
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  const float size = kFontSizePx * L.text_scale;
-  const float small = size * 0.86f;
-  const float pad = 8 * L.text_scale;
-
-  // Section titles.
-  const int dec_real = sc.layer_count - sc.enc_layers;
-  const std::string titles[4] = {
-      "INPUT / OUTPUT TOKENS",
-      "CAUSAL ENCODER — runs in prefill · " + std::to_string(L.encoder_rows) + " of " + std::to_string(sc.enc_layers) +
-          " layers drawn",
-      sc.ced ? "DECODER — mostly skipped in prompt prefill · " + std::to_string(L.decoder_rows) + " of " +
-                   std::to_string(dec_real) + " drawn"
-             : "LAYERS — decoder-only · " + std::to_string(L.decoder_rows) + " of " + std::to_string(dec_real) +
-                   " layers drawn",
-      "MEMORY HIERARCHY — width ≈ capacity · stripes ≈ latency (log scales)",
-  };
-  for (int i = 0; i < 4; ++i) {
-    const layout::Rect& r = L.titles[static_cast<std::size_t>(i)];
-    if (r.w <= 0) continue;
-    text_at(dl, small, r.x, r.y + (r.h - small) * 0.5f, pal.muted, fit(titles[i], small, r.w));
-  }
-
-  for (const Item& it : L.items) {
-    const render::Rgba tc = pal.text_on(it.role, it.highlighted);
-    const float inner = it.rect.w - 2 * pad;
-    switch (it.kind) {
-      case Kind::Token: {
-        const std::string s = fit(token_label(app, it.index, L.token_cells), size, inner);
-        text_at(dl, size, it.rect.cx() - text_w(size, s) * 0.5f, it.rect.cy() - size * 0.5f, tc, s);
-        break;
-      }
-      case Kind::EncoderLayer:
-      case Kind::DecoderLayer: {
-        const char prefix = it.kind == Kind::EncoderLayer ? 'E' : (sc.ced ? 'D' : 'L');
-        std::string s = std::string(1, prefix) + std::to_string(it.index + 1) + " · " + layers_text(it.first_layer, it.last_layer) +
-                        " · " + mode_summary(sc, it.first_layer, it.last_layer);
-        text_at(dl, size, it.rect.x + pad, it.rect.cy() - size * 0.5f, tc, fit(s, size, inner));
-        break;
-      }
-      case Kind::Stream: {
-        const std::string s = sc.ced ? "Encoder final hidden stream H[t] → projected global KV (read by the decoder)"
-                                     : "Final hidden stream → next-token logits";
-        const std::string f = fit(s, size, inner);
-        text_at(dl, size, it.rect.cx() - text_w(size, f) * 0.5f, it.rect.cy() - size * 0.5f, tc, f);
-        break;
-      }
-      case Kind::Band: {
-        const layout::BandInfo& b = L.bands[static_cast<std::size_t>(it.index)];
-        const std::string name = kTierShort[it.index];
-        const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
-        const float y = b.title.y + (b.title.h - size) * 0.5f;
-        text_at(dl, size, b.title.x + 2, y, pal.text, fit(name, size, b.title.w));
-        const float nw = text_w(size, name) + 12;
-        const float fw = text_w(small, figs);
-        if (nw + fw <= b.title.w) text_at(dl, small, b.title.right() - fw - 2, y + (size - small) * 0.5f, pal.muted, figs);
-        break;
-      }
-      case Kind::Block: {
-        const std::string label = layout::block_label(static_cast<anim::ObjectKind>(it.index));
-        const std::string value = block_value(app, it.index);
-        const float bar = 3;
-        const float avail_h = it.rect.h - bar;
-        if (avail_h >= size * 2.1f) {
-          const float y = it.rect.y + (avail_h - size - small) * 0.5f;
-          text_at(dl, size, it.rect.x + pad, y, tc, fit(label, size, inner));
-          text_at(dl, small, it.rect.x + pad, y + size, tc, fit(value, small, inner));
-        } else {
-          const std::string both = label + " · " + value;
-          const std::string s = text_w(size, both) <= inner ? both : fit(label, size, inner);
-          text_at(dl, size, it.rect.x + pad, it.rect.y + (avail_h - size) * 0.5f, tc, s);
-        }
-        break;
-      }
-      case Kind::Packet: {
-        const anim::Packet& p = app.state.packet;
-        std::string s = p.bytes > 0 ? model::human(p.bytes, "B") : (p.flop > 0 ? model::human(p.flop, "FLOP") : "");
-        if (s.empty()) break;
-        const float w = text_w(small, s);
-        float x = it.rect.right() + 6;
-        if (x + w + 6 > L.viewport.width) x = it.rect.x - w - 10;
-        const float y = it.rect.cy() - small * 0.5f;
-        dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + w + 4, y + small + 2), pal.surface.packed(), 4);
-        dl->AddRect(ImVec2(x - 4, y - 2), ImVec2(x + w + 4, y + small + 2), pal.edge(it.role).packed(), 4);
-        text_at(dl, small, x, y, pal.text, s);
-        break;
-      }
-      default: break;
+  for (const layout::Label& l : L.labels) {
+    const Item* it = l.item >= 0 ? &L.items[static_cast<std::size_t>(l.item)] : nullptr;
+    render::Rgba colour = l.tone == layout::Tone::Muted ? pal.muted : l.tone == layout::Tone::Alert ? pal.alert : pal.text;
+    if (l.tone == layout::Tone::OnItem && it) colour = pal.text_on(it->role, it->highlighted);
+    const float x = std::round(l.x()), y = std::round(l.y());
+    if (it && it->kind == Kind::Packet) {
+      // The packet's bytes sit on a small plate so they read over whatever the packet passes.
+      dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + l.width + 4, y + l.px + 2), pal.surface.packed(), 4);
+      dl->AddRect(ImVec2(x - 4, y - 2), ImVec2(x + l.width + 4, y + l.px + 2), pal.edge(it->role).packed(), 4);
     }
+    dl->AddText(ImGui::GetFont(), l.px, ImVec2(x, y), colour.packed(), l.text.c_str());
   }
 }
 
@@ -183,15 +80,63 @@ CanvasTarget target_of(const Item* it) {
   return {it->kind, it->index};
 }
 
-void handle_input(App& app) {
+// The order ↑ and ↓ walk the canvas in: the token row, the layer rows, the hidden stream, then each tier
+// followed by the blocks it holds, then the move in flight.
+std::vector<CanvasTarget> stepping_order(const layout::Layout& L) {
+  std::vector<CanvasTarget> order;
+  if (L.find(Kind::Token, 0)) order.push_back({Kind::Token, 0});
+  for (const Kind k : {Kind::EncoderLayer, Kind::DecoderLayer})
+    for (const Item& it : L.items)
+      if (it.kind == k) order.push_back(target_of(&it));
+  if (L.find(Kind::Stream, 0)) order.push_back({Kind::Stream, 0});
+  for (int b = 0; b < 4; ++b) {
+    const Item* band = L.find(Kind::Band, b);
+    if (!band) continue;
+    order.push_back(target_of(band));
+    for (const Item& it : L.items)
+      if (it.kind == Kind::Block && it.rect.inside(band->rect)) order.push_back(target_of(&it));
+  }
+  if (L.find(Kind::Packet, 0)) order.push_back({Kind::Packet, 0});
+  return order;
+}
+
+void step_selection(App& app, int delta) {
+  const std::vector<CanvasTarget> order = stepping_order(app.canvas.layout);
+  if (order.empty()) return;
+  CanvasTarget cur = app.canvas.selected;
+  if (cur.kind == Kind::Token) cur.index = 0;
+  const auto at = std::find(order.begin(), order.end(), cur);
+  const int n = static_cast<int>(order.size());
+  int next = 0;
+  if (at == order.end()) next = delta > 0 ? 0 : n - 1;
+  else next = ((static_cast<int>(at - order.begin()) + delta) % n + n) % n;
+  select_target(app, order[static_cast<std::size_t>(next)]);
+}
+
+// Moves keyboard focus into a panel section (drawn by panels.cpp on the next frame) and opens it.
+void focus_section(App& app, int section) {
+  CanvasState& c = app.canvas;
+  if (section == kHelpSection) c.help_open = true;
+  else set_panel(app, static_cast<Panel>(section), true);
+  if (section == static_cast<int>(Panel::Inspector)) c.inspector_shown = true;
+  c.focus_request = section;
+  ++app.revision;  // the page hears that a panel shows (on phones it makes room for it)
+}
+
+bool panel_has_keyboard(const ImGuiContext& g) {
+  return g.NavWindow && !(g.NavWindow->Flags & ImGuiWindowFlags_NoNavInputs);
+}
+
+void handle_pointer(App& app) {
   ImGuiIO& io = ImGui::GetIO();
   CanvasState& c = app.canvas;
   const layout::Layout& L = c.layout;
   const bool over_ui = io.WantCaptureMouse;
   const ImVec2 mp = io.MousePos;
   const bool mouse_valid = ImGui::IsMousePosValid(&mp);
-
-  c.hover = (!over_ui && mouse_valid && !c.scrubbing) ? target_of(L.hit(mp.x, mp.y)) : CanvasTarget{};
+  // A finger has no hover: only a mouse or pen over the schematic shows a tooltip.
+  const bool hovering = io.MouseSource == ImGuiMouseSource_Mouse && mouse_valid && !over_ui && !c.scrubbing;
+  c.hover = hovering ? target_of(L.hit(mp.x, mp.y)) : CanvasTarget{};
 
   if (!over_ui && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     c.pressing = true;
@@ -199,11 +144,11 @@ void handle_input(App& app) {
     c.press_x = mp.x;
     c.press_y = mp.y;
     c.press_screen_time = anim::screen_time(app.playback, app.time_map);
-    ImGui::SetWindowFocus(nullptr);  // keys go to the canvas again, not to a panel
+    ImGui::SetWindowFocus(nullptr);  // keys go to the schematic again, not to a panel
   }
   if (c.pressing && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     const float dx = mp.x - c.press_x, dy = mp.y - c.press_y;
-    // A mostly sideways drag scrubs through the path; the full canvas width is the whole path.
+    // A mostly sideways drag scrubs through the path; the schematic's width is the whole path.
     if (!c.scrubbing && std::fabs(dx) > 10 && std::fabs(dx) > 1.5f * std::fabs(dy)) c.scrubbing = true;
     if (c.scrubbing && app.time_map.screen_total > 0) {
       const double span = std::max(1.0f, L.schematic.w);
@@ -211,29 +156,61 @@ void handle_input(App& app) {
     }
   }
   if (c.pressing && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
-    if (!c.scrubbing) {
-      const Item* hit = L.hit(c.press_x, c.press_y);
-      c.selected = target_of(hit);
-      if (hit) set_panel(app, Panel::Inspector, true);
-    }
+    if (!c.scrubbing) select_target(app, target_of(L.hit(c.press_x, c.press_y)));
     c.pressing = false;
     c.scrubbing = false;
   }
+}
 
+void handle_keys(App& app) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  CanvasState& c = app.canvas;
   // Keys reach the app only while the canvas element has focus (SDL listens on it alone); a text field
-  // being edited keeps them.
-  if (io.WantTextInput) return;
+  // being edited keeps every key.
+  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+
+  // Panel keys work from the schematic and from inside a panel alike.
+  struct PanelKey {
+    ImGuiKey key;
+    int section;
+  };
+  const PanelKey panel_keys[] = {{ImGuiKey_S, static_cast<int>(Panel::Scenario)}, {ImGuiKey_M, static_cast<int>(Panel::Modes)},
+                                 {ImGuiKey_C, static_cast<int>(Panel::Card)},     {ImGuiKey_F, static_cast<int>(Panel::Figures)},
+                                 {ImGuiKey_I, static_cast<int>(Panel::Inspector)}};
+  for (const PanelKey& k : panel_keys)
+    if (ImGui::IsKeyPressed(k.key, false)) focus_section(app, k.section);
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
+    if (io.InputQueueCharacters[i] == '?') {
+      if (!c.help_open) focus_section(app, kHelpSection);
+      else {
+        c.help_open = false;
+        ++app.revision;
+      }
+    }
+
+  if (panel_has_keyboard(g)) {
+    // Inside a panel, ImGui's navigation has the arrows, Space and Enter; Esc comes back to the schematic.
+    if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) ImGui::SetWindowFocus(nullptr);
+    return;
+  }
   if (ImGui::IsKeyPressed(ImGuiKey_Space, false)) toggle_play(app);
   if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) step_by(app, 1);
   if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) step_by(app, -1);
   if (ImGui::IsKeyPressed(ImGuiKey_Home, false)) seek_clamped(app, 0);
   if (ImGui::IsKeyPressed(ImGuiKey_End, false)) seek_clamped(app, std::max(0, app.state.steps - 1));
+  if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) step_selection(app, 1);
+  if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) step_selection(app, -1);
+  if (ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false))
+    focus_section(app, static_cast<int>(Panel::Inspector));
   if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
-    c.selected = {};
-    c.help_open = false;
+    if (c.help_open) {
+      c.help_open = false;
+      ++app.revision;
+    } else {
+      select_target(app, {});
+    }
   }
-  for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
-    if (io.InputQueueCharacters[i] == '?') c.help_open = !c.help_open;
 }
 
 void tooltip(const App& app) {
@@ -259,7 +236,11 @@ void tooltip(const App& app) {
       ImGui::TextDisabled("%s", mode_summary(app.canvas.scene, it->first_layer, it->last_layer).c_str());
       break;
     case Kind::Packet:
-      if (app.state.entry) ImGui::TextDisabled("%s", app.state.entry->sentence.c_str());
+      if (app.state.entry) {
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+        ImGui::TextDisabled("%s", app.state.entry->sentence.c_str());
+        ImGui::PopTextWrapPos();
+      }
       break;
     default: break;
   }
@@ -267,28 +248,34 @@ void tooltip(const App& app) {
   ImGui::EndTooltip();
 }
 
-void help_window(App& app) {
-  if (!app.canvas.help_open) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(std::min(420.0f, io.DisplaySize.x - 24), 0));
-  if (ImGui::Begin("Keys and gestures", &app.canvas.help_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                                                                       ImGuiWindowFlags_NoResize)) {
-    const char* rows[][2] = {{"Space", "play / pause"},       {"← →", "previous / next step"},
-                             {"Home / End", "first / last step"}, {"Click or tap", "inspect a block, tier, layer or packet"},
-                             {"Drag sideways", "scrub through the path"}, {"Esc", "clear the selection"},
-                             {"?", "this help"}};
-    if (ImGui::BeginTable("keys", 2)) {
-      for (auto& r : rows) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[0]);
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", r[1]);
+// One line about a target for the page's live region: what it holds or does, and its leading figure.
+std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
+  switch (t.kind) {
+    case Kind::Block: {
+      const auto o = static_cast<anim::ObjectKind>(t.index);
+      const anim::ObjectState& st = app.state.objects[static_cast<std::size_t>(t.index)];
+      std::string s = model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier);
+      const model::FigureId id = primary_figure(o);
+      if (id != model::FigureId::Count) {
+        const model::Figure& f = app.figures[id];
+        s += "; " + std::string(f.label) + ": " + display_value(f.value, f.unit);
       }
-      ImGui::EndTable();
+      return s;
     }
+    case Kind::Band: {
+      const layout::BandInfo& b = app.canvas.layout.bands[static_cast<std::size_t>(std::clamp(t.index, 0, 3))];
+      return model::human(b.capacity, "B") + " capacity, " + model::human(b.latency, "s") + " latency";
+    }
+    case Kind::EncoderLayer:
+    case Kind::DecoderLayer:
+      return it ? mode_summary(app.canvas.scene, it->first_layer, it->last_layer) : "";
+    case Kind::Packet: return app.state.entry ? app.state.entry->sentence : "";
+    case Kind::Token: return "the prompt, " + count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
+    case Kind::Stream:
+      return app.canvas.scene.ced ? "each token's final encoder state, projected into the global KV the decoder reads"
+                                  : "each token's final state, turned into the next token's logits";
+    default: return "";
   }
-  ImGui::End();
 }
 
 void append_rect(std::string& o, const layout::Rect& r) {
@@ -305,7 +292,7 @@ const Item* find_item(const App& app, CanvasTarget t) {
 std::string target_name(const App& app, CanvasTarget t) {
   const Item* it = find_item(app, t);
   switch (t.kind) {
-    case Kind::Block: return anim::object_label(static_cast<anim::ObjectKind>(t.index));
+    case Kind::Block: return object_name(app, static_cast<anim::ObjectKind>(t.index));
     case Kind::Band: return kTierShort[std::clamp(t.index, 0, 3)];
     case Kind::Token: return "Token row";
     case Kind::Stream: return app.canvas.scene.ced ? "Encoder final hidden stream H[t]" : "Final hidden stream";
@@ -314,36 +301,70 @@ std::string target_name(const App& app, CanvasTarget t) {
       return std::string(app.canvas.scene.ced ? "Decoder row D" : "Layer row L") + std::to_string(t.index + 1) +
              (it ? " · " + layers_text(it->first_layer, it->last_layer) : "");
     case Kind::Packet:
-      return app.state.entry ? std::string("Moving: ") + anim::object_label(app.state.packet.object) + " · " +
-                                   anim::endpoint_label(app.state.packet.from) + " → " + anim::endpoint_label(app.state.packet.to)
+      return app.state.entry ? "Moving: " + object_name(app, app.state.packet.object) + " · " +
+                                   endpoint_name(app, app.state.packet.from) + " → " + endpoint_name(app, app.state.packet.to)
                              : "Packet";
     default: return "";
   }
 }
 
+void select_target(App& app, CanvasTarget t) {
+  const Item* it = find_item(app, t);
+  if (!it) {
+    set_selection(app, {}, "", "", "");
+    return;
+  }
+  set_selection(app, t, layout::item_id(*it), target_name(app, t), target_detail(app, t, it));
+  set_panel(app, Panel::Inspector, true);
+}
+
+std::uint64_t view_signature(const App& app) {
+  const CanvasState& c = app.canvas;
+  const int v[] = {static_cast<int>(c.hover.kind), c.hover.index, static_cast<int>(c.selected.kind), c.selected.index,
+                   c.selected_layer, c.help_open ? 1 : 0, c.dark ? 1 : 0};
+  return platform::hash_bytes(v, sizeof v, app.revision);
+}
+
 bool canvas_frame(App& app, float css_w, float css_h) {
   CanvasState& c = app.canvas;
+  if (c.blur_pending) {
+    // Focus left the canvas: leaving the field being edited applies it (ImGui hands its text back on the
+    // next call of that field), and the panels give keyboard focus back to the schematic.
+    c.blur_pending = false;
+    ImGui::ClearActiveID();
+    ImGui::SetWindowFocus(nullptr);
+  }
   if (c.scene_revision != app.revision) {
     c.scene = layout::make_scene(app.scenario, app.figures, app.ledger);
     c.scene_revision = app.revision;
   }
-  handle_input(app);
+  handle_pointer(app);
+  handle_keys(app);
   // Under reduced motion the packet does not glide: it is shown where the step takes it.
   anim::StepState st = app.state;
   if (c.reduced_motion && st.packet.active) st.packet.progress = 1;
   layout::TextMetrics tm;
+  tm.font_px = kFontSizePx;
   tm.line_height = kFontSizePx * 1.2f;
-  tm.char_width = ImGui::GetFont()->CalcTextSizeA(kFontSizePx, FLT_MAX, 0, "Global KV active window 0123456789").x / 34.0f;
+  ImFont* font = ImGui::GetFont();
+  tm.char_width = font->CalcTextSizeA(kFontSizePx, FLT_MAX, 0, "Global KV active window 0123456789").x / 34.0f;
+  tm.measure_ctx = font;
+  tm.measure = [](const void* ctx, std::string_view text, float px) {
+    return static_cast<const ImFont*>(ctx)->CalcTextSizeA(px, FLT_MAX, 0, text.data(), text.data() + text.size()).x;
+  };
   layout::Options opt;
   opt.host_playback = c.host_playback;
   opt.host_counters = c.host_counters;
+  opt.panel_open = panel_area_wanted(app);
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
+  // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words
+  // are not refreshed while the path plays: the page announces each step itself, and the inspector is live.
+  if (c.selected.valid() && !find_item(app, c.selected)) select_target(app, {});
   if (app.playback.playing && !c.reduced_motion) c.clock += static_cast<double>(ImGui::GetIO().DeltaTime);
 
   const render::Palette pal = render::palette(c.dark);
   draw_labels(app, pal);
   tooltip(app);
-  help_window(app);
   return app.playback.playing;
 }
 
@@ -373,7 +394,7 @@ std::string layout_json(const App& app) {
   append_rect(o, L.toolbar);
   o += ",\"dock\":";
   append_rect(o, L.dock);
-  o += ",\"schematic\":";
+  model::appendf(o, ",\"dockSide\":\"%s\",\"schematic\":", layout::dock_side_key(L.dock_side));
   append_rect(o, L.schematic);
   // Colours of each role as the canvas paints them (sRGB 0-255), plain and highlighted, for pixel checks.
   o += ",\"colours\":{";
@@ -401,7 +422,31 @@ std::string layout_json(const App& app) {
                      static_cast<double>(L.bands[static_cast<std::size_t>(it.index)].stripe_spacing));
     o += '}';
   }
-  o += "],\"flight\":";
+  // The text on the canvas, each with the room it was fitted into and its measured width.
+  o += "],\"labels\":[";
+  for (std::size_t i = 0; i < L.labels.size(); ++i) {
+    const layout::Label& l = L.labels[i];
+    if (i) o += ',';
+    o += "{\"text\":";
+    model::append_json_string(o, l.text);
+    o += ",\"box\":";
+    append_rect(o, l.box);
+    model::appendf(o, ",\"width\":%.1f}", static_cast<double>(l.width));
+  }
+  // Panel controls as drawn, and how many panel texts ran past their room (none should).
+  o += "],\"controls\":{";
+  for (std::size_t i = 0; i < app.canvas.controls.size(); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, app.canvas.controls[i].id);
+    o += ':';
+    append_rect(o, app.canvas.controls[i].rect);
+  }
+  o += "},\"sections\":[";
+  for (std::size_t i = 0; i < app.canvas.sections.size(); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, app.canvas.sections[i]);
+  }
+  model::appendf(o, "],\"panelTextCut\":%d,\"flight\":", app.canvas.text_cut);
   const layout::Flight& f = L.flight;
   if (f.active)
     model::appendf(o, "{\"from\":\"%s\",\"to\":\"%s\",\"object\":\"%s\",\"start\":[%.1f,%.1f],\"end\":[%.1f,%.1f]}",

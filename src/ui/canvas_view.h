@@ -1,8 +1,9 @@
 // The canvas as the user meets it: each frame it lays the schematic out from the app's state, handles the
-// pointer, touch and keys on the canvas, draws the labels and the tooltip through ImGui, and hands the
-// geometry to the WebGL renderer.
+// pointer, touch and keys on the canvas, draws the layout's labels and the tooltip through ImGui, and hands
+// the geometry to the WebGL renderer.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "render/renderer.h"
@@ -10,7 +11,7 @@
 
 namespace tierscope::ui {
 
-// Between ImGui::NewFrame and ImGui::Render: layout, input, labels, tooltip and help. Returns true while
+// Between ImGui::NewFrame and ImGui::Render: input, layout, labels and tooltip. Returns true while
 // something on the canvas still moves (a packet under reduced motion does not).
 bool canvas_frame(App& app, float css_w, float css_h);
 
@@ -20,7 +21,15 @@ void canvas_render(const App& app, render::Renderer& r, int drawable_w, int draw
 // The item a canvas target names in the last layout, or nullptr.
 const layout::Item* find_item(const App& app, CanvasTarget t);
 
-// Human name of a canvas target ("Global KV", "GPU HBM", "encoder rows 1 (layers 0–3)", …).
+// Human name of a canvas target ("Global KV", "GPU HBM", "Encoder row E1 · layers 0–3", …).
 std::string target_name(const App& app, CanvasTarget t);
+
+// Selects a canvas target (invalid: clears the selection), opens the inspector for it and tells the page
+// its name and a one-line summary for the live region.
+void select_target(App& app, CanvasTarget t);
+
+// What the canvas shows beyond ImGui's output (selection, hover, the app's revision): the frame pacer
+// mixes it into its "did anything change" hash.
+std::uint64_t view_signature(const App& app);
 
 }  // namespace tierscope::ui

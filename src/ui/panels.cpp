@@ -1,8 +1,11 @@
-// The panels: toolbar with counters and playback, and the inspector, scenario editor, CSA2 modes, card
-// check and figures sections. Every value shown is read from the app (figures, ledger, state).
+// The panels: the toolbar with its panel buttons (and counters and playback when the page has none), and
+// the help, inspector, scenario editor, CSA2 modes, card check and figures sections in the area the layout
+// reserved for them. Every value shown is read from the app (figures, ledger, state). Text wraps or is sized
+// to fit its column; what still runs past its room is counted for the tests (layout_json's panelTextCut).
 #include "ui/panels.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +19,7 @@
 #include "render/palette.h"
 #include "ui/canvas_view.h"
 #include "ui/theme.h"
+#include "ui/units.h"
 
 namespace tierscope::ui {
 
@@ -24,13 +28,39 @@ using model::FigureId;
 
 namespace {
 
-// The canvas owns the keys (space, arrows, Home/End): panels neither take focus when they appear nor
-// navigate with the keyboard; text fields still get typed text.
+// Panels neither take focus when they appear nor move; keyboard focus enters them only when asked (a panel
+// key, Enter on a selection, a click), so the schematic keeps its keys otherwise.
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
-                                    ImGuiWindowFlags_NoNavInputs;
+                                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
 
 ImVec4 vec4(render::Rgba c) { return ImVec4(c.r, c.g, c.b, c.a); }
+
+// The last item ran past the right edge of the room it is drawn in (cut by the clip rectangle).
+void check_fit(App& app) {
+  if (ImGui::GetItemRectMax().x > ImGui::GetWindowDrawList()->GetClipRectMax().x + 0.5f) ++app.canvas.text_cut;
+}
+
+// One line of text that must fit (counted when it does not).
+void line(App& app, const std::string& s, bool muted = false) {
+  if (muted) ImGui::TextDisabled("%s", s.c_str());
+  else ImGui::TextUnformatted(s.c_str());
+  check_fit(app);
+}
+
+// Text that wraps at the edge of its room.
+void para(const std::string& s, bool muted = false) {
+  ImGui::PushTextWrapPos(0.0f);
+  if (muted) ImGui::TextDisabled("%s", s.c_str());
+  else ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// Remembers where the last item was drawn, for the page's tests (layout_json's "controls").
+void record(App& app, std::string id) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  app.canvas.controls.push_back({std::move(id), {a.x, a.y, b.x - a.x, b.y - a.y}});
+}
+
 
 // [SECTION] figure lists: what the inspector shows for each block and tier.
 struct FigureList {
@@ -86,24 +116,20 @@ FigureList tier_figures(int tier) {
   }
 }
 
-void figure_card(const App& app, FigureId id) {
+void figure_card(App& app, FigureId id) {
   const model::Figure& f = app.figures[id];
   ImGui::PushID(static_cast<int>(id));
   ImGui::Separator();
-  ImGui::TextUnformatted(std::string(f.label).c_str());
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_Text), "= %s", model::human(f.value, f.unit).c_str());
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", f.formula.c_str());
+  para(std::string(f.label) + " = " + display_value(f.value, f.unit));
+  para(f.formula, true);
   std::string meta = model::provenance_name(f.provenance);
   if (f.lifetime != model::Lifetime::None) meta += std::string(" · ") + model::lifetime_name(f.lifetime);
-  ImGui::TextDisabled("%s", meta.c_str());
-  if (const std::string src = model::figure_sources(app.figures, f); !src.empty()) ImGui::TextDisabled("sources: %s", src.c_str());
-  ImGui::PopTextWrapPos();
+  para(meta, true);
+  if (const std::string src = model::figure_sources(app.figures, f); !src.empty()) para("sources: " + src, true);
   ImGui::PopID();
 }
 
-void figure_list(const App& app, FigureList l) {
+void figure_list(App& app, FigureList l) {
   for (int i = 0; i < l.count; ++i) figure_card(app, l.ids[i]);
 }
 
@@ -120,8 +146,8 @@ std::string layer_role(const model::ModelArch& m, int layer) {
       if (n++ < 12) readers += (readers.empty() ? "" : ", ") + std::to_string(j);
     }
     if (n > 12) readers += ", …";
-    std::string s = "owns global KV (1 row per " + std::to_string(m.layers[static_cast<std::size_t>(layer)].ratio) + " tokens)";
-    s += n > 0 ? "; shared by " + std::to_string(n) + " layer" + (n > 1 ? "s" : "") + ": " + readers : "; no other layer reads it";
+    std::string s = "owns global KV (1 row per " + count_of(m.layers[static_cast<std::size_t>(layer)].ratio, "token", "tokens") + ")";
+    s += n > 0 ? "; shared by " + count_of(n, "layer", "layers") + ": " + readers : "; no other layer reads it";
     return s;
   }
   if (src < 0) return "no KV source before it";
@@ -130,7 +156,7 @@ std::string layer_role(const model::ModelArch& m, int layer) {
 
 void inspect_layers(App& app, int first, int last) {
   const model::ModelArch& m = app.scenario.model;
-  ImGui::TextDisabled("Each drawn row stands for %d real layer%s.", last - first + 1, last > first ? "s" : "");
+  para("Each drawn row stands for " + count_of(last - first + 1, "real layer", "real layers") + ".", true);
   if (ImGui::BeginTable("layers", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("mode", ImGuiTableColumnFlags_WidthFixed);
@@ -145,32 +171,30 @@ void inspect_layers(App& app, int first, int last) {
       }
       ImGui::PopID();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(model::layer_mode_name(m.layers[static_cast<std::size_t>(l)].mode));
+      line(app, model::layer_mode_name(m.layers[static_cast<std::size_t>(l)].mode));
       ImGui::TableNextColumn();
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("%s", layer_role(m, l).c_str());
-      ImGui::PopTextWrapPos();
+      para(layer_role(m, l), true);
     }
     ImGui::EndTable();
   }
 }
 
-void inspect_entry(const App& app) {
+void inspect_entry(App& app) {
   const anim::LedgerEntry* e = app.state.entry;
   if (!e) {
-    ImGui::TextDisabled("This path has no steps for this model.");
+    para(app.ledger.note.empty() ? "This path has no steps for this model." : app.ledger.note, true);
     return;
   }
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(e->sentence.c_str());
-  ImGui::TextDisabled("step %d of %d · %s → %s", e->index + 1, app.state.steps, anim::endpoint_label(e->from), anim::endpoint_label(e->to));
-  if (e->bytes > 0) ImGui::Text("moves %s", model::human(e->bytes, "B").c_str());
-  if (e->flop > 0) ImGui::Text("computes %s", model::human(e->flop, "FLOP").c_str());
-  ImGui::Text("takes %s of model time%s", model::human(e->duration, "s").c_str(), e->overlapped ? " (hidden under other work)" : "");
-  ImGui::TextDisabled("%s", e->formula.c_str());
-  ImGui::TextDisabled("%s · %s", model::provenance_name(e->provenance), model::lifetime_name(anim::object_lifetime(e->object)));
-  if (!e->sources.empty()) ImGui::TextDisabled("sources: %s", std::string(e->sources).c_str());
-  ImGui::PopTextWrapPos();
+  para(e->sentence);
+  para("step " + std::to_string(e->index + 1) + " of " + std::to_string(app.state.steps) + " · " + endpoint_name(app, e->from) +
+           " → " + endpoint_name(app, e->to),
+       true);
+  if (e->bytes > 0) para("moves " + model::human(e->bytes, "B"));
+  if (e->flop > 0) para("computes " + model::human(e->flop, "FLOP"));
+  para("takes " + model::human(e->duration, "s") + " of model time" + (e->overlapped ? " (hidden under other work)" : ""));
+  para(e->formula, true);
+  para(std::string(model::provenance_name(e->provenance)) + " · " + model::lifetime_name(anim::object_lifetime(e->object)), true);
+  if (!e->sources.empty()) para("sources: " + std::string(e->sources), true);
   if (e->figure != FigureId::Count) figure_card(app, e->figure);
 }
 
@@ -182,50 +206,57 @@ void inspector(App& app) {
       figure_card(app, static_cast<FigureId>(app.selected_figure));
       return;
     }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Click or tap any block, tier, layer row or the moving packet to see its figures, the formula "
-                        "with numbers, where each number comes from, and its lifetime. Press ? for keys.");
-    ImGui::PopTextWrapPos();
+    para("Click or tap any block, tier, layer row or the moving packet (or walk them with ↑ ↓) to see its figures, "
+         "the formula with numbers, where each number comes from, and its lifetime. Press ? for keys.",
+         true);
+    ImGui::Separator();
+    para("Now:", true);
+    inspect_entry(app);
     return;
   }
-  ImGui::TextUnformatted(target_name(app, t).c_str());
+  para(target_name(app, t));
   switch (t.kind) {
     case layout::Kind::Block: {
       const auto o = static_cast<ObjectKind>(t.index);
       const anim::ObjectState& st = app.state.objects[static_cast<std::size_t>(t.index)];
-      ImGui::Text("%s resident in %s", model::human(st.bytes, "B").c_str(), anim::endpoint_label(st.tier));
-      if (st.tokens > 0) ImGui::TextDisabled("covering %s tokens", model::num(st.tokens).c_str());
-      ImGui::TextDisabled("lifetime: %s", model::lifetime_name(anim::object_lifetime(o)));
+      para(model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier));
+      if (st.tokens > 0) para("covering " + count_of(st.tokens, "token", "tokens"), true);
+      para(std::string("lifetime: ") + model::lifetime_name(anim::object_lifetime(o)), true);
       if (o == ObjectKind::EngramTables) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted("Engram: weights, not activations.");
-        ImGui::TextDisabled("The tables are trained parameters, read-only at inference: the current 2- to n-token patterns "
-                            "are hashed into addresses, only those rows are fetched, and a learned gate meters what enters "
-                            "the residual stream. Nothing is written as tokens stream by, unlike the KV caches above, "
-                            "which this very request creates.");
-        ImGui::PopTextWrapPos();
+        para("Engram: weights, not activations.");
+        para("The tables are trained parameters, read-only at inference: the current 2- to n-token patterns are hashed "
+             "into addresses, only those rows are fetched, and a learned gate meters what enters the residual stream. "
+             "Nothing is written as tokens stream by, unlike the KV caches above, which this very request creates.",
+             true);
       }
       figure_list(app, object_figures(o));
       break;
     }
     case layout::Kind::Band: {
       const layout::BandInfo& b = app.canvas.layout.bands[static_cast<std::size_t>(t.index)];
-      ImGui::Text("%s capacity · %s latency", model::human(b.capacity, "B").c_str(), model::human(b.latency, "s").c_str());
+      para(model::human(b.capacity, "B") + " capacity · " + model::human(b.latency, "s") + " latency");
       const model::Hardware& hw = app.scenario.hw;
       std::string how;
       switch (t.index) {
-        case 0: how = "one GPU's on-chip L2 (of " + model::num(hw.gpus) + " in the instance)"; break;
-        case 1: how = "one GPU's HBM (of " + model::num(hw.gpus) + " in the instance): weights and KV shown per GPU"; break;
+        case 0:
+          how = "one GPU's " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip (of " + count_of(hw.gpus, "GPU", "GPUs") +
+                " in the instance)";
+          break;
+        case 1:
+          how = "one GPU's " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B") + " (of " + count_of(hw.gpus, "GPU", "GPUs") +
+                "): weights and KV shown per GPU";
+          break;
         case 2: how = "host DRAM parameter: " + model::num(hw.host_dram_gb) + " GB"; break;
-        default: how = model::num(hw.ssd_count) + " drives × " + model::num(hw.ssd_tb) + " TB"; break;
+        default: how = count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
       }
-      ImGui::TextDisabled("%s", how.c_str());
-      ImGui::TextDisabled("Holds:");
+      para(how, true);
+      para("Holds:", true);
       for (int i = 0; i < anim::kObjectCount; ++i) {
         const layout::ObjectSpec& o = app.canvas.scene.objects[static_cast<std::size_t>(i)];
-        if (o.present && static_cast<int>(o.tier) == t.index)
-          ImGui::BulletText("%s · %s", anim::object_label(static_cast<ObjectKind>(i)),
-                            model::human(app.state.objects[static_cast<std::size_t>(i)].bytes, "B").c_str());
+        if (!o.present || static_cast<int>(o.tier) != t.index) continue;
+        ImGui::Bullet();
+        para(object_name(app, static_cast<ObjectKind>(i)) + " · " +
+             model::human(app.state.objects[static_cast<std::size_t>(i)].bytes, "B"));
       }
       figure_list(app, tier_figures(t.index));
       break;
@@ -235,11 +266,12 @@ void inspector(App& app) {
     case layout::Kind::Packet: inspect_entry(app); break;
     case layout::Kind::Token:
     case layout::Kind::Stream:
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled(t.kind == layout::Kind::Token
-                              ? "The prompt's tokens enter the causal encoder in prefill; decode adds one output token per step."
-                              : "Each token's final encoder state is projected into the global KV the decoder layers read.");
-      ImGui::PopTextWrapPos();
+      para(t.kind == layout::Kind::Token
+               ? (app.canvas.scene.ced ? "The prompt's tokens enter the causal encoder in prefill; decode adds one output token per step."
+                                       : "The prompt's tokens run through every layer in prefill; decode adds one output token per step.")
+               : (app.canvas.scene.ced ? "Each token's final encoder state is projected into the global KV the decoder layers read."
+                                       : "Each token's final hidden state becomes the logits of the next token."),
+           true);
       figure_list(app, object_figures(ObjectKind::Tokens));
       if (t.kind == layout::Kind::Stream) figure_card(app, FigureId::KvGlobalPerToken);
       break;
@@ -248,44 +280,67 @@ void inspector(App& app) {
 }
 
 // [SECTION] scenario editor
+std::string adjustments_text(const std::vector<Adjustment>& moved) {
+  std::string s;
+  for (const Adjustment& a : moved) {
+    if (!s.empty()) s += " ";
+    s += a.field + " moved from " + a.from + " to " + a.to + (a.why.empty() ? "." : ": " + a.why + ".");
+  }
+  return s;
+}
+
 void param_row(App& app, const model::ParamDef& p) {
   ImGui::PushID(p.key);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(p.key);
+  ImGui::AlignTextToFramePadding();
+  line(app, p.key);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", p.description, model::param_allowed(p).c_str());
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string current = model::get_param_text(app.scenario, p);
   model::Errors errors;
+  std::vector<Adjustment> moved;
+  bool tried = false;
   if (p.kind == model::ParamKind::Enum) {
     if (ImGui::BeginCombo("##v", current.c_str())) {
       for (int i = 0; i < p.enum_count; ++i) {
-        if (ImGui::Selectable(p.enum_keys[i], current == p.enum_keys[i])) set_param(app, p.key, p.enum_keys[i], errors);
+        if (ImGui::Selectable(p.enum_keys[i], current == p.enum_keys[i])) {
+          set_param(app, p.key, p.enum_keys[i], errors, &moved);
+          tried = true;
+        }
       }
       ImGui::EndCombo();
     }
   } else {
+    // The typed value applies when the field is left: Enter, a click elsewhere, or focus leaving the canvas
+    // (ImGui hands the edited text back then). Esc restores the old value.
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s", current.c_str());
-    if (ImGui::InputText("##v", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll)) {
-      if (set_param(app, p.key, buf, errors)) {
-        app.canvas.edit_error.clear();
-      }
+    ImGui::InputText("##v", buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
+    if (ImGui::IsItemDeactivatedAfterEdit() && current != buf) {
+      set_param(app, p.key, buf, errors, &moved);
+      tried = true;
     }
   }
-  if (!errors.empty()) {
+  record(app, std::string("param:") + p.key);
+  if (tried) {
     app.canvas.edit_key = p.key;
-    app.canvas.edit_error = errors.front().message();
+    app.canvas.edit_error = errors.empty() ? "" : errors.front().message();
+    app.canvas.edit_note = adjustments_text(moved);
   }
   ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", p.unit);
-  if (app.canvas.edit_key == p.key && !app.canvas.edit_error.empty()) {
+  ImGui::AlignTextToFramePadding();
+  line(app, p.unit, true);
+  if (app.canvas.edit_key == p.key && (!app.canvas.edit_error.empty() || !app.canvas.edit_note.empty())) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.55f, 1.0f), "%s", app.canvas.edit_error.c_str());
+    if (!app.canvas.edit_error.empty())
+      ImGui::TextColored(app.canvas.dark ? ImVec4(1.0f, 0.55f, 0.55f, 1.0f) : ImVec4(0.70f, 0.15f, 0.12f, 1.0f), "%s",
+                         app.canvas.edit_error.c_str());
+    if (!app.canvas.edit_note.empty()) ImGui::TextDisabled("%s", app.canvas.edit_note.c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::PopID();
@@ -295,14 +350,20 @@ void scenario_editor(App& app) {
   model::Errors errors;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const model::PresetInfo* cur = model::find_preset(app.scenario.preset);
-  if (ImGui::BeginCombo("##preset", cur ? cur->label : app.scenario.preset.c_str())) {
+  // The preset's full label where it fits the box, else without its note in brackets, else its key.
+  std::string shown = cur ? cur->label : app.scenario.preset;
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(shown.c_str()).x > room && shown.find(" (") != std::string::npos) shown = shown.substr(0, shown.find(" ("));
+  if (ImGui::CalcTextSize(shown.c_str()).x > room) shown = app.scenario.preset;
+  if (ImGui::BeginCombo("##preset", shown.c_str())) {
     for (const model::PresetInfo& p : model::presets()) {
       if (ImGui::Selectable(p.label, cur == &p)) set_preset(app, p.name, errors);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.summary);
     }
     ImGui::EndCombo();
   }
-  ImGui::TextDisabled("Enter applies a value; every figure recomputes.");
+  record(app, "preset");
+  para("Type a value and press Enter (or leave the field); every figure recomputes.", true);
   const model::ParamGroup order[] = {model::ParamGroup::Workload, model::ParamGroup::Hardware, model::ParamGroup::Model};
   for (model::ParamGroup g : order) {
     if (!ImGui::TreeNodeEx(model::param_group_name(g), g == model::ParamGroup::Model ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) continue;
@@ -332,13 +393,12 @@ render::Rgba mode_colour(model::LayerMode m, const render::Palette& pal, bool fp
 void modes_panel(App& app) {
   const model::ModelArch& m = app.scenario.model;
   const render::Palette pal = render::palette(app.canvas.dark);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the "
-                      "selection unchanged; SWA-only keeps just the window. Pick a layer to edit it.");
-  ImGui::PopTextWrapPos();
+  para("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the selection "
+       "unchanged; SWA-only keeps just the window. Pick a layer to edit it.",
+       true);
   const float cell = ImGui::GetFontSize() * 2.2f;
   const float avail = ImGui::GetContentRegionAvail().x;
-  const int per_row = std::max(1, static_cast<int>(avail / (cell + 4)));
+  const int per_row = std::max(1, static_cast<int>((avail + 4) / (cell + 4)));
   for (int l = 0; l < m.layer_count; ++l) {
     const model::Layer& layer = m.layers[static_cast<std::size_t>(l)];
     if (l % per_row) ImGui::SameLine(0, 4);
@@ -361,16 +421,20 @@ void modes_panel(App& app) {
   if (l < 0 || l >= m.layer_count) return;
   ImGui::Separator();
   const model::Layer& layer = m.layers[static_cast<std::size_t>(l)];
-  ImGui::Text("Layer %d · %s", l, l < m.enc_layers ? "causal encoder" : "decoder");
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", layer_role(m, l).c_str());
-  ImGui::PopTextWrapPos();
+  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  para("Layer " + std::to_string(l) + (ced ? (l < m.enc_layers ? " · causal encoder" : " · decoder") : ""));
+  para(layer_role(m, l), true);
   model::Errors errors;
   const model::LayerMode modes[] = {model::LayerMode::Full, model::LayerMode::Reindex, model::LayerMode::Reuse,
                                     model::LayerMode::SwaOnly, model::LayerMode::Dense};
+  const float right = ImGui::GetContentRegionMax().x;
   for (model::LayerMode mode : modes) {
-    ImGui::SameLine();
-    if (mode == modes[0]) ImGui::NewLine();
+    // Radio buttons flow and wrap instead of running past the panel's edge.
+    const float w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(model::layer_mode_name(mode)).x;
+    if (mode != modes[0]) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
+    }
     if (ImGui::RadioButton(model::layer_mode_name(mode), layer.mode == mode) && layer.mode != mode) {
       model::ModelArch next = m;
       next.layers[static_cast<std::size_t>(l)].mode = mode;
@@ -381,37 +445,35 @@ void modes_panel(App& app) {
   }
   if (app.canvas.edit_key == "modes" && !app.canvas.edit_error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.55f, 1.0f), "%s", app.canvas.edit_error.c_str());
+    ImGui::TextColored(app.canvas.dark ? ImVec4(1.0f, 0.55f, 0.55f, 1.0f) : ImVec4(0.70f, 0.15f, 0.12f, 1.0f), "%s",
+                       app.canvas.edit_error.c_str());
     ImGui::PopTextWrapPos();
   }
 }
 
-// [SECTION] card check
+// [SECTION] card check: one entry per claim (its text wraps; the computed value and verdict below it), so
+// nothing is squeezed into a narrow column and cut.
 void card_panel(App& app) {
   CanvasState& c = app.canvas;
   if (c.card_revision != app.revision) {
     c.card = model::check_card(app.scenario);
     c.card_revision = app.revision;
   }
-  if (!ImGui::BeginTable("card", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) return;
-  ImGui::TableSetupColumn("the card says", ImGuiTableColumnFlags_WidthStretch, 3);
-  ImGui::TableSetupColumn("computed", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-  ImGui::TableSetupColumn("verdict", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-  ImGui::TableHeadersRow();
-  for (const model::CardRow& r : c.card) {
+  for (std::size_t i = 0; i < c.card.size(); ++i) {
+    const model::CardRow& r = c.card[i];
     const model::FigureInfo& info = model::figure_info(r.claim->figure);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(r.claim->text);
-    ImGui::PopTextWrapPos();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(model::human(r.value, info.unit).c_str());
-    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    if (i) ImGui::Separator();
+    para(r.claim->text);
     const ImVec4 col = r.verdict == model::Verdict::Consistent     ? ImVec4(0.55f, 0.82f, 0.45f, 1)
                        : r.verdict == model::Verdict::HoldsOnlyIf ? ImVec4(0.94f, 0.72f, 0.36f, 1)
                                                                   : ImVec4(1.0f, 0.55f, 0.55f, 1);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("computed %s ·", display_value(r.value, info.unit).c_str());
+    ImGui::SameLine(0, 4);
+    if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(model::verdict_name(r.verdict)).x > ImGui::GetContentRegionMax().x) ImGui::NewLine();
     ImGui::TextColored(c.dark ? col : ImVec4(col.x * 0.6f, col.y * 0.6f, col.z * 0.6f, 1), "%s", model::verdict_name(r.verdict));
+    check_fit(app);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
@@ -421,29 +483,69 @@ void card_panel(App& app) {
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
+    ImGui::PopTextWrapPos();
+    if (!r.condition.empty()) para(r.condition, true);
+    ImGui::PopID();
   }
-  ImGui::EndTable();
 }
 
-// [SECTION] figures table
+// [SECTION] figures table: each label wraps in the first column; the value column fits its widest value.
 void figures_panel(App& app) {
   if (!ImGui::BeginTable("figures", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) return;
+  ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed);
   for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
     const model::Figure& f = app.figures.list[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(std::string(f.label).c_str(), app.selected_figure == static_cast<int>(i), ImGuiSelectableFlags_SpanAllColumns)) {
+    const std::string label(f.label);
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const float h = ImGui::CalcTextSize(label.c_str(), nullptr, false, wrap).y;
+    const ImVec2 at = ImGui::GetCursorPos();
+    if (ImGui::Selectable("##fig", app.selected_figure == static_cast<int>(i),
+                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowOverlap, ImVec2(0, h))) {
       app.selected_figure = static_cast<int>(i);
-      app.canvas.selected = {};
+      select_target(app, {});
       set_panel(app, Panel::Inspector, true);
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.formula.c_str());
+    ImGui::SetCursorPos(at);
+    para(label);
     ImGui::PopID();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(model::human(f.value, f.unit).c_str());
+    line(app, display_value(f.value, f.unit));
   }
   ImGui::EndTable();
+}
+
+// [SECTION] help: every key the canvas answers to (the page lists the same in the canvas's aria-keyshortcuts).
+void help_panel(App& app) {
+  const char* rows[][2] = {
+      {"Space", "play / pause"},
+      {"← →", "previous / next step"},
+      {"Home / End", "first / last step"},
+      {"↑ ↓", "select the previous / next object"},
+      {"Enter or I", "inspector (keyboard focus moves into it)"},
+      {"S · M · C · F", "scenario · CSA2 modes · card check · figures"},
+      {"Esc", "from a panel, back to the schematic; then closes this help or clears the selection"},
+      {"?", "this help"},
+      {"Tab", "leave the canvas"},
+      {"Click or tap", "inspect a block, tier, layer row or the packet"},
+      {"Drag sideways", "scrub through the path"},
+  };
+  para("Inside a panel the arrows move between its controls and Space or Enter uses one.", true);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+    for (auto& r : rows) {
+      ImGui::TableNextColumn();
+      line(app, r[0]);
+      ImGui::TableNextColumn();
+      para(r[1], true);
+    }
+    ImGui::EndTable();
+  }
 }
 
 // [SECTION] toolbar
@@ -466,23 +568,32 @@ void counters(const App& app, bool compact) {
   chip(compact ? "" : "CSA2 policy", policy_label(app.scenario));
 }
 
-bool toggle_button(App& app, const char* label, Panel p) {
+bool toggle_button(App& app, const char* label, Panel p, const char* key) {
   const bool open = panel_open(app, p);
   if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_Header));
   const bool clicked = ImGui::Button(label);
   if (open) ImGui::PopStyleColor();
-  if (clicked) set_panel(app, p, !open);
+  record(app, std::string("button:") + panel_key(p));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s)", label, key);
+  if (clicked) {
+    set_panel(app, p, !open);
+    if (!open) app.canvas.scroll_request = static_cast<int>(p);
+  }
   ImGui::SameLine(0, 4);
   return clicked;
 }
 
 // The panel buttons and the help button.
 void panel_buttons(App& app) {
-  toggle_button(app, "Scenario", Panel::Scenario);
-  toggle_button(app, "Modes", Panel::Modes);
-  toggle_button(app, "Card", Panel::Card);
-  toggle_button(app, "Figures", Panel::Figures);
-  if (ImGui::Button("?")) app.canvas.help_open = !app.canvas.help_open;
+  toggle_button(app, "Scenario", Panel::Scenario, "S");
+  toggle_button(app, "Modes", Panel::Modes, "M");
+  toggle_button(app, "Card", Panel::Card, "C");
+  toggle_button(app, "Figures", Panel::Figures, "F");
+  if (ImGui::Button("?")) {
+    app.canvas.help_open = !app.canvas.help_open;
+    ++app.revision;
+  }
+  record(app, "button:help");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
 }
 
@@ -491,7 +602,8 @@ void toolbar(App& app, const layout::Layout& L) {
   ImGui::SetNextWindowSize(ImVec2(L.toolbar.w, L.toolbar.h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 3));
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6, 4));
-  ImGui::Begin("toolbar", nullptr, kFixed | ImGuiWindowFlags_NoScrollbar);
+  // The toolbar takes no arrows: keyboard users reach its panels through their keys.
+  ImGui::Begin("toolbar", nullptr, kFixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNavInputs);
   // Same rules as the layout's toolbar height: phones (< 560 px) give the panel buttons their own line.
   const float line_h = ImGui::GetFrameHeight();
   const bool lines2 = L.toolbar.h > line_h * 1.8f, lines3 = L.toolbar.h > line_h * 2.8f;
@@ -518,10 +630,10 @@ void toolbar(App& app, const layout::Layout& L) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step (→)");
   ImGui::SameLine(0, 8);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::BeginCombo("##path", anim::path_label(app.playback.path))) {
+  if (ImGui::BeginCombo("##path", anim::path_label(app.playback.path, app.scenario.model).c_str())) {
     for (int i = 0; i < anim::kPathCount; ++i) {
       const auto p = static_cast<anim::PathId>(i);
-      if (ImGui::Selectable(anim::path_label(p), p == app.playback.path)) set_path(app, p);
+      if (ImGui::Selectable(anim::path_label(p, app.scenario.model).c_str(), p == app.playback.path)) set_path(app, p);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", anim::path_summary(p));
     }
     ImGui::EndCombo();
@@ -554,65 +666,96 @@ void toolbar(App& app, const layout::Layout& L) {
   ImGui::PopStyleVar(2);
 }
 
+// Puts keyboard focus on the item just drawn (a section's header), shows ImGui's navigation highlight on
+// it and scrolls it into view.
+void take_keyboard_focus() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  ImGui::FocusWindow(w);
+  ImGui::SetFocusID(ImGui::GetItemID(), w);
+  ImGui::SetScrollHereY(0.0f);
+  g.NavDisableHighlight = false;
+  g.NavDisableMouseHover = true;
+}
+
 void sections(App& app, bool docked) {
   struct Section {
-    Panel panel;
+    int id;
     const char* title;
     void (*draw)(App&);
   };
   const Section list[] = {
-      {Panel::Inspector, "Inspector", inspector}, {Panel::Scenario, "Scenario", scenario_editor},
-      {Panel::Modes, "CSA2 layer modes", modes_panel}, {Panel::Card, "Card check", card_panel},
-      {Panel::Figures, "Figures", figures_panel},
+      {kHelpSection, "Keys and gestures", help_panel},
+      {static_cast<int>(Panel::Inspector), "Inspector", inspector},
+      {static_cast<int>(Panel::Scenario), "Scenario", scenario_editor},
+      {static_cast<int>(Panel::Modes), "CSA2 layer modes", modes_panel},
+      {static_cast<int>(Panel::Card), "Card check", card_panel},
+      {static_cast<int>(Panel::Figures), "Figures", figures_panel},
   };
+  CanvasState& c = app.canvas;
+  const bool inspector_has_content = c.selected.valid() || app.selected_figure >= 0 || c.inspector_shown;
   for (const Section& s : list) {
-    if (!panel_open(app, s.panel) && !(docked && s.panel == Panel::Inspector)) continue;
+    const bool is_help = s.id == kHelpSection;
+    const bool is_inspector = s.id == static_cast<int>(Panel::Inspector);
+    bool shown = is_help ? c.help_open : panel_open(app, static_cast<Panel>(s.id));
+    if (is_inspector) shown = docked || (shown && inspector_has_content);
+    if (!shown) continue;
+    c.sections.push_back(is_help ? "help" : panel_key(static_cast<Panel>(s.id)));
+    const bool focus_here = c.focus_request == s.id;
     bool visible = true;
-    ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
-    if (ImGui::CollapsingHeader(s.title, &visible)) {
+    ImGui::SetNextItemOpen(true, focus_here ? ImGuiCond_Always : ImGuiCond_Appearing);
+    const bool open = ImGui::CollapsingHeader(s.title, &visible);
+    if (focus_here) {
+      take_keyboard_focus();
+      c.focus_request = kNoSection;
+    } else if (c.scroll_request == s.id) {
+      ImGui::SetScrollHereY(0.0f);
+    }
+    if (open) {
       ImGui::PushID(s.title);
       s.draw(app);
       ImGui::PopID();
       ImGui::Spacing();
     }
     if (!visible) {
-      set_panel(app, s.panel, false);
-      if (s.panel == Panel::Inspector) app.canvas.selected = {};
+      if (is_help) {
+        c.help_open = false;
+        ++app.revision;
+      } else {
+        set_panel(app, static_cast<Panel>(s.id), false);
+        if (is_inspector) {
+          select_target(app, {});
+          app.selected_figure = -1;
+          c.inspector_shown = false;
+          ++app.revision;
+        }
+      }
     }
   }
+  // A request for a section that is not shown (nothing to show) is dropped rather than kept for later.
+  c.focus_request = kNoSection;
+  c.scroll_request = kNoSection;
 }
 
 }  // namespace
 
+model::FigureId primary_figure(anim::ObjectKind o) {
+  const FigureList l = object_figures(o);
+  return l.count > 0 ? l.ids[0] : model::FigureId::Count;
+}
+
 void draw_panels(App& app) {
   const layout::Layout& L = app.canvas.layout;
+  app.canvas.controls.clear();
+  app.canvas.sections.clear();
+  app.canvas.text_cut = 0;
   toolbar(app, L);
-  const bool docked = L.dock.w > 0;
-  if (docked) {
-    ImGui::SetNextWindowPos(ImVec2(L.dock.x, L.dock.y));
-    ImGui::SetNextWindowSize(ImVec2(L.dock.w, L.dock.h));
-    ImGui::Begin("panels", nullptr, kFixed);
-    sections(app, true);
-    ImGui::End();
-    return;
-  }
-  // Narrow: the open panels share one overlay, shown only while something is open (the inspector only
-  // with a selection), so the schematic stays visible otherwise.
-  bool any = false;
-  for (int p = 0; p < kPanelCount; ++p) {
-    const auto panel = static_cast<Panel>(p);
-    if (!panel_open(app, panel)) continue;
-    if (panel == Panel::Inspector && !find_item(app, app.canvas.selected) && app.selected_figure < 0) continue;
-    any = true;
-  }
-  if (!any) return;
-  const float m = 8;
-  const float w = std::min(440.0f, L.viewport.width - 2 * m);
-  const float top = L.toolbar.bottom() + 6;
-  ImGui::SetNextWindowPos(ImVec2(L.viewport.width - w - m, top));
-  ImGui::SetNextWindowSize(ImVec2(w, std::max(120.0f, (L.viewport.height - top - m) * 0.62f)));
+  if (L.dock.w <= 0) return;
+  // The area the layout reserved beside or below the schematic: the panels never cover it.
+  ImGui::SetNextWindowPos(ImVec2(L.dock.x, L.dock.y));
+  ImGui::SetNextWindowSize(ImVec2(L.dock.w, L.dock.h));
   ImGui::Begin("panels", nullptr, kFixed);
-  sections(app, false);
+  sections(app, L.dock_side == layout::DockSide::Right && L.viewport.width >= layout::Options{}.dock_min_canvas);
   ImGui::End();
 }
 

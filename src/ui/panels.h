@@ -10,4 +10,7 @@ namespace tierscope::ui {
 // Draws the toolbar and the open panels at the rectangles the canvas layout reserved for them.
 void draw_panels(App& app);
 
+// The figure the inspector leads with for a state object (what the page announces when it is selected).
+model::FigureId primary_figure(anim::ObjectKind o);
+
 }  // namespace tierscope::ui

@@ -13,7 +13,7 @@ const env = useBrowser();
 
 test('every path: the page\'s ledger equals the CLI\'s, for the default and a changed scenario', { skip: !fs.existsSync(CLI) && 'the native CLI is not built' }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
-  for (const sets of [[], ['ctx=1048576', 'batch=8', 'gpu=h200']]) {
+  for (const sets of [[], ['ctx=1048576', 'batch=8', 'gpus=8', 'gpu=h200']]) {
     for (const [k, v] of sets.map((s) => s.split('='))) assert.equal((await page.evaluate(([a, b]) => window.tierscope.setParam(a, b), [k, v])).ok, true);
     for (const p of PATHS) {
       await page.evaluate((k) => { window.tierscope.play(k); window.tierscope.pause(); }, p);

@@ -27,7 +27,7 @@ test('the example docs page embeds two different presets, both running, in the c
   assert.equal(sa.preset, 'v41-flash-8xb200');
   assert.equal(sa.path, 'decode');
   assert.equal(sa.step, 1);
-  assert.equal(sb.preset, 'llama3-70b-8xh100');
+  assert.equal(sb.preset, 'llama31-70b-8xh100');
   assert.equal(sb.path, 'prefill');
   for (const f of [a, b]) {
     assert.equal(await f.evaluate(() => document.documentElement.classList.contains('embed')), true);

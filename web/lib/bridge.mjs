@@ -22,9 +22,13 @@ export function makeBridge(m) {
     const text = m.UTF8ToString(ptr);
     try { return JSON.parse(text); } catch { return null; }
   }
+  // {ok, errors}, plus the values the app moved along with an edit when it moved any (setParam).
   function result(ptr) {
     const r = json(ptr);
-    return r && typeof r === 'object' ? { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] } : { ok: true, errors: [] };
+    if (!r || typeof r !== 'object') return { ok: true, errors: [] };
+    const out = { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] };
+    if (Array.isArray(r.adjustments) && r.adjustments.length) out.adjustments = r.adjustments;
+    return out;
   }
   function call(name, ...args) {
     if (!has(name)) return missing(name);

@@ -1,5 +1,5 @@
 // Number formatting for the page: SI bytes and seconds with four significant digits, grouped integers,
-// and a figure's display text (the app's own text when it sends one).
+// and a figure's display text (the app's own text when it sends one), each unit once, counts singular or plural.
 
 const SI = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
 
@@ -55,7 +55,10 @@ export function figureText(f) {
     case 'params': return v >= 1e9 ? sig4(v / 1e9) + ' B params' : formatScaled(v, 'params');
     case 'FLOP': return formatScaled(v, 'FLOP');
     case 'USD': return '$' + sig4(v);
-    case 'sessions': case 'experts': case 'tokens/s': return groupInt(v) + ' ' + f.unit;
+    // Whole sessions (a fraction of one does not fit), and one session, one expert.
+    case 'sessions': { const n = Math.max(0, Math.floor(v)); return groupInt(n) + (n === 1 ? ' session' : ' sessions'); }
+    case 'experts': return sig4(v) + (v === 1 ? ' expert' : ' experts');
+    case 'tokens/s': return groupInt(v) + ' ' + f.unit;
     default: return sig4(v) + (f.unit ? ' ' + f.unit : '');
   }
 }

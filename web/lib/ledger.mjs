@@ -1,20 +1,17 @@
 // The ledger panel's data side: normalises the app's ledger JSON, names tiers and objects, filters
 // entries, and writes the CSV and JSON downloads. No DOM here, so node tests and the page share it.
 
-// Where moves start and end, and the state objects: keys are the app's stable keys; labels are ours.
-export const ENDPOINTS = Object.freeze({
-  sram: 'GPU SRAM', hbm: 'GPU HBM', dram: 'host DRAM', ssd: 'NVMe SSD',
-  tokens: 'tokens', encoder: 'encoder', stream: 'H[t] stream', decoder: 'decoder',
-});
-export const TIERS = Object.freeze(['sram', 'hbm', 'dram', 'ssd']);
-export const OBJECTS = Object.freeze({
-  'working-set': 'kernel working set', 'moe-weights': 'MoE weights', 'global-kv': 'global KV',
-  'sparse-index': 'CSA2 sparse index', 'swa-window': 'SWA window', 'swa-pool': 'SWA session pool',
-  engram: 'Engram tables', 'prefix-cache': 'prefix cache', tokens: 'tokens', 'hidden-stream': 'hidden stream',
-});
-
-export const endpointLabel = (k) => ENDPOINTS[k] || String(k);
-export const objectLabel = (k) => OBJECTS[k] || String(k);
+// Names of the ends of moves and of the state objects come from the app (state JSON "names": keys to labels,
+// in the app's order), so they say what this model has; a key the names lack is shown as it is.
+export function labeller(names) {
+  const endpoints = (names && typeof names.endpoints === 'object' && names.endpoints) || {};
+  const objects = (names && typeof names.objects === 'object' && names.objects) || {};
+  const pick = (map, k) => (Object.prototype.hasOwnProperty.call(map, k) && typeof map[k] === 'string' ? map[k] : String(k));
+  return {
+    endpointKeys: Object.keys(endpoints), objectKeys: Object.keys(objects),
+    endpoint: (k) => pick(endpoints, k), object: (k) => pick(objects, k),
+  };
+}
 
 function num(v) { const n = Number(v); return Number.isFinite(n) ? n : 0; }
 function str(v) { return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v); }
@@ -38,16 +35,16 @@ export function normalizeLedger(json) {
   };
 }
 
-// The tiers and objects that occur in a ledger, for the filter menus (in a fixed order).
-export function filterOptions(ledger) {
+// The ends and objects that occur in a ledger, for the filter menus (in the app's order, then any others).
+export function filterOptions(ledger, names) {
+  const L = labeller(names);
   const used = new Set();
   const objects = new Set();
   for (const e of ledger.entries) { used.add(e.from); used.add(e.to); objects.add(e.object); }
-  const tiers = Object.keys(ENDPOINTS).filter((k) => used.has(k));
+  const ordered = (known, present) => known.filter((k) => present.has(k)).concat([...present].filter((k) => k && !known.includes(k)));
   return {
-    tiers: tiers.map((k) => ({ key: k, label: endpointLabel(k) })),
-    objects: Object.keys(OBJECTS).filter((k) => objects.has(k)).concat([...objects].filter((k) => !(k in OBJECTS)))
-      .map((k) => ({ key: k, label: objectLabel(k) })),
+    tiers: ordered(L.endpointKeys, used).map((k) => ({ key: k, label: L.endpoint(k) })),
+    objects: ordered(L.objectKeys, objects).map((k) => ({ key: k, label: L.object(k) })),
   };
 }
 

@@ -85,6 +85,7 @@ export function reply(id, result) {
   const msg = { tierscope: 'reply', ok: !!(result && result.ok) };
   if (id !== undefined) msg.id = id;
   if (result && result.errors && result.errors.length) msg.errors = result.errors;
+  if (result && result.adjustments && result.adjustments.length) msg.adjustments = result.adjustments;
   if (result && result.state) msg.state = result.state;
   return msg;
 }

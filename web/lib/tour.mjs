@@ -1,74 +1,205 @@
-// The "Start here" walkthrough: seven steps that tell the model's story, each tied to a path and the ledger
-// entry it should open on. Numbers are never written here: {figure.id} slots are filled from the app's
-// figures, so the text follows the scenario (another preset, another GPU, another context).
+// The "Start here" walkthrough: seven steps, one per path, each opening on the ledger entry it talks about.
+// Each step has wordings for different kinds of model (encoder-decoder or decoder-only, CSA2, MLA or GQA,
+// MoE or dense, with or without Engram and a sliding window), chosen from the app's state().arch. Numbers are
+// never written here: {figure.id} slots are filled from the app's figures and {arch.field} slots from
+// state().arch, so the text follows the scenario (another preset, another GPU, another context).
+
+// Facts of the model, from state().arch; before the app has loaded, the story of the default model.
+const isCed = (a) => a.family === 'encoder-decoder';
+const isSparse = (a) => a.sparse === true;
+const isMoe = (a) => a.moe === true;
+const hasEngram = (a) => a.engram === true;
+const hasWindow = (a) => Number(a.window) > 0;
+const any = () => true;
+
+// The second paragraph of prefill for a decoder-only model: how its layers store KV.
+const KV_WRITE = {
+  mla: 'Each layer stores one compressed latent of {arch.kv_lora} values per token instead of full keys and values, so the cache grows by {kv.global_per_token} across all layers. It stays in HBM for the decode steps that follow.',
+  gqa: 'Each layer writes the token\'s keys and values into the KV cache: {arch.kv_heads} KV heads of {arch.head_dim} values each, shared by {arch.q_heads} query heads. Across all layers the cache grows by {kv.global_per_token} and stays in HBM for the decode steps that follow.',
+  mha: 'Each layer writes the token\'s keys and values into the KV cache, one pair per head ({arch.kv_heads} heads of {arch.head_dim} values). Across all layers the cache grows by {kv.global_per_token} and stays in HBM for the decode steps that follow.',
+  other: 'The layers write the token\'s KV into HBM, {kv.global_per_token} across all of them, for the decode steps that follow.',
+};
+const kvWrite = (a) => KV_WRITE[a.attention === 'mqa' ? 'gqa' : a.attention] || KV_WRITE.other;
 
 export const STEPS = Object.freeze([
   {
-    id: 'prefill', path: 'prefill', entry: { step: 'encode' }, look: 'the causal encoder and the global KV block in HBM',
-    // A causal encoder-decoder runs only the encoder on the prompt: far fewer active parameters in prefill than
-    // in decode (half for V4.1 Flash), where a decoder-only model differs only by its output head.
-    needs: { lacks: 'causal encoder-decoder split', when: (v) => v('model.params_active_prefill') < 0.75 * v('model.params_active_decode') },
-    title: 'Prefill: the prompt runs through the encoder',
-    body: [
-      'A request begins with its prompt. Every prompt token streams through the causal encoder alone, so prefill activates {model.params_active_prefill} per token where a decode token needs {model.params_active_decode}. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
-      'The encoder\'s final hidden state H[t] is projected into the global KV that the decoder reads later: {kv.global_per_token} per token, compressed and kept in HBM. The decoder stays mostly idle; only the last window of the prompt passes through it.',
+    id: 'prefill', path: 'prefill', entry: { step: 'encode' },
+    variants: [
+      {
+        when: isCed,
+        title: 'Prefill: the prompt runs through the encoder', look: 'the causal encoder and the global KV block in HBM',
+        body: [
+          'A request begins with its prompt. Every prompt token streams through the causal encoder alone, so prefill activates {model.params_active_prefill} per token where a decode token needs {model.params_active_decode}. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
+          'The encoder\'s final hidden state H[t] is projected into the global KV that the decoder reads later: {kv.global_per_token}, compressed and kept in HBM. The decoder stays mostly idle; only the last window of the prompt passes through it.',
+        ],
+      },
+      {
+        when: any,
+        title: 'Prefill: the prompt runs through every layer', look: 'the layer rows and the KV block in HBM',
+        body: [
+          'A request begins with its prompt. Every prompt token runs through all {arch.layers} layers of this decoder-only model, activating {model.params_active_prefill} per token, as a decode token does. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
+          (a) => kvWrite(a),
+        ],
+      },
     ],
   },
   {
-    id: 'decode', path: 'decode', entry: { step: 'weights' }, look: 'the MoE weights streaming from HBM',
-    title: 'Decode: one token, mostly weights',
-    body: [
-      'Each new token passes through every layer. Nearly all of the step goes to streaming the selected experts\' weights out of HBM: {decode.weight_bytes}, {decode.weight_share} of everything the step reads. That puts a floor of {decode.step_floor} under each step, about {decode.tokens_per_s} for the node.',
-      'The attention reads are small beside it: CSA2 gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.',
+    id: 'decode', path: 'decode', entry: { step: 'weights' },
+    variants: [
+      {
+        when: isMoe,
+        title: 'Decode: one token, mostly weight bytes', look: 'the MoE weights streaming from HBM',
+        body: [
+          'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights: {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}. That is about {decode.tokens_per_s} for the instance.',
+          (a) => (isSparse(a)
+            ? 'The attention reads are small beside it: CSA2 gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
+            : 'The attention reads the KV of every earlier token, {decode.kv_bytes} per step at this context; unlike the weights, that grows with the context.'),
+        ],
+      },
+      {
+        when: any,
+        title: 'Decode: one token, all of the weights', look: 'the dense weights streaming from HBM',
+        body: [
+          'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}. That is about {decode.tokens_per_s} for the instance.',
+          'Reading the KV cache of every earlier token adds {decode.kv_bytes} per step at this context, and grows with it.',
+        ],
+      },
     ],
   },
   {
-    id: 'engram', path: 'engram', entry: { step: 'fetch-rows' }, look: 'the Engram tables and the rows read from them',
-    needs: { lacks: 'Engram tables', when: (v) => v('engram.params') > 0 },
-    title: 'Engram: weights, not activations',
-    body: [
-      'Engram is a memory addressed by recent token patterns: {engram.params} learned parameters in tables of {engram.table_bytes}. Like an expert\'s matrices they are trained weights. Nothing is written to them while a request runs, and nothing needs invalidating.',
-      'Each token hashes its short n-grams into table rows and reads {engram.bytes_per_token}. The addresses follow from the tokens alone, so the rows can be fetched ahead of need: {engram.fetch_time} per fetch, stalling the step by {engram.stall}. A learned gate then decides how much of what was read enters the residual stream.',
+    id: 'engram', path: 'engram', entry: { step: 'fetch-rows' },
+    variants: [
+      {
+        when: hasEngram,
+        title: 'Engram: weights, not activations', look: 'the Engram tables and the rows read from them',
+        body: [
+          'Engram is a memory addressed by recent token patterns: {engram.params} in tables of {engram.table_bytes}. Like an expert\'s matrices they are trained weights. Nothing is written to them while a request runs, and nothing needs invalidating.',
+          'Each token hashes its short n-grams into table rows and reads {engram.bytes_per_token}. The addresses follow from the tokens alone, so the rows can be fetched ahead of need: {engram.fetch_time} per fetch, stalling the step by {engram.stall}. A learned gate then decides how much of what was read enters the residual stream.',
+        ],
+      },
+      {
+        when: any,
+        title: 'Engram: not part of this model', look: 'the memory tiers: no Engram block is drawn',
+        body: [
+          'This model has no Engram tables: no memory is addressed by recent token patterns, and this animation has no steps for it. Everything a token reads comes from its layers\' own weights and from the KV cache.',
+          'Engram, as DeepSeek V4.1 Flash uses it, keeps such tables as trained weights beside the layers, read by address and never written while a request runs. Choose that preset in the scenario to see it.',
+        ],
+      },
     ],
   },
   {
-    id: 'csa2-modes', path: 'csa2-modes', entry: { step: 'full' }, look: 'the layer modes: who owns and who shares global KV',
-    needs: { lacks: 'sparse attention indexers', when: (v) => v('index.fullpool_bytes') > 0 },
-    title: 'CSA2: who owns global KV, who shares it',
-    body: [
-      'Only a few layers own global KV. A Full layer writes its own compressed rows and index keys and scores every stored position; the Reuse layers after it take its selection as it is, and Reindex layers choose their own top-k over the same rows. SWA-only layers keep nothing but their local window.',
-      'In the stored format a main row takes {kv.main_entry} and an index key {kv.index_entry}, so global KV costs {kv.global_per_token} per token. Scoring the whole pool reads {index.fullpool_bytes} per step and grows with the context; scoring inside the candidate pool reads {index.candidate_bytes} and stays flat.',
+    id: 'csa2-modes', path: 'csa2-modes', entry: { step: 'full' },
+    variants: [
+      {
+        when: isSparse,
+        title: 'CSA2: who owns global KV, who shares it', look: 'the layer modes: who owns and who shares global KV',
+        body: [
+          'Only a few layers own global KV. A Full layer writes its own compressed rows and index keys and scores every stored position; the Reuse layers after it take its selection as it is, and Reindex layers choose their own top-k over the same rows. SWA-only layers keep nothing but their local window.',
+          'In the stored format a main row takes {kv.main_entry} and an index key {kv.index_entry}, so global KV costs {kv.global_per_token}. Scoring the whole pool reads {index.fullpool_bytes} per step and grows with the context; scoring inside the candidate pool reads {index.candidate_bytes} and stays flat.',
+        ],
+      },
+      {
+        when: any,
+        title: 'Layer by layer: every layer keeps its own KV', look: 'the layer rows, one by one',
+        body: [
+          'This model has no sparse indexers: each of its {arch.layers} layers owns its KV and attends over all of it, so the animation walks the layers one by one, each reading its own cache.',
+          'One layer\'s entry for one token takes {kv.main_entry}, {kv.global_per_token} over all layers. At this context a decode step reads {decode.kv_bytes} of KV in all: nothing is shared between layers and nothing is skipped.',
+        ],
+      },
     ],
   },
   {
-    id: 'swa-resume', path: 'swa-resume', entry: { step: 'restore', phase: 'hit' }, look: 'the SWA window and the session pool in host DRAM',
-    needs: { lacks: 'sliding-window KV', when: (v) => v('kv.swa_per_session') > 0 },
-    title: 'Session resume: a hit and a miss',
-    body: [
-      'Every session also keeps a short sliding window of uncompressed KV in each layer, {kv.swa_per_session} in all. When the session goes quiet its window is parked in a pool of recent sessions in host DRAM, room for about {swa.pool_sessions}.',
-      'On a hit the window returns over the host link in {swa.restore_session_time}, layer by layer, behind the first layers\' compute. On a miss it was evicted, so the last tokens are replayed to rebuild it: {replay.time} of compute. Either way the window never touches the SSD.',
+    id: 'swa-resume', path: 'swa-resume', entry: { step: 'restore', phase: 'hit' },
+    variants: [
+      {
+        when: hasWindow,
+        title: 'Session resume: a hit and a miss', look: 'the SWA window and the session pool in host DRAM',
+        body: [
+          'Every session also keeps a short sliding window of uncompressed KV in each layer, {kv.swa_per_session} in all. When the session goes quiet its window is parked in a pool of recent sessions in host DRAM, with room for {swa.pool_sessions}.',
+          'On a hit the window returns over the host link in {swa.restore_session_time}, layer by layer, behind the first layers\' compute. On a miss it was evicted, so the last tokens are replayed to rebuild it: {replay.time} of compute. Either way the window never touches the SSD.',
+        ],
+      },
+      {
+        when: any,
+        title: 'Session resume: no sliding window to park', look: 'the memory tiers: no SWA blocks are drawn',
+        body: [
+          'This model keeps no sliding-window KV, so a quiet session has nothing short-lived to park in host DRAM, and this animation has no steps for it.',
+          'A returning session finds its KV still in HBM, or brings it back through the prefix cache: the next step.',
+        ],
+      },
     ],
   },
   {
-    id: 'prefix-cache', path: 'prefix-cache', entry: { step: 'promote-ssd-dram' }, look: 'the prefix cache on SSD moving up to HBM',
-    title: 'The prefix cache: SSD to DRAM to HBM, before the turn',
-    body: [
-      'Global KV of earlier turns stays on SSD as a persistent prefix cache. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows move from SSD into host DRAM and on into HBM before decoding begins, {prefix.ssd_hit_time} from the SSD, so no decode step waits on a drive.',
-      'Recomputing the same prefix would cost {prefix.recompute_time} of compute. With the hit the turn costs {cost.turn_hit}; without it, {cost.turn_miss}.',
+    id: 'prefix-cache', path: 'prefix-cache', entry: { step: 'promote-ssd-dram' },
+    variants: [
+      {
+        when: any,
+        title: 'The prefix cache: SSD to DRAM to HBM, before the turn', look: 'the prefix cache on SSD moving up to HBM',
+        body: [
+          'The KV of earlier turns stays on SSD as a persistent prefix cache. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows move from SSD into host DRAM ({prefix.ssd_read_time}) and on into HBM ({prefix.upload_time}) before decoding begins, so no decode step waits on a drive.',
+          'Recomputing the same prefix would cost {prefix.recompute_time} of compute. With the hit the turn costs {cost.turn_hit}; without it, {cost.turn_miss}.',
+        ],
+      },
     ],
   },
   {
-    id: 'step-budget', path: 'step-budget', entry: { step: 'weights' }, look: 'how the step\'s time divides as batch and context grow',
-    title: 'The step budget',
-    body: [
-      'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes at least {decode.step_floor}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.',
-      'A bigger batch shares each expert among more tokens ({decode.distinct_experts} distinct per layer here), while full-pool index scans grow with the context. With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
+    id: 'step-budget', path: 'step-budget', entry: { step: 'weights' },
+    variants: [
+      {
+        when: isMoe,
+        title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
+        body: [
+          'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.',
+          (a) => 'A bigger batch shares each expert among more tokens ({decode.distinct_experts} per layer here)' +
+            (isSparse(a) ? ', while full-pool index scans grow with the context.' : ', while the KV reads grow with every session\'s context.') +
+            ' With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
+        ],
+      },
+      {
+        when: any,
+        title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
+        body: [
+          'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.',
+          'A bigger batch reads the same dense weights once for more tokens, while the KV reads grow with every session\'s context. With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
+        ],
+      },
     ],
   },
 ]);
 
-// "a {x.y} b" → [{text:'a '}, {figure:'x.y'}, {text:' b'}]. Slot ids are figure ids: lower-case words
-// joined by dots and underscores; anything else in braces stays text.
+// The model facts the wording can quote ({arch.field}); each is a number or a short name in state().arch.
+export const ARCH_SLOTS = Object.freeze(['layers', 'encoder_layers', 'decoder_layers', 'q_heads', 'kv_heads', 'head_dim',
+  'kv_lora', 'window', 'experts', 'experts_per_token', 'shared_experts', 'engram_layers', 'kv_format']);
+
+// The wording of a step for a model (`arch` from state().arch; null before the app has loaded: the story of
+// the default model). Returns { title, look, body: [template, …] }.
+export function variantFor(step, arch) {
+  const a = arch && typeof arch === 'object' ? arch : { family: 'encoder-decoder', attention: 'csa2', moe: true, engram: true, sparse: true, window: 1 };
+  const v = step.variants.find((x) => x.when(a)) || step.variants[step.variants.length - 1];
+  return { title: v.title, look: v.look, body: v.body.map((p) => (typeof p === 'function' ? p(a) : p)) };
+}
+
+// Every wording of a step, for checks over all of them (each paragraph function tried with each model kind).
+export function allVariants(step) {
+  const kinds = [];
+  for (const family of ['encoder-decoder', 'decoder-only'])
+    for (const attention of ['csa2', 'mla', 'gqa', 'mha', 'mqa', 'latent'])
+      for (const moe of [true, false]) kinds.push({ family, attention, moe, sparse: attention === 'csa2', engram: moe, window: moe ? 1 : 0 });
+  const seen = new Map();
+  for (const a of kinds) for (const v of step.variants) {
+    const w = { title: v.title, look: v.look, body: v.body.map((p) => (typeof p === 'function' ? p(a) : p)) };
+    seen.set(JSON.stringify(w), w);
+  }
+  return [...seen.values()];
+}
+
+// The walkthrough step that tells a path, or -1.
+export function stepIndexOfPath(path) {
+  return STEPS.findIndex((s) => s.path === path);
+}
+
+// "a {x.y} b" → [{text:'a '}, {figure:'x.y'}, {text:' b'}]. Slot ids are figure ids or arch.<field>: lower-case
+// words joined by dots and underscores; anything else in braces stays text.
 export function parseTemplate(template) {
   const parts = [];
   const re = /\{([a-z0-9_]+(?:\.[a-z0-9_]+)+)\}/g;
@@ -82,10 +213,12 @@ export function parseTemplate(template) {
   return parts;
 }
 
-// Every figure id the walkthrough needs.
+// Every figure id (not arch slots) the walkthrough's wordings use.
 export function slotIds(steps = STEPS) {
   const ids = new Set();
-  for (const s of steps) for (const p of s.body) for (const part of parseTemplate(p)) if (part.figure) ids.add(part.figure);
+  for (const s of steps) for (const v of allVariants(s)) for (const p of v.body) {
+    for (const part of parseTemplate(p)) if (part.figure && !part.figure.startsWith('arch.')) ids.add(part.figure);
+  }
   return [...ids];
 }
 
@@ -96,20 +229,7 @@ export function entryIndex(step, ledgerEntries) {
   return hit ? hit.index : 0;
 }
 
-// Plain text of a step with figures filled in (for the live region and for copy/paste checks).
-export function stepText(step, textOf) {
-  return step.body.map((p) => parseTemplate(p).map((x) => (x.figure ? textOf(x.figure) : x.text)).join('')).join(' ');
-}
-
-// The story is DeepSeek V4.1 Flash's. When the scenario's model lacks what a step is about, the page says
-// so above the step (its numbers are still the scenario's). `valueOf(id)` gives a figure's value.
-// Returns the missing part's name, or '' when the step applies (or the figures are not known yet).
-export function missingPart(step, valueOf) {
-  if (!step.needs) return '';
-  const v = (id) => {
-    const x = valueOf(id);
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('unknown');
-    return x;
-  };
-  try { return step.needs.when(v) ? '' : step.needs.lacks; } catch { return ''; }
+// Plain text of a wording with its slots filled (for the live region and for copy/paste checks).
+export function stepText(variant, textOf) {
+  return variant.body.map((p) => parseTemplate(p).map((x) => (x.figure ? textOf(x.figure) : x.text)).join('')).join(' ');
 }

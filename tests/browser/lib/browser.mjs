@@ -20,11 +20,13 @@ export const CHROMIUM_FLAGS = [
 
 // The site registers a service worker for offline use; it is blocked unless a test asks for it, because
 // requests a worker makes bypass page.route() (the failure tests rely on it) and its cache outlives a page.
-export async function launch({ serviceWorkers = 'block' } = {}) {
+// `contextOptions` adds to the context's settings (e.g. { hasTouch: true } for touch input).
+export async function launch({ serviceWorkers = 'block', contextOptions = {} } = {}) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run tools/setup (it installs Debian's chromium)`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tierscope-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 }, serviceWorkers,
+    ...contextOptions,
   });
   const close = async () => {
     await context.close();
@@ -56,11 +58,11 @@ export async function openApp(context, url, { waitReady = true } = {}) {
 // For a test file: hooks that start one browser and one site server before its tests and close both after.
 // Read `env.browser` and `env.site` inside tests (they are set once the hooks have run); `setup(env)` runs
 // once both are up (node may run separate top-level hooks out of step with each other).
-export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null } = {}) {
+export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null, contextOptions = {} } = {}) {
   const env = { browser: null, site: null };
   before(async () => {
     env.site = await serveSite({ csp });
-    env.browser = await launch({ serviceWorkers });
+    env.browser = await launch({ serviceWorkers, contextOptions });
     if (setup) await setup(env);
   });
   after(async () => {
@@ -68,4 +70,15 @@ export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null
     await env.site?.close();
   });
   return env;
+}
+
+// Waits until the app has stopped drawing: its frame count holds still over a few animation frames (the app
+// draws after each input until ImGui has settled, then nothing).
+export async function settled(page) {
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const a = window.tierscope.stats().framesDrawn;
+    let n = 0;
+    const tick = () => (++n < 6 ? requestAnimationFrame(tick) : resolve(window.tierscope.stats().framesDrawn === a));
+    requestAnimationFrame(tick);
+  }), null, { timeout: 10000 });
 }

@@ -17,3 +17,12 @@ test('bytes, seconds and counts read like the app\'s own text', () => {
   assert.equal(figureText({ value: 0.9972, unit: 'fraction' }), '99.72 %');
   assert.equal(figureText(null), '—');
 });
+
+test('counts: whole sessions, singular and plural, each unit once', () => {
+  assert.equal(figureText({ value: 1, unit: 'sessions' }), '1 session');
+  assert.equal(figureText({ value: 282.4, unit: 'sessions' }), '282 sessions');
+  assert.equal(figureText({ value: 0.6, unit: 'sessions' }), '0 sessions');
+  assert.equal(figureText({ value: 1, unit: 'experts' }), '1 expert');
+  assert.equal(figureText({ value: 7.6, unit: 'experts' }), '7.6 experts');
+  assert.equal(figureText({ value: 890, unit: 'B/token' }), '890 B/token');
+});

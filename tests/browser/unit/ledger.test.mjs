@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { normalizeLedger, filterOptions, filterEntries, ledgerToCsv, ledgerToJson, csvCell, exportName, CSV_COLUMNS } from '../../../web/lib/ledger.mjs';
+import { normalizeLedger, filterOptions, filterEntries, ledgerToCsv, ledgerToJson, csvCell, exportName, labeller, CSV_COLUMNS } from '../../../web/lib/ledger.mjs';
 
-const raw = JSON.parse(fs.readFileSync(new URL('../fixtures/ledger-decode.json', import.meta.url), 'utf8'));
+const raw = JSON.parse(fs.readFileSync(new URL('../../golden/decode.json', import.meta.url), 'utf8'));
 const ledger = normalizeLedger(raw);
 
 test('the app\'s field names are read, entries keep their order and index', () => {
@@ -18,8 +18,29 @@ test('the app\'s field names are read, entries keep their order and index', () =
   assert.ok(normalizeLedger(null).entries.length === 0, 'nothing in, an empty ledger out');
 });
 
+// Names as the app's state JSON gives them (its order, its words).
+const names = {
+  objects: { 'working-set': 'Kernel working set', 'moe-weights': 'Dense weights', 'global-kv': 'Global KV', engram: 'Engram tables' },
+  endpoints: { sram: 'GPU SRAM', hbm: 'GPU HBM', dram: 'host DRAM', ssd: 'NVMe SSD' },
+};
+
+test('labels come from the app\'s names, in its order; a key without a name shows as itself', () => {
+  const L = labeller(names);
+  assert.equal(L.object('moe-weights'), 'Dense weights');
+  assert.equal(L.endpoint('hbm'), 'GPU HBM');
+  assert.equal(L.object('unknown-thing'), 'unknown-thing');
+  assert.equal(labeller(null).object('global-kv'), 'global-kv');
+  assert.equal(L.object('constructor'), 'constructor', 'no inherited property is taken for a name');
+  const opts = filterOptions(ledger, names);
+  const known = opts.tiers.map((t) => t.key).filter((k) => k in names.endpoints);
+  assert.ok(known.length >= 2);
+  assert.deepEqual(known, Object.keys(names.endpoints).filter((k) => known.includes(k)), 'in the app\'s order');
+  const weights = opts.objects.find((o) => o.key === 'moe-weights');
+  assert.equal(weights.label, 'Dense weights');
+});
+
 test('filters by tier (either end of a move) and by object', () => {
-  const opts = filterOptions(ledger);
+  const opts = filterOptions(ledger, names);
   assert.ok(opts.tiers.some((t) => t.key === 'hbm'));
   const sram = filterEntries(ledger.entries, { tier: 'sram' });
   assert.ok(sram.length > 0 && sram.every((e) => e.from === 'sram' || e.to === 'sram'));

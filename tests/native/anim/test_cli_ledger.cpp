@@ -1,6 +1,8 @@
 // `tierscope ledger`: the CLI prints the same bytes the app's ledger panel receives, and checks its flags.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,17 @@ TEST_CASE("cli ledger: output equals the shared serializer for every path and fo
     CHECK(run({"ledger", "--path", anim::path_key(path), "--format", "csv"}).out == anim::ledger_to_csv(l));
     CHECK(run({"ledger", "--path", anim::path_key(path)}).out == anim::ledger_to_text(l));
   }
+}
+
+TEST_CASE("golden figures: the default preset's figures JSON matches tests/golden/figures.json byte for byte") {
+  std::ifstream in(std::string(TIERSCOPE_GOLDEN_DIR) + "/figures.json", std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream want;
+  want << in.rdbuf();
+  const cli::Output got = run({"figures", "--format", "json"});
+  CHECK(got.exit_code == cli::kExitOk);
+  // The page's unit tests read this file; if the change is intended, run tools/regen-golden.
+  CHECK(got.out == want.str());
 }
 
 TEST_CASE("cli ledger: --preset and --set reach the ledger") {

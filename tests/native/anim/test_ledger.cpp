@@ -413,7 +413,7 @@ TEST_CASE("models without CSA2 or Engram skip what does not apply and name what 
   CHECK(find(decode, "top-k") == nullptr);
   CHECK(find(decode, "swa-window") == nullptr);
   REQUIRE(find(decode, "dense-read") != nullptr);
-  CHECK(decode.labels[static_cast<int>(ObjectKind::MoeWeights)] == "Model weights");
+  CHECK(decode.labels[static_cast<int>(ObjectKind::MoeWeights)] == "Dense weights");
   CHECK(decode.labels[static_cast<int>(ObjectKind::GlobalKv)] == "KV cache (BF16)");
   CHECK(decode.summary.find("causal encoder") == std::string::npos);
   CHECK(anim::build_ledger(llama, PathId::Engram).entries.empty());

@@ -86,7 +86,7 @@ TEST_CASE("playback: play to the end, pause, speed, step, seek, scrub") {
 
 TEST_CASE("playback over an empty path is inert") {
   model::Scenario s;
-  REQUIRE(model::make_preset("llama3-70b-8xh100", s));
+  REQUIRE(model::make_preset("llama31-70b-8xh100", s));
   const auto l = build_ledger(s, PathId::Engram);
   const TimeMap m = time_map(l);
   Playback p;

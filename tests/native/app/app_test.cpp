@@ -1,14 +1,21 @@
 // The app controller: share links restore the view exactly, bad link parameters fall back one by one,
-// and every operation keeps figures, ledger and state in step.
+// every operation keeps figures, ledger and state in step, and the state JSON carries what the page shows
+// (the model's kind and names, the selection, values an edit moved).
 #include <catch2/catch.hpp>
 
+#include "model/params.h"
 #include "model/presets.h"
 #include "model/url_codec.h"
 #include "ui/app.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 using namespace tierscope;
 
@@ -112,7 +119,7 @@ TEST_CASE("changing the scenario recomputes figures and ledger together and keep
   model::Errors errors;
   const int last = static_cast<int>(app.ledger.entries.size()) - 1;
   REQUIRE(ui::seek(app, last, errors));
-  REQUIRE(ui::set_preset(app, "llama3-70b-8xh100", errors));
+  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
   CHECK(app.playback.step < static_cast<int>(std::max<std::size_t>(1, app.ledger.entries.size())));
   CHECK(app.figures[model::FigureId::KvGlobalPerToken].value == Approx(327680));
   CHECK(app.state.steps == static_cast<int>(app.ledger.entries.size()));
@@ -135,4 +142,223 @@ TEST_CASE("playing advances through the steps, stops at the end, and the revisio
   CHECK(app.playback.step == static_cast<int>(app.ledger.entries.size()) - 1);
   CHECK(app.revision > r1);
   CHECK_FALSE(ui::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
+}
+
+namespace {
+// A stand-in for the model's rule-aware edit: it lowers the prefix hit to a lowered prompt and says so in its
+// own words, so these tests check the app's plumbing of adjustments apart from the model's rules.
+bool edit_lowering_prefix(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                          std::vector<ui::Adjustment>& adjustments, model::Errors& errors) {
+  model::Scenario next = s;
+  model::Error err;
+  if (!model::set_param_text(next, def, value, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  if (next.work.prefix_hit > next.work.prompt) {
+    adjustments.push_back({"prefix_hit", std::to_string(next.work.prefix_hit), std::to_string(next.work.prompt), "at most the prompt"});
+    next.work.prefix_hit = next.work.prompt;
+  }
+  s = next;
+  return true;
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("the model's edit lowers the prefix hit with a lowered prompt and says so") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  REQUIRE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  CHECK(errors.empty());
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0].field == "prefix_hit");
+  CHECK(app.scenario.work.prefix_hit == 1000);
+  CHECK(contains(ui::state_json(app), "\"field\":\"prefix_hit\""));
+}
+
+TEST_CASE("a plain edit refuses a contradiction and names the other field, moving and changing nothing") {
+  ui::App app;
+  ui::init(app);
+  app.edit = ui::edit_param_plain;
+  const std::string before = ui::state_json(app);
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  CHECK_FALSE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  CHECK(has_error(errors, "prefix_hit", model::ErrorCode::Inconsistent));
+  CHECK(moved.empty());
+  CHECK(ui::state_json(app) == before);
+}
+
+TEST_CASE("what an edit moved besides its own field reaches the caller, the state JSON and the result JSON") {
+  ui::App app;
+  ui::init(app);
+  app.edit = edit_lowering_prefix;
+  const auto seq0 = app.adjustments_seq;
+  model::Errors errors;
+  std::vector<ui::Adjustment> moved;
+  REQUIRE(ui::set_param(app, "prompt", "5000", errors, &moved));
+  CHECK(errors.empty());
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0].field == "prefix_hit");
+  CHECK(app.scenario.work.prompt == 5000);
+  CHECK(app.scenario.work.prefix_hit == 5000);
+  CHECK(app.adjustments_seq == seq0 + 1);
+  const std::string state = ui::state_json(app);
+  CHECK(contains(state, "\"adjustmentsSeq\":" + std::to_string(seq0 + 1)));
+  CHECK(contains(state, "\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]"));
+  CHECK(ui::result_json({}, moved) ==
+        "{\"ok\":true,\"errors\":[],\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]}");
+  // An edit that moves nothing else keeps the last notice's number, so the page shows nothing new.
+  moved.clear();
+  REQUIRE(ui::set_param(app, "batch", "4", errors, &moved));
+  CHECK(moved.empty());
+  CHECK(app.adjustments_seq == seq0 + 1);
+}
+
+TEST_CASE("the state JSON says what kind of model it is and names its parts for this model") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  std::string s = ui::state_json(app);
+  CHECK(contains(s, "\"family\":\"encoder-decoder\""));
+  CHECK(contains(s, "\"attention\":\"csa2\""));
+  CHECK(contains(s, "\"moe\":true"));
+  CHECK(contains(s, "\"engram\":true"));
+  CHECK(contains(s, "\"moe-weights\":\"MoE weights\""));
+  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
+  s = ui::state_json(app);
+  CHECK(contains(s, "\"family\":\"decoder-only\""));
+  CHECK(contains(s, "\"attention\":\"gqa\""));
+  CHECK(contains(s, "\"layers\":80"));
+  CHECK(contains(s, "\"kv_heads\":8"));
+  CHECK(contains(s, "\"moe\":false"));
+  CHECK(contains(s, "\"moe-weights\":\"Dense weights\""));
+  CHECK(ui::object_name(app, anim::ObjectKind::MoeWeights) == "Dense weights");
+  REQUIRE(ui::set_preset(app, "deepseek-v3-8xh200", errors));
+  CHECK(contains(ui::state_json(app), "\"attention\":\"mla\""));
+}
+
+TEST_CASE("the panels ask for room only when they have something to show; the selection reaches the page") {
+  ui::App app;
+  ui::init(app);
+  CHECK(ui::panel_open(app, ui::Panel::Inspector));
+  CHECK_FALSE(ui::panel_area_wanted(app));  // the inspector is open but has nothing to show
+  CHECK(contains(ui::state_json(app), "\"panelOpen\":false,\"selection\":null"));
+  const auto r0 = app.revision;
+  ui::set_selection(app, {layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)}, "block:global-kv", "Global KV",
+                    "116.7 MB resident in GPU HBM");
+  CHECK(app.revision > r0);
+  CHECK(ui::panel_area_wanted(app));
+  CHECK(contains(ui::state_json(app), "\"selection\":{\"id\":\"block:global-kv\",\"name\":\"Global KV\""));
+  ui::set_selection(app, {}, "", "", "");
+  CHECK_FALSE(ui::panel_area_wanted(app));
+  ui::set_panel(app, ui::Panel::Card, true);
+  CHECK(ui::panel_area_wanted(app));
+  ui::set_panel(app, ui::Panel::Card, false);
+  app.canvas.help_open = true;
+  CHECK(ui::panel_area_wanted(app));
+}
+
+namespace {
+std::string corpus_file(const char* name) {
+  std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("a loaded config.json changes the model only, and its share link reopens the same model without the file") {
+  for (const char* file : {"Qwen3-30B-A3B.json", "gemma-3-27b-it.json", "DeepSeek-V2-Lite-Chat.json"}) {
+    INFO(file);
+    ui::App app;
+    ui::init(app);
+    ui::set_path(app, anim::PathId::Prefill);
+    const model::Hardware hw = app.scenario.hw;
+    model::Errors errors;
+    std::vector<std::string> notes;
+    REQUIRE(ui::load_config(app, corpus_file(file), errors, notes));
+    CHECK(errors.empty());
+    CHECK_FALSE(notes.empty());
+    CHECK(app.scenario.preset.rfind("config:", 0) == 0);
+    CHECK(app.scenario.hw.gpus == hw.gpus);
+    CHECK(app.scenario.hw.gpu == hw.gpu);
+    CHECK(app.playback.path == anim::PathId::Prefill);
+    CHECK(ui::state_json(app).find("(config.json)") != std::string::npos);
+    // The default 128K context is beyond Qwen3-30B-A3B's 40,960 trained positions: the load says so.
+    bool context_noted = false;
+    for (const std::string& n : notes) context_noted = context_noted || n.rfind("context: ctx 131072", 0) == 0;
+    CHECK(context_noted == (app.scenario.model.max_pos < 131072));
+
+    // The link names the kept preset and every model key that differs from it.
+    const std::string hash = ui::view_hash(app);
+    CHECK(hash.rfind("preset=v41-flash-8xb200&", 0) == 0);
+    ui::App reopened;
+    ui::init(reopened);
+    model::Errors e2;
+    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(e2.empty());
+    for (const model::ParamDef& p : model::params()) {
+      INFO(p.key);
+      CHECK(model::param_equal(app.scenario, reopened.scenario, p));
+    }
+    REQUIRE(app.figures.list.size() == reopened.figures.list.size());
+    for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+      const model::Figure& a = app.figures.list[i];
+      const model::Figure& b = reopened.figures.list[i];
+      INFO(std::string(a.id));
+      CHECK(a.feasible == b.feasible);
+      CHECK((a.value == b.value || (std::isnan(a.value) && std::isnan(b.value))));  // not computed on both sides
+    }
+    CHECK(ui::view_hash(reopened) == hash);
+  }
+}
+
+TEST_CASE("a config.json that cannot be read leaves the app unchanged and says why, with notes in the bridge's shape") {
+  ui::App app;
+  ui::init(app);
+  const std::string before = ui::state_json(app);
+  const auto revision = app.revision;
+  model::Errors errors;
+  std::vector<std::string> notes;
+  CHECK_FALSE(ui::load_config(app, "{\"model_type\": \"mamba\"}", errors, notes));
+  CHECK(has_error(errors, "model_type", model::ErrorCode::Unrepresentable));
+  CHECK_FALSE(ui::load_config(app, "not json", errors, notes));
+  CHECK(ui::state_json(app) == before);
+  CHECK(app.revision == revision);
+  CHECK(notes.empty());
+  const std::string bad = ui::errors_notes_json(errors, notes);
+  CHECK(bad.rfind("{\"ok\":false,\"errors\":[{\"code\":\"unrepresentable\"", 0) == 0);
+  CHECK(bad.find(",\"notes\":[]}") != std::string::npos);
+  const std::string good = ui::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
+  CHECK(good == "{\"ok\":true,\"errors\":[],\"notes\":[\"KV cache: bf16 \\u003cassumed\\u003e\"]}");
+}
+
+TEST_CASE("a setup that cannot run says why in the state JSON, and its figures are not computed") {
+  ui::App app;
+  ui::init(app);
+  CHECK(contains(ui::state_json(app), "\"feasible\":true,\"infeasible\":\"\",\"infeasibleErrors\":[]"));
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "1", errors));
+  const std::string s = ui::state_json(app);
+  CHECK(contains(s, "\"feasible\":false"));
+  CHECK(contains(s, "\"infeasibleErrors\":[{\"code\":\"infeasible\""));
+  CHECK(app.ledger.entries.empty());
+  CHECK(contains(ui::figures_json(app), "\"text\":\"not computed\""));
+}
+
+TEST_CASE("a hand-written link with gpus=1 opens that setup, says what followed, and shows why it cannot run") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  const auto seq = app.adjustments_seq;
+  REQUIRE(ui::apply_hash(app, "#gpus=1&path=decode", errors));
+  CHECK(errors.empty());
+  CHECK(app.scenario.hw.gpus == 1);
+  CHECK(app.adjustments_seq == seq + 1);
+  REQUIRE_FALSE(app.adjustments.empty());
+  CHECK(app.adjustments[0].field == "tp");
+  CHECK(contains(ui::state_json(app), "\"feasible\":false"));
 }

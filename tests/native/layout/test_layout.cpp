@@ -10,6 +10,7 @@
 #include "anim/state.h"
 #include "layout/layout.h"
 #include "model/figures.h"
+#include "model/params.h"
 #include "model/presets.h"
 
 using namespace tierscope;
@@ -31,6 +32,22 @@ Fixture make(const char* preset, anim::PathId path) {
   fx.ledger = anim::build_ledger(fx.s, fx.f, path);
   fx.scene = layout::make_scene(fx.s, fx.f, fx.ledger);
   return fx;
+}
+
+// Text measured the way the layout estimates it (7.5 px a character at 15 px), and a font whose capitals
+// and wide glyphs run wider, as a real one does: labels must fit under either.
+const layout::TextMetrics kTm{18, 7.5f, 15, nullptr, nullptr};
+layout::TextMetrics wide_font() {
+  layout::TextMetrics tm = kTm;
+  tm.measure = [](const void*, std::string_view text, float px) {
+    float w = 0;
+    for (const char c : text) {
+      if ((static_cast<unsigned char>(c) & 0xC0) == 0x80) continue;
+      w += (c >= 'A' && c <= 'Z') || c == 'm' || c == 'w' || c == '_' ? 10.5f : c == ' ' || c == '.' ? 4.5f : 7.8f;
+    }
+    return w * px / 15.0f;
+  };
+  return tm;
 }
 
 const layout::Viewport kViewports[] = {
@@ -59,9 +76,9 @@ std::vector<layout::Rect> fixed_rects(const layout::Layout& L) {
 }
 
 void check_geometry(const layout::Scene& scene, const anim::StepState& st, layout::Viewport vp, const char* what,
-                    const layout::Options& opt = {}) {
+                    const layout::Options& opt = {}, const layout::TextMetrics& tm = kTm) {
   layout::Layout L;
-  layout::compute_layout(scene, st, vp, {18, 7.5f}, L, opt);
+  layout::compute_layout(scene, st, vp, tm, L, opt);
   INFO(what << " at " << vp.width << "x" << vp.height);
   const layout::Rect screen{0, 0, vp.width, vp.height};
 
@@ -118,9 +135,57 @@ void check_geometry(const layout::Scene& scene, const anim::StepState& st, layou
       REQUIRE_FALSE(top[i].overlaps(top[j]));
     }
 
-  // The schematic keeps clear of the docked panels.
-  if (L.dock.w > 0)
-    for (const layout::Item& it : L.items) REQUIRE_FALSE(it.rect.overlaps(L.dock));
+  // The schematic keeps clear of the panels' area: no item, highlighted or not, and no label under it.
+  if (L.dock.w > 0) {
+    REQUIRE_FALSE(L.dock.overlaps(L.toolbar));
+    REQUIRE_FALSE(L.dock.overlaps(L.schematic));
+    for (const layout::Item& it : L.items) {
+      INFO(describe(it) << (it.highlighted ? " (highlighted)" : ""));
+      REQUIRE_FALSE(it.rect.overlaps(L.dock));
+    }
+    for (const layout::Label& l : L.labels) {
+      INFO("label '" << l.text << "'");
+      REQUIRE_FALSE(l.box.overlaps(L.dock));
+    }
+  }
+  if (opt.panel_open) REQUIRE(L.dock.w > 0);
+
+  // No text is cut: every label fits its room as measured, its room lies inside the viewport and, for text on
+  // an item, inside that item.
+  for (const layout::Label& l : L.labels) {
+    INFO("label '" << l.text << "' " << l.width << " px in [" << l.box.x << " " << l.box.y << " " << l.box.w << " " << l.box.h << "]");
+    REQUIRE_FALSE(l.text.empty());
+    REQUIRE(std::fabs(l.width - tm.width(l.text, l.px)) < 0.01f);
+    REQUIRE(l.width <= l.box.w + 0.01f);
+    REQUIRE(l.box.inside(screen));
+    if (l.tone == layout::Tone::OnItem && l.item >= 0) {
+      const layout::Item& it = L.items[static_cast<std::size_t>(l.item)];
+      REQUIRE(l.box.inside(it.rect));
+    }
+  }
+  // Text never overlaps other text, and text not on a token never covers a token box.
+  auto drawn = [](const layout::Label& l) { return layout::Rect{l.x(), l.y(), l.width, l.px}; };
+  for (std::size_t i = 0; i < L.labels.size(); ++i) {
+    const layout::Rect a = drawn(L.labels[i]);
+    for (std::size_t j = i + 1; j < L.labels.size(); ++j) {
+      INFO("label '" << L.labels[i].text << "' vs '" << L.labels[j].text << "'");
+      REQUIRE_FALSE(a.overlaps(drawn(L.labels[j])));
+    }
+    for (const layout::Item& it : L.items) {
+      if (it.kind != Kind::Token || (L.labels[i].item >= 0 && &L.items[static_cast<std::size_t>(L.labels[i].item)] == &it)) continue;
+      INFO("label '" << L.labels[i].text << "' vs " << describe(it));
+      REQUIRE_FALSE(a.overlaps(it.rect));
+    }
+  }
+  // Every layer row, every block and the stream say at least their name.
+  for (int i = 0; i < static_cast<int>(L.items.size()); ++i) {
+    const layout::Item& it = L.items[static_cast<std::size_t>(i)];
+    if (it.kind != Kind::Block && it.kind != Kind::EncoderLayer && it.kind != Kind::DecoderLayer && it.kind != Kind::Stream) continue;
+    bool named = false;
+    for (const layout::Label& l : L.labels) named = named || l.item == i;
+    INFO(describe(it));
+    REQUIRE(named);
+  }
 
   // Text stays readable.
   REQUIRE(L.text_scale >= 0.6f);
@@ -145,18 +210,48 @@ TEST_CASE("every preset and path lays out inside every viewport without overlaps
   }
 }
 
+TEST_CASE("with a panel open the schematic reflows beside or above it, and text fits in a wider font too") {
+  // From phone size up (the page makes a phone's canvas taller while a panel is open).
+  // Also the short, wide canvases of embeds (an 800×500 frame leaves about 690×390).
+  const layout::Viewport open_viewports[] = {{360, 640}, {390, 844}, {412, 700}, {768, 1024}, {745, 660}, {800, 600},
+                                             {688, 390}, {790, 420}, {1024, 768}, {1280, 800}, {1440, 900},
+                                             {1920, 1080}, {2560, 1440}, {3840, 2160}};
+  const layout::TextMetrics wide = wide_font();
+  for (const model::PresetInfo& p : model::presets()) {
+    for (int pi = 0; pi < anim::kPathCount; ++pi) {
+      const Fixture fx = make(p.name, static_cast<anim::PathId>(pi));
+      const int steps = std::max<int>(1, static_cast<int>(fx.ledger.entries.size()));
+      for (const layout::Viewport& vp : open_viewports) {
+        for (const bool hosted : {false, true}) {
+          layout::Options opt;
+          opt.panel_open = true;
+          opt.host_playback = hosted;
+          for (int step : {0, steps - 1}) {
+            const std::string what = std::string(p.name) + " / " + anim::path_key(static_cast<anim::PathId>(pi)) +
+                                     " step " + std::to_string(step) + " panel open";
+            check_geometry(fx.scene, anim::state_at(fx.ledger, step, 0.5), vp, what.c_str(), opt);
+            check_geometry(fx.scene, anim::state_at(fx.ledger, step, 0.5), vp, (what + ", wide font").c_str(), opt, wide);
+          }
+        }
+      }
+      for (const layout::Viewport& vp : kViewports)
+        check_geometry(fx.scene, anim::state_at(fx.ledger, 0, 0.5), vp, (std::string(p.name) + " wide font").c_str(), {}, wide);
+    }
+  }
+}
+
 TEST_CASE("rectangles are stable between steps, only highlights, fills and the packet change") {
   for (const model::PresetInfo& p : model::presets()) {
     for (int pi = 0; pi < anim::kPathCount; ++pi) {
       const Fixture fx = make(p.name, static_cast<anim::PathId>(pi));
       for (const layout::Viewport& vp : {layout::Viewport{390, 844}, layout::Viewport{1440, 900}}) {
         layout::Layout first;
-        layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, {18, 7.5f}, first);
+        layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, kTm, first);
         const std::vector<layout::Rect> ref = fixed_rects(first);
         for (int step = 0; step < static_cast<int>(fx.ledger.entries.size()); ++step) {
           for (double frac : {0.0, 0.37, 1.0}) {
             layout::Layout L;
-            layout::compute_layout(fx.scene, anim::state_at(fx.ledger, step, frac), vp, {18, 7.5f}, L);
+            layout::compute_layout(fx.scene, anim::state_at(fx.ledger, step, frac), vp, kTm, L);
             INFO(p.name << " / " << anim::path_key(static_cast<anim::PathId>(pi)) << " step " << step);
             REQUIRE(fixed_rects(L) == ref);
             REQUIRE(L.text_scale == first.text_scale);
@@ -172,7 +267,7 @@ TEST_CASE("band widths order by capacity and stripe density by latency") {
     const Fixture fx = make(p.name, anim::PathId::Decode);
     for (const layout::Viewport& vp : kViewports) {
       layout::Layout L;
-      layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, {18, 7.5f}, L);
+      layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), vp, kTm, L);
       INFO(p.name << " at " << vp.width << "x" << vp.height);
       for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b) {
@@ -188,7 +283,7 @@ TEST_CASE("band widths order by capacity and stripe density by latency") {
   // SSD array (about 31 TB), and the SSD's stripes are denser than SRAM's.
   const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
   layout::Layout L;
-  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, kTm, L);
   REQUIRE(L.find(Kind::Band, 0)->rect.w < 0.7f * L.find(Kind::Band, 3)->rect.w);
   REQUIRE(L.bands[0].stripe_spacing > 2.5f * L.bands[3].stripe_spacing);
 }
@@ -196,7 +291,7 @@ TEST_CASE("band widths order by capacity and stripe density by latency") {
 TEST_CASE("blocks follow the scenario: tiers from the ledger, sized by footprint on a log scale") {
   const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
   layout::Layout L;
-  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, kTm, L);
   const auto* weights = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights));
   const auto* index = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::SparseIndex));
   const auto* engram = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::EngramTables));
@@ -213,7 +308,7 @@ TEST_CASE("blocks follow the scenario: tiers from the ledger, sized by footprint
   REQUIRE(L.find(Kind::Block, static_cast<int>(anim::ObjectKind::HiddenStream)) == nullptr);
   // Global KV is FP4 in V4.1 and BF16 in Llama-3: the colour role follows the format.
   REQUIRE(fx.scene.objects[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)].role == layout::Role::Fp4);
-  const Fixture llama = make("llama3-70b-8xh100", anim::PathId::Decode);
+  const Fixture llama = make("llama31-70b-8xh100", anim::PathId::Decode);
   REQUIRE(llama.scene.objects[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)].role == layout::Role::Shared);
 }
 
@@ -235,7 +330,7 @@ TEST_CASE("drawn layer rows stand for groups that cover every real layer once") 
   const Fixture fx = make(model::kDefaultPreset, anim::PathId::Prefill);
   REQUIRE(fx.scene.ced);
   layout::Layout L;
-  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, {18, 7.5f}, L);
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, kTm, L);
   REQUIRE(L.encoder_rows == 5);
   REQUIRE(L.decoder_rows == 5);
   REQUIRE(L.find(Kind::EncoderLayer, 0)->first_layer == 0);
@@ -243,9 +338,9 @@ TEST_CASE("drawn layer rows stand for groups that cover every real layer once") 
   REQUIRE(L.find(Kind::DecoderLayer, 0)->first_layer == fx.s.model.enc_layers);
   REQUIRE(L.find(Kind::DecoderLayer, 4)->last_layer == fx.s.model.layer_count - 1);
   // A decoder-only model draws one stack of all its layers.
-  const Fixture llama = make("llama3-70b-8xh100", anim::PathId::Prefill);
+  const Fixture llama = make("llama31-70b-8xh100", anim::PathId::Prefill);
   layout::Layout M;
-  layout::compute_layout(llama.scene, anim::state_at(llama.ledger, 0, 0), {1440, 900}, {18, 7.5f}, M);
+  layout::compute_layout(llama.scene, anim::state_at(llama.ledger, 0, 0), {1440, 900}, kTm, M);
   REQUIRE(M.encoder_rows == 0);
   REQUIRE(M.find(Kind::DecoderLayer, 4)->last_layer == llama.s.model.layer_count - 1);
 }
@@ -257,8 +352,8 @@ TEST_CASE("highlights and the packet follow the state") {
     const anim::StepState st0 = anim::state_at(fx.ledger, step, 0.0);
     const anim::StepState st1 = anim::state_at(fx.ledger, step, 1.0);
     layout::Layout A, B;
-    layout::compute_layout(fx.scene, st0, {1280, 800}, {18, 7.5f}, A);
-    layout::compute_layout(fx.scene, st1, {1280, 800}, {18, 7.5f}, B);
+    layout::compute_layout(fx.scene, st0, {1280, 800}, kTm, A);
+    layout::compute_layout(fx.scene, st1, {1280, 800}, kTm, B);
     INFO("step " << step << " " << fx.ledger.entries[static_cast<std::size_t>(step)].step);
     for (const layout::Item& it : A.items) {
       if (it.kind == Kind::Block) {
@@ -295,7 +390,7 @@ TEST_CASE("hit-testing finds blocks before their band, and nothing outside") {
   layout::Layout L;
   anim::StepState st = anim::state_at(fx.ledger, 0, 0);
   st.packet.active = false;
-  layout::compute_layout(fx.scene, st, {1280, 800}, {18, 7.5f}, L);
+  layout::compute_layout(fx.scene, st, {1280, 800}, kTm, L);
   const auto* kv = L.find(Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv));
   REQUIRE(kv);
   REQUIRE(L.hit(kv->rect.cx(), kv->rect.cy()) == kv);
@@ -306,15 +401,64 @@ TEST_CASE("hit-testing finds blocks before their band, and nothing outside") {
   REQUIRE(layout::item_id(*band) == "band:hbm");
 }
 
-TEST_CASE("wide canvases dock the panels beside the schematic, narrow ones reserve no space") {
+TEST_CASE("wide canvases keep a panel column, narrower ones make room only while a panel is open") {
   const Fixture fx = make(model::kDefaultPreset, anim::PathId::Decode);
-  layout::Layout wide, narrow;
-  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1600, 900}, {18, 7.5f}, wide);
-  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {800, 900}, {18, 7.5f}, narrow);
+  const anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+  layout::Options open;
+  open.panel_open = true;
+  layout::Layout wide, wide_open, narrow, narrow_open, phone, phone_open;
+  layout::compute_layout(fx.scene, st, {1600, 900}, kTm, wide);
+  layout::compute_layout(fx.scene, st, {1600, 900}, kTm, wide_open, open);
+  layout::compute_layout(fx.scene, st, {800, 900}, kTm, narrow);
+  layout::compute_layout(fx.scene, st, {800, 900}, kTm, narrow_open, open);
+  layout::compute_layout(fx.scene, st, {390, 900}, kTm, phone);
+  layout::compute_layout(fx.scene, st, {390, 900}, kTm, phone_open, open);
+  REQUIRE(wide.dock_side == layout::DockSide::Right);
   REQUIRE(wide.dock.w >= 320);
   REQUIRE(wide.schematic.right() <= wide.dock.x);
+  // On a wide canvas opening a panel moves nothing.
+  REQUIRE(fixed_rects(wide_open) == fixed_rects(wide));
   REQUIRE(narrow.dock.w == 0);
   REQUIRE(narrow.schematic.w > 700);
+  // A mid-size canvas gives the open panel a column and the schematic reflows beside it.
+  REQUIRE(narrow_open.dock_side == layout::DockSide::Right);
+  REQUIRE(narrow_open.schematic.right() <= narrow_open.dock.x);
+  REQUIRE(narrow_open.schematic.w >= 400);
+  // A phone puts it in a sheet below the schematic, which keeps its full width.
+  REQUIRE(phone.dock_side == layout::DockSide::None);
+  REQUIRE(phone_open.dock_side == layout::DockSide::Bottom);
+  REQUIRE(phone_open.schematic.bottom() <= phone_open.dock.y);
+  REQUIRE(phone_open.schematic.w == phone.schematic.w);
+  REQUIRE(phone_open.dock.h >= 220);
+}
+
+TEST_CASE("labels shorten rather than cut: long wordings where there is room, short ones where there is not") {
+  const Fixture fx = make(model::kDefaultPreset, anim::PathId::Prefill);
+  const anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+  const auto text_of = [](const layout::Layout& L, Kind kind, int index) {
+    for (const layout::Label& l : L.labels) {
+      if (l.item < 0) continue;
+      const layout::Item& it = L.items[static_cast<std::size_t>(l.item)];
+      if (it.kind == kind && it.index == index) return l.text;
+    }
+    return std::string();
+  };
+  layout::Layout big, small;
+  layout::compute_layout(fx.scene, st, {2560, 1440}, kTm, big);
+  layout::compute_layout(fx.scene, st, {390, 844}, kTm, small);
+  const std::string row_big = text_of(big, Kind::EncoderLayer, 0), row_small = text_of(small, Kind::EncoderLayer, 0);
+  INFO(row_big << " / " << row_small);
+  REQUIRE(row_big.find("layers 0–3") != std::string::npos);
+  REQUIRE(row_big.find("SWA-only") != std::string::npos);
+  REQUIRE(row_small.rfind("E1", 0) == 0);
+  REQUIRE(row_small.size() < row_big.size());
+  REQUIRE(row_small.find("…") == std::string::npos);
+  // Dense models name their weights for what they are.
+  const Fixture llama = make("llama31-70b-8xh100", anim::PathId::Decode);
+  REQUIRE(std::string(layout::block_label(anim::ObjectKind::MoeWeights, llama.scene)) == "Dense weights");
+  REQUIRE(std::string(layout::block_label(anim::ObjectKind::MoeWeights, fx.scene)) == "MoE weights");
+  REQUIRE(layout::fit_variant(kTm, 15, 30, {"a long wording", "ab"}) == "ab");
+  REQUIRE(layout::fit_variant(kTm, 15, 5, {"a long wording", "ab"}).empty());
 }
 
 TEST_CASE("when the page shows playback (and counters), the toolbar shrinks to one line and everything still fits") {
@@ -327,10 +471,38 @@ TEST_CASE("when the page shows playback (and counters), the toolbar shrinks to o
     hosted.host_counters = counters;
     check_geometry(fx.scene, st, vp, "hosted decode", hosted);
     layout::Layout own, host;
-    layout::compute_layout(fx.scene, st, vp, {18, 7.5f}, own);
-    layout::compute_layout(fx.scene, st, vp, {18, 7.5f}, host, hosted);
+    layout::compute_layout(fx.scene, st, vp, kTm, own);
+    layout::compute_layout(fx.scene, st, vp, kTm, host, hosted);
     INFO(vp.width << "x" << vp.height);
     CHECK(host.toolbar.h <= own.toolbar.h);
     CHECK(host.toolbar.h < 18 * 2);  // one line of buttons
+  }
+}
+
+TEST_CASE("a setup that cannot run shows the tier it overflows, with the numbers, and nothing moves") {
+  for (const char* set : {"gpus=1", "batch=100000", "ctx=16000000"}) {
+    INFO(set);
+    model::Scenario s = model::default_scenario();
+    const std::string kv(set);
+    const auto eq = kv.find('=');
+    model::Error err;
+    model::Adjustments moved;
+    REQUIRE(model::edit_param(s, *model::find_param(kv.substr(0, eq)), kv.substr(eq + 1), moved, err));
+    const model::Figures f = model::describe(s);
+    REQUIRE_FALSE(f.computed.terms.feasible());
+    const anim::Ledger l = anim::build_ledger(s, f, anim::PathId::Decode);
+    CHECK(l.entries.empty());
+    const layout::Scene sc = layout::make_scene(s, f, l);
+    for (const layout::Viewport& vp : kViewports) {
+      layout::Layout L;
+      layout::compute_layout(sc, anim::state_at(l, 0, 0), vp, kTm, L);
+      bool said = false;
+      for (const layout::Label& lab : L.labels) said = said || lab.tone == layout::Tone::Alert;
+      CHECK(said);
+      if (kv == "ctx=16000000") CHECK_FALSE(sc.cannot_run.empty());
+      else CHECK(L.bands[1].overflow);
+      CHECK_FALSE(L.flight.active);
+      check_geometry(sc, anim::state_at(l, 0, 0), vp, set);
+    }
   }
 }

@@ -22,6 +22,9 @@ TEST_CASE("text on every canvas fill passes WCAG AA contrast in both themes") {
     REQUIRE(render::contrast(p.text, p.surface) >= 4.5);
     REQUIRE(render::contrast(p.muted, p.surface) >= 4.5);
     REQUIRE(render::contrast(p.muted, p.bg) >= 4.5);
+    // The words saying why a setup cannot run, on a band and on the page background.
+    REQUIRE(render::contrast(p.alert, p.surface) >= 4.5);
+    REQUIRE(render::contrast(p.alert, p.bg) >= 4.5);
   }
 }
 

@@ -1,7 +1,9 @@
 // The CLI end to end through its pure layer: arguments in, output text and exit codes out.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <initializer_list>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,18 @@ bool fake_read(const std::string& path, std::string& text, std::string& why) {
   if (path == "full.json") {
     text = model::scenario_to_json(model::default_scenario());
     return true;
+  }
+  if (path == "Qwen3-8B/config.json" || path == "mamba.json") {
+    // A real config.json from the corpus (tests/data/hf_configs), and one the reader must refuse.
+    if (path == "mamba.json") {
+      text = R"({"model_type": "mamba", "num_hidden_layers": 64})";
+      return true;
+    }
+    std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/Qwen3-8B.json", std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    return !text.empty();
   }
   why = "no such file";
   return false;
@@ -60,6 +74,13 @@ TEST_CASE("cli: figures in text, json and csv") {
   const Output c = run({"figures", "--format", "csv", "--preset", "llama31-70b-8xh100", "--figures", "kv.global_per_token"});
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("kv.global_per_token,Global KV per token,327680,") != std::string::npos);
+}
+
+TEST_CASE("cli: an id an earlier release printed still answers, with a note naming the new id") {
+  const Output o = run({"figures", "--format", "csv", "--figures", "decode.step_floor"});
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("\ndecode.step_time,") != std::string::npos);
+  CHECK(o.err.find("figure decode.step_floor is now decode.step_time") != std::string::npos);
 }
 
 TEST_CASE("cli: scenario files") {
@@ -147,4 +168,44 @@ TEST_CASE("cli: bad flags and values map to distinct exit codes") {
   const std::string huge(5000, 'x');
   const std::vector<std::string_view> one = {"figures", huge};
   CHECK(cli::run_cli(one, fake_read).exit_code == cli::kExitUsage);
+}
+
+TEST_CASE("cli: --config puts a config.json's model on the preset's hardware for figures, ledger, sweep and check-card") {
+  const Output f = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--set", "ctx=32768",
+                        "--figures", "kv.global_per_token", "--format", "json"});
+  CHECK(f.exit_code == cli::kExitOk);
+  CHECK(f.out.find("\"preset\": \"config:Qwen3-8B\"") != std::string::npos);  // named after its folder
+  CHECK(f.out.find("\"value\": 147456") != std::string::npos);                // 2 × 36 layers × 8 KV heads × 128 × 2 B
+  CHECK(f.out.find("num_key_value_heads") != std::string::npos);               // the source names the field
+  CHECK(f.err.find("tierscope: note: Qwen3-8B/config.json: KV cache") != std::string::npos);
+  // The share link carries the model's keys on the preset it kept.
+  CHECK(f.out.find("\"hash\": \"preset=llama31-8b-1xh100&ctx=32768&modes=") != std::string::npos);
+  // --set applies after the file and reads as an override of it.
+  const Output o = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--set", "ctx=32768",
+                        "--set", "kv_fmt=fp8", "--figures", "kv.global_per_token", "--format", "csv"});
+  CHECK(o.exit_code == cli::kExitOk);
+  CHECK(o.out.find(",73728,") != std::string::npos);
+  CHECK(o.out.find(",override,") != std::string::npos);
+
+  CHECK(run({"ledger", "--path", "decode", "--config", "Qwen3-8B/config.json", "--set", "ctx=32768"}).exit_code == cli::kExitOk);
+  const Output sw = run({"sweep", "--config", "Qwen3-8B/config.json", "--over", "ctx=1024,4096", "--figures", "kv.per_session"});
+  CHECK(sw.exit_code == cli::kExitOk);
+  CHECK(sw.out == "ctx,kv.per_session,feasible,why\n1024,150994944,true,\n4096,603979776,true,\n");
+  CHECK(run({"check-card", "--config", "Qwen3-8B/config.json", "--set", "ctx=32768"}).exit_code == cli::kExitOk);
+  CHECK(run({"figures", "--config", "Qwen3-8B/config.json", "--scenario", "h200.json", "--set", "ctx=32768"}).exit_code == cli::kExitOk);
+}
+
+TEST_CASE("cli: --config errors keep the exit codes: 4 unreadable, 3 refused, 2 misused") {
+  CHECK(run({"figures", "--config", "missing/config.json"}).exit_code == cli::kExitFile);
+  const Output r = run({"figures", "--config", "mamba.json"});
+  CHECK(r.exit_code == cli::kExitInvalid);
+  CHECK(r.err.find("mamba.json: model_type: 'mamba' is not allowed (unrepresentable)") != std::string::npos);
+  CHECK(r.out.empty());
+  CHECK(run({"presets", "--config", "Qwen3-8B/config.json"}).exit_code == cli::kExitUsage);
+  CHECK(run({"figures", "--config", ""}).exit_code == cli::kExitUsage);
+  // A model the layout cannot split on this many GPUs is re-spread, and the CLI says so.
+  const Output m = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "deepseek-v3-8xh200", "--set", "ctx=32768",
+                        "--figures", "kv.global_per_token"});
+  CHECK(m.exit_code == cli::kExitOk);
+  CHECK(m.err.find("layout: ep 8 → 1") != std::string::npos);
 }

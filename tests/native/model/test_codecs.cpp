@@ -214,3 +214,37 @@ TEST_CASE("params registry: every key reads back what it writes") {
   CHECK(e.code == ErrorCode::NotFinite);
   CHECK(s.hw.mbu == 0.85);
 }
+
+TEST_CASE("url: a link that leaves out what its keys imply is completed, never moving a key it names") {
+  Scenario s;
+  Errors e;
+  Adjustments moved;
+  std::vector<UrlPair> pairs;
+  REQUIRE(split_hash("preset=v41-flash-8xb200&gpus=1", pairs, e));
+  REQUIRE(scenario_from_pairs(pairs, s, e, &moved));
+  CHECK(e.empty());
+  CHECK(s.hw.gpus == 1);
+  CHECK(s.par.tp * s.par.dp == 1);
+  REQUIRE_FALSE(moved.empty());
+  CHECK(moved[0].field == "tp");
+  // A key the link names is kept: a contradiction among named keys is still an error naming them.
+  pairs.clear();
+  REQUIRE(split_hash("gpus=8&tp=3", pairs, e));
+  CHECK_FALSE(scenario_from_pairs(pairs, s, e));
+  CHECK_FALSE(e.empty());
+  // Lowering the prompt alone lowers the prefix hit with it.
+  pairs.clear();
+  e.clear();
+  moved.clear();
+  REQUIRE(split_hash("prompt=1000", pairs, e));
+  REQUIRE(scenario_from_pairs(pairs, s, e, &moved));
+  CHECK(s.work.prompt == 1000);
+  CHECK(s.work.prefix_hit <= 1000);
+  // What the writer writes still reads back exactly (nothing to complete).
+  Scenario back;
+  pairs.clear();
+  const std::string h = scenario_to_hash(s);
+  REQUIRE(split_hash(h, pairs, e));
+  REQUIRE(scenario_from_pairs(pairs, back, e));
+  CHECK(scenario_to_hash(back) == h);
+}

@@ -1,0 +1,244 @@
+// The canvas's text, chosen by the layout: for every title, token cell, layer row, the stream, each band and
+// block and the packet, the longest of a few wordings that fits its room at the frame's text size. Shorter
+// words replace cut ones, so no label ever ends in a clipped half-word; the inspector holds the details.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "layout/layout.h"
+#include "model/text.h"
+
+namespace tierscope::layout {
+
+using anim::ObjectKind;
+
+float TextMetrics::width(std::string_view text, float px) const {
+  if (measure) return measure(measure_ctx, text, px);
+  // Code points, not bytes: "–", "×" and "…" are one character each.
+  float n = 0;
+  for (const char c : text)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) n += 1;
+  return n * char_width * px / std::max(1.0f, font_px);
+}
+
+std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initializer_list<std::string> variants) {
+  for (const std::string& v : variants)
+    if (!v.empty() && tm.width(v, px) <= max_w) return v;
+  return "";
+}
+
+namespace {
+
+constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
+
+std::string mode_summary(const Scene& sc, int first, int last, bool letters) {
+  int counts[static_cast<int>(model::LayerMode::Count)] = {};
+  model::LayerMode order[static_cast<int>(model::LayerMode::Count)];
+  int n = 0;
+  for (int l = first; l <= last; ++l) {
+    const model::LayerMode m = sc.modes[static_cast<std::size_t>(l)];
+    if (counts[static_cast<int>(m)]++ == 0) order[n++] = m;
+  }
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    if (i) s += letters ? " " : ", ";
+    if (letters) s += model::layer_mode_letter(order[i]);
+    else s += model::layer_mode_name(order[i]);
+    const int c = counts[static_cast<int>(order[i])];
+    if (c > 1) s += (letters ? "×" : " ×") + std::to_string(c);
+  }
+  return s;
+}
+
+std::string span(int first, int last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
+}
+
+// 8,192 → "8.2k", 1,048,576 → "1M": a token count that fits a small cell.
+std::string compact(int v) {
+  char buf[32];
+  if (v >= 1000000) std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+  else if (v >= 1000) std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%d", v);
+  return buf;
+}
+
+struct Placer {
+  const TextMetrics& tm;
+  Layout& out;
+  float size, small, pad;
+
+  void add(std::string text, Rect box, float px, Align align, Tone tone, int item) {
+    if (text.empty() || box.w <= 0 || box.h <= 0) return;
+    Label l;
+    l.width = tm.width(text, px);
+    l.text = std::move(text);
+    l.box = box;
+    l.px = px;
+    l.align = align;
+    l.tone = tone;
+    l.item = item;
+    out.labels.push_back(std::move(l));
+  }
+  // The inner room of an item: padded left and right, full height.
+  Rect inner(const Rect& r) const { return {r.x + pad, r.y, std::max(0.0f, r.w - 2 * pad), r.h}; }
+};
+
+void title_labels(const Scene& sc, Placer& P) {
+  const Layout& L = P.out;
+  const std::string enc_n = std::to_string(L.encoder_rows) + " of " + std::to_string(sc.enc_layers);
+  const int dec_real = sc.layer_count - sc.enc_layers;
+  const std::string dec_n = std::to_string(L.decoder_rows) + " of " + std::to_string(dec_real);
+  const auto put = [&](TitleId id, std::initializer_list<std::string> variants) {
+    const Rect& r = L.titles[static_cast<std::size_t>(id)];
+    if (r.w <= 0) return;
+    P.add(fit_variant(P.tm, P.small, r.w, variants), r, P.small, Align::Left, Tone::Muted, -1);
+  };
+  if (!sc.cannot_run.empty()) {
+    // A setup beyond the model's positions: said on the token row's title, in the alert colour.
+    const Rect& r = L.titles[static_cast<std::size_t>(TitleId::Tokens)];
+    for (const std::string& v : sc.cannot_run) {
+      if (r.w <= 0 || P.tm.width(v, P.small) > r.w) continue;
+      P.add(v, r, P.small, Align::Left, Tone::Alert, -1);
+      break;
+    }
+  } else {
+    put(TitleId::Tokens, {"INPUT / OUTPUT TOKENS", "TOKENS"});
+  }
+  if (sc.ced) {
+    put(TitleId::Encoder, {"CAUSAL ENCODER — runs in prefill · " + enc_n + " layers drawn",
+                           "CAUSAL ENCODER · " + enc_n + " layers drawn", "ENCODER · " + enc_n + " drawn", "ENCODER"});
+    put(TitleId::Decoder, {"DECODER — mostly skipped in prompt prefill · " + dec_n + " drawn",
+                           "DECODER · " + dec_n + " layers drawn", "DECODER · " + dec_n + " drawn", "DECODER"});
+  } else {
+    put(TitleId::Decoder, {"LAYERS — decoder-only · " + dec_n + " layers drawn", "LAYERS · " + dec_n + " drawn", "LAYERS"});
+  }
+  put(TitleId::Hierarchy, {"MEMORY HIERARCHY — width ≈ capacity · stripes ≈ latency (log scales)",
+                           "MEMORY HIERARCHY — width ≈ capacity · stripes ≈ latency", "MEMORY HIERARCHY", "MEMORY"});
+}
+
+std::string block_value(const Scene& sc, const anim::StepState& st, int object, bool with_footprint) {
+  const double bytes = st.objects[static_cast<std::size_t>(object)].bytes;
+  const double fp = sc.objects[static_cast<std::size_t>(object)].footprint;
+  std::string v = model::human(bytes, "B");
+  if (with_footprint && fp > bytes * 1.0001 && fp > 0) v += " of " + model::human(fp, "B");
+  return v;
+}
+
+}  // namespace
+
+void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics& tm, Layout& out) {
+  out.labels.clear();
+  const float s = out.text_scale;
+  Placer P{tm, out, tm.font_px * s, tm.font_px * s * 0.86f, 8 * s};
+  title_labels(sc, P);
+  const int prompt = std::max(1, sc.prompt_tokens);
+
+  for (int i = 0; i < static_cast<int>(out.items.size()); ++i) {
+    const Item& it = out.items[static_cast<std::size_t>(i)];
+    const Rect room = P.inner(it.rect);
+    switch (it.kind) {
+      case Kind::Token: {
+        const int cells = out.token_cells;
+        std::string text;
+        if (it.index == cells - 1) text = fit_variant(tm, P.size, room.w, {"next ▶", "▶"});
+        else if (it.index == cells - 2) text = fit_variant(tm, P.size, room.w, {"t" + model::num(prompt), model::num(prompt), compact(prompt)});
+        else if (it.index == cells - 3 && cells - 3 < prompt) text = "…";
+        else if (it.index < prompt) text = fit_variant(tm, P.size, room.w, {"t" + std::to_string(it.index + 1), std::to_string(it.index + 1)});
+        if (tm.width(text, P.size) <= room.w) P.add(text, room, P.size, Align::Centre, Tone::OnItem, i);
+        break;
+      }
+      case Kind::EncoderLayer:
+      case Kind::DecoderLayer: {
+        const std::string tag = std::string(1, it.kind == Kind::EncoderLayer ? 'E' : (sc.ced ? 'D' : 'L')) + std::to_string(it.index + 1);
+        const std::string layers = span(it.first_layer, it.last_layer);
+        const std::string word = it.first_layer == it.last_layer ? " · layer " : " · layers ";
+        P.add(fit_variant(tm, P.size, room.w,
+                          {tag + word + layers + " · " + mode_summary(sc, it.first_layer, it.last_layer, false),
+                           tag + word + layers + " · " + mode_summary(sc, it.first_layer, it.last_layer, true),
+                           tag + word + layers, tag + " · " + layers, tag}),
+              room, P.size, Align::Left, Tone::OnItem, i);
+        break;
+      }
+      case Kind::Stream:
+        P.add(sc.ced ? fit_variant(tm, P.size, room.w,
+                                   {"Encoder final hidden stream H[t] → projected global KV (read by the decoder)",
+                                    "Encoder final hidden stream H[t] → projected global KV", "H[t] → projected global KV",
+                                    "H[t]"})
+                     : fit_variant(tm, P.size, room.w,
+                                   {"Final hidden stream → next-token logits", "Hidden stream → logits", "Hidden stream"}),
+              room, P.size, Align::Centre, Tone::OnItem, i);
+        break;
+      case Kind::Band: {
+        const BandInfo& b = out.bands[static_cast<std::size_t>(it.index)];
+        const Rect title{b.title.x + 2, b.title.y, std::max(0.0f, b.title.w - 4), b.title.h};
+        const std::string name = fit_variant(tm, P.size, title.w, {kTierShort[std::clamp(it.index, 0, 3)], "SRAM"});
+        P.add(name, title, P.size, Align::Left, Tone::Text, -1);
+        const float room_w = title.w - tm.width(name, P.size) - 12;
+        // Why the setup cannot run: the tier's own overflow, or (when the token row has no title to say it
+        // on) a reason that is no tier's, on the HBM band.
+        const bool untitled = out.titles[static_cast<std::size_t>(TitleId::Tokens)].w <= 0;
+        const auto& over = !sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))].empty()
+                               ? sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))]
+                               : (it.index == 1 && untitled ? sc.cannot_run : sc.overflow[static_cast<std::size_t>(std::clamp(it.index, 0, 3))]);
+        if (!over.empty()) {
+          // Why this tier keeps the setup from running, in place of its capacity and latency.
+          for (const std::string& v : over) {
+            if (tm.width(v, P.small) > room_w) continue;
+            P.add(v, title, P.small, Align::Right, Tone::Alert, -1);
+            break;
+          }
+          break;
+        }
+        const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
+        if (tm.width(figs, P.small) <= room_w) P.add(figs, title, P.small, Align::Right, Tone::Muted, -1);
+        break;
+      }
+      case Kind::Block: {
+        const std::string label = block_label(static_cast<ObjectKind>(it.index), sc);
+        const float bar = 3;
+        const float avail_h = it.rect.h - bar;
+        const Rect body{room.x, it.rect.y, room.w, avail_h};
+        if (avail_h >= P.size * 2.1f) {
+          // Two lines: the name, then what is resident (of the largest footprint over the path).
+          const float y = it.rect.y + (avail_h - P.size - P.small) * 0.5f;
+          P.add(fit_variant(tm, P.size, room.w, {label}), Rect{room.x, y, room.w, P.size}, P.size, Align::Left, Tone::OnItem, i);
+          P.add(fit_variant(tm, P.small, room.w, {block_value(sc, st, it.index, true), block_value(sc, st, it.index, false)}),
+                Rect{room.x, y + P.size, room.w, P.small}, P.small, Align::Left, Tone::OnItem, i);
+        } else {
+          P.add(fit_variant(tm, P.size, room.w, {label + " · " + block_value(sc, st, it.index, false), label}), body, P.size,
+                Align::Left, Tone::OnItem, i);
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // The packet's bytes (or FLOP) beside it: right, left, above or below, the first place that covers no
+  // other text, no token and stays on screen. While it moves past crowded text it may show no number (the
+  // ledger panel and the inspector say it anyway).
+  if (const Item* pk = out.find(Kind::Packet, 0)) {
+    const anim::Packet& p = st.packet;
+    const std::string text = p.bytes > 0 ? model::human(p.bytes, "B") : (p.flop > 0 ? model::human(p.flop, "FLOP") : "");
+    if (!text.empty()) {
+      const float w = tm.width(text, P.small), h = P.small;
+      const Rect& r = pk->rect;
+      const Rect tries[] = {{r.right() + 6, r.cy() - h * 0.5f, w, h},
+                            {r.x - w - 6, r.cy() - h * 0.5f, w, h},
+                            {r.cx() - w * 0.5f, r.y - h - 4, w, h},
+                            {r.cx() - w * 0.5f, r.bottom() + 4, w, h}};
+      const Rect screen{0, 0, out.viewport.width, out.viewport.height};
+      for (const Rect& c : tries) {
+        bool clear = c.inside(screen);
+        for (const Label& l : out.labels) clear = clear && !c.overlaps(Rect{l.x(), l.y(), l.width, l.px});
+        for (const Item& it : out.items) clear = clear && !(it.kind == Kind::Token && c.overlaps(it.rect));
+        if (!clear) continue;
+        P.add(text, c, P.small, Align::Left, Tone::Text, static_cast<int>(pk - out.items.data()));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tierscope::layout

@@ -1,0 +1,766 @@
+// make_chart: the roofline, sweep and breakdown series from the model, through the same SweepRunner as
+// `tierscope sweep`; chart_to_json/csv write them for the page and the CLI.
+#include "model/charts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "model/anchors.h"
+#include "model/card_check.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "model/sweep.h"
+#include "model/text.h"
+
+namespace tierscope::model {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown"};
+
+using F = FigureId;
+
+// A typed value as a number, without exceptions: false for anything strtod does not read whole.
+bool read_number(const std::string& text, double& out) {
+  if (text.empty() || text.size() > 64) return false;
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+double number(const std::string& text) {
+  double d = 0;
+  return read_number(text, d) ? d : kNaN;
+}
+
+// The parameter's current value as a number (Int and Real keys).
+double value_of(const Scenario& s, const ParamDef& p) { return get_param_number(s, p); }
+
+std::string axis_label(const ParamDef& p) {
+  std::string d = p.description;
+  if (!d.empty()) d[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(d[0])));
+  return d;
+}
+
+// Whether every model-architecture input of `a` equals that of `b`: measured points count for a chart
+// only when they were measured on the model being shown.
+bool same_model(const Scenario& a, const Scenario& b) {
+  for (const ParamDef& p : params()) {
+    if (p.group == ParamGroup::Model && !param_equal(a, b, p)) return false;
+  }
+  return true;
+}
+
+// Runs the sweep: one line per family value (or one line), NaN where a figure is not shown. Each
+// point's feasibility goes to `feasible` (per line, per x).
+bool run_lines(const Scenario& s, const std::vector<FigureId>& figs, const ParamDef& x, const std::vector<std::string>& xv,
+               const ParamDef* fam, const std::vector<std::string>& fv, std::vector<std::vector<double>>& ys,
+               std::vector<std::vector<char>>& feasible, std::vector<std::string>& why, Errors& errors) {
+  const std::size_t nf = fam ? fv.size() : 1;
+  const ParamDef* keys[] = {&x, fam};
+  SweepRunner runner(s, figs, std::span<const ParamDef* const>(keys, fam ? 2 : 1));
+  ys.assign(nf * figs.size(), std::vector<double>(xv.size(), kNaN));
+  feasible.assign(nf, std::vector<char>(xv.size(), 0));
+  why.assign(nf, std::string());
+  Computed c;
+  for (std::size_t j = 0; j < nf; ++j) {
+    for (std::size_t i = 0; i < xv.size(); ++i) {
+      const SweepSetting set[] = {{&x, xv[i]}, {fam, fam ? std::string_view(fv[j]) : std::string_view()}};
+      Errors e;
+      if (!runner.run(std::span<const SweepSetting>(set, fam ? 2 : 1), c, e)) {
+        for (Error& err : e) err.field = std::string(x.key) + "=" + xv[i] + (fam ? std::string(", ") + fam->key + "=" + fv[j] : "") + ": " + err.field;
+        errors.insert(errors.end(), e.begin(), e.end());
+        return false;
+      }
+      feasible[j][i] = c.terms.feasible() ? 1 : 0;
+      if (!feasible[j][i] && why[j].empty()) why[j] = infeasible_summary(c.terms);
+      for (std::size_t k = 0; k < figs.size(); ++k) {
+        if (figure_shown(c.terms, figs[k])) ys[j * figs.size() + k][i] = c.values[figs[k]];
+      }
+    }
+  }
+  return true;
+}
+
+// Contiguous runs of x where no line can run, each with the reason at its first point.
+void spans_where_none_run(Chart& c, const std::vector<std::vector<char>>& feasible, const Scenario& s, const ParamDef& x) {
+  const std::size_t n = c.xs.size();
+  std::size_t i = 0;
+  SweepRunner runner(s, std::vector<FigureId>{F::HbmSessions}, std::vector<const ParamDef*>{&x});
+  while (i < n) {
+    bool none = true;
+    for (const auto& line : feasible) none = none && !line[i];
+    if (!none) {
+      ++i;
+      continue;
+    }
+    ChartSpan span;
+    span.from = c.xs[i];
+    std::size_t j = i;
+    while (j + 1 < n) {
+      bool next_none = true;
+      for (const auto& line : feasible) next_none = next_none && !line[j + 1];
+      if (!next_none) break;
+      ++j;
+    }
+    span.to = c.xs[j];
+    Computed comp;
+    Errors e;
+    const SweepSetting set[] = {{&x, c.x_text[i]}};
+    if (runner.run(set, comp, e)) span.why = infeasible_summary(comp.terms);
+    c.infeasible.push_back(std::move(span));
+    i = j + 1;
+  }
+}
+
+ChartAxis axis(std::string key, std::string label, std::string unit, bool log) {
+  ChartAxis a;
+  a.key = std::move(key);
+  a.label = std::move(label);
+  a.unit = std::move(unit);
+  a.log = log;
+  return a;
+}
+
+std::string bound_of(const Terms& t) { return bound_name(t.step); }
+
+void add_measured_marks(const Scenario& s, Chart& c) {
+  for (const Anchor& a : anchors()) {
+    Scenario base;
+    if (!make_preset(a.preset, base) || !same_model(base, s)) continue;
+    const AnchorResult r = evaluate_anchor(a);
+    if (!r.ok) continue;
+    ChartMark m;
+    m.id = a.id;
+    m.kind = "measured";
+    m.label = a.what;
+    m.x = r.scenario.work.batch;
+    m.y = r.step_measured;
+    m.model = r.step_model;
+    m.ratio = r.step_measured > 0 ? r.step_model / r.step_measured : 0;
+    m.text = std::string("measured ") + human(r.step_measured, "s") + " per decode step at batch " + num(m.x) + " (" + anchor_metric_name(a.metric) +
+             " " + human(a.measured, figure_info(anchor_figure(a.metric)).unit) + "); the model gives " + human(r.step_model, "s") +
+             " at the same settings, " + num_sig(m.ratio, 3) + "× · " + a.url;
+    c.marks.push_back(std::move(m));
+  }
+}
+
+bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
+  const ParamDef& batch = *find_param("batch");
+  Computed now;
+  compute_values(s, now);
+  const Values& v = now.values;
+  const double capacity = std::max(1.0, v[F::HbmSessions]);
+  const double cross = v[F::DecodeCrossoverBatch];
+  double hi = std::max({2.0 * capacity, 2.0 * s.work.batch, cross > 0 ? 2.0 * cross : 0.0, 16.0});
+  hi = std::min(hi, batch.max);
+  Error err;
+  std::vector<std::string> xv = axis_values(batch, 1, hi, points, true, err);
+  if (xv.empty()) {
+    errors.push_back(err);
+    return false;
+  }
+  // The scenario's own batch and the capacity edge are points of their own, so the shading starts
+  // exactly where the setup stops fitting.
+  auto add_x = [&](double b) {
+    if (b >= 1 && b <= hi) xv.push_back(std::to_string(static_cast<long long>(std::round(b))));
+  };
+  add_x(s.work.batch);
+  add_x(capacity);
+  add_x(capacity + 1);
+  std::sort(xv.begin(), xv.end(), [](const std::string& a, const std::string& b) { return number(a) < number(b); });
+  xv.erase(std::unique(xv.begin(), xv.end()), xv.end());
+
+  const std::vector<FigureId> figs = {F::DecodeStepTime, F::DecodeMemoryRoof, F::DecodeComputeRoof, F::DecodeTokensPerS};
+  std::vector<std::vector<double>> ys;
+  std::vector<std::vector<char>> ok;
+  std::vector<std::string> why;
+  if (!run_lines(s, figs, batch, xv, nullptr, {}, ys, ok, why, errors)) return false;
+
+  c.title = "Decode roofline: step time against batch";
+  c.x = axis("batch", "Concurrent decode sessions (batch)", batch.unit, true);
+  c.x.integer = true;
+  c.y = axis("decode.step_time", "Time per decode step", "s", true);
+  c.x_text = xv;
+  for (const std::string& t : xv) c.xs.push_back(number(t));
+  c.lines.push_back({"decode.step_time", "Decode step (model)", "model", "", ys[0]});
+  c.lines.push_back({"decode.memory_roof", "Memory roof: bytes ÷ (bandwidth × MBU)", "memory-roof", "", ys[1]});
+  c.lines.push_back({"decode.compute_roof", "Compute roof: FLOP ÷ (peak × MFU)", "compute-roof", "", ys[2]});
+  c.lines.push_back({"decode.tokens_per_s", "Output tokens per second (instance)", "secondary", "tokens/s", ys[3]});
+  spans_where_none_run(c, ok, s, batch);
+
+  ChartMark here;
+  here.id = "now";
+  here.kind = "now";
+  here.label = "This scenario";
+  here.x = s.work.batch;
+  here.reachable = now.terms.feasible();
+  here.y = here.reachable ? v[F::DecodeStepTime] : kNaN;
+  here.text = here.reachable ? "batch " + num(here.x) + ": " + human(here.y, "s") + " per step, " + bound_of(now.terms) + ", " +
+                                   human(v[F::DecodeTokensPerS], "") + " tokens/s"
+                             : "batch " + num(here.x) + " cannot run: " + infeasible_summary(now.terms);
+  c.marks.push_back(here);
+
+  if (cross >= 1) {
+    // Where the roofs meet: both roofs at that batch (rounded up to whole sessions), so the mark sits on
+    // the lines drawn.
+    ChartMark m;
+    m.id = "crossover";
+    m.kind = "crossover";
+    m.label = "Roofs cross";
+    m.x = cross;
+    Scenario at = s;
+    at.work.batch = static_cast<std::int32_t>(std::min(batch.max, std::ceil(cross)));
+    Computed cc;
+    compute_values(at, cc);
+    m.y = std::max(cc.values[F::DecodeMemoryRoof], cc.values[F::DecodeComputeRoof]);
+    m.reachable = cross <= capacity;
+    m.text = "compute roof meets memory roof at batch " + num(cross) +
+             (m.reachable ? "" : ", beyond the " + num(capacity) + " sessions HBM holds: this setup never becomes compute-bound in decode");
+    c.marks.push_back(std::move(m));
+  }
+  add_measured_marks(s, c);
+  c.description = "Log-log chart of the decode step time against batch, 1 to " + num(hi) + " sessions, with the memory and compute roofs. " +
+                  here.text + "." +
+                  (cross >= 1 ? " The roofs cross at batch " + num(cross) + "." : " The compute roof stays below the memory roof over this range.") +
+                  (c.infeasible.empty() ? "" : " Beyond " + num(capacity) + " sessions the setup cannot run (shaded).");
+  c.command = "tierscope sweep --preset " + s.preset + " --over batch=" + xv.front() + "," + "… --figures decode.step_time,decode.memory_roof,decode.compute_roof,decode.tokens_per_s";
+  return true;
+}
+
+bool sweep(const Scenario& s, const ChartOptions& o, Chart& c, Errors& errors) {
+  const FigureId fig = figure_id(o.figure);
+  if (fig == F::Count) {
+    errors.push_back(make_error(ErrorCode::UnknownKey, "figure", o.figure, "a figure id of `tierscope figures --format csv`"));
+    return false;
+  }
+  const std::string xkey = o.x_key.empty() ? "batch" : o.x_key;
+  const ParamDef* x = find_param(xkey);
+  if (!x || (x->kind != ParamKind::Int && x->kind != ParamKind::Real)) {
+    errors.push_back(make_error(x ? ErrorCode::WrongType : ErrorCode::UnknownKey, "x", xkey, "a numeric scenario parameter (`tierscope params`)"));
+    return false;
+  }
+  const ParamDef* fam = nullptr;
+  if (!o.family_key.empty()) {
+    fam = find_param(o.family_key);
+    if (!fam || fam == x) {
+      errors.push_back(make_error(fam ? ErrorCode::Inconsistent : ErrorCode::UnknownKey, "family", o.family_key,
+                                  "a scenario parameter other than the x axis"));
+      return false;
+    }
+    if (o.family_values.empty() || o.family_values.size() > 8) {
+      errors.push_back(make_error(ErrorCode::OutOfRange, "family values", std::to_string(o.family_values.size()), "1 to 8 values"));
+      return false;
+    }
+  }
+  std::vector<std::string> xv = o.x_values;
+  bool log = false;
+  if (xv.empty()) {
+    // A default range around the scenario's own value: ÷16 to ×16, within the key's limits.
+    const double cur = value_of(s, *x);
+    double lo = cur > 0 ? std::max(x->min, cur / 16) : x->min;
+    double hi = cur > 0 ? std::min(x->max, cur * 16) : std::min(x->max, x->min + 1);
+    if (xkey == "batch") hi = std::min(x->max, std::max(hi, 2.0 * value_of(s, *find_param("batch"))));
+    log = lo > 0 && hi / lo >= 20;
+    Error err;
+    xv = axis_values(*x, lo, hi, o.points, log, err);
+    if (xv.empty()) {
+      errors.push_back(err);
+      return false;
+    }
+  } else {
+    if (xv.size() > 256) {
+      errors.push_back(make_error(ErrorCode::OutOfRange, "x values", std::to_string(xv.size()), "at most 256 points"));
+      return false;
+    }
+    for (const std::string& t : xv) {
+      double d = 0;
+      if (!read_number(t, d)) {
+        errors.push_back(make_error(ErrorCode::BadSyntax, "x values", t, "numbers"));
+        return false;
+      }
+    }
+    const double lo = number(xv.front()), hi = number(xv.back());
+    log = lo > 0 && hi / lo >= 20;
+  }
+  std::vector<std::vector<double>> ys;
+  std::vector<std::vector<char>> ok;
+  std::vector<std::string> why;
+  if (!run_lines(s, {fig}, *x, xv, fam, o.family_values, ys, ok, why, errors)) return false;
+  const FigureInfo& info = figure_info(fig);
+  c.title = std::string(info.label) + " against " + x->key;
+  c.x = axis(x->key, axis_label(*x), x->unit, log);
+  c.x.integer = x->kind == ParamKind::Int;
+  bool ylog = true;
+  double ymin = std::numeric_limits<double>::infinity(), ymax = 0;
+  for (const auto& line : ys) {
+    for (double y : line) {
+      if (!std::isfinite(y)) continue;
+      ylog = ylog && y > 0;
+      ymin = std::min(ymin, y);
+      ymax = std::max(ymax, y);
+    }
+  }
+  ylog = ylog && ymax > 0 && ymax / ymin >= 20;
+  c.y = axis(info.id, info.label, info.unit, ylog);
+  c.x_text = xv;
+  for (const std::string& t : xv) c.xs.push_back(number(t));
+  for (std::size_t j = 0; j < ys.size(); ++j) {
+    ChartLine l;
+    l.id = fam ? std::string(fam->key) + "=" + o.family_values[j] : std::string(info.id);
+    l.label = fam ? std::string(fam->key) + " " + o.family_values[j] : std::string(info.label);
+    l.role = fam ? "family" : "model";
+    l.y = std::move(ys[j]);
+    c.lines.push_back(std::move(l));
+  }
+  spans_where_none_run(c, ok, s, *x);
+  // The scenario's own point, when it lies on the chart (and on its first line).
+  const double cur = value_of(s, *x);
+  if (cur >= c.xs.front() && cur <= c.xs.back()) {
+    Computed now;
+    compute_values(s, now);
+    ChartMark m;
+    m.id = "now";
+    m.kind = "now";
+    m.label = "This scenario";
+    m.x = cur;
+    m.reachable = figure_shown(now.terms, fig);
+    m.y = m.reachable ? now.values[fig] : kNaN;
+    m.text = std::string(x->key) + " " + num(cur) + ": " + (m.reachable ? human(m.y, info.unit) : "cannot run: " + infeasible_summary(now.terms));
+    c.marks.push_back(std::move(m));
+  }
+  for (const Claim& claim : claims()) {
+    if (claim.figure != fig && claim.alt != fig) continue;
+    c.bands.push_back({claim.id, std::string("design card: ") + claim.text + " (" + claim_band(claim) + ")", claim.lo, claim.hi});
+  }
+  c.description = std::string(info.label) + " (" + info.id + ") against " + x->key + " from " + xv.front() + " to " + xv.back() +
+                  (fam ? ", one line per " + std::string(fam->key) : std::string()) + "." +
+                  (c.bands.empty() ? "" : " The design card's band is drawn.") +
+                  (c.infeasible.empty() ? "" : " Shaded: " + c.infeasible.front().why + ".");
+  c.command = "tierscope sweep --preset " + s.preset + " --over " + x->key + "=" + xv.front() + ",…" +
+              (fam ? " --over " + std::string(fam->key) + "=" + o.family_values.front() + ",…" : "") + " --figures " + info.id;
+  return true;
+}
+
+bool breakdown(const Scenario& s, Chart& c, Errors&) {
+  Computed now;
+  compute_values(s, now);
+  c.title = "Where a decode step's time goes";
+  c.x = axis("term", "Term of the decode step", "", false);
+  c.y = axis("decode.step_time", "Time per decode step", "s", false);
+  ChartBar bar;
+  bar.id = "now";
+  bar.label = "This scenario · batch " + num(s.work.batch);
+  if (now.terms.feasible()) {
+    bar.terms = step_terms(now.values, false);
+    bar.total = now.values[F::DecodeStepTime];
+    bar.bound = bound_of(now.terms);
+  } else {
+    bar.bound = "cannot run: " + infeasible_summary(now.terms);
+  }
+  c.bars.push_back(std::move(bar));
+  for (const Anchor& a : anchors()) {
+    Scenario base;
+    if (!make_preset(a.preset, base) || !same_model(base, s)) continue;
+    const AnchorResult r = evaluate_anchor(a);
+    if (!r.ok) continue;
+    ChartBar b;
+    b.id = a.id;
+    b.label = a.what;
+    b.terms = r.terms;
+    b.total = r.step_model;
+    b.measured = r.step_measured;
+    Computed cc;
+    compute_values(r.scenario, cc);
+    b.bound = bound_of(cc.terms);
+    c.bars.push_back(std::move(b));
+  }
+  const ChartBar& first = c.bars.front();
+  c.description = "Stacked bars of the decode step split by term: " + first.label + " (" +
+                  (first.total > 0 ? human(first.total, "s") + ", " + first.bound : first.bound) + ")" +
+                  (c.bars.size() > 1 ? ", and " + num(static_cast<double>(c.bars.size() - 1)) +
+                                           " measured points for this model with the model's terms at their settings and the measured step beside them."
+                                     : ". No measured point is carried for this model.");
+  c.command = "tierscope anchors; tierscope figures --figures decode.t_weights,decode.t_index,decode.t_gather,decode.t_window,decode.t_append,"
+              "decode.t_compute,decode.t_topk,decode.t_a2a,decode.t_allreduce,decode.t_overhead,decode.t_draft,decode.t_stall";
+  return true;
+}
+
+// Domains and ticks from what is drawn: the lines on each axis, the marks and the card's bands.
+void finish_axes(Chart& c) {
+  if (!c.bars.empty()) {
+    double top = 0;
+    for (const ChartBar& b : c.bars) top = std::max({top, b.total, b.measured});
+    axis_ticks(c.y, 0, top > 0 ? top : 1);
+    return;
+  }
+  if (!c.xs.empty()) axis_ticks(c.x, c.xs.front(), c.xs.back());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, lo2 = lo, hi2 = -lo;
+  auto take = [](double v, double& l, double& h, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    l = std::min(l, v);
+    h = std::max(h, v);
+  };
+  bool secondary = false;
+  for (const ChartLine& l : c.lines) {
+    const bool second = l.role == "secondary";
+    secondary = secondary || second;
+    for (double v : l.y) take(v, second ? lo2 : lo, second ? hi2 : hi, c.y.log);
+  }
+  for (const ChartMark& m : c.marks) take(m.y, lo, hi, c.y.log);
+  for (const ChartBand& b : c.bands) {
+    take(b.lo, lo, hi, c.y.log);
+    take(b.hi, lo, hi, c.y.log);
+  }
+  if (!(lo <= hi)) lo = hi = 1;  // nothing drawable: a unit domain keeps the axis sane
+  if (!c.y.log) lo = std::min(lo, 0.0);
+  axis_ticks(c.y, lo, hi);
+  if (secondary) {
+    const ChartLine* s2 = nullptr;
+    for (const ChartLine& l : c.lines) s2 = l.role == "secondary" ? &l : s2;
+    c.y2.key = s2->id;
+    c.y2.label = s2->label;
+    c.y2.unit = s2->unit;
+    c.y2.log = c.y.log;
+    if (!(lo2 <= hi2)) lo2 = hi2 = 1;
+    axis_ticks(c.y2, lo2, hi2);
+  }
+}
+
+void json_key(std::string& o, const char* k) {
+  append_json_string(o, k);
+  o += ':';
+}
+
+void json_str(std::string& o, const char* k, std::string_view v) {
+  json_key(o, k);
+  append_json_string(o, v);
+}
+
+void json_num(std::string& o, const char* k, double v) {
+  json_key(o, k);
+  append_json_number(o, v);
+}
+
+void json_axis(std::string& o, const char* k, const ChartAxis& a) {
+  json_key(o, k);
+  o += '{';
+  json_str(o, "key", a.key);
+  o += ',';
+  json_str(o, "label", a.label);
+  o += ',';
+  json_str(o, "unit", a.unit);
+  o += ",\"log\":";
+  o += a.log ? "true" : "false";
+  o += ',';
+  json_num(o, "lo", a.lo);
+  o += ',';
+  json_num(o, "hi", a.hi);
+  o += ",\"ticks\":[";
+  for (std::size_t i = 0; i < a.ticks.size(); ++i) {
+    if (i) o += ',';
+    o += '{';
+    json_num(o, "v", a.ticks[i].v);
+    o += ',';
+    json_str(o, "label", a.ticks[i].label);
+    o += ',';
+    json_num(o, "level", a.ticks[i].level);
+    o += '}';
+  }
+  o += "]}";
+}
+
+void json_numbers(std::string& o, const std::vector<double>& v) {
+  o += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) o += ',';
+    append_json_number(o, v[i]);  // NaN → null: a point that cannot run
+  }
+  o += ']';
+}
+
+}  // namespace
+
+std::string tick_label(double v, std::string_view unit) {
+  if (unit == "s" || unit == "B" || unit == "B/s" || unit == "FLOP" || unit == "FLOP/s" || unit == "B/token") return human(v, unit);
+  if (unit == "fraction") return num_sig(v * 100, 3) + " %";
+  if (unit == "ratio") return num_sig(v, 3) + "×";
+  // Counts: short, with k/M/G so a 1,048,576-token axis reads "1M", not seven digits.
+  const double a = std::fabs(v);
+  if (a >= 1e9) return num_sig(v / 1e9, 3) + "G";
+  if (a >= 1e6) return num_sig(v / 1e6, 3) + "M";
+  if (a >= 1e4) return num_sig(v / 1e3, 3) + "k";
+  return num_sig(v, 3);
+}
+
+void axis_ticks(ChartAxis& a, double lo, double hi) {
+  a.ticks.clear();
+  if (!std::isfinite(lo) || !std::isfinite(hi)) lo = hi = 1;
+  if (a.log && lo > 0) {
+    // Widen to the 1-2-5 values around the data, then list every 1-2-5 value inside.
+    static const double kSteps[] = {1, 2, 5};
+    auto floor125 = [](double v) {
+      const double d = std::pow(10.0, std::floor(std::log10(v)));
+      return v >= 5 * d ? 5 * d : v >= 2 * d ? 2 * d : d;
+    };
+    auto ceil125 = [](double v) {
+      const double d = std::pow(10.0, std::floor(std::log10(v)));
+      return v <= d ? d : v <= 2 * d ? 2 * d : v <= 5 * d ? 5 * d : 10 * d;
+    };
+    a.lo = floor125(lo * (1 - 1e-12));
+    a.hi = ceil125(std::max(hi, lo) * (1 + 1e-12));
+    if (a.hi <= a.lo) a.hi = ceil125(a.lo * 1.5);
+    for (int e = static_cast<int>(std::floor(std::log10(a.lo))); e <= static_cast<int>(std::ceil(std::log10(a.hi))); ++e) {
+      for (double k : kSteps) {
+        // Exact decimal values (1e-3, not 0.0010000000000000002): built from the power of ten's text.
+        const double v = k * std::pow(10.0, e);
+        if (v < a.lo * (1 - 1e-9) || v > a.hi * (1 + 1e-9)) continue;
+        a.ticks.push_back({v, tick_label(v, a.unit), k == 1 ? 0 : 1});
+      }
+    }
+    return;
+  }
+  a.log = false;
+  if (hi <= lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo));
+  // A 1-2-5 step giving about five intervals; half steps are the minor ticks.
+  const double raw = (hi - lo) / 5;
+  const double d = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw <= d ? d : raw <= 2 * d ? 2 * d : raw <= 5 * d ? 5 * d : 10 * d;
+  a.lo = std::floor(lo / step + 1e-9) * step;
+  a.hi = std::ceil(hi / step - 1e-9) * step;
+  const double half = step / 2;
+  const int n = static_cast<int>(std::llround((a.hi - a.lo) / half));
+  for (int i = 0; i <= n && i <= 400; ++i) {
+    double v = a.lo + i * half;
+    if (std::fabs(v) < half * 1e-9) v = 0;
+    if (a.integer && std::fabs(v - std::round(v)) > 1e-9) continue;  // no "2.5 sessions"
+    a.ticks.push_back({v, tick_label(v, a.unit), i % 2 == 0 ? 0 : 1});
+  }
+}
+
+const char* chart_key(ChartKind k) {
+  const auto i = static_cast<std::size_t>(k);
+  return i < std::size(kChartKeys) ? kChartKeys[i] : "";
+}
+
+bool chart_from_key(std::string_view key, ChartKind& out) {
+  for (std::size_t i = 0; i < std::size(kChartKeys); ++i) {
+    if (key == kChartKeys[i]) {
+      out = static_cast<ChartKind>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<ChartTerm> step_terms(const Values& v, bool serve) {
+  return {
+      {"weights", v[F::DecodeTWeights]},
+      {"KV and index reads", v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend]},
+      {"compute above the reads", v[F::DecodeTCompute]},
+      {"top-k selection", v[F::DecodeTTopk]},
+      {"MoE all-to-all", v[F::DecodeTA2a]},
+      {"all-reduce", v[F::DecodeTAllreduce]},
+      {"kernel launch floors", v[F::DecodeTOverhead]},
+      {"speculative drafts", v[F::DecodeTDraft]},
+      {"Engram stall", v[F::DecodeTStall]},
+      {"prefill interleaved", serve ? v[F::ServePrefillShare] : 0.0},
+  };
+}
+
+bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors) {
+  Chart c;
+  c.kind = kind;
+  bool ok = false;
+  switch (kind) {
+    case ChartKind::Roofline: {
+      if (options.points < 2 || options.points > 256) {
+        errors.push_back(make_error(ErrorCode::OutOfRange, "points", std::to_string(options.points), "2 to 256"));
+        return false;
+      }
+      ok = roofline(s, options.points, c, errors);
+      break;
+    }
+    case ChartKind::Sweep: ok = sweep(s, options, c, errors); break;
+    case ChartKind::Breakdown: ok = breakdown(s, c, errors); break;
+    case ChartKind::Count: errors.push_back(make_error(ErrorCode::BadEnum, "chart", "", "one of: roofline, sweep, breakdown")); break;
+  }
+  if (ok) {
+    finish_axes(c);
+    out = std::move(c);
+  }
+  return ok;
+}
+
+std::string chart_to_json(const Chart& c) {
+  std::string o;
+  o.reserve(4096 + c.xs.size() * 24 * (c.lines.size() + 2));
+  o += '{';
+  json_str(o, "chart", chart_key(c.kind));
+  o += ',';
+  json_str(o, "title", c.title);
+  o += ',';
+  json_str(o, "description", c.description);
+  o += ',';
+  json_axis(o, "x", c.x);
+  o += ',';
+  json_axis(o, "y", c.y);
+  if (!c.y2.key.empty()) {
+    o += ',';
+    json_axis(o, "y2", c.y2);
+  }
+  o += ",\"xs\":";
+  json_numbers(o, c.xs);
+  o += ",\"x_text\":[";
+  for (std::size_t k = 0; k < c.xs.size(); ++k) {
+    if (k) o += ',';
+    append_json_string(o, human(c.xs[k], c.x.unit));
+  }
+  o += ']';
+  o += ",\"lines\":[";
+  for (std::size_t i = 0; i < c.lines.size(); ++i) {
+    const ChartLine& l = c.lines[i];
+    if (i) o += ',';
+    o += '{';
+    json_str(o, "id", l.id);
+    o += ',';
+    json_str(o, "label", l.label);
+    o += ',';
+    json_str(o, "role", l.role);
+    o += ',';
+    json_str(o, "unit", l.unit.empty() ? c.y.unit : l.unit);
+    o += ",\"y\":";
+    json_numbers(o, l.y);
+    // Each value in the model's words, for the page's tooltips and data table ("" where it cannot run).
+    o += ",\"y_text\":[";
+    for (std::size_t k = 0; k < l.y.size(); ++k) {
+      if (k) o += ',';
+      append_json_string(o, std::isfinite(l.y[k]) ? human(l.y[k], l.unit.empty() ? c.y.unit : l.unit) : std::string());
+    }
+    o += ']';
+    o += '}';
+  }
+  o += "],\"infeasible\":[";
+  for (std::size_t i = 0; i < c.infeasible.size(); ++i) {
+    if (i) o += ',';
+    o += '{';
+    json_num(o, "from", c.infeasible[i].from);
+    o += ',';
+    json_num(o, "to", c.infeasible[i].to);
+    o += ',';
+    json_str(o, "why", c.infeasible[i].why);
+    o += '}';
+  }
+  o += "],\"marks\":[";
+  for (std::size_t i = 0; i < c.marks.size(); ++i) {
+    const ChartMark& m = c.marks[i];
+    if (i) o += ',';
+    o += '{';
+    json_str(o, "id", m.id);
+    o += ',';
+    json_str(o, "kind", m.kind);
+    o += ',';
+    json_str(o, "label", m.label);
+    o += ',';
+    json_str(o, "text", m.text);
+    o += ',';
+    json_num(o, "x", m.x);
+    o += ',';
+    json_num(o, "y", m.y);
+    if (m.kind == "measured") {
+      o += ',';
+      json_num(o, "model", m.model);
+      o += ',';
+      json_num(o, "ratio", m.ratio);
+    }
+    o += ",\"reachable\":";
+    o += m.reachable ? "true" : "false";
+    o += '}';
+  }
+  o += "],\"bands\":[";
+  for (std::size_t i = 0; i < c.bands.size(); ++i) {
+    if (i) o += ',';
+    o += '{';
+    json_str(o, "id", c.bands[i].id);
+    o += ',';
+    json_str(o, "label", c.bands[i].label);
+    o += ',';
+    json_num(o, "lo", c.bands[i].lo);
+    o += ',';
+    json_num(o, "hi", c.bands[i].hi);  // an open band's +inf → null
+    o += '}';
+  }
+  o += "],\"bars\":[";
+  for (std::size_t i = 0; i < c.bars.size(); ++i) {
+    const ChartBar& b = c.bars[i];
+    if (i) o += ',';
+    o += '{';
+    json_str(o, "id", b.id);
+    o += ',';
+    json_str(o, "label", b.label);
+    o += ',';
+    json_num(o, "total", b.total);
+    o += ',';
+    json_num(o, "measured", b.measured);
+    o += ',';
+    json_str(o, "total_text", human(b.total, "s"));
+    o += ',';
+    json_str(o, "measured_text", b.measured > 0 ? human(b.measured, "s") : std::string());
+    o += ',';
+    json_str(o, "bound", b.bound);
+    o += ",\"terms\":[";
+    for (std::size_t k = 0; k < b.terms.size(); ++k) {
+      if (k) o += ',';
+      o += '{';
+      json_str(o, "label", b.terms[k].label);
+      o += ',';
+      json_num(o, "seconds", b.terms[k].seconds);
+      o += ',';
+      json_str(o, "text", human(b.terms[k].seconds, "s"));
+      o += '}';
+    }
+    o += "]}";
+  }
+  o += "],";
+  json_str(o, "command", c.command);
+  o += "}\n";
+  return o;
+}
+
+std::string chart_to_csv(const Chart& c) {
+  std::string o;
+  if (!c.bars.empty()) {
+    o = "bar,term,seconds,total,measured,bound\n";
+    for (const ChartBar& b : c.bars) {
+      for (const ChartTerm& t : b.terms) {
+        append_csv_field(o, b.id);
+        o += ',';
+        append_csv_field(o, t.label);
+        o += ',' + num_exact(t.seconds) + ',' + num_exact(b.total) + ',' + (b.measured > 0 ? num_exact(b.measured) : std::string()) + ',';
+        append_csv_field(o, b.bound);
+        o += '\n';
+      }
+    }
+    return o;
+  }
+  append_csv_field(o, c.x.key);
+  for (const ChartLine& l : c.lines) {
+    o += ',';
+    append_csv_field(o, l.id);
+  }
+  o += '\n';
+  for (std::size_t i = 0; i < c.xs.size(); ++i) {
+    o += i < c.x_text.size() ? c.x_text[i] : num_exact(c.xs[i]);
+    for (const ChartLine& l : c.lines) {
+      o += ',';
+      if (i < l.y.size() && std::isfinite(l.y[i])) o += num_exact(l.y[i]);
+    }
+    o += '\n';
+  }
+  return o;
+}
+
+}  // namespace tierscope::model

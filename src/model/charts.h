@@ -1,0 +1,121 @@
+// Chart series as data: the decode roofline against batch, any figure swept over a parameter, and the
+// decode step split by term beside the measured points carried for the same model. The page lays them
+// out and draws SVG; `tierscope chart` prints the same numbers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/errors.h"
+#include "model/figures.h"
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, Count };
+const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown" (URL view=chart-<key>)
+bool chart_from_key(std::string_view key, ChartKind& out);
+
+// A tick with its label in the model's own number text; `level` 0 ticks (decades, or whole steps) come
+// first, level 1 ticks (2× and 5×, or half steps) are drawn only where the page has room for them.
+struct ChartTick {
+  double v = 0;
+  std::string label;
+  int level = 0;
+};
+
+struct ChartAxis {
+  std::string key;    // parameter or figure id ("batch", "decode.step_time")
+  std::string label;  // words for the axis title
+  std::string unit;   // base unit ("s", "B", "sessions")
+  bool log = false;
+  bool integer = false;            // whole values only (sessions, tokens): no ticks between integers
+  double lo = 0, hi = 0;           // the domain: every drawn value, mark and band, widened to ticks
+  std::vector<ChartTick> ticks;    // within [lo, hi]
+};
+
+// A line over the chart's x values. y is NaN where the figure is not shown (the point cannot run).
+struct ChartLine {
+  std::string id, label;
+  std::string role;  // "model", "memory-roof", "compute-roof", "family", "secondary" (a second y axis)
+  std::string unit;  // the line's own unit when role is "secondary"
+  std::vector<double> y;
+};
+
+// An x range where the setup cannot run, with why (the first point's reason names the limit).
+struct ChartSpan {
+  double from = 0, to = 0;
+  std::string why;
+};
+
+// A labelled point: the scenario's own operating point, the roofs' crossover, a measured anchor.
+struct ChartMark {
+  std::string id, kind, label, text;  // kind: "now", "crossover", "measured"
+  double x = 0, y = 0;
+  double model = 0;  // measured marks: the model's value at the same settings
+  double ratio = 0;  // measured marks: model / measured
+  bool reachable = true;  // false: the mark lies where the setup cannot run
+};
+
+// A band of y the design card claims for this figure.
+struct ChartBand {
+  std::string id, label;
+  double lo = 0, hi = 0;  // hi may be +inf (an open band)
+};
+
+struct ChartTerm {
+  std::string label;
+  double seconds = 0;
+};
+// One stacked bar: a decode step split by term, with the measured step when the bar is an anchor's.
+struct ChartBar {
+  std::string id, label;
+  std::vector<ChartTerm> terms;
+  double total = 0;
+  double measured = 0;  // 0: none
+  std::string bound;    // "memory-bound", "compute-bound", "launch-bound"
+};
+
+struct Chart {
+  ChartKind kind = ChartKind::Roofline;
+  std::string title, description;  // the description is the chart's text alternative
+  ChartAxis x, y;
+  ChartAxis y2;                     // for "secondary" lines (empty key: none)
+  std::vector<double> xs;           // shared by every line
+  std::vector<std::string> x_text;  // the same values as typed (`tierscope sweep --over key=…`)
+  std::vector<ChartLine> lines;
+  std::vector<ChartSpan> infeasible;  // where every line cannot run
+  std::vector<ChartMark> marks;
+  std::vector<ChartBand> bands;
+  std::vector<ChartBar> bars;
+  std::string command;  // the CLI command that prints the same numbers
+};
+
+// What a sweep chart plots. Values are text as a person would type them (see axis_values in sweep.h).
+struct ChartOptions {
+  std::string figure = "decode.step_time";
+  std::string x_key;                    // empty: batch
+  std::vector<std::string> x_values;    // empty: a default range around the scenario's own value
+  std::string family_key;               // optional second key: one line per value
+  std::vector<std::string> family_values;
+  int points = 48;                      // for the default range (2 to 256)
+};
+
+// Fills `out`; false with errors naming the option, the value and what is allowed.
+bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
+
+// The decode step's time by term (they sum to decode.step_time); `serve` adds the interleaved prefill.
+std::vector<ChartTerm> step_terms(const Values& v, bool serve);
+
+// Ticks for a domain: 1-2-5 per decade on a log axis, a 1-2-5 step on a linear one. Widens [lo, hi]
+// to the ticks around them. `unit` sets the label text ("10 ms", "2 GB", "1k").
+void axis_ticks(ChartAxis& a, double lo, double hi);
+std::string tick_label(double v, std::string_view unit);
+
+std::string chart_to_json(const Chart& c);
+// One row per x value (lines) or per bar and term (bars); empty cells where a point cannot run.
+std::string chart_to_csv(const Chart& c);
+
+}  // namespace tierscope::model

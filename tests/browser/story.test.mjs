@@ -1,0 +1,214 @@
+// Browser tests of "one story on screen": the walkthrough, the canvas, the ledger and the status show the same
+// path and step on load, after a link and after Back; the walkthrough's wording and the ledger's labels follow
+// the model; a link's bad keys are all named in one notice that folds away and never covers the canvas;
+// a change of the system colour scheme restyles the canvas; no panel text is cut at any tested size.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, settled, useBrowser } from './lib/browser.mjs';
+import { decodePng } from './lib/png.mjs';
+import { STEPS, variantFor, stepIndexOfPath } from '../../web/lib/tour.mjs';
+
+const env = useBrowser();
+
+// Opens the page at a size (set before loading: the page rewrites its hash once loaded, so a reload would
+// not see the link as given).
+async function openAt(hash, { width = 1440, height = 900 } = {}) {
+  const page = await env.browser.context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewportSize({ width, height });
+  await page.goto(env.site.url + hash);
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  return { page, errors };
+}
+
+// Everything on screen that says where the view is, read from the page and the app.
+async function story(page) {
+  await page.waitForFunction(() => {
+    const L = window.tierscope.layout(), s = window.tierscope.state();
+    return L && s && L.path === s.path && L.step === s.step;
+  }, null, { timeout: 5000 });
+  return page.evaluate(() => {
+    const s = window.tierscope.state();
+    const L = window.tierscope.layout();
+    const cur = document.querySelector('#ledger-list .entry.current');
+    return {
+      path: s.path, step: s.step, steps: s.steps, arch: s.arch,
+      canvasPath: L.path, canvasStep: L.step,
+      ledgerPath: window.tierscope.ledger().path, ledgerCurrent: cur ? Number(cur.dataset.index) : -1,
+      ledgerLabel: document.getElementById('ledger-path').textContent,
+      status: document.getElementById('status').textContent,
+      tourCount: document.getElementById('tour-count').textContent,
+      tourTitle: document.getElementById('tour-title').textContent,
+      tourText: document.getElementById('tour-body').textContent,
+    };
+  });
+}
+
+function agrees(v, what) {
+  const i = stepIndexOfPath(v.path);
+  assert.ok(i >= 0, `${what}: the path has a walkthrough step`);
+  assert.equal(v.canvasPath, v.path, `${what}: the canvas shows the path`);
+  assert.equal(v.canvasStep, v.step, `${what}: the canvas shows the step`);
+  assert.equal(v.ledgerPath, v.path, `${what}: the ledger lists the path`);
+  assert.equal(v.ledgerCurrent, v.step, `${what}: the ledger marks the step`);
+  assert.match(v.status, new RegExp(`step ${v.step + 1} of ${v.steps}`), `${what}: the status says the step`);
+  assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
+  assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch).title, `${what}: the walkthrough tells the path`);
+  assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
+}
+
+test('walkthrough, canvas, ledger and status tell one story: on load, after a link, after Back', async () => {
+  // A page opened with no hash starts at the beginning of the walkthrough, on the entry it talks about.
+  const { page, errors } = await openAt('');
+  const first = await story(page);
+  agrees(first, 'on load');
+  assert.equal(first.path, STEPS[0].path);
+  assert.equal(first.tourCount, `· 1 of ${STEPS.length}`);
+  // A link to a path and step: the walkthrough follows the path, the canvas and ledger the step.
+  await page.evaluate(() => { location.hash = 'preset=v41-flash-8xb200&path=swa-resume&step=2'; });
+  await page.waitForFunction(() => window.tierscope.state().path === 'swa-resume');
+  agrees(await story(page), 'after a link');
+  // A link with only a walkthrough step opens that step's path on its entry.
+  await page.evaluate(() => { location.hash = 'tour=3'; });
+  await page.waitForFunction(() => window.tierscope.state().path === 'engram');
+  const engram = await story(page);
+  agrees(engram, 'after a walkthrough link');
+  assert.equal(engram.tourCount, `· 3 of ${STEPS.length}`);
+  // Choosing an animation from the list moves the walkthrough too.
+  await page.click('#path-list [data-path="prefix-cache"]');
+  await page.evaluate(() => window.tierscope.pause());
+  agrees(await story(page), 'after choosing an animation');
+  // Back returns to the earlier view, and everything follows it.
+  await page.goBack();
+  await page.waitForFunction(() => window.tierscope.state().path === 'engram');
+  agrees(await story(page), 'after Back');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link opened fresh agrees too, including one whose walkthrough step contradicts its path', async () => {
+  const { page } = await openAt('#preset=v41-flash-8xb200&path=csa2-modes&step=7');
+  agrees(await story(page), 'fresh link');
+  await page.close();
+  const { page: p2 } = await openAt('#path=decode&step=1&tour=1');
+  const v = await story(p2);
+  agrees(v, 'contradicting link');
+  assert.equal(v.path, 'decode', 'the path wins');
+  assert.equal(await p2.locator('#notices [data-field="tour"]').count(), 1, 'and the walkthrough step is named as refused');
+  await p2.close();
+});
+
+test('the walkthrough and the ledger follow the model: decoder-only, GQA and dense weights for Llama', async () => {
+  const { page, errors } = await openAt('#preset=llama31-70b-8xh100&path=prefill');
+  const v = await story(page);
+  agrees(v, 'Llama prefill');
+  assert.equal(v.arch.family, 'decoder-only');
+  assert.equal(v.arch.attention, 'gqa');
+  assert.doesNotMatch(v.tourText, /encoder/i, 'no encoder is narrated for a decoder-only model');
+  assert.match(v.tourTitle, /every layer/);
+  // The numbers come from the app: the layer and head counts as state().arch gives them.
+  assert.ok(v.tourText.includes(String(v.arch.layers)), 'the layer count is quoted');
+  assert.ok(v.tourText.includes(String(v.arch.kv_heads)), 'the KV head count is quoted');
+  // Decode: the weights are dense, and the ledger says so with the app's own names.
+  await page.click('#path-list [data-path="decode"]');
+  await page.evaluate(() => window.tierscope.pause());
+  const d = await story(page);
+  agrees(d, 'Llama decode');
+  assert.match(d.tourTitle, /all of the weights/);
+  const objects = await page.$$eval('#ledger-list .obj', (n) => n.map((x) => x.textContent));
+  assert.ok(objects.some((t) => /Dense weights/.test(t)), `the ledger names dense weights (${objects.join(' | ')})`);
+  assert.ok(!objects.some((t) => /MoE/.test(t)), 'and never MoE weights');
+  const options = await page.$$eval('#ledger-object option', (n) => n.map((x) => x.textContent));
+  assert.ok(options.includes('Dense weights'));
+  // Engram and the sliding window: the walkthrough says this model has none.
+  await page.click('#path-list [data-path="engram"]');
+  await page.evaluate(() => window.tierscope.pause());
+  assert.match((await story(page)).tourTitle, /not part of this model/);
+  await page.click('#path-list [data-path="swa-resume"]');
+  await page.evaluate(() => window.tierscope.pause());
+  assert.match((await story(page)).tourTitle, /no sliding window/);
+  // DeepSeek-V3 reads as MLA with experts.
+  await page.evaluate(() => { location.hash = 'preset=deepseek-v3-8xh200&path=prefill'; });
+  await page.waitForFunction(() => window.tierscope.state().preset === 'deepseek-v3-8xh200');
+  const v3 = await story(page);
+  assert.equal(v3.arch.attention, 'mla');
+  assert.match(v3.tourText, /latent/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link with eight bad keys names all eight in one notice, which folds to one line and never covers the canvas', async () => {
+  const bad = { ctx: 'abc', batch: '-3', prompt: 'lots', gpu: 'zz9', path: 'warp', step: 'q', speed: '99', tour: '42' };
+  const hash = Object.entries(bad).map(([k, v]) => `${k}=${v}`).join('&');
+  const { page } = await openAt('#' + hash);
+  const fields = await page.$$eval('#notices [data-field]', (n) => n.map((x) => x.dataset.field));
+  assert.deepEqual([...new Set(fields)].sort(), Object.keys(bad).sort(), 'every bad key is named');
+  assert.equal(await page.locator('#notices .notice').count(), 1, 'in one notice');
+  assert.match(await page.locator('#notices .notice-summary').textContent(), /8 settings.*default/);
+  // The notice sits above the canvas, not over it.
+  const [n, c] = await Promise.all([page.locator('#notices').boundingBox(), page.locator('#canvas').boundingBox()]);
+  assert.ok(n.y + n.height <= c.y + 0.5, 'the notices end above the canvas');
+  // After a few seconds it folds into one line, still naming the keys, and can be opened again or dismissed.
+  await page.waitForSelector('#notices .notice.folded', { timeout: 15000 });
+  const line = await page.locator('#notices .notice-summary').textContent();
+  for (const k of Object.keys(bad)) assert.ok(line.includes(k), `the folded line names ${k}`);
+  const folded = await page.locator('#notices .notice').boundingBox();
+  assert.ok(folded.height < 48, `one line (${folded.height} px)`);
+  await page.click('#notices .notice-toggle');
+  assert.equal(await page.locator('#notices .notice-list').isVisible(), true);
+  await page.click('#notices [aria-label="Dismiss"]');
+  assert.equal(await page.locator('#notices .notice').count(), 0);
+  await page.close();
+});
+
+test('a live change of the system colour scheme restyles the canvas', async () => {
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=decode', { waitReady: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  assert.equal((await page.evaluate(() => window.tierscope.layout())).theme, 'dark');
+  const mean = async () => {
+    const img = decodePng(await page.locator('#canvas').screenshot());
+    let sum = 0;
+    for (let i = 0; i < img.data.length; i += 4) sum += img.data[i] + img.data[i + 1] + img.data[i + 2];
+    return sum / (img.data.length / 4) / 3;
+  };
+  const dark = await mean();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => window.tierscope.layout().theme === 'light', null, { timeout: 5000 });
+  await page.waitForTimeout(200);
+  const light = await mean();
+  assert.ok(light > dark + 80, `the canvas turns light (mean ${dark.toFixed(0)} → ${light.toFixed(0)})`);
+  await page.close();
+});
+
+test('no text is cut, in the canvas or its panels, from 360×640 to 3840×2160 with every panel open', async () => {
+  const sizes = [[360, 640], [390, 844], [768, 1024], [1280, 800], [1440, 900], [1920, 1080], [2560, 1440], [3840, 2160]];
+  const page = await env.browser.context.newPage();
+  for (const [w, h] of sizes) {
+    for (const preset of ['v41-flash-8xb200', 'llama31-70b-8xh100']) {
+      for (const panels of ['scenario,inspector', 'modes,card', 'figures']) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.goto(`${env.site.url}#preset=${preset}&path=decode&panels=${panels}`);
+        await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+        await page.waitForFunction((n) => window.tierscope.layout().sections.length >= n, panels.split(',').length - 1, { timeout: 5000 });
+        await settled(page);
+        const L = await page.evaluate(() => window.tierscope.layout());
+        const what = `${w}×${h} ${preset} ${panels}`;
+        assert.equal(L.panelTextCut, 0, `${what}: panel text fits its room`);
+        for (const l of L.labels) assert.ok(l.width <= l.box[2] + 0.5, `${what}: “${l.text}” fits`);
+        // Whole words: the only ellipsis is the token row's own "…" cell between the first and last tokens.
+        for (const l of L.labels) assert.ok(l.text === '…' || !l.text.endsWith('…'), `${what}: “${l.text}” is whole`);
+        if (L.dock[2] > 0) {
+          for (const it of L.items.filter((x) => x.highlighted)) {
+            const [x, y, iw, ih] = it.rect, [dx, dy, dw, dh] = L.dock;
+            assert.ok(!(x < dx + dw && dx < x + iw && y < dy + dh && dy < y + ih), `${what}: ${it.id} is not under the panels`);
+          }
+        }
+      }
+    }
+  }
+  await page.close();
+});
