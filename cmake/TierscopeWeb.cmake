@@ -38,7 +38,7 @@ file(GLOB TIERSCOPE_APP_SOURCES CONFIGURE_DEPENDS
 add_executable(tierscope_app ${TIERSCOPE_APP_SOURCES})
 set_target_properties(tierscope_app PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js")
 target_include_directories(tierscope_app PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(tierscope_app PRIVATE tierscope_model imgui sdl2_web tierscope_headers)
+target_link_libraries(tierscope_app PRIVATE tierscope_model tierscope_sim imgui sdl2_web tierscope_headers)
 tierscope_own_target(tierscope_app)
 tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
 tierscope_embed(tierscope_app tierscope_font_symbols "${TIERSCOPE_DEPS}/fonts/current/dejavu-symbols.ttf")

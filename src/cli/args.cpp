@@ -9,6 +9,7 @@
 #include "model/charts.h"
 #include "model/params.h"
 #include "model/text.h"
+#include "sim/fleet_report.h"
 
 namespace tierscope::cli {
 
@@ -119,6 +120,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   if (args.empty()) return r;  // Help
 
   bool have_command = false;
+  std::vector<std::string> fleet_flags;  // flags that belong to the fleet command only
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     if (a == "--help" || a == "-h" || a == "help") {
@@ -133,7 +135,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
         continue;
       }
       have_command = true;
@@ -145,7 +147,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "ledger") o.command = Command::Ledger;
       else if (a == "anchors") o.command = Command::Anchors;
       else if (a == "chart") o.command = Command::Chart;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart");
+      else if (a == "fleet") o.command = Command::Fleet;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -156,10 +159,12 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       value = a.substr(eq + 1);
       has_value = true;
     }
+    const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
-                       flag == "--over" || flag == "--figures" || flag == "--path";
+                       flag == "--over" || flag == "--figures" || flag == "--path" || fleet_flag;
     if (!known) {
-      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --help");
+      usage(ErrorCode::UnknownKey, "flag", flag,
+            "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --hours, --seed, --trace, --sweep, --help");
       continue;
     }
     if (!has_value) {
@@ -209,6 +214,19 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       o.path = std::string(value);
+    } else if (flag == "--hours" || flag == "--seed") {
+      // Shorthands for the registry keys, applied in order with the --set flags.
+      o.sets.push_back(SetArg{flag == "--hours" ? "hours" : "seed", std::string(value)});
+      fleet_flags.push_back(std::string(flag));
+    } else if (flag == "--trace") {
+      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
+      o.trace_file = std::string(value);
+      fleet_flags.push_back(std::string(flag));
+    } else if (flag == "--sweep") {
+      sim::SweepTier tier{};
+      if (!sim::parse_sweep_tier(value, tier)) usage(ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
+      o.sweep_tier = std::string(value);
+      fleet_flags.push_back(std::string(flag));
     } else if (flag == "--figures") {
       std::size_t s = 0;
       while (s <= value.size()) {
@@ -221,8 +239,11 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
     return r;
+  }
+  if (o.command != Command::Fleet && !fleet_flags.empty()) {
+    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command");
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");

@@ -19,10 +19,10 @@ enum ExitCode : int {
   kExitInternal = 1,  // a bug: should never happen
   kExitUsage = 2,     // unknown command or flag, missing or malformed flag value
   kExitInvalid = 3,   // a scenario value is invalid (--set, --preset, file contents, cross-field) or cannot run
-  kExitFile = 4,      // the --scenario or --config file cannot be read
+  kExitFile = 4,      // the --scenario, --config or --trace file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {
@@ -44,6 +44,8 @@ struct Options {
   std::vector<SweepAxis> axes;           // sweep: one or two
   std::vector<std::string> figure_ids;   // --figures (figures, sweep)
   std::string path;                      // --path (ledger): a path key from src/anim
+  std::string trace_file;                // --trace (fleet): a Mooncake-format trace
+  std::string sweep_tier;                // --sweep (fleet): pool, dram or ssd
   std::string chart;                     // chart: roofline, sweep or breakdown
 };
 

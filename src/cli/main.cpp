@@ -18,7 +18,7 @@ bool read_file(const std::string& path, std::string& text, std::string& why) {
   std::size_t n = 0;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
     text.append(buf, n);
-    if (text.size() > (1u << 20)) {  // the JSON codec refuses far less; stop reading early
+    if (text.size() > (256u << 20)) {  // the largest input any parser takes (a trace); each refuses what is too large
       break;
     }
   }

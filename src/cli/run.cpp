@@ -18,6 +18,9 @@
 #include "model/presets.h"
 #include "model/text.h"
 #include "model/url_codec.h"
+#include "sim/fleet.h"
+#include "sim/fleet_report.h"
+#include "sim/trace.h"
 
 namespace tierscope::cli {
 
@@ -414,6 +417,38 @@ void cmd_ledger(const Options& opt, const Scenario& s, Output& o) {
   report_infeasible(o, figures.computed.terms);
 }
 
+// A day (or --hours) of traffic through the tiers: the same JSON the page's fleet view shows.
+void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+  sim::Trace trace;
+  if (!opt.trace_file.empty()) {
+    std::string text, why;
+    if (!read_file(opt.trace_file, text, why)) {
+      report(o, {make_error(ErrorCode::BadSyntax, "--trace", opt.trace_file, "a readable file (" + why + ")")}, kExitFile);
+      return;
+    }
+    Error e;
+    if (!sim::parse_trace(text, s.fleet.block_tokens, trace, e)) {
+      e.field = opt.trace_file + ": " + e.field;
+      report(o, {e}, kExitInvalid);
+      return;
+    }
+  }
+  sim::FleetConfig config;
+  Errors errors;
+  if (!sim::make_fleet_config(s, opt.trace_file.empty() ? nullptr : &trace, config, errors)) {
+    report(o, errors, kExitInvalid);
+    return;
+  }
+  const sim::FleetResult result = sim::run_fleet(config);
+  sim::SweepResult sweep;
+  sim::SweepTier tier{};
+  const bool swept = !opt.sweep_tier.empty() && sim::parse_sweep_tier(opt.sweep_tier, tier);
+  if (swept) sweep = sim::fleet_sweep(config, tier, sim::default_sweep_factors());
+  if (opt.format == Format::Json) o.out = sim::fleet_json(result, swept ? &sweep : nullptr);
+  else if (opt.format == Format::Csv) o.out = sim::fleet_csv(result);
+  else o.out = sim::fleet_text(result, swept ? &sweep : nullptr);
+}
+
 }  // namespace
 
 Output run(const Options& opt, ReadFile read_file) {
@@ -427,7 +462,8 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::CheckCard:
     case Command::Sweep:
     case Command::Ledger:
-    case Command::Chart: break;
+    case Command::Chart:
+    case Command::Fleet: break;
   }
   Scenario s;
   if (!build_scenario(opt, read_file, s, o)) return o;
@@ -440,6 +476,7 @@ Output run(const Options& opt, ReadFile read_file) {
     report_infeasible(o, c.terms);
   }
   else if (opt.command == Command::Ledger) cmd_ledger(opt, s, o);
+  else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
   else cmd_sweep(opt, s, o);
   return o;
 }
@@ -470,6 +507,8 @@ std::string usage_text() {
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
          "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
          "                one line per value) or breakdown\n"
+         "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
+         "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -480,15 +519,20 @@ std::string usage_text() {
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
          "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
          "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
+         "  --hours H            fleet: simulated hours (the same as --set hours=H)\n"
+         "  --seed S             fleet: random seed (the same as --set seed=S)\n"
+         "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic\n"
+         "  --sweep TIER         fleet: also run the tier (pool, dram, ssd) at 1/16 to 16 times its capacity\n"
          "  --help               this text\n"
          "\n"
-         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value or a setup that cannot run\n"
+         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, trace line or a setup that cannot run\n"
          "(figures, check-card and ledger still print what can be computed), 4 file error.\n"
          "\n"
          "Examples:\n"
          "  tierscope figures --set ctx=1048576 --set batch=8\n"
          "  tierscope check-card --format csv\n"
          "  tierscope ledger --path decode --format json\n"
+         "  tierscope fleet --hours 24 --set arrivals=5 --sweep pool\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
          "  tierscope chart roofline --format json\n"
          "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"

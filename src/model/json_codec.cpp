@@ -60,7 +60,7 @@ std::string scenario_to_json(const Scenario& s) {
   std::string out = "{\n  \"preset\": ";
   // Every key is written, so a loaded file's scenario names the preset it kept and reads back the same.
   append_json_string(out, base_preset_name(s));
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload};
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload, ParamGroup::Fleet};
   for (ParamGroup g : groups) {
     out += ",\n  ";
     append_json_string(out, param_group_name(g));
@@ -139,7 +139,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
     return false;
   }
 
-  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload};
+  const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload, ParamGroup::Fleet};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& top = it.key();
     if (top == "preset") continue;
@@ -148,7 +148,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
       if (top == param_group_name(g)) group = &g;
     }
     if (!group) {
-      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, layout, workload"));
+      errors.push_back(make_error(ErrorCode::UnknownKey, top, top, "preset, model, hardware, layout, workload, fleet"));
       continue;
     }
     if (!it->is_object()) {

@@ -12,7 +12,7 @@ namespace tierscope::model {
 
 constexpr std::size_t kMaxJsonBytes = 256 * 1024;
 
-// {"preset": "...", "model": {...}, "hardware": {...}, "layout": {...}, "workload": {...}} with every registry key, in
+// {"preset": "...", "model": {...}, "hardware": {...}, "layout": {...}, "workload": {...}, "fleet": {...}} with every registry key, in
 // registry order. Doubles are written with the fewest digits that read back to the same value.
 std::string scenario_to_json(const Scenario& s);
 

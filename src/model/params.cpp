@@ -24,6 +24,12 @@ static_assert(sizeof kGpuKeys / sizeof *kGpuKeys == static_cast<int>(GpuKind::Co
 static_assert(sizeof kLinkKeys / sizeof *kLinkKeys == static_cast<int>(HostLink::Count));
 static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::Count));
 static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
+const char* const kThinkKeys[] = {"exp", "lognormal"};
+static_assert(sizeof kThinkKeys / sizeof *kThinkKeys == static_cast<int>(ThinkDist::Count));
+const char* const kRouterKeys[] = {"prefix", "least", "random"};
+static_assert(sizeof kRouterKeys / sizeof *kRouterKeys == static_cast<int>(Router::Count));
+const char* const kSsdWriteKeys[] = {"through", "evict"};
+static_assert(sizeof kSsdWriteKeys / sizeof *kSsdWriteKeys == static_cast<int>(SsdWrite::Count));
 
 // Engram tables as "layer:rows,layer:rows" (e.g. "1:384006168,14:384016682").
 bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
@@ -226,6 +232,30 @@ const ParamDef kParams[] = {
     TS_INT("draft_layers", Model, "layers", 0, 16, "layers one speculative draft token runs (MTP module)", model.draft_layers),
     TS_INT("tied_embed", Model, "flag", 0, 1, "1: the LM head shares the embedding matrix (tie_word_embeddings)", model.tied_embed),
     TS_REAL("checkpoint_gb", Model, "GB", 0, 10000000, "published checkpoint size, a cross-check (0 = none)", model.checkpoint_gb),
+    // Fleet traffic (read only by the fleet simulator, src/sim)
+    TS_REAL("arrivals", Fleet, "sessions/s", 0.000001, 1000000, "sessions arriving at the fleet per second (mean over the day)", fleet.arrivals),
+    TS_REAL("day_amp", Fleet, "fraction", 0, 0.99, "daily cycle: arrivals × (1 + day_amp · cos(2π (hour − day_peak_h) / 24))", fleet.day_amp),
+    TS_REAL("day_peak_h", Fleet, "hour", 0, 24, "hour of the day with the most arrivals", fleet.day_peak_h),
+    TS_REAL("turns", Fleet, "turns", 1, 64, "mean turns per session (geometric, at most 64)", fleet.turns),
+    TS_ENUM("think_dist", Fleet, kThinkKeys, "think time between turns: exp (exponential) or lognormal", fleet.think_dist),
+    TS_REAL("think_s", Fleet, "s", 0, 10000000, "mean think time from a turn's end to the next turn", fleet.think_s),
+    TS_REAL("think_sigma", Fleet, "", 0.01, 4, "σ of the log of lognormal think times", fleet.think_sigma),
+    TS_INT("user_tokens", Fleet, "tokens", 1, 16777216, "mean new prompt tokens per turn", fleet.user_tokens),
+    TS_INT("out_tokens", Fleet, "tokens", 1, 16777216, "mean output tokens per turn", fleet.out_tokens),
+    TS_REAL("len_sigma", Fleet, "", 0, 3, "σ of the log of prompt and output lengths (lognormal; 0: fixed)", fleet.len_sigma),
+    TS_INT("prefixes", Fleet, "prefixes", 0, 1000000, "shared prefixes (system prompts, documents); 0: none", fleet.prefixes),
+    TS_INT("prefix_tokens", Fleet, "tokens", 1, 16777216, "mean tokens of a shared prefix", fleet.prefix_tokens),
+    TS_REAL("zipf", Fleet, "", 0, 5, "Zipf exponent of prefix popularity (0: uniform)", fleet.zipf),
+    TS_INT("seed", Fleet, "", 0, 2147483647, "random seed of the simulated traffic", fleet.seed),
+    TS_REAL("hours", Fleet, "hours", 0.01, 720, "simulated time", fleet.hours),
+    TS_INT("nodes", Fleet, "nodes", 1, 64, "identical serving nodes behind one router", fleet.nodes),
+    TS_ENUM("router", Fleet, kRouterKeys, "node for a new session: prefix (longest cached prefix, then load), least (fewest sessions), random", fleet.router),
+    TS_REAL("dram_prefix", Fleet, "fraction", 0, 1, "share of host DRAM left after the SWA pool that holds the prefix cache", fleet.dram_prefix),
+    TS_REAL("wm_high", Fleet, "fraction", 0.01, 1, "a tier evicts LRU entries once it passes this share of its capacity", fleet.wm_high),
+    TS_REAL("wm_low", Fleet, "fraction", 0, 1, "… down to this share (at most wm_high)", fleet.wm_low),
+    TS_ENUM("ssd_write", Fleet, kSsdWriteKeys, "prefix KV reaches SSD when persisted (through) or when evicted from DRAM (evict)", fleet.ssd_write),
+    TS_INT("block_tokens", Fleet, "tokens", 1, 1048576, "tokens per hashed block of a recorded trace", fleet.block_tokens),
+    TS_INT("queue_max", Fleet, "turns", 1, 10000000, "turns waiting for HBM per node before new sessions are refused", fleet.queue_max),
 };
 
 #undef TS_FIELD
@@ -264,6 +294,7 @@ const char* param_group_name(ParamGroup g) {
     case ParamGroup::Hardware: return "hardware";
     case ParamGroup::Layout: return "layout";
     case ParamGroup::Workload: return "workload";
+    case ParamGroup::Fleet: return "fleet";
   }
   return "model";
 }

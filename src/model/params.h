@@ -18,8 +18,8 @@ enum class ParamKind : std::uint8_t {
   Enum,  // one of enum_keys (stored as the enum's uint8 value)
   Text,  // structured text with its own parser (layer modes, Engram tables)
 };
-enum class ParamGroup : std::uint8_t { Model, Hardware, Layout, Workload };
-const char* param_group_name(ParamGroup g);  // "model", "hardware", "layout", "workload"
+enum class ParamGroup : std::uint8_t { Model, Hardware, Layout, Workload, Fleet };
+const char* param_group_name(ParamGroup g);  // "model", "hardware", "layout", "workload", "fleet"
 
 struct ParamDef {
   const char* key;  // short, URL-friendly, stable

@@ -115,6 +115,20 @@ const InputSource kWorkload[] = {
     {"ctx,batch,prompt,output,prefix_hit", P::Assumed,
      "FACTS §5.1 workload defaults: 128K context at batch 1, an 8K prompt with a 7K prefix hit, 1K output"},
     {"price_miss,price_hit,price_out", P::Assumed, "unpriced (0) for a model without a public price"},
+    // Fleet traffic (docs/fleet.md): no public per-node arrival process is published, so the shape is assumed.
+    {"arrivals,day_amp,day_peak_h", P::Assumed,
+     "assumed: 2 sessions/s per fleet with a daily cycle of ±50 % peaking at 14:00 (no public per-node arrival rate)"},
+    {"turns,think_dist,think_s,think_sigma", P::Assumed,
+     "assumed: 4 turns per session on average (geometric) with exponential think times of mean 60 s"},
+    {"user_tokens,out_tokens,len_sigma", P::Assumed, "assumed: 1,024 new prompt and 512 output tokens per turn, lognormal with σ 0.8"},
+    {"prefixes,prefix_tokens,zipf", P::Assumed,
+     "assumed: 1,000 shared system prompts and documents of 4,096 tokens on average, Zipf 1 popularity"},
+    {"seed,hours,nodes,router,queue_max", P::Assumed, "run settings: seed 1, 24 simulated hours, one node, prefix-aware routing, 100,000 waiting turns"},
+    {"dram_prefix", P::Assumed, "assumed: half of the host DRAM left after the SWA pool holds the prefix cache"},
+    {"wm_high,wm_low", P::Engine, "FACTS §3: Mooncake Store evicts LRU entries past a 90 % high watermark down to 80 % (FACTS §3 sources: arXiv 2407.00079, https://arxiv.org/abs/2407.00079 ; https://deepwiki.com/kvcache-ai/Mooncake/1.3-performance-characteristics)"},
+    {"ssd_write", P::Engine,
+     "FACTS §3: DeepSeek persists a prefix at the end of user input and of model output, on SSD (https://api-docs.deepseek.com/guides/kv_cache)"},
+    {"block_tokens", P::Engine, "the Mooncake FAST'25 traces hash 512-token blocks (https://github.com/kvcache-ai/Mooncake/tree/main/FAST25-release)"},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -218,6 +218,37 @@ struct Workload {
   double price_miss = 0, price_hit = 0, price_out = 0;  // USD per million tokens (0: unpriced)
 };
 
+// ---------------------------------------------------------------------------------------------
+// Fleet traffic: a day of sessions through the tiers, read only by the fleet simulator (src/sim). The
+// single-request figures never depend on these.
+enum class ThinkDist : std::uint8_t { Exp, Lognormal, Count };     // think time between turns
+enum class Router : std::uint8_t { Prefix, Least, Random, Count };  // which node a new session goes to
+enum class SsdWrite : std::uint8_t { Through, Evict, Count };       // when prefix KV is written to SSD
+
+struct Fleet {
+  double arrivals = 2;          // sessions per second arriving at the whole fleet (mean over a day)
+  double day_amp = 0.5;         // daily cycle: rate × (1 + amp · cos(2π (hour − peak) / 24))
+  double day_peak_h = 14;       // hour of the day with the most arrivals
+  double turns = 4;             // mean turns per session (geometric)
+  ThinkDist think_dist = ThinkDist::Exp;
+  double think_s = 60;          // mean think time between a turn's end and the next turn
+  double think_sigma = 1;       // σ of the log when think times are lognormal
+  std::int32_t user_tokens = 1024;  // mean new prompt tokens per turn
+  std::int32_t out_tokens = 512;    // mean output tokens per turn
+  double len_sigma = 0.8;       // σ of the log of both lengths (0: every turn the same)
+  std::int32_t prefixes = 1000;     // shared prefixes (system prompts, documents); 0: none
+  std::int32_t prefix_tokens = 4096;  // mean tokens of a shared prefix
+  double zipf = 1;              // popularity of the k-th prefix ∝ 1 / k^zipf
+  std::int32_t seed = 1;
+  double hours = 24;            // simulated time
+  std::int32_t nodes = 1;       // identical serving nodes behind one router
+  Router router = Router::Prefix;
+  double dram_prefix = 0.5;     // share of host DRAM left after the SWA pool that holds the prefix cache
+  double wm_high = 0.9, wm_low = 0.8;  // evict LRU when a tier passes high × capacity, down to low ×
+  SsdWrite ssd_write = SsdWrite::Through;
+  std::int32_t block_tokens = 512;  // tokens per hashed block of a recorded trace
+  std::int32_t queue_max = 100000;  // turns waiting for HBM per node; beyond it new sessions are refused
+};
 struct ScenarioOrigin;
 
 struct Scenario {
@@ -225,6 +256,7 @@ struct Scenario {
   Hardware hw;
   Parallel par;
   Workload work;
+  Fleet fleet;
   std::string preset;  // the preset this scenario started from ("config:NAME" for a loaded config.json)
   // Set when a file, not a preset alone, supplied inputs (a loaded config.json): where each came from.
   // input_provenance() consults it before the preset's table. Shared and never changed once made, so

@@ -75,6 +75,10 @@ Errors validate(const Scenario& s) {
   if (w.spec_tokens > 0 && m.draft_layers < 1)
     add(e, "spec_tokens", str(w.spec_tokens), "0 unless the model has a draft module (draft_layers ≥ 1)");
 
+  const Fleet& f = s.fleet;
+  if (f.wm_low > f.wm_high)
+    add(e, "wm_low", num_exact(f.wm_low), "at most wm_high (" + num_exact(f.wm_high) + ")");
+
   // The parallel layout must cover the GPUs and divide what it shards.
   const Parallel& p = s.par;
   const Hardware& hw = s.hw;

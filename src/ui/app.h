@@ -10,6 +10,7 @@
 #include "model/figures.h"
 #include "model/params.h"
 #include "model/scenario.h"
+#include "sim/fleet_run.h"
 #include "ui/canvas_state.h"
 
 #include <cstdint>
@@ -59,6 +60,7 @@ struct App {
   // What the last parameter edit moved besides the edited field, numbered so the page shows each once.
   std::vector<Adjustment> adjustments;
   std::uint64_t adjustments_seq = 0;
+  sim::FleetRun fleet;        // the fleet view's run (app_fleet.cpp), advanced a slice per frame
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -126,6 +128,18 @@ std::string errors_notes_json(const model::Errors& errors, const std::vector<std
 // The canvas's rectangles of the last drawn frame (CSS px, canvas-relative) with ids, kinds, highlight
 // state and colour roles, for window.tierscope.layout() and the visual tests (canvas_view.cpp).
 std::string layout_json(const App& app);
+
+// The fleet view (app_fleet.cpp): a simulated day of traffic through the tiers for the current scenario.
+// Start it (empty trace text: synthetic traffic from the scenario's fleet keys), advance it a slice per
+// frame (sim::next_slice_events picks the slice from the last one's measured time), read its JSON: the same
+// bytes `tierscope fleet --format json` prints for the same scenario. Changing the scenario does not touch
+// a run in progress; start again to follow it.
+bool fleet_start(App& app, std::string_view trace_text, model::Errors& errors);
+std::uint64_t fleet_advance(App& app, std::uint64_t max_events);
+std::uint64_t fleet_advance_by(App& app, double simulated_seconds);
+void fleet_cancel(App& app);
+std::string fleet_json(const App& app);         // "null" before a start
+std::string fleet_status_json(const App& app);  // {"started","done","t_s","horizon_s","progress"}
 
 // Draws the ImGui screen for one frame into a viewport of the given CSS size (screen.cpp).
 void draw(App& app, float width, float height);

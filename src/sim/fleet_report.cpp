@@ -1,0 +1,364 @@
+// Fleet results as JSON (exact numbers, fixed key order), text and CSV; the capacity sweep.
+#include "sim/fleet_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/text.h"
+
+namespace tierscope::sim {
+
+using model::append_json_number;
+using model::append_json_string;
+
+HitRates hit_rates(const HourStats& h, bool pool_on) {
+  HitRates r;
+  if (h.input_tokens > 0) {
+    r.dram = h.hit_dram_tokens / h.input_tokens;
+    r.ssd = h.hit_ssd_tokens / h.input_tokens;
+    r.prefix = (h.hit_dram_tokens + h.hit_ssd_tokens) / h.input_tokens;  // exact in tokens, whatever the split
+  }
+  if (h.resumed > 0) {
+    r.history = static_cast<double>(h.history_hits) / static_cast<double>(h.resumed);
+    if (pool_on) r.pool = static_cast<double>(h.pool_hits) / static_cast<double>(h.resumed);
+  }
+  return r;
+}
+
+const char* sweep_tier_name(SweepTier t) {
+  switch (t) {
+    case SweepTier::Pool: return "pool";
+    case SweepTier::Dram: return "dram";
+    case SweepTier::Ssd: return "ssd";
+  }
+  return "pool";
+}
+
+bool parse_sweep_tier(std::string_view text, SweepTier& out) {
+  for (SweepTier t : {SweepTier::Pool, SweepTier::Dram, SweepTier::Ssd}) {
+    if (text == sweep_tier_name(t)) {
+      out = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<double> default_sweep_factors() { return {1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, 4, 8, 16}; }
+
+SweepResult fleet_sweep(const FleetConfig& base, SweepTier tier, std::vector<double> factors) {
+  std::sort(factors.begin(), factors.end());
+  SweepResult out;
+  out.tier = tier;
+  for (double f : factors) {
+    FleetConfig c = base;
+    double* cap = tier == SweepTier::Pool ? &c.pool_sessions : tier == SweepTier::Dram ? &c.dram_bytes : &c.ssd_bytes;
+    *cap = tier == SweepTier::Pool ? std::floor(*cap * f) : *cap * f;
+    const FleetResult r = run_fleet(c);
+    SweepPoint p;
+    p.factor = f;
+    p.capacity = *cap;
+    p.hits = hit_rates(r.total, r.pool_on);
+    p.ttft_p95_s = r.total.ttft.quantile(0.95);
+    out.points.push_back(p);
+  }
+  if (!out.points.empty()) {
+    auto curve = [&](const SweepPoint& p) { return tier == SweepTier::Pool ? p.hits.pool : p.hits.prefix; };
+    const double top = curve(out.points.back());
+    for (std::size_t i = 0; i < out.points.size(); ++i) {
+      if (curve(out.points[i]) >= top - 0.01) {
+        out.knee = static_cast<int>(i);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A small JSON writer over the model's exact number and string escapes: fixed key order, no spaces.
+struct Json {
+  std::string s;
+  bool first = true;
+  void key(const char* k) {
+    if (!first) s += ',';
+    first = false;
+    append_json_string(s, k);
+    s += ':';
+  }
+  void num(const char* k, double v) {
+    key(k);
+    append_json_number(s, v);
+  }
+  void rate(const char* k, double v) {  // −1 means "no turns behind it": null
+    key(k);
+    if (v < 0) s += "null";
+    else append_json_number(s, v);
+  }
+  void str(const char* k, std::string_view v) {
+    key(k);
+    append_json_string(s, v);
+  }
+  void flag(const char* k, bool v) {
+    key(k);
+    s += v ? "true" : "false";
+  }
+  void open(const char* k) {
+    key(k);
+    s += '{';
+    first = true;
+  }
+  void open_array(const char* k) {
+    key(k);
+    s += '[';
+    first = true;
+  }
+  void open_item() {
+    if (!first) s += ',';
+    s += '{';
+    first = true;
+  }
+  void close() {
+    s += '}';
+    first = false;
+  }
+  void close_array() {
+    s += ']';
+    first = false;
+  }
+  template <class F>
+  void series(const char* k, const std::vector<Sample>& xs, F get) {
+    open_array(k);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (i) s += ',';
+      append_json_number(s, get(xs[i]));
+    }
+    close_array();
+  }
+};
+
+void hour_fields(Json& j, const HourStats& h, bool pool_on) {
+  const HitRates r = hit_rates(h, pool_on);
+  j.num("arrivals", static_cast<double>(h.arrivals));
+  j.num("refused", static_cast<double>(h.refused));
+  j.num("turns", static_cast<double>(h.turns));
+  j.num("finished", static_cast<double>(h.finished));
+  j.num("resumed", static_cast<double>(h.resumed));
+  j.rate("prefix_hit", r.prefix);
+  j.rate("dram_hit", r.dram);
+  j.rate("ssd_hit", r.ssd);
+  j.rate("pool_hit", r.pool);
+  j.rate("history_hit", r.history);
+  j.num("replays", static_cast<double>(h.replays));
+  j.num("input_tokens", h.input_tokens);
+  j.rate("ttft_mean_s", h.turns > 0 ? h.ttft_sum_s / static_cast<double>(h.turns) : -1);
+  j.rate("ttft_p50_s", h.ttft.n > 0 ? h.ttft.quantile(0.50) : -1);
+  j.rate("ttft_p95_s", h.ttft.n > 0 ? h.ttft.quantile(0.95) : -1);
+  j.rate("ttft_p99_s", h.ttft.n > 0 ? h.ttft.quantile(0.99) : -1);
+  j.rate("queue_wait_mean_s", h.turns > 0 ? h.queue_wait_s / static_cast<double>(h.turns) : -1);
+  j.open("bytes");
+  j.num("ssd_read", h.bytes_ssd_read);
+  j.num("ssd_write", h.bytes_ssd_write);
+  j.num("dram_to_hbm", h.bytes_up);
+  j.num("hbm_to_dram", h.bytes_down);
+  j.num("ssd_expired", h.bytes_expired);
+  j.close();
+}
+
+void tier(Json& j, const char* k, const TierFlow& t) {
+  j.open(k);
+  j.num("in", t.in);
+  j.num("out", t.out);
+  j.num("resident", t.resident);
+  j.close();
+}
+
+std::string pct(double r) {
+  if (r < 0) return "—";
+  return model::num_sig(std::round(r * 1000) / 10, 3) + " %";
+}
+
+}  // namespace
+
+std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
+  Json j;
+  j.s = "{";
+  j.num("version", 1);
+  j.str("scenario", r.scenario);
+  j.str("mode", r.mode == Mode::Trace ? "trace" : "synthetic");
+  j.num("horizon_s", r.horizon_s);
+  j.num("t_s", r.t);
+  j.num("seed", static_cast<double>(r.seed));
+  j.num("nodes", r.nodes);
+  j.num("instances_per_node", r.instances);
+  j.num("events", static_cast<double>(r.events));
+  j.num("arrivals", r.arrivals);
+  j.num("arrivals_limit", r.arrivals_limit);
+  j.open("capacity_per_node");
+  j.num("hbm_kv_bytes", r.hbm_bytes);
+  j.num("pool_sessions", r.pool_on ? r.pool_sessions : 0);
+  j.num("dram_prefix_bytes", r.dram_bytes);
+  j.num("ssd_bytes", r.ssd_bytes);
+  j.num("retention_s", r.retention_s);
+  j.close();
+  j.open("sessions");
+  j.num("arrived", static_cast<double>(r.sessions_arrived));
+  j.num("finished", static_cast<double>(r.sessions_finished));
+  j.num("refused", static_cast<double>(r.sessions_refused));
+  j.num("context_full", static_cast<double>(r.sessions_ctx_full));
+  j.num("in_flight", static_cast<double>(r.sessions_in_flight));
+  j.num("turns_queued", static_cast<double>(r.turns_queued));
+  j.num("turns_in_service", static_cast<double>(r.turns_in_service));
+  j.num("turns_thinking", static_cast<double>(r.turns_thinking));
+  j.close();
+  j.open("total");
+  hour_fields(j, r.total, r.pool_on);
+  j.close();
+  j.open("ssd_wear");
+  j.num("writes_per_day_bytes", r.ssd_write_bytes_per_day);
+  j.num("dwpd", r.ssd_dwpd);
+  j.num("rated_dwpd", r.ssd_rated_dwpd);
+  j.close();
+  j.open("tiers");
+  tier(j, "hbm", r.hbm);
+  tier(j, "pool", r.pool);
+  tier(j, "dram", r.dram);
+  tier(j, "ssd", r.ssd);
+  j.close();
+  j.open("little");
+  j.num("sessions_mean", r.sessions_mean);
+  j.num("arrival_rate", r.arrival_rate);
+  j.num("sojourn_mean_s", r.sojourn_mean_s);
+  j.close();
+  if (r.has_bound) {
+    j.open("trace_bound");
+    j.num("hit_tokens", r.bound_hit_tokens);
+    j.num("input_tokens", r.bound_input_tokens);
+    j.rate("prefix_hit", r.bound_input_tokens > 0 ? r.bound_hit_tokens / r.bound_input_tokens : -1);
+    j.close();
+  }
+  j.open_array("hours");
+  for (std::size_t i = 0; i < r.hours.size(); ++i) {
+    j.open_item();
+    j.num("hour", static_cast<double>(i));
+    hour_fields(j, r.hours[i], r.pool_on);
+    j.close();
+  }
+  j.close_array();
+  j.open("series");
+  j.series("t_s", r.samples, [](const Sample& x) { return x.t; });
+  j.series("hbm_bytes", r.samples, [](const Sample& x) { return x.hbm_bytes; });
+  j.series("pool_sessions", r.samples, [](const Sample& x) { return x.pool_sessions; });
+  j.series("dram_bytes", r.samples, [](const Sample& x) { return x.dram_bytes; });
+  j.series("ssd_bytes", r.samples, [](const Sample& x) { return x.ssd_bytes; });
+  j.series("in_system", r.samples, [](const Sample& x) { return static_cast<double>(x.in_system); });
+  j.series("queued", r.samples, [](const Sample& x) { return static_cast<double>(x.queued); });
+  j.series("decoding", r.samples, [](const Sample& x) { return static_cast<double>(x.decoding); });
+  j.close();
+  if (sweep) {
+    j.open("sweep");
+    j.str("tier", sweep_tier_name(sweep->tier));
+    j.str("curve", sweep->tier == SweepTier::Pool ? "pool_hit" : "prefix_hit");
+    j.num("knee", sweep->knee);
+    j.open_array("points");
+    for (const SweepPoint& p : sweep->points) {
+      j.open_item();
+      j.num("factor", p.factor);
+      j.num("capacity", p.capacity);
+      j.rate("prefix_hit", p.hits.prefix);
+      j.rate("dram_hit", p.hits.dram);
+      j.rate("ssd_hit", p.hits.ssd);
+      j.rate("pool_hit", p.hits.pool);
+      j.num("ttft_p95_s", p.ttft_p95_s);
+      j.close();
+    }
+    j.close_array();
+    j.close();
+  }
+  j.s += "}\n";
+  return j.s;
+}
+
+std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
+  using model::appendf;
+  using model::human;
+  std::string o;
+  appendf(o, "fleet: %s\n", r.scenario.c_str());
+  appendf(o, "%s traffic, %s simulated, %d %s (%d model %s each), seed %llu\n", r.mode == Mode::Trace ? "recorded" : "synthetic",
+          human(r.t / 3600.0, "hours").c_str(), r.nodes, r.nodes == 1 ? "node" : "nodes", r.instances,
+          r.instances == 1 ? "instance" : "instances", static_cast<unsigned long long>(r.seed));
+  if (r.arrivals_limit > 0) {
+    appendf(o, "arrivals: %s sessions/s on average; the most these nodes could ever serve is %s\n", model::num_sig(r.arrivals, 4).c_str(),
+            model::num_sig(r.arrivals_limit, 3).c_str());
+  }
+  appendf(o, "per node: HBM for KV %s, SWA pool %s, DRAM prefix cache %s, SSD %s kept %s\n\n", human(r.hbm_bytes, "B").c_str(),
+          r.pool_on ? human(r.pool_sessions, "sessions").c_str() : "none (no bounded replay)", human(r.dram_bytes, "B").c_str(),
+          human(r.ssd_bytes, "B").c_str(), human(r.retention_s / 3600.0, "hours").c_str());
+  for (std::size_t i = 0; i < r.hours.size(); ++i) {
+    const HourStats& h = r.hours[i];
+    const HitRates x = hit_rates(h, r.pool_on);
+    appendf(o, "hour %zu: %s turns, prefix hits %s (DRAM %s, SSD %s)", i, model::num(static_cast<double>(h.turns)).c_str(), pct(x.prefix).c_str(),
+            pct(x.dram).c_str(), pct(x.ssd).c_str());
+    if (r.pool_on) appendf(o, ", SWA pool hits %s", pct(x.pool).c_str());
+    appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? human(h.ttft.quantile(0.95), "s").c_str() : "—");
+    if (h.refused > 0) appendf(o, ", %s sessions refused", model::num(static_cast<double>(h.refused)).c_str());
+    o += '\n';
+  }
+  const HourStats& t = r.total;
+  const HitRates x = hit_rates(t, r.pool_on);
+  appendf(o, "\ntotal: %s sessions (%s refused), %s turns, prefix hits %s (DRAM %s, SSD %s, recomputed %s)\n",
+          model::num(static_cast<double>(r.sessions_arrived)).c_str(), model::num(static_cast<double>(r.sessions_refused)).c_str(),
+          model::num(static_cast<double>(t.turns)).c_str(), pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str(),
+          pct(x.prefix < 0 ? -1 : 1 - x.prefix).c_str());
+  if (r.pool_on) appendf(o, "returning turns: %s, window in the SWA pool %s, whole history found %s\n",
+                         model::num(static_cast<double>(t.resumed)).c_str(), pct(x.pool).c_str(), pct(x.history).c_str());
+  appendf(o, "TTFT: p50 %s, p95 %s, p99 %s (mean wait for HBM %s)\n", human(t.ttft.quantile(0.5), "s").c_str(),
+          human(t.ttft.quantile(0.95), "s").c_str(), human(t.ttft.quantile(0.99), "s").c_str(),
+          human(t.turns > 0 ? t.queue_wait_s / static_cast<double>(t.turns) : 0, "s").c_str());
+  const double hours = r.t > 0 ? r.t / 3600.0 : 1;
+  appendf(o, "links per hour: SSD→DRAM %s, DRAM→SSD %s, DRAM→HBM %s, HBM→DRAM %s\n", human(t.bytes_ssd_read / hours, "B").c_str(),
+          human(t.bytes_ssd_write / hours, "B").c_str(), human(t.bytes_up / hours, "B").c_str(), human(t.bytes_down / hours, "B").c_str());
+  appendf(o, "SSD wear: %s written per node per day = %s drive writes per day (rated %s)\n", human(r.ssd_write_bytes_per_day, "B").c_str(),
+          model::num_sig(r.ssd_dwpd, 3).c_str(), model::num_sig(r.ssd_rated_dwpd, 3).c_str());
+  if (r.has_bound) {
+    appendf(o, "trace bound: the best any cache could do on this trace is %s prefix hits\n",
+            pct(r.bound_input_tokens > 0 ? r.bound_hit_tokens / r.bound_input_tokens : -1).c_str());
+  }
+  if (r.turns_queued > 0 || r.sessions_refused > 0) {
+    appendf(o, "overloaded: %s turns still waiting for HBM at the end\n", model::num(static_cast<double>(r.turns_queued)).c_str());
+  }
+  if (sweep) {
+    appendf(o, "\nsweep of the %s: %s against capacity per node\n",
+            sweep->tier == SweepTier::Pool ? "SWA pool" : sweep->tier == SweepTier::Dram ? "DRAM prefix cache" : "SSD",
+            sweep->tier == SweepTier::Pool ? "pool hits" : "prefix hits");
+    for (std::size_t i = 0; i < sweep->points.size(); ++i) {
+      const SweepPoint& p = sweep->points[i];
+      const double y = sweep->tier == SweepTier::Pool ? p.hits.pool : p.hits.prefix;
+      appendf(o, "  %7s × %-16s %s%s\n", model::num_sig(p.factor, 4).c_str(),
+              sweep->tier == SweepTier::Pool ? human(p.capacity, "sessions").c_str() : human(p.capacity, "B").c_str(), pct(y).c_str(),
+              static_cast<int>(i) == sweep->knee ? "   ← flattens here (within 1 point of the largest)" : "");
+    }
+  }
+  return o;
+}
+
+std::string fleet_csv(const FleetResult& r) {
+  std::string o =
+      "hour,arrivals,refused,turns,finished,prefix_hit,dram_hit,ssd_hit,pool_hit,ttft_p50_s,ttft_p95_s,ttft_p99_s,"
+      "ssd_read_bytes,ssd_write_bytes,dram_to_hbm_bytes,hbm_to_dram_bytes\n";
+  auto row = [&](const std::string& label, const HourStats& h) {
+    const HitRates x = hit_rates(h, r.pool_on);
+    auto rate = [](double v) { return v < 0 ? std::string() : model::num_exact(v); };
+    o += label + "," + std::to_string(h.arrivals) + "," + std::to_string(h.refused) + "," + std::to_string(h.turns) + "," +
+         std::to_string(h.finished) + "," + rate(x.prefix) + "," + rate(x.dram) + "," + rate(x.ssd) + "," + rate(x.pool) + "," +
+         (h.ttft.n ? model::num_exact(h.ttft.quantile(0.5)) : "") + "," + (h.ttft.n ? model::num_exact(h.ttft.quantile(0.95)) : "") + "," +
+         (h.ttft.n ? model::num_exact(h.ttft.quantile(0.99)) : "") + "," + model::num_exact(h.bytes_ssd_read) + "," +
+         model::num_exact(h.bytes_ssd_write) + "," + model::num_exact(h.bytes_up) + "," + model::num_exact(h.bytes_down) + "\n";
+  };
+  for (std::size_t i = 0; i < r.hours.size(); ++i) row(std::to_string(i), r.hours[i]);
+  row("total", r.total);
+  return o;
+}
+
+}  // namespace tierscope::sim

@@ -1,0 +1,51 @@
+// Fleet results in words and numbers: the JSON every front end shows (the CLI prints it, the page's fleet
+// view reads it, so both are byte for byte the same), hourly text lines and CSV rows; and the capacity
+// sweep that finds where each hit-rate curve flattens.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/fleet.h"
+
+namespace tierscope::sim {
+
+// Hit rates of a run (null-like −1 where a rate has no turns behind it).
+struct HitRates {
+  double prefix = -1;   // prompt tokens found in DRAM or SSD ÷ prompt tokens
+  double dram = -1, ssd = -1;
+  double pool = -1;     // returning turns that found their window in the SWA pool ÷ returning turns
+  double history = -1;  // returning turns that found their whole history ÷ returning turns
+};
+HitRates hit_rates(const HourStats& h, bool pool_on);
+
+// Which tier a sweep grows.
+enum class SweepTier : std::uint8_t { Pool, Dram, Ssd };
+const char* sweep_tier_name(SweepTier t);  // "pool", "dram", "ssd"
+bool parse_sweep_tier(std::string_view text, SweepTier& out);
+
+struct SweepPoint {
+  double factor = 1;      // × the scenario's capacity
+  double capacity = 0;    // per node: sessions (pool) or bytes
+  HitRates hits;
+  double ttft_p95_s = 0;
+};
+struct SweepResult {
+  SweepTier tier = SweepTier::Pool;
+  std::vector<SweepPoint> points;
+  // The smallest capacity whose curve (pool: pool hits; dram, ssd: prefix hits) is within one percentage
+  // point of the largest capacity's: past it, more capacity buys almost nothing.
+  int knee = -1;
+};
+// Runs the same traffic (same seed) at each factor × the tier's capacity. Factors are sorted ascending.
+SweepResult fleet_sweep(const FleetConfig& base, SweepTier tier, std::vector<double> factors);
+std::vector<double> default_sweep_factors();  // 1/16, 1/8, … 16
+
+std::string fleet_json(const FleetResult& r, const SweepResult* sweep = nullptr);
+// "hour 7: 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
+// line, then the totals, the tiers and the drives' wear.
+std::string fleet_text(const FleetResult& r, const SweepResult* sweep = nullptr);
+// One row per hour (then a row "total").
+std::string fleet_csv(const FleetResult& r);
+
+}  // namespace tierscope::sim
