@@ -157,9 +157,11 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       has_value = true;
     }
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
-                       flag == "--over" || flag == "--figures" || flag == "--path";
+                       flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
+                       flag == "--object";
     if (!known) {
-      usage(ErrorCode::UnknownKey, "flag", flag, "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --help");
+      usage(ErrorCode::UnknownKey, "flag", flag,
+            "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --help");
       continue;
     }
     if (!has_value) {
@@ -209,6 +211,14 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       o.path = std::string(value);
+    } else if (flag == "--hash") {
+      if (o.hash_given) usage(ErrorCode::DuplicateKey, flag, value, "one --hash");
+      o.hash = std::string(value);
+      o.hash_given = true;
+    } else if (flag == "--tier") {
+      o.tier = std::string(value);
+    } else if (flag == "--object") {
+      o.object = std::string(value);
     } else if (flag == "--figures") {
       std::size_t s = 0;
       while (s <= value.size()) {
@@ -223,6 +233,15 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   if (!have_command) {
     usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart");
     return r;
+  }
+  if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
+    usage(ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
+  }
+  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
+    usage(ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger or chart");
+  }
+  if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
+    usage(ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
@@ -260,7 +279,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   } else if (!o.axes.empty()) {
     usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
   }
-  if (o.command == Command::Ledger && o.path.empty()) {
+  // A ledger's path may come from --hash instead (checked when the hash is read).
+  if (o.command == Command::Ledger && o.path.empty() && !o.hash_given) {
     usage(ErrorCode::BadSyntax, "--path", "", "a path for the ledger command: " + anim::path_keys_allowed());
   } else if (o.command != Command::Ledger && !o.path.empty()) {
     usage(ErrorCode::BadSyntax, "--path", o.path, "only with the ledger command");

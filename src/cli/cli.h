@@ -45,6 +45,9 @@ struct Options {
   std::vector<std::string> figure_ids;   // --figures (figures, sweep)
   std::string path;                      // --path (ledger): a path key from src/anim
   std::string chart;                     // chart: roofline, sweep or breakdown
+  std::string hash;                      // --hash: a share link's hash (model/view_codec.h); scenario and path
+  bool hash_given = false;
+  std::string tier, object;              // --tier, --object (ledger): only the entries that match
 };
 
 struct ParseResult {
