@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 namespace tierscope::ui {
@@ -436,7 +437,20 @@ void append_arch(std::string& o, const model::ModelArch& m) {
                  m.experts > 0 ? "true" : "false", m.experts, m.experts_per_token, m.shared_experts,
                  m.engram_count > 0 ? "true" : "false", m.engram_count, sparse ? "true" : "false");
   model::append_json_string(o, model::format_info(m.kv_fmt).label);
-  o += '}';
+  // The same facts as the walkthrough quotes them (grouped digits), so the page formats no number.
+  const std::pair<const char*, double> facts[] = {
+      {"layers", m.layer_count}, {"encoder_layers", ced ? m.enc_layers : 0}, {"decoder_layers", m.layer_count - (ced ? m.enc_layers : 0)},
+      {"q_heads", m.q_heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"kv_lora", m.kv_lora}, {"window", m.n_win},
+      {"experts", m.experts}, {"experts_per_token", m.experts_per_token}, {"shared_experts", m.shared_experts},
+      {"engram_layers", m.engram_count}};
+  o += ",\"text\":{";
+  for (std::size_t i = 0; i < std::size(facts); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, facts[i].first);
+    o += ':';
+    model::append_json_string(o, model::num(facts[i].second));
+  }
+  o += "}}";
 }
 
 void append_names(std::string& o, const App& app) {
@@ -537,6 +551,10 @@ std::string state_json(const App& app) {
   model::append_json_string(o, policy_label(app.scenario));
   o += ",\"note\":";
   model::append_json_string(o, app.ledger.note);
+  // The current entry's sentence: the page's caption under the canvas and its live region.
+  o += ",\"entrySentence\":";
+  const int at = app.playback.step;
+  model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
   // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
   // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
   const model::Terms& terms = app.figures.computed.terms;
