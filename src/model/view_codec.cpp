@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <vector>
 
 #include "model/charts.h"
@@ -36,6 +37,25 @@ bool parse_real(std::string_view text, double& out) {
   char* end = nullptr;
   out = std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+// "%3C" → '<'. A browser may percent-encode what was typed into the address bar; the decoded text then
+// meets the character checks. False on a broken escape.
+bool percent_decode(std::string_view in, std::string& out) {
+  out.clear();
+  const auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out += in[i];
+      continue;
+    }
+    if (i + 2 >= in.size()) return false;
+    const int hi = hex(in[i + 1]), lo = hex(in[i + 2]);
+    if (hi < 0 || lo < 0) return false;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return true;
 }
 
 template <std::size_t N>
@@ -123,13 +143,25 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   }
   // Each part is checked on its own, so one bad part cannot take the good ones down with it.
   std::vector<UrlPair> scenario_pairs, view_pairs;
+  std::deque<std::string> decoded;  // owns the decoded parts the pairs view into
   std::size_t start = 0;
   while (start < hash.size()) {
     std::size_t end = hash.find('&', start);
     if (end == std::string_view::npos) end = hash.size();
-    const std::string_view part = hash.substr(start, end - start);
+    const std::string_view raw = hash.substr(start, end - start);
     start = end + 1;
-    if (part.empty()) continue;
+    if (raw.empty()) continue;
+    const std::size_t eq = raw.find('=');
+    std::string key, value;
+    const bool key_ok = percent_decode(raw.substr(0, eq), key);
+    const bool value_ok = eq == std::string_view::npos || percent_decode(raw.substr(eq + 1), value);
+    if (!key_ok || !value_ok || key.find_first_of("&=") != std::string::npos || value.find('&') != std::string::npos) {
+      errors.push_back(make_error(ErrorCode::BadSyntax, key_ok && !key.empty() ? std::string_view(key) : std::string_view("hash"), raw,
+                                  "key=value pairs with valid %-escapes"));
+      continue;
+    }
+    decoded.push_back(eq == std::string_view::npos ? key : key + "=" + value);
+    const std::string_view part = decoded.back();
     std::vector<UrlPair> one;
     if (!split_hash(part, one, errors) || one.empty()) continue;
     bool duplicate = false;

@@ -91,3 +91,13 @@ TEST_CASE("view codec: the view keys are the model's view keys, so the scenario 
   CHECK(path_index("nope") == -1);
   CHECK(panel_index("figures") == 4);
 }
+
+TEST_CASE("view codec: percent escapes are decoded before the checks; a broken escape is named") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("path=%3Cscript%3Ewindow.x%3D1%3C%2Fscript%3E&ctx=%E0%A4%A&step=1&speed=%32", v, errors));
+  CHECK(has_error(errors, "path", ErrorCode::Markup));
+  CHECK(has_error(errors, "ctx", ErrorCode::BadSyntax));
+  CHECK(v.step == 1);
+  CHECK(v.speed == 2);
+}
