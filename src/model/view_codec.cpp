@@ -68,13 +68,44 @@ std::string join(const std::array<const char*, N>& keys) {
   return s;
 }
 
+// The scenario from a link's pairs, each key set as a person would set it (model::edit_param: `gpus=1`
+// re-spreads the layout over one GPU), in the registry's order, so a canonical link reads back as written.
+bool scenario_from_link(std::span<const UrlPair> pairs, Scenario& out, Errors& errors) {
+  const std::size_t before = errors.size();
+  std::string_view preset = kDefaultPreset;
+  for (const UrlPair& p : pairs)
+    if (p.key == "preset") preset = p.value;
+  Scenario s;
+  if (!make_preset(preset, s)) return scenario_from_pairs(pairs, out, errors);  // names the preset
+  for (const UrlPair& p : pairs) {
+    if (p.key != "preset" && !is_view_key(p.key) && !find_param(p.key))
+      errors.push_back(make_error(ErrorCode::UnknownKey, p.key, p.value, "preset, a scenario parameter (see `tierscope params`) or a view key"));
+  }
+  for (const ParamDef& def : params()) {
+    for (const UrlPair& p : pairs) {
+      if (p.key != def.key) continue;
+      Error e;
+      Adjustments moved;
+      if (!edit_param(s, def, p.value, moved, e)) errors.push_back(e);
+    }
+  }
+  if (errors.size() != before) return false;
+  Errors cross = validate(s);
+  if (!cross.empty()) {
+    errors.insert(errors.end(), cross.begin(), cross.end());
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+
 // The scenario from its pairs: a pair the model names as bad is dropped and the rest tried again, so each
 // bad key falls back to the preset's value alone.
 Scenario scenario_tolerant(std::vector<UrlPair> pairs, Errors& errors) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     Scenario next;
     Errors errs;
-    if (scenario_from_pairs(pairs, next, errs)) return next;
+    if (scenario_from_link(pairs, next, errs)) return next;
     errors.insert(errors.end(), errs.begin(), errs.end());
     const std::size_t n = pairs.size();
     std::erase_if(pairs, [&](const UrlPair& p) {

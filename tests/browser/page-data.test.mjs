@@ -26,6 +26,7 @@ async function downloaded(page, selector) {
 
 test('ledger downloads are the CLI\'s bytes for every path, default and changed scenario, filtered too', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
+  await page.click('#figures-details summary');  // its download buttons are inside
   for (const sets of [[], ['ctx=1048576', 'batch=8', 'gpu=h200']]) {
     for (const [k, v] of sets.map((s) => s.split('='))) assert.equal((await page.evaluate(([a, b]) => window.tierscope.setParam(a, b), [k, v])).ok, true);
     const setArgs = sets.flatMap((s) => ['--set', s]);
@@ -90,16 +91,26 @@ test('the catalog names what the page shows, for the model at hand', async () =>
   await page.close();
 });
 
+// Chart series hold values the browser's and the machine's maths libraries may round differently in the
+// last place (pow, log); everything else is equal.
+function sameChart(a, b, where = 'chart') {
+  if (typeof a === 'number' && typeof b === 'number') {
+    assert.ok(a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)), `${where}: ${a} vs ${b}`);
+  } else if (a && b && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a), Object.keys(b), where);
+    for (const k of Object.keys(a)) sameChart(a[k], b[k], `${where}.${k}`);
+  } else assert.equal(a, b, where);
+}
+
 test('chart(name, options) gives the CLI\'s chart series; bad names and options are refused by name', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
-  assert.deepEqual(await page.evaluate(() => window.tierscope.chart('roofline')), JSON.parse(cli(['chart', 'roofline', '--format', 'json'])));
+  sameChart(await page.evaluate(() => window.tierscope.chart('roofline')), JSON.parse(cli(['chart', 'roofline', '--format', 'json'])));
   await page.evaluate(() => window.tierscope.setParam('preset', 'deepseek-v3-8xh200'));
-  assert.deepEqual(await page.evaluate(() => window.tierscope.chart('roofline')), JSON.parse(cli(['chart', 'roofline', '--preset', 'deepseek-v3-8xh200', '--format', 'json'])));
+  sameChart(await page.evaluate(() => window.tierscope.chart('roofline')), JSON.parse(cli(['chart', 'roofline', '--preset', 'deepseek-v3-8xh200', '--format', 'json'])));
   const sweep = await page.evaluate(() => window.tierscope.chart('sweep', { figure: 'hbm.sessions', x: 'ctx', values: [4096, 16384, 65536], family: 'gpus', familyValues: [4, 8] }));
-  assert.deepEqual(sweep, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--figures', 'hbm.sessions', '--over', 'ctx=4096,16384,65536', '--over', 'gpus=4,8', '--format', 'json'])));
+  sameChart(sweep, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--figures', 'hbm.sessions', '--over', 'ctx=4096,16384,65536', '--over', 'gpus=4,8', '--format', 'json'])));
   const range = await page.evaluate(() => window.tierscope.chart('sweep', { x: 'batch', values: { from: 1, to: 64, points: 7, log: true } }));
-  assert.deepEqual(range.x_text || range.xs, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--over', 'batch=1,2,4,8,16,32,64', '--format', 'json'])).x_text
-    || [1, 2, 4, 8, 16, 32, 64]);
+  sameChart(range, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--over', 'batch=1,2,4,8,16,32,64', '--format', 'json'])));
   const bad = await page.evaluate(() => [window.tierscope.chart('pie'), window.tierscope.chart('sweep', { colour: 'red' }), window.tierscope.chart('roofline', { x: 'ctx' }),
     window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1 } }), window.tierscope.chart('sweep', 'x')]);
   assert.deepEqual(bad.map((r) => [r.ok, r.errors[0].field, r.errors[0].code]), [[false, 'name', 'bad-enum'], [false, 'colour', 'unknown-key'],
@@ -146,7 +157,8 @@ test('a model\'s config.json loads through the dialog and through loadConfig; a 
   await page.waitForFunction(() => !document.getElementById('config-dialog').open);
   const s = await page.evaluate(() => window.tierscope.state());
   assert.equal(s.arch.family, 'decoder-only');
-  assert.match(await page.locator('#subtitle').textContent(), /Llama-3\.1-8B/);
+  // Named after the file's _name_or_path, else its architecture.
+  assert.match(await page.locator('#subtitle').textContent(), /Llama/);
   assert.equal(await page.locator('#notices .notice.config').count(), 1, 'the notes are shown');
   // The link carries the mapped inputs: it reopens the same model without the file.
   const link = await page.evaluate(() => window.tierscope.link());
