@@ -170,7 +170,11 @@ std::string catalog_json(const App& app) {
   // The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV").
   member(o, "counters");
   o += '[';
-  key_label(o, "global", object_name(app, anim::ObjectKind::GlobalKv), true);
+  {
+    // The block's name without its storage format ("Global KV (FP4)" → "Global KV"): the header stays one row.
+    const std::string kv = object_name(app, anim::ObjectKind::GlobalKv);
+    key_label(o, "global", kv.substr(0, kv.find(" (")), true);
+  }
   key_label(o, "swa", m.n_win > 0 ? "SWA KV" : "SWA KV (none)", false);
   key_label(o, "engram", m.engram_count > 0 ? "Engram rows" : "Engram rows (none)", false);
   bool sparse = false;

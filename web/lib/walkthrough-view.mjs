@@ -102,7 +102,9 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     const list = $('path-list');
     const paths = S.catalog ? S.catalog.paths : [];
     if (!paths.length) {
-      list.replaceChildren(el('li', { class: 'muted', text: 'The animations appear when the model has loaded.' }));
+      // One waiting row per path (the walkthrough tells one path per step), so nothing moves when the names come.
+      list.replaceChildren(...STEPS.map((s) => el('li', {}, el('button', { type: 'button', class: 'path pending', 'data-path': s.path, disabled: true,
+        'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
       return;
     }
     list.replaceChildren(...paths.map((p) => el('li', {}, el('button', {

@@ -160,7 +160,8 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.ok(t.$('tour-body').querySelectorAll('.fig.pending').length > 0);
   assert.equal(t.$('tour-play').disabled, true);
   w.renderPaths();
-  assert.match(t.$('path-list').textContent, /appear when the model has loaded/);
+  assert.equal(t.$('path-list').querySelectorAll('button.path').length, 7, 'a waiting row per path, so the list does not grow');
+  assert.match(t.$('path-list').querySelector('button').getAttribute('aria-label'), /appear when the model has loaded/);
   t.S.ready = true;
   t.S.figures = new Map([['prefill.flop', { id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }]]);
   w.render();
