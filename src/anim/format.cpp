@@ -68,7 +68,7 @@ bool parse_ledger_format(std::string_view key, LedgerFormat& out, model::Error& 
   return false;
 }
 
-std::string ledger_to_json(const Ledger& l) {
+std::string ledger_to_json(const Ledger& l, const LedgerFilter& f) {
   std::string o;
   o.reserve(1024 + l.entries.size() * 1200);
   o += "{\n\"path\": ";
@@ -97,9 +97,12 @@ std::string ledger_to_json(const Ledger& l) {
     o += ", \"bytes\": " + number(r.bytes) + ", \"tokens\": " + number(r.tokens) + ", \"capacity\": " + number(r.capacity) + "}";
   }
   o += "\n],\n\"entries\": [";
+  bool any = false;
   for (std::size_t k = 0; k < l.entries.size(); ++k) {
     const LedgerEntry& e = l.entries[k];
-    o += k ? ",\n  " : "\n  ";
+    if (!f.keeps(e)) continue;
+    o += any ? ",\n  " : "\n  ";
+    any = true;
     o += "{\"index\": " + std::to_string(e.index) + ", \"step\": ";
     json_string(o, e.step);
     o += ", \"phase\": ";
@@ -143,15 +146,26 @@ std::string ledger_to_json(const Ledger& l) {
     }
     o += "], \"engram_rows\": " + number(e.engram_rows) + "}";
   }
-  o += l.entries.empty() ? "]\n}\n" : "\n]\n}\n";
+  o += any ? "\n]" : "]";
+  if (f.active()) {
+    o += ",\n\"filter\": {\"tier\": ";
+    if (f.tier == Endpoint::Count) o += "null";
+    else json_string(o, endpoint_key(f.tier));
+    o += ", \"object\": ";
+    if (f.object == ObjectKind::Count) o += "null";
+    else json_string(o, object_key(f.object));
+    o += '}';
+  }
+  o += "\n}\n";
   return o;
 }
 
-std::string ledger_to_csv(const Ledger& l) {
+std::string ledger_to_csv(const Ledger& l, const LedgerFilter& f) {
   std::string o =
       "index,step,phase,layer,t_start_s,duration_s,from,to,object,bytes,flop,overlapped,figure,time_figure,time_share,provenance,formula,"
       "sentence,highlight_layers,engram_rows\r\n";
   for (const LedgerEntry& e : l.entries) {
+    if (!f.keeps(e)) continue;
     o += std::to_string(e.index) + ",";
     model::append_csv_field(o, e.step);
     o += ",";
@@ -172,13 +186,14 @@ std::string ledger_to_csv(const Ledger& l) {
   return o;
 }
 
-std::string ledger_to_text(const Ledger& l) {
+std::string ledger_to_text(const Ledger& l, const LedgerFilter& f) {
   std::string o = (l.label.empty() ? std::string(path_label(l.path)) : l.label) + " (" + path_key(l.path) + ") · " + l.preset + " · " +
                   std::to_string(l.entries.size()) + " steps · " + model::human(l.total, "s") + " model time\n";
   o += (l.summary.empty() ? std::string(path_summary(l.path)) : l.summary) + "\n";
   if (!l.note.empty()) o += "Note: " + l.note + "\n";
   std::string phase;
   for (const LedgerEntry& e : l.entries) {
+    if (!f.keeps(e)) continue;
     if (e.phase != phase && !e.phase.empty()) o += "\n[" + e.phase + "]\n";
     phase = e.phase;
     o += "\n#" + std::to_string(e.index) + " " + std::string(e.step) + "  t=" + model::human(e.t_start, "s") + " +" +
@@ -195,14 +210,36 @@ std::string ledger_to_text(const Ledger& l) {
   return o;
 }
 
-std::string ledger_to(const Ledger& l, LedgerFormat f) {
+std::string ledger_to(const Ledger& l, LedgerFormat f, const LedgerFilter& filter) {
   switch (f) {
-    case LedgerFormat::Json: return ledger_to_json(l);
-    case LedgerFormat::Csv: return ledger_to_csv(l);
+    case LedgerFormat::Json: return ledger_to_json(l, filter);
+    case LedgerFormat::Csv: return ledger_to_csv(l, filter);
     case LedgerFormat::Text:
     case LedgerFormat::Count: break;
   }
-  return ledger_to_text(l);
+  return ledger_to_text(l, filter);
+}
+
+bool parse_ledger_filter(std::string_view tier, std::string_view object, LedgerFilter& out, model::Errors& errors) {
+  const std::size_t before = errors.size();
+  out = LedgerFilter{};
+  if (!tier.empty()) {
+    std::string keys;
+    for (int i = 0; i < kEndpointCount; ++i) {
+      if (tier == endpoint_key(static_cast<Endpoint>(i))) out.tier = static_cast<Endpoint>(i);
+      keys += (i ? ", " : "") + std::string(endpoint_key(static_cast<Endpoint>(i)));
+    }
+    if (out.tier == Endpoint::Count) errors.push_back(model::make_error(model::ErrorCode::BadEnum, "tier", tier, "one of: " + keys));
+  }
+  if (!object.empty()) {
+    std::string keys;
+    for (int i = 0; i < kObjectCount; ++i) {
+      if (object == object_key(static_cast<ObjectKind>(i))) out.object = static_cast<ObjectKind>(i);
+      keys += (i ? ", " : "") + std::string(object_key(static_cast<ObjectKind>(i)));
+    }
+    if (out.object == ObjectKind::Count) errors.push_back(model::make_error(model::ErrorCode::BadEnum, "object", object, "one of: " + keys));
+  }
+  return errors.size() == before;
 }
 
 }  // namespace tierscope::anim

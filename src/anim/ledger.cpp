@@ -1,6 +1,8 @@
 // Names, labels and the strict key parser for paths, endpoints and state objects; layer sets.
 #include "anim/ledger.h"
 
+#include "model/view_codec.h"
+
 #include <bit>
 #include <string>
 
@@ -8,33 +10,33 @@ namespace tierscope::anim {
 
 namespace {
 
+// Keys come from the view codec's list (model/view_codec.h), the one list links, the CLI and the page use.
 struct PathInfo {
-  const char* key;
   const char* label;
   const char* summary;
 };
 
 // Order matches PathId.
 constexpr PathInfo kPaths[kPathCount] = {
-    {"prefill", "Prefill",
+    {"Prefill",
      "The prompt streams through the causal encoder; global KV is authored and stored in FP4, the SWA ring fills, "
      "Engram rows are read, the decoder runs only on the last window, and the prefix is persisted to SSD."},
-    {"decode", "Decode step",
+    {"Decode step",
      "One output token: Engram prefetch, the MoE weight stream, full-pool and candidate-pool indexers, top-k, the "
      "FP4 slice gather, the SWA window, and the caches growing by one token."},
-    {"engram", "Engram lookup",
+    {"Engram lookup",
      "One Engram lookup up close: n-grams hashed per head into prime-sized tables, rows fetched, gated and added "
      "to the residual stream. Nothing is written."},
-    {"csa2-modes", "CSA2 layer modes",
+    {"CSA2 layer modes",
      "Layer by layer, what one decode step reads: Full layers own global KV, Reindex layers re-select inside the "
      "candidate pool, Reuse layers take the selection unchanged, SWA-only layers keep just the window."},
-    {"swa-resume", "SWA resume",
+    {"SWA resume",
      "An idle session's window is parked in the host-DRAM pool; resuming is a hidden prefetch on a hit and a "
      "bounded replay of the last window on a miss, never an SSD read."},
-    {"prefix-cache", "Prefix-cache hit",
+    {"Prefix-cache hit",
      "A returning prompt hits the persistent prefix cache: its global KV is promoted SSD → DRAM → HBM before the "
      "turn's first decode step, compared with recomputing it."},
-    {"step-budget", "Decode step budget",
+    {"Decode step budget",
      "Where a decode step's time goes as the batch and the context grow: the weight stream against the KV and "
      "index reads."},
 };
@@ -71,22 +73,16 @@ int index_of(E e) {
 
 }  // namespace
 
-const char* path_key(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].key; }
+const char* path_key(PathId p) { return model::kPathKeys[static_cast<std::size_t>(index_of<PathId, kPathCount>(p))]; }
 const char* path_label(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].label; }
 const char* path_summary(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].summary; }
 
-std::string path_keys_allowed() {
-  std::string s;
-  for (int i = 0; i < kPathCount; ++i) {
-    if (i > 0) s += ", ";
-    s += kPaths[i].key;
-  }
-  return s;
-}
+std::string path_keys_allowed() { return model::path_keys_text(); }
+static_assert(model::kPathKeys.size() == static_cast<std::size_t>(kPathCount), "one key per path");
 
 bool parse_path(std::string_view key, PathId& out, model::Error& err) {
   for (int i = 0; i < kPathCount; ++i) {
-    if (key == kPaths[i].key) {
+    if (key == model::kPathKeys[static_cast<std::size_t>(i)]) {
       out = static_cast<PathId>(i);
       return true;
     }

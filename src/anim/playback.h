@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "anim/ledger.h"
+#include "model/view_codec.h"
 
 namespace tierscope::anim {
 
@@ -27,7 +28,8 @@ struct TimeMap {
 };
 TimeMap time_map(const Ledger& ledger);
 
-constexpr double kMinSpeed = 0.25, kMaxSpeed = 8;
+// The view codec checks links against the same range.
+constexpr double kMinSpeed = model::kMinSpeed, kMaxSpeed = model::kMaxSpeed;
 
 // The playback position. Plain data: the UI and the URL hash (path, step) read and write it.
 struct Playback {

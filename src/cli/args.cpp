@@ -161,10 +161,12 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     }
     const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
-                       flag == "--over" || flag == "--figures" || flag == "--path" || fleet_flag;
+                       flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
+                       flag == "--object" || fleet_flag;
     if (!known) {
       usage(ErrorCode::UnknownKey, "flag", flag,
-            "--preset, --set, --scenario, --config, --format, --over, --figures, --path, --hours, --seed, --trace, --sweep, --help");
+            "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
+            "--sweep, --help");
       continue;
     }
     if (!has_value) {
@@ -227,6 +229,14 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       if (!sim::parse_sweep_tier(value, tier)) usage(ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
       o.sweep_tier = std::string(value);
       fleet_flags.push_back(std::string(flag));
+    } else if (flag == "--hash") {
+      if (o.hash_given) usage(ErrorCode::DuplicateKey, flag, value, "one --hash");
+      o.hash = std::string(value);
+      o.hash_given = true;
+    } else if (flag == "--tier") {
+      o.tier = std::string(value);
+    } else if (flag == "--object") {
+      o.object = std::string(value);
     } else if (flag == "--figures") {
       std::size_t s = 0;
       while (s <= value.size()) {
@@ -244,6 +254,15 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (o.command != Command::Fleet && !fleet_flags.empty()) {
     usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command");
+  }
+  if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
+    usage(ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
+  }
+  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
+    usage(ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart or fleet");
+  }
+  if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
+    usage(ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
@@ -281,7 +300,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   } else if (!o.axes.empty()) {
     usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
   }
-  if (o.command == Command::Ledger && o.path.empty()) {
+  // A ledger's path may come from --hash instead (checked when the hash is read).
+  if (o.command == Command::Ledger && o.path.empty() && !o.hash_given) {
     usage(ErrorCode::BadSyntax, "--path", "", "a path for the ledger command: " + anim::path_keys_allowed());
   } else if (o.command != Command::Ledger && !o.path.empty()) {
     usage(ErrorCode::BadSyntax, "--path", o.path, "only with the ledger command");

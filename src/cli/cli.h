@@ -47,6 +47,9 @@ struct Options {
   std::string trace_file;                // --trace (fleet): a Mooncake-format trace
   std::string sweep_tier;                // --sweep (fleet): pool, dram or ssd
   std::string chart;                     // chart: roofline, sweep or breakdown
+  std::string hash;                      // --hash: a share link's hash (model/view_codec.h); scenario and path
+  bool hash_given = false;
+  std::string tier, object;              // --tier, --object (ledger): only the entries that match
 };
 
 struct ParseResult {

@@ -16,11 +16,13 @@
 #include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "model/reports.h"
 #include "model/text.h"
 #include "model/url_codec.h"
 #include "sim/fleet.h"
 #include "sim/fleet_report.h"
 #include "sim/trace.h"
+#include "model/view_codec.h"
 
 namespace tierscope::cli {
 
@@ -53,9 +55,21 @@ std::string config_name_hint(std::string_view path) {
 
 // Builds the scenario from --scenario or --preset, puts in the model of --config, then applies --set in
 // order; all or nothing.
-bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, Output& o) {
+bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, std::string& hash_path, Output& o) {
   Scenario s;
-  if (!opt.scenario_file.empty()) {
+  if (opt.hash_given) {
+    // A share link's hash, read by the page's codec. The page drops a bad key and goes on; here nothing
+    // runs until every key is right.
+    ViewState v;
+    Errors errors;
+    if (!parse_view(opt.hash, v, errors)) {
+      for (Error& e : errors) e.field = "--hash " + e.field;
+      report(o, errors, kExitInvalid);
+      return false;
+    }
+    s = v.scenario;
+    hash_path = v.path.empty() && v.tour > 0 ? std::string(kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : v.path;
+  } else if (!opt.scenario_file.empty()) {
     std::string text, why;
     if (!read_file(opt.scenario_file, text, why)) {
       report(o, {make_error(ErrorCode::BadSyntax, "--scenario", opt.scenario_file, "a readable file (" + why + ")")}, kExitFile);
@@ -156,32 +170,9 @@ void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
   const Figures f = describe(s);
   const Terms& t = f.computed.terms;
   if (opt.format == Format::Json) {
-    Json j;
-    j["preset"] = s.preset;
-    j["hash"] = scenario_to_hash(s);
-    j["feasible"] = t.feasible();
-    Json why = Json::array();
-    for (const Error& e : infeasible_errors(t)) why.push_back(Json{{"field", e.field}, {"value", e.value}, {"allowed", e.allowed}});
-    j["infeasible"] = std::move(why);
-    Json arr = Json::array();
-    for (FigureId id : ids) {
-      const Figure& x = f[id];
-      Json value = std::isfinite(x.value) ? Json(x.value) : Json(nullptr);
-      arr.push_back(Json{{"id", x.id}, {"label", x.label}, {"value", value}, {"unit", x.unit}, {"feasible", x.feasible},
-                         {"formula", x.formula}, {"provenance", provenance_name(x.provenance)}, {"sources", figure_sources(f, x)},
-                         {"tier", tier_name(x.tier)}, {"lifetime", lifetime_name(x.lifetime)}});
-    }
-    j["figures"] = std::move(arr);
-    o.out = j.dump(2) + "\n";
+    o.out = figures_to_json(f, s, ids);
   } else if (opt.format == Format::Csv) {
-    o.out = "id,label,value,unit,feasible,provenance,tier,lifetime,formula,sources\n";
-    for (FigureId id : ids) {
-      const Figure& x = f[id];
-      o.out += csv_field(x.id) + "," + csv_field(x.label) + "," + (std::isfinite(x.value) ? num_exact(x.value) : std::string()) + "," +
-               csv_field(x.unit) + "," + (x.feasible ? "true" : "false") + "," + provenance_name(x.provenance) + "," +
-               csv_field(tier_name(x.tier)) + "," + csv_field(lifetime_name(x.lifetime)) + "," + csv_field(x.formula) + "," +
-               csv_field(figure_sources(f, x)) + "\n";
-    }
+    o.out = figures_to_csv(f, ids);
   } else {
     o.out = "scenario: " + scenario_to_hash(s) + "\n";
     if (!t.feasible()) o.out += "this setup cannot run: " + infeasible_summary(t) + "\n";
@@ -203,25 +194,9 @@ void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
 void cmd_check_card(const Options& opt, const Scenario& s, Output& o) {
   const auto rows = check_card(s);
   if (opt.format == Format::Json) {
-    Json arr = Json::array();
-    for (const CardRow& r : rows) {
-      arr.push_back(Json{{"id", r.claim->id}, {"claim", r.claim->text}, {"band_low", r.claim->lo},
-                         {"band_high", std::isfinite(r.claim->hi) ? Json(r.claim->hi) : Json(nullptr)}, {"unit", figure_info(r.claim->figure).unit},
-                         {"figure", figure_info(r.claim->figure).id}, {"value", std::isfinite(r.value) ? Json(r.value) : Json(nullptr)},
-                         {"band_high_open", !std::isfinite(r.claim->hi)}, {"card_value", r.card_value},
-                         {"verdict", verdict_name(r.verdict)}, {"condition", r.condition}, {"reason", r.reason},
-                         {"note", r.note}});
-    }
-    o.out = Json{{"scenario", scenario_to_hash(s)}, {"claims", std::move(arr)}}.dump(2) + "\n";
+    o.out = card_to_json(rows, s);
   } else if (opt.format == Format::Csv) {
-    o.out = "id,claim,band_low,band_high,unit,value,card_value,verdict,condition,reason\n";
-    for (const CardRow& r : rows) {
-      o.out += csv_field(r.claim->id) + "," + csv_field(r.claim->text) + "," + num_exact(r.claim->lo) + "," +
-               (std::isfinite(r.claim->hi) ? num_exact(r.claim->hi) : std::string()) + "," + csv_field(figure_info(r.claim->figure).unit) + "," +
-               (std::isfinite(r.value) ? num_exact(r.value) : std::string()) +
-               "," + num_exact(r.card_value) + "," + verdict_name(r.verdict) + "," + csv_field(r.condition) + "," +
-               csv_field(r.reason) + "\n";
-    }
+    o.out = card_to_csv(rows);
   } else {
     o.out = "design card check against: " + scenario_to_hash(s) + "  (card column: v41-flash-card)\n\n";
     for (const CardRow& r : rows) {
@@ -402,18 +377,34 @@ void cmd_params(const Options& opt, Output& o) {
 }
 
 // The same serializer the app's ledger panel receives, so the two outputs are byte-identical.
-void cmd_ledger(const Options& opt, const Scenario& s, Output& o) {
+void cmd_ledger(const Options& opt, const Scenario& s, const std::string& hash_path, Output& o) {
+  if (!opt.path.empty() && !hash_path.empty() && opt.path != hash_path) {
+    report(o, {make_error(ErrorCode::Inconsistent, "--path", opt.path, "the path of --hash (" + hash_path + "), or leave --path out")}, kExitUsage);
+    return;
+  }
+  const std::string key = opt.path.empty() ? hash_path : opt.path;
+  if (key.empty()) {
+    report(o, {make_error(ErrorCode::BadSyntax, "--path", "", "a path for the ledger command (--path, or path= in --hash): " + anim::path_keys_allowed())}, kExitUsage);
+    return;
+  }
   anim::PathId path{};
   Error e;
-  if (!anim::parse_path(opt.path, path, e)) {
+  if (!anim::parse_path(key, path, e)) {
     report(o, {e}, kExitUsage);
+    return;
+  }
+  anim::LedgerFilter filter;
+  Errors bad;
+  if (!anim::parse_ledger_filter(opt.tier, opt.object, filter, bad)) {
+    for (Error& x : bad) x.field = "--" + x.field;
+    report(o, bad, kExitUsage);
     return;
   }
   const anim::LedgerFormat f = opt.format == Format::Json  ? anim::LedgerFormat::Json
                                : opt.format == Format::Csv ? anim::LedgerFormat::Csv
                                                            : anim::LedgerFormat::Text;
   const Figures figures = describe(s);
-  o.out = anim::ledger_to(anim::build_ledger(s, figures, path), f);
+  o.out = anim::ledger_to(anim::build_ledger(s, figures, path), f, filter);
   report_infeasible(o, figures.computed.terms);
 }
 
@@ -466,7 +457,8 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Fleet: break;
   }
   Scenario s;
-  if (!build_scenario(opt, read_file, s, o)) return o;
+  std::string hash_path;
+  if (!build_scenario(opt, read_file, s, hash_path, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
   else if (opt.command == Command::Chart) cmd_chart(opt, s, o);
   else if (opt.command == Command::CheckCard) {
@@ -475,7 +467,7 @@ Output run(const Options& opt, ReadFile read_file) {
     compute_values(s, c);
     report_infeasible(o, c.terms);
   }
-  else if (opt.command == Command::Ledger) cmd_ledger(opt, s, o);
+  else if (opt.command == Command::Ledger) cmd_ledger(opt, s, hash_path, o);
   else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
   else cmd_sweep(opt, s, o);
   return o;
@@ -514,6 +506,7 @@ std::string usage_text() {
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
          "  --scenario FILE      start from a scenario JSON file instead\n"
          "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
+         "  --hash HASH          start from a share link's hash (#preset=…&ctx=…&path=…) instead of --preset\n"
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
@@ -523,6 +516,8 @@ std::string usage_text() {
          "  --seed S             fleet: random seed (the same as --set seed=S)\n"
          "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic\n"
          "  --sweep TIER         fleet: also run the tier (pool, dram, ssd) at 1/16 to 16 times its capacity\n"
+         "  --tier KEY           ledger: only moves from or to this place (sram, hbm, dram, ssd, …)\n"
+         "  --object KEY         ledger: only moves of this object (global-kv, moe-weights, …)\n"
          "  --help               this text\n"
          "\n"
          "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, trace line or a setup that cannot run\n"
@@ -533,6 +528,7 @@ std::string usage_text() {
          "  tierscope check-card --format csv\n"
          "  tierscope ledger --path decode --format json\n"
          "  tierscope fleet --hours 24 --set arrivals=5 --sweep pool\n"
+         "  tierscope ledger --hash '#preset=v41-flash-8xh200&ctx=1048576&path=prefill' --format csv\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
          "  tierscope chart roofline --format json\n"
          "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"

@@ -263,7 +263,7 @@ const ParamDef kParams[] = {
 #undef TS_INT
 #undef TS_ENUM
 
-const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view"};
+const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour"};
 
 bool parse_double(std::string_view text, double& out) {
   if (text.empty() || text.size() > 64) return false;

@@ -1,6 +1,7 @@
 // Number formatting shared by formulas, the CLI and the codecs. No locale, no streams.
 #include "model/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -207,6 +208,20 @@ std::string human(double value, std::string_view unit) {
     else s += unit;
   }
   return s;
+}
+
+std::string count_of(double n, std::string_view singular, std::string_view plural) {
+  std::string s = num(n);
+  s += ' ';
+  s += n == 1 ? singular : plural;
+  return s;
+}
+
+std::string display_value(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return human(value, unit);
+  if (unit == "sessions") return count_of(std::floor(std::max(0.0, value)), "session", "sessions");
+  if (unit == "experts") return count_of(value, "expert", "experts");
+  return human(value, unit);
 }
 
 void append_json_string(std::string& out, std::string_view s) {

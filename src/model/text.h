@@ -16,6 +16,12 @@ std::string num_exact(double v);
 // A value with a scaled unit: bytes → "12.48 GB", seconds → "0.195 ms", FLOP → "4.19 TFLOP".
 // Units understood: "B", "B/token", "s", "FLOP", "params", "B/s", "USD", "fraction"; others print plainly.
 std::string human(double value, std::string_view unit);
+// A value as the page, the canvas and the figures' "text" say it: human() with each unit once, sessions
+// whole (a floor: a fraction of a session does not fit; formulas keep the exact quotient) and counts of
+// experts singular for exactly one.
+std::string display_value(double value, std::string_view unit);
+// "1 layer", "3 layers", "1,024 tokens" (grouped digits).
+std::string count_of(double n, std::string_view singular, std::string_view plural);
 // Appends printf-style text to out.
 void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // Appends s as a JSON string literal. '<', '>' and '&' are escaped too, so the JSON is safe inside HTML.

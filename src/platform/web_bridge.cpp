@@ -6,7 +6,9 @@
 #include "anim/format.h"
 #include "model/errors.h"
 #include "model/hf_config.h"
+#include "model/text.h"
 #include "ui/app.h"
+#include "ui/page_json.h"
 
 #include <imgui.h>
 
@@ -132,8 +134,9 @@ const char* not_ready() {
   model::Errors e{model::make_error(model::ErrorCode::BadSyntax, "app", "not started", "calls after window.tierscope.ready")};
   return hand_out(ui::errors_json(e));
 }
-const char* bad_arg(const char* field) {
-  model::Errors e{model::make_error(model::ErrorCode::TooLarge, field, "(missing or longer than 8192 bytes)", "a string of at most 8192 bytes")};
+const char* bad_arg(const char* field, std::size_t limit = kMaxArg) {
+  model::Errors e{model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
+                                    "a string of at most " + std::to_string(limit) + " bytes")};
   return hand_out(ui::errors_json(e));
 }
 // After a change made from the page: redraw, and tell the page the new state.
@@ -241,24 +244,103 @@ TS_EXPORT const char* ts_bridge_ledger_json() {
   return hand_out(anim::ledger_to_json(bridge::g_app->ledger));
 }
 
-TS_EXPORT const char* ts_bridge_figures_json() {
-  if (!bridge::g_app) return "[]";
-  return hand_out(ui::figures_json(*bridge::g_app));
+// Every name and label the page shows, for the model at hand (ui::catalog_json). The page reads it again
+// when the scenario changes.
+TS_EXPORT const char* ts_bridge_catalog_json() {
+  if (!bridge::g_app) return "{}";
+  return hand_out(ui::catalog_json(*bridge::g_app));
 }
 
-TS_EXPORT const char* ts_bridge_paths_json() { return hand_out(ui::paths_json()); }
+// The ledger panel's rows with their numbers as text, narrowed by an endpoint key and an object key (empty
+// strings: any). Bad keys give {ok:false, errors}.
+TS_EXPORT const char* ts_bridge_ledger_view_json(const char* tier, const char* object) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view t, o;
+  if (!arg_text(tier, t, 64)) return bad_arg("tier", 64);
+  if (!arg_text(object, o, 64)) return bad_arg("object", 64);
+  model::Errors errors;
+  anim::LedgerFilter filter;
+  if (!anim::parse_ledger_filter(t, o, filter, errors)) return hand_out(ui::errors_json(errors));
+  return hand_out(ui::ledger_view_json(*bridge::g_app, filter));
+}
+
+// A download as {ok, errors, text}: `what` is "ledger", "figures" or "card", `format` "csv" or "json"; the
+// text is byte for byte what the command line writes (`tierscope ledger|figures|check-card`).
+TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, const char* tier, const char* object) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view w, f, t, o;
+  if (!arg_text(what, w, 64)) return bad_arg("what", 64);
+  if (!arg_text(format, f, 64)) return bad_arg("format", 64);
+  if (!arg_text(tier, t, 64)) return bad_arg("tier", 64);
+  if (!arg_text(object, o, 64)) return bad_arg("object", 64);
+  model::Errors errors;
+  std::string text;
+  bool ok = false;
+  if (w == "ledger") {
+    anim::LedgerFilter filter;
+    ok = anim::parse_ledger_filter(t, o, filter, errors) && ui::ledger_export(*bridge::g_app, f, filter, text, errors);
+  } else if (w == "figures") {
+    ok = ui::figures_export(*bridge::g_app, f, text, errors);
+  } else if (w == "card") {
+    ok = ui::card_export(*bridge::g_app, f, text, errors);
+  } else {
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures or card"));
+  }
+  std::string out = ui::errors_json(errors);
+  if (ok) {
+    out.pop_back();  // the closing brace: the text goes inside the same object
+    out += ",\"text\":";
+    model::append_json_string(out, text);
+    out += '}';
+  }
+  return hand_out(std::move(out));
+}
+
+// A chart's series as {ok, errors, chart}: `name` is a chart key, `options` JSON text (see
+// model/chart_options.h). The chart is what `tierscope chart NAME --format json` prints.
+TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view n, o;
+  if (!arg_text(name, n, 64)) return bad_arg("name", 64);
+  if (!arg_text(options, o)) return bad_arg("options");
+  model::Errors errors;
+  std::string chart;
+  const bool ok = ui::chart_json(*bridge::g_app, n, o, chart, errors);
+  std::string out = ui::errors_json(errors);
+  if (ok) {
+    out.pop_back();
+    out += ",\"chart\":" + chart + '}';
+  }
+  return hand_out(std::move(out));
+}
 
 TS_EXPORT const char* ts_bridge_view_hash() {
   if (!bridge::g_app) return "";
   return hand_out(ui::view_hash(*bridge::g_app));
 }
 
+// Applies a link's hash (model/view_codec.h). Returns {ok, errors, pathGiven, tour}: whether the link named
+// a path, and its walkthrough step (the page opens that step's entry when no path was given).
 TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   if (!bridge::g_app) return not_ready();
   std::string_view h;
   if (!arg_text(hash, h)) return bad_arg("hash");
   model::Errors errors;
-  ui::apply_hash(*bridge::g_app, h, errors);
+  ui::HashInfo info;
+  ui::apply_hash(*bridge::g_app, h, errors, &info);
+  after_change();
+  std::string out = ui::errors_json(errors);
+  out.pop_back();
+  out += info.path_given ? ",\"pathGiven\":true" : ",\"pathGiven\":false";
+  out += ",\"tour\":" + std::to_string(info.tour) + '}';
+  return hand_out(std::move(out));
+}
+
+// The walkthrough step the reader moved to (1 to the number of steps; 0: none): the share link carries it.
+TS_EXPORT const char* ts_bridge_set_tour(int tour) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  ui::set_tour(*bridge::g_app, tour, errors);
   after_change();
   return hand_out(ui::errors_json(errors));
 }

@@ -8,18 +8,20 @@
 #include "model/presets.h"
 #include "model/text.h"
 #include "model/url_codec.h"
-#include "ui/units.h"
+#include "model/view_codec.h"
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 namespace tierscope::ui {
 
 namespace {
 
-constexpr const char* kPanelKeys[] = {"scenario", "modes", "card", "inspector", "figures"};
-static_assert(sizeof(kPanelKeys) / sizeof(kPanelKeys[0]) == kPanelCount);
+// Panel keys are the view codec's (model/view_codec.h): links, the bridge and the catalog read them there.
+constexpr const auto& kPanelKeys = model::kPanelKeys;
+static_assert(kPanelKeys.size() == static_cast<std::size_t>(kPanelCount));
 constexpr anim::PathId kDefaultPath = anim::PathId::Decode;
 
 void refresh_state(App& app) {
@@ -42,56 +44,7 @@ void rebuild_ledger(App& app) {
   }
 }
 
-bool parse_int(std::string_view text, long long& out) {
-  if (text.empty() || text.size() > 18) return false;
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  if (i == text.size()) return false;
-  long long v = 0;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    v = v * 10 + (text[i] - '0');
-  }
-  out = text[0] == '-' ? -v : v;
-  return true;
-}
-
-bool parse_real(std::string_view text, double& out) {
-  if (text.empty() || text.size() > 32) return false;
-  const std::string s(text);
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(out);
-}
-
-std::string speed_allowed() {
-  std::string s;
-  model::appendf(s, "a number from %g to %g", anim::kMinSpeed, anim::kMaxSpeed);
-  return s;
-}
-
-bool parse_panels(std::string_view text, std::uint32_t& out, model::Errors& errors) {
-  std::uint32_t bits = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view key = text.substr(start, end - start);
-    if (!key.empty()) {
-      int found = -1;
-      for (int i = 0; i < kPanelCount; ++i)
-        if (key == kPanelKeys[i]) found = i;
-      if (found < 0) {
-        errors.push_back(model::make_error(model::ErrorCode::BadEnum, "panels", key,
-                                           "a comma-separated list of: scenario, modes, card, inspector, figures"));
-        return false;
-      }
-      bits |= 1u << found;
-    }
-    start = end + 1;
-  }
-  out = bits;
-  return true;
-}
+std::string speed_allowed() { return model::speed_allowed_text(); }
 
 }  // namespace
 
@@ -328,136 +281,76 @@ bool tick(App& app, double dt_seconds) {
   return moved;
 }
 
-bool apply_hash(App& app, std::string_view hash, model::Errors& errors) {
-  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo* info) {
   const std::size_t errors_before = errors.size();
-  if (hash.size() > model::kMaxHashBytes) {
-    std::string allowed;
-    model::appendf(allowed, "at most %zu bytes", model::kMaxHashBytes);
-    errors.push_back(model::make_error(model::ErrorCode::TooLarge, "hash",
-                                       std::to_string(hash.size()) + " bytes", allowed));
-    return false;
-  }
-  // Split and check each part on its own, so one bad part cannot take the good ones down with it.
-  std::vector<model::UrlPair> scenario_pairs;
-  std::vector<model::UrlPair> view_pairs;
-  std::size_t start = 0;
-  while (start < hash.size()) {
-    std::size_t end = hash.find('&', start);
-    if (end == std::string_view::npos) end = hash.size();
-    const std::string_view part = hash.substr(start, end - start);
-    start = end + 1;
-    if (part.empty()) continue;
-    std::vector<model::UrlPair> one;
-    if (!model::split_hash(part, one, errors) || one.empty()) continue;
-    bool duplicate = false;
-    for (const auto& seen : scenario_pairs) duplicate = duplicate || seen.key == one[0].key;
-    for (const auto& seen : view_pairs) duplicate = duplicate || seen.key == one[0].key;
-    if (duplicate) {
-      errors.push_back(model::make_error(model::ErrorCode::DuplicateKey, one[0].key, one[0].value, "each key once"));
-      continue;
-    }
-    if (model::is_view_key(one[0].key)) view_pairs.push_back(one[0]);
-    else scenario_pairs.push_back(one[0]);
-  }
-
-  // Scenario: drop the pairs the codec names as bad and try again, so each bad key falls back alone.
-  model::Scenario next = model::default_scenario();
-  std::vector<Adjustment> followed;  // fields the link left out that followed its keys (gpus=1 moves tp)
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    model::Errors errs;
-    followed.clear();
-    if (model::scenario_from_pairs(scenario_pairs, next, errs, &followed)) break;
-    errors.insert(errors.end(), errs.begin(), errs.end());
-    const std::size_t n = scenario_pairs.size();
-    std::erase_if(scenario_pairs, [&](const model::UrlPair& p) {
-      for (const model::Error& e : errs)
-        if (e.field == p.key) return true;
-      return false;
-    });
-    if (scenario_pairs.size() == n) scenario_pairs.clear();  // an error no single key explains
-    next = model::default_scenario();
-  }
-
-  // View: path first (the step is an index into its ledger), then step, speed, panels.
+  model::ViewState v;
+  model::parse_view(hash, v, errors);
+  // A hash too large to read changes nothing (the codec has named it).
+  if (hash.size() > model::kMaxHashBytes + (hash.starts_with('#') ? 1 : 0)) return false;
   anim::PathId path = kDefaultPath;
-  std::string_view step_text, speed_text, panels_text;
-  bool have_panels = false;
-  for (const model::UrlPair& p : view_pairs) {
-    if (p.key == "path") {
-      model::Error err;
-      if (!anim::parse_path(p.value, path, err)) {
-        errors.push_back(err);
-        path = kDefaultPath;
-      }
-    } else if (p.key == "step") step_text = p.value;
-    else if (p.key == "speed") speed_text = p.value;
-    else if (p.key == "panels") {
-      panels_text = p.value;
-      have_panels = true;
-    }
-    // Other view keys (embed, t, view) belong to the page.
+  // A walkthrough step without a path opens the path that step tells.
+  const std::string& key = !v.path.empty() ? v.path : v.tour > 0 ? std::string(model::kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : std::string();
+  if (!key.empty()) path = static_cast<anim::PathId>(model::path_index(key));
+  if (info) {
+    info->path_given = !v.path.empty();
+    info->tour = v.tour;
   }
 
-  app.scenario = next;
-  if (!followed.empty()) {
-    app.adjustments = followed;
+  app.scenario = v.scenario;
+  if (!v.followed.empty()) {
+    app.adjustments = v.followed;
     ++app.adjustments_seq;
   }
   app.figures = model::describe(app.scenario);
   app.selected_figure = -1;
   app.playback = anim::Playback{};
   app.playback.path = path;
+  app.tour = v.tour;
+  app.view = v.view;
   rebuild_ledger(app);
 
-  if (!step_text.empty()) {
-    long long step = 0;
-    const bool is_int = parse_int(step_text, step);
-    if (!is_int || step < 0 || step >= static_cast<long long>(app.ledger.entries.size())) {
+  // The step is an index into the path's ledger: only here is its range known.
+  if (v.step >= 0) {
+    const int steps = static_cast<int>(app.ledger.entries.size());
+    if (v.step >= steps) {
       std::string allowed;
-      model::appendf(allowed, "an integer from 0 to %d for this path",
-                     static_cast<int>(app.ledger.entries.size()) - 1);
-      errors.push_back(model::make_error(is_int ? model::ErrorCode::OutOfRange : model::ErrorCode::WrongType, "step",
-                                         step_text, allowed));
+      model::appendf(allowed, "an integer from 0 to %d for this path", steps - 1);
+      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", std::to_string(v.step), allowed));
     } else {
-      anim::seek(app.playback, app.time_map, static_cast<int>(step));
+      anim::seek(app.playback, app.time_map, v.step);
     }
   }
-  if (!speed_text.empty()) {
-    double speed = 1;
-    const bool is_number = parse_real(speed_text, speed);
-    if (!is_number || speed < anim::kMinSpeed || speed > anim::kMaxSpeed)
-      errors.push_back(model::make_error(is_number ? model::ErrorCode::OutOfRange : model::ErrorCode::WrongType, "speed",
-                                         speed_text, speed_allowed()));
-    else anim::set_speed(app.playback, speed);
-  }
-  std::uint32_t panels = kDefaultPanels;
-  if (have_panels && !parse_panels(panels_text, panels, errors)) panels = kDefaultPanels;
-  app.panels = panels;
+  if (v.speed > 0) anim::set_speed(app.playback, v.speed);
+  app.panels = v.panels_given ? v.panels : kDefaultPanels;
   changed(app);
   return errors.size() == errors_before;
 }
 
 std::string view_hash(const App& app) {
-  std::string h = model::scenario_to_hash(app.scenario);
-  h += "&path=";
-  h += anim::path_key(app.playback.path);
-  if (app.playback.step != 0) model::appendf(h, "&step=%d", app.playback.step);
-  if (app.playback.speed != 1) {
-    h += "&speed=";
-    h += model::num_exact(app.playback.speed);
+  model::ViewState v;
+  v.scenario = app.scenario;
+  v.path = anim::path_key(app.playback.path);
+  v.step = app.playback.step;
+  v.speed = app.playback.speed;
+  v.panels_given = app.panels != kDefaultPanels;
+  v.panels = app.panels;
+  v.view = app.view;
+  // Once the reader has used the walkthrough, the link names its step, which always tells the path on screen.
+  v.tour = app.tour > 0 ? model::path_index(v.path) + 1 : 0;
+  return model::view_to_hash(v);
+}
+
+bool set_tour(App& app, int tour, model::Errors& errors) {
+  if (tour < 0 || tour > model::kTourSteps) {
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "tour", std::to_string(tour),
+                                       "0 (none) or a walkthrough step from 1 to " + std::to_string(model::kTourSteps)));
+    return false;
   }
-  if (app.panels != kDefaultPanels) {
-    h += "&panels=";
-    bool first = true;
-    for (int i = 0; i < kPanelCount; ++i) {
-      if (!((app.panels >> i) & 1u)) continue;
-      if (!first) h += ',';
-      h += kPanelKeys[i];
-      first = false;
-    }
+  if (tour != app.tour) {
+    app.tour = tour;
+    ++app.revision;
   }
-  return h;
+  return true;
 }
 
 std::string policy_label(const model::Scenario& s) {
@@ -548,7 +441,20 @@ void append_arch(std::string& o, const model::ModelArch& m) {
                  m.experts > 0 ? "true" : "false", m.experts, m.experts_per_token, m.shared_experts,
                  m.engram_count > 0 ? "true" : "false", m.engram_count, sparse ? "true" : "false");
   model::append_json_string(o, model::format_info(m.kv_fmt).label);
-  o += '}';
+  // The same facts as the walkthrough quotes them (grouped digits), so the page formats no number.
+  const std::pair<const char*, double> facts[] = {
+      {"layers", m.layer_count}, {"encoder_layers", ced ? m.enc_layers : 0}, {"decoder_layers", m.layer_count - (ced ? m.enc_layers : 0)},
+      {"q_heads", m.q_heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"kv_lora", m.kv_lora}, {"window", m.n_win},
+      {"experts", m.experts}, {"experts_per_token", m.experts_per_token}, {"shared_experts", m.shared_experts},
+      {"engram_layers", m.engram_count}};
+  o += ",\"text\":{";
+  for (std::size_t i = 0; i < std::size(facts); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, facts[i].first);
+    o += ':';
+    model::append_json_string(o, model::num(facts[i].second));
+  }
+  o += "}}";
 }
 
 void append_names(std::string& o, const App& app) {
@@ -621,7 +527,23 @@ std::string state_json(const App& app) {
   model::append_json_number(o, c.swa_kv_bytes);
   o += ",\"engramRows\":";
   model::append_json_number(o, c.engram_rows);
-  model::appendf(o, "},\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
+  // The same counters as the page shows them (grouped tokens, bytes with their unit).
+  o += "},\"counterText\":{\"globalKvTokens\":";
+  model::append_json_string(o, model::num(c.global_kv_tokens));
+  o += ",\"globalKvBytes\":";
+  model::append_json_string(o, model::human(c.global_kv_bytes, "B"));
+  o += ",\"swaKvTokens\":";
+  model::append_json_string(o, model::num(c.swa_kv_tokens));
+  o += ",\"swaKvBytes\":";
+  model::append_json_string(o, model::human(c.swa_kv_bytes, "B"));
+  o += ",\"engramRows\":";
+  model::append_json_string(o, model::num(c.engram_rows));
+  o += "},\"tModelText\":";
+  model::append_json_string(o, model::human(st.t_model, "s"));
+  o += ",\"totalText\":";
+  model::append_json_string(o, model::human(st.total, "s"));
+  model::appendf(o, ",\"tour\":%d", app.tour);
+  model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
   bool first = true;
   for (int i = 0; i < kPanelCount; ++i) {
     if (!((app.panels >> i) & 1u)) continue;
@@ -633,6 +555,10 @@ std::string state_json(const App& app) {
   model::append_json_string(o, policy_label(app.scenario));
   o += ",\"note\":";
   model::append_json_string(o, app.ledger.note);
+  // The current entry's sentence: the page's caption under the canvas and its live region.
+  o += ",\"entrySentence\":";
+  const int at = app.playback.step;
+  model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
   // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
   // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
   const model::Terms& terms = app.figures.computed.terms;
@@ -665,51 +591,6 @@ std::string state_json(const App& app) {
   model::appendf(o, ",\"adjustmentsSeq\":%llu,\"adjustments\":", static_cast<unsigned long long>(app.adjustments_seq));
   append_adjustments(o, app.adjustments);
   o += '}';
-  return o;
-}
-
-std::string figures_json(const App& app) {
-  std::string o = "[";
-  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
-    const model::Figure& f = app.figures.list[i];
-    if (i) o += ',';
-    o += "{\"id\":";
-    model::append_json_string(o, f.id);
-    o += ",\"label\":";
-    model::append_json_string(o, f.label);
-    o += ",\"value\":";
-    model::append_json_number(o, f.value);
-    o += ",\"unit\":";
-    model::append_json_string(o, f.unit);
-    o += ",\"text\":";
-    model::append_json_string(o, f.feasible ? display_value(f.value, f.unit) : std::string("not computed"));
-    o += ",\"formula\":";
-    model::append_json_string(o, f.formula);
-    o += ",\"provenance\":";
-    model::append_json_string(o, model::provenance_name(f.provenance));
-    o += ",\"sources\":";
-    model::append_json_string(o, model::figure_sources(app.figures, f));
-    o += f.feasible ? ",\"feasible\":true" : ",\"feasible\":false";
-    o += '}';
-  }
-  o += ']';
-  return o;
-}
-
-std::string paths_json() {
-  std::string o = "[";
-  for (int i = 0; i < anim::kPathCount; ++i) {
-    const auto p = static_cast<anim::PathId>(i);
-    if (i) o += ',';
-    o += "{\"key\":";
-    model::append_json_string(o, anim::path_key(p));
-    o += ",\"label\":";
-    model::append_json_string(o, anim::path_label(p));
-    o += ",\"summary\":";
-    model::append_json_string(o, anim::path_summary(p));
-    o += '}';
-  }
-  o += ']';
   return o;
 }
 

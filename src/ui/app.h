@@ -61,6 +61,10 @@ struct App {
   std::vector<Adjustment> adjustments;
   std::uint64_t adjustments_seq = 0;
   sim::FleetRun fleet;        // the fleet view's run (app_fleet.cpp), advanced a slice per frame
+  // Page view keys the app keeps so its share link is whole: the walkthrough step (0: the reader has not
+  // used it) and the page's view ("chart-roofline", or empty).
+  int tour = 0;
+  std::string view;
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -108,18 +112,25 @@ bool tick(App& app, double dt_seconds);
 // Applies a share link's hash (without '#'): scenario keys through the model's URL codec, and the view
 // keys path, step, speed, panels. Every bad key is reported and falls back to its default; the good
 // ones apply. Returns true when there was nothing to report.
-bool apply_hash(App& app, std::string_view hash, model::Errors& errors);
-// The canonical hash for the current view: the scenario's keys, then path, step, speed, panels (only
-// where they differ from the defaults, except path, which is always given).
+// `info`, when given, says what the page must finish: whether the link named a path, and its walkthrough
+// step (a step without a path opens that step's path; the page then seeks to the entry the step tells).
+struct HashInfo {
+  bool path_given = false;
+  int tour = 0;
+};
+bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo* info = nullptr);
+// The canonical hash for the current view (model::view_to_hash): the scenario's keys, then path, step,
+// speed, panels (only where they differ from the defaults, except path, which is always given), view, tour.
 std::string view_hash(const App& app);
+// The walkthrough step the reader is on (0: none); the link then carries it. Out of range is an error.
+bool set_tour(App& app, int tour, model::Errors& errors);
 
 // Short label of the KV storage policy for the header, derived from the model ("FP4 global KV").
 std::string policy_label(const model::Scenario& s);
 
 // JSON views for the page (see the bridge and README): stable field names, exact numbers.
 std::string state_json(const App& app);
-std::string figures_json(const App& app);
-std::string paths_json();
+// The figures as the page and `tierscope figures --format json` give them: model::figures_to_json.
 std::string errors_json(const model::Errors& errors);
 // {ok, errors, adjustments}: a command's result with what else it moved.
 std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);

@@ -111,7 +111,7 @@ test('filters narrow the ledger; CSV and JSON downloads hold what is shown; an e
   assert.match(csv.suggestedFilename(), /^tierscope-decode-.*global-kv\.csv$/);
   const rows = fs.readFileSync(await csv.path(), 'utf8').trimEnd().split('\r\n');
   assert.equal(rows.length, kv + 1);
-  assert.match(rows[0], /^index,phase,step,t_start_s,duration_s,from,to,object,bytes/);
+  assert.match(rows[0], /^index,step,phase,layer,t_start_s,duration_s,from,to,object,bytes/);
   await page.selectOption('#ledger-object', '');
   await page.selectOption('#ledger-tier', 'sram');
   const sram = await page.locator('#ledger-list .entry').count();

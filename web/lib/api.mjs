@@ -50,3 +50,21 @@ export function checkSpeed(speed) {
   if (speed <= 0) return argError('out-of-range', 'speed', speed, 'a positive number');
   return null;
 }
+
+// config.json text for loadConfig: a string the app's reader accepts by size (it checks the rest).
+export function checkConfigText(text, max) {
+  if (typeof text !== 'string') return argError('wrong-type', 'config', text, 'config.json text (a string)');
+  if (text.length === 0) return argError('out-of-range', 'config', '(empty)', 'the text of a config.json');
+  if (text.length > max) return argError('too-large', 'config', `${text.length} characters`, `at most ${max} bytes`);
+  return null;
+}
+
+// chart(name, options): a chart key of the catalog and, optionally, a plain object of options.
+export function checkChart(name, options, keys) {
+  if (typeof name !== 'string') return argError('wrong-type', 'name', name, 'a chart name: ' + keys.join(', '));
+  if (!keys.includes(name)) return argError('bad-enum', 'name', name, keys.join(', '));
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    return argError('wrong-type', 'options', options, 'an object such as {x, values, family, familyValues, figure}');
+  }
+  return null;
+}

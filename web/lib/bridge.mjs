@@ -22,12 +22,17 @@ export function makeBridge(m) {
     const text = m.UTF8ToString(ptr);
     try { return JSON.parse(text); } catch { return null; }
   }
-  // {ok, errors}, plus the values the app moved along with an edit when it moved any (setParam).
+  // {ok, errors}, plus what some calls add: the values an edit moved (setParam), the notes of a loaded
+  // config.json, what a link named (applyHash), a download's text, a chart.
   function result(ptr) {
     const r = json(ptr);
     if (!r || typeof r !== 'object') return { ok: true, errors: [] };
     const out = { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] };
     if (Array.isArray(r.adjustments) && r.adjustments.length) out.adjustments = r.adjustments;
+    if (Array.isArray(r.notes)) out.notes = r.notes;
+    if (typeof r.pathGiven === 'boolean') { out.pathGiven = r.pathGiven; out.tour = Number(r.tour) || 0; }
+    if (typeof r.text === 'string') out.text = r.text;
+    if (r.chart && typeof r.chart === 'object') out.chart = r.chart;
     return out;
   }
   function call(name, ...args) {
@@ -42,8 +47,19 @@ export function makeBridge(m) {
     has,
     state: () => read('state_json'),
     ledger: () => read('ledger_json'),
-    figures: () => read('figures_json'),
-    paths: () => read('paths_json'),
+    catalog: () => read('catalog_json'),
+    ledgerView: (tier, object) => (has('ledger_view_json')
+      ? withString(tier || '', (t) => withString(object || '', (o) => json(m._ts_bridge_ledger_view_json(t, o))))
+      : null),
+    // A download exactly as the command line writes it: what = ledger | figures | card, format = csv | json.
+    exportText: (what, format, tier = '', object = '') => (has('export')
+      ? withString(what, (w) => withString(format, (f) => withString(tier, (t) => withString(object, (o) => result(m._ts_bridge_export(w, f, t, o))))))
+      : missing('export')),
+    chart: (name, options) => (has('chart')
+      ? withString(name, (n) => withString(options, (o) => result(m._ts_bridge_chart(n, o))))
+      : missing('chart')),
+    loadConfig: (text) => (has('load_config') ? withString(text, (p) => result(m._ts_bridge_load_config(p))) : missing('load_config')),
+    setTour: (n) => call('set_tour', n),
     stats: () => read('stats_json'),
     layout: () => read('layout_json'),
     viewHash: () => readText('view_hash'),

@@ -1,21 +1,16 @@
 // The words of the page's notices, without the DOM: every refused key of a link in one notice that names
-// them all, a refused call, and the values an edit moved along with it. The shell renders these.
-
-const REASONS = {
-  'unknown-key': 'is not a known setting', 'wrong-type': 'has the wrong type', 'not-finite': 'is not a finite number',
-  'out-of-range': 'is out of range', 'bad-enum': 'is not one of the choices', 'bad-syntax': 'cannot be read',
-  'too-large': 'is too long', markup: 'contains markup or script characters', 'duplicate-key': 'appears twice',
-  inconsistent: 'contradicts another setting', 'unknown-preset': 'is not a preset', unavailable: 'is not available in this build',
-  'not-ready': 'is not available yet',
-};
+// them all, a refused call, a config.json's notes and errors, a setup that cannot run, and the values an
+// edit moved along with it. What each error code means comes from the app's catalog (`reasons`: code →
+// words), so no list of them is kept here. The notices view renders these.
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // One refused value: { field, code, text, allowed }.
-function item(e) {
+function item(e, reasons) {
   const field = String((e && e.field) || 'value');
   const value = String((e && e.value) ?? '');
-  const reason = REASONS[e && e.code] || 'was refused';
+  const code = e && typeof e.code === 'string' ? e.code : '';
+  const reason = reasons && Object.prototype.hasOwnProperty.call(reasons, code) && typeof reasons[code] === 'string' ? reasons[code] : 'was refused';
   return {
     field, code: String((e && e.code) || ''), allowed: String((e && e.allowed) || ''),
     text: `“${field}” ${value ? `(“${value}”) ` : ''}${reason}.`,
@@ -24,11 +19,11 @@ function item(e) {
 
 // A notice for the errors of one source: a link ("link") or a call ("call"). Keys named twice (a key both
 // the page and the app refused) are listed once. Returns { kind, summary, items } or null when nothing failed.
-export function refusalNotice(errors, source = 'link') {
+export function refusalNotice(errors, source = 'link', reasons = null) {
   const items = [];
   const seen = new Set();
   for (const e of Array.isArray(errors) ? errors : []) {
-    const it = item(e);
+    const it = item(e, reasons);
     const key = `${it.field}|${it.code}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -38,7 +33,9 @@ export function refusalNotice(errors, source = 'link') {
   const fields = [...new Set(items.map((x) => x.field))];
   const summary = source === 'link'
     ? `This link had ${plural(fields.length, 'setting', 'settings')} that could not be used, so the default is used for ${fields.length === 1 ? 'it' : 'each'}: ${fields.join(', ')}.`
-    : `${plural(fields.length, 'value was', 'values were')} refused: ${fields.join(', ')}.`;
+    : source === 'config'
+      ? `This config.json could not be loaded, so the model is unchanged: ${fields.join(', ')}.`
+      : `${plural(fields.length, 'value was', 'values were')} refused: ${fields.join(', ')}.`;
   return { kind: 'refused', summary, items };
 }
 
@@ -58,5 +55,26 @@ export function adjustmentNotice(adjustments) {
 export function collapsedLine(notice) {
   const fields = [...new Set(notice.items.map((x) => x.field))];
   if (notice.kind === 'adjusted') return `Also moved: ${fields.join(', ')}`;
+  if (notice.kind === 'config') return `Loaded from config.json: ${plural(notice.items.length, 'note', 'notes')}`;
+  if (notice.kind === 'infeasible') return `Cannot run: ${fields.join(', ')}`;
   return `${plural(fields.length, 'setting', 'settings')} refused: ${fields.join(', ')}`;
+}
+
+// The notes of a loaded config.json (what was assumed, ignored, moved): one item each.
+export function notesNotice(notes, model = '') {
+  const list = Array.isArray(notes) ? notes.filter((n) => typeof n === 'string' && n) : [];
+  if (!list.length) return null;
+  const items = list.map((text) => ({ field: text.split(':')[0].slice(0, 40), code: 'note', allowed: '', text }));
+  return { kind: 'config', summary: `Loaded ${model || 'the model'} from its config.json; ${plural(items.length, 'note', 'notes')}:`, items };
+}
+
+// A setup that cannot run (the app's state "infeasible" and "infeasibleErrors"): why, then each reason
+// with the field to change and what fits.
+export function infeasibleNotice(why, errors) {
+  if (!why) return null;
+  const items = (Array.isArray(errors) ? errors : []).map((e) => ({
+    field: String(e.field || 'setup'), code: 'infeasible', allowed: String(e.allowed || ''),
+    text: `“${e.field}” (“${e.value}”): ${e.allowed ? `fits: ${e.allowed}` : 'cannot run'}.`,
+  }));
+  return { kind: 'infeasible', summary: `This setup cannot run: ${why}. Its times are not computed until it fits.`, items, sticky: true };
 }

@@ -2,7 +2,10 @@
 // moved; the one line a notice folds into.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusalNotice, adjustmentNotice, collapsedLine } from '../../../web/lib/notices.mjs';
+import { refusalNotice, adjustmentNotice, collapsedLine, notesNotice, infeasibleNotice } from '../../../web/lib/notices.mjs';
+
+// What the app's catalog says for each code (ui::catalog_json "errorCodes").
+const REASONS = { 'wrong-type': 'has the wrong type', 'out-of-range': 'is out of range' };
 
 const err = (field, code, value = 'x', allowed = '') => ({ field, code, value, allowed });
 
@@ -13,7 +16,8 @@ test('one notice names every refused key of a link, each once, and says the defa
   assert.match(n.summary, /8 settings.*default/);
   for (const k of keys) assert.ok(n.summary.includes(k));
   assert.equal(refusalNotice([], 'link'), null);
-  assert.match(refusalNotice([err('ctx', 'wrong-type', 'abc', 'integer 1 to 16777216')]).items[0].text, /“ctx” \(“abc”\) has the wrong type/);
+  assert.match(refusalNotice([err('ctx', 'wrong-type', 'abc', 'integer 1 to 16777216')], 'link', REASONS).items[0].text, /“ctx” \(“abc”\) has the wrong type/);
+  assert.match(refusalNotice([err('ctx', 'mystery')], 'link', REASONS).items[0].text, /was refused/, 'a code the catalog lacks still reads');
   assert.match(refusalNotice([err('ctx', 'out-of-range')]).summary, /1 setting that/);
 });
 
@@ -30,4 +34,19 @@ test('a folded notice is one line that still names the keys', () => {
   const n = refusalNotice([err('ctx', 'out-of-range'), err('tour', 'out-of-range')]);
   assert.equal(collapsedLine(n), '2 settings refused: ctx, tour');
   assert.equal(collapsedLine(adjustmentNotice([{ field: 'prefix_hit', from: '1', to: '0' }])), 'Also moved: prefix_hit');
+});
+
+test('a config.json\'s notes and a setup that cannot run read as notices naming each item', () => {
+  const n = notesNotice(['KV cache: stored in bf16 (assumed)', 'ignored: architectures'], 'Qwen3-8B');
+  assert.equal(n.kind, 'config');
+  assert.match(n.summary, /Qwen3-8B.*2 notes/);
+  assert.equal(notesNotice([]), null);
+  const f = infeasibleNotice('weights 510 GB per GPU need more than the 162 GB usable', [{ field: 'gpus', value: '1', allowed: 'at least 4' }]);
+  assert.equal(f.kind, 'infeasible');
+  assert.equal(f.sticky, true);
+  assert.match(f.summary, /cannot run: weights 510 GB/);
+  assert.equal(f.items[0].field, 'gpus');
+  assert.equal(infeasibleNotice('', []), null);
+  assert.equal(collapsedLine(f), 'Cannot run: gpus');
+  assert.match(refusalNotice([err('model_type', 'bad-enum')], 'config').summary, /could not be loaded/);
 });

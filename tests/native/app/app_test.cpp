@@ -5,6 +5,7 @@
 
 #include "model/params.h"
 #include "model/presets.h"
+#include "model/reports.h"
 #include "model/url_codec.h"
 #include "ui/app.h"
 
@@ -346,7 +347,7 @@ TEST_CASE("a setup that cannot run says why in the state JSON, and its figures a
   CHECK(contains(s, "\"feasible\":false"));
   CHECK(contains(s, "\"infeasibleErrors\":[{\"code\":\"infeasible\""));
   CHECK(app.ledger.entries.empty());
-  CHECK(contains(ui::figures_json(app), "\"text\":\"not computed\""));
+  CHECK(contains(model::figures_to_json(app.figures, app.scenario), "\"text\": \"not computed\""));
 }
 
 TEST_CASE("a hand-written link with gpus=1 opens that setup, says what followed, and shows why it cannot run") {

@@ -1,6 +1,7 @@
 // The CLI end to end through its pure layer: arguments in, output text and exit codes out.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -70,7 +71,8 @@ TEST_CASE("cli: figures in text, json and csv") {
   CHECK(t.out.find("(1/2+1/2+1/2+1/1) × (288 + 68) B") != std::string::npos);
   const Output j = run({"figures", "--format=json", "--set", "ctx=1048576"});
   CHECK(j.exit_code == 0);
-  CHECK(j.out.find("\"hash\": \"preset=v41-flash-8xb200&ctx=1048576\"") != std::string::npos);
+  // The JSON writer escapes '&' (the same text is safe inside an HTML page).
+  CHECK(j.out.find("\"hash\": \"preset=v41-flash-8xb200\\u0026ctx=1048576\"") != std::string::npos);
   const Output c = run({"figures", "--format", "csv", "--preset", "llama31-70b-8xh100", "--figures", "kv.global_per_token"});
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("kv.global_per_token,Global KV per token,327680,") != std::string::npos);
@@ -179,7 +181,7 @@ TEST_CASE("cli: --config puts a config.json's model on the preset's hardware for
   CHECK(f.out.find("num_key_value_heads") != std::string::npos);               // the source names the field
   CHECK(f.err.find("tierscope: note: Qwen3-8B/config.json: KV cache") != std::string::npos);
   // The share link carries the model's keys on the preset it kept.
-  CHECK(f.out.find("\"hash\": \"preset=llama31-8b-1xh100&ctx=32768&modes=") != std::string::npos);
+  CHECK(f.out.find("\"hash\": \"preset=llama31-8b-1xh100\\u0026ctx=32768\\u0026modes=") != std::string::npos);
   // --set applies after the file and reads as an override of it.
   const Output o = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--set", "ctx=32768",
                         "--set", "kv_fmt=fp8", "--figures", "kv.global_per_token", "--format", "csv"});
@@ -208,4 +210,59 @@ TEST_CASE("cli: --config errors keep the exit codes: 4 unreadable, 3 refused, 2 
                         "--figures", "kv.global_per_token"});
   CHECK(m.exit_code == cli::kExitOk);
   CHECK(m.err.find("layout: ep 8 → 1") != std::string::npos);
+}
+
+TEST_CASE("cli: --hash reads a share link: the same scenario and path as --preset, --set and --path") {
+  const Output a = run({"ledger", "--hash", "#preset=v41-flash-8xh200&ctx=1048576&path=prefill&step=3&tour=1", "--format", "csv"});
+  const Output b = run({"ledger", "--preset", "v41-flash-8xh200", "--set", "ctx=1048576", "--path", "prefill", "--format", "csv"});
+  CHECK(a.exit_code == 0);
+  CHECK(a.out == b.out);
+  const Output f = run({"figures", "--hash", "preset=llama31-70b-8xh100&batch=8", "--format", "json"});
+  const Output g = run({"figures", "--preset", "llama31-70b-8xh100", "--set", "batch=8", "--format", "json"});
+  CHECK(f.exit_code == g.exit_code);
+  CHECK(f.out == g.out);
+  // A walkthrough step without a path names the path it tells.
+  CHECK(run({"ledger", "--hash", "tour=3"}).out == run({"ledger", "--path", "engram"}).out);
+  // --set applies after the hash.
+  CHECK(run({"figures", "--hash", "ctx=4096", "--set", "batch=2", "--format", "csv"}).out ==
+        run({"figures", "--set", "ctx=4096", "--set", "batch=2", "--format", "csv"}).out);
+}
+
+TEST_CASE("cli: a bad --hash names every bad key and runs nothing") {
+  const Output o = run({"figures", "--hash", "ctx=banana&path=warp&speed=99&colour=red"});
+  CHECK(o.exit_code == cli::kExitInvalid);
+  CHECK(o.out.empty());
+  for (const char* field : {"--hash ctx", "--hash path", "--hash speed", "--hash colour"}) CHECK(o.err.find(field) != std::string::npos);
+  CHECK(run({"figures", "--hash", "ctx=4096", "--preset", "v41-flash-8xh200"}).exit_code == cli::kExitUsage);
+  CHECK(run({"ledger", "--hash", "path=decode", "--path", "prefill"}).exit_code == cli::kExitUsage);
+  CHECK(run({"ledger", "--hash", "ctx=4096"}).exit_code == cli::kExitUsage);  // no path anywhere
+  CHECK(run({"presets", "--hash", "ctx=4096"}).exit_code == cli::kExitUsage);
+}
+
+TEST_CASE("cli: ledger --tier and --object keep the matching entries, as the page's filtered download") {
+  const Output all = run({"ledger", "--path", "decode", "--format", "csv"});
+  const Output kv = run({"ledger", "--path", "decode", "--format", "csv", "--object", "global-kv"});
+  const Output sram = run({"ledger", "--path", "decode", "--format", "json", "--tier", "sram"});
+  CHECK(kv.exit_code == 0);
+  const auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  CHECK(lines(kv.out) > 1);
+  CHECK(lines(kv.out) < lines(all.out));
+  std::istringstream rows(kv.out);
+  std::string row;
+  std::getline(rows, row);  // header
+  while (std::getline(rows, row)) CHECK(row.find(",global-kv,") != std::string::npos);
+  CHECK(sram.out.find("\"filter\": {\"tier\": \"sram\", \"object\": null}") != std::string::npos);
+  const Output bad = run({"ledger", "--path", "decode", "--tier", "attic", "--object", "gold"});
+  CHECK(bad.exit_code == cli::kExitUsage);
+  CHECK(bad.err.find("--tier: 'attic'") != std::string::npos);
+  CHECK(bad.err.find("--object: 'gold'") != std::string::npos);
+  CHECK(run({"figures", "--tier", "sram"}).exit_code == cli::kExitUsage);
+}
+
+TEST_CASE("cli: check-card JSON carries the numbers as the page shows them") {
+  const Output o = run({"check-card", "--format", "json"});
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("\"claims\": [") != std::string::npos);
+  CHECK(o.out.find("\"value_text\": ") != std::string::npos);
+  CHECK(o.out.find("\"band\": ") != std::string::npos);
 }

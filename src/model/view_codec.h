@@ -1,0 +1,61 @@
+// The view in a share link's hash, read and written in one place: the scenario (preset and overrides),
+// the path, step, speed, open panels, the walkthrough step and the page's view keys. The app, the page
+// (through the bridge) and `tierscope … --hash` all go through it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/errors.h"
+#include "model/params.h"
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+// The animations' keys, in their order (anim::PathId follows it): links, the CLI's --path and the page.
+inline constexpr std::array<const char*, 7> kPathKeys = {"prefill", "decode", "engram", "csa2-modes",
+                                                        "swa-resume", "prefix-cache", "step-budget"};
+// The canvas's panels, as bits in this order ("panels=scenario,card").
+inline constexpr std::array<const char*, 5> kPanelKeys = {"scenario", "modes", "card", "inspector", "figures"};
+// Playback speeds a link may carry, and the ones the page offers in its menu.
+constexpr double kMinSpeed = 0.25, kMaxSpeed = 8;
+inline constexpr std::array<double, 6> kSpeedChoices = {0.25, 0.5, 1, 2, 4, 8};
+// The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
+constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
+// `view=` values: a chart of the page ("chart-roofline").
+constexpr std::string_view kChartViewPrefix = "chart-";
+
+// A hash as read. Fields a link does not give keep these defaults; a refused key keeps its default too.
+struct ViewState {
+  Scenario scenario;          // the preset with the overrides that were accepted
+  Adjustments followed;       // fields the link left out that followed its keys (gpus=1 moves tp), each said
+  std::string path;           // a key of kPathKeys; empty: not given
+  int step = -1;              // -1: not given. Its range depends on the path's ledger: the app checks it
+  double speed = 0;           // 0: not given; else within [kMinSpeed, kMaxSpeed]
+  bool panels_given = false;
+  std::uint32_t panels = 0;   // bits in kPanelKeys order
+  int tour = 0;               // 0: not given; else 1 to kTourSteps (consistent with `path` when both given)
+  std::string view;           // "" or "chart-<key>"
+  bool embed = false;
+};
+
+// Reads a hash ("#a=1&b=2" or without '#'). Tolerant: each bad key is an error naming it and is dropped,
+// the rest applies (a hash over kMaxHashBytes is refused whole). Returns true when nothing was refused.
+bool parse_view(std::string_view hash, ViewState& out, Errors& errors);
+
+// The canonical hash: the scenario's keys (scenario_to_hash), then path, step (when not 0), speed (when not
+// 1), panels (when `panels_given`), view, embed, tour (each when given). No '#'.
+std::string view_to_hash(const ViewState& v);
+
+// Index of a path or panel key, or -1.
+int path_index(std::string_view key);
+int panel_index(std::string_view key);
+// "prefill, decode, …" and "scenario, modes, …".
+std::string path_keys_text();
+std::string panel_keys_text();
+// "a number from 0.25 to 8"
+std::string speed_allowed_text();
+
+}  // namespace tierscope::model

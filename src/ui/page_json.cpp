@@ -1,0 +1,327 @@
+// JSON for the page's DOM: the catalog, the ledger panel's rows, the downloads and the chart series, all
+// built from the model's and the animations' own tables and writers.
+#include "ui/page_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "model/card_check.h"
+#include "model/chart_options.h"
+#include "model/charts.h"
+#include "model/reports.h"
+#include "model/text.h"
+#include "model/view_codec.h"
+
+namespace tierscope::ui {
+
+namespace {
+
+using model::append_json_number;
+using model::append_json_string;
+
+void member(std::string& o, const char* key, bool first = false) {
+  if (!first) o += ',';
+  append_json_string(o, key);
+  o += ':';
+}
+void key_label(std::string& o, std::string_view key, std::string_view label, bool first) {
+  if (!first) o += ',';
+  o += "{\"key\":";
+  append_json_string(o, key);
+  o += ",\"label\":";
+  append_json_string(o, label);
+  o += '}';
+}
+
+// Words a notice says for each error code ("“ctx” is out of range").
+const char* error_reason(model::ErrorCode c) {
+  using model::ErrorCode;
+  switch (c) {
+    case ErrorCode::UnknownKey: return "is not a known setting";
+    case ErrorCode::WrongType: return "has the wrong type";
+    case ErrorCode::NotFinite: return "is not a finite number";
+    case ErrorCode::OutOfRange: return "is out of range";
+    case ErrorCode::BadEnum: return "is not one of the choices";
+    case ErrorCode::BadSyntax: return "cannot be read";
+    case ErrorCode::TooLarge: return "is too long";
+    case ErrorCode::Markup: return "contains markup or script characters";
+    case ErrorCode::DuplicateKey: return "appears twice";
+    case ErrorCode::Inconsistent: return "contradicts another setting";
+    case ErrorCode::UnknownPreset: return "is not a preset";
+    case ErrorCode::Infeasible: return "asks for more than the setup can run";
+    case ErrorCode::MissingField: return "is missing";
+    case ErrorCode::UnknownFamily: return "is a model family this reader does not know";
+    case ErrorCode::Unrepresentable: return "has layers the scenario cannot describe";
+  }
+  return "was refused";
+}
+constexpr model::ErrorCode kLastCode = model::ErrorCode::Unrepresentable;
+
+const char* panel_label(int i) {
+  static constexpr const char* kLabels[] = {"Scenario", "CSA2 modes", "Card check", "Inspector", "Figures"};
+  static_assert(std::size(kLabels) == model::kPanelKeys.size());
+  return kLabels[i];
+}
+
+// "¼×", "½×", "2×": the speed menu's words.
+std::string speed_label(double v) {
+  if (v == 0.25) return "¼×";
+  if (v == 0.5) return "½×";
+  return model::num(v) + "×";
+}
+
+}  // namespace
+
+std::string catalog_json(const App& app) {
+  const model::ModelArch& m = app.scenario.model;
+  std::string o = "{";
+  member(o, "paths", true);
+  o += '[';
+  for (int i = 0; i < anim::kPathCount; ++i) {
+    const auto p = static_cast<anim::PathId>(i);
+    o += i ? ",{\"key\":" : "{\"key\":";
+    append_json_string(o, anim::path_key(p));
+    o += ",\"label\":";
+    append_json_string(o, anim::path_label(p, m));
+    o += ",\"summary\":";
+    append_json_string(o, anim::path_summary(p, m));
+    o += '}';
+  }
+  o += ']';
+  member(o, "objects");
+  o += '[';
+  for (int i = 0; i < anim::kObjectCount; ++i) {
+    const auto k = static_cast<anim::ObjectKind>(i);
+    key_label(o, anim::object_key(k), object_name(app, k), i == 0);
+  }
+  o += ']';
+  member(o, "endpoints");
+  o += '[';
+  for (int i = 0; i < anim::kEndpointCount; ++i) {
+    const auto e = static_cast<anim::Endpoint>(i);
+    o += i ? ",{\"key\":" : "{\"key\":";
+    append_json_string(o, anim::endpoint_key(e));
+    o += ",\"label\":";
+    append_json_string(o, endpoint_name(app, e));
+    o += anim::is_tier(e) ? ",\"tier\":true}" : ",\"tier\":false}";
+  }
+  o += ']';
+  member(o, "speeds");
+  o += '[';
+  for (std::size_t i = 0; i < model::kSpeedChoices.size(); ++i) {
+    o += i ? ",{\"value\":" : "{\"value\":";
+    append_json_number(o, model::kSpeedChoices[i]);
+    o += ",\"label\":";
+    append_json_string(o, speed_label(model::kSpeedChoices[i]));
+    o += '}';
+  }
+  o += ']';
+  member(o, "speedRange");
+  o += '[';
+  append_json_number(o, model::kMinSpeed);
+  o += ',';
+  append_json_number(o, model::kMaxSpeed);
+  o += ']';
+  member(o, "panels");
+  o += '[';
+  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) key_label(o, model::kPanelKeys[i], panel_label(static_cast<int>(i)), i == 0);
+  o += ']';
+  member(o, "errorCodes");
+  o += '{';
+  for (int c = 1; c <= static_cast<int>(kLastCode); ++c) {
+    const auto code = static_cast<model::ErrorCode>(c);
+    if (c > 1) o += ',';
+    append_json_string(o, model::error_code_name(code));
+    o += ':';
+    append_json_string(o, error_reason(code));
+  }
+  o += '}';
+  member(o, "provenance");
+  o += '[';
+  for (int i = 0; i < static_cast<int>(model::Provenance::Count); ++i) {
+    if (i) o += ',';
+    append_json_string(o, model::provenance_name(static_cast<model::Provenance>(i)));
+  }
+  o += ']';
+  member(o, "charts");
+  o += '[';
+  for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
+    if (i) o += ',';
+    append_json_string(o, model::chart_key(static_cast<model::ChartKind>(i)));
+  }
+  o += ']';
+  member(o, "units");
+  o += '[';
+  {
+    std::vector<std::string> units;
+    for (int i = 0; i < model::kFigureCount; ++i) {
+      const std::string u = model::figure_info(static_cast<model::FigureId>(i)).unit;
+      if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
+    }
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      if (i) o += ',';
+      append_json_string(o, units[i]);
+    }
+  }
+  o += ']';
+  member(o, "formats");
+  o += "[\"csv\",\"json\"]";
+  // The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV").
+  member(o, "counters");
+  o += '[';
+  {
+    // The block's name without its storage format ("Global KV (FP4)" → "Global KV"): the header stays one row.
+    const std::string kv = object_name(app, anim::ObjectKind::GlobalKv);
+    key_label(o, "global", kv.substr(0, kv.find(" (")), true);
+  }
+  key_label(o, "swa", m.n_win > 0 ? "SWA KV" : "SWA KV (none)", false);
+  key_label(o, "engram", m.engram_count > 0 ? "Engram rows" : "Engram rows (none)", false);
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  key_label(o, "policy", sparse ? "CSA2 policy" : "KV policy", false);
+  o += ']';
+  // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
+  member(o, "legend");
+  o += '[';
+  key_label(o, "compute", "compute path", true);
+  key_label(o, "shared", "shared KV / Engram weights", false);
+  key_label(o, "swa", "SWA local state", false);
+  key_label(o, "fp4", "FP4 stored values", false);
+  o += ']';
+  member(o, "tourSteps");
+  o += std::to_string(model::kTourSteps);
+  o += '}';
+  return o;
+}
+
+std::string ledger_view_json(const App& app, const anim::LedgerFilter& filter) {
+  const anim::Ledger& l = app.ledger;
+  std::string o = "{";
+  member(o, "path", true);
+  append_json_string(o, anim::path_key(l.path));
+  member(o, "label");
+  append_json_string(o, l.label.empty() ? std::string(anim::path_label(l.path)) : l.label);
+  member(o, "preset");
+  append_json_string(o, l.preset);
+  member(o, "note");
+  append_json_string(o, l.note);
+  member(o, "steps");
+  o += std::to_string(l.entries.size());
+  // The filter menus: the places and objects this ledger moves, in the app's order.
+  std::uint32_t ends = 0, objects = 0;
+  for (const anim::LedgerEntry& e : l.entries) {
+    ends |= 1u << static_cast<int>(e.from);
+    ends |= 1u << static_cast<int>(e.to);
+    objects |= 1u << static_cast<int>(e.object);
+  }
+  member(o, "options");
+  o += "{\"tiers\":[";
+  bool first = true;
+  for (int i = 0; i < anim::kEndpointCount; ++i) {
+    if (!((ends >> i) & 1u)) continue;
+    key_label(o, anim::endpoint_key(static_cast<anim::Endpoint>(i)), endpoint_name(app, static_cast<anim::Endpoint>(i)), first);
+    first = false;
+  }
+  o += "],\"objects\":[";
+  first = true;
+  for (int i = 0; i < anim::kObjectCount; ++i) {
+    if (!((objects >> i) & 1u)) continue;
+    key_label(o, anim::object_key(static_cast<anim::ObjectKind>(i)), l.labels[static_cast<std::size_t>(i)], first);
+    first = false;
+  }
+  o += "]}";
+  member(o, "filter");
+  o += "{\"tier\":";
+  append_json_string(o, filter.tier == anim::Endpoint::Count ? "" : anim::endpoint_key(filter.tier));
+  o += ",\"object\":";
+  append_json_string(o, filter.object == anim::ObjectKind::Count ? "" : anim::object_key(filter.object));
+  o += '}';
+  member(o, "entries");
+  o += '[';
+  first = true;
+  for (const anim::LedgerEntry& e : l.entries) {
+    if (!filter.keeps(e)) continue;
+    if (!first) o += ',';
+    first = false;
+    o += "{\"index\":" + std::to_string(e.index);
+    member(o, "step");
+    append_json_string(o, e.step);
+    member(o, "phase");
+    append_json_string(o, e.phase);
+    member(o, "at");
+    append_json_string(o, model::human(e.t_start, "s"));
+    member(o, "move");
+    append_json_string(o, endpoint_name(app, e.from) + " → " + endpoint_name(app, e.to));
+    member(o, "bytes");
+    append_json_string(o, e.bytes > 0 ? model::human(e.bytes, "B") : std::string("—"));
+    member(o, "objectKey");
+    append_json_string(o, anim::object_key(e.object));
+    member(o, "object");
+    append_json_string(o, l.labels[static_cast<std::size_t>(e.object)]);
+    member(o, "duration");
+    append_json_string(o, model::human(e.duration, "s"));
+    member(o, "provenance");
+    append_json_string(o, model::provenance_name(e.provenance));
+    member(o, "sentence");
+    append_json_string(o, e.sentence);
+    member(o, "formula");
+    append_json_string(o, e.formula);
+    member(o, "sources");
+    append_json_string(o, e.sources);
+    o += '}';
+  }
+  o += "]}";
+  return o;
+}
+
+namespace {
+bool csv_or_json(std::string_view format, bool& json, model::Errors& errors) {
+  json = format == "json";
+  if (json || format == "csv") return true;
+  errors.push_back(model::make_error(model::ErrorCode::BadEnum, "format", format, "csv or json"));
+  return false;
+}
+}  // namespace
+
+bool ledger_export(const App& app, std::string_view format, const anim::LedgerFilter& filter, std::string& out,
+                   model::Errors& errors) {
+  bool json = false;
+  if (!csv_or_json(format, json, errors)) return false;
+  out = json ? anim::ledger_to_json(app.ledger, filter) : anim::ledger_to_csv(app.ledger, filter);
+  return true;
+}
+
+bool figures_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {
+  bool json = false;
+  if (!csv_or_json(format, json, errors)) return false;
+  out = json ? model::figures_to_json(app.figures, app.scenario) : model::figures_to_csv(app.figures);
+  return true;
+}
+
+bool card_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {
+  bool json = false;
+  if (!csv_or_json(format, json, errors)) return false;
+  const std::vector<model::CardRow> rows = model::check_card(app.scenario);
+  out = json ? model::card_to_json(rows, app.scenario) : model::card_to_csv(rows);
+  return true;
+}
+
+bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors) {
+  model::ChartKind kind{};
+  if (!model::chart_from_key(name, kind)) {
+    std::string names;
+    for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i)
+      names += (i ? ", " : "") + std::string(model::chart_key(static_cast<model::ChartKind>(i)));
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "one of: " + names));
+    return false;
+  }
+  model::ChartOptions co;
+  if (!model::chart_options_from_json(kind, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
+  model::Chart c;
+  if (!model::make_chart(app.scenario, kind, co, c, errors)) return false;
+  out = model::chart_to_json(c);
+  return true;
+}
+
+}  // namespace tierscope::ui

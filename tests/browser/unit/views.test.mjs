@@ -1,0 +1,201 @@
+// Unit tests of the page's views under node, with a stand-in document and a stand-in app bridge: each view
+// shows the app's text as it comes (nothing formatted or named in the page), downloads the app's bytes,
+// and keeps its memory in the one page state.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pageWith, fakeWindow } from './fake-dom.mjs';
+import { makeEl, makeById } from '../../../web/lib/dom.mjs';
+import { createPageState } from '../../../web/lib/page-state.mjs';
+import { createNotices } from '../../../web/lib/notices-view.mjs';
+import { createLedgerView, exportName } from '../../../web/lib/ledger-view.mjs';
+import { createHeader } from '../../../web/lib/header-view.mjs';
+import { createTables } from '../../../web/lib/tables-view.mjs';
+import { createWalkthrough } from '../../../web/lib/walkthrough-view.mjs';
+import { createApi } from '../../../web/lib/public-api.mjs';
+import { createConfigImport } from '../../../web/lib/config-import.mjs';
+
+const IDS = ['notices', 'announce', 'ledger-path', 'ledger-list:ol', 'ledger-empty', 'ledger-csv:button', 'ledger-json:button', 'ledger-link:button',
+  'ledger-tier:select', 'ledger-object:select', 'c-global:dd', 'c-swa:dd', 'c-engram:dd', 'c-policy:dd', 'subtitle', 'status', 'pb-play:button',
+  'pb-prev:button', 'pb-next:button', 'pb-scrub:input', 'pb-pos', 'pb-speed:select', 'path-list:ul', 'entry-now', 'canvas-frame', 'figures-table:table',
+  'figures-count', 'card-table:table', 'card-count', 'card-details:details', 'figures-csv:button', 'figures-json:button', 'card-csv:button', 'card-json:button',
+  'tour', 'tour-count', 'tour-title', 'tour-body', 'tour-look', 'tour-dots:ol', 'tour-back:button', 'tour-next:button', 'tour-play:button',
+  'config-result', 'config-dialog:dialog', 'config-text:textarea', 'config-file:input', 'config-load:button', 'open-config:button'];
+
+const LEDGER = {
+  path: 'decode', label: 'Decode step', preset: 'v41-flash-8xb200', note: '', steps: 2,
+  options: { tiers: [{ key: 'hbm', label: 'GPU HBM' }, { key: 'sram', label: 'GPU SRAM' }], objects: [{ key: 'global-kv', label: 'Global KV (FP4)' }] },
+  entries: [
+    { index: 0, step: 'weights', phase: '', at: '0 s', move: 'GPU HBM → GPU SRAM', bytes: '12.48 GB', object: 'MoE weights', objectKey: 'moe-weights', duration: '1.6 ms', provenance: 'derived', sentence: 'Weights stream.', formula: 'a = b', sources: 's' },
+    { index: 1, step: 'kv', phase: '', at: '1.6 ms', move: 'GPU HBM → GPU SRAM', bytes: '116.7 MB', object: 'Global KV (FP4)', objectKey: 'global-kv', duration: '20 µs', provenance: 'derived', sentence: 'KV is read.', formula: 'c = d', sources: '' },
+  ],
+};
+
+function setup({ ready = true } = {}) {
+  const doc = pageWith(IDS);
+  for (const t of ['figures-table', 'card-table']) doc.getElementById(t).append(doc.createElement('tbody'));
+  for (const c of ['c-global', 'c-swa', 'c-engram', 'c-policy']) { const dl = doc.createElement('div'); const dt = doc.createElement('dt'); const dd = doc.getElementById(c); dd.remove(); dl.append(dt, dd); doc.body.append(dl); }
+  const win = fakeWindow(doc);
+  const S = createPageState();
+  const calls = [];
+  S.bridge = {
+    ledgerView: (tier, object) => { calls.push(['ledgerView', tier, object]); return tier === 'attic' ? { ok: false, errors: [] } : { ...LEDGER, entries: LEDGER.entries.filter((e) => !object || e.objectKey === object) }; },
+    exportText: (what, format, tier = '', object = '') => { calls.push(['export', what, format, tier, object]); return { ok: true, errors: [], text: `${what}.${format}:${tier}:${object}` }; },
+    pause: () => calls.push(['pause']), seek: (i) => calls.push(['seek', i]), play: () => calls.push(['play']), setPath: (p) => calls.push(['setPath', p]),
+    setTour: (n) => calls.push(['setTour', n]), step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
+    loadConfig: (text) => (text.includes('llama') ? { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] } : { ok: false, errors: [{ code: 'bad-syntax', field: 'config', value: 'x', allowed: 'JSON', message: "config: 'x' is not allowed (bad-syntax); allowed: JSON" }] }),
+    chart: (name, options) => ({ ok: true, errors: [], chart: { chart: name, options: JSON.parse(options) } }),
+    state: () => S.state, stats: () => ({}), has: () => true,
+  };
+  S.ready = ready;
+  S.state = { path: 'decode', scenarioHash: 'preset=v41-flash-8xb200', step: 1, steps: 2, speed: 1, playing: false, pathLabel: 'Decode step', presetLabel: 'DeepSeek V4.1 Flash · 8×B200', preset: 'v41-flash-8xb200',
+    counterText: { globalKvTokens: '131,072', globalKvBytes: '116.7 MB', swaKvTokens: '128', swaKvBytes: '3.1 MB', engramRows: '6,144' }, tModelText: '1.6 ms', totalText: '1.62 ms',
+    feasible: true, infeasible: '', infeasibleErrors: [], entrySentence: 'KV is read.', adjustmentsSeq: 0, adjustments: [], viewHash: 'preset=v41-flash-8xb200&path=decode&step=1' };
+  S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown'], paths: [{ key: 'decode', label: 'Decode step', summary: '' }],
+    speeds: [{ value: 0.25, label: '¼×' }, { value: 1, label: '1×' }], counters: [{ key: 'global', label: 'Global KV' }] };
+  const $ = makeById(doc), el = makeEl(doc);
+  const notices = createNotices({ el, box: $('notices'), win });
+  const downloads = [];
+  const download = (name, text, type) => downloads.push({ name, text, type });
+  let refreshed = 0;
+  const refresh = () => { refreshed++; };
+  return { doc, win, S, $, el, notices, download, downloads, calls, refresh, refreshes: () => refreshed };
+}
+
+test('page state: one object per page, nothing shared between two', () => {
+  const a = createPageState(), b = createPageState({ embed: true });
+  a.filter.tier = 'hbm';
+  assert.equal(b.filter.tier, '');
+  assert.equal(b.embed, true);
+});
+
+test('ledger view: rows are the app\'s text, filters ask the app, downloads are the app\'s bytes', () => {
+  const t = setup();
+  const view = createLedgerView({ ...t, copyLink: () => {} });
+  view.wire();
+  view.sync();
+  const rows = t.$('ledger-list').querySelectorAll('button.entry');
+  assert.equal(rows.length, 2);
+  assert.match(rows[0].textContent, /GPU HBM → GPU SRAM.*12\.48 GB/);
+  assert.equal(t.$('ledger-path').textContent, '· Decode step');
+  assert.equal(rows[1].getAttribute('aria-current'), 'step', 'the current entry is marked');
+  assert.equal(t.$('ledger-list').querySelector('.detail .formula').textContent, 'c = d');
+  t.$('ledger-object').value = 'global-kv';
+  t.$('ledger-object').dispatch('change', { target: { value: 'global-kv' } });
+  assert.deepEqual(t.calls.filter((c) => c[0] === 'ledgerView').pop(), ['ledgerView', '', 'global-kv']);
+  assert.equal(t.$('ledger-list').querySelectorAll('button.entry').length, 1);
+  t.$('ledger-csv').click();
+  assert.deepEqual(t.downloads.pop(), { name: 'tierscope-decode-v41-flash-8xb200-global-kv.csv', text: 'ledger.csv::global-kv', type: 'text/csv' });
+  rows[0].click();
+  assert.deepEqual(t.calls.slice(-2), [['pause'], ['seek', 0]]);
+  assert.equal(exportName({ path: 'decode', preset: 'p' }, { tier: 'hbm', object: '' }, 'json'), 'tierscope-decode-p-hbm.json');
+});
+
+test('ledger view: an empty path shows the app\'s note (why it has no steps)', () => {
+  const t = setup();
+  t.S.bridge.ledgerView = () => ({ ...LEDGER, steps: 0, entries: [], note: 'This setup cannot run: weights do not fit.' });
+  createLedgerView({ ...t, copyLink: () => {} }).sync();
+  assert.equal(t.$('ledger-empty').textContent, 'This setup cannot run: weights do not fit.');
+  assert.equal(t.$('ledger-empty').hidden, false);
+  assert.equal(t.$('ledger-csv').disabled, true);
+});
+
+test('header: counters, position and the caption are the app\'s text; a setup that cannot run stays on screen', () => {
+  const t = setup();
+  const h = createHeader(t);
+  h.renderCatalog();
+  h.render();
+  assert.equal(t.$('c-global').textContent, '131,072 116.7 MB');
+  assert.equal(t.$('pb-pos').textContent, 'step 2 of 2 · 1.6 ms of 1.62 ms');
+  assert.equal(t.$('entry-now').textContent, 'KV is read.');
+  assert.equal(t.$('subtitle').textContent, 'DeepSeek V4.1 Flash · memory tiers');
+  assert.deepEqual(t.$('pb-speed').options.map((o) => o.textContent), ['¼×', '1×']);
+  t.S.state = { ...t.S.state, feasible: false, infeasible: 'weights need more than the HBM', infeasibleErrors: [{ field: 'gpus', value: '1', allowed: 'at least 4' }] };
+  h.render();
+  const n = t.$('notices').querySelector('.notice.infeasible');
+  assert.ok(n, 'a notice says the setup cannot run');
+  assert.match(n.textContent, /cannot run: weights need more than the HBM/);
+  t.win.runTimers();
+  assert.equal(n.classList.contains('folded'), false, 'it does not fold while the cause lasts');
+  t.S.state = { ...t.S.state, feasible: true, infeasible: '' };
+  h.render();
+  assert.equal(t.$('notices').querySelector('.notice.infeasible'), null, 'gone when the setup runs again');
+});
+
+test('notices: one per source, folding after a while; messages can stay until dismissed', () => {
+  const t = setup();
+  t.notices.show({ kind: 'refused', summary: 'This link had 2 settings…', items: [{ field: 'ctx', code: 'out-of-range', text: 'a', allowed: '1 to 9' }, { field: 'tour', code: 'x', text: 'b', allowed: '' }] });
+  const n = t.$('notices').querySelector('.notice');
+  assert.deepEqual(n.querySelectorAll('[data-field]').map((x) => x.dataset.field), ['ctx', 'tour']);
+  t.win.runTimers();
+  assert.equal(n.classList.contains('folded'), true);
+  assert.equal(n.querySelector('.notice-summary').textContent, '2 settings refused: ctx, tour');
+  const m = t.notices.message('The graphics context was lost.', { kind: 'warning', key: 'gl', stay: true });
+  t.win.runTimers();
+  assert.equal(m.parentElement, t.$('notices'));
+  t.notices.message('The graphics context is back.', { key: 'gl' });
+  assert.equal(t.$('notices').querySelectorAll('.notice[data-key="gl"]').length, 1, 'the same key replaces');
+});
+
+test('tables: the figures table lists the app\'s figures; downloads are the app\'s bytes', () => {
+  const t = setup();
+  t.S.figures = new Map([['a.b', { id: 'a.b', label: 'Weights', text: '12.48 GB', formula: 'x', provenance: 'derived', feasible: true }],
+    ['c.d', { id: 'c.d', label: 'Step time', text: 'not computed', formula: 'y', provenance: 'derived', feasible: false }]]);
+  const tables = createTables(t);
+  tables.wire();
+  tables.sync();
+  const rows = t.$('figures-table').querySelectorAll('tr');
+  assert.equal(rows.length, 2);
+  assert.match(rows[1].textContent, /Step time.*not computed/);
+  assert.equal(rows[1].classList.contains('not-computed'), true);
+  tables.save('figures', 'json');
+  assert.deepEqual(t.downloads.pop(), { name: 'tierscope-figures-v41-flash-8xb200.json', text: 'figures.json::', type: 'application/json' });
+});
+
+test('walkthrough: placeholders before the app, the app\'s numbers after; a step opens its path and entry', () => {
+  const t = setup({ ready: false });
+  t.S.state = null;
+  t.S.catalog = null;
+  const w = createWalkthrough({ ...t, announce: () => {}, writeHash: () => {} });
+  w.render();
+  assert.ok(t.$('tour-body').querySelectorAll('.fig.pending').length > 0);
+  assert.equal(t.$('tour-play').disabled, true);
+  w.renderPaths();
+  assert.equal(t.$('path-list').querySelectorAll('button.path').length, 7, 'a waiting row per path, so the list does not grow');
+  assert.match(t.$('path-list').querySelector('button').getAttribute('aria-label'), /appear when the model has loaded/);
+  t.S.ready = true;
+  t.S.figures = new Map([['prefill.flop', { id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }]]);
+  w.render();
+  assert.ok(t.$('tour-body').querySelectorAll('.fig').some((x) => x.textContent === '4.19 TFLOP'));
+  w.go(1);
+  assert.deepEqual(t.calls.find((c) => c[0] === 'setTour'), ['setTour', 2]);
+  assert.equal(t.S.tourTouched, true);
+});
+
+test('window.tierscope: refuses before ready and on bad arguments; loadConfig and chart go to the app', () => {
+  const t = setup({ ready: false });
+  const api = createApi({ S: t.S, win: t.win, refresh: t.refresh, link: () => 'l' });
+  assert.equal(api.loadConfig('{}').errors[0].code, 'not-ready');
+  assert.deepEqual(api.loadConfig('{}').notes, []);
+  assert.equal(api.chart('roofline').errors[0].code, 'not-ready');
+  t.S.ready = true;
+  assert.equal(api.loadConfig(42).errors[0].code, 'wrong-type');
+  assert.equal(api.loadConfig('').errors[0].code, 'out-of-range');
+  assert.equal(api.loadConfig('x'.repeat(300000)).errors[0].code, 'too-large');
+  assert.deepEqual(api.loadConfig('{"model_type":"llama"}'), { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] });
+  assert.equal(api.chart('pie').errors[0].code, 'bad-enum');
+  assert.equal(api.chart('sweep', [1]).errors[0].field, 'options');
+  const cyclic = {}; cyclic.self = cyclic;
+  assert.equal(api.chart('sweep', cyclic).errors[0].code, 'wrong-type');
+  assert.deepEqual(api.chart('sweep', { x: 'ctx' }), { chart: 'sweep', options: { x: 'ctx' } });
+});
+
+test('config import: notes and refusals become notices and the dialog says what happened', () => {
+  const t = setup();
+  const api = createApi({ S: t.S, win: t.win, refresh: t.refresh, link: () => 'l' });
+  const c = createConfigImport({ ...t, api });
+  assert.equal(c.load('{"model_type":"llama"}').ok, true);
+  assert.match(t.$('notices').querySelector('.notice.config').textContent, /KV cache: bf16/);
+  assert.equal(c.load('x').ok, false);
+  assert.match(t.$('config-result').textContent, /config: 'x' is not allowed/);
+  assert.match(t.$('notices').querySelector('.notice.refused').textContent, /config.*cannot be read/);
+});

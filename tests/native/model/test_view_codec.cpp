@@ -1,0 +1,103 @@
+// The share link's view codec: every key read and written back, each bad key named and dropped while the
+// rest applies, and the walkthrough step kept consistent with the path.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "model/params.h"
+#include "model/presets.h"
+#include "model/url_codec.h"
+#include "model/view_codec.h"
+
+using namespace tierscope::model;
+
+namespace {
+bool has_error(const Errors& errors, std::string_view field, ErrorCode code) {
+  for (const Error& e : errors)
+    if (e.field == field && e.code == code) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("view codec: a full hash reads and writes back to the same canonical text") {
+  const std::string h = "preset=v41-flash-8xh200&ctx=1048576&path=swa-resume&step=2&speed=0.5&panels=scenario,card&view=chart-roofline&tour=5";
+  ViewState v;
+  Errors errors;
+  REQUIRE(parse_view("#" + h, v, errors));
+  CHECK(errors.empty());
+  CHECK(v.path == "swa-resume");
+  CHECK(v.step == 2);
+  CHECK(v.speed == 0.5);
+  CHECK(v.panels_given);
+  CHECK(v.panels == ((1u << 0) | (1u << 2)));
+  CHECK(v.tour == 5);
+  CHECK(v.view == "chart-roofline");
+  CHECK(v.scenario.work.ctx == 1048576);
+  CHECK(view_to_hash(v) == h);
+}
+
+TEST_CASE("view codec: each bad key is an error naming it, and the good keys still apply") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("ctx=banana&batch=8&path=warp&step=x&speed=99&panels=scenario,nope&tour=9&view=chart-pie&embed=2&colour=red&batch=9", v, errors));
+  CHECK(has_error(errors, "ctx", ErrorCode::WrongType));
+  CHECK(has_error(errors, "path", ErrorCode::BadEnum));
+  CHECK(has_error(errors, "step", ErrorCode::WrongType));
+  CHECK(has_error(errors, "speed", ErrorCode::OutOfRange));
+  CHECK(has_error(errors, "panels", ErrorCode::BadEnum));
+  CHECK(has_error(errors, "tour", ErrorCode::OutOfRange));
+  CHECK(has_error(errors, "view", ErrorCode::BadEnum));
+  CHECK(has_error(errors, "embed", ErrorCode::BadEnum));
+  CHECK(has_error(errors, "colour", ErrorCode::UnknownKey));
+  CHECK(has_error(errors, "batch", ErrorCode::DuplicateKey));
+  CHECK(v.scenario.work.batch == 8);  // the good key applied
+  CHECK(v.path.empty());
+  CHECK(v.step == -1);
+  CHECK(v.speed == 0);
+  CHECK_FALSE(v.panels_given);
+}
+
+TEST_CASE("view codec: markup and an oversized hash are refused without echoing them") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("path=%3Cscript%3E&gpu=<script>alert(1)</script>&step=2", v, errors));
+  CHECK(v.step == 2);
+  for (const Error& e : errors) CHECK(e.value.find('<') == std::string::npos);
+  Errors big;
+  CHECK_FALSE(parse_view("path=" + std::string(100000, 'x'), v, big));
+  REQUIRE(big.size() == 1);
+  CHECK(big[0].code == ErrorCode::TooLarge);
+  CHECK(big[0].field == "hash");
+}
+
+TEST_CASE("view codec: the walkthrough step tells one path; with another path in the link the path wins") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("path=decode&tour=3", v, errors));
+  CHECK(has_error(errors, "tour", ErrorCode::Inconsistent));
+  CHECK(v.path == "decode");
+  CHECK(v.tour == 0);
+  Errors none;
+  CHECK(parse_view("tour=3", v, none));
+  CHECK(v.tour == 3);
+  CHECK(v.path.empty());
+  CHECK(kPathKeys[static_cast<std::size_t>(v.tour - 1)] == std::string("engram"));
+  CHECK(kTourSteps == static_cast<int>(kPathKeys.size()));
+}
+
+TEST_CASE("view codec: the view keys are the model's view keys, so the scenario codec skips them") {
+  for (const char* k : {"path", "step", "speed", "panels", "embed", "t", "view", "tour"}) CHECK(is_view_key(k));
+  CHECK(path_index("csa2-modes") == 3);
+  CHECK(path_index("nope") == -1);
+  CHECK(panel_index("figures") == 4);
+}
+
+TEST_CASE("view codec: percent escapes are decoded before the checks; a broken escape is named") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("path=%3Cscript%3Ewindow.x%3D1%3C%2Fscript%3E&ctx=%E0%A4%A&step=1&speed=%32", v, errors));
+  CHECK(has_error(errors, "path", ErrorCode::Markup));
+  CHECK(has_error(errors, "ctx", ErrorCode::BadSyntax));
+  CHECK(v.step == 1);
+  CHECK(v.speed == 2);
+}

@@ -1,0 +1,101 @@
+// The header and the playback bar: the model's name, the counters, the status line, play/pause, step,
+// scrub and speed, the live region, and the notices that follow the state (values an edit moved, a setup
+// that cannot run). Every number and name here is the app's text.
+import { adjustmentNotice, infeasibleNotice, refusalNotice } from './notices.mjs';
+
+export function createHeader({ S, $, el, win, notices, refresh }) {
+  function announce(text) {
+    if (!text || text === S.lastAnnounced) return;
+    S.lastAnnounced = text;
+    $('announce').textContent = text;
+  }
+
+  // A counter: tokens in bold, their bytes beside them.
+  function counter(id, main, bytes) {
+    const dd = $(id);
+    dd.replaceChildren(el('span', { text: main }), el('span', { class: 'unit', text: ' ' + bytes }));
+    dd.parentElement.title = `${main} tokens · ${bytes}`;
+  }
+
+  // Labels and menus from the app's catalog: the counters' names for this model, the legend, the speeds.
+  function renderCatalog() {
+    const c = S.catalog;
+    if (!c) return;
+    const dt = { global: 'c-global', swa: 'c-swa', engram: 'c-engram', policy: 'c-policy' };
+    for (const k of c.counters || []) if (dt[k.key]) $(dt[k.key]).parentElement.querySelector('dt').textContent = k.label;
+    const speed = $('pb-speed');
+    speed.replaceChildren(...(c.speeds || []).map((x) => el('option', { value: String(x.value), text: x.label })));
+    if (S.state) speed.value = String(S.state.speed);
+  }
+
+  function render() {
+    const st = S.state;
+    if (!st) return;
+    const t = st.counterText || {};
+    counter('c-global', t.globalKvTokens || '—', t.globalKvBytes || '');
+    counter('c-swa', t.swaKvTokens || '—', t.swaKvBytes || '');
+    $('c-engram').textContent = t.engramRows || '—';
+    $('c-policy').textContent = st.policy || '—';
+    // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
+    $('subtitle').textContent = `${(st.presetLabel || st.preset || '').split(' · ')[0]} · memory tiers`;
+    const label = st.pathLabel || st.path || '';
+    const pos = st.steps > 0 ? `step ${st.step + 1} of ${st.steps}` : 'no steps';
+    $('status').textContent = st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
+    $('status').classList.toggle('playing', !!st.playing);
+    const play = $('pb-play');
+    play.classList.toggle('is-playing', !!st.playing);
+    play.setAttribute('aria-label', st.playing ? 'Pause' : 'Play');
+    const scrub = $('pb-scrub');
+    scrub.max = String(Math.max(0, st.steps - 1));
+    scrub.value = String(st.step);
+    scrub.setAttribute('aria-valuetext', pos);
+    $('pb-pos').textContent = `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`;
+    const speed = $('pb-speed');
+    const sv = String(st.speed);
+    if (![...speed.options].some((o) => o.value === sv)) speed.append(el('option', { value: sv, text: `${sv}×` }));
+    speed.value = sv;
+    for (const b of $('path-list').querySelectorAll('.path')) b.setAttribute('aria-pressed', b.dataset.path === st.path ? 'true' : 'false');
+    $('entry-now').textContent = st.entrySentence || st.note || '';
+    if (st.entrySentence) announce(`${label}, ${pos}: ${st.entrySentence}`);
+    // The selection on the canvas, by pointer or by keys, is said aloud: its name and its leading figure.
+    const sel = st.selection;
+    const selKey = sel ? `${sel.id}|${sel.detail}` : '';
+    if (sel && selKey !== S.lastSelection) announce(`Selected ${sel.name}: ${sel.detail}`);
+    S.lastSelection = selKey;
+    // Values an edit moved along with the edited one (in the page or in the canvas's scenario panel).
+    if (st.adjustmentsSeq !== S.lastAdjustments) {
+      if (S.lastAdjustments !== null) notices.show(adjustmentNotice(st.adjustments));
+      S.lastAdjustments = st.adjustmentsSeq;
+    }
+    // A setup that cannot run says why, in the page's flow, for as long as it lasts.
+    const why = st.feasible === false ? st.infeasible || 'the setup does not fit' : '';
+    if (why !== S.lastInfeasible) {
+      S.lastInfeasible = why;
+      if (why) notices.show(infeasibleNotice(why, st.infeasibleErrors), { key: 'infeasible' });
+      else notices.clear('infeasible');
+    }
+    // On phones a panel opens below the schematic inside a taller canvas, brought into view when it opens.
+    const frame = $('canvas-frame');
+    const panelOpen = !!st.panelOpen;
+    if (panelOpen !== frame.classList.contains('panel-open')) {
+      frame.classList.toggle('panel-open', panelOpen);
+      // Only when the reader opened it here: a link that opens with a panel leaves the page where it starts.
+      if (panelOpen && S.shownOnce && !S.embed && win.matchMedia('(max-width: 760px)').matches) win.requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
+    }
+    S.shownOnce = true;
+  }
+
+  function wire() {
+    $('pb-play').addEventListener('click', () => { if (S.state && S.state.playing) S.bridge.pause(); else S.bridge.play(); refresh(); });
+    $('pb-prev').addEventListener('click', () => { S.bridge.step(-1); refresh(); });
+    $('pb-next').addEventListener('click', () => { S.bridge.step(1); refresh(); });
+    $('pb-scrub').addEventListener('input', (e) => { S.bridge.seek(Number(e.target.value)); refresh(); });
+    $('pb-speed').addEventListener('change', (e) => {
+      const r = S.bridge.setSpeed(Number(e.target.value));
+      notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes));
+      refresh();
+    });
+  }
+
+  return { announce, render, renderCatalog, wire };
+}

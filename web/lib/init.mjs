@@ -1,0 +1,152 @@
+// Wires the page shell from one page state: the loader, the walkthrough, the ledger, the header and
+// playback, the figures and card tables, share links and the embed view, config.json import, notices and
+// window.tierscope. Each part is a module of its own (lib/*-view.mjs, …) over the state made here.
+import { makeBridge } from './bridge.mjs';
+import { makeEl, makeById } from './dom.mjs';
+import { createPageState } from './page-state.mjs';
+import { earlyTour } from './hash.mjs';
+import { STEPS } from './tour.mjs';
+import { createNotices } from './notices-view.mjs';
+import { createLoader } from './loader.mjs';
+import { createWalkthrough } from './walkthrough-view.mjs';
+import { createLedgerView } from './ledger-view.mjs';
+import { createHeader } from './header-view.mjs';
+import { createTables } from './tables-view.mjs';
+import { createShare } from './share.mjs';
+import { createEmbed } from './embed.mjs';
+import { createConfigImport } from './config-import.mjs';
+import { createApi } from './public-api.mjs';
+
+export function init(win) {
+  const doc = win.document;
+  const $ = makeById(doc);
+  const el = makeEl(doc);
+  const S = createPageState({ embed: new win.URLSearchParams(win.location.search).get('embed') === '1', framed: win.parent !== win });
+  if (S.embed) doc.documentElement.classList.add('embed');
+  S.readyPromise = new Promise((resolve, reject) => { S.resolveReady = resolve; S.rejectReady = reject; });
+  S.readyPromise.catch(() => {});  // failures are shown on the page; callers may still await and catch
+
+  // Every part refreshes through here: the app's state once, then each view in turn.
+  const parts = {};
+  function refresh() {
+    if (!S.ready) return;
+    S.state = S.bridge.state();
+    syncScenario();
+    parts.walkthrough.syncToState();
+    parts.ledger.sync();
+    parts.header.render();
+    parts.ledger.markCurrent();
+    parts.tables.sync();
+    parts.share.writeHash();
+    parts.embed.postEvent('state');
+  }
+  // Names, labels and figures change with the scenario (another model is named otherwise).
+  function syncScenario() {
+    if (!S.state || S.state.scenarioHash === S.catalogKey) return;
+    S.catalogKey = S.state.scenarioHash;
+    S.catalog = S.bridge.catalog();
+    const r = S.bridge.exportText('figures', 'json');
+    let list = [];
+    try { list = r.ok ? JSON.parse(r.text).figures : []; } catch { list = []; }
+    S.figures = new Map(list.map((f) => [f.id, f]));
+    parts.header.renderCatalog();
+    parts.walkthrough.renderPaths();
+    parts.walkthrough.render();
+  }
+
+  function download(name, text, type) {
+    const url = win.URL.createObjectURL(new win.Blob([text], { type }));
+    const a = el('a', { href: url, download: name });
+    doc.body.append(a);
+    a.click();
+    a.remove();
+    win.setTimeout(() => win.URL.revokeObjectURL(url), 1000);
+  }
+
+  const notices = createNotices({ el, box: $('notices'), win });
+  parts.header = createHeader({ S, $, el, win, notices, refresh });
+  const announce = parts.header.announce;
+  const writeHash = () => parts.share.writeHash(true);
+  parts.walkthrough = createWalkthrough({ S, $, el, refresh, announce, writeHash });
+  parts.share = createShare({ S, $, el, win, doc, notices, refresh, walkthrough: parts.walkthrough });
+  const link = () => parts.share.linkFor(parts.share.currentHash());
+  parts.ledger = createLedgerView({ S, $, el, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
+  parts.tables = createTables({ S, $, el, win, notices, download });
+  const api = createApi({ S, win, refresh, link });
+  parts.config = createConfigImport({ S, $, doc, notices, api });
+
+  // The app's own notices: a lost graphics context is said on the page (not only in the console), until
+  // the context is back. An embed that gave its context back on purpose says nothing.
+  function onNotice(kind, text) {
+    if (kind === 'webgl-context-lost') {
+      if (!S.quietLoss) notices.message(text, { kind: 'warning', key: 'gl', stay: true, role: 'alert' });
+    } else if (kind === 'webgl-context-restored') {
+      if (!S.quietLoss) notices.message(text, { kind: 'info', key: 'gl' });
+      S.quietLoss = false;
+    } else {
+      notices.message(text, { key: kind });
+    }
+  }
+
+  function onAppState() {
+    // The app may report from inside a call the page made; one refresh after that call returns is enough.
+    if (S.refreshQueued) return;
+    S.refreshQueued = true;
+    win.queueMicrotask(() => { S.refreshQueued = false; refresh(); });
+  }
+
+  function appReady(m) {
+    S.bridge = makeBridge(m);
+    S.ready = true;
+    // The page has its own playback bar; the full page also shows the counters (the embed hides them).
+    S.bridge.hostControls(true, !S.embed);
+    S.state = S.bridge.state();
+    syncScenario();
+    $('loading').hidden = true;
+    $('status').textContent = 'Ready';
+    for (const id of ['copy-link', 'open-embed', 'open-config', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
+    parts.tables.enable(true);
+    const movedEarly = S.tourTouched && S.tourIndex + 1 !== earlyTour(win.location.hash, STEPS.length);
+    parts.walkthrough.render();
+    S.lastHash = null;
+    parts.share.applyLocationHash();
+    // A walkthrough step chosen while the app was downloading opens now.
+    if (movedEarly) { parts.walkthrough.openStep(S.tourIndex); refresh(); }
+    announce('tierscope is ready');
+    if (S.resolveReady) S.resolveReady(api);
+    parts.embed.postEvent('ready');
+    registerServiceWorker();
+  }
+
+  // Offline: a versioned service worker caches the site after the first visit.
+  function registerServiceWorker() {
+    const nav = win.navigator;
+    if (!('serviceWorker' in nav) || !/^https?:$/.test(win.location.protocol)) return;
+    nav.serviceWorker.register(new win.URL('sw.js', doc.baseURI), { scope: './' }).catch((e) => win.console.warn('offline cache unavailable: ' + e.message));
+  }
+
+  const loader = createLoader({ S, $, win, doc, hooks: { ready: appReady, state: onAppState, notice: onNotice } });
+  parts.embed = createEmbed({ S, $, win, api, refresh, start: loader.start });
+  win.Object.defineProperty(win, 'tierscope', { value: Object.freeze(api), configurable: false, writable: false });
+
+  // Keyboard and pointer around the canvas. A tap gives the canvas the keys (SDL cancels touch defaults, so
+  // the browser would not), without the ring that marks keyboard focus and without scrolling the page.
+  const canvas = $('canvas');
+  canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true, focusVisible: false }));
+  // Tab always leaves the canvas: the app's own keyboard handling would otherwise keep focus inside it (a
+  // keyboard trap). The capture phase on the frame runs before the app's listeners and stops only Tab.
+  $('canvas-frame').addEventListener('keydown', (e) => {
+    if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
+  }, true);
+
+  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config]) p.wire();
+
+  // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
+  if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }
+  const tour = earlyTour(win.location.hash, STEPS.length);
+  if (tour) { S.tourIndex = tour - 1; S.tourTouched = true; }
+  parts.walkthrough.render();
+  parts.walkthrough.renderPaths();
+  parts.embed.startWhenVisible();
+  return { S, parts, api };
+}

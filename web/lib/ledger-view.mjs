@@ -1,0 +1,129 @@
+// The animation ledger panel: the app's rows for the current path (ui::ledger_view_json, numbers already
+// as text), the tier and object filters, click or Enter to seek, and the CSV and JSON downloads, which are
+// the app's own bytes (the same as `tierscope ledger --format csv|json --tier … --object …`).
+
+// A download's file name: path, preset and the filter, in safe characters only.
+export function exportName(ledger, filter, ext) {
+  const parts = ['tierscope', (ledger && ledger.path) || 'ledger', ledger && ledger.preset, filter.tier, filter.object].filter(Boolean);
+  return parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_') + '.' + ext;
+}
+
+import { refusalNotice } from './notices.mjs';
+
+const EMPTY = { path: '', label: '', preset: '', note: '', steps: 0, options: { tiers: [], objects: [] }, entries: [] };
+
+export function createLedgerView({ S, $, el, refresh, notices, download, copyLink }) {
+  const ledger = () => S.ledger || EMPTY;
+
+  // Re-reads the rows when the path, the scenario or the filter changed (or when asked).
+  function sync(force = false) {
+    if (!S.ready || !S.state) return;
+    const key = `${S.state.path}|${S.state.scenarioHash}|${S.filter.tier}|${S.filter.object}`;
+    if (!force && key === S.ledgerKey) return;
+    S.ledgerKey = key;
+    let view = S.bridge.ledgerView(S.filter.tier, S.filter.object);
+    if (!view || view.ok === false) {  // a filter this path does not have: back to all entries
+      S.filter = { tier: '', object: '' };
+      view = S.bridge.ledgerView('', '');
+    }
+    S.ledger = view && Array.isArray(view.entries) ? view : EMPTY;
+    const opts = ledger().options || EMPTY.options;
+    for (const [id, list, cur] of [['ledger-tier', opts.tiers, 'tier'], ['ledger-object', opts.objects, 'object']]) {
+      const sel = $(id);
+      if (!list.some((o) => o.key === S.filter[cur])) S.filter[cur] = '';
+      sel.replaceChildren(el('option', { value: '', text: 'any' }), ...list.map((o) => el('option', { value: o.key, text: o.label })));
+      sel.value = S.filter[cur];
+    }
+    render();
+  }
+
+  function row(e) {
+    // Screen readers hear what each number is; sighted readers get the same from the column positions.
+    const sr = (t) => el('span', { class: 'sr-only', text: t });
+    const head = el('span', { class: 'row-head' }, [
+      el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), e.at]),
+      el('span', { class: 'move', text: e.move }),
+      el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), e.bytes]),
+    ]);
+    const what = el('span', { class: 'row-what' }, [
+      el('span', { class: 'obj', text: e.object + (e.phase ? ` · ${e.phase}` : '') }),
+      el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), e.duration]),
+      el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), e.provenance || 'derived']),
+    ]);
+    return el('li', { 'data-index': e.index }, el('button', {
+      type: 'button', class: 'entry', tabindex: '-1', 'data-index': e.index, 'data-step': e.step,
+      onclick: () => { S.pushNext = true; S.bridge.pause(); S.bridge.seek(e.index); refresh(); },
+    }, [head, what, el('span', { class: 'sentence', text: e.sentence })]));
+  }
+
+  function render() {
+    const l = ledger();
+    $('ledger-path').textContent = l.label ? `· ${l.label}` : '';
+    $('ledger-list').replaceChildren(...l.entries.map(row));
+    const empty = $('ledger-empty');
+    empty.hidden = l.entries.length > 0;
+    // An empty path says why (the app's note: a setup that cannot run, a model without this part).
+    empty.textContent = l.steps === 0 ? (l.note || 'Choose an animation to list what moves where, step by step.') : 'No entry matches the filter.';
+    for (const id of ['ledger-csv', 'ledger-json', 'ledger-link']) $(id).disabled = !S.ready || l.entries.length === 0;
+    markCurrent();
+  }
+
+  // Highlights the active entry, shows its formula and source, and scrolls only the list (never the page,
+  // which matters inside an embed).
+  function markCurrent() {
+    const list = $('ledger-list');
+    const step = S.state ? S.state.step : -1;
+    let current = null;
+    for (const li of list.children) {
+      const on = Number(li.dataset.index) === step;
+      const btn = li.firstElementChild;
+      btn.classList.toggle('current', on);
+      btn.setAttribute('aria-current', on ? 'step' : 'false');
+      btn.tabIndex = on ? 0 : -1;
+      const detail = li.querySelector('.detail');
+      if (on && !detail) {
+        const e = ledger().entries.find((x) => x.index === step);
+        if (e) li.append(el('div', { class: 'detail' }, [el('p', { class: 'formula', text: e.formula }), e.sources ? el('p', { class: 'sources', text: e.sources }) : null]));
+      } else if (!on && detail) detail.remove();
+      if (on) current = li;
+    }
+    if (!current && list.firstElementChild) list.firstElementChild.firstElementChild.tabIndex = 0;
+    if (current) {
+      const top = current.offsetTop - list.offsetTop, bottom = top + current.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    }
+  }
+
+  const entryAt = (step) => ledger().entries.find((e) => e.index === step) || null;
+
+  // The app's bytes for this path and filter, as the command line writes them.
+  function save(format) {
+    const r = S.bridge.exportText('ledger', format, S.filter.tier, S.filter.object);
+    if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes)); return r; }
+    download(exportName(ledger(), S.filter, format), r.text, format === 'csv' ? 'text/csv' : 'application/json');
+    return r;
+  }
+
+  function wire() {
+    // Arrow keys move between entries (one tab stop for the whole list); Enter or a click seeks.
+    $('ledger-list').addEventListener('keydown', (e) => {
+      const buttons = [...$('ledger-list').querySelectorAll('button.entry')];
+      const at = buttons.indexOf($('ledger-list').ownerDocument.activeElement);
+      if (at < 0) return;
+      const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      const b = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+      buttons.forEach((x) => { x.tabIndex = x === b ? 0 : -1; });
+      b.focus();
+    });
+    $('ledger-tier').addEventListener('change', (e) => { S.filter.tier = e.target.value; sync(true); });
+    $('ledger-object').addEventListener('change', (e) => { S.filter.object = e.target.value; sync(true); });
+    $('ledger-csv').addEventListener('click', () => save('csv'));
+    $('ledger-json').addEventListener('click', () => save('json'));
+    $('ledger-link').addEventListener('click', () => copyLink('Link to this entry copied'));
+  }
+
+  return { sync, render, markCurrent, entryAt, save, wire };
+}

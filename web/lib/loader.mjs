@@ -1,0 +1,126 @@
+// Loads the WebAssembly app with visible progress and a message for every failure. This is the part of the
+// page that must work before the app exists, so its few words live here.
+
+// Why the app could not start, by the stable codes the loader and the app report.
+const FAILURES = {
+  'no-webgl2': ['This browser cannot draw WebGL2',
+    'tierscope draws its schematic with WebGL2. Use a current Chrome, Edge, Firefox or Safari, and check that hardware acceleration is on.'],
+  fetch: ['The app could not be downloaded', ''],
+  script: ['The app could not be loaded', ''],
+  abort: ['The app stopped unexpectedly', ''],
+  webgl2: ['A WebGL2 context could not be created', ''],
+};
+
+// Megabytes with one decimal for the progress line (the app's formatter is not there yet).
+const mb = (bytes) => (bytes / 1e6).toFixed(1);
+
+export function createLoader({ S, $, win, doc, hooks }) {
+  const progress = $('progress');
+  const progressText = $('progress-text');
+
+  function failLoad(code, detail) {
+    if (S.failed) return;
+    S.failed = true;
+    const known = FAILURES[code] || ['Something went wrong', ''];
+    $('fatal-title').textContent = known[0];
+    $('fatal-detail').textContent = [known[1], detail].filter(Boolean).join(' ');
+    $('fatal').hidden = false;
+    $('loading').hidden = true;
+    $('status').textContent = 'Error: ' + known[0];
+    S.resolveReady = null;
+    if (S.rejectReady) S.rejectReady(new Error(code + (detail ? ': ' + detail : '')));
+  }
+
+  function showProgress(loaded, total) {
+    if (total > 0) {
+      progress.value = Math.min(1, loaded / total);
+      progressText.textContent = `${mb(loaded)} of ${mb(total)} MB`;
+    } else {
+      progress.removeAttribute('value');
+      progressText.textContent = `${mb(loaded)} MB`;
+    }
+  }
+
+  // Reads a body chunk by chunk (for the progress bar) into one byte array.
+  async function readBytes(response, total) {
+    if (!response.body || !response.body.getReader) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    const chunks = [];
+    let loaded = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.length;
+      showProgress(loaded, total);
+    }
+    const bytes = new Uint8Array(loaded);
+    let at = 0;
+    for (const c of chunks) { bytes.set(c, at); at += c.length; }
+    return bytes;
+  }
+
+  // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
+  // is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
+  async function compileWasm(url) {
+    let response;
+    try { response = await win.fetch(url, { credentials: 'same-origin' }); } catch (e) { throw new Error(url + ': ' + e.message); }
+    if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+    const total = Number(response.headers.get('Content-Length')) || 0;
+    if (!response.body || typeof response.body.tee !== 'function' || typeof win.WebAssembly.compileStreaming !== 'function') {
+      return win.WebAssembly.compile(await readBytes(response, total));
+    }
+    const [forCompiler, forProgress] = response.body.tee();
+    const compiled = win.WebAssembly.compileStreaming(new win.Response(forCompiler, { headers: { 'Content-Type': 'application/wasm' } }));
+    (async () => {
+      const reader = forProgress.getReader();
+      let loaded = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        loaded += value.length;
+        showProgress(loaded, total);
+      }
+    })().catch(() => {});  // progress is cosmetic; the compiler reports real failures
+    return compiled;
+  }
+
+  // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
+  // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
+  function start() {
+    if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
+    $('status').textContent = 'Loading…';
+    const wasm = compileWasm('tierscope.wasm');
+    wasm.catch((e) => failLoad('fetch', e.message));
+    const script = doc.createElement('script');
+    script.src = 'tierscope.js';
+    script.onload = () => {
+      if (typeof win.createTierscope !== 'function') { failLoad('script', 'tierscope.js defines no app.'); return; }
+      win.createTierscope({
+        canvas: $('canvas'),
+        locateFile: (path) => path,  // next to this page, whatever the base path
+        instantiateWasm(imports, receive) {
+          wasm
+            .then((mod) => win.WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod)))
+            .catch((e) => failLoad('fetch', e.message));
+          return {};
+        },
+        onFatal: (code, detail) => failLoad(code, detail),
+        onAbort: (what) => failLoad('abort', String(what || '')),
+        onReady() {
+          // onReady can come before the factory's promise resolves; wait for the module object.
+          const go = () => (S.module ? hooks.ready(S.module) : win.setTimeout(go, 0));
+          go();
+        },
+        onState: hooks.state,
+        onNotice: hooks.notice,
+        print: (t) => win.console.log(t),
+        printErr: (t) => win.console.warn(t),
+      }).then((m) => { S.module = m; }, (e) => failLoad('abort', e && e.message));
+    };
+    script.onerror = () => failLoad('script', 'tierscope.js could not be fetched.');
+    doc.head.appendChild(script);
+  }
+
+  return { start, failLoad, showProgress };
+}

@@ -1,0 +1,115 @@
+// window.tierscope: commands return {ok, errors} (each error {code, field, value, allowed, message}) and
+// never throw; reads return the app's data, or null before it is ready. Arguments are checked here
+// (lib/api.mjs) before they reach the app, which checks values again.
+import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkChart } from './api.mjs';
+import { MAX_CONFIG_BYTES } from './config-import.mjs';
+
+export function createApi({ S, win, refresh, link }) {
+  const notReady = (what) => fail(argError('not-ready', what, '', 'after window.tierscope.ready resolves'));
+  const b = () => S.bridge;
+
+  function overridesOf(scenarioHash) {
+    const out = {};
+    for (const item of String(scenarioHash || '').split('&')) {
+      const [k, v = ''] = item.split('=');
+      if (k && k !== 'preset') out[k] = v;
+    }
+    return out;
+  }
+
+  function state() {
+    if (!S.ready) return null;
+    const s = b().state();
+    if (!s) return null;
+    return {
+      preset: s.preset, presetLabel: s.presetLabel, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
+      steps: s.steps, playing: !!s.playing, speed: s.speed, tModel: s.tModel, total: s.total, counters: s.counters,
+      ledgerLength: s.ledgerLength, panels: s.panels, arch: s.arch, feasible: s.feasible !== false, hash: s.viewHash,
+    };
+  }
+
+  function done(r) {
+    refresh();
+    const out = { ok: r.ok, errors: r.errors || [] };
+    if (r.adjustments) out.adjustments = r.adjustments;
+    if (r.notes) out.notes = r.notes;
+    return out;
+  }
+
+  const pathKeys = () => (S.catalog ? S.catalog.paths.map((p) => p.key) : []);
+  const parse = (text) => { try { return JSON.parse(text); } catch { return null; } };
+
+  return {
+    ready: S.readyPromise,
+    version: '0.3.0',
+    notReady,
+    // Plays `path` from its start, or resumes the current path when no path is given.
+    play(path) {
+      if (!S.ready) return notReady('play');
+      const bad = checkPath(path, pathKeys());
+      if (bad) return fail(bad);
+      if (path !== undefined) {
+        const r = b().setPath(path);
+        if (!r.ok) return done(r);
+        b().seek(0);
+      }
+      return done(b().play());
+    },
+    pause() { return S.ready ? done(b().pause()) : notReady('pause'); },
+    seek(step) {
+      if (!S.ready) return notReady('seek');
+      const s = b().state();
+      const bad = checkStep(step, s ? s.steps : 0);
+      return bad ? fail(bad) : done(b().seek(step));
+    },
+    stepBy(delta) { return S.ready ? done(b().step(delta)) : notReady('step'); },
+    setParam(key, value) {
+      if (!S.ready) return notReady('setParam');
+      const bad = checkParam(key, value);
+      return bad ? fail(bad) : done(b().setParam(key, String(value)));
+    },
+    setSpeed(speed) {
+      if (!S.ready) return notReady('setSpeed');
+      const bad = checkSpeed(speed);
+      return bad ? fail(bad) : done(b().setSpeed(speed));
+    },
+    // Replaces the model by a config.json's; {ok, errors, notes}. The share link then carries the inputs.
+    loadConfig(text) {
+      if (!S.ready) return { ...notReady('loadConfig'), notes: [] };
+      const bad = checkConfigText(text, MAX_CONFIG_BYTES);
+      if (bad) return { ...fail(bad), notes: [] };
+      const r = done(b().loadConfig(text));
+      return { ok: r.ok, errors: r.errors, notes: r.notes || [] };
+    },
+    state,
+    stats() {
+      if (!S.ready) return null;
+      const s = b().stats();
+      if (s && win.performance && win.performance.memory) s.jsHeapBytes = win.performance.memory.usedJSHeapSize;
+      return s;
+    },
+    layout: () => (S.ready ? b().layout() : null),
+    link: () => link(),
+    // Every figure, as `tierscope figures --format json` lists them.
+    figures() {
+      if (!S.ready) return null;
+      const r = b().exportText('figures', 'json');
+      const d = r.ok ? parse(r.text) : null;
+      return d && Array.isArray(d.figures) ? d.figures : null;
+    },
+    // The current path's ledger exactly as the app serialises it (the CLI's `ledger --format json`).
+    ledger: () => (S.ready ? b().ledger() : null),
+    // The names and labels the page shows (paths, objects, endpoints, speeds, panels, error codes, …).
+    catalog: () => (S.ready ? b().catalog() : null),
+    // A chart's series, as `tierscope chart NAME --format json` prints it, or {ok: false, errors}.
+    chart(name, options) {
+      if (!S.ready) return notReady('chart');
+      const bad = checkChart(name, options, S.catalog ? S.catalog.charts : []);
+      if (bad) return fail(bad);
+      let text;
+      try { text = options === undefined ? '{}' : JSON.stringify(options); } catch { return fail(argError('wrong-type', 'options', options, 'plain data (numbers, strings, arrays, objects)')); }
+      const r = b().chart(name, text);
+      return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Share links and the embed dialog: the URL hash holds the whole view, written by the app's view codec
+// (model/view_codec.h) and applied by it; Back and Forward re-apply it. The embed snippet is an element
+// the browser serialises, so no markup is assembled by hand here.
+import { refusalNotice } from './notices.mjs';
+
+export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough }) {
+  const loc = win.location;
+
+  // The view's hash: the app's when it runs; before that, the address bar's as it is.
+  function currentHash() {
+    if (S.ready && S.bridge.has('view_hash')) return S.bridge.viewHash() || '';
+    return (loc.hash || '').replace(/^#/, '');
+  }
+
+  function linkFor(hash, { embed = false } = {}) {
+    const u = new win.URL(loc.href);
+    u.search = embed ? '?embed=1' : '';
+    u.hash = hash;
+    return u.href;
+  }
+
+  function writeHash(forcePush = false) {
+    if (!S.ready) return;
+    const hash = currentHash();
+    if (hash === S.lastHash && ('#' + hash === loc.hash || (!hash && !loc.hash))) return;
+    const url = hash ? '#' + hash : loc.pathname + loc.search;
+    // Inside an embed every write replaces the entry: an iframe's history entries would hijack the host's Back.
+    if ((S.pushNext || forcePush) && !S.embed && S.lastHash !== null) win.history.pushState(null, '', url);
+    else win.history.replaceState(null, '', url);
+    S.pushNext = false;
+    S.lastHash = hash;
+    if (S.embed) $('open-full').href = linkFor(hash);
+  }
+
+  // Applies the address bar's hash through the app; all refusals of one link become one notice naming each
+  // key. A link with a walkthrough step but no path opens that step's entry; a page opened with no hash
+  // at all starts at the beginning of the walkthrough.
+  function applyLocationHash() {
+    const raw = (loc.hash || '').replace(/^#/, '');
+    if (S.lastHash !== null && raw === S.lastHash) return;
+    if (!S.ready) return;
+    const r = S.bridge.applyHash(raw);
+    if (r.tour) { S.tourIndex = r.tour - 1; S.tourTouched = true; walkthrough.render(); }
+    S.state = S.bridge.state();
+    if (r.tour && !r.pathGiven) walkthrough.openStep(r.tour - 1);
+    else if (!raw) walkthrough.openStep(0);
+    S.lastHash = null;
+    refresh();
+    notices.show(refusalNotice(r.errors, 'link', S.catalog && S.catalog.errorCodes), { key: 'link' });
+  }
+
+  async function copyText(text, done) {
+    try {
+      await win.navigator.clipboard.writeText(text);
+      notices.message(done);
+    } catch {
+      // Clipboard refused (permissions, insecure context): put the text where it can be copied by hand.
+      const area = el('textarea', { class: 'copy-fallback', readonly: true, 'aria-label': 'Link' });
+      area.value = text;
+      const item = notices.message('Copy this link:', { stay: true });
+      item.insertBefore(area, item.lastElementChild);
+      area.select();
+    }
+    $('copy-link').dataset.copied = text;
+  }
+
+  // The snippet for the view on screen: an <iframe> element serialised by the browser (attributes escaped).
+  function embedSnippet() {
+    const frame = doc.createElement('iframe');
+    frame.setAttribute('src', linkFor(currentHash(), { embed: true }));
+    frame.setAttribute('title', `tierscope: ${S.state ? S.state.pathLabel || S.state.path : 'memory tiers'}`);
+    for (const [k, v] of [['width', '800'], ['height', '500'], ['loading', 'lazy'], ['allow', 'clipboard-write']]) frame.setAttribute(k, v);
+    return frame.outerHTML;
+  }
+
+  function wire() {
+    win.addEventListener('hashchange', applyLocationHash);
+    win.addEventListener('popstate', applyLocationHash);
+    $('copy-link').addEventListener('click', () => copyText(linkFor(currentHash()), 'Link copied'));
+    $('open-embed').addEventListener('click', () => {
+      $('embed-code').value = embedSnippet();
+      $('embed-dialog').showModal();
+      $('embed-code').select();
+    });
+    $('embed-copy').addEventListener('click', () => copyText($('embed-code').value, 'Embed code copied'));
+  }
+
+  return { currentHash, linkFor, writeHash, applyLocationHash, copyText, embedSnippet, wire };
+}

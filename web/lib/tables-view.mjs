@@ -1,0 +1,64 @@
+// The figures and the design card check as DOM tables (readable by screen readers and search engines,
+// copyable), fed by the app's JSON — the same JSON `tierscope figures|check-card --format json` prints —
+// with CSV and JSON downloads of those same bytes.
+import { refusalNotice } from './notices.mjs';
+
+export function createTables({ S, $, el, win, notices, download }) {
+  let figuresKey = null, cardKey = null;
+
+  const cell = (tag, text, props = {}) => el(tag, { ...props, text });
+
+  function renderFigures() {
+    const list = [...S.figures.values()];
+    const body = $('figures-table').querySelector('tbody');
+    body.replaceChildren(...list.map((f) => el('tr', { 'data-fig': f.id, class: f.feasible === false ? 'not-computed' : undefined }, [
+      cell('th', f.label, { scope: 'row' }), cell('td', f.text, { class: 'num' }), cell('td', f.formula, { class: 'formula' }),
+      cell('td', f.provenance)])));
+    $('figures-count').textContent = `· ${list.length}`;
+  }
+
+  // The card check costs a search per claim, so it runs when its table is open (or about to be read).
+  function renderCard() {
+    const r = S.bridge.exportText('card', 'json');
+    if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes)); return; }
+    let data;
+    try { data = JSON.parse(r.text); } catch { return; }
+    const claims = Array.isArray(data.claims) ? data.claims : [];
+    $('card-table').querySelector('tbody').replaceChildren(...claims.map((c) => el('tr', { 'data-claim': c.id, 'data-verdict': c.verdict }, [
+      cell('th', c.claim, { scope: 'row' }), cell('td', c.band, { class: 'num' }), cell('td', c.value_text, { class: 'num' }),
+      cell('td', c.card_value_text, { class: 'num' }), cell('td', c.verdict, { class: 'verdict' }),
+      cell('td', [c.condition && `Only if ${c.condition}.`, c.reason, c.note].filter(Boolean).join(' '))])));
+    $('card-count').textContent = `· ${claims.length} claims`;
+  }
+
+  // Follows the scenario: the figures table always, the card table while it is open.
+  function sync() {
+    if (!S.ready || !S.state) return;
+    const key = S.state.scenarioHash;
+    if (key !== figuresKey) { figuresKey = key; renderFigures(); }
+    if ($('card-details').open && key !== cardKey) { cardKey = key; renderCard(); }
+  }
+
+  function save(what, format) {
+    const r = S.bridge.exportText(what, format);
+    if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes)); return r; }
+    const name = `tierscope-${what === 'card' ? 'card-check' : 'figures'}-${(S.state && S.state.preset) || 'scenario'}`.replace(/[^A-Za-z0-9._-]/g, '_');
+    download(`${name}.${format}`, r.text, format === 'csv' ? 'text/csv' : 'application/json');
+    return r;
+  }
+
+  function enable(on) {
+    for (const id of ['figures-csv', 'figures-json', 'card-csv', 'card-json']) $(id).disabled = !on;
+  }
+
+  function wire() {
+    $('card-details').addEventListener('toggle', () => { if (S.ready) sync(); });
+    $('figures-csv').addEventListener('click', () => save('figures', 'csv'));
+    $('figures-json').addEventListener('click', () => save('figures', 'json'));
+    $('card-csv').addEventListener('click', () => save('card', 'csv'));
+    $('card-json').addEventListener('click', () => save('card', 'json'));
+    enable(false);
+  }
+
+  return { sync, renderFigures, renderCard, wire, enable, save, win };
+}

@@ -1,0 +1,133 @@
+// The "Start here" walkthrough and the list of animations. The walkthrough always tells the path the canvas
+// shows (one story on screen), in the wording for this model (state().arch), with this scenario's numbers
+// from the app's figures; the list's names come from the app's catalog.
+import { STEPS, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
+
+export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
+  const arch = () => (S.state && S.state.arch) || null;
+  const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
+
+  function showFigure(id) {
+    const box = $('tour-look');
+    const f = S.figures.get(id);
+    box.replaceChildren();
+    if (!f) { box.textContent = 'This number appears once the model has loaded.'; return; }
+    box.append(el('strong', { text: `${f.label || id}: ` }), el('span', { text: f.formula || f.text }), ' ',
+      el('span', { class: 'badge', text: f.provenance || 'derived' }));
+    if (f.sources) box.append(el('span', { class: 'sources', text: ' ' + f.sources }));
+  }
+
+  // A slot shows "…" until the app has computed its number. arch.* slots quote the model's facts; the
+  // app writes numbers there already grouped (state().arch holds plain integers, shown as the app's text).
+  function slot(id) {
+    if (id.startsWith('arch.')) {
+      const a = arch();
+      const v = a ? a[id.slice(5)] : undefined;
+      const text = a && a.text && typeof a.text[id.slice(5)] === 'string' ? a.text[id.slice(5)] : typeof v === 'string' && v ? v : '…';
+      return el('span', { class: text === '…' ? 'fig pending' : 'fig arch', text });
+    }
+    const f = S.figures.get(id);
+    return el('button', { type: 'button', class: f ? 'fig' : 'fig pending', 'data-fig': id,
+      'aria-label': f ? undefined : 'computing', text: figureText(id), onclick: () => showFigure(id) });
+  }
+
+  function render() {
+    const i = S.tourIndex;
+    const words = variantFor(STEPS[i], arch());
+    $('tour-count').textContent = `· ${i + 1} of ${STEPS.length}`;
+    $('tour-title').textContent = words.title;
+    $('tour-body').replaceChildren(...words.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? slot(part.figure) : part.text)))));
+    $('tour-look').textContent = `Look at ${words.look}.`;
+    const dots = $('tour-dots');
+    if (dots.children.length !== STEPS.length) {
+      dots.replaceChildren(...STEPS.map((s, k) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => go(k) }))));
+    }
+    [...dots.querySelectorAll('.dot')].forEach((d, k) => {
+      d.setAttribute('aria-current', k === i ? 'step' : 'false');
+      d.setAttribute('aria-label', `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`);
+    });
+    $('tour-back').disabled = i === 0;
+    $('tour-next').disabled = i === STEPS.length - 1;
+    $('tour-play').disabled = !S.ready;
+  }
+
+  const clamp = (i) => Math.max(0, Math.min(STEPS.length - 1, i));
+
+  // Puts the view on a walkthrough step: its path, paused on the ledger entry it talks about.
+  function openStep(i) {
+    S.tourIndex = clamp(i);
+    S.tourTouched = true;
+    const step = STEPS[S.tourIndex];
+    const b = S.bridge;
+    b.setTour(S.tourIndex + 1);
+    if (!S.state || S.state.path !== step.path) b.setPath(step.path);
+    b.pause();
+    const all = b.ledgerView('', '');
+    b.seek(entryIndex(step, all && all.entries));
+  }
+
+  // Shows a walkthrough step: its text, its path, and the ledger entry it talks about (highlighted).
+  function go(i, { play = false } = {}) {
+    S.tourIndex = clamp(i);
+    S.tourTouched = true;
+    render();
+    announce(`Walkthrough step ${S.tourIndex + 1} of ${STEPS.length}: ${variantFor(STEPS[S.tourIndex], arch()).title}`);
+    if (!S.ready) return;  // the app opens this step when it arrives
+    S.pushNext = true;
+    if (play) {
+      S.bridge.setTour(S.tourIndex + 1);
+      if (!S.state || S.state.path !== STEPS[S.tourIndex].path) S.bridge.setPath(STEPS[S.tourIndex].path);
+      S.bridge.seek(0);
+      S.bridge.play();
+    } else {
+      openStep(S.tourIndex);
+    }
+    refresh();
+    writeHash();
+  }
+
+  // The walkthrough follows the view: whatever changed the path (the list, a link, Back, the API, the
+  // canvas), the walkthrough shows the step that tells it.
+  function syncToState() {
+    if (!S.state) return;
+    const i = stepIndexOfPath(S.state.path);
+    if (i >= 0 && i !== S.tourIndex) {
+      S.tourIndex = i;
+      render();
+    }
+  }
+
+  // The animations, named by the app for this model. Before the app arrives the list says it is coming.
+  function renderPaths() {
+    const list = $('path-list');
+    const paths = S.catalog ? S.catalog.paths : [];
+    if (!paths.length) {
+      // One waiting row per path (the walkthrough tells one path per step), so nothing moves when the names come.
+      list.replaceChildren(...STEPS.map((s) => el('li', {}, el('button', { type: 'button', class: 'path pending', 'data-path': s.path, disabled: true,
+        'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
+      return;
+    }
+    list.replaceChildren(...paths.map((p) => el('li', {}, el('button', {
+      type: 'button', class: 'path', 'data-path': p.key, disabled: !S.ready, 'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',
+      title: p.summary || undefined, onclick: () => { S.pushNext = true; S.bridge.setPath(p.key); S.bridge.seek(0); S.bridge.play(); refresh(); },
+    }, [el('span', { text: p.label })]))));
+  }
+
+  function wire() {
+    $('tour-back').addEventListener('click', () => go(S.tourIndex - 1));
+    $('tour-next').addEventListener('click', () => go(S.tourIndex + 1));
+    $('tour-play').addEventListener('click', () => go(S.tourIndex, { play: true }));
+    // Arrow keys page through the walkthrough only while focus is inside it: keys are never taken page-wide.
+    $('tour').addEventListener('keydown', (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || (e.target && e.target.closest && e.target.closest('input, select, textarea'))) return;
+      const to = { ArrowLeft: S.tourIndex - 1, ArrowRight: S.tourIndex + 1, Home: 0, End: STEPS.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      go(to);
+      const active = $('tour').ownerDocument.activeElement;
+      if (active && active.disabled) $('tour').focus();
+    });
+  }
+
+  return { render, go, openStep, syncToState, renderPaths, wire, showFigure, steps: STEPS.length };
+}
