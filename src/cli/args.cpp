@@ -130,7 +130,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     if (!a.starts_with("-")) {
       if (have_command && o.command == Command::Chart && o.chart.empty()) {
         model::ChartKind kind{};
-        if (!model::chart_from_key(a, kind)) usage(ErrorCode::BadEnum, "chart", a, "roofline, sweep, breakdown");
+        if (!model::chart_from_key(a, kind)) usage(ErrorCode::BadEnum, "chart", a, model::chart_keys_text());
         o.chart = std::string(a);
         continue;
       }
@@ -252,8 +252,11 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
     return r;
   }
-  if (o.command != Command::Fleet && !fleet_flags.empty()) {
-    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command");
+  // A fleet chart is drawn from a fleet run: it takes the fleet command's flags too.
+  model::ChartKind chart_kind{};
+  const bool fleet_chart = o.command == Command::Chart && model::chart_from_key(o.chart, chart_kind) && model::is_fleet_chart(chart_kind);
+  if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
+    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)");
   }
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
@@ -285,7 +288,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     }
     if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
   } else if (o.command == Command::Chart) {
-    if (o.chart.empty()) usage(ErrorCode::BadSyntax, "chart", "", "a chart after the command: roofline, sweep, breakdown");
+    if (o.chart.empty()) usage(ErrorCode::BadSyntax, "chart", "", "a chart after the command: " + model::chart_keys_text());
     if (o.chart != "sweep" && !o.axes.empty()) usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with chart sweep");
     if (o.axes.size() > 2) usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "at most two: x, then one line per value");
     if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");

@@ -20,6 +20,7 @@
 #include "model/text.h"
 #include "model/url_codec.h"
 #include "sim/fleet.h"
+#include "sim/fleet_charts.h"
 #include "sim/fleet_report.h"
 #include "sim/trace.h"
 #include "model/view_codec.h"
@@ -248,10 +249,33 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   }
 }
 
+// A fleet run as the fleet command makes it (a trace when --trace is given), with its sweep when asked.
+bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file, Output& o, sim::FleetResult& result,
+                       sim::SweepResult& sweep, bool& swept);
+
+void print_chart(const Options& opt, const Chart& c, Output& o);
+
 // A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
-void cmd_chart(const Options& opt, const Scenario& s, Output& o) {
+void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
   ChartKind kind{};
   chart_from_key(opt.chart, kind);
+  if (is_fleet_chart(kind)) {
+    // Drawn from a fleet run: the fleet-sweep chart sweeps the SWA pool unless --sweep names a tier.
+    Options run_opt = opt;
+    if (kind == ChartKind::FleetSweep && run_opt.sweep_tier.empty()) run_opt.sweep_tier = "pool";
+    sim::FleetResult result;
+    sim::SweepResult sweep;
+    bool swept = false;
+    if (!run_fleet_command(run_opt, s, read_file, o, result, sweep, swept)) return;
+    Chart c;
+    Errors errors;
+    if (!sim::fleet_chart(result, swept ? &sweep : nullptr, kind, c, errors)) {
+      report(o, errors, kExitInvalid);
+      return;
+    }
+    print_chart(opt, c, o);
+    return;
+  }
   ChartOptions co;
   if (!opt.figure_ids.empty()) {
     co.figure = opt.figure_ids[0];
@@ -271,6 +295,10 @@ void cmd_chart(const Options& opt, const Scenario& s, Output& o) {
     report(o, errors, kExitInvalid);
     return;
   }
+  print_chart(opt, c, o);
+}
+
+void print_chart(const Options& opt, const Chart& c, Output& o) {
   if (opt.format == Format::Json) {
     o.out = chart_to_json(c);
   } else if (opt.format == Format::Csv) {
@@ -408,33 +436,41 @@ void cmd_ledger(const Options& opt, const Scenario& s, const std::string& hash_p
   report_infeasible(o, figures.computed.terms);
 }
 
-// A day (or --hours) of traffic through the tiers: the same JSON the page's fleet view shows.
-void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file, Output& o, sim::FleetResult& result,
+                       sim::SweepResult& sweep, bool& swept) {
   sim::Trace trace;
   if (!opt.trace_file.empty()) {
     std::string text, why;
     if (!read_file(opt.trace_file, text, why)) {
       report(o, {make_error(ErrorCode::BadSyntax, "--trace", opt.trace_file, "a readable file (" + why + ")")}, kExitFile);
-      return;
+      return false;
     }
     Error e;
     if (!sim::parse_trace(text, s.fleet.block_tokens, trace, e)) {
       e.field = opt.trace_file + ": " + e.field;
       report(o, {e}, kExitInvalid);
-      return;
+      return false;
     }
   }
   sim::FleetConfig config;
   Errors errors;
   if (!sim::make_fleet_config(s, opt.trace_file.empty() ? nullptr : &trace, config, errors)) {
     report(o, errors, kExitInvalid);
-    return;
+    return false;
   }
-  const sim::FleetResult result = sim::run_fleet(config);
-  sim::SweepResult sweep;
+  result = sim::run_fleet(config);
   sim::SweepTier tier{};
-  const bool swept = !opt.sweep_tier.empty() && sim::parse_sweep_tier(opt.sweep_tier, tier);
+  swept = !opt.sweep_tier.empty() && sim::parse_sweep_tier(opt.sweep_tier, tier);
   if (swept) sweep = sim::fleet_sweep(config, tier, sim::default_sweep_factors());
+  return true;
+}
+
+// A day (or --hours) of traffic through the tiers: the same JSON the page's fleet view shows.
+void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+  sim::FleetResult result;
+  sim::SweepResult sweep;
+  bool swept = false;
+  if (!run_fleet_command(opt, s, read_file, o, result, sweep, swept)) return;
   if (opt.format == Format::Json) o.out = sim::fleet_json(result, swept ? &sweep : nullptr);
   else if (opt.format == Format::Csv) o.out = sim::fleet_csv(result);
   else o.out = sim::fleet_text(result, swept ? &sweep : nullptr);
@@ -460,7 +496,7 @@ Output run(const Options& opt, ReadFile read_file) {
   std::string hash_path;
   if (!build_scenario(opt, read_file, s, hash_path, o)) return o;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
-  else if (opt.command == Command::Chart) cmd_chart(opt, s, o);
+  else if (opt.command == Command::Chart) cmd_chart(opt, s, read_file, o);
   else if (opt.command == Command::CheckCard) {
     cmd_check_card(opt, s, o);
     Computed c;
@@ -498,7 +534,8 @@ std::string usage_text() {
          "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
          "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
-         "                one line per value) or breakdown\n"
+         "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
+         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier)\n"
          "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
          "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
          "\n"

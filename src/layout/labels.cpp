@@ -127,7 +127,7 @@ std::string block_value(const Scene& sc, const anim::StepState& st, int object, 
 
 }  // namespace
 
-void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics& tm, Layout& out) {
+void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics& tm, Layout& out, const Occupancy& occ) {
   out.labels.clear();
   const float s = out.text_scale;
   Placer P{tm, out, tm.font_px * s, tm.font_px * s * 0.86f, 8 * s};
@@ -190,12 +190,27 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
           }
           break;
         }
+        // The fleet view says what the tier holds now; otherwise its capacity and latency.
+        const auto& held = occ.tier_text[static_cast<std::size_t>(std::clamp(it.index, 0, 3))];
+        if (occ.on && !held.empty()) {
+          for (const std::string& v : held) {
+            if (tm.width(v, P.small) > room_w) continue;
+            P.add(v, title, P.small, Align::Right, Tone::Muted, -1);
+            break;
+          }
+          break;
+        }
         const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
         if (tm.width(figs, P.small) <= room_w) P.add(figs, title, P.small, Align::Right, Tone::Muted, -1);
         break;
       }
       case Kind::Block: {
         const std::string label = block_label(static_cast<ObjectKind>(it.index), sc);
+        // What the block holds: the fleet view's words for it, else the path's resident bytes.
+        const auto& held = occ.object_text[static_cast<std::size_t>(it.index)];
+        const bool fleet = occ.on && !held.empty();
+        const std::string full = fleet ? held.front() : block_value(sc, st, it.index, true);
+        const std::string brief = fleet ? held.back() : block_value(sc, st, it.index, false);
         const float bar = 3;
         const float avail_h = it.rect.h - bar;
         const Rect body{room.x, it.rect.y, room.w, avail_h};
@@ -203,11 +218,10 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
           // Two lines: the name, then what is resident (of the largest footprint over the path).
           const float y = it.rect.y + (avail_h - P.size - P.small) * 0.5f;
           P.add(fit_variant(tm, P.size, room.w, {label}), Rect{room.x, y, room.w, P.size}, P.size, Align::Left, Tone::OnItem, i);
-          P.add(fit_variant(tm, P.small, room.w, {block_value(sc, st, it.index, true), block_value(sc, st, it.index, false)}),
-                Rect{room.x, y + P.size, room.w, P.small}, P.small, Align::Left, Tone::OnItem, i);
+          P.add(fit_variant(tm, P.small, room.w, {full, brief}), Rect{room.x, y + P.size, room.w, P.small}, P.small, Align::Left,
+                Tone::OnItem, i);
         } else {
-          P.add(fit_variant(tm, P.size, room.w, {label + " · " + block_value(sc, st, it.index, false), label}), body, P.size,
-                Align::Left, Tone::OnItem, i);
+          P.add(fit_variant(tm, P.size, room.w, {label + " · " + brief, label}), body, P.size, Align::Left, Tone::OnItem, i);
         }
         break;
       }

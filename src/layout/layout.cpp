@@ -112,6 +112,8 @@ float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
     info.latency = sc.tiers[static_cast<std::size_t>(b)].latency;
     info.stripe_spacing = stripe_spacing(info.latency, m.s);
     info.overflow = !sc.overflow[static_cast<std::size_t>(b)].empty();
+    // HBM fills with the KV of the turns being served, DRAM and SSD with prefixes and histories.
+    info.level_role = b == 0 ? Role::Neutral : object_role(b == 1 ? ObjectKind::GlobalKv : ObjectKind::PrefixCache, sc.fp4_kv);
     info.title = {inner_x, y + m.band_pad, inner_w, m.band_title_h};
     // Blocks flow left to right and wrap.
     float bx = inner_x, by = info.title.bottom();
@@ -433,6 +435,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
 
   // State: highlights, fills, the packet. Nothing below moves a rectangle.
   const anim::Highlight& hl = st.highlight;
+  const Occupancy& occ = opt.occupancy;
   const bool any_layers = hl.layers.count() > 0;
   for (Item& it : out.items) {
     switch (it.kind) {
@@ -445,12 +448,19 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
         break;
       }
       case Kind::Stream: it.highlighted = hl.has(Endpoint::Stream); break;
-      case Kind::Band: it.highlighted = hl.has(kTiers[it.index]); break;
+      case Kind::Band: {
+        it.highlighted = hl.has(kTiers[it.index]);
+        const float level = occ.on ? occ.tier[static_cast<std::size_t>(it.index)] : -1.0f;
+        it.fill = level >= 0 ? clampf(level, 0, 1) : -1.0f;
+        break;
+      }
       case Kind::Block: {
         const anim::ObjectState& o = st.objects[static_cast<std::size_t>(it.index)];
         const double fp = sc.objects[static_cast<std::size_t>(it.index)].footprint;
         it.highlighted = o.highlighted;
         it.fill = fp > 0 ? static_cast<float>(std::clamp(o.bytes / fp, 0.0, 1.0)) : 0.0f;
+        const float level = occ.on ? occ.object[static_cast<std::size_t>(it.index)] : -1.0f;
+        if (level >= 0) it.fill = clampf(level, 0, 1);
         break;
       }
       default: break;
@@ -478,7 +488,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     it.highlighted = true;
     out.items.push_back(it);
   }
-  place_labels(sc, st, tm, out);
+  place_labels(sc, st, tm, out, occ);
 }
 
 }  // namespace tierscope::layout

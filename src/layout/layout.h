@@ -78,7 +78,8 @@ struct Item {
   Rect rect;
   Role role = Role::Neutral;
   bool highlighted = false;
-  float fill = 1;       // blocks: resident bytes / footprint, [0, 1]
+  float fill = 1;       // blocks: resident bytes / footprint, [0, 1]; bands: occupancy in the fleet view
+                        // ([0, 1]; below 0 when no level is shown)
   int first_layer = -1; // layer rows: the real layers the row stands for
   int last_layer = -1;
 };
@@ -91,6 +92,7 @@ struct BandInfo {
   float stripe_spacing = 0;   // px between stripes: smaller = denser = slower tier
   Rect title;                 // the band's own title line
   bool overflow = false;      // the setup cannot run because this tier is too small: drawn in the alert colour
+  Role level_role = Role::Neutral;  // the fleet view's level is a tint of what fills the tier (KV, prefixes)
 };
 
 // The arrow and the packet of the move in flight.
@@ -137,6 +139,24 @@ int drawn_rows(int real);
 // The real layers [first, last] that drawn row `row` of `rows` stands for, in a stack of `real` layers.
 void row_layers(int real, int rows, int row, int& first, int& last);
 
+// What a fleet run holds at one moment, as shares of each tier's room (0 to 1; below 0: not shown), with
+// the words the labels say. With `on`, each band shows its share as a level filling it from the left, and
+// the blocks named by `object` show theirs in place of the path's; rectangles never depend on any of it.
+struct Occupancy {
+  bool on = false;
+  std::array<float, 4> tier{-1, -1, -1, -1};  // SRAM, HBM, DRAM, SSD
+  std::array<float, anim::kObjectCount> object = filled(-1);
+  // Label words, longest first: in place of a band's capacity · latency, and of a block's resident bytes.
+  std::array<std::vector<std::string>, 4> tier_text{};
+  std::array<std::vector<std::string>, anim::kObjectCount> object_text{};
+
+  static constexpr std::array<float, anim::kObjectCount> filled(float v) {
+    std::array<float, anim::kObjectCount> a{};
+    for (float& x : a) x = v;
+    return a;
+  }
+};
+
 struct Options {
   float dock_min_canvas = 1100;  // canvas widths from here up always keep a panel column
   float side_min_canvas = 720;   // from here up an open panel gets a column; narrower, a sheet below
@@ -147,6 +167,7 @@ struct Options {
   // fit, unless the page shows those too.
   bool host_playback = false;
   bool host_counters = false;
+  Occupancy occupancy;           // the fleet view: tiers fill with a run's occupancy
 };
 
 // Where the panels sit: beside the schematic, below it, or nowhere (no panel open on a narrow canvas).
@@ -202,6 +223,7 @@ std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initi
 
 // The canvas's text for a laid-out frame (labels of titles, tokens, layer rows, the stream, bands, blocks
 // and the packet), each the longest wording that fits its room. Called by compute_layout.
-void place_labels(const Scene& scene, const anim::StepState& state, const TextMetrics& tm, Layout& out);
+void place_labels(const Scene& scene, const anim::StepState& state, const TextMetrics& tm, Layout& out,
+                  const Occupancy& occupancy = {});
 
 }  // namespace tierscope::layout

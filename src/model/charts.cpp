@@ -19,7 +19,8 @@ namespace tierscope::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown"};
+constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown", "fleet-occupancy", "fleet-hits", "fleet-sweep"};
+static_assert(std::size(kChartKeys) == static_cast<std::size_t>(ChartKind::Count));
 
 using F = FigureId;
 
@@ -550,6 +551,16 @@ const char* chart_key(ChartKind k) {
   return i < std::size(kChartKeys) ? kChartKeys[i] : "";
 }
 
+bool is_fleet_chart(ChartKind k) {
+  return k == ChartKind::FleetOccupancy || k == ChartKind::FleetHits || k == ChartKind::FleetSweep;
+}
+
+std::string chart_keys_text() {
+  std::string s;
+  for (const char* k : kChartKeys) s += (s.empty() ? "" : ", ") + std::string(k);
+  return s;
+}
+
 bool chart_from_key(std::string_view key, ChartKind& out) {
   for (std::size_t i = 0; i < std::size(kChartKeys); ++i) {
     if (key == kChartKeys[i]) {
@@ -590,7 +601,13 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
     }
     case ChartKind::Sweep: ok = sweep(s, options, c, errors); break;
     case ChartKind::Breakdown: ok = breakdown(s, c, errors); break;
-    case ChartKind::Count: errors.push_back(make_error(ErrorCode::BadEnum, "chart", "", "one of: roofline, sweep, breakdown")); break;
+    case ChartKind::FleetOccupancy:
+    case ChartKind::FleetHits:
+    case ChartKind::FleetSweep:
+      // Drawn from a run, not from the scenario alone (sim/fleet_charts.h).
+      errors.push_back(make_error(ErrorCode::BadEnum, "chart", chart_key(kind), "a chart of the scenario (roofline, sweep, breakdown); fleet charts come from a fleet run"));
+      break;
+    case ChartKind::Count: errors.push_back(make_error(ErrorCode::BadEnum, "chart", "", "one of: " + chart_keys_text())); break;
   }
   if (ok) {
     finish_axes(c);

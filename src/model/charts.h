@@ -14,9 +14,12 @@
 
 namespace tierscope::model {
 
-enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, Count };
-const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown" (URL view=chart-<key>)
+// The fleet kinds are drawn from a finished fleet run (sim/fleet_charts.h), not from the scenario alone.
+enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, FleetOccupancy, FleetHits, FleetSweep, Count };
+const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown", "fleet-…" (URL view=chart-<key>)
 bool chart_from_key(std::string_view key, ChartKind& out);
+bool is_fleet_chart(ChartKind k);
+std::string chart_keys_text();  // "roofline, sweep, breakdown, fleet-occupancy, …"
 
 // A tick with its label in the model's own number text; `level` 0 ticks (decades, or whole steps) come
 // first, level 1 ticks (2× and 5×, or half steps) are drawn only where the page has room for them.

@@ -130,6 +130,18 @@ int panel_index(std::string_view key) {
   return -1;
 }
 
+bool view_known(std::string_view view) {
+  ChartKind kind{};
+  return view.empty() || view == kFleetView ||
+         (view.starts_with(kChartViewPrefix) && chart_from_key(view.substr(kChartViewPrefix.size()), kind));
+}
+
+std::string views_allowed_text() {
+  std::string s(kFleetView);
+  for (int i = 0; i < static_cast<int>(ChartKind::Count); ++i) s += ", " + std::string(kChartViewPrefix) + chart_key(static_cast<ChartKind>(i));
+  return s;
+}
+
 std::string path_keys_text() { return join(kPathKeys); }
 std::string panel_keys_text() { return join(kPanelKeys); }
 
@@ -211,9 +223,8 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
       else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "tour", v,
                                        "a walkthrough step from 1 to " + std::to_string(kTourSteps)));
     } else if (k == "view") {
-      ChartKind kind{};
-      if (v.starts_with(kChartViewPrefix) && chart_from_key(v.substr(kChartViewPrefix.size()), kind)) out.view = std::string(v);
-      else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, "chart-roofline, chart-sweep or chart-breakdown"));
+      if (!v.empty() && view_known(v)) out.view = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
     } else if (k == "embed") {
       if (v == "1" || v == "0") out.embed = v == "1";
       else errors.push_back(make_error(ErrorCode::BadEnum, "embed", v, "0 or 1"));

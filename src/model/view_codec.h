@@ -24,8 +24,13 @@ constexpr double kMinSpeed = 0.25, kMaxSpeed = 8;
 inline constexpr std::array<double, 6> kSpeedChoices = {0.25, 0.5, 1, 2, 4, 8};
 // The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
 constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
-// `view=` values: a chart of the page ("chart-roofline").
+// `view=` values: a chart of the page ("chart-roofline"), or the fleet view (a simulated day of traffic
+// through the tiers, run from the link's scenario and its fleet keys).
 constexpr std::string_view kChartViewPrefix = "chart-";
+constexpr std::string_view kFleetView = "fleet";
+// Whether `view` is "", "fleet" or "chart-<chart key>"; views_allowed_text() says so in words.
+bool view_known(std::string_view view);
+std::string views_allowed_text();
 
 // A hash as read. Fields a link does not give keep these defaults; a refused key keeps its default too.
 struct ViewState {
@@ -37,7 +42,7 @@ struct ViewState {
   bool panels_given = false;
   std::uint32_t panels = 0;   // bits in kPanelKeys order
   int tour = 0;               // 0: not given; else 1 to kTourSteps (consistent with `path` when both given)
-  std::string view;           // "" or "chart-<key>"
+  std::string view;           // "", "fleet" or "chart-<key>"
   bool embed = false;
 };
 

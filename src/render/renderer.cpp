@@ -175,6 +175,18 @@ void draw(Renderer& r, const layout::Layout& L, const Palette& pal, const FrameI
     push4(v, 8, b.stripe_spacing, 1.2f, sel ? 2.5f : (lit || hov || b.overflow) ? 2.0f : 1.0f);
   }
 
+  // The fleet view's levels: each band filled from its left edge to its occupancy, under the blocks.
+  for (const layout::Item& it : L.items) {
+    if (it.kind != Kind::Band || !(it.fill > 0)) continue;
+    layout::Rect level = it.rect;
+    level.w *= std::min(it.fill, 1.0f);
+    std::vector<float>& v = r.scratch[kBoxes];
+    push_rect(v, level);
+    push_rgba(v, pal.level(L.bands[static_cast<std::size_t>(it.index)].level_role));
+    push_rgba(v, Rgba{0, 0, 0, 0});
+    push4(v, 8, 0, 0, 0);
+  }
+
   // Boxes: tokens, layer rows, the stream, blocks.
   for (const layout::Item& it : L.items) {
     if (it.kind == Kind::Band || it.kind == Kind::Packet || it.kind == Kind::Title) continue;

@@ -153,6 +153,7 @@ struct FleetResult {
   int nodes = 1, instances = 1;
   double hbm_bytes = 0, pool_sessions = 0, dram_bytes = 0, ssd_bytes = 0, retention_s = 0;  // per node
   bool pool_on = false;
+  double swa_bytes = 0;              // one window in the SWA pool (kv.swa_per_session)
   double arrivals = 0, arrivals_limit = 0;  // sessions/s offered (mean) and the most the nodes could serve
 
   std::uint64_t sessions_arrived = 0, sessions_finished = 0, sessions_refused = 0, sessions_in_flight = 0;

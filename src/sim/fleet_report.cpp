@@ -46,32 +46,44 @@ bool parse_sweep_tier(std::string_view text, SweepTier& out) {
 
 std::vector<double> default_sweep_factors() { return {1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, 4, 8, 16}; }
 
+FleetConfig sweep_config(const FleetConfig& base, SweepTier tier, double factor) {
+  FleetConfig c = base;
+  double* cap = tier == SweepTier::Pool ? &c.pool_sessions : tier == SweepTier::Dram ? &c.dram_bytes : &c.ssd_bytes;
+  *cap = tier == SweepTier::Pool ? std::floor(*cap * factor) : *cap * factor;
+  return c;
+}
+
+SweepPoint sweep_point(const FleetConfig& c, SweepTier tier, double factor, const FleetResult& r) {
+  SweepPoint p;
+  p.factor = factor;
+  p.capacity = tier == SweepTier::Pool ? c.pool_sessions : tier == SweepTier::Dram ? c.dram_bytes : c.ssd_bytes;
+  p.hits = hit_rates(r.total, r.pool_on);
+  p.ttft_p95_s = r.total.ttft.quantile(0.95);
+  return p;
+}
+
+void sweep_find_knee(SweepResult& out) {
+  out.knee = -1;
+  if (out.points.empty()) return;
+  auto curve = [&](const SweepPoint& p) { return out.tier == SweepTier::Pool ? p.hits.pool : p.hits.prefix; };
+  const double top = curve(out.points.back());
+  for (std::size_t i = 0; i < out.points.size(); ++i) {
+    if (curve(out.points[i]) >= top - 0.01) {
+      out.knee = static_cast<int>(i);
+      break;
+    }
+  }
+}
+
 SweepResult fleet_sweep(const FleetConfig& base, SweepTier tier, std::vector<double> factors) {
   std::sort(factors.begin(), factors.end());
   SweepResult out;
   out.tier = tier;
   for (double f : factors) {
-    FleetConfig c = base;
-    double* cap = tier == SweepTier::Pool ? &c.pool_sessions : tier == SweepTier::Dram ? &c.dram_bytes : &c.ssd_bytes;
-    *cap = tier == SweepTier::Pool ? std::floor(*cap * f) : *cap * f;
-    const FleetResult r = run_fleet(c);
-    SweepPoint p;
-    p.factor = f;
-    p.capacity = *cap;
-    p.hits = hit_rates(r.total, r.pool_on);
-    p.ttft_p95_s = r.total.ttft.quantile(0.95);
-    out.points.push_back(p);
+    const FleetConfig c = sweep_config(base, tier, f);
+    out.points.push_back(sweep_point(c, tier, f, run_fleet(c)));
   }
-  if (!out.points.empty()) {
-    auto curve = [&](const SweepPoint& p) { return tier == SweepTier::Pool ? p.hits.pool : p.hits.prefix; };
-    const double top = curve(out.points.back());
-    for (std::size_t i = 0; i < out.points.size(); ++i) {
-      if (curve(out.points[i]) >= top - 0.01) {
-        out.knee = static_cast<int>(i);
-        break;
-      }
-    }
-  }
+  sweep_find_knee(out);
   return out;
 }
 
@@ -280,6 +292,33 @@ std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
   return j.s;
 }
 
+std::string fleet_hour_line(const FleetResult& r, std::size_t hour) {
+  using model::appendf;
+  std::string o;
+  if (hour >= r.hours.size()) return o;
+  const HourStats& h = r.hours[hour];
+  const HitRates x = hit_rates(h, r.pool_on);
+  appendf(o, "hour %zu: %s turns, prefix hits %s (DRAM %s, SSD %s)", hour, model::num(static_cast<double>(h.turns)).c_str(), pct(x.prefix).c_str(),
+          pct(x.dram).c_str(), pct(x.ssd).c_str());
+  if (r.pool_on) appendf(o, ", SWA pool hits %s", pct(x.pool).c_str());
+  appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? model::human(h.ttft.quantile(0.95), "s").c_str() : "—");
+  if (h.refused > 0) appendf(o, ", %s sessions refused", model::num(static_cast<double>(h.refused)).c_str());
+  return o;
+}
+
+std::string fleet_percent(double rate) { return pct(rate); }
+
+std::string fleet_total_line(const FleetResult& r) {
+  const HourStats& t = r.total;
+  const HitRates x = hit_rates(t, r.pool_on);
+  std::string o;
+  model::appendf(o, "total: %s sessions (%s refused), %s turns, prefix hits %s (DRAM %s, SSD %s, recomputed %s)",
+                 model::num(static_cast<double>(r.sessions_arrived)).c_str(), model::num(static_cast<double>(r.sessions_refused)).c_str(),
+                 model::num(static_cast<double>(t.turns)).c_str(), pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str(),
+                 pct(x.prefix < 0 ? -1 : 1 - x.prefix).c_str());
+  return o;
+}
+
 std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
   using model::appendf;
   using model::human;
@@ -295,22 +334,10 @@ std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
   appendf(o, "per node: HBM for KV %s, SWA pool %s, DRAM prefix cache %s, SSD %s kept %s\n\n", human(r.hbm_bytes, "B").c_str(),
           r.pool_on ? human(r.pool_sessions, "sessions").c_str() : "none (no bounded replay)", human(r.dram_bytes, "B").c_str(),
           human(r.ssd_bytes, "B").c_str(), human(r.retention_s / 3600.0, "hours").c_str());
-  for (std::size_t i = 0; i < r.hours.size(); ++i) {
-    const HourStats& h = r.hours[i];
-    const HitRates x = hit_rates(h, r.pool_on);
-    appendf(o, "hour %zu: %s turns, prefix hits %s (DRAM %s, SSD %s)", i, model::num(static_cast<double>(h.turns)).c_str(), pct(x.prefix).c_str(),
-            pct(x.dram).c_str(), pct(x.ssd).c_str());
-    if (r.pool_on) appendf(o, ", SWA pool hits %s", pct(x.pool).c_str());
-    appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? human(h.ttft.quantile(0.95), "s").c_str() : "—");
-    if (h.refused > 0) appendf(o, ", %s sessions refused", model::num(static_cast<double>(h.refused)).c_str());
-    o += '\n';
-  }
+  for (std::size_t i = 0; i < r.hours.size(); ++i) o += fleet_hour_line(r, i) + '\n';
   const HourStats& t = r.total;
   const HitRates x = hit_rates(t, r.pool_on);
-  appendf(o, "\ntotal: %s sessions (%s refused), %s turns, prefix hits %s (DRAM %s, SSD %s, recomputed %s)\n",
-          model::num(static_cast<double>(r.sessions_arrived)).c_str(), model::num(static_cast<double>(r.sessions_refused)).c_str(),
-          model::num(static_cast<double>(t.turns)).c_str(), pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str(),
-          pct(x.prefix < 0 ? -1 : 1 - x.prefix).c_str());
+  o += "\n" + fleet_total_line(r) + "\n";
   if (r.pool_on) appendf(o, "returning turns: %s, window in the SWA pool %s, whole history found %s\n",
                          model::num(static_cast<double>(t.resumed)).c_str(), pct(x.pool).c_str(), pct(x.history).c_str());
   appendf(o, "TTFT: p50 %s, p95 %s, p99 %s (mean wait for HBM %s)\n", human(t.ttft.quantile(0.5), "s").c_str(),

@@ -39,12 +39,23 @@ struct SweepResult {
 };
 // Runs the same traffic (same seed) at each factor × the tier's capacity. Factors are sorted ascending.
 SweepResult fleet_sweep(const FleetConfig& base, SweepTier tier, std::vector<double> factors);
+// The pieces of a sweep, for a front end that runs its points in slices (FleetRun) and must reach the same
+// numbers: the run at `factor` × the tier's capacity, the point a finished run gives, and the knee.
+FleetConfig sweep_config(const FleetConfig& base, SweepTier tier, double factor);
+SweepPoint sweep_point(const FleetConfig& c, SweepTier tier, double factor, const FleetResult& r);
+void sweep_find_knee(SweepResult& out);
 std::vector<double> default_sweep_factors();  // 1/16, 1/8, … 16
 
 std::string fleet_json(const FleetResult& r, const SweepResult* sweep = nullptr);
 // "hour 7: 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
 // line, then the totals, the tiers and the drives' wear.
 std::string fleet_text(const FleetResult& r, const SweepResult* sweep = nullptr);
+// One hour's line of fleet_text (the page's ledger lists the same lines); "" past the run's hours.
+std::string fleet_hour_line(const FleetResult& r, std::size_t hour);
+// The totals' first line of fleet_text ("total: 172,445 sessions (0 refused), 690,064 turns, prefix hits …").
+std::string fleet_total_line(const FleetResult& r);
+// A hit rate as the text writes it ("83.4 %", "—" for a rate with no turns behind it).
+std::string fleet_percent(double rate);
 // One row per hour (then a row "total").
 std::string fleet_csv(const FleetResult& r);
 

@@ -255,6 +255,7 @@ FleetResult FleetSim::result() const {
   r.ssd_bytes = c.ssd_bytes;
   r.retention_s = c.retention_s;
   r.pool_on = c.pool_on;
+  r.swa_bytes = c.swa_bytes;
   r.arrivals = c.mode == Mode::Synthetic ? c.arrivals : 0.0;
   r.arrivals_limit = c.arrivals_limit;
   r.sessions_arrived = s.arrived;

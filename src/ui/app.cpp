@@ -162,6 +162,10 @@ bool load_config(App& app, std::string_view json, model::Errors& errors, std::ve
 }
 
 void set_path(App& app, anim::PathId path) {
+  if (fleet_view(app)) {  // choosing a path leaves the fleet view
+    model::Errors none;    // "" is always a known view
+    set_view(app, "", none);
+  }
   app.playback.path = path;
   app.playback.step = 0;
   app.playback.fraction = 0;
@@ -182,28 +186,33 @@ bool set_path(App& app, std::string_view key, model::Errors& errors) {
 }
 
 void play(App& app) {
+  if (fleet_view(app)) return fleet_play(app);
   anim::play(app.playback, app.time_map);
   changed(app);
 }
 
 void pause(App& app) {
+  if (fleet_view(app)) return fleet_pause(app);
   anim::pause(app.playback);
   changed(app);
 }
 
 void toggle_play(App& app) {
+  if (fleet_view(app)) return app.fleet_clock.playing ? fleet_pause(app) : fleet_play(app);
   anim::toggle(app.playback, app.time_map);
   changed(app);
 }
 
 void step_by(App& app, int delta) {
+  if (fleet_view(app)) return fleet_step(app, delta);
   for (int i = 0; i < delta; ++i) anim::step_forward(app.playback, app.time_map);
   for (int i = 0; i > delta; --i) anim::step_back(app.playback, app.time_map);
   changed(app);
 }
 
 bool seek(App& app, int step, model::Errors& errors) {
-  const int steps = static_cast<int>(app.ledger.entries.size());
+  // In the fleet view a step is an hour of the run.
+  const int steps = fleet_view(app) ? fleet_hours(app) : static_cast<int>(app.ledger.entries.size());
   if (step < 0 || step >= steps) {
     std::string allowed;
     model::appendf(allowed, steps > 0 ? "an integer from 0 to %d" : "0 (this path has no steps for this model)",
@@ -216,6 +225,7 @@ bool seek(App& app, int step, model::Errors& errors) {
 }
 
 void seek_clamped(App& app, int step) {
+  if (fleet_view(app)) return fleet_seek_hour(app, step);
   anim::seek(app.playback, app.time_map, step);
   changed(app);
 }
@@ -272,6 +282,7 @@ std::string object_name(const App& app, anim::ObjectKind o) { return anim::objec
 std::string endpoint_name(const App& app, anim::Endpoint e) { return anim::endpoint_label(e, app.scenario.model); }
 
 bool tick(App& app, double dt_seconds) {
+  if (fleet_view(app)) return fleet_tick(app, dt_seconds);
   if (!app.playback.playing) return false;
   const int before = app.playback.step;
   const bool moved = anim::advance(app.playback, app.time_map, dt_seconds);
@@ -506,8 +517,10 @@ std::string state_json(const App& app) {
   model::append_json_string(o, anim::path_key(app.playback.path));
   o += ",\"pathLabel\":";
   model::append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
-  model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", app.playback.step, st.steps,
-                 app.playback.playing ? "true" : "false");
+  // The view's clock: the path's step, or in the fleet view the hour on screen of the run's hours.
+  const bool fleet = fleet_view(app);
+  model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", fleet ? fleet_hour(app) : app.playback.step,
+                 fleet ? fleet_hours(app) : st.steps, (fleet ? app.fleet_clock.playing : app.playback.playing) ? "true" : "false");
   model::append_json_number(o, app.playback.speed);
   o += ",\"fraction\":";
   model::append_json_number(o, app.playback.fraction);
@@ -539,9 +552,9 @@ std::string state_json(const App& app) {
   o += ",\"engramRows\":";
   model::append_json_string(o, model::num(c.engram_rows));
   o += "},\"tModelText\":";
-  model::append_json_string(o, model::human(st.t_model, "s"));
+  model::append_json_string(o, fleet ? fleet_clock_text(app) : model::human(st.t_model, "s"));
   o += ",\"totalText\":";
-  model::append_json_string(o, model::human(st.total, "s"));
+  model::append_json_string(o, fleet ? model::human(app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * 3600, "s") : model::human(st.total, "s"));
   model::appendf(o, ",\"tour\":%d", app.tour);
   model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
   bool first = true;
@@ -558,7 +571,8 @@ std::string state_json(const App& app) {
   // The current entry's sentence: the page's caption under the canvas and its live region.
   o += ",\"entrySentence\":";
   const int at = app.playback.step;
-  model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
+  if (fleet) model::append_json_string(o, fleet_hour_sentence(app));
+  else model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
   // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
   // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
   const model::Terms& terms = app.figures.computed.terms;
@@ -590,6 +604,9 @@ std::string state_json(const App& app) {
   }
   model::appendf(o, ",\"adjustmentsSeq\":%llu,\"adjustments\":", static_cast<unsigned long long>(app.adjustments_seq));
   append_adjustments(o, app.adjustments);
+  o += ",\"view\":";
+  model::append_json_string(o, app.view);
+  if (fleet) o += ",\"fleet\":" + fleet_state_json(app);
   o += '}';
   return o;
 }

@@ -7,6 +7,7 @@
 #include "anim/playback.h"
 #include "anim/state.h"
 #include "model/errors.h"
+#include "model/charts.h"
 #include "model/figures.h"
 #include "model/params.h"
 #include "model/scenario.h"
@@ -41,6 +42,19 @@ bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::strin
 bool edit_param_plain(model::Scenario& s, const model::ParamDef& def, std::string_view value,
                       std::vector<Adjustment>& adjustments, model::Errors& errors);
 
+// The fleet view's clock over a run's simulated hours (app_fleet.cpp): while the run computes it follows
+// the run hour by hour; once done it rests at the end, and plays the day again on request.
+struct FleetClock {
+  double t = 0;          // simulated seconds on screen
+  bool playing = false;
+  bool follow = true;    // follows the run while it computes, until the reader moves the clock
+  int hour_told = -1;    // the hour the page was last told of (a new hour bumps App::revision)
+  std::uint64_t seen = 0;  // the run's snapshot version the clock last followed
+  std::string sweep;     // the sweep the run was started with ("", "pool", "dram", "ssd")
+};
+// Simulated hours per screen second at speed 1 when the fleet clock plays (a day in 12 s).
+constexpr double kFleetHoursPerSecond = 2;
+
 struct App {
   model::Scenario scenario;
   model::Figures figures;
@@ -61,8 +75,9 @@ struct App {
   std::vector<Adjustment> adjustments;
   std::uint64_t adjustments_seq = 0;
   sim::FleetRun fleet;        // the fleet view's run (app_fleet.cpp), advanced a slice per frame
+  FleetClock fleet_clock;
   // Page view keys the app keeps so its share link is whole: the walkthrough step (0: the reader has not
-  // used it) and the page's view ("chart-roofline", or empty).
+  // used it) and the page's view ("fleet", "chart-roofline", or empty).
   int tour = 0;
   std::string view;
 };
@@ -146,11 +161,43 @@ std::string layout_json(const App& app);
 // bytes `tierscope fleet --format json` prints for the same scenario. Changing the scenario does not touch
 // a run in progress; start again to follow it.
 bool fleet_start(App& app, std::string_view trace_text, model::Errors& errors);
+// The same with a capacity sweep after the run: `sweep` is "", "pool", "dram" or "ssd" (anything else is
+// refused, naming the field).
+bool fleet_start(App& app, std::string_view trace_text, std::string_view sweep, model::Errors& errors);
 std::uint64_t fleet_advance(App& app, std::uint64_t max_events);
 std::uint64_t fleet_advance_by(App& app, double simulated_seconds);
 void fleet_cancel(App& app);
 std::string fleet_json(const App& app);         // "null" before a start
 std::string fleet_status_json(const App& app);  // {"started","done","t_s","horizon_s","progress"}
+
+// The page's view: "" (the animations), "fleet" or "chart-<key>" (model::view_known); anything else is
+// refused. Opening the fleet view pauses the path; choosing a path (set_path) leaves it.
+bool set_view(App& app, std::string_view view, model::Errors& errors);
+bool fleet_view(const App& app);
+// The fleet clock (the view's "step" is the hour on screen, its "steps" the run's hours). play, pause,
+// toggle_play, step_by, seek and seek_clamped act on it while the fleet view is open.
+int fleet_hours(const App& app);  // whole or partial hours of the run (of the scenario's `hours` before one)
+int fleet_hour(const App& app);   // the hour the clock is in, 0 to fleet_hours − 1
+void fleet_play(App& app);
+void fleet_pause(App& app);
+void fleet_step(App& app, int delta);
+void fleet_seek_hour(App& app, int hour);
+// Moves the clock by a frame's screen seconds while it plays; true when the view changed (draw a frame).
+bool fleet_tick(App& app, double dt_seconds);
+// What the view shows at the clock, for the page (state_json's "fleet": the run's status and progress
+// words, the hour's counters, the totals) and for the canvas (each tier's occupancy, interpolated between
+// the run's five-minute samples).
+std::string fleet_state_json(const App& app);
+std::string fleet_clock_text(const App& app);   // "07:20 of 24:00"
+std::string fleet_hour_sentence(const App& app);  // the clock's hour as `tierscope fleet` prints it
+layout::Occupancy fleet_occupancy(const App& app);
+// The ledger panel in the fleet view: one row per simulated hour (the shape of ledger_view_json), each
+// row's sentence the line `tierscope fleet` prints for that hour.
+std::string fleet_ledger_json(const App& app);
+// The run's results as `tierscope fleet --format json|csv` writes them (errors: no run, a bad format).
+bool fleet_export(const App& app, std::string_view format, std::string& out, model::Errors& errors);
+// A fleet chart (model::is_fleet_chart) of the finished run, as `tierscope chart fleet-…` prints it.
+bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors);
 
 // Draws the ImGui screen for one frame into a viewport of the given CSS size (screen.cpp).
 void draw(App& app, float width, float height);

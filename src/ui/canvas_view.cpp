@@ -150,7 +150,7 @@ void handle_pointer(App& app) {
     const float dx = mp.x - c.press_x, dy = mp.y - c.press_y;
     // A mostly sideways drag scrubs through the path; the schematic's width is the whole path.
     if (!c.scrubbing && std::fabs(dx) > 10 && std::fabs(dx) > 1.5f * std::fabs(dy)) c.scrubbing = true;
-    if (c.scrubbing && app.time_map.screen_total > 0) {
+    if (c.scrubbing && app.time_map.screen_total > 0 && !fleet_view(app)) {
       const double span = std::max(1.0f, L.schematic.w);
       scrub(app, c.press_screen_time + static_cast<double>(dx) / span * app.time_map.screen_total);
     }
@@ -198,7 +198,7 @@ void handle_keys(App& app) {
   if (ImGui::IsKeyPressed(ImGuiKey_RightArrow)) step_by(app, 1);
   if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) step_by(app, -1);
   if (ImGui::IsKeyPressed(ImGuiKey_Home, false)) seek_clamped(app, 0);
-  if (ImGui::IsKeyPressed(ImGuiKey_End, false)) seek_clamped(app, std::max(0, app.state.steps - 1));
+  if (ImGui::IsKeyPressed(ImGuiKey_End, false)) seek_clamped(app, std::max(0, (fleet_view(app) ? fleet_hours(app) : app.state.steps) - 1));
   if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) step_selection(app, 1);
   if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) step_selection(app, -1);
   if (ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false))
@@ -356,6 +356,13 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   opt.host_playback = c.host_playback;
   opt.host_counters = c.host_counters;
   opt.panel_open = panel_area_wanted(app);
+  if (fleet_view(app)) {
+    // The fleet view: no move in flight; the tiers fill with the run's occupancy at the fleet clock.
+    st.packet.active = false;
+    st.highlight = {};
+    for (anim::ObjectState& o : st.objects) o.highlighted = false;
+    opt.occupancy = fleet_occupancy(app);
+  }
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
   // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words
   // are not refreshed while the path plays: the page announces each step itself, and the inspector is live.

@@ -196,6 +196,7 @@ std::string catalog_json(const App& app) {
 }
 
 std::string ledger_view_json(const App& app, const anim::LedgerFilter& filter) {
+  if (fleet_view(app)) return fleet_ledger_json(app);  // one row per simulated hour (no filters)
   const anim::Ledger& l = app.ledger;
   std::string o = "{";
   member(o, "path", true);
@@ -286,6 +287,8 @@ bool csv_or_json(std::string_view format, bool& json, model::Errors& errors) {
 
 bool ledger_export(const App& app, std::string_view format, const anim::LedgerFilter& filter, std::string& out,
                    model::Errors& errors) {
+  // The fleet view's ledger is the run's hours: its downloads are `tierscope fleet --format csv|json`.
+  if (fleet_view(app)) return fleet_export(app, format, out, errors);
   bool json = false;
   if (!csv_or_json(format, json, errors)) return false;
   out = json ? anim::ledger_to_json(app.ledger, filter) : anim::ledger_to_csv(app.ledger, filter);
@@ -310,14 +313,19 @@ bool card_export(const App& app, std::string_view format, std::string& out, mode
 bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors) {
   model::ChartKind kind{};
   if (!model::chart_from_key(name, kind)) {
-    std::string names;
-    for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i)
-      names += (i ? ", " : "") + std::string(model::chart_key(static_cast<model::ChartKind>(i)));
-    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "one of: " + names));
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "one of: " + model::chart_keys_text()));
     return false;
   }
   model::ChartOptions co;
   if (!model::chart_options_from_json(kind, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
+  if (model::is_fleet_chart(kind)) {
+    // A fleet chart is the finished run's: it takes no options.
+    if (co.points != model::ChartOptions{}.points) {
+      errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "points", std::to_string(co.points), std::string("no options with ") + model::chart_key(kind)));
+      return false;
+    }
+    return fleet_chart_json(app, kind, out, errors);
+  }
   model::Chart c;
   if (!model::make_chart(app.scenario, kind, co, c, errors)) return false;
   out = model::chart_to_json(c);
