@@ -7,6 +7,8 @@
 #include "model/errors.h"
 #include "model/hf_config.h"
 #include "model/text.h"
+#include "sim/fleet_run.h"
+#include "sim/trace.h"
 #include "ui/app.h"
 #include "ui/page_json.h"
 
@@ -264,8 +266,8 @@ TS_EXPORT const char* ts_bridge_ledger_view_json(const char* tier, const char* o
   return hand_out(ui::ledger_view_json(*bridge::g_app, filter));
 }
 
-// A download as {ok, errors, text}: `what` is "ledger", "figures" or "card", `format` "csv" or "json"; the
-// text is byte for byte what the command line writes (`tierscope ledger|figures|check-card`).
+// A download as {ok, errors, text}: `what` is "ledger", "figures", "card" or "fleet", `format` "csv" or
+// "json"; the text is byte for byte what the command line writes (`tierscope ledger|figures|check-card|fleet`).
 TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, const char* tier, const char* object) {
   if (!bridge::g_app) return not_ready();
   std::string_view w, f, t, o;
@@ -283,8 +285,10 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
     ok = ui::figures_export(*bridge::g_app, f, text, errors);
   } else if (w == "card") {
     ok = ui::card_export(*bridge::g_app, f, text, errors);
+  } else if (w == "fleet") {
+    ok = ui::fleet_export(*bridge::g_app, f, text, errors);  // `tierscope fleet --format csv|json`
   } else {
-    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures or card"));
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card or fleet"));
   }
   std::string out = ui::errors_json(errors);
   if (ok) {
@@ -437,4 +441,103 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
   }
   after_change();
   return hand_out(ui::errors_json(errors));
+}
+
+// --- the fleet view: a simulated day run in slices, one per animation frame --------------------------
+
+namespace {
+// The last slice's size and measured time: the next one is sized from them (sim::next_slice_events).
+std::uint64_t g_slice_events = 0;
+double g_slice_ms = 0;
+
+std::string with_fleet(std::string out) {
+  out.pop_back();
+  out += ",\"fleet\":" + ui::fleet_state_json(*bridge::g_app) + '}';
+  return out;
+}
+}  // namespace
+
+// The page's view: "" (the animations), "fleet" or "chart-<key>". Returns {ok, errors}.
+TS_EXPORT const char* ts_bridge_set_view(const char* view) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view v;
+  if (!arg_text(view, v, 64)) return bad_arg("view", 64);
+  model::Errors errors;
+  ui::set_view(*bridge::g_app, v, errors);
+  after_change();
+  return hand_out(ui::errors_json(errors));
+}
+
+// Starts a fleet run of the current scenario: `trace` is a Mooncake-format trace's text (empty: synthetic
+// traffic from the fleet keys), `sweep` "", "pool", "dram" or "ssd". A refused start ({ok: false, errors}
+// naming the line or the field) keeps the run in progress. Returns {ok, errors, fleet}.
+TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view t, w;
+  if (!arg_text(trace, t, sim::kMaxTraceBytes)) {
+    model::Errors e{model::make_error(model::ErrorCode::TooLarge, "trace", "(missing or longer than the limit)",
+                                      "a trace of at most " + std::to_string(sim::kMaxTraceBytes) + " bytes")};
+    return hand_out(ui::errors_json(e));
+  }
+  if (!arg_text(sweep, w, 16)) return bad_arg("sweep", 16);
+  model::Errors errors;
+  if (ui::fleet_start(*bridge::g_app, t, w, errors)) {
+    g_slice_events = 0;
+    g_slice_ms = 0;
+  }
+  after_change();
+  return hand_out(with_fleet(ui::errors_json(errors)));
+}
+
+// Runs one slice of the fleet run, sized to take about `budget_ms` (1 to 50) from the last slice's measured
+// time. Returns {ok, errors, asked, events, ms, fleet}: the events asked for and handled, the slice's time in
+// milliseconds, and the view's state (progress and its words). The page calls it once per animation frame.
+TS_EXPORT const char* ts_bridge_fleet_advance(double budget_ms) {
+  if (!bridge::g_app) return not_ready();
+  model::Errors errors;
+  if (!(budget_ms >= 1 && budget_ms <= 50)) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", budget_ms);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "budget", v, "milliseconds from 1 to 50"));
+    return hand_out(ui::errors_json(errors));
+  }
+  ui::App& app = *bridge::g_app;
+  const std::uint64_t revision = app.revision;
+  const std::uint64_t asked = sim::next_slice_events(g_slice_events, g_slice_ms, budget_ms);
+  const double t0 = platform::now_ms();
+  const std::uint64_t handled = ui::fleet_advance(app, asked);
+  const double ms = platform::now_ms() - t0;
+  if (handled > 0) {
+    g_slice_events = handled;
+    g_slice_ms = ms;
+  }
+  // The canvas and the page change only when the run crosses an hour or ends.
+  if (app.revision != revision) after_change();
+  std::string out = ui::errors_json(errors);
+  out.pop_back();
+  out += ",\"asked\":" + std::to_string(asked) + ",\"events\":" + std::to_string(handled) + ",\"ms\":";
+  model::append_json_number(out, ms);
+  out += '}';
+  return hand_out(with_fleet(std::move(out)));
+}
+
+// {"started","done","t_s","horizon_s","progress"} of the run (ui::fleet_status_json).
+TS_EXPORT const char* ts_bridge_fleet_status_json() {
+  if (!bridge::g_app) return "{}";
+  return hand_out(ui::fleet_status_json(*bridge::g_app));
+}
+
+// The run's results as `tierscope fleet --format json` prints them ("null" before a start).
+TS_EXPORT const char* ts_bridge_fleet_json() {
+  if (!bridge::g_app) return "null";
+  return hand_out(ui::fleet_json(*bridge::g_app));
+}
+
+// Drops the run (the page's Cancel).
+TS_EXPORT void ts_bridge_fleet_cancel() {
+  if (!bridge::g_app) return;
+  ui::fleet_cancel(*bridge::g_app);
+  g_slice_events = 0;
+  g_slice_ms = 0;
+  after_change();
 }

@@ -552,9 +552,9 @@ std::string state_json(const App& app) {
   o += ",\"engramRows\":";
   model::append_json_string(o, model::num(c.engram_rows));
   o += "},\"tModelText\":";
-  model::append_json_string(o, fleet ? fleet_clock_text(app) : model::human(st.t_model, "s"));
+  model::append_json_string(o, fleet ? fleet_time_text(app.fleet_clock.t) : model::human(st.t_model, "s"));
   o += ",\"totalText\":";
-  model::append_json_string(o, fleet ? model::human(app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * 3600, "s") : model::human(st.total, "s"));
+  model::append_json_string(o, fleet ? fleet_time_text(fleet_end_s(app)) : model::human(st.total, "s"));
   model::appendf(o, ",\"tour\":%d", app.tour);
   model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
   bool first = true;

@@ -189,6 +189,8 @@ bool fleet_tick(App& app, double dt_seconds);
 // the run's five-minute samples).
 std::string fleet_state_json(const App& app);
 std::string fleet_clock_text(const App& app);   // "07:20 of 24:00"
+std::string fleet_time_text(double seconds);     // simulated time as "hh:mm" ("26:30" past a day)
+double fleet_end_s(const App& app);              // the run's length (the scenario's `hours` before a run)
 std::string fleet_hour_sentence(const App& app);  // the clock's hour as `tierscope fleet` prints it
 layout::Occupancy fleet_occupancy(const App& app);
 // The ledger panel in the fleet view: one row per simulated hour (the shape of ledger_view_json), each

@@ -166,8 +166,10 @@ int fleet_hours(const App& app) {
   return std::max(1, static_cast<int>(std::ceil(h - 1e-9)));
 }
 
+// The clock at t shows the hour that ends there or runs through it: hour k is (k h, k+1 h], so the end of
+// hour k (where all of its turns are counted) still shows hour k, and t = 0 shows hour 0.
 int fleet_hour(const App& app) {
-  return std::clamp(static_cast<int>(std::floor(app.fleet_clock.t / kHour)), 0, fleet_hours(app) - 1);
+  return std::clamp(static_cast<int>(std::ceil(app.fleet_clock.t / kHour)) - 1, 0, fleet_hours(app) - 1);
 }
 
 void fleet_play(App& app) {
@@ -192,9 +194,8 @@ void fleet_step(App& app, int delta) { fleet_seek_hour(app, fleet_hour(app) + de
 void fleet_seek_hour(App& app, int hour) {
   FleetClock& c = app.fleet_clock;
   const int h = std::clamp(hour, 0, fleet_hours(app) - 1);
-  c.t = std::min(static_cast<double>(h) * kHour, clock_limit(app));
-  // The last hour of a finished run shows its end (where every turn of it has been counted).
-  if (app.fleet.main_done() && h == fleet_hours(app) - 1) c.t = clock_limit(app);
+  // An hour is shown at its end, where every turn of it has been counted (the ledger row's numbers).
+  c.t = std::min(static_cast<double>(h + 1) * kHour, clock_limit(app));
   c.follow = app.fleet.started() && !app.fleet.main_done() && c.t >= clock_limit(app);
   ++app.revision;
   tell_hour(app);
@@ -214,10 +215,11 @@ bool fleet_tick(App& app, double dt_seconds) {
   return c.t != before || !c.playing;
 }
 
-std::string fleet_clock_text(const App& app) {
-  const double end = app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * kHour;
-  return hhmm(app.fleet_clock.t) + " of " + hhmm(end);
-}
+std::string fleet_time_text(double seconds) { return hhmm(seconds); }
+
+double fleet_end_s(const App& app) { return app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * kHour; }
+
+std::string fleet_clock_text(const App& app) { return hhmm(app.fleet_clock.t) + " of " + hhmm(fleet_end_s(app)); }
 
 std::string fleet_hour_sentence(const App& app) {
   return sim::fleet_hour_line(run_result(app), static_cast<std::size_t>(fleet_hour(app)));

@@ -68,3 +68,19 @@ export function checkChart(name, options, keys) {
   }
   return null;
 }
+
+// runFleet(options): optionally {trace: text of a Mooncake-format trace, traceName: a name for notices,
+// sweep: '' | 'pool' | 'dram' | 'ssd'}. The app checks the trace line by line.
+export function checkFleetOptions(options, maxTraceChars) {
+  if (options === undefined) return null;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return argError('wrong-type', 'options', options, 'an object such as {trace, traceName, sweep}');
+  for (const k of Object.keys(options)) {
+    if (!['trace', 'traceName', 'sweep'].includes(k)) return argError('unknown-key', k, options[k], 'trace, traceName, sweep');
+  }
+  const { trace, traceName, sweep } = options;
+  if (trace !== undefined && typeof trace !== 'string') return argError('wrong-type', 'trace', trace, 'the text of a trace (JSON lines)');
+  if (typeof trace === 'string' && trace.length > maxTraceChars) return argError('too-large', 'trace', `${trace.length} characters`, `at most ${maxTraceChars} characters`);
+  if (traceName !== undefined && (typeof traceName !== 'string' || traceName.length > 200 || /[<>"'`]/.test(traceName))) return argError('wrong-type', 'traceName', traceName, 'a file name of at most 200 characters without markup');
+  if (sweep !== undefined && !['', 'pool', 'dram', 'ssd'].includes(sweep)) return argError('bad-enum', 'sweep', sweep, "'', pool, dram or ssd");
+  return null;
+}

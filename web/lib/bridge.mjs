@@ -35,6 +35,8 @@ export function makeBridge(m) {
     if (r.chart && typeof r.chart === 'object') out.chart = r.chart;
     return out;
   }
+  // {ok, errors} of an already parsed reply.
+  function result0(r) { return { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] }; }
   function call(name, ...args) {
     if (!has(name)) return missing(name);
     const f = m['_ts_bridge_' + name];
@@ -76,5 +78,21 @@ export function makeBridge(m) {
     redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
     // Tells the app which controls the page shows itself, so the canvas does not repeat them.
     hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
+    // The page's view: '' (the animations), 'fleet' or 'chart-<key>'.
+    setView: (v) => (has('set_view') ? withString(v, (p) => result(m._ts_bridge_set_view(p))) : missing('set_view')),
+    // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), one slice
+    // of about `budgetMs` per call ({ok, errors, asked, events, ms, fleet}), its results as the command line
+    // prints them (`tierscope fleet --format json`, text), and cancel.
+    fleetStart: (trace, sweep) => (has('fleet_start')
+      ? withString(trace || '', (t) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_start(t, w)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_start'); }))
+      : missing('fleet_start')),
+    fleetAdvance: (budgetMs) => {
+      if (!has('fleet_advance')) return missing('fleet_advance');
+      const r = json(m._ts_bridge_fleet_advance(budgetMs));
+      return r ? { ...result0(r), asked: r.asked, events: r.events, ms: r.ms, fleet: r.fleet || null } : missing('fleet_advance');
+    },
+    fleetStatus: () => read('fleet_status_json'),
+    fleetJson: () => readText('fleet_json'),
+    fleetCancel: () => (has('fleet_cancel') ? (m._ts_bridge_fleet_cancel(), { ok: true, errors: [] }) : missing('fleet_cancel')),
   };
 }

@@ -38,8 +38,10 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     $('c-policy').textContent = st.policy || '—';
     // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
     $('subtitle').textContent = `${(st.presetLabel || st.preset || '').split(' · ')[0]} · memory tiers`;
-    const label = st.pathLabel || st.path || '';
-    const pos = st.steps > 0 ? `step ${st.step + 1} of ${st.steps}` : 'no steps';
+    // The fleet view's clock runs over the run's hours: its words are the app's.
+    const fleet = st.view === 'fleet' && st.fleet ? st.fleet : null;
+    const label = fleet ? fleet.label : st.pathLabel || st.path || '';
+    const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step + 1} of ${st.steps}` : 'no steps';
     $('status').textContent = st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
     $('status').classList.toggle('playing', !!st.playing);
     const play = $('pb-play');
@@ -54,7 +56,7 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     const sv = String(st.speed);
     if (![...speed.options].some((o) => o.value === sv)) speed.append(el('option', { value: sv, text: `${sv}×` }));
     speed.value = sv;
-    for (const b of $('path-list').querySelectorAll('.path')) b.setAttribute('aria-pressed', b.dataset.path === st.path ? 'true' : 'false');
+    for (const b of $('path-list').querySelectorAll('.path')) b.setAttribute('aria-pressed', !fleet && b.dataset.path === st.path ? 'true' : 'false');
     $('entry-now').textContent = st.entrySentence || st.note || '';
     if (st.entrySentence) announce(`${label}, ${pos}: ${st.entrySentence}`);
     // The selection on the canvas, by pointer or by keys, is said aloud: its name and its leading figure.

@@ -16,6 +16,7 @@ import { createShare } from './share.mjs';
 import { createEmbed } from './embed.mjs';
 import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
+import { createFleetView } from './fleet-view.mjs';
 
 export function init(win) {
   const doc = win.document;
@@ -37,6 +38,7 @@ export function init(win) {
     parts.header.render();
     parts.ledger.markCurrent();
     parts.tables.sync();
+    parts.fleet.sync();
     parts.share.writeHash();
     parts.embed.postEvent('state');
   }
@@ -72,7 +74,8 @@ export function init(win) {
   const link = () => parts.share.linkFor(parts.share.currentHash());
   parts.ledger = createLedgerView({ S, $, el, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
   parts.tables = createTables({ S, $, el, win, notices, download });
-  const api = createApi({ S, win, refresh, link });
+  parts.fleet = createFleetView({ S, $, el, win, notices, refresh, announce });
+  const api = createApi({ S, win, refresh, link, fleet: parts.fleet });
   parts.config = createConfigImport({ S, $, doc, notices, api });
 
   // The app's own notices: a lost graphics context is said on the page (not only in the console), until
@@ -104,7 +107,7 @@ export function init(win) {
     syncScenario();
     $('loading').hidden = true;
     $('status').textContent = 'Ready';
-    for (const id of ['copy-link', 'open-embed', 'open-config', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
+    for (const id of ['copy-link', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
     parts.tables.enable(true);
     const movedEarly = S.tourTouched && S.tourIndex + 1 !== earlyTour(win.location.hash, STEPS.length);
     parts.walkthrough.render();
@@ -139,7 +142,7 @@ export function init(win) {
     if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
   }, true);
 
-  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config]) p.wire();
+  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.fleet]) p.wire();
 
   // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }

@@ -18,7 +18,9 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   // Re-reads the rows when the path, the scenario or the filter changed (or when asked).
   function sync(force = false) {
     if (!S.ready || !S.state) return;
-    const key = `${S.state.path}|${S.state.scenarioHash}|${S.filter.tier}|${S.filter.object}`;
+    // The fleet view lists the run's hours: they change as the run crosses an hour (its version).
+    const fleet = S.state.view === 'fleet' && S.state.fleet ? `fleet:${S.state.fleet.version}` : '';
+    const key = `${S.state.path}|${S.state.scenarioHash}|${S.filter.tier}|${S.filter.object}|${fleet}`;
     if (!force && key === S.ledgerKey) return;
     S.ledgerKey = key;
     let view = S.bridge.ledgerView(S.filter.tier, S.filter.object);

@@ -1,10 +1,11 @@
 // window.tierscope: commands return {ok, errors} (each error {code, field, value, allowed, message}) and
 // never throw; reads return the app's data, or null before it is ready. Arguments are checked here
 // (lib/api.mjs) before they reach the app, which checks values again.
-import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkChart } from './api.mjs';
+import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkChart, checkFleetOptions } from './api.mjs';
+import { MAX_TRACE_BYTES } from './fleet-view.mjs';
 import { MAX_CONFIG_BYTES } from './config-import.mjs';
 
-export function createApi({ S, win, refresh, link }) {
+export function createApi({ S, win, refresh, link, fleet = null }) {
   const notReady = (what) => fail(argError('not-ready', what, '', 'after window.tierscope.ready resolves'));
   const b = () => S.bridge;
 
@@ -24,7 +25,7 @@ export function createApi({ S, win, refresh, link }) {
     return {
       preset: s.preset, presetLabel: s.presetLabel, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
       steps: s.steps, playing: !!s.playing, speed: s.speed, tModel: s.tModel, total: s.total, counters: s.counters,
-      ledgerLength: s.ledgerLength, panels: s.panels, arch: s.arch, feasible: s.feasible !== false, hash: s.viewHash,
+      ledgerLength: s.ledgerLength, panels: s.panels, arch: s.arch, feasible: s.feasible !== false, hash: s.viewHash, view: s.view || '',
     };
   }
 
@@ -110,6 +111,27 @@ export function createApi({ S, win, refresh, link }) {
       try { text = options === undefined ? '{}' : JSON.stringify(options); } catch { return fail(argError('wrong-type', 'options', options, 'plain data (numbers, strings, arrays, objects)')); }
       const r = b().chart(name, text);
       return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
+    },
+    // The fleet view: opens it and starts a run of the current scenario (synthetic traffic, or a trace's
+    // text), which then runs one slice per animation frame. {ok, errors}; a refused trace names its line.
+    runFleet(options) {
+      if (!S.ready || !fleet) return notReady('runFleet');
+      const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
+      if (bad) return fail(bad);
+      const o = options || {};
+      if (S.state && S.state.view !== 'fleet') { const v = fleet.setOpen(true); if (!v.ok) return v; }
+      const trace = typeof o.trace === 'string' && o.trace.length ? { name: o.traceName || 'trace', text: o.trace } : null;
+      return fleet.start({ trace, sweep: o.sweep || '' });
+    },
+    cancelFleet() { return S.ready && fleet ? fleet.cancel() : notReady('cancelFleet'); },
+    // The run's progress and the page's slices: {view, started, done, progress, tS, horizonS, mode, sweep,
+    // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, budgetMs, list}}; null before ready.
+    fleet: () => (S.ready && fleet ? fleet.status() : null),
+    // The run's results as `tierscope fleet --format json` prints them (with the sweep once it ran), or null.
+    fleetResults() {
+      if (!S.ready) return null;
+      const text = b().fleetJson();
+      return text ? parse(text) : null;
     },
   };
 }

@@ -7,9 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include <cmath>
+
 #include "cli/cli.h"
+#include "model/text.h"
+#include "sim/fleet_report.h"
 #include "sim/fleet_run.h"
 #include "ui/app.h"
+#include "ui/page_json.h"
 
 using namespace tierscope;
 
@@ -103,4 +108,163 @@ TEST_CASE("fleet view: slice sizes follow the measured time within bounds") {
   CHECK(sim::next_slice_events(1000, 0, 8) == 4000);    // too fast to time
   CHECK(sim::next_slice_events(100, 100, 8) == 256);
   CHECK(sim::next_slice_events(1u << 30, 1, 8) == 1048576);
+}
+
+namespace {
+// A short run of the default scenario, done.
+void run_to_end(ui::App& app, const char* hours = "3") {
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "hours", hours, errors));
+  REQUIRE(ui::set_view(app, "fleet", errors));
+  REQUIRE(ui::fleet_start(app, "", errors));
+  while (!app.fleet.done()) REQUIRE(ui::fleet_advance(app, 50000) > 0);
+}
+}  // namespace
+
+TEST_CASE("fleet view: opened and left through the view codec's keys; a link carries view=fleet") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  CHECK_FALSE(ui::set_view(app, "fleets", errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].field == "view");
+  CHECK(errors[0].allowed.find("fleet") != std::string::npos);
+  ui::play(app);
+  REQUIRE(app.playback.playing);
+  errors.clear();
+  REQUIRE(ui::set_view(app, "fleet", errors));
+  CHECK(ui::fleet_view(app));
+  CHECK_FALSE(app.playback.playing);  // one clock plays at a time
+  CHECK(ui::view_hash(app).find("view=fleet") != std::string::npos);
+  // The link reopens the fleet view with the same workload and seed.
+  REQUIRE(ui::set_param(app, "seed", "7", errors));
+  ui::App other;
+  ui::init(other);
+  CHECK(ui::apply_hash(other, ui::view_hash(app), errors));
+  CHECK(ui::fleet_view(other));
+  CHECK(other.scenario.fleet.seed == 7);
+  // Choosing an animation leaves the fleet view.
+  ui::set_path(app, anim::PathId::Prefill);
+  CHECK_FALSE(ui::fleet_view(app));
+}
+
+TEST_CASE("fleet view: the clock follows the run hour by hour, then plays the day, steps and seeks hours") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "hours", "3", errors));
+  REQUIRE(ui::set_view(app, "fleet", errors));
+  CHECK(ui::fleet_hours(app) == 3);
+  REQUIRE(ui::fleet_start(app, "", errors));
+  int last_hour = -1;
+  while (!app.fleet.main_done()) {
+    ui::fleet_advance(app, 20000);
+    // While the run computes, the clock shows the last whole hour computed, never beyond it.
+    CHECK(app.fleet_clock.t <= app.fleet.now());
+    CHECK(std::fmod(app.fleet_clock.t, 3600.0) == 0);
+    CHECK(ui::fleet_hour(app) >= last_hour);
+    last_hour = ui::fleet_hour(app);
+  }
+  CHECK(app.fleet_clock.t == 3 * 3600.0);  // the end of the run
+  CHECK(ui::fleet_hour(app) == 2);
+  // Play, step and seek act on the fleet clock in the fleet view.
+  ui::play(app);  // at the end: the day again from its start
+  CHECK(app.fleet_clock.playing);
+  CHECK(app.fleet_clock.t == 0);
+  const std::uint64_t rev = app.revision;
+  CHECK(ui::tick(app, 0.25));  // half a simulated hour at 2 h/s
+  CHECK(app.fleet_clock.t == 1800.0);
+  CHECK(app.revision == rev);  // same hour: the page is not told
+  CHECK(ui::tick(app, 0.5));
+  CHECK(ui::fleet_hour(app) == 1);
+  CHECK(app.revision > rev);   // a new hour is
+  while (app.fleet_clock.playing) ui::tick(app, 0.5);
+  CHECK(app.fleet_clock.t == 3 * 3600.0);
+  CHECK_FALSE(ui::tick(app, 0.5));  // paused: nothing to draw
+  ui::step_by(app, -1);
+  CHECK(ui::fleet_hour(app) == 1);
+  CHECK_FALSE(ui::seek(app, 3, errors));  // hours 0 to 2
+  CHECK(errors.back().field == "step");
+  CHECK(ui::seek(app, 0, errors));
+  CHECK(app.fleet_clock.t == 3600.0);  // an hour is shown at its end, where its turns are counted
+  // The state says the clock in the view's terms, and the hour as the command line prints it.
+  const std::string st = ui::state_json(app);
+  CHECK(st.find("\"step\":0,\"steps\":3") != std::string::npos);
+  CHECK(st.find("\"view\":\"fleet\"") != std::string::npos);
+  CHECK(st.find("\"entrySentence\":\"hour 0: ") != std::string::npos);
+  CHECK(st.find("\"posText\":\"hour 0 of 3\"") != std::string::npos);
+}
+
+TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it; counters are the hour's") {
+  ui::App app;
+  ui::init(app);
+  run_to_end(app);
+  const std::string rows = ui::ledger_view_json(app, {});
+  const sim::FleetResult& r = app.fleet.snapshot();
+  REQUIRE(r.hours.size() == 3);
+  for (std::size_t h = 0; h < 3; ++h) {
+    std::string line;
+    model::append_json_string(line, sim::fleet_hour_line(r, h));
+    CHECK(rows.find("\"sentence\":" + line) != std::string::npos);
+    // The same line as the command line's text output.
+    CHECK(sim::fleet_text(r).find(sim::fleet_hour_line(r, h) + "\n") != std::string::npos);
+  }
+  CHECK(rows.find("\"steps\":3") != std::string::npos);
+  const std::string st = ui::fleet_state_json(app);
+  CHECK(st.find("\"label\":\"Prefix hits\"") != std::string::npos);
+  CHECK(st.find("\"label\":\"TTFT p95\"") != std::string::npos);
+  CHECK(st.find("\"done\":true") != std::string::npos);
+  CHECK(st.find("\"totalText\":\"total: ") != std::string::npos);
+  // The downloads are the command line's bytes.
+  std::string csv, json;
+  model::Errors errors;
+  REQUIRE(ui::ledger_export(app, "csv", {}, csv, errors));
+  CHECK(csv == app.fleet.csv());
+  REQUIRE(ui::fleet_export(app, "json", json, errors));
+  CHECK(json == ui::fleet_json(app));
+  CHECK_FALSE(ui::fleet_export(app, "xml", json, errors));
+}
+
+TEST_CASE("fleet view: the canvas's occupancy is the run's samples as shares of each tier's room") {
+  ui::App app;
+  ui::init(app);
+  run_to_end(app, "3");
+  const sim::FleetResult& r = app.fleet.snapshot();
+  model::Errors errors;
+  REQUIRE(ui::seek(app, 0, errors));  // hour 0 at its end, 01:00: a sample's time
+  const layout::Occupancy o = ui::fleet_occupancy(app);
+  REQUIRE(o.on);
+  const sim::Sample* at = nullptr;
+  for (const sim::Sample& s : r.samples) at = s.t == 3600 ? &s : at;
+  REQUIRE(at);
+  CHECK(o.tier[0] < 0);  // SRAM holds no fleet state
+  CHECK(o.tier[1] == static_cast<float>(at->hbm_bytes / (r.nodes * r.hbm_bytes)));
+  CHECK(o.tier[3] == static_cast<float>(at->ssd_bytes / (r.nodes * r.ssd_bytes)));
+  CHECK(o.object[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)] == o.tier[1]);
+  for (float v : o.tier) CHECK(v <= 1.0f);
+  CHECK_FALSE(o.tier_text[1].empty());
+  // Out of the fleet view the canvas shows the path's fills.
+  ui::set_path(app, anim::PathId::Decode);
+  CHECK_FALSE(ui::fleet_occupancy(app).on);
+}
+
+TEST_CASE("fleet view: fleet charts through the page's chart call need a finished run and take no options") {
+  ui::App app;
+  ui::init(app);
+  std::string out;
+  model::Errors errors;
+  CHECK_FALSE(ui::chart_json(app, "fleet-occupancy", "{}", out, errors));
+  CHECK(errors.back().field == "fleet run");
+  run_to_end(app, "1");
+  errors.clear();
+  REQUIRE(ui::chart_json(app, "fleet-occupancy", "{}", out, errors));
+  CHECK(out.find("\"chart\":\"fleet-occupancy\"") != std::string::npos);
+  CHECK_FALSE(ui::chart_json(app, "fleet-hits", "{\"points\": 9}", out, errors));
+  CHECK(errors.back().field == "points");
+  CHECK_FALSE(ui::chart_json(app, "fleet-sweep", "", out, errors));
+  CHECK(errors.back().field == "sweep");
+  CHECK_FALSE(ui::fleet_start(app, "", "hbm", errors));
+  CHECK(errors.back().field == "sweep");
+  // The catalog lists the fleet kinds with the others.
+  CHECK(ui::catalog_json(app).find("\"fleet-sweep\"") != std::string::npos);
 }

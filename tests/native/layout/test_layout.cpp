@@ -506,3 +506,54 @@ TEST_CASE("a setup that cannot run shows the tier it overflows, with the numbers
     }
   }
 }
+
+TEST_CASE("fleet fills: a run's occupancy fills the bands and blocks, moves nothing, and its words fit") {
+  // Occupancy as the fleet view gives it: shares of each tier's room with the words, longest first.
+  const auto occupancy = [](float level) {
+    layout::Occupancy o;
+    o.on = true;
+    o.tier = {-1, level, level * 0.5f, level * 0.25f};
+    o.tier_text[1] = {"KV 1.234 TB of 1.13 TB in use", "1.234 TB of 1.13 TB", "1.234 TB"};
+    o.tier_text[2] = {"prefixes 412.3 GB of 900 GB · pool 12,345 of 73,982", "prefixes 412.3 GB of 900 GB", "412.3 GB"};
+    o.tier_text[3] = {"prefixes 12.34 TB of 61.44 TB", "12.34 TB of 61.44 TB", "12.34 TB"};
+    o.object[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)] = level;
+    o.object_text[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)] = {"1.234 TB of 1.13 TB", "1.234 TB"};
+    o.object[static_cast<std::size_t>(anim::ObjectKind::SwaPool)] = level * 0.5f;
+    o.object_text[static_cast<std::size_t>(anim::ObjectKind::SwaPool)] = {"12,345 of 73,982 windows", "12,345"};
+    return o;
+  };
+  for (const model::PresetInfo& p : model::presets()) {
+    const Fixture fx = make(p.name, anim::PathId::Decode);
+    const anim::StepState st = anim::state_at(fx.ledger, 0, 0);
+    for (const layout::Viewport& vp : kViewports) {
+      layout::Layout plain;
+      layout::compute_layout(fx.scene, st, vp, kTm, plain);
+      for (float level : {0.0f, 0.37f, 1.0f, 1.5f}) {
+        layout::Options opt;
+        opt.occupancy = occupancy(level);
+        INFO(p.name << " at " << vp.width << "x" << vp.height << ", level " << level);
+        // The same rectangles with and without a run's fills (layout stays a function of the scene).
+        layout::Layout L;
+        layout::compute_layout(fx.scene, st, vp, kTm, L, opt);
+        REQUIRE(fixed_rects(L) == fixed_rects(plain));
+        REQUIRE(L.text_scale == plain.text_scale);
+        for (const layout::Item& it : L.items) {
+          if (it.kind == Kind::Band) {
+            // SRAM shows no level; the others their share, never past full.
+            if (it.index == 0) REQUIRE(it.fill < 0);
+            else REQUIRE(it.fill == std::min(1.0f, opt.occupancy.tier[static_cast<std::size_t>(it.index)]));
+          }
+          if (it.kind == Kind::Block && it.index == static_cast<int>(anim::ObjectKind::GlobalKv)) REQUIRE(it.fill == std::min(1.0f, level));
+        }
+        check_geometry(fx.scene, st, vp, p.name, opt);
+        check_geometry(fx.scene, st, vp, p.name, opt, wide_font());
+      }
+    }
+  }
+  // Without a run, bands show no level and blocks the path's fills.
+  const Fixture fx = make("v41-flash-8xb200", anim::PathId::Decode);
+  layout::Layout L;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1280, 800}, kTm, L);
+  for (const layout::Item& it : L.items)
+    if (it.kind == Kind::Band) REQUIRE(it.fill < 0);
+}

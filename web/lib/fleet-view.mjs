@@ -1,0 +1,223 @@
+// The fleet view in the page: opens it (a button beside the animations, or view=fleet in a link), runs the
+// simulated day one slice per animation frame (each slice sized by the app to about 8 ms), shows progress
+// in a real progress bar with a live line, cancels, reads a recorded trace from a file or a drop, and shows
+// the hour's counters. Every number and word comes from the app (state().fleet); this module keeps only
+// what the page needs between frames: the run's trace, the slices' sizes and times.
+import { refusalNotice } from './notices.mjs';
+import { argError, fail } from './api.mjs';
+
+export const SLICE_BUDGET_MS = 8;          // a frame's share for the run: the rest is the browser's
+export const MAX_TRACE_BYTES = 32 << 20;   // a trace the page reads (the command line reads up to 256 MiB)
+const MAX_SLICES_KEPT = 20000;             // the slices' record for stats() and the tests (a day is a few hundred)
+
+// A notice for a refused trace or run: the file, then the app's message for each error (it names the line).
+export function traceNotice(errors, fileName, reasons) {
+  const n = refusalNotice(errors, 'call', reasons);
+  if (!n) return null;
+  const items = n.items.map((it, i) => ({ ...it, text: errors[i] && errors[i].message ? errors[i].message : it.text }));
+  const summary = fileName
+    ? `The trace ${fileName} could not be loaded; nothing of it was loaded and the run on screen is unchanged.`
+    : 'The fleet run could not start; the run on screen is unchanged.';
+  return { kind: 'refused', summary, items };
+}
+
+// Slice statistics for a record of [events, ms] pairs: count, events, the 95th percentile and the largest
+// time. Numbers stay numbers: the page shows none of them (the benchmark and the tests read them).
+export function sliceStats(slices) {
+  const ms = slices.map((s) => s.ms).sort((a, b) => a - b);
+  const at = (q) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] : 0);
+  return { count: slices.length, events: slices.reduce((a, s) => a + s.events, 0), p95Ms: at(0.95), maxMs: ms.length ? ms[ms.length - 1] : 0 };
+}
+
+export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
+  const F = {
+    trace: null,        // {name, text} of the recorded trace the run replays, or null (synthetic traffic)
+    sweep: '',          // '', 'pool', 'dram' or 'ssd'
+    slices: [],         // {asked, events, ms} of the current run, in order
+    startedAt: 0,       // performance.now() at the start, for the run's wall time
+    wallMs: 0,          // the run's wall time once done
+    pumping: false,
+    heldFor: null,      // the scenario a refused or cancelled run was for: no automatic start until it changes
+    lastLive: '',       // the last words the live region said
+    lastTenth: -1,
+  };
+  const fleetState = () => (S.state && S.state.fleet) || null;
+  const open = () => !!S.state && S.state.view === 'fleet';
+
+  function reasons() { return S.catalog && S.catalog.errorCodes; }
+
+  // Starts a run of the current scenario (the app checks the trace and the workload; a refusal keeps the
+  // run on screen). Returns {ok, errors}.
+  function start({ trace = F.trace, sweep = F.sweep } = {}) {
+    if (!S.ready) return fail(argError('not-ready', 'runFleet', '', 'after window.tierscope.ready resolves'));
+    const r = S.bridge.fleetStart(trace ? trace.text : '', sweep);
+    if (!r.ok) {
+      F.heldFor = S.state ? S.state.scenarioHash : null;
+      notices.show(traceNotice(r.errors, trace ? trace.name : '', reasons()), { key: 'fleet' });
+      refresh();
+      return { ok: false, errors: r.errors };
+    }
+    notices.clear('fleet');
+    F.trace = trace;
+    F.sweep = sweep;
+    F.slices = [];
+    F.startedAt = win.performance.now();
+    F.wallMs = 0;
+    F.heldFor = null;
+    F.lastTenth = -1;
+    refresh();
+    pump();
+    return { ok: true, errors: [] };
+  }
+
+  function cancel() {
+    if (!S.ready) return fail(argError('not-ready', 'cancelFleet', '', 'after window.tierscope.ready resolves'));
+    S.bridge.fleetCancel();
+    F.pumping = false;
+    F.heldFor = S.state ? S.state.scenarioHash : null;
+    say('Fleet run cancelled.');
+    refresh();
+    return { ok: true, errors: [] };
+  }
+
+  // One slice per animation frame while the run computes; the app sizes each from the last one's time.
+  function pump() {
+    if (F.pumping) return;
+    F.pumping = true;
+    const frame = () => {
+      if (!F.pumping) return;
+      const r = S.bridge.fleetAdvance(SLICE_BUDGET_MS);
+      if (!r.ok || !r.fleet) { F.pumping = false; return; }
+      if (F.slices.length < MAX_SLICES_KEPT && r.events > 0) F.slices.push({ asked: r.asked, events: r.events, ms: r.ms });
+      showProgress(r.fleet);
+      if (!r.fleet.running) {
+        F.pumping = false;
+        F.wallMs = win.performance.now() - F.startedAt;
+        refresh();
+        return;
+      }
+      win.requestAnimationFrame(frame);
+    };
+    win.requestAnimationFrame(frame);
+  }
+
+  // The live region speaks at each tenth of the run and at its end, not every frame.
+  function say(text) {
+    if (!text || text === F.lastLive) return;
+    F.lastLive = text;
+    $('fleet-live').textContent = text;
+  }
+
+  function showProgress(f) {
+    const bar = $('fleet-progress');
+    bar.value = Math.round(f.progress * 1000) / 10;
+    bar.setAttribute('aria-valuetext', f.statusText);
+    $('fleet-status').textContent = f.statusText;
+    bar.hidden = !f.started;
+    $('fleet-cancel').disabled = !f.running;
+    const tenth = Math.floor(f.progress * 10);
+    if (f.running && tenth !== F.lastTenth) { F.lastTenth = tenth; say(f.statusText); }
+    if (f.done) say(f.statusText);
+  }
+
+  function renderCounters(f) {
+    const dl = $('fleet-counters');
+    const key = f.counters.map((c) => c.text).join('|') + f.countersFor;
+    if (dl.dataset.key === key) return;
+    dl.dataset.key = key;
+    dl.replaceChildren(...f.counters.map((c) => el('div', { class: 'counter' }, [el('dt', { text: c.label }), el('dd', { text: c.text })])));
+    $('fleet-for').textContent = `· ${f.countersFor}`;
+  }
+
+  // Called on every refresh: shows or hides the panel, keeps its words current, and starts a run for the
+  // scenario on screen when there is none (or the scenario moved on since it started).
+  function sync() {
+    const on = open();
+    $('fleet-panel').hidden = !on;
+    $('open-fleet').setAttribute('aria-pressed', on ? 'true' : 'false');
+    if (!on) return;
+    const f = fleetState();
+    if (!f) return;
+    showProgress(f);
+    renderCounters(f);
+    $('fleet-total').textContent = f.totalText;
+    $('fleet-mode').textContent = f.mode === 'trace' && F.trace ? `Replaying ${F.trace.name}.` : f.mode === 'synthetic' ? 'Synthetic traffic from the scenario\'s workload keys.' : '';
+    $('fleet-synthetic').hidden = f.mode !== 'trace';
+    $('fleet-sweep').value = F.sweep;
+    const stale = f.started && f.scenario !== S.state.scenarioHash;
+    if ((!f.started || stale) && F.heldFor !== S.state.scenarioHash) start();
+    else if (f.running && !F.pumping) pump();
+  }
+
+  // Reads a trace file: too large, unreadable or refused by the app is a notice; nothing half-loaded.
+  async function loadTrace(file) {
+    if (!file) return null;
+    if (file.size > MAX_TRACE_BYTES) {
+      const r = fail(argError('too-large', 'trace', `${file.name}: ${file.size} bytes`, `a trace of at most ${MAX_TRACE_BYTES} bytes in the page (the command line reads larger ones)`));
+      notices.show(traceNotice(r.errors, file.name, reasons()), { key: 'fleet' });
+      return r;
+    }
+    let text;
+    try { text = await file.text(); } catch (e) {
+      const r = fail(argError('wrong-type', 'trace', file.name, `a readable text file (${e.message})`));
+      notices.show(traceNotice(r.errors, file.name, reasons()), { key: 'fleet' });
+      return r;
+    }
+    if (!text.trim()) {
+      const r = fail(argError('out-of-range', 'trace', `${file.name}: empty`, 'JSON lines of timestamp, input_length, output_length, hash_ids'));
+      notices.show(traceNotice(r.errors, file.name, reasons()), { key: 'fleet' });
+      return r;
+    }
+    const r = start({ trace: { name: file.name, text } });
+    if (r.ok) announce(`Replaying the trace ${file.name}`);
+    return r;
+  }
+
+  function setOpen(on) {
+    if (!S.ready) return fail(argError('not-ready', 'view', on ? 'fleet' : '', 'after window.tierscope.ready resolves'));
+    S.pushNext = true;
+    const r = S.bridge.setView(on ? 'fleet' : '');
+    refresh();
+    return r;
+  }
+
+  function wire() {
+    $('open-fleet').addEventListener('click', () => setOpen(!open()));
+    $('fleet-cancel').addEventListener('click', () => cancel());
+    $('fleet-run').addEventListener('click', () => start());
+    $('fleet-synthetic').addEventListener('click', () => start({ trace: null }));
+    $('fleet-sweep').addEventListener('change', (e) => start({ sweep: e.target.value }));
+    $('fleet-trace').addEventListener('change', async (e) => {
+      const file = e.target.files && e.target.files[0];
+      if (file) await loadTrace(file);
+      e.target.value = '';
+    });
+    // A file dropped on the fleet panel is a trace (elsewhere on the page it is a config.json).
+    const panel = $('fleet-panel');
+    panel.addEventListener('dragover', (e) => {
+      if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) { e.preventDefault(); panel.classList.add('drop'); }
+    });
+    panel.addEventListener('dragleave', () => panel.classList.remove('drop'));
+    panel.addEventListener('drop', (e) => {
+      panel.classList.remove('drop');
+      const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+      if (!file) return;
+      e.preventDefault();
+      e.stopPropagation();
+      loadTrace(file);
+    });
+  }
+
+  // For window.tierscope.fleet(): the app's words and numbers, and the slices the page ran.
+  function status() {
+    const f = fleetState() || (S.ready && S.bridge.state() ? S.bridge.state().fleet : null);
+    const st = S.ready ? S.bridge.fleetStatus() : null;
+    return {
+      view: open(), started: !!(st && st.started), done: !!(st && st.done), progress: st ? st.progress : 0, tS: st ? st.t_s : 0,
+      horizonS: st ? st.horizon_s : 0, mode: f ? f.mode : '', sweep: f ? f.sweep : '', statusText: f ? f.statusText : '',
+      trace: F.trace ? F.trace.name : null, wallMs: F.wallMs, slices: { ...sliceStats(F.slices), budgetMs: SLICE_BUDGET_MS, list: F.slices.slice() },
+    };
+  }
+
+  return { sync, start, cancel, loadTrace, setOpen, status, wire, F };
+}
