@@ -489,21 +489,21 @@ TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep
   return hand_out(with_fleet(ui::errors_json(errors)));
 }
 
-// Runs one slice of the fleet run, sized to take about `budget_ms` (1 to 50) from the last slice's measured
+// Runs one slice of the fleet run, sized to take about `target_ms` (1 to 50) from the last slice's measured
 // time. Returns {ok, errors, asked, events, ms, fleet}: the events asked for and handled, the slice's time in
-// milliseconds, and the view's state (progress and its words). The page calls it once per animation frame.
-TS_EXPORT const char* ts_bridge_fleet_advance(double budget_ms) {
+// milliseconds, and the view's state (progress and its words). The page runs one slice per task, with frames between.
+TS_EXPORT const char* ts_bridge_fleet_advance(double target_ms) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  if (!(budget_ms >= 1 && budget_ms <= 50)) {
+  if (!(target_ms >= 1 && target_ms <= 50)) {
     char v[32];
-    std::snprintf(v, sizeof v, "%g", budget_ms);
-    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "budget", v, "milliseconds from 1 to 50"));
+    std::snprintf(v, sizeof v, "%g", target_ms);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "target", v, "milliseconds from 1 to 50"));
     return hand_out(ui::errors_json(errors));
   }
   ui::App& app = *bridge::g_app;
   const std::uint64_t revision = app.revision;
-  const std::uint64_t asked = sim::next_slice_events(g_slice_events, g_slice_ms, budget_ms);
+  const std::uint64_t asked = sim::next_slice_events(g_slice_events, g_slice_ms, target_ms);
   const double t0 = platform::now_ms();
   const std::uint64_t handled = ui::fleet_advance(app, asked);
   const double ms = platform::now_ms() - t0;

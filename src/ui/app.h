@@ -51,6 +51,7 @@ struct FleetClock {
   int hour_told = -1;    // the hour the page was last told of (a new hour bumps App::revision)
   std::uint64_t seen = 0;  // the run's snapshot version the clock last followed
   std::string sweep;     // the sweep the run was started with ("", "pool", "dram", "ssd")
+  bool cancelled = false;  // the last run was cancelled (the page then waits to be asked again)
 };
 // Simulated hours per screen second at speed 1 when the fleet clock plays (a day in 12 s).
 constexpr double kFleetHoursPerSecond = 2;

@@ -135,9 +135,11 @@ std::uint64_t fleet_advance_by(App& app, double simulated_seconds) {
 }
 
 void fleet_cancel(App& app) {
+  const bool was = app.fleet.started();
   app.fleet.cancel();
   app.fleet_clock = FleetClock{};
   app.fleet_clock.seen = app.fleet.snapshot_version();
+  app.fleet_clock.cancelled = was;
   ++app.revision;
 }
 
@@ -308,7 +310,7 @@ std::string fleet_state_json(const App& app) {
   // What the run is doing, in words for the progress line and the status.
   std::string status;
   if (!run.started()) {
-    status = "No run yet.";
+    status = c.cancelled ? "Cancelled: nothing was kept. Run again to simulate." : "No run yet.";
   } else if (!run.main_done()) {
     const int h = std::min(hours, static_cast<int>(std::floor(run.now() / kHour)) + 1);
     status = "Simulating hour " + std::to_string(h) + " of " + std::to_string(hours) + " · " + model::num(std::floor(progress * 100)) + " %";

@@ -421,7 +421,8 @@ std::string layout_json(const App& app) {
     o += "{\"id\":\"" + layout::item_id(it) + "\",\"kind\":\"" + layout::kind_key(it.kind) + "\",\"rect\":";
     append_rect(o, it.rect);
     model::appendf(o, ",\"role\":\"%s\",\"highlighted\":%s", layout::role_key(it.role), it.highlighted ? "true" : "false");
-    if (it.kind == Kind::Block || (it.kind == Kind::Band && it.fill >= 0)) model::appendf(o, ",\"fill\":%.4f", static_cast<double>(it.fill));
+    if (it.kind == Kind::Block) model::appendf(o, ",\"fill\":%.4f", static_cast<double>(it.fill));
+    if (it.kind == Kind::Band && it.fill >= 0) model::appendf(o, ",\"fill\":%.6f", static_cast<double>(it.fill));  // the fleet view's level
     if (it.first_layer >= 0) model::appendf(o, ",\"layers\":[%d,%d]", it.first_layer, it.last_layer);
     if (it.kind == Kind::Band)
       model::appendf(o, ",\"capacity\":%.6g,\"latency\":%.6g,\"stripeSpacing\":%.2f",

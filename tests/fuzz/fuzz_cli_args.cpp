@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "model/charts.h"
 
 namespace {
 // The scenario "file" is the fuzz input itself, so file parsing is exercised too.
@@ -40,13 +41,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const SweepAxis& a : parsed.options.axes) points *= a.values.size();
   if (points > 2000) return 0;
   Options options = parsed.options;
-  if (options.command == Command::Fleet) {
-    // A few simulated minutes of light traffic, applied after the fuzzed settings, and no sweep: the
-    // parsing and every step of the command still run, long runs belong to the benchmark.
+  tierscope::model::ChartKind chart{};
+  const bool fleet_chart = options.command == Command::Chart && tierscope::model::chart_from_key(options.chart, chart) &&
+                           tierscope::model::is_fleet_chart(chart);
+  if (options.command == Command::Fleet || fleet_chart) {
+    // A few simulated minutes of light traffic, applied after the fuzzed settings, and no sweep (but for the
+    // sweep chart, whose nine runs are as short): the parsing and every step of the command still run, long
+    // runs belong to the benchmark.
     options.sets.push_back(SetArg{"hours", "0.02"});
     options.sets.push_back(SetArg{"arrivals", "1"});
     options.sets.push_back(SetArg{"nodes", "1"});
-    options.sweep_tier.clear();
+    if (chart != tierscope::model::ChartKind::FleetSweep) options.sweep_tier.clear();
   }
   g_file.assign(input);
   const Output out = run(options, read_fuzz_file);

@@ -81,14 +81,14 @@ export function makeBridge(m) {
     // The page's view: '' (the animations), 'fleet' or 'chart-<key>'.
     setView: (v) => (has('set_view') ? withString(v, (p) => result(m._ts_bridge_set_view(p))) : missing('set_view')),
     // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), one slice
-    // of about `budgetMs` per call ({ok, errors, asked, events, ms, fleet}), its results as the command line
+    // of about `targetMs` per call ({ok, errors, asked, events, ms, fleet}), its results as the command line
     // prints them (`tierscope fleet --format json`, text), and cancel.
     fleetStart: (trace, sweep) => (has('fleet_start')
       ? withString(trace || '', (t) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_start(t, w)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_start'); }))
       : missing('fleet_start')),
-    fleetAdvance: (budgetMs) => {
+    fleetAdvance: (targetMs) => {
       if (!has('fleet_advance')) return missing('fleet_advance');
-      const r = json(m._ts_bridge_fleet_advance(budgetMs));
+      const r = json(m._ts_bridge_fleet_advance(targetMs));
       return r ? { ...result0(r), asked: r.asked, events: r.events, ms: r.ms, fleet: r.fleet || null } : missing('fleet_advance');
     },
     fleetStatus: () => read('fleet_status_json'),

@@ -113,7 +113,7 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
       return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
     },
     // The fleet view: opens it and starts a run of the current scenario (synthetic traffic, or a trace's
-    // text), which then runs one slice per animation frame. {ok, errors}; a refused trace names its line.
+    // text), which then runs in slices of about 8 ms between frames. {ok, errors}; a refused trace names its line.
     runFleet(options) {
       if (!S.ready || !fleet) return notReady('runFleet');
       const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
@@ -125,7 +125,7 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
     },
     cancelFleet() { return S.ready && fleet ? fleet.cancel() : notReady('cancelFleet'); },
     // The run's progress and the page's slices: {view, started, done, progress, tS, horizonS, mode, sweep,
-    // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, budgetMs, list}}; null before ready.
+    // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, targetMs, budgetMs, list}}; null before ready.
     fleet: () => (S.ready && fleet ? fleet.status() : null),
     // The run's results as `tierscope fleet --format json` prints them (with the sweep once it ran), or null.
     fleetResults() {
