@@ -195,7 +195,7 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
         if (occ.on && !held.empty()) {
           for (const std::string& v : held) {
             if (tm.width(v, P.small) > room_w) continue;
-            P.add(v, title, P.small, Align::Right, Tone::Muted, -1);
+            P.add(v, title, P.small, Align::Right, Tone::Text, -1);  // over the level: the text colour reads
             break;
           }
           break;

@@ -56,12 +56,12 @@ struct Palette {
   Rgba text_on(layout::Role r, bool highlighted) const {
     return highlighted && r != layout::Role::Neutral ? on_role : text;
   }
-  // The fleet view's level in a tier band: the role colour, translucent over the band's stripes. Band text
-  // (text and muted) stays readable over it (test_palette.cpp).
+  // The fleet view's level in a tier band: the role colour, translucent over the band's stripes. The band's
+  // text over it is in the text colour, which stays readable (test_palette.cpp).
   Rgba level(layout::Role r) const {
     if (r == layout::Role::Neutral) return {border.r, border.g, border.b, 0.6f};
     const Rgba c = role[static_cast<int>(r)];
-    return {c.r, c.g, c.b, dark ? 0.18f : 0.24f};
+    return {c.r, c.g, c.b, 0.32f};
   }
   // Border of an item: the role colour, darker in the light theme so it reads on white.
   Rgba edge(layout::Role r) const {

@@ -156,6 +156,24 @@ test('progress shows while the run computes; cancel stops it, and Run again star
   await page.close();
 });
 
+test('a workload no node could serve, or a setup that cannot run, is named once and nothing runs', async () => {
+  for (const [link, field] of [['#preset=v41-flash-8xb200&arrivals=100000&view=fleet', 'arrivals'], ['#preset=v41-flash-8xb200&gpus=1&view=fleet', null]]) {
+    const { page, errors } = await openApp(env.browser.context, env.site.url + link);
+    await page.waitForFunction(() => /could not start/.test(document.getElementById('notices').textContent), null, { timeout: 30000 });
+    const notice = await page.textContent('#notices');
+    if (field) assert.match(notice, new RegExp(field));
+    await page.waitForTimeout(300);
+    const f = await page.evaluate(() => window.tierscope.fleet());
+    assert.equal(f.started, false, link);
+    assert.equal(f.slices.count, 0, 'no slice ran');
+    assert.equal(await page.evaluate(() => window.tierscope.fleetResults()), null);
+    // Tried once: the page does not retry in a loop, and it idles.
+    await settled(page);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('keyboard only: the fleet view opens from its button, the canvas keys move its clock, the ledger seeks hours', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url + '#preset=v41-flash-8xb200&hours=3');
   await page.evaluate(() => document.activeElement && document.activeElement.blur());

@@ -30,6 +30,9 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     }
     S.ledger = view && Array.isArray(view.entries) ? view : EMPTY;
     const opts = ledger().options || EMPTY.options;
+    // The fleet view's hours have no tiers or objects to filter by.
+    $('ledger-tier').parentElement.hidden = !opts.tiers.length && !opts.objects.length;
+    $('ledger-object').parentElement.hidden = !opts.tiers.length && !opts.objects.length;
     for (const [id, list, cur] of [['ledger-tier', opts.tiers, 'tier'], ['ledger-object', opts.objects, 'object']]) {
       const sel = $(id);
       if (!list.some((o) => o.key === S.filter[cur])) S.filter[cur] = '';
