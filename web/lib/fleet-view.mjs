@@ -106,6 +106,8 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     F.pumping = true;
     const slice = () => {
       if (!F.pumping) return;
+      // Nothing computes outside the fleet view; the run goes on when the view opens again.
+      if (!open()) { F.pumping = false; return; }
       const r = S.bridge.fleetAdvance(SLICE_TARGET_MS);
       if (!r.ok || !r.fleet) { F.pumping = false; return; }
       if (F.slices.length < MAX_SLICES_KEPT && r.events > 0) F.slices.push({ asked: r.asked, events: r.events, ms: r.ms });
