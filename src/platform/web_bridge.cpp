@@ -283,8 +283,10 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
     ok = ui::figures_export(*bridge::g_app, f, text, errors);
   } else if (w == "card") {
     ok = ui::card_export(*bridge::g_app, f, text, errors);
+  } else if (w == "figures-pinned" || w == "ledger-pinned") {
+    ok = ui::pinned_export(*bridge::g_app, w, f, text, errors);
   } else {
-    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures or card"));
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card, figures-pinned or ledger-pinned"));
   }
   std::string out = ui::errors_json(errors);
   if (ok) {
@@ -337,6 +339,24 @@ TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
 }
 
 // The walkthrough step the reader moved to (1 to the number of steps; 0: none): the share link carries it.
+// The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link: {ok, errors}.
+TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view v, w;
+  if (!arg_text(view, v, 64)) return bad_arg("view", 64);
+  if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
+  model::Errors errors;
+  ui::set_view(*bridge::g_app, v, w, errors);
+  return hand_out(ui::errors_json(errors));
+}
+
+// Pins the current scenario as A of a comparison (1) or ends it (0).
+TS_EXPORT const char* ts_bridge_set_compare(int on) {
+  if (!bridge::g_app) return not_ready();
+  ui::set_compare(*bridge::g_app, on != 0);
+  return hand_out(ui::errors_json({}));
+}
+
 TS_EXPORT const char* ts_bridge_set_tour(int tour) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;

@@ -65,6 +65,12 @@ struct App {
   // used it) and the page's view ("chart-roofline", or empty).
   int tour = 0;
   std::string view;
+  std::string sweep;  // the sweep chart's choice ("FIGURE:X[:FAMILY:V1,V2]"), kept for the link
+  // A comparison: scenario A pinned beside the current one (B). Figures and charts of A are computed once,
+  // when it is pinned; its ledger follows the path shown.
+  bool comparing = false;
+  model::Scenario pinned;
+  model::Figures pinned_figures;
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -124,6 +130,11 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
 std::string view_hash(const App& app);
 // The walkthrough step the reader is on (0: none); the link then carries it. Out of range is an error.
 bool set_tour(App& app, int tour, model::Errors& errors);
+// The page's view: "" (the animation) or "chart-<key>" (a chart), and the sweep chart's choice; both travel
+// in the share link. Bad values are errors naming them; nothing changes then.
+bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors);
+// Pins the current scenario as A of a comparison (on), or ends the comparison (off).
+void set_compare(App& app, bool on);
 
 // Short label of the KV storage policy for the header, derived from the model ("FP4 global KV").
 std::string policy_label(const model::Scenario& s);

@@ -299,6 +299,23 @@ bool figures_export(const App& app, std::string_view format, std::string& out, m
   return true;
 }
 
+bool pinned_export(const App& app, std::string_view what, std::string_view format, std::string& out, model::Errors& errors) {
+  if (!app.comparing) {
+    errors.push_back(model::make_error(model::ErrorCode::Inconsistent, "what", what, "a pinned scenario first (compare)"));
+    return false;
+  }
+  bool json = false;
+  if (!csv_or_json(format, json, errors)) return false;
+  if (what == "figures-pinned") {
+    out = json ? model::figures_to_json(app.pinned_figures, app.pinned) : model::figures_to_csv(app.pinned_figures);
+  } else {
+    // A's ledger for the path on screen: the same serialiser as `tierscope ledger --hash A's link`.
+    const anim::Ledger l = anim::build_ledger(app.pinned, app.pinned_figures, app.playback.path);
+    out = json ? anim::ledger_to_json(l, {}) : anim::ledger_to_csv(l, {});
+  }
+  return true;
+}
+
 bool card_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {
   bool json = false;
   if (!csv_or_json(format, json, errors)) return false;
@@ -319,7 +336,10 @@ bool chart_json(const App& app, std::string_view name, std::string_view options,
   model::ChartOptions co;
   if (!model::chart_options_from_json(kind, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
   model::Chart c;
-  if (!model::make_chart(app.scenario, kind, co, c, errors)) return false;
+  // While a scenario is pinned, every chart shows A (pinned) and B (current) on the same axes.
+  const bool ok = app.comparing ? model::make_chart_pair(app.pinned, app.scenario, kind, co, c, errors)
+                                : model::make_chart(app.scenario, kind, co, c, errors);
+  if (!ok) return false;
   out = model::chart_to_json(c);
   return true;
 }
