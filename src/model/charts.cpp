@@ -550,6 +550,16 @@ const char* chart_key(ChartKind k) {
   return i < std::size(kChartKeys) ? kChartKeys[i] : "";
 }
 
+const char* chart_label(ChartKind k) {
+  switch (k) {
+    case ChartKind::Roofline: return "Roofline";
+    case ChartKind::Sweep: return "Sweep";
+    case ChartKind::Breakdown: return "Where the time goes";
+    case ChartKind::Count: break;
+  }
+  return "";
+}
+
 bool chart_from_key(std::string_view key, ChartKind& out) {
   for (std::size_t i = 0; i < std::size(kChartKeys); ++i) {
     if (key == kChartKeys[i]) {

@@ -17,6 +17,7 @@ namespace tierscope::model {
 enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, Count };
 const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown" (URL view=chart-<key>)
 bool chart_from_key(std::string_view key, ChartKind& out);
+const char* chart_label(ChartKind k);  // the chart's name on its tab: "Roofline", "Sweep", "Where the time goes"
 
 // A tick with its label in the model's own number text; `level` 0 ticks (decades, or whole steps) come
 // first, level 1 ticks (2× and 5×, or half steps) are drawn only where the page has room for them.

@@ -350,6 +350,18 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   return hand_out(ui::errors_json(errors));
 }
 
+// The figures for the page's table and walkthrough (ui::figures_view_json).
+TS_EXPORT const char* ts_bridge_figures_view_json() {
+  if (!bridge::g_app) return not_ready();
+  return hand_out(ui::figures_view_json(*bridge::g_app));
+}
+
+// The comparison (ui::compare_json): null when nothing is pinned.
+TS_EXPORT const char* ts_bridge_compare_json() {
+  if (!bridge::g_app) return not_ready();
+  return hand_out(ui::compare_json(*bridge::g_app));
+}
+
 // Pins the current scenario as A of a comparison (1) or ends it (0).
 TS_EXPORT const char* ts_bridge_set_compare(int on) {
   if (!bridge::g_app) return not_ready();

@@ -60,6 +60,14 @@ export function makeBridge(m) {
       : missing('chart')),
     loadConfig: (text) => (has('load_config') ? withString(text, (p) => result(m._ts_bridge_load_config(p))) : missing('load_config')),
     setTour: (n) => call('set_tour', n),
+    // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
+    setView: (view, sweep) => (has('set_view')
+      ? withString(view || '', (v) => withString(sweep || '', (w) => result(m._ts_bridge_set_view(v, w))))
+      : missing('set_view')),
+    // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
+    setCompare: (on) => call('set_compare', on ? 1 : 0),
+    compare: () => read('compare_json'),
+    figuresView: () => read('figures_view_json'),
     stats: () => read('stats_json'),
     layout: () => read('layout_json'),
     viewHash: () => readText('view_hash'),

@@ -393,3 +393,35 @@ TEST_CASE("pinning a scenario compares it with the current one: charts show both
   CHECK_FALSE(contains(ui::view_hash(app), "cmp="));
   CHECK_FALSE(ui::pinned_export(app, "ledger-pinned", "json", text, errors));
 }
+
+TEST_CASE("the comparison JSON gives both values of every figure with B/A, and both timelines of the path") {
+  ui::App app;
+  ui::init(app);
+  CHECK(ui::compare_json(app) == "null");
+  ui::set_compare(app, true);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "8", errors));
+  const std::string c = ui::compare_json(app);
+  CHECK(contains(c, "\"a\":{\"label\":"));
+  CHECK(contains(c, "{\"id\":\"hw.gpus\"") == false);  // figures, not inputs
+  CHECK(contains(c, "\"id\":\"decode.step_time\""));
+  CHECK(contains(c, "\"timelines\":{\"a\":{\"total\":"));
+  // Both timelines add up to their own decode step.
+  const auto at = c.find("\"id\":\"hbm.weights_per_gpu\"");
+  REQUIRE(at != std::string::npos);
+  CHECK(c.find("\"ratio\":\"0.5", at) < c.find('}', at));  // half the weights per GPU on twice the GPUs
+}
+
+TEST_CASE("the page's light figures view has every figure with the downloads' words, and no sources") {
+  ui::App app;
+  ui::init(app);
+  const std::string v = ui::figures_view_json(app);
+  std::string full;
+  model::Errors errors;
+  REQUIRE(ui::figures_export(app, "json", full, errors));
+  CHECK(v.find("\"sources\"") == std::string::npos);
+  CHECK(v.size() * 2 < full.size());
+  for (const model::Figure& f : app.figures.list) CHECK(contains(v, "{\"id\":\"" + std::string(f.id) + "\""));
+  CHECK(contains(v, "\"text\":\"890 B/token\""));
+  CHECK(contains(full, "\"text\": \"890 B/token\""));
+}
