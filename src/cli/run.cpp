@@ -56,7 +56,14 @@ std::string config_name_hint(std::string_view path) {
 
 // Builds the scenario from --scenario or --preset, puts in the model of --config, then applies --set in
 // order; all or nothing.
-bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, std::string& hash_path, Output& o) {
+// From --hash: the path it names, and the pinned scenario of a comparison (cmp=…), if any.
+struct FromLink {
+  std::string path;
+  bool compare = false;
+  Scenario pinned;
+};
+
+bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromLink& link, Output& o) {
   Scenario s;
   if (opt.hash_given) {
     // A share link's hash, read by the page's codec. The page drops a bad key and goes on; here nothing
@@ -69,7 +76,9 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, std::
       return false;
     }
     s = v.scenario;
-    hash_path = v.path.empty() && v.tour > 0 ? std::string(kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : v.path;
+    link.path = v.path.empty() && v.tour > 0 ? std::string(kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : v.path;
+    link.compare = v.compare;
+    link.pinned = v.compare_scenario;
   } else if (!opt.scenario_file.empty()) {
     std::string text, why;
     if (!read_file(opt.scenario_file, text, why)) {
@@ -256,7 +265,7 @@ bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file
 void print_chart(const Options& opt, const Chart& c, Output& o);
 
 // A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
-void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const FromLink& link, Output& o) {
   ChartKind kind{};
   chart_from_key(opt.chart, kind);
   if (is_fleet_chart(kind)) {
@@ -291,7 +300,9 @@ void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, Output
   }
   Chart c;
   Errors errors;
-  if (!make_chart(s, kind, co, c, errors)) {
+  // A link with a pinned scenario (cmp=…) draws A and B together, as the page does.
+  const bool ok = link.compare ? make_chart_pair(link.pinned, s, kind, co, c, errors) : make_chart(s, kind, co, c, errors);
+  if (!ok) {
     report(o, errors, kExitInvalid);
     return;
   }
@@ -493,10 +504,11 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Fleet: break;
   }
   Scenario s;
-  std::string hash_path;
-  if (!build_scenario(opt, read_file, s, hash_path, o)) return o;
+  FromLink link;
+  if (!build_scenario(opt, read_file, s, link, o)) return o;
+  const std::string& hash_path = link.path;
   if (opt.command == Command::Figures) cmd_figures(opt, s, o);
-  else if (opt.command == Command::Chart) cmd_chart(opt, s, read_file, o);
+  else if (opt.command == Command::Chart) cmd_chart(opt, s, read_file, link, o);
   else if (opt.command == Command::CheckCard) {
     cmd_check_card(opt, s, o);
     Computed c;

@@ -561,6 +561,19 @@ std::string chart_keys_text() {
   return s;
 }
 
+const char* chart_label(ChartKind k) {
+  switch (k) {
+    case ChartKind::Roofline: return "Roofline";
+    case ChartKind::Sweep: return "Sweep";
+    case ChartKind::Breakdown: return "Where the time goes";
+    case ChartKind::FleetOccupancy: return "Occupancy over the run";
+    case ChartKind::FleetHits: return "Hit rates by hour";
+    case ChartKind::FleetSweep: return "Hit rate against capacity";
+    case ChartKind::Count: break;
+  }
+  return "";
+}
+
 bool chart_from_key(std::string_view key, ChartKind& out) {
   for (std::size_t i = 0; i < std::size(kChartKeys); ++i) {
     if (key == kChartKeys[i]) {

@@ -20,6 +20,7 @@ const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown", "fleet
 bool chart_from_key(std::string_view key, ChartKind& out);
 bool is_fleet_chart(ChartKind k);
 std::string chart_keys_text();  // "roofline, sweep, breakdown, fleet-occupancy, …"
+const char* chart_label(ChartKind k);  // the chart's name on its tab: "Roofline", "Sweep", "Where the time goes"
 
 // A tick with its label in the model's own number text; `level` 0 ticks (decades, or whole steps) come
 // first, level 1 ticks (2× and 5×, or half steps) are drawn only where the page has room for them.

@@ -263,7 +263,7 @@ const ParamDef kParams[] = {
 #undef TS_INT
 #undef TS_ENUM
 
-const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour"};
+const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour", "cmp", "sweep"};
 
 bool parse_double(std::string_view text, double& out) {
   if (text.empty() || text.size() > 64) return false;
@@ -435,7 +435,8 @@ bool is_view_key(std::string_view key) {
   for (const char* k : kViewKeys) {
     if (key == k) return true;
   }
-  return false;
+  // A comparison's pinned scenario: "cmp_ctx=…" is A's ctx (view_codec.h).
+  return key.starts_with("cmp_") && key.size() > 4;
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || find_param(key) != nullptr; }

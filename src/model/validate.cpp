@@ -23,16 +23,17 @@ Errors validate(const Scenario& s) {
     add(e, "enc_layers", str(m.enc_layers), "at most the layer count (" + str(m.layer_count) + ")");
   for (int i = 0; i < m.layer_count; ++i) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
-    const std::string at = "layer " + str(i) + " (" + layer_mode_name(l.mode) + ")";
-    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0) add(e, "modes", at, "SWA-only layers need n_win > 0");
+    // Named only when something is wrong: validate() runs for every point of a sweep.
+    const auto at = [&] { return "layer " + str(i) + " (" + layer_mode_name(l.mode) + ")"; };
+    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0) add(e, "modes", at(), "SWA-only layers need n_win > 0");
     if (l.mode == LayerMode::Full && (m.idx_dim <= 0 || m.idx_heads <= 0 || m.top_k <= 0))
-      add(e, "modes", at, "Full layers need idx_heads, idx_dim and top_k above 0");
+      add(e, "modes", at(), "Full layers need idx_heads, idx_dim and top_k above 0");
     if (l.mode == LayerMode::Reindex || l.mode == LayerMode::Reuse) {
       const int src = kv_source_of(m, i);
       if (src < 0) {
-        add(e, "modes", at, "a D or F layer before every I and U layer");
+        add(e, "modes", at(), "a D or F layer before every I and U layer");
       } else if (l.mode == LayerMode::Reindex && m.layers[static_cast<std::size_t>(src)].mode != LayerMode::Full) {
-        add(e, "modes", at, "Reindex layers read index keys, so their source must be an F layer");
+        add(e, "modes", at(), "Reindex layers read index keys, so their source must be an F layer");
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/charts.h"
+#include "model/figures.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -195,6 +196,32 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   }
   out.scenario = scenario_tolerant(std::move(scenario_pairs), errors, out.followed);
 
+  // A comparison's scenario A: `cmp` names its preset, `cmp_KEY` its overrides; read as a link of its own
+  // (tolerant per key; errors name the cmp_ key).
+  std::vector<UrlPair> a_pairs;
+  std::deque<std::string> a_keys;
+  for (const UrlPair& p : view_pairs) {
+    if (p.key == "cmp") {
+      out.compare = true;
+      a_pairs.push_back({"preset", p.value});
+    } else if (p.key.starts_with("cmp_")) {
+      a_keys.emplace_back(p.key.substr(4));
+      a_pairs.push_back({a_keys.back(), p.value});
+    }
+  }
+  if (!out.compare && !a_pairs.empty()) {
+    errors.push_back(make_error(ErrorCode::Inconsistent, a_pairs.front().key == "preset" ? "cmp" : "cmp_" + std::string(a_pairs.front().key),
+                                a_pairs.front().value, "cmp=PRESET with the cmp_ keys (the pinned scenario's preset)"));
+  } else if (out.compare) {
+    Errors a_errors;
+    Adjustments a_followed;
+    out.compare_scenario = scenario_tolerant(std::move(a_pairs), a_errors, a_followed);
+    for (Error& e : a_errors) {
+      e.field = e.field == "preset" ? "cmp" : "cmp_" + e.field;
+      errors.push_back(std::move(e));
+    }
+  }
+
   for (const UrlPair& p : view_pairs) {
     const std::string_view k = p.key, v = p.value;
     if (k == "path") {
@@ -225,6 +252,26 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
     } else if (k == "view") {
       if (!v.empty() && view_known(v)) out.view = std::string(v);
       else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
+    } else if (k == "sweep") {
+      // FIGURE:X or FIGURE:X:FAMILY:V1,V2 — a figure id, a numeric parameter, optionally a second parameter
+      // and its values (the chart options check the values themselves).
+      std::vector<std::string_view> parts;
+      std::size_t a = 0;
+      for (int i = 0; i < 3; ++i) {
+        const std::size_t b = v.find(':', a);
+        if (b == std::string_view::npos) break;
+        parts.push_back(v.substr(a, b - a));
+        a = b + 1;
+      }
+      parts.push_back(v.substr(a));
+      const ParamDef* x = parts.size() >= 2 ? find_param(parts[1]) : nullptr;
+      const ParamDef* fam = parts.size() == 4 ? find_param(parts[2]) : nullptr;
+      const bool ok = (parts.size() == 2 || (parts.size() == 4 && fam && fam != x && !parts[3].empty())) && figure_id(parts[0]) != FigureId::Count &&
+                      x && (x->kind == ParamKind::Int || x->kind == ParamKind::Real);
+      if (ok) out.sweep = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, "FIGURE:X or FIGURE:X:FAMILY:V1,V2 (a figure id, a numeric parameter, another parameter and its values)"));
+    } else if (k == "cmp" || k.starts_with("cmp_")) {
+      // Read above, with the scenario keys.
     } else if (k == "embed") {
       if (v == "1" || v == "0") out.embed = v == "1";
       else errors.push_back(make_error(ErrorCode::BadEnum, "embed", v, "0 or 1"));
@@ -259,6 +306,19 @@ std::string view_to_hash(const ViewState& v) {
     }
   }
   if (!v.view.empty()) h += "&view=" + v.view;
+  if (!v.sweep.empty()) h += "&sweep=" + v.sweep;
+  if (v.compare) {
+    // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
+    const std::string a = scenario_to_hash(v.compare_scenario);
+    std::size_t start = 0;
+    while (start < a.size()) {
+      std::size_t end = a.find('&', start);
+      if (end == std::string::npos) end = a.size();
+      const std::string part = a.substr(start, end - start);
+      h += part.starts_with("preset=") ? "&cmp=" + part.substr(7) : "&cmp_" + part;
+      start = end + 1;
+    }
+  }
   if (v.embed) h += "&embed=1";
   if (v.tour > 0) appendf(h, "&tour=%d", v.tour);
   return h;

@@ -43,6 +43,12 @@ struct ViewState {
   std::uint32_t panels = 0;   // bits in kPanelKeys order
   int tour = 0;               // 0: not given; else 1 to kTourSteps (consistent with `path` when both given)
   std::string view;           // "", "fleet" or "chart-<key>"
+  // A comparison: scenario A pinned beside the current one (B). The link carries A as `cmp=PRESET` and
+  // `cmp_KEY=VALUE` for each of A's overrides, so it reopens the same comparison.
+  bool compare = false;
+  Scenario compare_scenario;
+  // The sweep chart's choice: "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ("" when not given).
+  std::string sweep;
   bool embed = false;
 };
 

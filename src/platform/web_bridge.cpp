@@ -285,10 +285,12 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
     ok = ui::figures_export(*bridge::g_app, f, text, errors);
   } else if (w == "card") {
     ok = ui::card_export(*bridge::g_app, f, text, errors);
+  } else if (w == "figures-pinned" || w == "ledger-pinned") {
+    ok = ui::pinned_export(*bridge::g_app, w, f, text, errors);
   } else if (w == "fleet") {
     ok = ui::fleet_export(*bridge::g_app, f, text, errors);  // `tierscope fleet --format csv|json`
   } else {
-    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card or fleet"));
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card, figures-pinned, ledger-pinned or fleet"));
   }
   std::string out = ui::errors_json(errors);
   if (ok) {
@@ -341,6 +343,37 @@ TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
 }
 
 // The walkthrough step the reader moved to (1 to the number of steps; 0: none): the share link carries it.
+// The page's view ("", "fleet" or "chart-<key>") and the sweep chart's choice, for the share link: {ok, errors}.
+TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view v, w;
+  if (!arg_text(view, v, 64)) return bad_arg("view", 64);
+  if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
+  model::Errors errors;
+  ui::set_view(*bridge::g_app, v, w, errors);
+  after_change();  // the fleet view changes what the canvas shows
+  return hand_out(ui::errors_json(errors));
+}
+
+// The figures for the page's table and walkthrough (ui::figures_view_json).
+TS_EXPORT const char* ts_bridge_figures_view_json() {
+  if (!bridge::g_app) return not_ready();
+  return hand_out(ui::figures_view_json(*bridge::g_app));
+}
+
+// The comparison (ui::compare_json): null when nothing is pinned.
+TS_EXPORT const char* ts_bridge_compare_json() {
+  if (!bridge::g_app) return not_ready();
+  return hand_out(ui::compare_json(*bridge::g_app));
+}
+
+// Pins the current scenario as A of a comparison (1) or ends it (0).
+TS_EXPORT const char* ts_bridge_set_compare(int on) {
+  if (!bridge::g_app) return not_ready();
+  ui::set_compare(*bridge::g_app, on != 0);
+  return hand_out(ui::errors_json({}));
+}
+
 TS_EXPORT const char* ts_bridge_set_tour(int tour) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
@@ -456,17 +489,6 @@ std::string with_fleet(std::string out) {
   return out;
 }
 }  // namespace
-
-// The page's view: "" (the animations), "fleet" or "chart-<key>". Returns {ok, errors}.
-TS_EXPORT const char* ts_bridge_set_view(const char* view) {
-  if (!bridge::g_app) return not_ready();
-  std::string_view v;
-  if (!arg_text(view, v, 64)) return bad_arg("view", 64);
-  model::Errors errors;
-  ui::set_view(*bridge::g_app, v, errors);
-  after_change();
-  return hand_out(ui::errors_json(errors));
-}
 
 // Starts a fleet run of the current scenario: `trace` is a Mooncake-format trace's text (empty: synthetic
 // traffic from the fleet keys), `sweep` "", "pool", "dram" or "ssd". A refused start ({ok: false, errors}

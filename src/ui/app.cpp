@@ -318,6 +318,12 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
   app.playback.path = path;
   app.tour = v.tour;
   app.view = v.view;
+  app.sweep = v.sweep;
+  app.comparing = v.compare;
+  if (v.compare) {
+    app.pinned = v.compare_scenario;
+    app.pinned_figures = model::describe(app.pinned);
+  }
   rebuild_ledger(app);
 
   // The step is an index into the path's ledger: only here is its range known.
@@ -346,9 +352,45 @@ std::string view_hash(const App& app) {
   v.panels_given = app.panels != kDefaultPanels;
   v.panels = app.panels;
   v.view = app.view;
+  v.sweep = app.sweep;
+  v.compare = app.comparing;
+  if (app.comparing) v.compare_scenario = app.pinned;
   // Once the reader has used the walkthrough, the link names its step, which always tells the path on screen.
   v.tour = app.tour > 0 ? model::path_index(v.path) + 1 : 0;
   return model::view_to_hash(v);
+}
+
+bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors) {
+  // The codec is the one judge of what a view and a sweep may be: read them as a link would.
+  std::string hash;
+  if (!view.empty()) hash += "view=" + std::string(view);
+  if (!sweep.empty()) hash += std::string(hash.empty() ? "" : "&") + "sweep=" + std::string(sweep);
+  model::ViewState v;
+  model::Errors e;
+  model::parse_view(hash, v, e);
+  if (!e.empty()) {
+    errors.insert(errors.end(), e.begin(), e.end());
+    return false;
+  }
+  if (v.view != app.view || v.sweep != app.sweep) {
+    // One clock plays at a time: the fleet view's or the path's.
+    const bool to_fleet = v.view == model::kFleetView;
+    if (to_fleet && app.playback.playing) pause(app);
+    if (!to_fleet) app.fleet_clock.playing = false;
+    app.view = v.view;
+    app.sweep = v.sweep;
+    ++app.revision;
+  }
+  return true;
+}
+
+void set_compare(App& app, bool on) {
+  if (on) {
+    app.pinned = app.scenario;
+    app.pinned_figures = app.figures;
+  }
+  if (on || app.comparing) ++app.revision;
+  app.comparing = on;
 }
 
 bool set_tour(App& app, int tour, model::Errors& errors) {
@@ -556,6 +598,20 @@ std::string state_json(const App& app) {
   o += ",\"totalText\":";
   model::append_json_string(o, fleet ? fleet_time_text(fleet_end_s(app)) : model::human(st.total, "s"));
   model::appendf(o, ",\"tour\":%d", app.tour);
+  o += ",\"view\":";
+  model::append_json_string(o, app.view);
+  o += ",\"sweep\":";
+  model::append_json_string(o, app.sweep);
+  o += ",\"compare\":";
+  if (app.comparing) {
+    o += "{\"label\":";
+    model::append_json_string(o, model::scenario_label(app.pinned));
+    o += ",\"hash\":";
+    model::append_json_string(o, model::scenario_to_hash(app.pinned));
+    o += '}';
+  } else {
+    o += "null";
+  }
   model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
   bool first = true;
   for (int i = 0; i < kPanelCount; ++i) {

@@ -81,6 +81,12 @@ struct App {
   // used it) and the page's view ("fleet", "chart-roofline", or empty).
   int tour = 0;
   std::string view;
+  std::string sweep;  // the sweep chart's choice ("FIGURE:X[:FAMILY:V1,V2]"), kept for the link
+  // A comparison: scenario A pinned beside the current one (B). Figures and charts of A are computed once,
+  // when it is pinned; its ledger follows the path shown.
+  bool comparing = false;
+  model::Scenario pinned;
+  model::Figures pinned_figures;
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -140,6 +146,11 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
 std::string view_hash(const App& app);
 // The walkthrough step the reader is on (0: none); the link then carries it. Out of range is an error.
 bool set_tour(App& app, int tour, model::Errors& errors);
+// The page's view: "" (the animation), "fleet" (the fleet view) or "chart-<key>" (a chart), and the sweep chart's choice; both travel
+// in the share link. Bad values are errors naming them; nothing changes then.
+bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors);
+// Pins the current scenario as A of a comparison (on), or ends the comparison (off).
+void set_compare(App& app, bool on);
 
 // Short label of the KV storage policy for the header, derived from the model ("FP4 global KV").
 std::string policy_label(const model::Scenario& s);
@@ -171,8 +182,8 @@ void fleet_cancel(App& app);
 std::string fleet_json(const App& app);         // "null" before a start
 std::string fleet_status_json(const App& app);  // {"started","done","t_s","horizon_s","progress"}
 
-// The page's view: "" (the animations), "fleet" or "chart-<key>" (model::view_known); anything else is
-// refused. Opening the fleet view pauses the path; choosing a path (set_path) leaves it.
+// set_view keeping the sweep chart's choice. The view may be "fleet" too (model::view_known): opening it
+// pauses the path, leaving it pauses the fleet clock, and choosing a path (set_path) leaves it.
 bool set_view(App& app, std::string_view view, model::Errors& errors);
 bool fleet_view(const App& app);
 // The fleet clock (the view's "step" is the hour on screen, its "steps" the run's hours). play, pause,

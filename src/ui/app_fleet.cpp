@@ -146,20 +146,7 @@ void fleet_cancel(App& app) {
 std::string fleet_json(const App& app) { return app.fleet.json(); }
 std::string fleet_status_json(const App& app) { return app.fleet.status_json(); }
 
-bool set_view(App& app, std::string_view view, model::Errors& errors) {
-  if (!model::view_known(view)) {
-    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "view", view, "none (the animations) or one of: " + model::views_allowed_text()));
-    return false;
-  }
-  if (view == app.view) return true;
-  const bool to_fleet = view == model::kFleetView;
-  if (to_fleet && app.playback.playing) pause(app);  // one clock plays at a time
-  if (!to_fleet) app.fleet_clock.playing = false;
-  app.view = std::string(view);
-  app.animating = !to_fleet && app.playback.playing;
-  ++app.revision;
-  return true;
-}
+bool set_view(App& app, std::string_view view, model::Errors& errors) { return set_view(app, view, app.sweep, errors); }
 
 bool fleet_view(const App& app) { return app.view == model::kFleetView; }
 

@@ -9,8 +9,11 @@
 #include "model/card_check.h"
 #include "model/chart_options.h"
 #include "model/charts.h"
+#include "model/params.h"
+#include "model/presets.h"
 #include "model/reports.h"
 #include "model/text.h"
+#include "model/url_codec.h"
 #include "model/view_codec.h"
 
 namespace tierscope::ui {
@@ -149,6 +152,44 @@ std::string catalog_json(const App& app) {
   for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
     if (i) o += ',';
     append_json_string(o, model::chart_key(static_cast<model::ChartKind>(i)));
+  }
+  o += ']';
+  // The Charts panel's tabs, and the parameters a sweep can run over (numeric ones, for its x axis) or
+  // split into lines (any).
+  // The fleet run's charts are listed apart (fleetChartLabels): they need a finished run of the fleet view.
+  for (const bool fleet : {false, true}) {
+    member(o, fleet ? "fleetChartLabels" : "chartLabels");
+    o += '[';
+    bool first = true;
+    for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
+      const auto k = static_cast<model::ChartKind>(i);
+      if (model::is_fleet_chart(k) != fleet) continue;
+      if (!first) o += ',';
+      first = false;
+      o += "{\"key\":";
+      append_json_string(o, model::chart_key(k));
+      o += ",\"label\":";
+      append_json_string(o, model::chart_label(k));
+      o += '}';
+    }
+    o += ']';
+  }
+  member(o, "sweepKeys");
+  o += '[';
+  {
+    bool first = true;
+    for (const model::ParamDef& p : model::params()) {
+      if (p.kind == model::ParamKind::Text) continue;
+      if (!first) o += ',';
+      first = false;
+      o += "{\"key\":";
+      append_json_string(o, p.key);
+      o += ",\"label\":";
+      append_json_string(o, p.description);
+      o += ",\"group\":";
+      append_json_string(o, model::param_group_name(p.group));
+      o += p.kind == model::ParamKind::Enum ? ",\"numeric\":false}" : ",\"numeric\":true}";
+    }
   }
   o += ']';
   member(o, "units");
@@ -302,6 +343,23 @@ bool figures_export(const App& app, std::string_view format, std::string& out, m
   return true;
 }
 
+bool pinned_export(const App& app, std::string_view what, std::string_view format, std::string& out, model::Errors& errors) {
+  if (!app.comparing) {
+    errors.push_back(model::make_error(model::ErrorCode::Inconsistent, "what", what, "a pinned scenario first (compare)"));
+    return false;
+  }
+  bool json = false;
+  if (!csv_or_json(format, json, errors)) return false;
+  if (what == "figures-pinned") {
+    out = json ? model::figures_to_json(app.pinned_figures, app.pinned) : model::figures_to_csv(app.pinned_figures);
+  } else {
+    // A's ledger for the path on screen: the same serialiser as `tierscope ledger --hash A's link`.
+    const anim::Ledger l = anim::build_ledger(app.pinned, app.pinned_figures, app.playback.path);
+    out = json ? anim::ledger_to_json(l, {}) : anim::ledger_to_csv(l, {});
+  }
+  return true;
+}
+
 bool card_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {
   bool json = false;
   if (!csv_or_json(format, json, errors)) return false;
@@ -327,9 +385,116 @@ bool chart_json(const App& app, std::string_view name, std::string_view options,
     return fleet_chart_json(app, kind, out, errors);
   }
   model::Chart c;
-  if (!model::make_chart(app.scenario, kind, co, c, errors)) return false;
+  // While a scenario is pinned, every chart shows A (pinned) and B (current) on the same axes.
+  const bool ok = app.comparing ? model::make_chart_pair(app.pinned, app.scenario, kind, co, c, errors)
+                                : model::make_chart(app.scenario, kind, co, c, errors);
+  if (!ok) return false;
   out = model::chart_to_json(c);
   return true;
+}
+
+namespace {
+// One scenario's timeline of the path on screen: each entry's step, duration and words, and the total on the
+// critical path (entries the real system overlaps are marked, not summed).
+void timeline(std::string& o, const anim::Ledger& l) {
+  double total = 0;
+  for (const anim::LedgerEntry& e : l.entries) total += e.overlapped ? 0.0 : e.duration;
+  o += "{\"total\":";
+  model::append_json_number(o, total);
+  o += ",\"total_text\":";
+  append_json_string(o, model::human(total, "s"));
+  o += ",\"note\":";
+  append_json_string(o, l.note);
+  o += ",\"entries\":[";
+  for (std::size_t i = 0; i < l.entries.size(); ++i) {
+    const anim::LedgerEntry& e = l.entries[i];
+    if (i) o += ',';
+    o += "{\"step\":";
+    append_json_string(o, e.step);
+    o += ",\"phase\":";
+    append_json_string(o, e.phase);
+    o += ",\"seconds\":";
+    model::append_json_number(o, e.duration);
+    o += ",\"text\":";
+    append_json_string(o, model::human(e.duration, "s"));
+    o += e.overlapped ? ",\"overlapped\":true}" : ",\"overlapped\":false}";
+  }
+  o += "]}";
+}
+
+// B ÷ A in words: "1.25×", "—" where either side is not computed or A is zero.
+std::string ratio_text(double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b) || a == 0) return "—";
+  return model::num_sig(b / a, 3) + "×";
+}
+}  // namespace
+
+std::string figures_view_json(const App& app) {
+  std::string o;
+  o.reserve(64 * 1024);
+  o += "{\"figures\":[";
+  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+    const model::Figure& f = app.figures.list[i];
+    if (i) o += ',';
+    o += "{\"id\":";
+    append_json_string(o, f.id);
+    o += ",\"label\":";
+    append_json_string(o, f.label);
+    o += ",\"value\":";
+    model::append_json_number(o, f.value);
+    o += ",\"unit\":";
+    append_json_string(o, f.unit);
+    o += ",\"text\":";
+    append_json_string(o, model::figure_text(f));  // the same words as the downloads
+    o += f.feasible ? ",\"feasible\":true" : ",\"feasible\":false";
+    o += ",\"formula\":";
+    append_json_string(o, f.formula);
+    o += ",\"provenance\":";
+    append_json_string(o, model::provenance_name(f.provenance));
+    o += '}';
+  }
+  o += "]}";
+  return o;
+}
+
+std::string compare_json(const App& app) {
+  if (!app.comparing) return "null";
+  std::string o = "{\"a\":{\"label\":";
+  append_json_string(o, model::scenario_label(app.pinned));
+  o += ",\"hash\":";
+  append_json_string(o, model::scenario_to_hash(app.pinned));
+  o += "},\"b\":{\"label\":";
+  append_json_string(o, model::scenario_label(app.scenario));
+  o += ",\"hash\":";
+  append_json_string(o, model::scenario_to_hash(app.scenario));
+  o += "},\"figures\":[";
+  const std::size_t n = std::min(app.figures.list.size(), app.pinned_figures.list.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::Figure& a = app.pinned_figures.list[i];
+    const model::Figure& b = app.figures.list[i];
+    if (i) o += ',';
+    o += "{\"id\":";
+    append_json_string(o, b.id);
+    o += ",\"label\":";
+    append_json_string(o, b.label);
+    o += ",\"a\":";
+    append_json_string(o, a.feasible ? model::display_value(a.value, a.unit) : std::string("not computed"));
+    o += ",\"b\":";
+    append_json_string(o, b.feasible ? model::display_value(b.value, b.unit) : std::string("not computed"));
+    o += ",\"ratio\":";
+    append_json_string(o, a.feasible && b.feasible ? ratio_text(a.value, b.value) : std::string("—"));
+    o += a.value == b.value || (!a.feasible && !b.feasible) ? ",\"same\":true}" : ",\"same\":false}";
+  }
+  o += "],\"path\":";
+  append_json_string(o, anim::path_key(app.playback.path));
+  o += ",\"pathLabel\":";
+  append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
+  o += ",\"timelines\":{\"a\":";
+  timeline(o, anim::build_ledger(app.pinned, app.pinned_figures, app.playback.path));
+  o += ",\"b\":";
+  timeline(o, app.ledger);
+  o += "}}";
+  return o;
 }
 
 }  // namespace tierscope::ui

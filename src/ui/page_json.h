@@ -32,6 +32,15 @@ bool card_export(const App& app, std::string_view format, std::string& out, mode
 
 // A chart's series (model::chart_to_json) for `name` with the page's options as JSON text, or false with
 // errors naming the option.
+// A comparison's pinned scenario (A): "figures-pinned" or "ledger-pinned" (for the path shown), as the
+// command line writes them for A's own link; an error when nothing is pinned.
+bool pinned_export(const App& app, std::string_view what, std::string_view format, std::string& out, model::Errors& errors);
+// The figures as the page's table and walkthrough use them: value, its text, formula and provenance, without
+// the sources (the downloads carry those, through figures_export). Rebuilt on every change, so kept light.
+std::string figures_view_json(const App& app);
+// The comparison for the page ("null" when nothing is pinned): A's and B's names, every figure's value in
+// both with B ÷ A, and both timelines of the path on screen.
+std::string compare_json(const App& app);
 bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors);
 
 }  // namespace tierscope::ui

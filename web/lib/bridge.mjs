@@ -62,6 +62,14 @@ export function makeBridge(m) {
       : missing('chart')),
     loadConfig: (text) => (has('load_config') ? withString(text, (p) => result(m._ts_bridge_load_config(p))) : missing('load_config')),
     setTour: (n) => call('set_tour', n),
+    // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
+    setView: (view, sweep) => (has('set_view')
+      ? withString(view || '', (v) => withString(sweep || '', (w) => result(m._ts_bridge_set_view(v, w))))
+      : missing('set_view')),
+    // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
+    setCompare: (on) => call('set_compare', on ? 1 : 0),
+    compare: () => read('compare_json'),
+    figuresView: () => read('figures_view_json'),
     stats: () => read('stats_json'),
     layout: () => read('layout_json'),
     viewHash: () => readText('view_hash'),
@@ -78,8 +86,6 @@ export function makeBridge(m) {
     redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
     // Tells the app which controls the page shows itself, so the canvas does not repeat them.
     hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
-    // The page's view: '' (the animations), 'fleet' or 'chart-<key>'.
-    setView: (v) => (has('set_view') ? withString(v, (p) => result(m._ts_bridge_set_view(p))) : missing('set_view')),
     // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), one slice
     // of about `targetMs` per call ({ok, errors, asked, events, ms, fleet}), its results as the command line
     // prints them (`tierscope fleet --format json`, text), and cancel.

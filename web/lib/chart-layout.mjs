@@ -5,6 +5,7 @@
 
 const GAP = 6;          // px between neighbouring tick labels
 const MARK_R = 4;       // a mark's radius
+const LINE = 1.3;       // a line of text is about 1.3 em tall as drawn (ascent and descent), for spacing
 
 // Text width estimate when no measurer is given: proportional fonts average a bit over half an em.
 export const estimate = (text, px) => String(text).length * px * 0.58;
@@ -126,7 +127,7 @@ export function layoutChart(chart, opts = {}) {
     const right = i1 >= 0 && i1 < xs.length - 1 ? (sx(xs[i1]) + sx(xs[i1 + 1])) / 2 : plot.x + plot.w;
     const w = Math.max(2, right - left);
     const text = fitted(s.why, w - 8, small, measure, chart.infeasible_label);
-    const label = text ? { text, x: left + 4, y: plot.y + 3, w: measure(text, small), h: small } : null;
+    const label = text ? { text, x: left + 4, y: plot.y + 3, w: measure(text, small), h: small * LINE } : null;
     return { x: left, y: plot.y, w, h: plot.h, why: s.why, label };
   });
 
@@ -143,7 +144,7 @@ export function layoutChart(chart, opts = {}) {
   for (const m of chart.marks || []) {
     const x = sx(m.x), y = m.y === null || !Number.isFinite(m.y) ? NaN : sy(m.y);
     if (!Number.isFinite(x) || !Number.isFinite(y)) { marks.push({ ...m, x: NaN, y: NaN, label: null }); continue; }
-    const text = m.brief, w = measure(text, small), h = small;
+    const text = m.brief, w = measure(text, small), h = small * LINE;
     const tries = [[x + MARK_R + 4, y - h - 2], [x - MARK_R - 4 - w, y - h - 2], [x + MARK_R + 4, y + 4], [x - MARK_R - 4 - w, y + 4]];
     let label = null;
     for (const [lx, ly] of tries) {
@@ -159,7 +160,8 @@ export function layoutChart(chart, opts = {}) {
     xLabelY: plot.y + plot.h + small * 0.5 + 4,
     xTitle: { text: fitted(chart.x.label, plot.w, px, measure), x: plot.x + plot.w / 2, y: height - 4 },
     yTitle: { text: fitted(chart.y.label, plot.h, px, measure), x: 8 + px, y: plot.y + plot.h / 2 },
-    y2Title: y2 ? { text: fitted(y2.label, plot.h, px, measure), x: width - 8, y: plot.y + plot.h / 2 } : null,
+    // Turned a quarter clockwise, the title's letters stand to the right of its baseline: leave them room.
+    y2Title: y2 ? { text: fitted(y2.label, plot.h, px, measure), x: width - px - 2, y: plot.y + plot.h / 2 } : null,
     log: { x: !!chart.x.log, y: !!chart.y.log },
   };
 }
@@ -205,7 +207,7 @@ function layoutBars(chart, { width, height, px, small, measure }) {
   });
   // The bars take the height they need: a row per scenario or measured point, then the time axis.
   return {
-    width, height: need, px, small, plot, legend: legend.entries, xTicks, yTicks: [], y2Ticks: [], paths: [],
+    width, height: need, px, small, plot, xLabelY: plot.y + plot.h + 4, legend: legend.entries, xTicks, yTicks: [], y2Ticks: [], paths: [],
     shades: [], bands: [], marks: [], bars,
     xTitle: { text: fitted(axis.label, plot.w, px, measure), x: plot.x + plot.w / 2, y: need - 4 },
     yTitle: null, y2Title: null, log: { x: false, y: false },

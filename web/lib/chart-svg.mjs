@@ -33,7 +33,7 @@ export function chartSvg(doc, chart, L, id) {
     const r = svgEl(doc, 'rect', { class: 'chart-infeasible', x: f1(s.x), y: f1(s.y), width: f1(s.w), height: f1(s.h) });
     r.append(svgEl(doc, 'title', {}, s.why));
     under.append(r);
-    if (s.label) under.append(svgEl(doc, 'text', { class: 'chart-infeasible-text', x: f1(s.label.x), y: f1(s.label.y + L.small * 0.85) }, s.label.text));
+    if (s.label) under.append(svgEl(doc, 'text', { class: 'chart-infeasible-text', x: f1(s.label.x), y: f1(s.label.y + L.small * 1.0) }, s.label.text));
   }
   for (const b of L.bands) {
     const r = svgEl(doc, 'rect', { class: 'chart-band', x: f1(b.x), y: f1(b.y), width: f1(b.w), height: f1(b.h) });
@@ -89,9 +89,6 @@ export function chartSvg(doc, chart, L, id) {
         bars.append(m);
       }
     }
-    for (const t of L.xTicks) {
-      bars.append(svgEl(doc, 'text', { class: 'chart-tick', x: f1(t.pos), y: f1(plot.y + plot.h + L.small + 4), 'text-anchor': 'middle' }, t.label));
-    }
     svg.append(bars);
   }
 
@@ -102,7 +99,7 @@ export function chartSvg(doc, chart, L, id) {
     const dot = svgEl(doc, 'circle', { class: `chart-mark kind-${m.kind}${m.series === 'B' ? ' series-b' : ''}`, cx: f1(m.x), cy: f1(m.y), r: 4, tabindex: 0, 'aria-label': `${m.label}: ${m.text}` });
     dot.append(svgEl(doc, 'title', {}, `${m.label}: ${m.text}`));
     marks.append(dot);
-    if (m.label && m.label.text) marks.append(svgEl(doc, 'text', { class: 'chart-mark-text', x: f1(m.label.x), y: f1(m.label.y + L.small * 0.85) }, m.label.text));
+    if (m.label && m.label.text) marks.append(svgEl(doc, 'text', { class: 'chart-mark-text', x: f1(m.label.x), y: f1(m.label.y + L.small * 1.0) }, m.label.text));
   }
   svg.append(marks);
 

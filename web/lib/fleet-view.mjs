@@ -198,7 +198,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
   function setOpen(on) {
     if (!S.ready) return fail(argError('not-ready', 'view', on ? 'fleet' : '', 'after window.tierscope.ready resolves'));
     S.pushNext = true;
-    const r = S.bridge.setView(on ? 'fleet' : '');
+    const r = S.bridge.setView(on ? 'fleet' : '', (S.state && S.state.sweep) || '');  // the sweep chart's choice stays
     refresh();
     return r;
   }

@@ -16,6 +16,7 @@ import { createShare } from './share.mjs';
 import { createEmbed } from './embed.mjs';
 import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
+import { createCharts } from './charts-view.mjs';
 import { createFleetView } from './fleet-view.mjs';
 
 export function init(win) {
@@ -38,6 +39,7 @@ export function init(win) {
     parts.header.render();
     parts.ledger.markCurrent();
     parts.tables.sync();
+    parts.charts.sync();
     parts.fleet.sync();
     parts.share.writeHash();
     parts.embed.postEvent('state');
@@ -46,13 +48,22 @@ export function init(win) {
   function syncScenario() {
     if (!S.state || S.state.scenarioHash === S.catalogKey) return;
     S.catalogKey = S.state.scenarioHash;
-    S.catalog = S.bridge.catalog();
-    const r = S.bridge.exportText('figures', 'json');
-    let list = [];
-    try { list = r.ok ? JSON.parse(r.text).figures : []; } catch { list = []; }
+    // The names follow the model (its kind, its parts); a new batch or context keeps them.
+    const modelKey = `${S.state.presetLabel}|${JSON.stringify(S.state.arch || null)}`;
+    const renamed = modelKey !== S.modelKey;
+    if (renamed) { S.modelKey = modelKey; S.catalog = S.bridge.catalog(); }
+    // The table's and walkthrough's view of the figures (no sources: the downloads carry those).
+    const view = S.bridge.has('figures_view_json') ? S.bridge.figuresView() : null;
+    let list = view && Array.isArray(view.figures) ? view.figures : null;
+    if (!list) {
+      const r = S.bridge.exportText('figures', 'json');
+      try { list = r.ok ? JSON.parse(r.text).figures : []; } catch { list = []; }
+    }
     S.figures = new Map(list.map((f) => [f.id, f]));
-    parts.header.renderCatalog();
-    parts.walkthrough.renderPaths();
+    if (renamed) {
+      parts.header.renderCatalog();
+      parts.walkthrough.renderPaths();
+    }
     parts.walkthrough.render();
   }
 
@@ -77,6 +88,7 @@ export function init(win) {
   parts.fleet = createFleetView({ S, $, el, win, notices, refresh, announce });
   const api = createApi({ S, win, refresh, link, fleet: parts.fleet });
   parts.config = createConfigImport({ S, $, doc, notices, api });
+  parts.charts = createCharts({ S, $, el, doc, win, notices, refresh, writeHash });
 
   // The app's own notices: a lost graphics context is said on the page (not only in the console), until
   // the context is back. An embed that gave its context back on purpose says nothing.
@@ -107,7 +119,7 @@ export function init(win) {
     syncScenario();
     $('loading').hidden = true;
     $('status').textContent = 'Ready';
-    for (const id of ['copy-link', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
+    for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
     parts.tables.enable(true);
     const movedEarly = S.tourTouched && S.tourIndex + 1 !== earlyTour(win.location.hash, STEPS.length);
     parts.walkthrough.render();
@@ -142,7 +154,7 @@ export function init(win) {
     if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
   }, true);
 
-  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.fleet]) p.wire();
+  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.charts, parts.fleet]) p.wire();
 
   // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }

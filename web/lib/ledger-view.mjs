@@ -13,6 +13,7 @@ import { refusalNotice } from './notices.mjs';
 const EMPTY = { path: '', label: '', preset: '', note: '', steps: 0, options: { tiers: [], objects: [] }, entries: [] };
 
 export function createLedgerView({ S, $, el, refresh, notices, download, copyLink }) {
+  let scrolledTo = -1;  // the entry the list was last scrolled to
   const ledger = () => S.ledger || EMPTY;
 
   // Re-reads the rows when the path, the scenario or the filter changed (or when asked).
@@ -20,7 +21,7 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     if (!S.ready || !S.state) return;
     // The fleet view lists the run's hours: they change as the run crosses an hour (its version).
     const fleet = S.state.view === 'fleet' && S.state.fleet ? `fleet:${S.state.fleet.version}` : '';
-    const key = `${S.state.path}|${S.state.scenarioHash}|${S.filter.tier}|${S.filter.object}|${fleet}`;
+    const key = `${S.state.path}|${S.state.scenarioHash}|${S.filter.tier}|${S.filter.object}|${S.state.compare ? S.state.compare.hash : ''}|${fleet}`;
     if (!force && key === S.ledgerKey) return;
     S.ledgerKey = key;
     let view = S.bridge.ledgerView(S.filter.tier, S.filter.object);
@@ -28,6 +29,7 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
       S.filter = { tier: '', object: '' };
       view = S.bridge.ledgerView('', '');
     }
+    if (!S.ledger || !view || S.ledger.path !== view.path) scrolledTo = -1;  // another path: scroll afresh
     S.ledger = view && Array.isArray(view.entries) ? view : EMPTY;
     const opts = ledger().options || EMPTY.options;
     // The fleet view's hours have no tiers or objects to filter by.
@@ -61,7 +63,32 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     }, [head, what, el('span', { class: 'sentence', text: e.sentence })]));
   }
 
+  // While a scenario is pinned: the path's timeline in A and in B, one bar each, entries end to end at the
+  // same scale, so where B gains or loses time shows at a glance (each entry says its step and duration).
+  function renderTimelines() {
+    const box = $('ledger-compare');
+    const cmp = S.state && S.state.compare ? S.bridge.compare() : null;
+    box.hidden = !cmp || !cmp.timelines;
+    if (box.hidden) { box.replaceChildren(); return; }
+    const t = cmp.timelines;
+    const longest = Math.max(t.a.total, t.b.total) || 1;
+    const bar = (name, line) => el('div', { class: 'timeline' }, [
+      el('span', { class: 'timeline-name', text: `${name} · ${line.total_text}` }),
+      el('div', { class: 'timeline-track', role: 'list', 'aria-label': `${name}: ${line.total_text}` },
+        line.entries.filter((e) => !e.overlapped && e.seconds > 0).map((e, i) => {
+          const seg = el('span', {
+            class: `timeline-seg n${i % 6}`, role: 'listitem', title: `${e.step}${e.phase ? ' · ' + e.phase : ''}: ${e.text}`,
+            'aria-label': `${e.step}: ${e.text}`,
+          });
+          seg.style.width = `${(100 * e.seconds / longest).toFixed(3)}%`;  // through the CSSOM: allowed under a strict CSP
+          return seg;
+        })),
+    ]);
+    box.replaceChildren(el('p', { class: 'muted', text: `${cmp.pathLabel}: A ${cmp.a.label} · B ${cmp.b.label}` }), bar('A', t.a), bar('B', t.b));
+  }
+
   function render() {
+    renderTimelines();
     const l = ledger();
     $('ledger-path').textContent = l.label ? `· ${l.label}` : '';
     $('ledger-list').replaceChildren(...l.entries.map(row));
@@ -93,9 +120,15 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
       if (on) current = li;
     }
     if (!current && list.firstElementChild) list.firstElementChild.firstElementChild.tabIndex = 0;
-    if (current) {
-      const top = current.offsetTop - list.offsetTop, bottom = top + current.offsetHeight;
-      if (top < list.scrollTop) list.scrollTop = top;
+    // Scrolling reads the layout, so it happens when the current entry changed (a seek, a step), not on
+    // every update of the rows (a dragged value keeps the entry and the list's scroll).
+    if (current && step !== scrolledTo) {
+      scrolledTo = step;
+      // Positions from the boxes as drawn, so no offsetParent assumption can put them off.
+      const top = current.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+      const bottom = top + current.offsetHeight;
+      // An entry taller than the list (a long formula and sources) shows from its start.
+      if (top < list.scrollTop || bottom - top > list.clientHeight) list.scrollTop = top;
       else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
     }
   }

@@ -8,7 +8,8 @@ export function createPageState({ embed = false, framed = false } = {}) {
     failed: false,         // a start-up failure is on screen
     bridge: null,
     catalog: null,         // names and labels from the app (ui::catalog_json), for the current scenario
-    catalogKey: null,      // the scenarioHash the catalog and the figures were read for
+    catalogKey: null,      // the scenarioHash the figures were read for
+    modelKey: null,        // the model the catalog's names were read for
     figures: new Map(),    // id → figure (the app's figures JSON)
     state: null,           // the app's state JSON, read on every refresh
     ledger: null,          // the ledger panel's rows (ui::ledger_view_json)

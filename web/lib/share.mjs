@@ -19,8 +19,18 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     return u.href;
   }
 
+  // Writing the address bar costs the browser milliseconds: while a reader drags a value the link is
+  // rewritten at most every 250 ms (the last value always lands); a navigation is written at once.
+  let lastWrite = -Infinity, trailing = null;
   function writeHash(forcePush = false) {
     if (!S.ready) return;
+    const now = win.performance ? win.performance.now() : Date.now();
+    const push = (S.pushNext || forcePush) && !S.embed && S.lastHash !== null;
+    if (!push && now - lastWrite < 250) {
+      if (!trailing) trailing = win.setTimeout(() => { trailing = null; lastWrite = -Infinity; writeHash(); }, 250);
+      return;
+    }
+    lastWrite = now;
     const hash = currentHash();
     if (hash === S.lastHash && ('#' + hash === loc.hash || (!hash && !loc.hash))) return;
     const url = hash ? '#' + hash : loc.pathname + loc.search;

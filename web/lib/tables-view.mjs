@@ -8,12 +8,29 @@ export function createTables({ S, $, el, win, notices, download }) {
 
   const cell = (tag, text, props = {}) => el(tag, { ...props, text });
 
+  const head = (names) => el('tr', {}, names.map((n) => cell('th', n, { scope: 'col' })));
+
   function renderFigures() {
     const list = [...S.figures.values()];
-    const body = $('figures-table').querySelector('tbody');
-    body.replaceChildren(...list.map((f) => el('tr', { 'data-fig': f.id, class: f.feasible === false ? 'not-computed' : undefined }, [
-      cell('th', f.label, { scope: 'row' }), cell('td', f.text, { class: 'num' }), cell('td', f.formula, { class: 'formula' }),
-      cell('td', f.provenance)])));
+    const table = $('figures-table');
+    const body = table.querySelector('tbody');
+    // While a scenario is pinned, each figure shows A (pinned), B (now) and B ÷ A, the app's words for each.
+    const cmp = S.state && S.state.compare ? S.bridge.compare() : null;
+    if (cmp && Array.isArray(cmp.figures)) {
+      const byId = new Map(cmp.figures.map((f) => [f.id, f]));
+      table.querySelector('thead').replaceChildren(head(['Figure', 'A (pinned)', 'B (now)', 'B ÷ A', 'Formula (B)']));
+      body.replaceChildren(...list.map((f) => {
+        const c = byId.get(f.id) || {};
+        return el('tr', { 'data-fig': f.id, class: c.same ? 'same' : 'differs' }, [
+          cell('th', f.label, { scope: 'row' }), cell('td', c.a || '', { class: 'num' }), cell('td', c.b || f.text, { class: 'num' }),
+          cell('td', c.ratio || '', { class: 'num' }), cell('td', f.formula, { class: 'formula' })]);
+      }));
+    } else {
+      table.querySelector('thead').replaceChildren(head(['Figure', 'Value', 'Formula', 'Source']));
+      body.replaceChildren(...list.map((f) => el('tr', { 'data-fig': f.id, class: f.feasible === false ? 'not-computed' : undefined }, [
+        cell('th', f.label, { scope: 'row' }), cell('td', f.text, { class: 'num' }), cell('td', f.formula, { class: 'formula' }),
+        cell('td', f.provenance)])));
+    }
     $('figures-count').textContent = `· ${list.length}`;
   }
 
@@ -34,8 +51,9 @@ export function createTables({ S, $, el, win, notices, download }) {
   // Follows the scenario: the figures table always, the card table while it is open.
   function sync() {
     if (!S.ready || !S.state) return;
-    const key = S.state.scenarioHash;
-    if (key !== figuresKey) { figuresKey = key; renderFigures(); }
+    const key = S.state.scenarioHash + '|' + (S.state.compare ? S.state.compare.hash : '');
+    // A closed table waits: 111 rows rebuilt on every dragged value would cost a frame for nothing seen.
+    if (key !== figuresKey && $('figures-details').open) { figuresKey = key; renderFigures(); }
     if ($('card-details').open && key !== cardKey) { cardKey = key; renderCard(); }
   }
 
@@ -53,6 +71,7 @@ export function createTables({ S, $, el, win, notices, download }) {
 
   function wire() {
     $('card-details').addEventListener('toggle', () => { if (S.ready) sync(); });
+    $('figures-details').addEventListener('toggle', () => { if (S.ready) sync(); });
     $('figures-csv').addEventListener('click', () => save('figures', 'csv'));
     $('figures-json').addEventListener('click', () => save('figures', 'json'));
     $('card-csv').addEventListener('click', () => save('card', 'csv'));

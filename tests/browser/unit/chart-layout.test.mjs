@@ -101,3 +101,13 @@ test('the SVG names itself, and every mark and bar segment can be focused and sa
     for (const c of cells) assert.ok(c.textContent !== undefined);
   }
 });
+
+test('the sweep chart\'s choice reads and writes the link\'s sweep= text', async () => {
+  const { sweepOptions, sweepText } = await import('../../../web/lib/charts-view.mjs');
+  assert.deepEqual(sweepOptions('decode.step_time:ctx'), { figure: 'decode.step_time', x: 'ctx' });
+  assert.deepEqual(sweepOptions('hbm.sessions:ctx:gpus:4,8'), { figure: 'hbm.sessions', x: 'ctx', family: 'gpus', familyValues: ['4', '8'] });
+  assert.equal(sweepOptions('nothing'), null);
+  assert.equal(sweepText({ figure: 'hbm.sessions', x: 'ctx', family: 'gpus', familyValues: ['4', '8'] }), 'hbm.sessions:ctx:gpus:4,8');
+  assert.equal(sweepText({ figure: 'hbm.sessions', x: 'ctx', family: 'gpus', familyValues: [] }), 'hbm.sessions:ctx');
+  for (const t of ['decode.step_time:batch', 'kv.per_session:ctx:tp:1,2,4']) assert.equal(sweepText(sweepOptions(t)), t);
+});

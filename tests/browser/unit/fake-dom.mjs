@@ -97,6 +97,8 @@ export class FakeNode {
   focus() { this.ownerDocument.activeElement = this; }
   select() {}
   scrollIntoView() {}
+  // Boxes from the stand-in offsets: the views read positions this way (a page lays them out for real).
+  getBoundingClientRect() { return { top: this.offsetTop, left: 0, width: 0, height: this.offsetHeight, bottom: this.offsetTop + this.offsetHeight, right: 0 }; }
   showModal() { this.open = true; }
   close() { this.open = false; }
   matches(sel) { return sel.split(',').some((s) => !s.includes(':') && matchesCompound(this, parseCompound(s.trim()))); }

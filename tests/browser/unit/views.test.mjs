@@ -17,9 +17,9 @@ import { createConfigImport } from '../../../web/lib/config-import.mjs';
 const IDS = ['notices', 'announce', 'ledger-path', 'ledger-list:ol', 'ledger-empty', 'ledger-csv:button', 'ledger-json:button', 'ledger-link:button',
   'ledger-tier:select', 'ledger-object:select', 'c-global:dd', 'c-swa:dd', 'c-engram:dd', 'c-policy:dd', 'subtitle', 'status', 'pb-play:button',
   'pb-prev:button', 'pb-next:button', 'pb-scrub:input', 'pb-pos', 'pb-speed:select', 'path-list:ul', 'entry-now', 'canvas-frame', 'figures-table:table',
-  'figures-count', 'card-table:table', 'card-count', 'card-details:details', 'figures-csv:button', 'figures-json:button', 'card-csv:button', 'card-json:button',
+  'figures-count', 'figures-details:details', 'card-table:table', 'card-count', 'card-details:details', 'figures-csv:button', 'figures-json:button', 'card-csv:button', 'card-json:button',
   'tour', 'tour-count', 'tour-title', 'tour-body', 'tour-look', 'tour-dots:ol', 'tour-back:button', 'tour-next:button', 'tour-play:button',
-  'config-result', 'config-dialog:dialog', 'config-text:textarea', 'config-file:input', 'config-load:button', 'open-config:button'];
+  'config-result', 'config-dialog:dialog', 'config-text:textarea', 'config-file:input', 'config-load:button', 'open-config:button', 'ledger-compare'];
 
 const LEDGER = {
   path: 'decode', label: 'Decode step', preset: 'v41-flash-8xb200', note: '', steps: 2,
@@ -32,7 +32,7 @@ const LEDGER = {
 
 function setup({ ready = true } = {}) {
   const doc = pageWith(IDS);
-  for (const t of ['figures-table', 'card-table']) doc.getElementById(t).append(doc.createElement('tbody'));
+  for (const t of ['figures-table', 'card-table']) doc.getElementById(t).append(doc.createElement('thead'), doc.createElement('tbody'));
   for (const c of ['c-global', 'c-swa', 'c-engram', 'c-policy']) { const dl = doc.createElement('div'); const dt = doc.createElement('dt'); const dd = doc.getElementById(c); dd.remove(); dl.append(dt, dd); doc.body.append(dl); }
   const win = fakeWindow(doc);
   const S = createPageState();
@@ -143,10 +143,14 @@ test('tables: the figures table lists the app\'s figures; downloads are the app\
   const tables = createTables(t);
   tables.wire();
   tables.sync();
+  assert.equal(t.$('figures-table').querySelectorAll('tr').length, 0, 'a closed table waits');
+  t.$('figures-details').open = true;
+  tables.sync();
   const rows = t.$('figures-table').querySelectorAll('tr');
-  assert.equal(rows.length, 2);
-  assert.match(rows[1].textContent, /Step time.*not computed/);
-  assert.equal(rows[1].classList.contains('not-computed'), true);
+  assert.equal(rows.length, 3);  // the column heads, then one row per figure
+  assert.match(rows[0].textContent, /Figure.*Value.*Formula.*Source/);
+  assert.match(rows[2].textContent, /Step time.*not computed/);
+  assert.equal(rows[2].classList.contains('not-computed'), true);
   tables.save('figures', 'json');
   assert.deepEqual(t.downloads.pop(), { name: 'tierscope-figures-v41-flash-8xb200.json', text: 'figures.json::', type: 'application/json' });
 });

@@ -8,6 +8,7 @@
 #include "model/reports.h"
 #include "model/url_codec.h"
 #include "ui/app.h"
+#include "ui/page_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -362,4 +363,65 @@ TEST_CASE("a hand-written link with gpus=1 opens that setup, says what followed,
   REQUIRE_FALSE(app.adjustments.empty());
   CHECK(app.adjustments[0].field == "tp");
   CHECK(contains(ui::state_json(app), "\"feasible\":false"));
+}
+
+TEST_CASE("pinning a scenario compares it with the current one: charts show both, the link reopens both") {
+  ui::App app;
+  ui::init(app);
+  ui::set_compare(app, true);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "8", errors));
+  REQUIRE(ui::set_view(app, "chart-roofline", "", errors));
+  const std::string hash = ui::view_hash(app);
+  CHECK(contains(hash, "&cmp=v41-flash-8xb200"));
+  CHECK(contains(hash, "view=chart-roofline"));
+  CHECK(contains(ui::state_json(app), "\"compare\":{\"label\":"));
+  ui::App reopened;
+  ui::init(reopened);
+  REQUIRE(ui::apply_hash(reopened, hash, errors));
+  CHECK(reopened.comparing);
+  CHECK(reopened.view == "chart-roofline");
+  CHECK(ui::view_hash(reopened) == hash);
+  CHECK(model::scenario_to_hash(reopened.pinned) == model::scenario_to_hash(app.pinned));
+  std::string text;
+  REQUIRE(ui::pinned_export(reopened, "figures-pinned", "json", text, errors));
+  CHECK(contains(text, "\"hash\": \"preset=v41-flash-8xb200\""));
+  // A bad view is named, and nothing changes.
+  CHECK_FALSE(ui::set_view(app, "chart-pie", "", errors));
+  CHECK(app.view == "chart-roofline");
+  ui::set_compare(app, false);
+  CHECK_FALSE(contains(ui::view_hash(app), "cmp="));
+  CHECK_FALSE(ui::pinned_export(app, "ledger-pinned", "json", text, errors));
+}
+
+TEST_CASE("the comparison JSON gives both values of every figure with B/A, and both timelines of the path") {
+  ui::App app;
+  ui::init(app);
+  CHECK(ui::compare_json(app) == "null");
+  ui::set_compare(app, true);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "8", errors));
+  const std::string c = ui::compare_json(app);
+  CHECK(contains(c, "\"a\":{\"label\":"));
+  CHECK(contains(c, "{\"id\":\"hw.gpus\"") == false);  // figures, not inputs
+  CHECK(contains(c, "\"id\":\"decode.step_time\""));
+  CHECK(contains(c, "\"timelines\":{\"a\":{\"total\":"));
+  // Both timelines add up to their own decode step.
+  const auto at = c.find("\"id\":\"hbm.weights_per_gpu\"");
+  REQUIRE(at != std::string::npos);
+  CHECK(c.find("\"ratio\":\"0.5", at) < c.find('}', at));  // half the weights per GPU on twice the GPUs
+}
+
+TEST_CASE("the page's light figures view has every figure with the downloads' words, and no sources") {
+  ui::App app;
+  ui::init(app);
+  const std::string v = ui::figures_view_json(app);
+  std::string full;
+  model::Errors errors;
+  REQUIRE(ui::figures_export(app, "json", full, errors));
+  CHECK(v.find("\"sources\"") == std::string::npos);
+  CHECK(v.size() * 2 < full.size());
+  for (const model::Figure& f : app.figures.list) CHECK(contains(v, "{\"id\":\"" + std::string(f.id) + "\""));
+  CHECK(contains(v, "\"text\":\"890 B/token\""));
+  CHECK(contains(full, "\"text\": \"890 B/token\""));
 }

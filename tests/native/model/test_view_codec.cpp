@@ -101,3 +101,30 @@ TEST_CASE("view codec: percent escapes are decoded before the checks; a broken e
   CHECK(v.step == 1);
   CHECK(v.speed == 2);
 }
+
+TEST_CASE("view codec: a comparison's pinned scenario and the sweep chart's choice travel in the link") {
+  const std::string h = "preset=v41-flash-8xb200&gpus=8&tp=8&view=chart-sweep&sweep=decode.step_time:ctx:gpus:4,8&cmp=v41-flash-8xh200&cmp_ctx=1048576";
+  ViewState v;
+  Errors errors;
+  REQUIRE(parse_view(h, v, errors));
+  CHECK(errors.empty());
+  REQUIRE(v.compare);
+  CHECK(v.compare_scenario.preset == "v41-flash-8xh200");
+  CHECK(v.compare_scenario.work.ctx == 1048576);
+  CHECK(v.scenario.hw.gpus == 8);
+  CHECK(v.sweep == "decode.step_time:ctx:gpus:4,8");
+  CHECK(view_to_hash(v) == h);
+  // A's keys are checked as A's and named with their prefix; B is untouched by them.
+  ViewState bad;
+  Errors e2;
+  CHECK_FALSE(parse_view("ctx=4096&cmp=v41-flash-8xb200&cmp_ctx=banana&sweep=nope:ctx", bad, e2));
+  CHECK(has_error(e2, "cmp_ctx", ErrorCode::WrongType));
+  CHECK(has_error(e2, "sweep", ErrorCode::BadSyntax));
+  CHECK(bad.compare);
+  CHECK(bad.scenario.work.ctx == 4096);
+  ViewState orphan;
+  Errors e3;
+  CHECK_FALSE(parse_view("cmp_ctx=4096", orphan, e3));
+  CHECK(has_error(e3, "cmp_ctx", ErrorCode::Inconsistent));
+  CHECK_FALSE(orphan.compare);
+}

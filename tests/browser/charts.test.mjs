@@ -1,0 +1,177 @@
+// The Charts panel as a reader uses it: opened from the header by keyboard, tabs by arrow keys, the sweep's
+// choices, text that never overlaps at a phone's width or a wide screen, a title, description and data
+// table for screen readers, a comparison that the share link reopens, a chart alone in an embed, and the
+// time a redraw takes (reported, never asserted).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+
+const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
+const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const env = useBrowser();
+
+// Every text of the chart's SVG with its box as drawn, and the pairs that overlap.
+async function overlaps(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('#chart-figure svg');
+    if (!svg) return { count: 0, pairs: ['no chart'] };
+    const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, x: r.left, y: r.top, w: r.width, h: r.height };
+    });
+    const frame = svg.getBoundingClientRect();
+    const pairs = [];
+    for (let i = 0; i < boxes.length; i++) {
+      const a = boxes[i];
+      if (a.x < frame.left - 0.5 || a.x + a.w > frame.right + 0.5) pairs.push(`${a.text} leaves the picture`);
+      for (let j = i + 1; j < boxes.length; j++) {
+        const b = boxes[j];
+        // A glyph box has some air above and below the letters: count overlaps beyond a pixel.
+        if (a.x + 1 < b.x + b.w && b.x + 1 < a.x + a.w && a.y + 1 < b.y + b.h && b.y + 1 < a.y + a.h) pairs.push(`${a.text} / ${b.text}`);
+      }
+    }
+    return { count: boxes.length, pairs };
+  });
+}
+
+test('the panel opens from the header by keyboard, its tabs move by arrow keys, and the link names the chart', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  await page.focus('#open-charts');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#chart-figure svg');
+  assert.equal(await page.isVisible('#charts'), true);
+  assert.match(await page.evaluate(() => location.hash), /view=chart-roofline/);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chart), 'roofline');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /view=chart-sweep/.test(location.hash));
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chart), 'sweep');
+  assert.equal(await page.isVisible('#chart-sweep-form'), true);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /view=chart-breakdown/.test(location.hash));
+  assert.ok(await page.$$eval('#chart-figure svg rect.chart-seg', (r) => r.length) > 2, 'the stacked bar has its terms');
+  // Choosing the sweep's figure and axis is a link of its own.
+  await page.click('#chart-tab-sweep');
+  await page.selectOption('#chart-figure-id', 'hbm.sessions');
+  await page.selectOption('#chart-x', 'ctx');
+  await page.waitForFunction(() => /sweep=hbm\.sessions:ctx/.test(location.hash));
+  const hash = await page.evaluate(() => location.hash);
+  const again = await openApp(env.browser.context, env.site.url + hash);
+  await again.page.waitForSelector('#chart-figure svg');
+  assert.equal(await again.page.$eval('#chart-figure-id', (s) => s.value), 'hbm.sessions');
+  assert.match(await again.page.$eval('#chart-figure svg title', (t) => t.textContent), /Sessions that fit/);
+  // Closing returns to the animation alone.
+  await page.click('#charts-close');
+  assert.equal(await page.isVisible('#charts'), false);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /view=/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await page.close();
+  await again.page.close();
+});
+
+test('no text of a chart overlaps another at a phone\'s width and at 1920 px, and each says what it shows', async () => {
+  for (const [w, h] of [[360, 740], [1920, 1080]]) {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize({ width: w, height: h });
+    const errs = [];
+    page.on('pageerror', (e) => errs.push(String(e)));
+    for (const chart of ['roofline', 'sweep', 'breakdown']) {
+      await page.goto(`${env.site.url}#view=chart-${chart}&sweep=decode.step_time:ctx:gpus:4,8`);
+      await page.waitForFunction(() => document.querySelector('#chart-figure svg'), null, { timeout: 30000 });
+      const o = await overlaps(page);
+      assert.ok(o.count >= 6, `${chart} at ${w}: ${o.count} texts`);
+      assert.deepEqual(o.pairs, [], `${chart} at ${w}`);
+      // A screen reader gets a title, a description and the numbers as a table.
+      const sr = await page.evaluate(() => {
+        const svg = document.querySelector('#chart-figure svg');
+        const ids = (svg.getAttribute('aria-labelledby') || '').split(' ');
+        return { role: svg.getAttribute('role'), named: ids.every((id) => document.getElementById(id)?.textContent.length > 10),
+          rows: document.querySelectorAll('#chart-table tbody tr').length, focusable: svg.querySelectorAll('[tabindex="0"][aria-label]').length };
+      });
+      assert.equal(sr.role, 'img');
+      assert.equal(sr.named, true);
+      assert.ok(sr.rows >= 2, `${chart}: ${sr.rows} table rows`);
+      assert.ok(sr.focusable >= 1, `${chart}: points to focus`);
+    }
+    assert.deepEqual(errs, []);
+    await page.close();
+  }
+});
+
+test('compare: pin A, change B; the figures get A, B and B ÷ A, the ledger both timelines, the charts both, and the link reopens it', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#view=chart-roofline');
+  await page.waitForSelector('#chart-figure svg');
+  await page.click('#chart-pin');
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('gpus', '8').ok), true);
+  await page.waitForFunction(() => /cmp=v41-flash-8xb200/.test(location.hash));
+  await page.waitForFunction(() => document.querySelectorAll('#chart-figure svg path.series-b').length > 0);
+  assert.ok(await page.$$eval('#chart-figure svg path.chart-line', (p) => p.length) >= 8, 'A and B lines');
+  await page.click('#figures-details summary');
+  await page.waitForFunction(() => document.querySelector('#figures-table thead th:nth-child(2)')?.textContent === 'A (pinned)');
+  const heads = await page.$$eval('#figures-table thead th', (t) => t.map((x) => x.textContent));
+  assert.deepEqual(heads.slice(0, 4), ['Figure', 'A (pinned)', 'B (now)', 'B ÷ A']);
+  const weights = await page.$eval('#figures-table tr[data-fig="hbm.weights_per_gpu"]', (r) => [...r.children].map((c) => c.textContent));
+  assert.match(weights[3], /^0\.5/);
+  assert.equal(await page.isVisible('#ledger-compare'), true);
+  assert.equal(await page.$$eval('#ledger-compare .timeline', (t) => t.length), 2);
+  // The chart in the page is the CLI's chart for the same link.
+  const hash = await page.evaluate(() => location.hash);
+  const inPage = await page.evaluate(() => window.tierscope.chart('roofline'));
+  const fromCli = JSON.parse(execFileSync(CLI, ['chart', 'roofline', '--hash', hash, '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(inPage.lines.length, fromCli.lines.length);
+  assert.deepEqual(inPage.lines.map((l) => l.id), fromCli.lines.map((l) => l.id));
+  for (let i = 0; i < inPage.lines.length; i++) {
+    inPage.lines[i].y.forEach((y, k) => {
+      const c = fromCli.lines[i].y[k];
+      assert.ok((y === null && c === null) || Math.abs(y - c) <= 1e-12 * Math.abs(c), `${inPage.lines[i].id}[${k}]: ${y} vs ${c}`);
+    });
+  }
+  // Reopened from the link: the same comparison.
+  const again = await openApp(env.browser.context, env.site.url + hash);
+  await again.page.waitForSelector('#chart-figure svg path.series-b');
+  assert.equal(await again.page.$eval('#chart-pin', (b) => b.getAttribute('aria-pressed')), 'true');
+  assert.equal(await again.page.evaluate(() => location.hash), hash);
+  // Ending the comparison drops it from the link and the tables.
+  await page.click('#chart-pin');
+  await page.waitForFunction(() => !/cmp=/.test(location.hash));
+  assert.equal(await page.isVisible('#ledger-compare'), false);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await page.close();
+  await again.page.close();
+});
+
+test('an embed with view=chart-roofline shows the chart alone, sized to its frame', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 640, height: 420 });
+  await page.goto(`${env.site.url}?embed=1#view=chart-roofline`);
+  await page.waitForFunction(() => document.querySelector('#chart-figure svg'), null, { timeout: 30000 });
+  assert.equal(await page.isVisible('#canvas-frame'), false);
+  const box = await page.$eval('#chart-figure svg', (s) => { const r = s.getBoundingClientRect(); return { w: r.width, bottom: r.bottom }; });
+  assert.ok(box.w > 560 && box.w <= 640, `width ${box.w}`);
+  assert.ok(box.bottom <= 420 + 1, `bottom ${box.bottom}`);
+  await page.close();
+});
+
+test('a sweep of 256 points recomputes and redraws: CPU time reported', async () => {
+  const { page } = await openApp(env.browser.context, env.site.url + '#view=chart-sweep');
+  await page.waitForSelector('#chart-figure svg');
+  const times = await page.evaluate(async () => {
+    const out = [];
+    for (let i = 0; i < 21; i++) {
+      const t0 = performance.now();
+      window.tierscope.setParam('batch', String(1 + (i % 7)));
+      const c = window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1024, to: 1048576, points: 256, log: true } });
+      if (!c || !c.lines) return null;
+      out.push(performance.now() - t0);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    return out.sort((a, b) => a - b);
+  });
+  assert.ok(times && times.length === 21);
+  console.log(`charts: 256-point sweep recomputed: median ${times[10].toFixed(2)} ms, p95 ${times[19].toFixed(2)} ms`);
+  await page.close();
+});

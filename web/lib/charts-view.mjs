@@ -1,0 +1,191 @@
+// The Charts panel: a tab per chart the app offers (roofline, sweep, where the time goes), the sweep's
+// choices, pinning the current scenario as A to compare, and the chart drawn as SVG from the app's series
+// with its data table. Its state lives in the app (view, sweep, compare), so the share link reopens it;
+// in an embed with view=chart-… the chart is all the frame shows.
+import { layoutChart, estimate } from './chart-layout.mjs';
+import { chartSvg, chartTable } from './chart-svg.mjs';
+import { refusalNotice } from './notices.mjs';
+
+const PREFIX = 'chart-';
+
+// "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ⇄ the chart options the app reads (model/chart_options.h).
+export function sweepOptions(text) {
+  const parts = String(text || '').split(':');
+  if (parts.length < 2 || !parts[0] || !parts[1]) return null;
+  const o = { figure: parts[0], x: parts[1] };
+  if (parts.length >= 4 && parts[2] && parts[3]) { o.family = parts[2]; o.familyValues = parts[3].split(',').filter(Boolean); }
+  return o;
+}
+export function sweepText(o) {
+  if (!o || !o.figure || !o.x) return '';
+  return [o.figure, o.x].concat(o.family && o.familyValues && o.familyValues.length ? [o.family, o.familyValues.join(',')] : []).join(':');
+}
+
+export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }) {
+  let drawnKey = '';
+  let measureCtx = null;
+  // The room the chart has, from the ResizeObserver (reading it from the layout in every redraw would force
+  // the browser to lay the page out mid-update); read once from the layout until the observer reports.
+  let room = null;
+  let formKey = '';
+  const DEFAULT_SWEEP = { figure: 'decode.step_time', x: 'batch' };
+
+  // Text widths in the page's own font, so labels are placed as they will be drawn. The font is read once
+  // per drawing (reading styles per label would make the browser recompute them each time).
+  let family = '';
+  function measure(text, px) {
+    if (!measureCtx) {
+      const c = doc.createElement('canvas');
+      measureCtx = c.getContext ? c.getContext('2d') : null;
+    }
+    if (!measureCtx) return estimate(text, px);
+    const font = `${px}px ${family || 'sans-serif'}`;
+    if (measureCtx.font !== font) measureCtx.font = font;
+    return measureCtx.measureText(String(text)).width;
+  }
+
+  const kind = () => (S.state && S.state.view && S.state.view.startsWith(PREFIX) ? S.state.view.slice(PREFIX.length) : '');
+  const open = () => !!kind();
+  const sweep = () => sweepOptions(S.state && S.state.sweep) || DEFAULT_SWEEP;
+
+  function setView(view, sweepChoice) {
+    const r = S.bridge.setView(view, sweepChoice === undefined ? (S.state && S.state.sweep) || '' : sweepChoice);
+    if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes)); return false; }
+    S.pushNext = true;
+    refresh();
+    writeHash();
+    return true;
+  }
+
+  function tabs() {
+    const list = (S.catalog && S.catalog.chartLabels) || [];
+    const box = $('chart-tabs');
+    box.replaceChildren(...list.map((c) => el('button', {
+      type: 'button', role: 'tab', id: `chart-tab-${c.key}`, class: 'tab', 'data-chart': c.key,
+      'aria-selected': c.key === kind() ? 'true' : 'false', tabindex: c.key === kind() ? '0' : '-1',
+      'aria-controls': 'chart-figure', text: c.label,
+      onclick: () => setView(PREFIX + c.key),
+    })));
+  }
+
+  // The sweep's choices: a figure, a numeric input for x, optionally a second input and its values.
+  function sweepForm() {
+    const form = $('chart-sweep-form');
+    form.hidden = kind() !== 'sweep';
+    if (form.hidden) { formKey = ''; return; }
+    const o = sweep();
+    // The menus change with the model (its figures and their labels), not with every value.
+    const menus = `${S.figures.size}|${((S.catalog && S.catalog.sweepKeys) || []).length}`;
+    if (formKey !== menus) {
+      formKey = menus;
+      const figs = [...S.figures.values()];
+      const keys = (S.catalog && S.catalog.sweepKeys) || [];
+      const fill = (id, items, none) => {
+        $(id).replaceChildren(...(none ? [el('option', { value: '', text: none })] : []), ...items.map((i) => el('option', { value: i.key, text: i.label })));
+      };
+      fill('chart-figure-id', figs.map((f) => ({ key: f.id, label: `${f.label} (${f.id})` })));
+      fill('chart-x', keys.filter((k) => k.numeric).map((k) => ({ key: k.key, label: `${k.key}: ${k.label}` })));
+      fill('chart-family', keys.map((k) => ({ key: k.key, label: `${k.key}: ${k.label}` })), '—');
+    }
+    $('chart-figure-id').value = o.figure || '';
+    $('chart-x').value = o.x || '';
+    $('chart-family').value = o.family || '';
+    const vals = o.familyValues ? o.familyValues.join(',') : '';
+    if ($('chart-family-values').value !== vals) $('chart-family-values').value = vals;
+  }
+
+  function readSweepForm() {
+    const o = { figure: $('chart-figure-id').value, x: $('chart-x').value };
+    const fam = $('chart-family').value, vals = $('chart-family-values').value.split(',').map((v) => v.trim()).filter(Boolean);
+    if (fam && vals.length) { o.family = fam; o.familyValues = vals; }
+    return o;
+  }
+
+  function compareBar() {
+    const c = S.state && S.state.compare;
+    $('chart-pin').textContent = c ? 'Stop comparing' : 'Pin as A';
+    $('chart-pin').setAttribute('aria-pressed', c ? 'true' : 'false');
+    $('chart-compare').textContent = c ? `A: ${c.label} · B: the scenario as it is now` : '';
+  }
+
+  // Draws the chart when what it shows changed: the scenario, the chart, its choices, A, or the room.
+  function render(force = false) {
+    const k = kind();
+    if (!k || !S.ready) return;
+    const box = $('chart-figure');
+    if (!room) room = { width: box.clientWidth, top: box.getBoundingClientRect().top };
+    const width = Math.max(280, Math.floor(room.width || 640));
+    const height = S.embed ? Math.max(220, Math.floor(win.innerHeight - room.top - 8)) : Math.max(260, Math.min(420, Math.round(width * 0.55)));
+    const options = k === 'sweep' ? sweep() : {};
+    const key = [k, S.state.scenarioHash, JSON.stringify(options), S.state.compare ? S.state.compare.hash : '', width, height].join('|');
+    if (!force && key === drawnKey) return;
+    drawnKey = key;
+    const r = S.bridge.chart(k, JSON.stringify(options));
+    if (!r.ok || !r.chart) {
+      notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes), { key: 'chart' });
+      box.replaceChildren(el('p', { class: 'muted', text: (r.errors && r.errors[0] && r.errors[0].message) || '' }));
+      return;
+    }
+    const chart = r.chart;
+    if (!family && win.getComputedStyle) family = win.getComputedStyle($('charts')).fontFamily;
+    const L = layoutChart(chart, { width, height, px: 12, measure });
+    box.replaceChildren(chartSvg(doc, chart, L, `chart-${k}`));
+    $('chart-table').replaceChildren(chartTable(doc, chart));
+    $('chart-command').textContent = chart.command || '';
+  }
+
+  function sync() {
+    const show = open();
+    $('charts').hidden = !show;
+    $('open-charts').setAttribute('aria-expanded', show ? 'true' : 'false');
+    doc.documentElement.classList.toggle('chart-only', S.embed && show);
+    if (!show) { drawnKey = ''; room = null; return; }
+    tabs();
+    sweepForm();
+    compareBar();
+    render();
+  }
+
+  function wire() {
+    $('open-charts').addEventListener('click', () => {
+      if (!S.ready) return;
+      if (open()) setView('');
+      else if (setView(PREFIX + ((S.catalog && S.catalog.chartLabels && S.catalog.chartLabels[0].key) || 'roofline'))) $('chart-tabs').querySelector('[aria-selected="true"]')?.focus();
+    });
+    $('charts-close').addEventListener('click', () => { setView(''); $('open-charts').focus(); });
+    // Arrow keys move between the tabs (the tab pattern): the chosen one opens at once.
+    $('chart-tabs').addEventListener('keydown', (e) => {
+      if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+      const list = [...$('chart-tabs').querySelectorAll('[role="tab"]')];
+      const at = list.findIndex((b) => b.getAttribute('aria-selected') === 'true');
+      const next = e.key === 'Home' ? 0 : e.key === 'End' ? list.length - 1 : (at + (e.key === 'ArrowRight' ? 1 : list.length - 1)) % list.length;
+      e.preventDefault();
+      if (setView(PREFIX + list[next].dataset.chart)) $('chart-tabs').querySelectorAll('[role="tab"]')[next]?.focus();
+    });
+    $('chart-sweep-form').addEventListener('change', () => {
+      const text = sweepText(readSweepForm());
+      if (text) setView(PREFIX + 'sweep', text);
+    });
+    $('chart-sweep-form').addEventListener('submit', (e) => e.preventDefault());
+    $('chart-pin').addEventListener('click', () => {
+      if (!S.ready) return;
+      S.bridge.setCompare(!(S.state && S.state.compare));
+      S.pushNext = true;
+      refresh();
+      writeHash();
+    });
+    // The chart follows the room it has (a window or frame resized, a side panel opened).
+    if (typeof win.ResizeObserver === 'function') {
+      let queued = false;
+      new win.ResizeObserver((entries) => {
+        const r = entries[entries.length - 1];
+        if (r && r.contentRect) room = { width: r.contentRect.width, top: r.target.getBoundingClientRect().top };
+        if (queued || !open()) return;
+        queued = true;
+        win.requestAnimationFrame(() => { queued = false; render(); });
+      }).observe($('chart-figure'));
+    }
+  }
+
+  return { sync, render, wire, sweepOptions, sweepText };
+}
