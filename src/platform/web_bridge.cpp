@@ -351,7 +351,6 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
   model::Errors errors;
   ui::set_view(*bridge::g_app, v, w, errors);
-  after_change();  // the fleet view changes what the canvas shows
   return hand_out(ui::errors_json(errors));
 }
 

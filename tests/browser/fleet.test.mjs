@@ -174,7 +174,7 @@ test('a workload no node could serve, or a setup that cannot run, is named once 
   }
 });
 
-test('keyboard only: the fleet view opens from its button, the canvas keys move its clock, the ledger seeks hours', async () => {
+test('keyboard only: the fleet view opens from the header\'s button, the canvas keys move its clock, the ledger seeks hours', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url + '#preset=v41-flash-8xb200&hours=3');
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   let reached = false;

@@ -59,6 +59,7 @@ test('figures and card check as DOM tables, from the same JSON as the CLI', { sk
   const figures = await page.evaluate(() => window.tierscope.figures());
   assert.deepEqual(figures, JSON.parse(cli(['figures', '--format', 'json'])).figures);
   await page.click('#figures-details summary');
+  await page.waitForSelector('#figures-table tbody tr');  // a closed table fills when it opens (its toggle event)
   const rows = await page.$$eval('#figures-table tbody tr', (r) => r.map((x) => [x.dataset.fig, x.querySelector('td').textContent]));
   assert.equal(rows.length, figures.length);
   for (const [id, text] of rows) assert.equal(text, figures.find((f) => f.id === id).text, id);

@@ -1,4 +1,4 @@
-// The fleet view in the page: opens it (a button beside the animations, or view=fleet in a link), runs the
+// The fleet view in the page: opens it (the header's Fleet button, or view=fleet in a link), runs the
 // simulated day in slices, each a task of its own sized by the app to about 8 ms, shows progress
 // in a real progress bar with a live line, cancels, reads a recorded trace from a file or a drop, and shows
 // the hour's counters. Every number and word comes from the app (state().fleet); this module keeps only
@@ -199,6 +199,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     if (!S.ready) return fail(argError('not-ready', 'view', on ? 'fleet' : '', 'after window.tierscope.ready resolves'));
     S.pushNext = true;
     const r = S.bridge.setView(on ? 'fleet' : '', (S.state && S.state.sweep) || '');  // the sweep chart's choice stays
+    S.bridge.redraw();  // the canvas shows the run's occupancy in the fleet view, the path's out of it
     refresh();
     return r;
   }

@@ -38,6 +38,7 @@ function setup() {
   const scenarioHash = { value: 'preset=v41-flash-8xb200' };
   S.bridge = {
     setView: (v) => { app.calls.push(['setView', v]); app.view = v; return { ok: true, errors: [] }; },
+    redraw: () => {},
     fleetStart: (trace, sweep) => {
       app.calls.push(['fleetStart', trace.length, sweep]);
       if (trace.includes('bad')) {
