@@ -57,15 +57,26 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     return true;
   }
 
+  // The tab buttons are made once per list of charts and then only marked: a refresh while a tab has the
+  // keyboard's focus must not replace the element that holds it.
+  let tabsKey = '';
   function tabs() {
     const list = (S.catalog && S.catalog.chartLabels) || [];
     const box = $('chart-tabs');
-    box.replaceChildren(...list.map((c) => el('button', {
-      type: 'button', role: 'tab', id: `chart-tab-${c.key}`, class: 'tab', 'data-chart': c.key,
-      'aria-selected': c.key === kind() ? 'true' : 'false', tabindex: c.key === kind() ? '0' : '-1',
-      'aria-controls': 'chart-figure', text: c.label,
-      onclick: () => setView(PREFIX + c.key),
-    })));
+    const key = list.map((c) => `${c.key}=${c.label}`).join('|');
+    if (key !== tabsKey) {
+      tabsKey = key;
+      box.replaceChildren(...list.map((c) => el('button', {
+        type: 'button', role: 'tab', id: `chart-tab-${c.key}`, class: 'tab', 'data-chart': c.key,
+        'aria-controls': 'chart-figure', text: c.label,
+        onclick: () => setView(PREFIX + c.key),
+      })));
+    }
+    for (const b of box.querySelectorAll('[role="tab"]')) {
+      const on = b.dataset.chart === kind();
+      b.setAttribute('aria-selected', on ? 'true' : 'false');
+      b.setAttribute('tabindex', on ? '0' : '-1');
+    }
   }
 
   // The sweep's choices: a figure, a numeric input for x, optionally a second input and its values.
