@@ -2,7 +2,7 @@
 # deployable site folder assembled and its sizes printed.
 include(TierscopeEmbed)
 
-set(_deps_file "${TIERSCOPE_DEPS}/deps.cmake")
+set(_deps_file "${TIERSCOPE_DEPS}/deps-2.cmake")
 if(NOT EXISTS "${_deps_file}")
   message(FATAL_ERROR "tierscope: ${_deps_file} not found. Run tools/setup first (it builds SDL2 for WebAssembly "
                       "and fetches the Dear ImGui sources into ${TIERSCOPE_DEPS}).")
@@ -75,7 +75,8 @@ target_link_options(tierscope_app PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/sr
 # The deployable folder: the HTML shell, the app, fonts; re-assembled on every build (it takes a moment and
 # picks up edits to web/ without a relink). Printed sizes are raw and gzip -9.
 add_custom_target(site ALL
-  COMMAND "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
+  COMMAND ${CMAKE_COMMAND} -E env "TIERSCOPE_ESBUILD=${TIERSCOPE_ESBUILD}"
+          "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
   DEPENDS tierscope_app
   COMMENT "Assembling the site in ${CMAKE_BINARY_DIR}/site"
   VERBATIM)
