@@ -25,7 +25,7 @@ target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backend
 # Emscripten puts its own SDL 1 emulation headers on the system include path (-iwithsysroot/include/SDL),
 # ahead of any -isystem folder: SDL2's headers must come through -I to win.
 target_include_directories(imgui BEFORE PUBLIC "${TIERSCOPE_SDL2_PREFIX}/include/SDL2")
-target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
+target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS IMGUI_DISABLE_OBSOLETE_FUNCTIONS
   IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_DISABLE_DEFAULT_SHELL_FUNCTIONS)
 
 add_library(sdl2_web STATIC IMPORTED)
