@@ -1,12 +1,11 @@
-// Reads the page's chart options: nlohmann's parser for the text, then every field checked by hand so a
-// wrong type or an unknown key is a named error, never an exception.
+// Reads the page's chart options: the model's strict JSON reader for the text, then every field checked by
+// hand so a wrong type or an unknown key is a named error, never an exception.
 #include "model/chart_options.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <string>
 
+#include "model/json_reader.h"
 #include "model/params.h"
 #include "model/sweep.h"
 #include "model/text.h"
@@ -15,7 +14,7 @@ namespace tierscope::model {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = json::Value;
 
 constexpr std::size_t kMaxOptionsBytes = 16384;
 constexpr std::size_t kMaxValues = 256;
@@ -115,9 +114,11 @@ bool chart_options_from_json(ChartKind kind, std::string_view json, ChartOptions
                                 "at most " + std::to_string(kMaxOptionsBytes) + " bytes"));
     return false;
   }
-  Json j = json.empty() ? Json::object() : Json::parse(json.begin(), json.end(), nullptr, false);
-  if (j.is_discarded() || !(j.is_object() || j.is_null())) {
-    errors.push_back(make_error(ErrorCode::WrongType, "options", j.is_discarded() ? "not JSON" : shown(j), "an object"));
+  model::json::Document doc;
+  const bool parsed = doc.parse(json.empty() ? std::string_view("{}") : json);
+  const Json& j = doc.root();
+  if (!parsed || !(j.is_object() || j.is_null())) {
+    errors.push_back(make_error(ErrorCode::WrongType, "options", !parsed ? "not JSON" : shown(j), "an object"));
     return false;
   }
   ChartOptions o;

@@ -367,23 +367,11 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
     return false;
   }
   // Duplicate keys are merged silently by JSON libraries; which one was meant is a guess, so they are refused.
-  std::vector<std::vector<std::string>> seen;
   std::vector<std::string> duplicates;
-  Json::parser_callback_t cb = [&](int depth, Json::parse_event_t ev, Json& parsed) {
-    const std::size_t d = static_cast<std::size_t>(depth);
-    if (ev == Json::parse_event_t::object_start) {
-      if (seen.size() < d + 1) seen.resize(d + 1);
-      seen[d].clear();
-    } else if (ev == Json::parse_event_t::key && d >= 1 && seen.size() >= d) {
-      const std::string key = parsed.is_string() ? parsed.get<std::string>() : std::string();
-      for (const std::string& k : seen[d - 1])
-        if (k == key) duplicates.push_back(key);
-      seen[d - 1].push_back(key);
-    }
-    return true;
-  };
-  const Json j = Json::parse(text.begin(), text.end(), cb, false);
-  if (j.is_discarded()) {
+  json::Document doc;
+  const bool parsed = doc.parse(text, &duplicates);
+  const Json& j = doc.root();
+  if (!parsed) {
     errors.push_back(make_error(ErrorCode::BadSyntax, "config.json", text.substr(0, 40), "a JSON object (the file is not valid JSON)"));
     return false;
   }

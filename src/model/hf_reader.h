@@ -2,8 +2,6 @@
 // family mapping is split into (weight formats, per-layer attention, the MoE layout). Internal to hf_*.cpp.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -13,12 +11,13 @@
 #include <vector>
 
 #include "model/errors.h"
+#include "model/json_reader.h"
 #include "model/params.h"
 #include "model/scenario.h"
 
 namespace tierscope::model::hf {
 
-using Json = nlohmann::json;
+using Json = json::Value;
 using P = Provenance;
 
 // The families read: each has its own field names and layer rules.
@@ -26,7 +25,7 @@ enum class Fam : std::uint8_t { Llama, Mistral, Mixtral, Qwen2, Qwen2Moe, Qwen3,
 
 extern const char* const kWhyRecurrent;
 
-inline std::string dump(const Json& j) { return j.dump(-1, ' ', true, Json::error_handler_t::replace); }
+inline std::string dump(const Json& j) { return j.dump(true); }
 
 // The fields of one model, read with their types checked. A vision-language file's language model is
 // its text_config; the file-wide fields (dtype, quantization, tied embeddings) may sit at either level.

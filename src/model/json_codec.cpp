@@ -1,11 +1,10 @@
-// JSON codec: serializer by hand (small, exact), parser on nlohmann::json without exceptions.
+// JSON codec: serializer by hand (small, exact), parser on the model's strict JSON reader.
 #include "model/json_codec.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
+#include "model/json_reader.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -24,10 +23,7 @@ const char* kind_name(ParamKind k) {
   return "a value";
 }
 
-std::string short_dump(const nlohmann::json& j) {
-  // dump() of a parsed value cannot fail; strings are escaped by nlohmann.
-  return j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-}
+std::string short_dump(const json::Value& j) { return j.dump(true); }
 
 std::string group_keys(ParamGroup g) {
   std::string s;
@@ -38,13 +34,6 @@ std::string group_keys(ParamGroup g) {
   }
   return s;
 }
-
-// Duplicate keys are silently merged by JSON libraries; a parse callback sees each key as it is read
-// and reports repeats per object (path-qualified).
-struct DuplicateFinder {
-  std::vector<std::vector<std::string>> stack;
-  std::vector<std::string> duplicates;
-};
 
 }  // namespace
 
@@ -92,29 +81,16 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
                                 "at most " + std::to_string(kMaxJsonBytes) + " bytes"));
     return false;
   }
-  DuplicateFinder dup;
-  nlohmann::json::parser_callback_t cb = [&dup](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    const std::size_t d = static_cast<std::size_t>(depth);
-    if (ev == E::object_start) {
-      if (dup.stack.size() < d + 1) dup.stack.resize(d + 1);
-      dup.stack[d].clear();
-    } else if (ev == E::key && d >= 1 && dup.stack.size() >= d) {
-      const std::string key = parsed.is_string() ? parsed.get<std::string>() : std::string();
-      auto& seen = dup.stack[d - 1];
-      for (const std::string& k : seen) {
-        if (k == key) dup.duplicates.push_back(key);
-      }
-      seen.push_back(key);
-    }
-    return true;
-  };
-  const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), cb, false);
-  if (j.is_discarded()) {
+  // Duplicate keys are silently merged by JSON libraries; the reader reports each repeat per object.
+  std::vector<std::string> duplicates;
+  json::Document doc;
+  const bool parsed = doc.parse(text, &duplicates);
+  const json::Value& j = doc.root();
+  if (!parsed) {
     errors.push_back(make_error(ErrorCode::BadSyntax, "json", text.substr(0, 40), "a JSON object"));
     return false;
   }
-  for (const std::string& k : dup.duplicates) {
+  for (const std::string& k : duplicates) {
     errors.push_back(make_error(ErrorCode::DuplicateKey, k, k, "each key once per object"));
   }
   if (!j.is_object()) {
@@ -162,7 +138,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
         errors.push_back(make_error(ErrorCode::UnknownKey, field, kv.key(), group_keys(*group)));
         continue;
       }
-      const nlohmann::json& val = kv.value();
+      const json::Value& val = kv.value();
       Error e;
       bool ok = false;
       if (p->kind == ParamKind::Real || p->kind == ParamKind::Int) {
