@@ -57,6 +57,10 @@ set(_link
   -sFILESYSTEM=0 -sMALLOC=emmalloc -sSUPPORT_LONGJMP=0
   -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0
   -sDYNAMIC_EXECUTION=0  # no eval or new Function: the page runs under a strict Content-Security-Policy
+  # The runtime assumes what every WebGL2 browser has (TextDecoder), enables no WebGL extension by itself
+  # (the app asks for none), keeps no GL error log, and reads only these members of the page's module object.
+  -sTEXTDECODER=2 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_TRACK_ERRORS=0
+  -sINCOMING_MODULE_JS_API=[canvas,locateFile,instantiateWasm,onAbort,print,printErr]
   -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8]
   -sEXPORTED_FUNCTIONS=[_main,_malloc,_free])
 # emcc reads its tools from the environment: Debian's acorn on NODE_PATH, the npm closure minifier.
