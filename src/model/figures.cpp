@@ -238,6 +238,9 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
   static const std::vector<std::vector<std::uint8_t>> table = [] {
     std::vector<std::vector<std::uint8_t>> t(static_cast<std::size_t>(kFigureCount));
     const auto ps = params();
+    // The keys' lengths once, so most comparisons below stop at the length (this runs at start-up).
+    std::vector<std::string_view> names(ps.size());
+    for (std::size_t i = 0; i < ps.size(); ++i) names[i] = ps[i].key;
     for (int f = 0; f < kFigureCount; ++f) {
       std::string_view deps = kInfo[f].deps;
       std::size_t a = 0;
@@ -245,8 +248,8 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
         std::size_t e = deps.find(',', a);
         if (e == std::string_view::npos) e = deps.size();
         const std::string_view key = deps.substr(a, e - a);
-        for (std::size_t i = 0; i < ps.size(); ++i) {
-          if (key == ps[i].key) {
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          if (key == names[i]) {
             auto& v = t[static_cast<std::size_t>(f)];
             if (std::find(v.begin(), v.end(), static_cast<std::uint8_t>(i)) == v.end()) v.push_back(static_cast<std::uint8_t>(i));
           }

@@ -77,8 +77,11 @@ void frame(void* arg) {
 int main() {
   // Lives for the whole page; the browser owns the loop, so main returns while the app keeps running.
   static Context ctx;
-  tierscope::ui::init(ctx.app);
+  // The GL context and the shaders first: the GPU process compiles them while the model is worked out.
   if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
+  tierscope::render::start(ctx.renderer);
+  tierscope::ui::init(ctx.app);
+  if (!tierscope::platform::finish_init(ctx.platform)) return 1;
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
   ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();

@@ -123,11 +123,7 @@ bool init(Platform& p, const char* title, bool dark) {
 #ifdef __EMSCRIPTEN__
   io.SetPlatformImeDataFn = on_ime;
 #endif
-  std::string ui_error;
-  if (!render::init_ui(p.ui, ui_error)) {
-    bridge::report_fatal("shader", ui_error.c_str());
-    return false;
-  }
+  render::start_ui(p.ui);  // compiled by the GPU process while the app goes on (finish_init waits)
 
 #ifdef __EMSCRIPTEN__
   emscripten_set_webglcontextlost_callback("#canvas", &p, EM_FALSE, on_context_lost);
@@ -135,6 +131,15 @@ bool init(Platform& p, const char* title, bool dark) {
 #endif
   sync_canvas_size(p);
   ensure_fonts(p);
+  return true;
+}
+
+bool finish_init(Platform& p) {
+  std::string ui_error;
+  if (!render::init_ui(p.ui, ui_error)) {
+    bridge::report_fatal("shader", ui_error.c_str());
+    return false;
+  }
   p.last_time_ms = now_ms();
   p.pacer.request();
   return true;

@@ -41,8 +41,10 @@ struct Platform {
   render::UiRenderer ui;                  // draws ImGui's output
 };
 
-// Creates the window, the GL context and ImGui. Returns false (after reporting to the page) on failure.
+// Creates the window, the GL context and ImGui with its fonts; the UI's shaders are left compiling.
+// finish_init() waits for them. Each returns false (after reporting to the page) on failure.
 bool init(Platform& p, const char* title, bool dark);
+bool finish_init(Platform& p);
 void shutdown(Platform& p);
 
 // Pumps SDL events into ImGui, each pointer button preceded by its position (and, for touch, followed by

@@ -23,50 +23,57 @@ constexpr int kFloats[4] = {16, 16, 12, 16};  // per instance
 
 const char* text_of(const unsigned char* bytes) { return reinterpret_cast<const char*>(bytes); }
 
-GLuint compile(GLenum type, const char* src, const char* name, std::string& error) {
+GLuint compile(GLenum type, const char* src) {
   const GLuint sh = glCreateShader(type);
   glShaderSource(sh, 1, &src, nullptr);
   glCompileShader(sh);
+  return sh;
+}
+
+// A shader's compile error, if it has one (asking waits for the compile).
+bool compile_error(GLuint sh, const char* name, std::string& error) {
   GLint ok = 0;
   glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetShaderInfoLog(sh, sizeof log, nullptr, log);
-    error = std::string("shader ") + name + " failed to compile: " + log;
-    glDeleteShader(sh);
-    return 0;
-  }
-  return sh;
+  if (ok) return false;
+  char log[1024] = {};
+  glGetShaderInfoLog(sh, sizeof log, nullptr, log);
+  error = std::string("shader ") + name + " failed to compile: " + log;
+  return true;
 }
 
 }  // namespace
 
-bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
-                  std::string& error) {
-  const GLuint v = compile(GL_VERTEX_SHADER, text_of(vs), vname, error);
-  if (!v) return false;
-  const GLuint f = compile(GL_FRAGMENT_SHADER, text_of(fs), fname, error);
-  if (!f) {
-    glDeleteShader(v);
-    return false;
-  }
+void start_program(Program& p, const unsigned char* vs, const unsigned char* fs) {
+  p.vs = compile(GL_VERTEX_SHADER, text_of(vs));
+  p.fs = compile(GL_FRAGMENT_SHADER, text_of(fs));
   p.id = glCreateProgram();
-  glAttachShader(p.id, v);
-  glAttachShader(p.id, f);
+  glAttachShader(p.id, p.vs);
+  glAttachShader(p.id, p.fs);
   glLinkProgram(p.id);
-  glDeleteShader(v);
-  glDeleteShader(f);
+}
+
+bool finish_program(Program& p, const char* vname, const char* fname, std::string& error) {
+  // Only the link status is asked for; a failed link says which shader failed to compile, if one did.
   GLint ok = 0;
   glGetProgramiv(p.id, GL_LINK_STATUS, &ok);
-  if (!ok) {
+  if (!ok && !compile_error(p.vs, vname, error) && !compile_error(p.fs, fname, error)) {
     char log[1024] = {};
     glGetProgramInfoLog(p.id, sizeof log, nullptr, log);
     error = std::string("shaders ") + vname + " + " + fname + " failed to link: " + log;
-    return false;
   }
+  glDeleteShader(p.vs);
+  glDeleteShader(p.fs);
+  p.vs = p.fs = 0;
+  if (!ok) return false;
   p.u_view = glGetUniformLocation(p.id, "u_view");
   p.u_px = glGetUniformLocation(p.id, "u_px");
   return true;
+}
+
+bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
+                  std::string& error) {
+  start_program(p, vs, fs);
+  return finish_program(p, vname, fname, error);
 }
 
 namespace {
@@ -125,12 +132,17 @@ const layout::Rect* anchor_rect(const layout::Layout& L, float x, float y) {
 
 }  // namespace
 
+void start(Renderer& r) {
+  start_program(r.box, tierscope_shader_box_vert, tierscope_shader_box_frag);
+  start_program(r.stripes, tierscope_shader_stripes_vert, tierscope_shader_stripes_frag);
+  start_program(r.arrow, tierscope_shader_arrow_vert, tierscope_shader_arrow_frag);
+}
+
 bool init(Renderer& r, std::string& error) {
-  if (!link_program(r.box, tierscope_shader_box_vert, tierscope_shader_box_frag, "box.vert", "box.frag", error)) return false;
-  if (!link_program(r.stripes, tierscope_shader_stripes_vert, tierscope_shader_stripes_frag, "stripes.vert", "stripes.frag", error))
-    return false;
-  if (!link_program(r.arrow, tierscope_shader_arrow_vert, tierscope_shader_arrow_frag, "arrow.vert", "arrow.frag", error))
-    return false;
+  if (!r.box.id) start(r);
+  if (!finish_program(r.box, "box.vert", "box.frag", error)) return false;
+  if (!finish_program(r.stripes, "stripes.vert", "stripes.frag", error)) return false;
+  if (!finish_program(r.arrow, "arrow.vert", "arrow.frag", error)) return false;
   static const float corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
   glGenBuffers(1, &r.quad);
   glBindBuffer(GL_ARRAY_BUFFER, r.quad);

@@ -13,6 +13,7 @@ namespace tierscope::render {
 struct Program {
   unsigned id = 0;
   int u_view = -1, u_px = -1;
+  unsigned vs = 0, fs = 0;  // its shaders, between start_program() and finish_program()
 };
 
 // What the frame adds to the layout: emphasis from the pointer and the clock for the marching dashes.
@@ -37,11 +38,18 @@ struct Renderer {
 };
 
 // Compiles and links one program from embedded shader text; on failure `error` names the shader and holds
-// the info log. Sets u_view and u_px when the program has them.
+// the info log. Sets u_view and u_px when the program has them. link_program() does it at once;
+// start_program() only asks (the GPU process compiles while the app goes on) and finish_program() waits for
+// the result and checks it.
 bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
                   std::string& error);
+void start_program(Program& p, const unsigned char* vs, const unsigned char* fs);
+bool finish_program(Program& p, const char* vname, const char* fname, std::string& error);
 
 // Compiles and links the embedded shaders. On failure `error` names the shader and holds the info log.
+// start() asks for the programs early; init() then waits for them (or starts them itself) and makes the
+// buffers.
+void start(Renderer& r);
 bool init(Renderer& r, std::string& error);
 void shutdown(Renderer& r);
 

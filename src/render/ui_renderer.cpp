@@ -15,9 +15,13 @@ extern const unsigned char tierscope_shader_ui_frag[];
 
 namespace tierscope::render {
 
+void start_ui(UiRenderer& r) { start_program(r.starting, tierscope_shader_ui_vert, tierscope_shader_ui_frag); }
+
 bool init_ui(UiRenderer& r, std::string& error) {
-  Program p;
-  if (!link_program(p, tierscope_shader_ui_vert, tierscope_shader_ui_frag, "ui.vert", "ui.frag", error)) return false;
+  if (!r.starting.id) start_ui(r);
+  Program p = r.starting;
+  r.starting = {};
+  if (!finish_program(p, "ui.vert", "ui.frag", error)) return false;
   r.program = p.id;
   r.u_proj = glGetUniformLocation(r.program, "u_proj");
   r.u_tex = glGetUniformLocation(r.program, "u_tex");

@@ -5,11 +5,14 @@
 
 #include <string>
 
+#include "render/renderer.h"
+
 struct ImDrawData;
 
 namespace tierscope::render {
 
 struct UiRenderer {
+  Program starting;  // the program between start_ui() and init_ui()
   unsigned program = 0;
   int u_proj = -1, u_tex = -1;
   unsigned vao = 0, vbo = 0, ebo = 0;
@@ -18,6 +21,8 @@ struct UiRenderer {
 };
 
 // Compiles the embedded ui shaders and makes the buffers. On failure `error` names the shader and log.
+// start_ui() asks for the program early; init_ui() then waits for it (or starts it itself).
+void start_ui(UiRenderer& r);
 bool init_ui(UiRenderer& r, std::string& error);
 // (Re)uploads ImGui's font atlas (building it if needed) and hands its texture to ImGui.
 void upload_font(UiRenderer& r);

@@ -4,6 +4,7 @@
 
 #include "anim/format.h"
 #include "model/hf_config.h"
+#include "model/json_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/text.h"
@@ -307,12 +308,16 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
     info->tour = v.tour;
   }
 
+  // A link to the scenario and path on screen (the page reading its own address once the app has started)
+  // keeps the figures and the ledger: they would come out the same.
+  const bool same = model::scenario_equal(app.scenario, v.scenario) && app.scenario.origin == v.scenario.origin &&
+                    app.playback.path == path && !app.ledger.entries.empty();
   app.scenario = v.scenario;
   if (!v.followed.empty()) {
     app.adjustments = v.followed;
     ++app.adjustments_seq;
   }
-  app.figures = model::describe(app.scenario);
+  if (!same) app.figures = model::describe(app.scenario);
   app.selected_figure = -1;
   app.playback = anim::Playback{};
   app.playback.path = path;
@@ -324,7 +329,7 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
     app.pinned = v.compare_scenario;
     app.pinned_figures = model::describe(app.pinned);
   }
-  rebuild_ledger(app);
+  if (!same) rebuild_ledger(app);
 
   // The step is an index into the path's ledger: only here is its range known.
   if (v.step >= 0) {

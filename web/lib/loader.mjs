@@ -60,6 +60,13 @@ export function createLoader({ S, $, win, doc, hooks }) {
     return bytes;
   }
 
+  // The canvas's WebGL2 context, made while the app compiles: making one takes a while, and the app's own
+  // request (same canvas, same attributes: src/platform/platform.cpp) is then handed this one.
+  function makeContext() {
+    if (S.failed) return;
+    if (!$('canvas').getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) failLoad('webgl2');
+  }
+
   // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
   // is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
   async function compileWasm(url) {
@@ -68,10 +75,13 @@ export function createLoader({ S, $, win, doc, hooks }) {
     if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
     const total = Number(response.headers.get('Content-Length')) || 0;
     if (!response.body || typeof response.body.tee !== 'function' || typeof win.WebAssembly.compileStreaming !== 'function') {
-      return win.WebAssembly.compile(await readBytes(response, total));
+      const bytes = await readBytes(response, total);
+      makeContext();
+      return win.WebAssembly.compile(bytes);
     }
     const [forCompiler, forProgress] = response.body.tee();
     const compiled = win.WebAssembly.compileStreaming(new win.Response(forCompiler, { headers: { 'Content-Type': 'application/wasm' } }));
+    makeContext();
     (async () => {
       const reader = forProgress.getReader();
       let loaded = 0;
