@@ -19,7 +19,15 @@ const env = useBrowser();
 function cli(args) {
   try { return execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }); } catch (e) { if (e.status === 3) return e.stdout; throw e; }
 }
+// The ledger's buttons sit below its list, which grows or shrinks with the path: wait until the page shows
+// the path the app is on (the app publishes its state in its next frame) before clicking one.
+async function settled(page) {
+  await page.waitForFunction(() => document.getElementById('ledger-object').value || document.getElementById('ledger-tier').value ||
+    document.querySelectorAll('#ledger-list > li').length === window.tierscope.ledger().entries.length);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
 async function downloaded(page, selector) {
+  await settled(page);
   const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return fs.readFileSync(await d.path(), 'utf8');
 }
@@ -134,6 +142,7 @@ test('a setup that cannot run is named on the page; figures say "not computed"; 
   const [n, c] = await Promise.all([notice.boundingBox(), page.locator('#canvas').boundingBox()]);
   assert.ok(n.y + n.height <= c.y + 1, 'the notice sits above the canvas');
   await page.click('#figures-details summary');
+  await page.waitForSelector('#figures-table tbody tr');  // a closed table fills when it opens (its toggle event)
   const texts = await page.$$eval('#figures-table tbody tr td:nth-child(2)', (t) => t.map((x) => x.textContent));
   assert.ok(texts.includes('not computed'));
   const empty = page.locator('#ledger-empty');

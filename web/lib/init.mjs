@@ -73,7 +73,9 @@ export function init(win) {
     doc.body.append(a);
     a.click();
     a.remove();
-    win.setTimeout(() => win.URL.revokeObjectURL(url), 1000);
+    // The browser reads the blob after this click returns, later still on a busy machine: a second was too
+    // short (the download then failed without a word), so the URL is let go after a minute.
+    win.setTimeout(() => win.URL.revokeObjectURL(url), 60000);
   }
 
   const notices = createNotices({ el, box: $('notices'), win });
