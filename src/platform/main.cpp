@@ -32,6 +32,7 @@ void frame(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
   auto& p = ctx.platform;
   ++p.stats.ticks;
+  if (!ctx.announced_ready) bridge::mark("frame-start");
 
   if (platform::pump_events(p, ctx.quit)) p.pacer.request();
   const float dt = platform::clamped_dt(p);
@@ -77,10 +78,14 @@ void frame(void* arg) {
 int main() {
   // Lives for the whole page; the browser owns the loop, so main returns while the app keeps running.
   static Context ctx;
+  // Marks on the page's timeline split start-up for the benchmark (docs/BENCHMARKS.md).
+  tierscope::bridge::mark("main");
   // The GL context and the shaders first: the GPU process compiles them while the model is worked out.
   if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
   tierscope::render::start(ctx.renderer);
+  tierscope::bridge::mark("gl");
   tierscope::ui::init(ctx.app);
+  tierscope::bridge::mark("model");
   if (!tierscope::platform::finish_init(ctx.platform)) return 1;
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
@@ -88,6 +93,7 @@ int main() {
   std::string shader_error;
   if (!tierscope::render::init(ctx.renderer, shader_error)) tierscope::bridge::report_fatal("shader", shader_error.c_str());
   tierscope::bridge::watch_canvas();
+  tierscope::bridge::mark("shaders");
 #ifdef __EMSCRIPTEN__
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else

@@ -27,6 +27,7 @@
 extern "C" {
 void ts_js_report_fatal(const char* code, const char* detail);
 void ts_js_notify_ready();
+void ts_js_mark(const char* name);
 void ts_js_watch_canvas();
 int ts_js_prefers_dark();
 int ts_js_prefers_reduced_motion();
@@ -74,6 +75,14 @@ void notice(const char* kind, const char* text) {
   ts_js_notice(kind, text ? text : "");
 #else
   std::fprintf(stderr, "tierscope: %s: %s\n", kind, text ? text : "");
+#endif
+}
+
+void mark(const char* name) {
+#ifdef __EMSCRIPTEN__
+  ts_js_mark(name);
+#else
+  (void)name;
 #endif
 }
 

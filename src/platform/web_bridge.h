@@ -18,6 +18,8 @@ void notice(const char* kind, const char* text);
 
 // Tells the page the app drew its first frame and is ready for calls.
 void notify_ready();
+// A performance mark 'tierscope-<name>' on the page's timeline (the benchmark splits start-up by these).
+void mark(const char* name);
 
 // True when the page prefers a dark colour scheme (the default when it states no preference).
 bool prefers_dark();

@@ -39,6 +39,9 @@ mergeInto(LibraryManager.library, {
       canvas['focus']({ 'preventScroll': true, 'focusVisible': false });
     }
   },
+  ts_js_mark: function (name) {
+    if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-' + UTF8ToString(name));
+  },
   ts_js_notify_ready: function () {
     // Benchmarks read this mark: navigation → first drawn frame.
     if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-first-frame');

@@ -62,9 +62,18 @@ export function createLoader({ S, $, win, doc, hooks }) {
 
   // The canvas's WebGL2 context, made while the app compiles: making one takes a while, and the app's own
   // request (same canvas, same attributes: src/platform/platform.cpp) is then handed this one.
+  // The backing store is given its final size (CSS size × pixel ratio, truncated as the app's window does)
+  // before the context exists: resizing a live WebGL context waits for the GPU process.
   function makeContext() {
     if (S.failed) return;
-    if (!$('canvas').getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) failLoad('webgl2');
+    const canvas = $('canvas');
+    const box = canvas.getBoundingClientRect();
+    const ratio = win.devicePixelRatio || 1;
+    if (box.width >= 1 && box.height >= 1) {
+      canvas.width = Math.trunc(box.width * ratio);
+      canvas.height = Math.trunc(box.height * ratio);
+    }
+    if (!canvas.getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) failLoad('webgl2');
   }
 
   // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
@@ -97,6 +106,9 @@ export function createLoader({ S, $, win, doc, hooks }) {
 
   // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
   // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
+  // Start-up marks for the benchmark (navigation → compiled → instantiated → the app's own marks).
+  const mark = (name) => { if (win.performance && win.performance.mark) win.performance.mark(`tierscope-${name}`); };
+
   function start() {
     if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
     $('status').textContent = 'Loading…';
@@ -111,7 +123,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
         locateFile: (path) => path,  // next to this page, whatever the base path
         instantiateWasm(imports, receive) {
           wasm
-            .then((mod) => win.WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod)))
+            .then((mod) => { mark('compiled'); return win.WebAssembly.instantiate(mod, imports).then((instance) => { mark('instantiated'); receive(instance, mod); }); })
             .catch((e) => failLoad('fetch', e.message));
           return {};
         },
