@@ -21,12 +21,18 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
 
   // Writing the address bar costs the browser milliseconds: while a reader drags a value the link is
   // rewritten at most every 250 ms (the last value always lands); a navigation is written at once.
-  let lastWrite = -Infinity, trailing = null;
+  let lastWrite = -Infinity, trailing = null, writtenLoc = null;
   function writeHash(forcePush = false) {
     if (!S.ready) return;
+    // The address moved since our last write (Back, Forward, a typed link): its hashchange is on its way and
+    // applies it; writing now would overwrite the entry the reader went to with the view being left.
+    // (Compared as the browser reports it after our write: it may percent-encode what it was given.)
+    if (S.lastHash !== null && writtenLoc !== null && loc.hash !== writtenLoc) return;
     const now = win.performance ? win.performance.now() : Date.now();
     const push = (S.pushNext || forcePush) && !S.embed && S.lastHash !== null;
-    if (!push && now - lastWrite < 250) {
+    // Only a value's rewrite waits: the first write after a link (lastHash null) settles the entry at once,
+    // so the next navigation is pushed as its own entry rather than folded into this one.
+    if (!push && S.lastHash !== null && now - lastWrite < 250) {
       if (!trailing) trailing = win.setTimeout(() => { trailing = null; lastWrite = -Infinity; writeHash(); }, 250);
       return;
     }
@@ -39,6 +45,7 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     else win.history.replaceState(null, '', url);
     S.pushNext = false;
     S.lastHash = hash;
+    writtenLoc = loc.hash;
     if (S.embed) $('open-full').href = linkFor(hash);
   }
 
