@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
+import { sameChart } from './lib/same-chart.mjs';
 
 const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
 const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
@@ -22,17 +23,6 @@ function cli(args) { return execFileSync(CLI, args, { encoding: 'utf8', stdio: [
 // Waits for the page's fleet run to end (a day at capacity takes a few seconds in a headless browser).
 async function runDone(page, timeout = 120000) {
   await page.waitForFunction(() => { const f = window.tierscope.fleet(); return f && f.started && f.done; }, null, { timeout, polling: 100 });
-}
-
-// Chart numbers may differ from the machine's in the last place (the C maths libraries differ); the rest
-// is equal.
-function sameChart(a, b, where = 'chart') {
-  if (typeof a === 'number' && typeof b === 'number') {
-    assert.ok(a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)), `${where}: ${a} vs ${b}`);
-  } else if (a && b && typeof a === 'object') {
-    assert.deepEqual(Object.keys(a), Object.keys(b), where);
-    for (const k of Object.keys(a)) sameChart(a[k], b[k], `${where}.${k}`);
-  } else assert.equal(a, b, where);
 }
 
 // The slicing rule of sim::next_slice_events, from the last slice's events and milliseconds.

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { sameChart } from './lib/same-chart.mjs';
 import { STEPS } from '../../web/lib/tour.mjs';
 
 const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
@@ -100,17 +101,6 @@ test('the catalog names what the page shows, for the model at hand', async () =>
   assert.notEqual(l.paths.find((p) => p.key === 'csa2-modes').label, c.paths.find((p) => p.key === 'csa2-modes').label);
   await page.close();
 });
-
-// Chart series hold values the browser's and the machine's maths libraries may round differently in the
-// last place (pow, log); everything else is equal.
-function sameChart(a, b, where = 'chart') {
-  if (typeof a === 'number' && typeof b === 'number') {
-    assert.ok(a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)), `${where}: ${a} vs ${b}`);
-  } else if (a && b && typeof a === 'object') {
-    assert.deepEqual(Object.keys(a), Object.keys(b), where);
-    for (const k of Object.keys(a)) sameChart(a[k], b[k], `${where}.${k}`);
-  } else assert.equal(a, b, where);
-}
 
 test('chart(name, options) gives the CLI\'s chart series; bad names and options are refused by name', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
