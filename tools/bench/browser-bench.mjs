@@ -170,7 +170,7 @@ function phaseRows(p) {
     ['wasmRequested', 'the page asks for tierscope.wasm', 'HTML, style sheet and the page\'s script arrive and run'],
     ['wasmReceived', 'its last byte arrives', 'download (compiling as it streams)'],
     ['firstPaint', 'the page\'s first paint', 'the page\'s own layout and paint (no app yet)'],
-    ['compiled', 'the module is compiled', 'compile, and the main thread free to hear it'],
+    ['compiled', 'the module is compiled', 'the WebGL2 context made while it compiles, the page\'s first layout and paint'],
     ['main', 'main() starts', 'instantiate and the runtime\'s start'],
     ['gl', 'window, GL context, Dear ImGui, fonts', 'SDL2 window on the context the page made, the font atlas'],
     ['model', 'the model and the ledger', 'default scenario: all figures and the path\'s ledger (first calls compile lazily)'],

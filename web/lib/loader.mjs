@@ -104,11 +104,11 @@ export function createLoader({ S, $, win, doc, hooks }) {
     return compiled;
   }
 
-  // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
-  // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
   // Start-up marks for the benchmark (navigation → compiled → instantiated → the app's own marks).
   const mark = (name) => { if (win.performance && win.performance.mark) win.performance.mark(`tierscope-${name}`); };
 
+  // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
+  // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
   function start() {
     if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
     $('status').textContent = 'Loading…';
