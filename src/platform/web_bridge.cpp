@@ -363,10 +363,13 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   return hand_out(ui::errors_json(errors));
 }
 
-// The figures for the page's table and walkthrough (ui::figures_view_json).
-TS_EXPORT const char* ts_bridge_figures_view_json() {
+// The figures for the page's table and walkthrough (ui::figures_view_json): those named in `ids`
+// (comma-separated), or all of them when it is empty.
+TS_EXPORT const char* ts_bridge_figures_view_json(const char* ids) {
   if (!bridge::g_app) return not_ready();
-  return hand_out(ui::figures_view_json(*bridge::g_app));
+  std::string_view list;
+  if (!arg_text(ids, list, 4096)) return bad_arg("ids", 4096);
+  return hand_out(ui::figures_view_json(*bridge::g_app, list));
 }
 
 // The comparison (ui::compare_json): null when nothing is pinned.

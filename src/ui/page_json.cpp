@@ -429,13 +429,25 @@ std::string ratio_text(double a, double b) {
 }
 }  // namespace
 
-std::string figures_view_json(const App& app) {
+std::string figures_view_json(const App& app, std::string_view ids) {
+  // One figure named in `ids` (comma-separated), or every figure when it is empty.
+  const auto wanted = [ids](std::string_view id) {
+    if (ids.empty()) return true;
+    for (std::size_t at = 0; at <= ids.size();) {
+      const std::size_t end = std::min(ids.find(',', at), ids.size());
+      if (ids.substr(at, end - at) == id) return true;
+      at = end + 1;
+    }
+    return false;
+  };
   std::string o;
-  o.reserve(64 * 1024);
+  o.reserve(ids.empty() ? 64 * 1024 : 1024);
   o += "{\"figures\":[";
-  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
-    const model::Figure& f = app.figures.list[i];
-    if (i) o += ',';
+  bool first = true;
+  for (const model::Figure& f : app.figures.list) {
+    if (!wanted(f.id)) continue;
+    if (!first) o += ',';
+    first = false;
     o += "{\"id\":";
     append_json_string(o, f.id);
     o += ",\"label\":";

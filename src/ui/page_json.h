@@ -36,8 +36,9 @@ bool card_export(const App& app, std::string_view format, std::string& out, mode
 // command line writes them for A's own link; an error when nothing is pinned.
 bool pinned_export(const App& app, std::string_view what, std::string_view format, std::string& out, model::Errors& errors);
 // The figures as the page's table and walkthrough use them: value, its text, formula and provenance, without
-// the sources (the downloads carry those, through figures_export). Rebuilt on every change, so kept light.
-std::string figures_view_json(const App& app);
+// the sources (the downloads carry those, through figures_export). Rebuilt on every change, so kept light;
+// `ids` (comma-separated) limits it to the figures a view shows (the walkthrough's few), empty for all.
+std::string figures_view_json(const App& app, std::string_view ids = {});
 // The comparison for the page ("null" when nothing is pinned): A's and B's names, every figure's value in
 // both with B ÷ A, and both timelines of the path on screen.
 std::string compare_json(const App& app);

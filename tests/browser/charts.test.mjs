@@ -84,7 +84,9 @@ test('no text of a chart overlaps another at a phone\'s width and at 1920 px, an
       const o = await overlaps(page);
       assert.ok(o.count >= 6, `${chart} at ${w}: ${o.count} texts`);
       assert.deepEqual(o.pairs, [], `${chart} at ${w}`);
-      // A screen reader gets a title, a description and the numbers as a table.
+      // A screen reader gets a title, a description and the numbers as a table (built when it is opened).
+      await page.$eval('.chart-data', (d) => { d.open = true; });
+      await page.waitForSelector('#chart-table tbody tr');
       const sr = await page.evaluate(() => {
         const svg = document.querySelector('#chart-figure svg');
         const ids = (svg.getAttribute('aria-labelledby') || '').split(' ');

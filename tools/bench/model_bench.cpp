@@ -2,8 +2,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <vector>
 
+#include "model/charts.h"
+#include "model/chart_options.h"
 #include "model/figures.h"
 #include "model/layers.h"
 #include "model/params.h"
@@ -79,6 +82,23 @@ int main() {
   }
   const double per_s_all = n_ctx / 10 * n_batch / std::chrono::duration<double>(Clock::now() - a2).count();
 
+  // The page's charts as a dragged value redraws them: the series and their JSON (the bridge's reply).
+  double chart_us[3] = {0, 0, 0}, chart_json_us[3] = {0, 0, 0};
+  const ChartKind kinds[3] = {ChartKind::Roofline, ChartKind::Sweep, ChartKind::Breakdown};
+  for (int k = 0; k < 3; ++k) {
+    Chart chart;
+    Errors errors;
+    const ChartOptions options;
+    chart_us[k] = median_us(21, 20, [&] {
+      Chart out;
+      Errors e;
+      make_chart(base, kinds[k], options, out, e);
+      g_sink = g_sink + static_cast<double>(out.lines.size());
+    });
+    make_chart(base, kinds[k], options, chart, errors);
+    chart_json_us[k] = median_us(21, 20, [&] { g_sink = g_sink + static_cast<double>(chart_to_json(chart).size()); });
+  }
+
   std::printf("tierscope model benchmark (%d figures per scenario)\n", kFigureCount);
   std::printf("%-52s %12s\n", "measurement", "result");
   std::printf("%-52s %9.2f us\n", "all figures with formulas, default scenario (median)", describe_us);
@@ -86,5 +106,9 @@ int main() {
   std::printf("%-52s %9.3f us\n", "values only (compute_values), default (median)", values_us);
   std::printf("%-52s %9.0f /s\n", "sweep of the decode step, 100k scenarios (ctx x batch)", per_s);
   std::printf("%-52s %9.0f /s\n", "sweep of every figure, 10k scenarios", per_s_all);
+  for (int k = 0; k < 3; ++k) {
+    const std::string name = std::string("chart ") + chart_key(kinds[k]) + ", default options: series + JSON";
+    std::printf("%-52s %6.1f + %.1f us\n", name.c_str(), chart_us[k], chart_json_us[k]);
+  }
   return 0;
 }

@@ -69,7 +69,8 @@ export function makeBridge(m) {
     // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
     setCompare: (on) => call('set_compare', on ? 1 : 0),
     compare: () => read('compare_json'),
-    figuresView: () => read('figures_view_json'),
+    // The figures named in `ids` (comma-separated), or all of them for ''.
+    figuresView: (ids = '') => (has('figures_view_json') ? withString(ids, (p) => json(m._ts_bridge_figures_view_json(p))) : null),
     stats: () => read('stats_json'),
     layout: () => read('layout_json'),
     viewHash: () => readText('view_hash'),

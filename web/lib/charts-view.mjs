@@ -5,6 +5,7 @@
 import { layoutChart, estimate } from './chart-layout.mjs';
 import { chartSvg, chartTable } from './chart-svg.mjs';
 import { refusalNotice } from './notices.mjs';
+import { morphChildren, setText } from './dom.mjs';
 
 const PREFIX = 'chart-';
 
@@ -86,10 +87,10 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     if (form.hidden) { formKey = ''; return; }
     const o = sweep();
     // The menus change with the model (its figures and their labels), not with every value.
-    const menus = `${S.figures.size}|${((S.catalog && S.catalog.sweepKeys) || []).length}`;
+    const menus = `${S.modelKey}|${((S.catalog && S.catalog.sweepKeys) || []).length}`;
     if (formKey !== menus) {
       formKey = menus;
-      const figs = [...S.figures.values()];
+      const figs = [...S.figures.all().values()];
       const keys = (S.catalog && S.catalog.sweepKeys) || [];
       const fill = (id, items, none) => {
         $(id).replaceChildren(...(none ? [el('option', { value: '', text: none })] : []), ...items.map((i) => el('option', { value: i.key, text: i.label })));
@@ -131,6 +132,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     const key = [k, S.state.scenarioHash, JSON.stringify(options), S.state.compare ? S.state.compare.hash : '', width, height].join('|');
     if (!force && key === drawnKey) return;
     drawnKey = key;
+    const t0 = win.performance.now();
     const r = S.bridge.chart(k, JSON.stringify(options));
     if (!r.ok || !r.chart) {
       notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes), { key: 'chart' });
@@ -140,9 +142,21 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     const chart = r.chart;
     if (!family && win.getComputedStyle) family = win.getComputedStyle($('charts')).fontFamily;
     const L = layoutChart(chart, { width, height, px: 12, measure });
-    box.replaceChildren(chartSvg(doc, chart, L, `chart-${k}`));
-    $('chart-table').replaceChildren(chartTable(doc, chart));
-    $('chart-command').textContent = chart.command || '';
+    // In place: a dragged value moves lines and rewrites a few labels; the rest of the chart stays as drawn.
+    morphChildren(box, el('div', {}, chartSvg(doc, chart, L, `chart-${k}`)));
+    shownChart = chart;
+    tableOf = null;
+    renderTable();
+    setText($('chart-command'), chart.command || '');
+    S.timings.add('chart', win.performance.now() - t0);
+  }
+
+  // The data table is built while it is open (a closed one is rebuilt when it opens).
+  let shownChart = null, tableOf = null;
+  function renderTable() {
+    if (!shownChart || tableOf === shownChart || !$('chart-table').parentElement.open) return;
+    tableOf = shownChart;
+    morphChildren($('chart-table'), el('div', {}, chartTable(doc, shownChart)));
   }
 
   function sync() {
@@ -150,7 +164,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     $('charts').hidden = !show;
     $('open-charts').setAttribute('aria-expanded', show ? 'true' : 'false');
     doc.documentElement.classList.toggle('chart-only', S.embed && show);
-    if (!show) { drawnKey = ''; room = null; return; }
+    if (!show) { drawnKey = ''; room = null; shownChart = tableOf = null; return; }
     tabs();
     sweepForm();
     compareBar();
@@ -178,6 +192,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
       if (text) setView(PREFIX + 'sweep', text);
     });
     $('chart-sweep-form').addEventListener('submit', (e) => e.preventDefault());
+    $('chart-table').parentElement.addEventListener('toggle', renderTable);
     $('chart-pin').addEventListener('click', () => {
       if (!S.ready) return;
       S.bridge.setCompare(!(S.state && S.state.compare));

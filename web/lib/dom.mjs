@@ -24,3 +24,35 @@ export function makeById(doc) {
     return node;
   };
 }
+
+// Writes a node's text only when it differs: writing the same text still replaces the text node, and the
+// browser then lays out that line again.
+export function setText(node, text) {
+  const t = String(text);
+  if (node.textContent !== t) node.textContent = t;
+}
+
+// Makes `node`'s children the same as `fresh`'s, keeping the nodes already there (and with them focus,
+// scroll position and the browser's layout of what did not change) and writing only the attributes and
+// text that differ. A dragged value that changes a few numbers then costs the layout of those numbers, not
+// of the whole list or chart. Listeners are not carried over: views that morph listen on the container.
+export function morphChildren(node, fresh) {
+  const want = [...fresh.childNodes];
+  for (let i = 0; i < want.length; i++) {
+    const o = node.childNodes[i], n = want[i];
+    if (!o) node.append(n);
+    else if (o.nodeType === n.nodeType && o.nodeName === n.nodeName && o.namespaceURI === n.namespaceURI) morphNode(o, n);
+    else node.replaceChild(n, o);
+  }
+  while (node.childNodes.length > want.length) node.lastChild.remove();
+}
+
+function morphNode(o, n) {
+  if (o.nodeType !== 1) {
+    if (o.data !== n.data) o.data = n.data;
+    return;
+  }
+  for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
+  for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  morphChildren(o, n);
+}

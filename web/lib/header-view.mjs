@@ -2,6 +2,7 @@
 // scrub and speed, the live region, and the notices that follow the state (values an edit moved, a setup
 // that cannot run). Every number and name here is the app's text.
 import { adjustmentNotice, infeasibleNotice, refusalNotice } from './notices.mjs';
+import { morphChildren, setText } from './dom.mjs';
 
 export function createHeader({ S, $, el, win, notices, refresh }) {
   function announce(text) {
@@ -13,8 +14,9 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
   // A counter: tokens in bold, their bytes beside them.
   function counter(id, main, bytes) {
     const dd = $(id);
-    dd.replaceChildren(el('span', { text: main }), el('span', { class: 'unit', text: ' ' + bytes }));
-    dd.parentElement.title = `${main} tokens · ${bytes}`;
+    morphChildren(dd, el('dd', {}, [el('span', { text: main }), el('span', { class: 'unit', text: ' ' + bytes })]));
+    const title = `${main} tokens · ${bytes}`;
+    if (dd.parentElement.title !== title) dd.parentElement.title = title;
   }
 
   // Labels and menus from the app's catalog: the counters' names for this model, the legend, the speeds.
@@ -34,30 +36,33 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     const t = st.counterText || {};
     counter('c-global', t.globalKvTokens || '—', t.globalKvBytes || '');
     counter('c-swa', t.swaKvTokens || '—', t.swaKvBytes || '');
-    $('c-engram').textContent = t.engramRows || '—';
-    $('c-policy').textContent = st.policy || '—';
+    setText($('c-engram'), t.engramRows || '—');
+    setText($('c-policy'), st.policy || '—');
     // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
-    $('subtitle').textContent = `${(st.presetLabel || st.preset || '').split(' · ')[0]} · memory tiers`;
+    setText($('subtitle'), `${(st.presetLabel || st.preset || '').split(' · ')[0]} · memory tiers`);
     // The fleet view's clock runs over the run's hours: its words are the app's.
     const fleet = st.view === 'fleet' && st.fleet ? st.fleet : null;
     const label = fleet ? fleet.label : st.pathLabel || st.path || '';
     const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step + 1} of ${st.steps}` : 'no steps';
-    $('status').textContent = st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`;
+    setText($('status'), st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`);
     $('status').classList.toggle('playing', !!st.playing);
     const play = $('pb-play');
     play.classList.toggle('is-playing', !!st.playing);
-    play.setAttribute('aria-label', st.playing ? 'Pause' : 'Play');
+    if (play.getAttribute('aria-label') !== (st.playing ? 'Pause' : 'Play')) play.setAttribute('aria-label', st.playing ? 'Pause' : 'Play');
     const scrub = $('pb-scrub');
-    scrub.max = String(Math.max(0, st.steps - 1));
-    scrub.value = String(st.step);
-    scrub.setAttribute('aria-valuetext', pos);
-    $('pb-pos').textContent = `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`;
+    if (scrub.max !== String(Math.max(0, st.steps - 1))) scrub.max = String(Math.max(0, st.steps - 1));
+    if (scrub.value !== String(st.step)) scrub.value = String(st.step);
+    if (scrub.getAttribute('aria-valuetext') !== pos) scrub.setAttribute('aria-valuetext', pos);
+    setText($('pb-pos'), `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`);
     const speed = $('pb-speed');
     const sv = String(st.speed);
     if (![...speed.options].some((o) => o.value === sv)) speed.append(el('option', { value: sv, text: `${sv}×` }));
-    speed.value = sv;
-    for (const b of $('path-list').querySelectorAll('.path')) b.setAttribute('aria-pressed', !fleet && b.dataset.path === st.path ? 'true' : 'false');
-    $('entry-now').textContent = st.entrySentence || st.note || '';
+    if (speed.value !== sv) speed.value = sv;
+    for (const b of $('path-list').querySelectorAll('.path')) {
+      const pressed = !fleet && b.dataset.path === st.path ? 'true' : 'false';
+      if (b.getAttribute('aria-pressed') !== pressed) b.setAttribute('aria-pressed', pressed);
+    }
+    setText($('entry-now'), st.entrySentence || st.note || '');
     if (st.entrySentence) announce(`${label}, ${pos}: ${st.entrySentence}`);
     // The selection on the canvas, by pointer or by keys, is said aloud: its name and its leading figure.
     const sel = st.selection;

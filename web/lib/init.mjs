@@ -32,6 +32,8 @@ export function init(win) {
   const parts = {};
   function refresh() {
     if (!S.ready) return;
+    const t0 = win.performance.now();
+    S.refreshQueued = false;  // this read covers any change the app reported before it
     S.state = S.bridge.state();
     syncScenario();
     parts.walkthrough.syncToState();
@@ -43,6 +45,7 @@ export function init(win) {
     parts.fleet.sync();
     parts.share.writeHash();
     parts.embed.postEvent('state');
+    S.timings.add('refresh', win.performance.now() - t0);
   }
   // Names, labels and figures change with the scenario (another model is named otherwise).
   function syncScenario() {
@@ -52,14 +55,8 @@ export function init(win) {
     const modelKey = `${S.state.presetLabel}|${JSON.stringify(S.state.arch || null)}`;
     const renamed = modelKey !== S.modelKey;
     if (renamed) { S.modelKey = modelKey; S.catalog = S.bridge.catalog(); }
-    // The table's and walkthrough's view of the figures (no sources: the downloads carry those).
-    const view = S.bridge.has('figures_view_json') ? S.bridge.figuresView() : null;
-    let list = view && Array.isArray(view.figures) ? view.figures : null;
-    if (!list) {
-      const r = S.bridge.exportText('figures', 'json');
-      try { list = r.ok ? JSON.parse(r.text).figures : []; } catch { list = []; }
-    }
-    S.figures = new Map(list.map((f) => [f.id, f]));
+    // The figures are read again as the views ask for them (no sources: the downloads carry those).
+    S.figures.invalidate();
     if (renamed) {
       parts.header.renderCatalog();
       parts.walkthrough.renderPaths();
@@ -106,10 +103,11 @@ export function init(win) {
   }
 
   function onAppState() {
-    // The app may report from inside a call the page made; one refresh after that call returns is enough.
+    // The app may report from inside a call the page made; one refresh after that call returns is enough,
+    // and none when the caller refreshed already (window.tierscope's commands do).
     if (S.refreshQueued) return;
     S.refreshQueued = true;
-    win.queueMicrotask(() => { S.refreshQueued = false; refresh(); });
+    win.queueMicrotask(() => { if (S.refreshQueued) refresh(); });
   }
 
   function appReady(m) {

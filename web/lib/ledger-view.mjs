@@ -9,6 +9,7 @@ export function exportName(ledger, filter, ext) {
 }
 
 import { refusalNotice } from './notices.mjs';
+import { morphChildren, setText } from './dom.mjs';
 
 const EMPTY = { path: '', label: '', preset: '', note: '', steps: 0, options: { tiers: [], objects: [] }, entries: [] };
 
@@ -38,29 +39,65 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     for (const [id, list, cur] of [['ledger-tier', opts.tiers, 'tier'], ['ledger-object', opts.objects, 'object']]) {
       const sel = $(id);
       if (!list.some((o) => o.key === S.filter[cur])) S.filter[cur] = '';
-      sel.replaceChildren(el('option', { value: '', text: 'any' }), ...list.map((o) => el('option', { value: o.key, text: o.label })));
-      sel.value = S.filter[cur];
+      // The menus change with the path, not with a value: rebuilt only when their choices differ.
+      const choices = list.map((o) => `${o.key}=${o.label}`).join('|');
+      if (sel.dataset.choices !== choices) {
+        sel.dataset.choices = choices;
+        sel.replaceChildren(el('option', { value: '', text: 'any' }), ...list.map((o) => el('option', { value: o.key, text: o.label })));
+      }
+      if (sel.value !== S.filter[cur]) sel.value = S.filter[cur];
     }
     render();
   }
 
-  function row(e) {
+  // The text an entry's row shows, field by field, in the order row() places it.
+  const fieldsOf = (e) => [e.at, e.move, e.bytes, e.object + (e.phase ? ` · ${e.phase}` : ''), e.duration, e.provenance || 'derived', e.sentence];
+  const textNodes = new WeakMap();  // row → the text nodes its fields are written into
+
+  // One entry's row; the current one (at `step`) is marked and carries its formula and sources, and the
+  // list's one tab stop is on it (or on the first row), as markCurrent() would leave them.
+  function row(e, step, tabStop) {
+    const doc = $('ledger-list').ownerDocument;
+    const texts = fieldsOf(e).map((t) => doc.createTextNode(t));
+    const [at, move, bytes, obj, dur, badge, sentence] = texts;
     // Screen readers hear what each number is; sighted readers get the same from the column positions.
     const sr = (t) => el('span', { class: 'sr-only', text: t });
     const head = el('span', { class: 'row-head' }, [
-      el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), e.at]),
-      el('span', { class: 'move', text: e.move }),
-      el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), e.bytes]),
+      el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), at]),
+      el('span', { class: 'move' }, move),
+      el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), bytes]),
     ]);
     const what = el('span', { class: 'row-what' }, [
-      el('span', { class: 'obj', text: e.object + (e.phase ? ` · ${e.phase}` : '') }),
-      el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), e.duration]),
-      el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), e.provenance || 'derived']),
+      el('span', { class: 'obj' }, obj),
+      el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), dur]),
+      el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), badge]),
     ]);
-    return el('li', { 'data-index': e.index }, el('button', {
-      type: 'button', class: 'entry', tabindex: '-1', 'data-index': e.index, 'data-step': e.step,
-      onclick: () => { S.pushNext = true; S.bridge.pause(); S.bridge.seek(e.index); refresh(); },
-    }, [head, what, el('span', { class: 'sentence', text: e.sentence })]));
+    const on = e.index === step;
+    const li = el('li', { 'data-index': e.index }, [el('button', {
+      type: 'button', class: on ? 'entry current' : 'entry', tabindex: tabStop ? '0' : '-1', 'aria-current': on ? 'step' : 'false',
+      'data-index': e.index, 'data-step': e.step,
+    }, [head, what, el('span', { class: 'sentence' }, sentence)]), on ? detail(e) : null]);
+    textNodes.set(li, texts);
+    return li;
+  }
+  const detail = (e) => el('div', { class: 'detail' }, [el('p', { class: 'formula', text: e.formula }), e.sources ? el('p', { class: 'sources', text: e.sources }) : null]);
+
+  // The rows on screen are these entries' (same steps in the same places): a changed value then rewrites
+  // only the fields whose text changed, in place, so the browser lays out those words and nothing else.
+  function patchRows(list, entries) {
+    const rows = list.children;
+    if (rows.length !== entries.length) return false;
+    for (let i = 0; i < rows.length; i++) {
+      const li = rows[i], e = entries[i];
+      if (!textNodes.has(li) || li.dataset.index !== String(e.index) || li.firstElementChild.dataset.step !== String(e.step)) return false;
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const texts = textNodes.get(rows[i]);
+      fieldsOf(entries[i]).forEach((t, k) => { if (texts[k].data !== t) texts[k].data = t; });
+      const shown = rows[i].querySelector('.detail');
+      if (shown) morphChildren(shown, detail(entries[i]));
+    }
+    return true;
   }
 
   // While a scenario is pinned: the path's timeline in A and in B, one bar each, entries end to end at the
@@ -90,12 +127,15 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   function render() {
     renderTimelines();
     const l = ledger();
-    $('ledger-path').textContent = l.label ? `· ${l.label}` : '';
-    $('ledger-list').replaceChildren(...l.entries.map(row));
+    setText($('ledger-path'), l.label ? `· ${l.label}` : '');
+    const step = S.state ? S.state.step : -1;
+    const at = l.entries.findIndex((e) => e.index === step);
+    const list = $('ledger-list');
+    if (!patchRows(list, l.entries)) list.replaceChildren(...l.entries.map((e, i) => row(e, step, i === Math.max(0, at))));
     const empty = $('ledger-empty');
     empty.hidden = l.entries.length > 0;
     // An empty path says why (the app's note: a setup that cannot run, a model without this part).
-    empty.textContent = l.steps === 0 ? (l.note || 'Choose an animation to list what moves where, step by step.') : 'No entry matches the filter.';
+    setText(empty, l.steps === 0 ? (l.note || 'Choose an animation to list what moves where, step by step.') : 'No entry matches the filter.');
     for (const id of ['ledger-csv', 'ledger-json', 'ledger-link']) $(id).disabled = !S.ready || l.entries.length === 0;
     markCurrent();
   }
@@ -105,21 +145,26 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   function markCurrent() {
     const list = $('ledger-list');
     const step = S.state ? S.state.step : -1;
-    let current = null;
-    for (const li of list.children) {
-      const on = Number(li.dataset.index) === step;
+    const rows = [...list.children];
+    const current = rows.find((li) => Number(li.dataset.index) === step) || null;
+    // The list is one tab stop: the current entry, or the first when none is current.
+    const tabStop = current || rows[0];
+    for (const li of rows) {
+      const on = li === current;
       const btn = li.firstElementChild;
-      btn.classList.toggle('current', on);
-      btn.setAttribute('aria-current', on ? 'step' : 'false');
-      btn.tabIndex = on ? 0 : -1;
-      const detail = li.querySelector('.detail');
-      if (on && !detail) {
+      // Written only when it changes: each write makes the browser restyle the row.
+      if (btn.classList.contains('current') !== on) {
+        btn.classList.toggle('current', on);
+        btn.setAttribute('aria-current', on ? 'step' : 'false');
+      }
+      const tab = li === tabStop ? 0 : -1;
+      if (btn.tabIndex !== tab) btn.tabIndex = tab;
+      const shown = li.querySelector('.detail');
+      if (on && !shown) {
         const e = ledger().entries.find((x) => x.index === step);
-        if (e) li.append(el('div', { class: 'detail' }, [el('p', { class: 'formula', text: e.formula }), e.sources ? el('p', { class: 'sources', text: e.sources }) : null]));
-      } else if (!on && detail) detail.remove();
-      if (on) current = li;
+        if (e) li.append(detail(e));
+      } else if (!on && shown) shown.remove();
     }
-    if (!current && list.firstElementChild) list.firstElementChild.firstElementChild.tabIndex = 0;
     // Scrolling reads the layout, so it happens when the current entry changed (a seek, a step), not on
     // every update of the rows (a dragged value keeps the entry and the list's scroll).
     if (current && step !== scrolledTo) {
@@ -144,6 +189,15 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   }
 
   function wire() {
+    // A click or Enter on an entry seeks to it (one listener for the list: its rows are updated in place).
+    $('ledger-list').addEventListener('click', (e) => {
+      const b = e.target && e.target.closest ? e.target.closest('button.entry') : null;
+      if (!b || !S.ready) return;
+      S.pushNext = true;
+      S.bridge.pause();
+      S.bridge.seek(Number(b.dataset.index));
+      refresh();
+    });
     // Arrow keys move between entries (one tab stop for the whole list); Enter or a click seeks.
     $('ledger-list').addEventListener('keydown', (e) => {
       const buttons = [...$('ledger-list').querySelectorAll('button.entry')];

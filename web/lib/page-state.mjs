@@ -1,8 +1,35 @@
 // The page's one mutable state: everything the shell's views remember between events lives here, so each
 // view is a set of functions over it (and node's tests can build one and look inside).
 
-export function createPageState({ embed = false, framed = false } = {}) {
+import { bridgeFigures } from './figures.mjs';
+
+// The page's own work, for window.tierscope.stats() and the benchmark: the last 256 durations of each kind
+// (a refresh after a change, a chart's recompute and redraw), so a long session keeps no growing list.
+export function createTimings(size = 256) {
+  const kinds = new Map();
   return {
+    add(kind, ms) {
+      let k = kinds.get(kind);
+      if (!k) kinds.set(kind, (k = { list: new Float64Array(size), n: 0 }));
+      k.list[k.n % size] = ms;
+      k.n++;
+    },
+    // {kind: {count, p50, p95, max}} in milliseconds over the kept durations.
+    summary() {
+      const out = {};
+      for (const [kind, k] of kinds) {
+        const xs = Array.from(k.list.subarray(0, Math.min(k.n, size))).sort((a, b) => a - b);
+        const at = (f) => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+        out[kind] = { count: k.n, p50: at(0.5), p95: at(0.95), max: xs[xs.length - 1] };
+      }
+      return out;
+    },
+    clear() { kinds.clear(); },
+  };
+}
+
+export function createPageState({ embed = false, framed = false } = {}) {
+  const S = {
     embed, framed,
     ready: false,          // the app has drawn its first frame
     failed: false,         // a start-up failure is on screen
@@ -10,7 +37,7 @@ export function createPageState({ embed = false, framed = false } = {}) {
     catalog: null,         // names and labels from the app (ui::catalog_json), for the current scenario
     catalogKey: null,      // the scenarioHash the figures were read for
     modelKey: null,        // the model the catalog's names were read for
-    figures: new Map(),    // id → figure (the app's figures JSON)
+    figures: null,         // the app's figures, read as the views need them (figures.mjs; set below)
     state: null,           // the app's state JSON, read on every refresh
     ledger: null,          // the ledger panel's rows (ui::ledger_view_json)
     ledgerKey: '',
@@ -25,8 +52,11 @@ export function createPageState({ embed = false, framed = false } = {}) {
     lastInfeasible: null,  // the reason last shown for a setup that cannot run
     shownOnce: false,
     quietLoss: false,      // the embed gave its WebGL context back on purpose: no notice
-    refreshQueued: false,
+    refreshQueued: false,  // the app reported a change that no refresh has read yet
+    timings: createTimings(),
     module: null,
     readyPromise: null, resolveReady: null, rejectReady: null,
   };
+  S.figures = bridgeFigures(S);
+  return S;
 }

@@ -87,6 +87,8 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
       if (!S.ready) return null;
       const s = b().stats();
       if (s && win.performance && win.performance.memory) s.jsHeapBytes = win.performance.memory.usedJSHeapSize;
+      // The page's own work in milliseconds: a refresh after a change, a chart's recompute and redraw.
+      if (s) s.page = S.timings.summary();
       return s;
     },
     layout: () => (S.ready ? b().layout() : null),

@@ -19,26 +19,33 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     return u.href;
   }
 
-  // Writing the address bar costs the browser milliseconds: while a reader drags a value the link is
-  // rewritten at most every 250 ms (the last value always lands); a navigation is written at once.
-  let lastWrite = -Infinity, trailing = null, writtenLoc = null;
-  function writeHash(forcePush = false) {
+  // Writing the address bar costs the browser milliseconds (more than recomputing the scenario): while a
+  // reader drags a value the link is written once the value rests for 250 ms (at least every second while
+  // it keeps moving), from a timer, never inside the change itself; a navigation is written at once.
+  let trailing = null, pendingSince = -Infinity, writtenLoc = null;
+  const now = () => (win.performance ? win.performance.now() : Date.now());
+  function writeLater() {
+    const t = now();
+    if (!trailing) pendingSince = t;
+    else win.clearTimeout(trailing);
+    const wait = Math.max(0, Math.min(250, pendingSince + 1000 - t));
+    trailing = win.setTimeout(() => { trailing = null; writeHash(false, true); }, wait);
+  }
+  function writeHash(forcePush = false, due = false) {
     if (!S.ready) return;
     // The address moved since our last write (Back, Forward, a typed link): its hashchange is on its way and
     // applies it; writing now would overwrite the entry the reader went to with the view being left.
     // (Compared as the browser reports it after our write: it may percent-encode what it was given.)
     if (S.lastHash !== null && writtenLoc !== null && loc.hash !== writtenLoc) return;
-    const now = win.performance ? win.performance.now() : Date.now();
     const push = (S.pushNext || forcePush) && !S.embed && S.lastHash !== null;
     // Only a value's rewrite waits: the first write after a link (lastHash null) settles the entry at once,
     // so the next navigation is pushed as its own entry rather than folded into this one.
-    if (!push && S.lastHash !== null && now - lastWrite < 250) {
-      if (!trailing) trailing = win.setTimeout(() => { trailing = null; lastWrite = -Infinity; writeHash(); }, 250);
-      return;
-    }
-    lastWrite = now;
-    const hash = currentHash();
+    // A value's change compares the hash the state read just brought (no second call into the app).
+    const later = !push && !due && S.lastHash !== null;
+    const hash = later && S.state && typeof S.state.viewHash === 'string' ? S.state.viewHash : currentHash();
     if (hash === S.lastHash && ('#' + hash === loc.hash || (!hash && !loc.hash))) return;
+    if (later) { writeLater(); return; }
+    if (trailing) { win.clearTimeout(trailing); trailing = null; }
     const url = hash ? '#' + hash : loc.pathname + loc.search;
     // Inside an embed every write replaces the entry: an iframe's history entries would hijack the host's Back.
     if ((S.pushNext || forcePush) && !S.embed && S.lastHash !== null) win.history.pushState(null, '', url);

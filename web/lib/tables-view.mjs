@@ -11,7 +11,7 @@ export function createTables({ S, $, el, win, notices, download }) {
   const head = (names) => el('tr', {}, names.map((n) => cell('th', n, { scope: 'col' })));
 
   function renderFigures() {
-    const list = [...S.figures.values()];
+    const list = [...S.figures.all().values()];
     const table = $('figures-table');
     const body = table.querySelector('tbody');
     // While a scenario is pinned, each figure shows A (pinned), B (now) and B ÷ A, the app's words for each.

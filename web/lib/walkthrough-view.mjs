@@ -2,19 +2,23 @@
 // shows (one story on screen), in the wording for this model (state().arch), with this scenario's numbers
 // from the app's figures; the list's names come from the app's catalog.
 import { STEPS, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
+import { morphChildren, setText } from './dom.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
 
+  // The figure a reader clicked in the text: its formula and source below the text, kept (with this
+  // scenario's numbers) while the step stays, until another step is shown.
+  let shown = { step: -1, id: '' };
+  let shownBody = '';  // the step and words the text shows (its numbers aside)
   function showFigure(id) {
     const box = $('tour-look');
-    const f = S.figures.get(id);
-    box.replaceChildren();
-    if (!f) { box.textContent = 'This number appears once the model has loaded.'; return; }
-    box.append(el('strong', { text: `${f.label || id}: ` }), el('span', { text: f.formula || f.text }), ' ',
-      el('span', { class: 'badge', text: f.provenance || 'derived' }));
-    if (f.sources) box.append(el('span', { class: 'sources', text: ' ' + f.sources }));
+    const f = S.ready ? S.figures.pick([id]).get(id) : undefined;
+    shown = { step: S.tourIndex, id };
+    if (!f) { setText(box, 'This number appears once the model has loaded.'); return; }
+    morphChildren(box, el('p', {}, [el('strong', { text: `${f.label || id}: ` }), el('span', { text: f.formula || f.text }), ' ',
+      el('span', { class: 'badge', text: f.provenance || 'derived' }), f.sources ? el('span', { class: 'sources', text: ' ' + f.sources }) : null]));
   }
 
   // A slot shows "…" until the app has computed its number. arch.* slots quote the model's facts; the
@@ -28,23 +32,34 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     }
     const f = S.figures.get(id);
     return el('button', { type: 'button', class: f ? 'fig' : 'fig pending', 'data-fig': id,
-      'aria-label': f ? undefined : 'computing', text: figureText(id), onclick: () => showFigure(id) });
+      'aria-label': f ? undefined : 'computing', text: figureText(id) });
   }
 
+  // Rewrites only what changed: a dragged value changes a few numbers in the text, not the step.
   function render() {
     const i = S.tourIndex;
     const words = variantFor(STEPS[i], arch());
-    $('tour-count').textContent = `· ${i + 1} of ${STEPS.length}`;
-    $('tour-title').textContent = words.title;
-    $('tour-body').replaceChildren(...words.body.map((tpl) => el('p', {}, parseTemplate(tpl).map((part) => (part.figure ? slot(part.figure) : part.text)))));
-    $('tour-look').textContent = `Look at ${words.look}.`;
+    setText($('tour-count'), `· ${i + 1} of ${STEPS.length}`);
+    setText($('tour-title'), words.title);
+    const paragraphs = words.body.map(parseTemplate);
+    // Only this step's numbers are read from the app (and the one a reader opened).
+    if (S.ready) S.figures.pick(paragraphs.flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure).concat(shown.id ? [shown.id] : []));
+    // The same words with new numbers are updated in place; other words (another step, this model's
+    // wording, the numbers arriving) are new text, drawn afresh.
+    const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part) => (part.figure ? slot(part.figure) : part.text)))));
+    const bodyKey = `${i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
+    if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
+    else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
+    if (shown.step === i && shown.id) showFigure(shown.id);
+    else { shown = { step: -1, id: '' }; setText($('tour-look'), `Look at ${words.look}.`); }
     const dots = $('tour-dots');
     if (dots.children.length !== STEPS.length) {
       dots.replaceChildren(...STEPS.map((s, k) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => go(k) }))));
     }
     [...dots.querySelectorAll('.dot')].forEach((d, k) => {
-      d.setAttribute('aria-current', k === i ? 'step' : 'false');
-      d.setAttribute('aria-label', `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`);
+      const current = k === i ? 'step' : 'false', label = `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`;
+      if (d.getAttribute('aria-current') !== current) d.setAttribute('aria-current', current);
+      if (d.getAttribute('aria-label') !== label) d.setAttribute('aria-label', label);
     });
     $('tour-back').disabled = i === 0;
     $('tour-next').disabled = i === STEPS.length - 1;
@@ -114,6 +129,11 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   }
 
   function wire() {
+    // A number in the text shows its formula and source (one listener: the text is updated in place).
+    $('tour-body').addEventListener('click', (e) => {
+      const b = e.target && e.target.closest ? e.target.closest('button.fig[data-fig]') : null;
+      if (b) showFigure(b.dataset.fig);
+    });
     $('tour-back').addEventListener('click', () => go(S.tourIndex - 1));
     $('tour-next').addEventListener('click', () => go(S.tourIndex + 1));
     $('tour-play').addEventListener('click', () => go(S.tourIndex, { play: true }));

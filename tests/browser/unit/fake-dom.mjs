@@ -35,16 +35,25 @@ function matchesCompound(node, c) {
   return true;
 }
 
+// A text node: what a string child becomes, so views that update text in place (dom.mjs morphChildren) can.
+export class FakeText {
+  constructor(data) { this.nodeType = 3; this.nodeName = '#text'; this.namespaceURI = null; this.data = String(data); this.parentElement = null; }
+  get textContent() { return this.data; }
+  remove() { if (this.parentElement) { this.parentElement.nodes = this.parentElement.nodes.filter((c) => c !== this); this.parentElement = null; } }
+}
+
 export class FakeNode {
   constructor(doc, tag) {
     this.ownerDocument = doc;
     this.tagName = tag.toUpperCase();
-    this.children = [];
+    this.nodeType = 1;
+    this.nodeName = this.tagName;
+    this.namespaceURI = null;
+    this.nodes = [];                 // every child: elements and text
     this.parentElement = null;
     this.attrs = new Map();
     this.listeners = new Map();
     this.className = '';
-    this._text = '';
     this.classList = new ClassList(this);
     this.dataset = {};
     this.style = {};
@@ -57,10 +66,15 @@ export class FakeNode {
   }
   get id() { return this.attrs.get('id') || ''; }
   set id(v) { this.setAttribute('id', v); }
+  get children() { return this.nodes.filter((c) => c instanceof FakeNode); }
+  get childNodes() { return this.nodes; }
+  get lastChild() { return this.nodes[this.nodes.length - 1] || null; }
   get firstElementChild() { return this.children[0] || null; }
-  get lastElementChild() { return this.children[this.children.length - 1] || null; }
-  get textContent() { return this._text + this.children.map((c) => (typeof c === 'string' ? c : c.textContent)).join(''); }
-  set textContent(v) { this.children.forEach((c) => { if (c instanceof FakeNode) c.parentElement = null; }); this.children = []; this._text = String(v); }
+  get lastElementChild() { const c = this.children; return c[c.length - 1] || null; }
+  get textContent() { return this.nodes.map((c) => c.textContent).join(''); }
+  set textContent(v) { this.nodes.forEach((c) => { c.parentElement = null; }); const t = String(v); this.nodes = t ? [new FakeText(t)] : []; }
+  get attributes() { return [...(this.className ? [['class', this.className]] : []), ...this.attrs].map(([name, value]) => ({ name, value })); }
+  hasAttribute(k) { return this.getAttribute(k) !== null; }
   setAttribute(k, v) {
     v = String(v);
     this.attrs.set(k, v);
@@ -69,28 +83,37 @@ export class FakeNode {
     if (k === 'value') this.value = v;
   }
   getAttribute(k) { return k === 'class' ? this.className || null : this.attrs.has(k) ? this.attrs.get(k) : null; }
-  removeAttribute(k) { this.attrs.delete(k); }
+  removeAttribute(k) {
+    this.attrs.delete(k);
+    if (k === 'class') this.className = '';
+    if (k.startsWith('data-')) delete this.dataset[k.slice(5).replace(/-([a-z])/g, (_, c) => c.toUpperCase())];
+  }
   append(...nodes) {
     for (const n of nodes) {
-      if (n instanceof FakeNode) { n.remove(); n.parentElement = this; this.children.push(n); }
-      else this.children.push(String(n));
+      const node = n instanceof FakeNode || n instanceof FakeText ? n : new FakeText(n);
+      node.remove();
+      node.parentElement = this;
+      this.nodes.push(node);
       if (this.tagName === 'SELECT' && n instanceof FakeNode) this.options = this.children.filter((c) => c instanceof FakeNode);
     }
   }
   appendChild(n) { this.append(n); return n; }
-  insertBefore(n, ref) { n.remove(); n.parentElement = this; const i = this.children.indexOf(ref); this.children.splice(i < 0 ? this.children.length : i, 0, n); }
+  insertBefore(n, ref) { n.remove(); n.parentElement = this; const i = this.nodes.indexOf(ref); this.nodes.splice(i < 0 ? this.nodes.length : i, 0, n); }
+  replaceChild(n, old) { this.insertBefore(n, old); old.remove(); return old; }
   replaceChildren(...nodes) { this.textContent = ''; this.append(...nodes); }
   remove() {
     if (!this.parentElement) return;
     const p = this.parentElement;
-    p.children = p.children.filter((c) => c !== this);
+    p.nodes = p.nodes.filter((c) => c !== this);
     if (p.tagName === 'SELECT') p.options = p.children.filter((c) => c instanceof FakeNode);
     this.parentElement = null;
   }
   addEventListener(type, fn) { if (!this.listeners.has(type)) this.listeners.set(type, []); this.listeners.get(type).push(fn); }
   dispatch(type, props = {}) {
-    const ev = { type, target: this, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; }, stopPropagation() {}, ...props };
-    for (const fn of this.listeners.get(type) || []) fn(ev);
+    // Events bubble up to the ancestors (views listen on a list for its rows), unless stopped.
+    let stopped = false;
+    const ev = { type, target: this, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; }, stopPropagation() { stopped = true; }, ...props };
+    for (let n = this; n && !stopped; n = n.parentElement) for (const fn of (n.listeners && n.listeners.get(type)) || []) fn(ev);
     return ev;
   }
   click() { this.dispatch('click'); }
@@ -128,6 +151,7 @@ export class FakeDocument {
     this.listeners = new Map();
   }
   createElement(tag) { return new FakeNode(this, tag); }
+  createTextNode(text) { return new FakeText(text); }
   getElementById(id) { for (const n of this.documentElement.descendants()) if (n.id === id) return n; return null; }
   querySelectorAll(sel) { return this.documentElement.querySelectorAll(sel); }
   addEventListener(type, fn) { FakeNode.prototype.addEventListener.call(this, type, fn); }
@@ -147,12 +171,15 @@ export function pageWith(ids) {
 
 // A window for the views: timers run only when the test asks, nothing else.
 export function fakeWindow(doc) {
-  const timers = [];
+  const timers = new Map();
+  let next = 0;
   return {
     document: doc, timers,
-    setTimeout: (fn) => { timers.push(fn); return timers.length; },
-    runTimers() { while (timers.length) timers.shift()(); },
+    setTimeout: (fn) => { timers.set(++next, fn); return next; },
+    clearTimeout: (id) => { timers.delete(id); },
+    runTimers() { while (timers.size) { const [id, fn] = timers.entries().next().value; timers.delete(id); fn(); } },
     matchMedia: () => ({ matches: false }),
+    performance: { now: () => Date.now() },
     requestAnimationFrame: (fn) => fn(),
     location: { hash: '', href: 'http://127.0.0.1/', pathname: '/', search: '' },
     console,

@@ -1,5 +1,6 @@
-// The share link's writer: while values change the address is rewritten at most every 250 ms, a navigation
-// is written at once, and Back or Forward is never overwritten by a write that was still due.
+// The share link's writer: a changed value is written once it rests (from a timer, never inside the change;
+// at least every second while it keeps moving), a navigation is written at once, and Back or Forward is
+// never overwritten by a write that was still due.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageWith, fakeWindow } from './fake-dom.mjs';
@@ -28,20 +29,25 @@ function setup() {
   return { S, win, share, writes, entries, setView: (v) => { view = v; }, tick: (ms) => { now += ms; } };
 }
 
-test('changes within 250 ms are written once, the last value landing; a navigation is pushed at once', () => {
+test('a moving value is written once it rests, the last value landing; a navigation is pushed at once', () => {
   const t = setup();
   t.share.writeHash();                       // the first write replaces the entry the page opened on
   assert.deepEqual(t.writes, [['replace', '#preset=a&batch=1']]);
-  t.tick(16); t.setView('preset=a&batch=2'); t.share.writeHash();
+  t.tick(300); t.setView('preset=a&batch=2'); t.share.writeHash();
+  assert.equal(t.writes.length, 1, 'not written inside the change, however long since the last write');
   t.tick(16); t.setView('preset=a&batch=3'); t.share.writeHash();
   assert.equal(t.writes.length, 1, 'held back while the value moves');
+  assert.equal(t.win.timers.size, 1, 'one write due, not one per change');
   t.win.runTimers();
   assert.deepEqual(t.writes.at(-1), ['replace', '#preset=a&batch=3'], 'the last value lands');
+  assert.equal(t.writes.length, 2);
+  t.share.writeHash();
+  assert.equal(t.win.timers.size, 0, 'an unchanged view schedules nothing');
   t.S.pushNext = true; t.setView('preset=a&batch=3&path=prefill'); t.share.writeHash();
   assert.deepEqual(t.writes.at(-1), ['push', '#preset=a&batch=3&path=prefill'], 'a navigation is its own entry, at once');
 });
 
-test('Back within 250 ms of a change is not overwritten by the write that was due', () => {
+test('Back while a change\'s write is due is not overwritten by the write that was due', () => {
   const t = setup();
   t.share.writeHash();
   t.S.pushNext = true; t.setView('preset=a&path=prefix-cache'); t.share.writeHash();
@@ -55,7 +61,7 @@ test('Back within 250 ms of a change is not overwritten by the write that was du
   assert.equal(t.win.location.hash, '#preset=a&batch=1');
 });
 
-test('a link applied within 250 ms of a write is settled at once, so the next navigation is its own entry', () => {
+test('a link applied while a value\'s write is due is settled at once, so the next navigation is its own entry', () => {
   const t = setup();
   t.share.writeHash();
   t.tick(16); t.setView('preset=a&batch=2'); t.share.writeHash();      // a value moved: a trailing write is due

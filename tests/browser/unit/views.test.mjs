@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageWith, fakeWindow } from './fake-dom.mjs';
 import { makeEl, makeById } from '../../../web/lib/dom.mjs';
-import { createPageState } from '../../../web/lib/page-state.mjs';
+import { createPageState, createTimings } from '../../../web/lib/page-state.mjs';
+import { createFigures } from '../../../web/lib/figures.mjs';
 import { createNotices } from '../../../web/lib/notices-view.mjs';
 import { createLedgerView, exportName } from '../../../web/lib/ledger-view.mjs';
 import { createHeader } from '../../../web/lib/header-view.mjs';
@@ -85,9 +86,38 @@ test('ledger view: rows are the app\'s text, filters ask the app, downloads are 
   assert.equal(t.$('ledger-list').querySelectorAll('button.entry').length, 1);
   t.$('ledger-csv').click();
   assert.deepEqual(t.downloads.pop(), { name: 'tierscope-decode-v41-flash-8xb200-global-kv.csv', text: 'ledger.csv::global-kv', type: 'text/csv' });
-  rows[0].click();
-  assert.deepEqual(t.calls.slice(-2), [['pause'], ['seek', 0]]);
+  // A click on a row on screen seeks to its entry.
+  const left = t.$('ledger-list').querySelector('button.entry');
+  left.click();
+  assert.deepEqual(t.calls.slice(-2), [['pause'], ['seek', Number(left.dataset.index)]]);
+  assert.notEqual(left.dataset.index, undefined);
   assert.equal(exportName({ path: 'decode', preset: 'p' }, { tier: 'hbm', object: '' }, 'json'), 'tierscope-decode-p-hbm.json');
+});
+
+test('ledger view: a changed value rewrites the rows\' numbers in place, keeping the rows and the keyboard focus', () => {
+  const t = setup();
+  const view = createLedgerView({ ...t, copyLink: () => {} });
+  view.wire();
+  view.sync();
+  const before = t.$('ledger-list').querySelectorAll('button.entry');
+  before[0].focus();
+  // The same path at another batch: new numbers, same steps.
+  t.S.bridge.ledgerView = () => ({ ...LEDGER, entries: LEDGER.entries.map((e) => ({ ...e, bytes: e.bytes.replace(/^\d+/, '99'), formula: e.formula + ' × 2' })) });
+  t.S.state = { ...t.S.state, scenarioHash: 'preset=v41-flash-8xb200&batch=64' };
+  view.sync();
+  const after = t.$('ledger-list').querySelectorAll('button.entry');
+  assert.equal(after[0], before[0], 'the same row element');
+  assert.equal(t.doc.activeElement, before[0], 'focus stays on it');
+  assert.match(after[0].textContent, /99\.48 GB/);
+  assert.match(after[1].textContent, /99\.7 MB/);
+  assert.equal(t.$('ledger-list').querySelector('.detail .formula').textContent, 'c = d × 2', 'the open entry\'s formula follows');
+  // Another path: the rows are made afresh.
+  t.S.bridge.ledgerView = () => ({ ...LEDGER, path: 'prefill', entries: [{ ...LEDGER.entries[0], step: 'prefill-read' }] });
+  t.S.state = { ...t.S.state, path: 'prefill' };
+  view.sync();
+  const fresh = t.$('ledger-list').querySelectorAll('button.entry');
+  assert.equal(fresh.length, 1);
+  assert.equal(fresh[0].dataset.step, 'prefill-read');
 });
 
 test('ledger view: an empty path shows the app\'s note (why it has no steps)', () => {
@@ -138,8 +168,8 @@ test('notices: one per source, folding after a while; messages can stay until di
 
 test('tables: the figures table lists the app\'s figures; downloads are the app\'s bytes', () => {
   const t = setup();
-  t.S.figures = new Map([['a.b', { id: 'a.b', label: 'Weights', text: '12.48 GB', formula: 'x', provenance: 'derived', feasible: true }],
-    ['c.d', { id: 'c.d', label: 'Step time', text: 'not computed', formula: 'y', provenance: 'derived', feasible: false }]]);
+  t.S.figures = createFigures(() => [{ id: 'a.b', label: 'Weights', text: '12.48 GB', formula: 'x', provenance: 'derived', feasible: true },
+    { id: 'c.d', label: 'Step time', text: 'not computed', formula: 'y', provenance: 'derived', feasible: false }]);
   const tables = createTables(t);
   tables.wire();
   tables.sync();
@@ -167,8 +197,11 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.equal(t.$('path-list').querySelectorAll('button.path').length, 7, 'a waiting row per path, so the list does not grow');
   assert.match(t.$('path-list').querySelector('button').getAttribute('aria-label'), /appear when the model has loaded/);
   t.S.ready = true;
-  t.S.figures = new Map([['prefill.flop', { id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }]]);
+  const asked = [];
+  t.S.figures = createFigures((ids) => { asked.push(ids); return [{ id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }].filter((f) => !ids.length || ids.includes(f.id)); });
   w.render();
+  assert.equal(asked.length, 1, 'one read for the step\'s numbers');
+  assert.ok(asked[0].length > 0 && asked[0].length < 10 && asked[0].includes('prefill.flop'), 'only the numbers this step shows');
   assert.ok(t.$('tour-body').querySelectorAll('.fig').some((x) => x.textContent === '4.19 TFLOP'));
   w.go(1);
   assert.deepEqual(t.calls.find((c) => c[0] === 'setTour'), ['setTour', 2]);
@@ -202,4 +235,31 @@ test('config import: notes and refusals become notices and the dialog says what 
   assert.equal(c.load('x').ok, false);
   assert.match(t.$('config-result').textContent, /config: 'x' is not allowed/);
   assert.match(t.$('notices').querySelector('.notice.refused').textContent, /config.*cannot be read/);
+});
+
+test('figures: a view reads only the figures it shows, each once per scenario; the table reads them all once', () => {
+  const list = [{ id: 'a', text: '1' }, { id: 'b', text: '2' }, { id: 'c', text: '3' }];
+  const reads = [];
+  const figs = createFigures((ids) => { reads.push(ids.join(',')); return list.filter((f) => !ids.length || ids.includes(f.id)); });
+  assert.equal(figs.pick(['a', 'b']).get('b').text, '2');
+  figs.pick(['b', 'a', 'nope']);
+  assert.equal(figs.get('nope'), undefined);
+  assert.deepEqual(reads, ['a,b', 'nope'], 'what was read is not read again; an unknown id is asked once');
+  assert.equal(figs.get('c'), undefined, 'not read, so not known');
+  assert.deepEqual([...figs.all().keys()], ['a', 'b', 'c']);
+  figs.pick(['c']);
+  assert.deepEqual(reads, ['a,b', 'nope', ''], 'with all read, a pick reads nothing');
+  list[0] = { id: 'a', text: '10' };
+  figs.invalidate();
+  assert.equal(figs.pick(['a']).get('a').text, '10', 'a new scenario is read afresh');
+});
+
+test('timings: the page keeps the last durations of each kind and summarises them, never a growing list', () => {
+  const t = createTimings(4);
+  for (const ms of [9, 1, 2, 3, 4]) t.add('chart', ms);  // the 9 has been overwritten
+  const s = t.summary();
+  assert.deepEqual(s.chart, { count: 5, p50: 3, p95: 4, max: 4 });
+  assert.equal(s.refresh, undefined);
+  t.clear();
+  assert.deepEqual(t.summary(), {});
 });

@@ -424,4 +424,16 @@ TEST_CASE("the page's light figures view has every figure with the downloads' wo
   for (const model::Figure& f : app.figures.list) CHECK(contains(v, "{\"id\":\"" + std::string(f.id) + "\""));
   CHECK(contains(v, "\"text\":\"890 B/token\""));
   CHECK(contains(full, "\"text\": \"890 B/token\""));
+  // The walkthrough asks for the few it shows: those, in the table's order, and nothing for an unknown id.
+  const model::Figure& a = app.figures.list.at(3);
+  const model::Figure& b = app.figures.list.at(1);
+  const std::string some = ui::figures_view_json(app, std::string(a.id) + ",no.such.figure," + std::string(b.id));
+  CHECK(contains(some, "{\"id\":\"" + std::string(a.id) + "\""));
+  CHECK(contains(some, "{\"id\":\"" + std::string(b.id) + "\""));
+  CHECK(some.find("{\"id\":\"" + std::string(b.id) + "\"") < some.find("{\"id\":\"" + std::string(a.id) + "\""));
+  std::size_t listed = 0;
+  for (std::size_t at = some.find("{\"id\":"); at != std::string::npos; at = some.find("{\"id\":", at + 1)) ++listed;
+  CHECK(listed == 2);
+  CHECK_FALSE(contains(some, "no.such.figure"));
+  CHECK(ui::figures_view_json(app, "no.such.figure") == "{\"figures\":[]}");
 }

@@ -1,0 +1,46 @@
+// The app's figures for the scenario on screen (ui::figures_view_json), read when a view needs them: the
+// walkthrough's few on every change, all 111 only while the figures table or the sweep's menu shows them,
+// so a dragged value does not carry every figure across the bridge and through JSON.parse for nothing.
+
+// `read(ids)` returns the app's figures named in `ids` (an array; empty for all), as a list.
+export function createFigures(read) {
+  let all = null;          // every figure, once something asked for them all
+  const some = new Map();  // figures read by id since the scenario changed
+
+  return {
+    // The scenario changed: what was read is stale.
+    invalidate() { all = null; some.clear(); },
+    // Every figure, in the app's order.
+    all() {
+      if (!all) all = new Map(read([]).map((f) => [f.id, f]));
+      return all;
+    },
+    // The figures named in `ids`, reading only those not read yet.
+    pick(ids) {
+      if (!all) {
+        const missing = [...new Set(ids)].filter((id) => !some.has(id));
+        if (missing.length) {
+          for (const id of missing) some.set(id, null);  // an id the app does not know is asked once
+          for (const f of read(missing)) some.set(f.id, f);
+        }
+      }
+      return this;
+    },
+    // A figure already read (by all() or pick()), or undefined.
+    get(id) { return (all ? all.get(id) : some.get(id)) || undefined; },
+  };
+}
+
+// The reader over the app's bridge; an older build without the view reads the downloads' JSON.
+export function bridgeFigures(S) {
+  return createFigures((ids) => {
+    const b = S.bridge;
+    if (!b) return [];
+    if (b.has('figures_view_json')) {
+      const view = b.figuresView(ids.join(','));
+      return view && Array.isArray(view.figures) ? view.figures : [];
+    }
+    const r = b.exportText('figures', 'json');
+    try { return (r.ok ? JSON.parse(r.text).figures : []).filter((f) => !ids.length || ids.includes(f.id)); } catch { return []; }
+  });
+}
