@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "model/params.h"
 
@@ -238,9 +239,11 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
   static const std::vector<std::vector<std::uint8_t>> table = [] {
     std::vector<std::vector<std::uint8_t>> t(static_cast<std::size_t>(kFigureCount));
     const auto ps = params();
-    // The keys' lengths once, so most comparisons below stop at the length (this runs at start-up).
-    std::vector<std::string_view> names(ps.size());
-    for (std::size_t i = 0; i < ps.size(); ++i) names[i] = ps[i].key;
+    // The keys sorted once, each dependency then found by binary search: this runs at start-up, before the
+    // first frame, where a search of every key for every dependency cost tens of milliseconds in WebAssembly.
+    std::vector<std::pair<std::string_view, std::uint8_t>> names(ps.size());
+    for (std::size_t i = 0; i < ps.size(); ++i) names[i] = {ps[i].key, static_cast<std::uint8_t>(i)};
+    std::sort(names.begin(), names.end());
     for (int f = 0; f < kFigureCount; ++f) {
       std::string_view deps = kInfo[f].deps;
       std::size_t a = 0;
@@ -248,11 +251,10 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
         std::size_t e = deps.find(',', a);
         if (e == std::string_view::npos) e = deps.size();
         const std::string_view key = deps.substr(a, e - a);
-        for (std::size_t i = 0; i < names.size(); ++i) {
-          if (key == names[i]) {
-            auto& v = t[static_cast<std::size_t>(f)];
-            if (std::find(v.begin(), v.end(), static_cast<std::uint8_t>(i)) == v.end()) v.push_back(static_cast<std::uint8_t>(i));
-          }
+        auto at = std::lower_bound(names.begin(), names.end(), key, [](const auto& n, std::string_view k) { return n.first < k; });
+        for (; at != names.end() && at->first == key; ++at) {
+          auto& v = t[static_cast<std::size_t>(f)];
+          if (std::find(v.begin(), v.end(), at->second) == v.end()) v.push_back(at->second);
         }
         a = e + 1;
       }

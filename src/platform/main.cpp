@@ -86,10 +86,13 @@ int main() {
   tierscope::bridge::mark("gl");
   tierscope::ui::init(ctx.app);
   tierscope::bridge::mark("model");
-  if (!tierscope::platform::finish_init(ctx.platform)) return 1;
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
   ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
+  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles); the page
+  // builds its views and applies its link before that wait, so they are done when the first frame is.
+  tierscope::bridge::notify_loaded();
+  if (!tierscope::platform::finish_init(ctx.platform)) return 1;
   std::string shader_error;
   if (!tierscope::render::init(ctx.renderer, shader_error)) tierscope::bridge::report_fatal("shader", shader_error.c_str());
   tierscope::bridge::watch_canvas();

@@ -26,6 +26,7 @@
 #include <emscripten/heap.h>
 extern "C" {
 void ts_js_report_fatal(const char* code, const char* detail);
+void ts_js_notify_loaded();
 void ts_js_notify_ready();
 void ts_js_mark(const char* name);
 void ts_js_watch_canvas();
@@ -83,6 +84,12 @@ void mark(const char* name) {
   ts_js_mark(name);
 #else
   (void)name;
+#endif
+}
+
+void notify_loaded() {
+#ifdef __EMSCRIPTEN__
+  ts_js_notify_loaded();
 #endif
 }
 

@@ -16,7 +16,10 @@ void report_fatal(const char* code, const char* detail);
 // Shows the page a non-blocking notice (a stable kind such as "webgl-context-lost", and text).
 void notice(const char* kind, const char* text);
 
-// Tells the page the app drew its first frame and is ready for calls.
+// Tells the page the model is worked out and its calls work (attach() has run), before the first frame:
+// the page builds its views while the GPU compiles the shaders that frame needs.
+void notify_loaded();
+// Tells the page the app drew its first frame.
 void notify_ready();
 // A performance mark 'tierscope-<name>' on the page's timeline (the benchmark splits start-up by these).
 void mark(const char* name);

@@ -1,5 +1,5 @@
 // JavaScript half of the bridge (an Emscripten JS library): the functions C++ calls out to.
-// The page's shell (web/shell.js) provides the hooks on the module object: onFatal, onReady.
+// The page's shell (web/shell.js) provides the hooks on the module object: onFatal, onLoaded, onReady.
 mergeInto(LibraryManager.library, {
   ts_js_report_fatal: function (code, detail) {
     var c = UTF8ToString(code), d = UTF8ToString(detail);
@@ -41,6 +41,13 @@ mergeInto(LibraryManager.library, {
   },
   ts_js_mark: function (name) {
     if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-' + UTF8ToString(name));
+  },
+  ts_js_notify_loaded: function () {
+    // The model is worked out and the page's calls work; the first frame waits for the GPU's shaders, so the
+    // page builds its own views now, in that wait. The module object goes along: the factory's promise that
+    // also carries it resolves only after main() returns.
+    if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-loaded');
+    if (typeof Module['onLoaded'] === 'function') Module['onLoaded'](Module);
   },
   ts_js_notify_ready: function () {
     // Benchmarks read this mark: navigation → first drawn frame.

@@ -110,15 +110,16 @@ export function init(win) {
     win.queueMicrotask(() => { if (S.refreshQueued) refresh(); });
   }
 
-  function appReady(m) {
+  // The app's model is ready for calls, before its first frame (which waits for the GPU's shaders): the
+  // page reads its names and numbers, fills its views and applies the link in that wait.
+  function appLoaded(m) {
+    if (S.ready) return;
     S.bridge = makeBridge(m);
     S.ready = true;
     // The page has its own playback bar; the full page also shows the counters (the embed hides them).
     S.bridge.hostControls(true, !S.embed);
     S.state = S.bridge.state();
     syncScenario();
-    $('loading').hidden = true;
-    $('status').textContent = 'Ready';
     for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
     parts.tables.enable(true);
     const movedEarly = S.tourTouched && S.tourIndex + 1 !== earlyTour(win.location.hash, STEPS.length);
@@ -127,7 +128,15 @@ export function init(win) {
     parts.share.applyLocationHash();
     // A walkthrough step chosen while the app was downloading opens now.
     if (movedEarly) { parts.walkthrough.openStep(S.tourIndex); refresh(); }
+    if (win.performance && win.performance.mark) win.performance.mark('tierscope-page-built');
+  }
+
+  // The first frame is drawn: the page says so and window.tierscope.ready resolves.
+  function appReady(m) {
+    appLoaded(m);  // (an app that did not report loading first)
+    $('loading').hidden = true;
     announce('tierscope is ready');
+    if (win.performance && win.performance.mark) win.performance.mark('tierscope-interactive');
     if (S.resolveReady) S.resolveReady(api);
     parts.embed.postEvent('ready');
     registerServiceWorker();
@@ -140,7 +149,7 @@ export function init(win) {
     nav.serviceWorker.register(new win.URL('sw.js', doc.baseURI), { scope: './' }).catch((e) => win.console.warn('offline cache unavailable: ' + e.message));
   }
 
-  const loader = createLoader({ S, $, win, doc, hooks: { ready: appReady, state: onAppState, notice: onNotice } });
+  const loader = createLoader({ S, $, win, doc, hooks: { loaded: appLoaded, ready: appReady, state: onAppState, notice: onNotice } });
   parts.embed = createEmbed({ S, $, win, api, refresh, start: loader.start });
   win.Object.defineProperty(win, 'tierscope', { value: Object.freeze(api), configurable: false, writable: false });
 

@@ -60,8 +60,10 @@ export function createLoader({ S, $, win, doc, hooks }) {
     return bytes;
   }
 
-  // The canvas's WebGL2 context, made while the app compiles: making one takes a while, and the app's own
-  // request (same canvas, same attributes: src/platform/platform.cpp) is then handed this one.
+  // The canvas's WebGL2 context, made as soon as the app starts loading: the GPU process takes a long while
+  // to start a context (over 100 ms with a software GPU), and the app's first frame waits for it, so it
+  // starts while the app downloads and compiles. The app's own request (same canvas, same attributes:
+  // src/platform/platform.cpp) is then handed this one.
   // The backing store is given its final size (CSS size × pixel ratio, truncated as the app's window does)
   // before the context exists: resizing a live WebGL context waits for the GPU process.
   function makeContext() {
@@ -78,19 +80,22 @@ export function createLoader({ S, $, win, doc, hooks }) {
 
   // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
   // is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
+  // The request is made before the GL context (so the download runs while the context is made), and
+  // the response is read after.
   async function compileWasm(url) {
+    const request = win.fetch(url, { credentials: 'same-origin' });
+    request.catch(() => {});  // reported below, once awaited
+    makeContext();
     let response;
-    try { response = await win.fetch(url, { credentials: 'same-origin' }); } catch (e) { throw new Error(url + ': ' + e.message); }
+    try { response = await request; } catch (e) { throw new Error(url + ': ' + e.message); }
     if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
     const total = Number(response.headers.get('Content-Length')) || 0;
     if (!response.body || typeof response.body.tee !== 'function' || typeof win.WebAssembly.compileStreaming !== 'function') {
       const bytes = await readBytes(response, total);
-      makeContext();
       return win.WebAssembly.compile(bytes);
     }
     const [forCompiler, forProgress] = response.body.tee();
     const compiled = win.WebAssembly.compileStreaming(new win.Response(forCompiler, { headers: { 'Content-Type': 'application/wasm' } }));
-    makeContext();
     (async () => {
       const reader = forProgress.getReader();
       let loaded = 0;
@@ -112,8 +117,6 @@ export function createLoader({ S, $, win, doc, hooks }) {
   function start() {
     if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
     $('status').textContent = 'Loading…';
-    const wasm = compileWasm('tierscope.wasm');
-    wasm.catch((e) => failLoad('fetch', e.message));
     const script = doc.createElement('script');
     script.src = 'tierscope.js';
     script.onload = () => {
@@ -129,6 +132,9 @@ export function createLoader({ S, $, win, doc, hooks }) {
         },
         onFatal: (code, detail) => failLoad(code, detail),
         onAbort: (what) => failLoad('abort', String(what || '')),
+        // The model is ready for calls (inside main(), before the first frame): the module comes along, since
+        // the factory's promise resolves only after main() returns.
+        onLoaded: (m) => { S.module = m; hooks.loaded(m); },
         onReady() {
           // onReady can come before the factory's promise resolves; wait for the module object.
           const go = () => (S.module ? hooks.ready(S.module) : win.setTimeout(go, 0));
@@ -141,7 +147,9 @@ export function createLoader({ S, $, win, doc, hooks }) {
       }).then((m) => { S.module = m; }, (e) => failLoad('abort', e && e.message));
     };
     script.onerror = () => failLoad('script', 'tierscope.js could not be fetched.');
-    doc.head.appendChild(script);
+    doc.head.appendChild(script);  // its download starts now; it runs once the wasm below is on its way
+    const wasm = compileWasm('tierscope.wasm');
+    wasm.catch((e) => failLoad('fetch', e.message));
   }
 
   return { start, failLoad, showProgress };
