@@ -119,7 +119,8 @@ test('compare: pin A, change B; the figures get A, B and B ÷ A, the ledger both
   assert.match(weights[3], /^0\.5/);
   assert.equal(await page.isVisible('#ledger-compare'), true);
   assert.equal(await page.$$eval('#ledger-compare .timeline', (t) => t.length), 2);
-  // The chart in the page is the CLI's chart for the same link.
+  // The chart in the page is the CLI's chart for the same link (the address is written once a value rests).
+  await page.waitForFunction(() => /[#&]gpus=8(&|$)/.test(location.hash));
   const hash = await page.evaluate(() => location.hash);
   const inPage = await page.evaluate(() => window.tierscope.chart('roofline'));
   const fromCli = JSON.parse(execFileSync(CLI, ['chart', 'roofline', '--hash', hash, '--format', 'json'], { encoding: 'utf8' }));
