@@ -24,14 +24,34 @@ struct Context {
   tierscope::ui::App app;
   tierscope::render::Renderer renderer;  // the canvas schematic's GL objects
   bool quit = false;
+  bool gl_ready = false;  // the UI's and the canvas's shaders are linked
   bool announced_ready = false;
 };
+
+// Before the first frame: once the page has built its views, waits for the shaders' link (the GPU process
+// starting the context and compiling them). False while the page is still building, or if they failed.
+bool finish_start(Context& ctx) {
+  using namespace tierscope;
+  if (!bridge::page_settled()) return false;
+  if (!platform::finish_init(ctx.platform)) {
+    ctx.quit = true;
+    return false;
+  }
+  std::string shader_error;
+  if (!render::init(ctx.renderer, shader_error)) bridge::report_fatal("shader", shader_error.c_str());
+  bridge::watch_canvas();
+  bridge::mark("shaders");
+  ctx.gl_ready = true;
+  return true;
+}
 
 void frame(void* arg) {
   using namespace tierscope;
   auto& ctx = *static_cast<Context*>(arg);
   auto& p = ctx.platform;
   ++p.stats.ticks;
+  if (ctx.quit) return;
+  if (!ctx.gl_ready && !finish_start(ctx)) return;  // the page's views first, then the shaders
   if (!ctx.announced_ready) bridge::mark("frame-start");
 
   if (platform::pump_events(p, ctx.quit)) p.pacer.request();
@@ -89,14 +109,10 @@ int main() {
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
   ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
-  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles); the page
-  // builds its views and applies its link before that wait, so they are done when the first frame is.
+  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles): main() returns
+  // first, the page builds its views and applies its link in a task of its own, and the first frame then
+  // waits for what is left of the GPU's work. Three shorter tasks, not one long one, so the page answers input.
   tierscope::bridge::notify_loaded();
-  if (!tierscope::platform::finish_init(ctx.platform)) return 1;
-  std::string shader_error;
-  if (!tierscope::render::init(ctx.renderer, shader_error)) tierscope::bridge::report_fatal("shader", shader_error.c_str());
-  tierscope::bridge::watch_canvas();
-  tierscope::bridge::mark("shaders");
 #ifdef __EMSCRIPTEN__
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else

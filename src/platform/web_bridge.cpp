@@ -26,7 +26,7 @@
 #include <emscripten/heap.h>
 extern "C" {
 void ts_js_report_fatal(const char* code, const char* detail);
-void ts_js_notify_loaded();
+int ts_js_notify_loaded();
 void ts_js_notify_ready();
 void ts_js_mark(const char* name);
 void ts_js_watch_canvas();
@@ -47,6 +47,9 @@ ui::App* g_app = nullptr;              // the page's calls have no context argum
 platform::Platform* g_platform = nullptr;  // the two objects they act on (set once, at start-up)
 std::string g_out;                     // last string handed to JS; valid until the next call
 std::uint64_t g_published = ~0ull;     // app revision the page last heard about
+bool g_page_building = false;          // the page said it builds its views before the first frame
+double g_loaded_at = 0;                // when the page was told the model is ready (ms)
+constexpr double kPageWaitMs = 1000;   // the first frame never waits longer than this for the page
 }  // namespace
 
 void publish_state_if_changed() {
@@ -89,7 +92,16 @@ void mark(const char* name) {
 
 void notify_loaded() {
 #ifdef __EMSCRIPTEN__
-  ts_js_notify_loaded();
+  g_loaded_at = emscripten_get_now();
+  g_page_building = ts_js_notify_loaded() != 0;
+#endif
+}
+
+bool page_settled() {
+#ifdef __EMSCRIPTEN__
+  return !g_page_building || emscripten_get_now() - g_loaded_at > kPageWaitMs;
+#else
+  return true;
 #endif
 }
 
@@ -164,6 +176,12 @@ void after_change() {
 }
 }  // namespace
 
+
+// The page has built its views (after notify_loaded): the first frame may be drawn.
+TS_EXPORT void ts_bridge_page_built() {
+  bridge::g_page_building = false;
+  if (bridge::g_platform) bridge::g_platform->pacer.request();
+}
 
 // The canvas changed size or the device pixel ratio changed.
 TS_EXPORT void ts_bridge_canvas_resized() {

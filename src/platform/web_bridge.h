@@ -17,8 +17,11 @@ void report_fatal(const char* code, const char* detail);
 void notice(const char* kind, const char* text);
 
 // Tells the page the model is worked out and its calls work (attach() has run), before the first frame:
-// the page builds its views while the GPU compiles the shaders that frame needs.
+// the page builds its views, in a task of its own, while the GPU compiles the shaders that frame needs.
 void notify_loaded();
+// True once the page has built its views (ts_bridge_page_built), when it builds none, or after a second:
+// the first frame waits for it so the page's work runs in the GPU's wait and the frame shows its link.
+bool page_settled();
 // Tells the page the app drew its first frame.
 void notify_ready();
 // A performance mark 'tierscope-<name>' on the page's timeline (the benchmark splits start-up by these).

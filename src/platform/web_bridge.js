@@ -44,10 +44,12 @@ mergeInto(LibraryManager.library, {
   },
   ts_js_notify_loaded: function () {
     // The model is worked out and the page's calls work; the first frame waits for the GPU's shaders, so the
-    // page builds its own views now, in that wait. The module object goes along: the factory's promise that
-    // also carries it resolves only after main() returns.
+    // page builds its own views in that wait (and calls _ts_bridge_page_built when done). The module object
+    // goes along: the factory's promise that also carries it resolves only after main() returns. Returns 1
+    // when the page builds views the first frame should wait for.
     if (typeof performance !== 'undefined' && performance['mark']) performance['mark']('tierscope-loaded');
-    if (typeof Module['onLoaded'] === 'function') Module['onLoaded'](Module);
+    if (typeof Module['onLoaded'] !== 'function') return 0;
+    return Module['onLoaded'](Module) ? 1 : 0;
   },
   ts_js_notify_ready: function () {
     // Benchmarks read this mark: navigation → first drawn frame.

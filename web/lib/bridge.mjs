@@ -85,6 +85,8 @@ export function makeBridge(m) {
     play: () => (has('play') ? (m._ts_bridge_play(), { ok: true, errors: [] }) : missing('play')),
     pause: () => (has('pause') ? (m._ts_bridge_pause(), { ok: true, errors: [] }) : missing('pause')),
     redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
+    // The page's views are built: the app's first frame may be drawn.
+    pageBuilt: () => { if (has('page_built')) m._ts_bridge_page_built(); },
     // Tells the app which controls the page shows itself, so the canvas does not repeat them.
     hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
     // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), one slice

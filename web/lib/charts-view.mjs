@@ -143,7 +143,9 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     if (!family && win.getComputedStyle) family = win.getComputedStyle($('charts')).fontFamily;
     const L = layoutChart(chart, { width, height, px: 12, measure });
     // In place: a dragged value moves lines and rewrites a few labels; the rest of the chart stays as drawn.
-    morphChildren(box, el('div', {}, chartSvg(doc, chart, L, `chart-${k}`)));
+    const shown = box.firstElementChild && box.firstElementChild.localName === 'svg' ? box.firstElementChild : null;
+    if (shown) chartSvg(doc, chart, L, `chart-${k}`, shown);
+    else box.replaceChildren(chartSvg(doc, chart, L, `chart-${k}`));
     shownChart = chart;
     tableOf = null;
     renderTable();

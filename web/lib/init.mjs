@@ -110,9 +110,17 @@ export function init(win) {
     win.queueMicrotask(() => { if (S.refreshQueued) refresh(); });
   }
 
-  // The app's model is ready for calls, before its first frame (which waits for the GPU's shaders): the
-  // page reads its names and numbers, fills its views and applies the link in that wait.
+  // The app's model is ready for calls, before its first frame (which waits for the GPU's shaders and for
+  // the page): the page reads its names and numbers, fills its views and applies the link in a task of its
+  // own, then lets the app draw. Returns true: the app waits for pageBuilt (at most a second).
   function appLoaded(m) {
+    win.setTimeout(() => {
+      try { buildPage(m); } finally { if (S.bridge) S.bridge.pageBuilt(); }
+    }, 0);
+    return true;
+  }
+
+  function buildPage(m) {
     if (S.ready) return;
     S.bridge = makeBridge(m);
     S.ready = true;
@@ -133,7 +141,7 @@ export function init(win) {
 
   // The first frame is drawn: the page says so and window.tierscope.ready resolves.
   function appReady(m) {
-    appLoaded(m);  // (an app that did not report loading first)
+    buildPage(m);  // (an app that drew before the page had built its views)
     $('loading').hidden = true;
     announce('tierscope is ready');
     if (win.performance && win.performance.mark) win.performance.mark('tierscope-interactive');

@@ -133,8 +133,8 @@ export function createLoader({ S, $, win, doc, hooks }) {
         onFatal: (code, detail) => failLoad(code, detail),
         onAbort: (what) => failLoad('abort', String(what || '')),
         // The model is ready for calls (inside main(), before the first frame): the module comes along, since
-        // the factory's promise resolves only after main() returns.
-        onLoaded: (m) => { S.module = m; hooks.loaded(m); },
+        // the factory's promise resolves only after main() returns. True: the first frame waits for the page.
+        onLoaded: (m) => { S.module = m; return hooks.loaded(m); },
         onReady() {
           // onReady can come before the factory's promise resolves; wait for the module object.
           const go = () => (S.module ? hooks.ready(S.module) : win.setTimeout(go, 0));

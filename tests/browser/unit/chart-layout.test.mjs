@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { layoutChart, linePath, thinTicks, overlaps, estimate } from '../../../web/lib/chart-layout.mjs';
 import { chartSvg, chartTable } from '../../../web/lib/chart-svg.mjs';
+import { FakeDocument } from './fake-dom.mjs';
 
 const golden = (name) => JSON.parse(fs.readFileSync(new URL(`../../golden/chart-${name}.json`, import.meta.url), 'utf8'));
 const CHARTS = ['roofline', 'sweep', 'breakdown'].map((n) => [n, golden(n)]);
@@ -110,4 +111,20 @@ test('the sweep chart\'s choice reads and writes the link\'s sweep= text', async
   assert.equal(sweepText({ figure: 'hbm.sessions', x: 'ctx', family: 'gpus', familyValues: ['4', '8'] }), 'hbm.sessions:ctx:gpus:4,8');
   assert.equal(sweepText({ figure: 'hbm.sessions', x: 'ctx', family: 'gpus', familyValues: [] }), 'hbm.sessions:ctx');
   for (const t of ['decode.step_time:batch', 'kv.per_session:ctx:tp:1,2,4']) assert.equal(sweepText(sweepOptions(t)), t);
+});
+
+test('a chart redrawn in place is the chart drawn afresh, keeping the elements that stay', () => {
+  const doc = new FakeDocument();
+  // A tree as text: tags, attributes and text, depth first.
+  const dump = (n) => (n.nodeType === 3 ? n.data : `<${n.localName} ${n.attributes.map((a) => `${a.name}=${a.value}`).sort().join(' ')}>${n.childNodes.map(dump).join('')}</>`);
+  const [, roofline] = CHARTS[0], [, sweep] = CHARTS[1], [, breakdown] = CHARTS[2];
+  const svg = chartSvg(doc, roofline, layoutChart(roofline, { width: 800, height: 420 }), 'chart-roofline');
+  const title = svg.childNodes[0];
+  // Another size, then other charts (more, fewer and other elements), then back: each as if drawn afresh.
+  for (const [chart, w, id] of [[roofline, 640, 'chart-roofline'], [sweep, 800, 'chart-sweep'], [breakdown, 360, 'chart-breakdown'], [roofline, 800, 'chart-roofline']]) {
+    const L = layoutChart(chart, { width: w, height: 420 });
+    assert.equal(chartSvg(doc, chart, L, id, svg), svg, 'the same element');
+    assert.equal(dump(svg), dump(chartSvg(doc, chart, L, id)), `${id} at ${w}`);
+  }
+  assert.equal(svg.childNodes[0], title, 'the title element stays');
 });

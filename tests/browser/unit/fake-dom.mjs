@@ -48,6 +48,7 @@ export class FakeNode {
     this.tagName = tag.toUpperCase();
     this.nodeType = 1;
     this.nodeName = this.tagName;
+    this.localName = tag.toLowerCase();
     this.namespaceURI = null;
     this.nodes = [];                 // every child: elements and text
     this.parentElement = null;
@@ -152,6 +153,7 @@ export class FakeDocument {
   }
   createElement(tag) { return new FakeNode(this, tag); }
   createTextNode(text) { return new FakeText(text); }
+  createElementNS(ns, tag) { const n = new FakeNode(this, tag); n.namespaceURI = ns; return n; }
   getElementById(id) { for (const n of this.documentElement.descendants()) if (n.id === id) return n; return null; }
   querySelectorAll(sel) { return this.documentElement.querySelectorAll(sel); }
   addEventListener(type, fn) { FakeNode.prototype.addEventListener.call(this, type, fn); }
