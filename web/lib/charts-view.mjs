@@ -34,6 +34,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
   // Text widths in the page's own font, so labels are placed as they will be drawn. The font is read once
   // per drawing (reading styles per label would make the browser recompute them each time).
   let family = '';
+  const widths = new Map();
   function measure(text, px) {
     if (!measureCtx) {
       const c = doc.createElement('canvas');
@@ -41,8 +42,16 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     }
     if (!measureCtx) return estimate(text, px);
     const font = `${px}px ${family || 'sans-serif'}`;
+    // A dragged value redraws the same tick labels and titles again and again: their widths are kept
+    // (for this font; a bounded list, started afresh when full).
+    const key = `${font}|${text}`;
+    const known = widths.get(key);
+    if (known !== undefined) return known;
     if (measureCtx.font !== font) measureCtx.font = font;
-    return measureCtx.measureText(String(text)).width;
+    const w = measureCtx.measureText(String(text)).width;
+    if (widths.size >= 4096) widths.clear();
+    widths.set(key, w);
+    return w;
   }
 
   const kind = () => (S.state && S.state.view && S.state.view.startsWith(PREFIX) ? S.state.view.slice(PREFIX.length) : '');
