@@ -32,6 +32,12 @@ export function setText(node, text) {
   if (node.textContent !== t) node.textContent = t;
 }
 
+// The same for an attribute: written only when its value changes (each write restyles the element).
+export function setAttr(node, name, value) {
+  const v = String(value);
+  if (node.getAttribute(name) !== v) node.setAttribute(name, v);
+}
+
 // Makes `node`'s children the same as `fresh`'s, keeping the nodes already there (and with them focus,
 // scroll position and the browser's layout of what did not change) and writing only the attributes and
 // text that differ. A dragged value that changes a few numbers then costs the layout of those numbers, not
@@ -53,6 +59,6 @@ function morphNode(o, n) {
     return;
   }
   for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
-  for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  for (const a of n.attributes) setAttr(o, a.name, a.value);
   morphChildren(o, n);
 }

@@ -2,7 +2,7 @@
 // scrub and speed, the live region, and the notices that follow the state (values an edit moved, a setup
 // that cannot run). Every number and name here is the app's text.
 import { adjustmentNotice, infeasibleNotice, refusalNotice } from './notices.mjs';
-import { morphChildren, setText } from './dom.mjs';
+import { morphChildren, setAttr, setText } from './dom.mjs';
 
 export function createHeader({ S, $, el, win, notices, refresh }) {
   function announce(text) {
@@ -48,20 +48,17 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     $('status').classList.toggle('playing', !!st.playing);
     const play = $('pb-play');
     play.classList.toggle('is-playing', !!st.playing);
-    if (play.getAttribute('aria-label') !== (st.playing ? 'Pause' : 'Play')) play.setAttribute('aria-label', st.playing ? 'Pause' : 'Play');
+    setAttr(play, 'aria-label', st.playing ? 'Pause' : 'Play');
     const scrub = $('pb-scrub');
     if (scrub.max !== String(Math.max(0, st.steps - 1))) scrub.max = String(Math.max(0, st.steps - 1));
     if (scrub.value !== String(st.step)) scrub.value = String(st.step);
-    if (scrub.getAttribute('aria-valuetext') !== pos) scrub.setAttribute('aria-valuetext', pos);
+    setAttr(scrub, 'aria-valuetext', pos);
     setText($('pb-pos'), `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`);
     const speed = $('pb-speed');
     const sv = String(st.speed);
     if (![...speed.options].some((o) => o.value === sv)) speed.append(el('option', { value: sv, text: `${sv}×` }));
     if (speed.value !== sv) speed.value = sv;
-    for (const b of $('path-list').querySelectorAll('.path')) {
-      const pressed = !fleet && b.dataset.path === st.path ? 'true' : 'false';
-      if (b.getAttribute('aria-pressed') !== pressed) b.setAttribute('aria-pressed', pressed);
-    }
+    for (const b of $('path-list').querySelectorAll('.path')) setAttr(b, 'aria-pressed', !fleet && b.dataset.path === st.path ? 'true' : 'false');
     setText($('entry-now'), st.entrySentence || st.note || '');
     if (st.entrySentence) announce(`${label}, ${pos}: ${st.entrySentence}`);
     // The selection on the canvas, by pointer or by keys, is said aloud: its name and its leading figure.

@@ -2,7 +2,7 @@
 // shows (one story on screen), in the wording for this model (state().arch), with this scenario's numbers
 // from the app's figures; the list's names come from the app's catalog.
 import { STEPS, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
-import { morphChildren, setText } from './dom.mjs';
+import { morphChildren, setAttr, setText } from './dom.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
@@ -57,9 +57,8 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
       dots.replaceChildren(...STEPS.map((s, k) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => go(k) }))));
     }
     [...dots.querySelectorAll('.dot')].forEach((d, k) => {
-      const current = k === i ? 'step' : 'false', label = `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`;
-      if (d.getAttribute('aria-current') !== current) d.setAttribute('aria-current', current);
-      if (d.getAttribute('aria-label') !== label) d.setAttribute('aria-label', label);
+      setAttr(d, 'aria-current', k === i ? 'step' : 'false');
+      setAttr(d, 'aria-label', `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`);
     });
     $('tour-back').disabled = i === 0;
     $('tour-next').disabled = i === STEPS.length - 1;
