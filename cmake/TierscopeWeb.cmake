@@ -61,7 +61,7 @@ set(_link
   # (the app asks for none), keeps no GL error log, and reads only these members of the page's module object.
   -sTEXTDECODER=2 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_TRACK_ERRORS=0
   -sINCOMING_MODULE_JS_API=[canvas,locateFile,instantiateWasm,onAbort,print,printErr]
-  -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8]
+  -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPF64]
   -sEXPORTED_FUNCTIONS=[_main,_malloc,_free])
 # emcc reads its tools from the environment: Debian's acorn on NODE_PATH, the npm closure minifier.
 set(_link_env NODE_PATH=/usr/share/nodejs)

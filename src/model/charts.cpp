@@ -128,12 +128,31 @@ ChartAxis axis(std::string key, std::string label, std::string unit, bool log) {
 
 std::string bound_of(const Terms& t) { return bound_name(t.step); }
 
+// The measured points with the preset each was measured on, worked out once: anchors, presets and the
+// engine's constants are fixed for the program's life, and a dragged value redraws a chart every frame.
+struct MeasuredPoint {
+  Scenario base;  // the anchor's preset, to tell whether it was measured on the model shown
+  AnchorResult result;
+};
+const std::vector<MeasuredPoint>& measured_points() {
+  static const std::vector<MeasuredPoint> list = [] {
+    std::vector<MeasuredPoint> out;
+    for (const Anchor& a : anchors()) {
+      MeasuredPoint p;
+      if (!make_preset(a.preset, p.base)) continue;
+      p.result = evaluate_anchor(a);
+      if (p.result.ok) out.push_back(std::move(p));
+    }
+    return out;
+  }();
+  return list;
+}
+
 void add_measured_marks(const Scenario& s, Chart& c) {
-  for (const Anchor& a : anchors()) {
-    Scenario base;
-    if (!make_preset(a.preset, base) || !same_model(base, s)) continue;
-    const AnchorResult r = evaluate_anchor(a);
-    if (!r.ok) continue;
+  for (const MeasuredPoint& p : measured_points()) {
+    if (!same_model(p.base, s)) continue;
+    const AnchorResult& r = p.result;
+    const Anchor& a = *r.anchor;
     ChartMark m;
     m.id = a.id;
     m.kind = "measured";
@@ -173,8 +192,15 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   add_x(s.work.batch);
   add_x(capacity);
   add_x(capacity + 1);
-  std::sort(xv.begin(), xv.end(), [](const std::string& a, const std::string& b) { return number(a) < number(b); });
-  xv.erase(std::unique(xv.begin(), xv.end()), xv.end());
+  // In numeric order, each value read once (not twice per comparison).
+  std::vector<std::pair<double, std::string>> by_value;
+  by_value.reserve(xv.size());
+  for (std::string& t : xv) by_value.emplace_back(number(t), std::move(t));
+  std::sort(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  xv.clear();
+  for (auto& entry : by_value) {
+    if (xv.empty() || xv.back() != entry.second) xv.push_back(std::move(entry.second));
+  }
 
   const std::vector<FigureId> figs = {F::DecodeStepTime, F::DecodeMemoryRoof, F::DecodeComputeRoof, F::DecodeTokensPerS};
   std::vector<std::vector<double>> ys;
@@ -367,11 +393,10 @@ bool breakdown(const Scenario& s, Chart& c, Errors&) {
     bar.bound = "cannot run: " + infeasible_summary(now.terms);
   }
   c.bars.push_back(std::move(bar));
-  for (const Anchor& a : anchors()) {
-    Scenario base;
-    if (!make_preset(a.preset, base) || !same_model(base, s)) continue;
-    const AnchorResult r = evaluate_anchor(a);
-    if (!r.ok) continue;
+  for (const MeasuredPoint& p : measured_points()) {
+    if (!same_model(p.base, s)) continue;
+    const AnchorResult& r = p.result;
+    const Anchor& a = *r.anchor;
     ChartBar b;
     b.id = a.id;
     b.label = a.what;
@@ -478,7 +503,12 @@ void json_axis(std::string& o, const char* k, const ChartAxis& a) {
   o += "]}";
 }
 
-void json_numbers(std::string& o, const std::vector<double>& v) {
+void json_numbers(std::string& o, const std::vector<double>& v, std::vector<double>* numbers) {
+  if (numbers) {
+    o += "{\"f64\":[" + std::to_string(numbers->size()) + ',' + std::to_string(v.size()) + "]}";
+    numbers->insert(numbers->end(), v.begin(), v.end());
+    return;
+  }
   o += '[';
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) o += ',';
@@ -722,7 +752,7 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
   return true;
 }
 
-std::string chart_to_json(const Chart& c) {
+std::string chart_to_json(const Chart& c, std::vector<double>* numbers) {
   std::string o;
   o.reserve(4096 + c.xs.size() * 24 * (c.lines.size() + 2));
   o += '{';
@@ -740,7 +770,7 @@ std::string chart_to_json(const Chart& c) {
     json_axis(o, "y2", c.y2);
   }
   o += ",\"xs\":";
-  json_numbers(o, c.xs);
+  json_numbers(o, c.xs, numbers);
   o += ",\"x_text\":[";
   for (std::size_t k = 0; k < c.xs.size(); ++k) {
     if (k) o += ',';
@@ -762,7 +792,7 @@ std::string chart_to_json(const Chart& c) {
     o += ',';
     json_str(o, "unit", l.unit.empty() ? c.y.unit : l.unit);
     o += ",\"y\":";
-    json_numbers(o, l.y);
+    json_numbers(o, l.y, numbers);
     // Each value in the model's words, for the page's tooltips and data table ("" where it cannot run).
     o += ",\"y_text\":[";
     for (std::size_t k = 0; k < l.y.size(); ++k) {

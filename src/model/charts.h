@@ -125,7 +125,10 @@ std::vector<ChartTerm> step_terms(const Values& v, bool serve);
 void axis_ticks(ChartAxis& a, double lo, double hi);
 std::string tick_label(double v, std::string_view unit);
 
-std::string chart_to_json(const Chart& c);
+// With `numbers`, the per-point arrays (xs and each line's y) are appended there instead of written as text,
+// and the JSON holds {"f64":[at,count]} in their place: the page reads them from WebAssembly memory, which
+// spares printing and parsing every number on each redraw. Without it: plain JSON, as the CLI prints it.
+std::string chart_to_json(const Chart& c, std::vector<double>* numbers = nullptr);
 // One row per x value (lines) or per bar and term (bars); empty cells where a point cannot run.
 std::string chart_to_csv(const Chart& c);
 

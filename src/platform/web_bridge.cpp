@@ -336,20 +336,25 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
   return hand_out(std::move(out));
 }
 
-// A chart's series as {ok, errors, chart}: `name` is a chart key, `options` JSON text (see
-// model/chart_options.h). The chart is what `tierscope chart NAME --format json` prints.
+// A chart's series as {ok, errors, chart, f64}: `name` is a chart key, `options` JSON text (see
+// model/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
+// per-point arrays are {"f64":[at,count]}: doubles from the address `f64`, valid until the next call (the
+// page copies them at once; web/lib/bridge.mjs puts them back in place).
 TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   if (!bridge::g_app) return not_ready();
   std::string_view n, o;
   if (!arg_text(name, n, 64)) return bad_arg("name", 64);
   if (!arg_text(options, o)) return bad_arg("options");
+  static std::vector<double> numbers;
+  numbers.clear();
   model::Errors errors;
   std::string chart;
-  const bool ok = ui::chart_json(*bridge::g_app, n, o, chart, errors);
+  const bool ok = ui::chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
   std::string out = ui::errors_json(errors);
   if (ok) {
     out.pop_back();
-    out += ",\"chart\":" + chart + '}';
+    out += ",\"chart\":" + chart;
+    out += ",\"f64\":" + std::to_string(reinterpret_cast<std::uintptr_t>(numbers.data())) + '}';
   }
   return hand_out(std::move(out));
 }

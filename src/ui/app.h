@@ -211,7 +211,8 @@ std::string fleet_ledger_json(const App& app);
 // The run's results as `tierscope fleet --format json|csv` writes them (errors: no run, a bad format).
 bool fleet_export(const App& app, std::string_view format, std::string& out, model::Errors& errors);
 // A fleet chart (model::is_fleet_chart) of the finished run, as `tierscope chart fleet-…` prints it.
-bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors);
+bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors,
+                      std::vector<double>* numbers = nullptr);
 
 // Draws the ImGui screen for one frame into a viewport of the given CSS size (screen.cpp).
 void draw(App& app, float width, float height);

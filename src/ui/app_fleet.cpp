@@ -427,7 +427,7 @@ bool fleet_export(const App& app, std::string_view format, std::string& out, mod
   return true;
 }
 
-bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors) {
+bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors, std::vector<double>* numbers) {
   if (!app.fleet.done()) {
     errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", app.fleet.started() ? "still running" : "none",
                                        "a finished fleet run (open the fleet view and wait until it is done)"));
@@ -435,7 +435,7 @@ bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, m
   }
   model::Chart c;
   if (!sim::fleet_chart(app.fleet.snapshot(), app.fleet.sweep(), kind, c, errors)) return false;
-  out = model::chart_to_json(c);
+  out = model::chart_to_json(c, numbers);
   return true;
 }
 

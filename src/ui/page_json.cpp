@@ -368,7 +368,8 @@ bool card_export(const App& app, std::string_view format, std::string& out, mode
   return true;
 }
 
-bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors) {
+bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
+                std::vector<double>* numbers) {
   model::ChartKind kind{};
   if (!model::chart_from_key(name, kind)) {
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "one of: " + model::chart_keys_text()));
@@ -382,14 +383,14 @@ bool chart_json(const App& app, std::string_view name, std::string_view options,
       errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "points", std::to_string(co.points), std::string("no options with ") + model::chart_key(kind)));
       return false;
     }
-    return fleet_chart_json(app, kind, out, errors);
+    return fleet_chart_json(app, kind, out, errors, numbers);
   }
   model::Chart c;
   // While a scenario is pinned, every chart shows A (pinned) and B (current) on the same axes.
   const bool ok = app.comparing ? model::make_chart_pair(app.pinned, app.scenario, kind, co, c, errors)
                                 : model::make_chart(app.scenario, kind, co, c, errors);
   if (!ok) return false;
-  out = model::chart_to_json(c);
+  out = model::chart_to_json(c, numbers);
   return true;
 }
 

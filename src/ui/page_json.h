@@ -30,8 +30,6 @@ bool ledger_export(const App& app, std::string_view format, const anim::LedgerFi
 bool figures_export(const App& app, std::string_view format, std::string& out, model::Errors& errors);
 bool card_export(const App& app, std::string_view format, std::string& out, model::Errors& errors);
 
-// A chart's series (model::chart_to_json) for `name` with the page's options as JSON text, or false with
-// errors naming the option.
 // A comparison's pinned scenario (A): "figures-pinned" or "ledger-pinned" (for the path shown), as the
 // command line writes them for A's own link; an error when nothing is pinned.
 bool pinned_export(const App& app, std::string_view what, std::string_view format, std::string& out, model::Errors& errors);
@@ -42,6 +40,9 @@ std::string figures_view_json(const App& app, std::string_view ids = {});
 // The comparison for the page ("null" when nothing is pinned): A's and B's names, every figure's value in
 // both with B ÷ A, and both timelines of the path on screen.
 std::string compare_json(const App& app);
-bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors);
+// A chart's series (model::chart_to_json) for `name` with the page's options as JSON text, or false with
+// errors naming the option. With `numbers`, the per-point arrays go there in binary (see chart_to_json).
+bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
+                std::vector<double>* numbers = nullptr);
 
 }  // namespace tierscope::ui

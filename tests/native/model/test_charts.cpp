@@ -14,6 +14,7 @@
 #include "model/charts.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "model/text.h"
 
 using namespace tierscope;
 using namespace tierscope::model;
@@ -356,5 +357,53 @@ TEST_CASE("charts: two scenarios on one chart keep each one's numbers, on axes t
     }
     CHECK(pair.lines.front().series == "A");
     CHECK(pair.lines.back().series == "B");
+  }
+}
+
+TEST_CASE("charts: handed over in binary, a chart is the CLI's JSON with its arrays read from the numbers") {
+  // The page reads xs and each line's y from WebAssembly memory; put back as text, the chart must be
+  // byte for byte what `tierscope chart NAME --format json` prints, for every chart and for a comparison.
+  Scenario b = default_scenario();
+  Error e;
+  Adjustments moved;
+  REQUIRE(edit_param(b, *find_param("gpus"), "8", moved, e));
+  std::vector<Chart> charts;
+  for (ChartKind k : {ChartKind::Roofline, ChartKind::Sweep, ChartKind::Breakdown}) {
+    charts.push_back(chart(default_scenario(), k));
+    Chart pair;
+    Errors errors;
+    REQUIRE(make_chart_pair(default_scenario(), b, k, {}, pair, errors));
+    charts.push_back(std::move(pair));
+  }
+  for (const Chart& c : charts) {
+    std::vector<double> numbers;
+    const std::string binary = chart_to_json(c, &numbers);
+    std::string restored;
+    std::size_t from = 0, refs = 0, used = 0;
+    const std::string tag = "{\"f64\":[";
+    for (std::size_t at; (at = binary.find(tag, from)) != std::string::npos; ++refs) {
+      restored.append(binary, from, at - from);
+      std::size_t end = 0;
+      const std::size_t start = std::stoul(binary.substr(at + tag.size()), &end);
+      const std::size_t comma = at + tag.size() + end;
+      REQUIRE(binary[comma] == ',');
+      std::size_t end2 = 0;
+      const std::size_t count = std::stoul(binary.substr(comma + 1), &end2);
+      REQUIRE(binary.compare(comma + 1 + end2, 2, "]}") == 0);
+      CHECK(start == used);  // laid end to end, in the order written
+      REQUIRE(start + count <= numbers.size());
+      restored += '[';
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i) restored += ',';
+        append_json_number(restored, numbers[start + i]);
+      }
+      restored += ']';
+      used = start + count;
+      from = comma + 1 + end2 + 2;
+    }
+    restored.append(binary, from, std::string::npos);
+    CHECK(used == numbers.size());
+    CHECK(refs == 1 + (c.kind == ChartKind::Breakdown ? 0 : c.lines.size()));
+    CHECK(restored == chart_to_json(c));
   }
 }
