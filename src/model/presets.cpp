@@ -2,6 +2,7 @@
 // or says it is assumed and why; layouts follow the engine recipe each preset cites.
 #include "model/presets.h"
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -577,11 +578,26 @@ const InputSource* listed_source(const PresetInfo* preset, std::size_t param) {
   static const std::vector<const InputSource*> table = [] {
     const std::span<const ParamDef> all = params();
     std::vector<const InputSource*> t(std::size(kPresets) * all.size(), nullptr);
+    // Each listed key found by binary search in the sorted keys (this runs at start-up, before the first
+    // frame: matching every key against every list was ~10 ms of WebAssembly there). The first group that
+    // lists a key gives its source.
+    std::vector<std::pair<std::string_view, std::size_t>> names(all.size());
+    for (std::size_t k = 0; k < all.size(); ++k) names[k] = {all[k].key, k};
+    std::sort(names.begin(), names.end());
     for (std::size_t p = 0; p < std::size(kPresets); ++p) {
-      for (std::size_t k = 0; k < all.size(); ++k) {
-        for (const std::span<const InputSource>& group : kPresets[p].inputs) {
-          for (const InputSource& i : group) {
-            if (!t[p * all.size() + k] && key_in_list(i.key, all[k].key)) t[p * all.size() + k] = &i;
+      for (const std::span<const InputSource>& group : kPresets[p].inputs) {
+        for (const InputSource& i : group) {
+          const std::string_view list = i.key;
+          std::size_t a = 0;
+          while (a <= list.size()) {
+            std::size_t e = list.find(',', a);
+            if (e == std::string_view::npos) e = list.size();
+            const std::string_view key = list.substr(a, e - a);
+            auto at = std::lower_bound(names.begin(), names.end(), key, [](const auto& n, std::string_view k) { return n.first < k; });
+            for (; at != names.end() && at->first == key; ++at) {
+              if (!t[p * all.size() + at->second]) t[p * all.size() + at->second] = &i;
+            }
+            a = e + 1;
           }
         }
       }
