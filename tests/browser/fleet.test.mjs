@@ -269,3 +269,32 @@ test('the canvas\'s bands fill with the run\'s occupancy at the fleet clock; no 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Start here tells the fleet view while it is open, and Back returns to the step the reader left', async () => {
+  const { FLEET_CARD, STEPS, variantFor } = await import('../../web/lib/tour.mjs');
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#preset=v41-flash-8xb200&hours=1&path=engram');
+  const arch = await page.evaluate(() => window.tierscope.state().arch);
+  const step = STEPS.findIndex((s) => s.path === 'engram');
+  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[step], arch).title);
+  await page.click('#open-fleet');
+  // The card of the fleet view, with this scenario's numbers, and no step marked as the one on screen.
+  await page.waitForFunction((t) => document.getElementById('tour-title').textContent === t, variantFor(FLEET_CARD, arch).title);
+  assert.equal(await page.textContent('#tour-count'), '· the fleet view');
+  const text = await page.textContent('#tour-body');
+  assert.doesNotMatch(text, /[{}…]/, 'every slot filled');
+  const figs = await page.evaluate(() => Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f.text])));
+  assert.ok(text.includes(figs['hbm.sessions_per_node']) && text.includes(figs['swa.pool_sessions']), 'the node\'s sessions and the pool\'s, as the model computes them');
+  assert.equal(await page.$$eval('#tour-dots [aria-current="step"]', (d) => d.length), 0);
+  assert.equal(await page.getAttribute('#tour-back', 'aria-label'), `Back to the walkthrough, step ${step + 1}`);
+  // Keyboard: Back is the way out; the fleet view closes and the step the reader left is told again.
+  await page.focus('#tour-back');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.tierscope.state().view === '');
+  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[step], arch).title);
+  assert.equal(await page.textContent('#tour-count'), `· ${step + 1} of ${STEPS.length}`);
+  assert.equal(await page.evaluate(() => window.tierscope.state().path), 'engram');
+  assert.equal(await page.getAttribute('#tour-back', 'aria-label'), null);
+  assert.equal(await page.isVisible('#fleet-panel'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

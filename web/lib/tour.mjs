@@ -167,6 +167,30 @@ export const STEPS = Object.freeze([
   },
 ]);
 
+// What "Start here" says while the fleet view is open: the canvas then shows a day of traffic through the
+// tiers, not one request's path, so the walkthrough tells that (and offers the way back to its steps).
+export const FLEET_CARD = Object.freeze({
+  id: 'fleet',
+  variants: [
+    {
+      when: hasWindow,
+      title: 'A day of traffic through the tiers', look: 'the tiers filling hour by hour, and the hit rates in the fleet panel',
+      body: [
+        'The canvas now follows one serving node through simulated hours of sessions, not one request: each tier\'s band fills to its occupancy at the hour on the playback bar, and the ledger lists each hour\'s turns, prefix hits and time to first token.',
+        'HBM holds the KV of the turns being served, {hbm.sessions_per_node} per node at this context. Between turns a session\'s window waits in the SWA pool in host DRAM, which holds {swa.pool_sessions}, and its history stays in the DRAM prefix cache and then on SSD until it is evicted. A returning turn takes what it finds there instead of prefilling it again: a hit of {prefix.hit_bytes} reaches HBM in {prefix.hit_time}, where recomputing it would take {prefix.recompute_time}.',
+      ],
+    },
+    {
+      when: any,
+      title: 'A day of traffic through the tiers', look: 'the tiers filling hour by hour, and the hit rates in the fleet panel',
+      body: [
+        'The canvas now follows one serving node through simulated hours of sessions, not one request: each tier\'s band fills to its occupancy at the hour on the playback bar, and the ledger lists each hour\'s turns, prefix hits and time to first token.',
+        'HBM holds the KV of the turns being served, {hbm.sessions_per_node} per node at this context. Between turns a session\'s history stays in the DRAM prefix cache and then on SSD until it is evicted. A returning turn takes what it finds there instead of prefilling it again: a hit of {prefix.hit_bytes} reaches HBM in {prefix.hit_time}, where recomputing it would take {prefix.recompute_time}.',
+      ],
+    },
+  ],
+});
+
 // The model facts the wording can quote ({arch.field}); each is a number or a short name in state().arch.
 export const ARCH_SLOTS = Object.freeze(['layers', 'encoder_layers', 'decoder_layers', 'q_heads', 'kv_heads', 'head_dim',
   'kv_lora', 'window', 'experts', 'experts_per_token', 'shared_experts', 'engram_layers', 'kv_format']);
@@ -214,7 +238,7 @@ export function parseTemplate(template) {
 }
 
 // Every figure id (not arch slots) the walkthrough's wordings use.
-export function slotIds(steps = STEPS) {
+export function slotIds(steps = [...STEPS, FLEET_CARD]) {
   const ids = new Set();
   for (const s of steps) for (const v of allVariants(s)) for (const p of v.body) {
     for (const part of parseTemplate(p)) if (part.figure && !part.figure.startsWith('arch.')) ids.add(part.figure);

@@ -1,11 +1,13 @@
-// The "Start here" walkthrough and the list of animations. The walkthrough always tells the path the canvas
-// shows (one story on screen), in the wording for this model (state().arch), with this scenario's numbers
-// from the app's figures; the list's names come from the app's catalog.
-import { STEPS, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
+// The "Start here" walkthrough and the list of animations. The walkthrough always tells what the canvas
+// shows (one story on screen): the path on screen, or the fleet view's day of traffic while that is open,
+// in the wording for this model (state().arch), with this scenario's numbers from the app's figures; the
+// list's names come from the app's catalog.
+import { STEPS, FLEET_CARD, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
 import { morphChildren, setAttr, setText } from './dom.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
+  const inFleet = () => !!(S.state && S.state.view === 'fleet');
   const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
@@ -15,7 +17,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   function showFigure(id) {
     const box = $('tour-look');
     const f = S.ready ? S.figures.pick([id]).get(id) : undefined;
-    shown = { step: S.tourIndex, id };
+    shown = { step: inFleet() ? -2 : S.tourIndex, id };
     if (!f) { setText(box, 'This number appears once the model has loaded.'); return; }
     morphChildren(box, el('p', {}, [el('strong', { text: `${f.label || id}: ` }), el('span', { text: f.formula || f.text }), ' ',
       el('span', { class: 'badge', text: f.provenance || 'derived' }), f.sources ? el('span', { class: 'sources', text: ' ' + f.sources }) : null]));
@@ -36,10 +38,15 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   }
 
   // Rewrites only what changed: a dragged value changes a few numbers in the text, not the step.
+  // In the fleet view the text is the fleet card, the dots mark no step, Back returns to the step the reader
+  // left and Play plays the day on the fleet clock.
+  let shownFleet = false;
   function render() {
     const i = S.tourIndex;
-    const words = variantFor(STEPS[i], arch());
-    setText($('tour-count'), `· ${i + 1} of ${STEPS.length}`);
+    const fleet = inFleet();
+    shownFleet = fleet;
+    const words = variantFor(fleet ? FLEET_CARD : STEPS[i], arch());
+    setText($('tour-count'), fleet ? '· the fleet view' : `· ${i + 1} of ${STEPS.length}`);
     setText($('tour-title'), words.title);
     const paragraphs = words.body.map(parseTemplate);
     // Only this step's numbers are read from the app (and the one a reader opened).
@@ -47,22 +54,26 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     // The same words with new numbers are updated in place; other words (another step, this model's
     // wording, the numbers arriving) are new text, drawn afresh.
     const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part) => (part.figure ? slot(part.figure) : part.text)))));
-    const bodyKey = `${i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
+    const bodyKey = `${fleet ? 'fleet' : i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
     if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
     else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
-    if (shown.step === i && shown.id) showFigure(shown.id);
+    if (shown.step === (fleet ? -2 : i) && shown.id) showFigure(shown.id);
     else { shown = { step: -1, id: '' }; setText($('tour-look'), `Look at ${words.look}.`); }
     const dots = $('tour-dots');
     if (dots.children.length !== STEPS.length) {
       dots.replaceChildren(...STEPS.map((s, k) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => go(k) }))));
     }
     [...dots.querySelectorAll('.dot')].forEach((d, k) => {
-      setAttr(d, 'aria-current', k === i ? 'step' : 'false');
+      setAttr(d, 'aria-current', k === i && !fleet ? 'step' : 'false');
       setAttr(d, 'aria-label', `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`);
     });
-    $('tour-back').disabled = i === 0;
+    $('tour-back').disabled = i === 0 && !fleet;
     $('tour-next').disabled = i === STEPS.length - 1;
     $('tour-play').disabled = !S.ready;
+    setText($('tour-back'), fleet ? '◀ Walkthrough' : '◀ Back');
+    if (fleet) setAttr($('tour-back'), 'aria-label', `Back to the walkthrough, step ${i + 1}`);
+    else $('tour-back').removeAttribute('aria-label');
+    setAttr($('tour-play'), 'aria-label', fleet ? 'Play the day' : 'Play this step');
   }
 
   const clamp = (i) => Math.max(0, Math.min(STEPS.length - 1, i));
@@ -84,6 +95,12 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   function go(i, { play = false } = {}) {
     S.tourIndex = clamp(i);
     S.tourTouched = true;
+    // A step of the walkthrough is a path: the fleet view closes for it (the sweep chart's choice stays).
+    if (S.ready && inFleet()) {
+      S.bridge.setView('', S.state.sweep || '');
+      S.bridge.redraw();
+      S.state = S.bridge.state();
+    }
     render();
     announce(`Walkthrough step ${S.tourIndex + 1} of ${STEPS.length}: ${variantFor(STEPS[S.tourIndex], arch()).title}`);
     if (!S.ready) return;  // the app opens this step when it arrives
@@ -108,7 +125,19 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     if (i >= 0 && i !== S.tourIndex) {
       S.tourIndex = i;
       render();
+    } else if (inFleet() !== shownFleet) {
+      render();
     }
+  }
+
+  // Play in the fleet view plays the day from its first hour on the fleet clock (as the playback bar does).
+  function playDay() {
+    if (!S.ready) return;
+    S.pushNext = true;
+    S.bridge.seek(0);
+    S.bridge.play();
+    announce('Playing the day of traffic from its first hour');
+    refresh();
   }
 
   // The animations, named by the app for this model. Before the app arrives the list says it is coming.
@@ -133,13 +162,13 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
       const b = e.target && e.target.closest ? e.target.closest('button.fig[data-fig]') : null;
       if (b) showFigure(b.dataset.fig);
     });
-    $('tour-back').addEventListener('click', () => go(S.tourIndex - 1));
+    $('tour-back').addEventListener('click', () => go(inFleet() ? S.tourIndex : S.tourIndex - 1));
     $('tour-next').addEventListener('click', () => go(S.tourIndex + 1));
-    $('tour-play').addEventListener('click', () => go(S.tourIndex, { play: true }));
+    $('tour-play').addEventListener('click', () => (inFleet() ? playDay() : go(S.tourIndex, { play: true })));
     // Arrow keys page through the walkthrough only while focus is inside it: keys are never taken page-wide.
     $('tour').addEventListener('keydown', (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || (e.target && e.target.closest && e.target.closest('input, select, textarea'))) return;
-      const to = { ArrowLeft: S.tourIndex - 1, ArrowRight: S.tourIndex + 1, Home: 0, End: STEPS.length - 1 }[e.key];
+      const to = { ArrowLeft: inFleet() ? S.tourIndex : S.tourIndex - 1, ArrowRight: S.tourIndex + 1, Home: 0, End: STEPS.length - 1 }[e.key];
       if (to === undefined) return;
       e.preventDefault();
       go(to);
