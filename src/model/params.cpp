@@ -530,22 +530,30 @@ void fit_layout(Scenario& s, Adjustments& moved) {
 }
 
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
-  Scenario next = s;
-  if (!set_param_text(next, p, text, err)) return false;
-  const std::string key = p.key;
-  Workload& w = next.work;
-  if (key == "prompt" && w.prefix_hit > w.prompt) {
-    move_int(next, "prefix_hit", w.prefix_hit, w.prompt, "a prefix hit is at most the prompt", moved);
-  } else if (key == "prefix_hit" && w.prefix_hit > w.prompt) {
-    move_int(next, "prompt", w.prompt, w.prefix_hit, "the prompt holds the prefix hit", moved);
-  } else if (key == "gpus" && next.hw.gpus != s.hw.gpus) {
-    respread(next, s.hw.gpus, moved);
-  } else if (key == "tp" && next.par.tp > 0 && next.hw.gpus % next.par.tp == 0) {
-    move_int(next, "dp", next.par.dp, next.hw.gpus / next.par.tp, "tp × dp = gpus", moved);
-  } else if (key == "dp" && next.par.dp > 0 && next.hw.gpus % next.par.dp == 0) {
-    move_int(next, "tp", next.par.tp, next.hw.gpus / next.par.dp, "tp × dp = gpus", moved);
+  const std::int32_t old_gpus = s.hw.gpus;
+  if (p.kind == ParamKind::Text) {
+    // A text key's reader may have written part of its value before refusing it: it works on a copy.
+    Scenario next = s;
+    if (!set_param_text(next, p, text, err)) return false;
+    s = std::move(next);
+  } else if (!set_param_text(s, p, text, err)) {
+    // Numbers and names are written only once accepted, so no copy is needed: a sweep edits one or two
+    // keys per point, and copying the scenario for each was most of a chart's redraw.
+    return false;
   }
-  s = std::move(next);
+  const std::string_view key = p.key;
+  Workload& w = s.work;
+  if (key == "prompt" && w.prefix_hit > w.prompt) {
+    move_int(s, "prefix_hit", w.prefix_hit, w.prompt, "a prefix hit is at most the prompt", moved);
+  } else if (key == "prefix_hit" && w.prefix_hit > w.prompt) {
+    move_int(s, "prompt", w.prompt, w.prefix_hit, "the prompt holds the prefix hit", moved);
+  } else if (key == "gpus" && s.hw.gpus != old_gpus) {
+    respread(s, old_gpus, moved);
+  } else if (key == "tp" && s.par.tp > 0 && s.hw.gpus % s.par.tp == 0) {
+    move_int(s, "dp", s.par.dp, s.hw.gpus / s.par.tp, "tp × dp = gpus", moved);
+  } else if (key == "dp" && s.par.dp > 0 && s.hw.gpus % s.par.dp == 0) {
+    move_int(s, "tp", s.par.tp, s.hw.gpus / s.par.dp, "tp × dp = gpus", moved);
+  }
   return true;
 }
 

@@ -35,25 +35,24 @@ export function makeBridge(m) {
     if (r.chart && typeof r.chart === 'object') out.chart = typeof r.f64 === 'number' ? withNumbers(r.chart, r.f64) : r.chart;
     return out;
   }
-  // A chart's per-point arrays come as {f64: [at, count]}: doubles at the address `base` in the app's memory
-  // (valid until its next chart call), copied here into plain arrays, non-finite as null — the chart is then
-  // exactly what `tierscope chart NAME --format json` prints, without a number printed or parsed as text.
+  // A chart's per-point arrays (xs and each line's y) come as {f64: [at, count]}: doubles at the address
+  // `base` in the app's memory (valid until its next chart call), copied here into plain arrays, non-finite as
+  // null — the chart is then exactly what `tierscope chart NAME --format json` prints, without a number
+  // printed or parsed as text.
   function withNumbers(chart, base) {
     const heap = m.HEAPF64;
+    if (!heap || base % 8 !== 0) return chart;
     const at0 = base / 8;
-    const put = (v) => {
-      if (Array.isArray(v)) { for (let i = 0; i < v.length; i++) v[i] = put(v[i]); return v; }
-      if (!v || typeof v !== 'object') return v;
-      const ref = v.f64;
-      if (Array.isArray(ref) && ref.length === 2 && Object.keys(v).length === 1) {
-        const out = new Array(ref[1]);
-        for (let i = 0; i < ref[1]; i++) { const x = heap[at0 + ref[0] + i]; out[i] = Number.isFinite(x) ? x : null; }
-        return out;
-      }
-      for (const k of Object.keys(v)) v[k] = put(v[k]);
-      return v;
+    const read = (v) => {
+      const ref = v && v.f64;
+      if (!Array.isArray(ref) || ref.length !== 2) return v;
+      const out = new Array(ref[1]);
+      for (let i = 0, at = at0 + ref[0]; i < ref[1]; i++) { const x = heap[at + i]; out[i] = Number.isFinite(x) ? x : null; }
+      return out;
     };
-    return heap && base % 8 === 0 ? put(chart) : chart;
+    chart.xs = read(chart.xs);
+    for (const l of chart.lines || []) l.y = read(l.y);
+    return chart;
   }
   // {ok, errors} of an already parsed reply.
   function result0(r) { return { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] }; }

@@ -149,6 +149,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     const r = S.bridge.chart(k, JSON.stringify(options));
     const t1 = perf.now();
     if (!r.ok || !r.chart) {
+      if (perf.clearMarks) perf.clearMarks('tierscope-chart-begin');
       notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes), { key: 'chart' });
       box.replaceChildren(el('p', { class: 'muted', text: (r.errors && r.errors[0] && r.errors[0].message) || '' }));
       return;
