@@ -109,6 +109,29 @@ test('a browser with no WebGL2 at all is told so before anything large downloads
   await page.close();
 });
 
+test('a browser whose WebAssembly lacks bulk memory is told so before anything large downloads', async () => {
+  const page = await env.browser.context.newPage();
+  // As a browser from before bulk memory would answer: the probe module does not validate.
+  await page.addInitScript(() => { const validate = WebAssembly.validate; WebAssembly.validate = (bytes) => bytes.byteLength > 64 && validate(bytes); });
+  const fetched = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  await page.goto(env.site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /WebAssembly is too old/);
+  assert.match(await page.locator('#fatal').textContent(), /Safari 15/);
+  assert.ok(!fetched.some((u) => u.endsWith('.wasm')), 'the WebAssembly was not downloaded');
+  await page.close();
+});
+
+test('an app file that is not valid WebAssembly is said to have failed to compile, not to download', async () => {
+  const page = await env.browser.context.newPage();
+  await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0x7f]) }));
+  await page.goto(env.site.url);
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await page.locator('#fatal-title').textContent(), /could not be compiled/);
+  await page.close();
+});
+
 test('a failed download of the app shows which file and why', async () => {
   const page = await env.browser.context.newPage();
   await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));

@@ -9,7 +9,14 @@ const FAILURES = {
   script: ['The app could not be loaded', ''],
   abort: ['The app stopped unexpectedly', ''],
   webgl2: ['A WebGL2 context could not be created', ''],
+  'old-wasm': ['This browser\'s WebAssembly is too old for the app',
+    'tierscope needs WebAssembly with bulk memory operations: Chrome or Edge 75 or later, Firefox 79 or later, Safari 15 or later.'],
+  compile: ['The app could not be compiled', ''],
 };
+
+// The smallest module that uses a bulk memory instruction (memory.fill): the app's code uses them.
+const BULK_MEMORY_PROBE = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1,
+  0x0a, 0x0d, 1, 0x0b, 0, 0x41, 0, 0x41, 0, 0x41, 0, 0xfc, 0x0b, 0, 0x0b]);
 
 // Megabytes with one decimal for the progress line (the app's formatter is not there yet).
 const mb = (bytes) => (bytes / 1e6).toFixed(1);
@@ -112,10 +119,15 @@ export function createLoader({ S, $, win, doc, hooks }) {
   // Start-up marks for the benchmark (navigation → compiled → instantiated → the app's own marks).
   const mark = (name) => { if (win.performance && win.performance.mark) win.performance.mark(`tierscope-${name}`); };
 
+  // The .wasm arrived but is not a module this browser compiles (a damaged file, a server's error page), or
+  // it did not arrive at all.
+  const failWasm = (e) => failLoad(win.WebAssembly.CompileError && e instanceof win.WebAssembly.CompileError ? 'compile' : 'fetch', e && e.message);
+
   // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
   // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
   function start() {
     if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
+    if (!win.WebAssembly || !win.WebAssembly.validate(BULK_MEMORY_PROBE)) { failLoad('old-wasm'); return; }
     $('status').textContent = 'Loading…';
     const script = doc.createElement('script');
     script.src = 'tierscope.js';
@@ -127,7 +139,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
         instantiateWasm(imports, receive) {
           wasm
             .then((mod) => { mark('compiled'); return win.WebAssembly.instantiate(mod, imports).then((instance) => { mark('instantiated'); receive(instance, mod); }); })
-            .catch((e) => failLoad('fetch', e.message));
+            .catch(failWasm);
           return {};
         },
         onFatal: (code, detail) => failLoad(code, detail),
@@ -149,7 +161,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
     script.onerror = () => failLoad('script', 'tierscope.js could not be fetched.');
     doc.head.appendChild(script);  // its download starts now; it runs once the wasm below is on its way
     const wasm = compileWasm('tierscope.wasm');
-    wasm.catch((e) => failLoad('fetch', e.message));
+    wasm.catch(failWasm);
   }
 
   return { start, failLoad, showProgress };
