@@ -173,19 +173,12 @@ export const FLEET_CARD = Object.freeze({
   id: 'fleet',
   variants: [
     {
-      when: hasWindow,
-      title: 'A day of traffic through the tiers', look: 'the tiers filling hour by hour, and the hit rates in the fleet panel',
-      body: [
-        'The canvas now follows one serving node through simulated hours of sessions, not one request: each tier\'s band fills to its occupancy at the hour on the playback bar, and the ledger lists each hour\'s turns, prefix hits and time to first token.',
-        'HBM holds the KV of the turns being served, {hbm.sessions_per_node} per node at this context. Between turns a session\'s window waits in the SWA pool in host DRAM, which holds {swa.pool_sessions}, and its history stays in the DRAM prefix cache and then on SSD until it is evicted. A returning turn takes what it finds there instead of prefilling it again: a hit of {prefix.hit_bytes} reaches HBM in {prefix.hit_time}, where recomputing it would take {prefix.recompute_time}.',
-      ],
-    },
-    {
       when: any,
       title: 'A day of traffic through the tiers', look: 'the tiers filling hour by hour, and the hit rates in the fleet panel',
       body: [
         'The canvas now follows one serving node through simulated hours of sessions, not one request: each tier\'s band fills to its occupancy at the hour on the playback bar, and the ledger lists each hour\'s turns, prefix hits and time to first token.',
-        'HBM holds the KV of the turns being served, {hbm.sessions_per_node} per node at this context. Between turns a session\'s history stays in the DRAM prefix cache and then on SSD until it is evicted. A returning turn takes what it finds there instead of prefilling it again: a hit of {prefix.hit_bytes} reaches HBM in {prefix.hit_time}, where recomputing it would take {prefix.recompute_time}.',
+        // A model with a sliding window also keeps each idle session's window, in the SWA pool.
+        (a) => `HBM holds the KV of the turns being served, {hbm.sessions_per_node} per node at this context. Between turns ${hasWindow(a) ? 'a session\'s window waits in the SWA pool in host DRAM, which holds {swa.pool_sessions}, and its history stays' : 'a session\'s history stays'} in the DRAM prefix cache and then on SSD until it is evicted. A returning turn takes what it finds there instead of prefilling it again: a hit of {prefix.hit_bytes} reaches HBM in {prefix.hit_time}, where recomputing it would take {prefix.recompute_time}.`,
       ],
     },
   ],
