@@ -81,6 +81,16 @@ test('clicking a ledger entry seeks there, highlights it and shows its formula a
   assert.equal(await page.getAttribute('#ledger-list li:nth-child(3) .entry', 'aria-current'), 'step');
   assert.ok((await page.locator('#ledger-list li:nth-child(3) .detail .formula').textContent()).length > 10);
   assert.match(await page.evaluate(() => location.hash), /step=2/);
+  // Its sources are one click away (closed, they keep the ledger scannable), and stay open while values change.
+  const box = '#ledger-list li:nth-child(3) .detail details.sources-box';
+  assert.equal(await page.getAttribute(box, 'open'), null);
+  assert.equal(await page.isVisible(`${box} .sources`), false);
+  await page.click(`${box} summary`);
+  assert.equal(await page.isVisible(`${box} .sources`), true);
+  assert.match(await page.textContent(`${box} .sources`), /FACTS|https?:/);
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('batch', '4'))).ok, true);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  assert.notEqual(await page.getAttribute(box, 'open'), null, 'still open after a value changed');
   // Arrow keys move focus between entries, Enter seeks.
   await page.focus('#ledger-list li:nth-child(3) .entry');
   await page.keyboard.press('ArrowDown');

@@ -80,7 +80,14 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     textNodes.set(li, texts);
     return li;
   }
-  const detail = (e) => el('div', { class: 'detail' }, [el('p', { class: 'formula', text: e.formula }), e.sources ? el('p', { class: 'sources', text: e.sources }) : null]);
+  // The current entry shows its formula, and where its inputs come from one click away: a list of keys and
+  // links that can run to a page of text, which would push the rest of the ledger out of view. A reader who
+  // opens it keeps it open while values change and the entry stays current.
+  let sourcesOpen = -1;
+  const detail = (e) => el('div', { class: 'detail' }, [
+    el('p', { class: 'formula', text: e.formula }),
+    e.sources ? el('details', { class: 'sources-box', 'data-index': e.index, open: sourcesOpen === e.index }, [
+      el('summary', { text: 'Sources' }), el('p', { class: 'sources', text: e.sources })]) : null]);
 
   // The rows on screen are these entries' (same steps in the same places): a changed value then rewrites
   // only the fields whose text changed, in place, so the browser lays out those words and nothing else.
@@ -189,6 +196,14 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   }
 
   function wire() {
+    // 'toggle' does not bubble: the list hears it on its way down.
+    $('ledger-list').addEventListener('toggle', (e) => {
+      const box = e.target;
+      if (!box || !box.classList || !box.classList.contains('sources-box')) return;
+      const index = Number(box.dataset.index);
+      if (box.open) sourcesOpen = index;
+      else if (sourcesOpen === index) sourcesOpen = -1;
+    }, true);
     // A click or Enter on an entry seeks to it (one listener for the list: its rows are updated in place).
     $('ledger-list').addEventListener('click', (e) => {
       const b = e.target && e.target.closest ? e.target.closest('button.entry') : null;
