@@ -91,6 +91,16 @@ test('clicking a ledger entry seeks there, highlights it and shows its formula a
   assert.equal((await page.evaluate(() => window.tierscope.setParam('batch', '4'))).ok, true);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   assert.notEqual(await page.getAttribute(box, 'open'), null, 'still open after a value changed');
+  // Even when the value changes in the same task as the click, before the box's 'toggle' event arrives.
+  await page.click(`${box} summary`);
+  assert.equal(await page.getAttribute(box, 'open'), null);
+  const openNow = await page.evaluate(async (sel) => {
+    document.querySelector(`${sel} summary`).click();
+    window.tierscope.setParam('batch', '8');
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    return document.querySelector(sel).open;
+  }, box);
+  assert.equal(openNow, true, 'opened in the same task as a value change, and still open');
   // Arrow keys move focus between entries, Enter seeks.
   await page.focus('#ledger-list li:nth-child(3) .entry');
   await page.keyboard.press('ArrowDown');

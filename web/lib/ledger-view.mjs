@@ -83,10 +83,17 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   // The current entry shows its formula, and where its inputs come from one click away: a list of keys and
   // links that can run to a page of text, which would push the rest of the ledger out of view. A reader who
   // opens it keeps it open while values change and the entry stays current.
+  // The box on screen is the truth: its 'toggle' event arrives a task after the click, so a value that
+  // changes in between would otherwise rebuild it from a stale record and shut it under the reader.
   let sourcesOpen = -1;
+  function sourcesShown(index) {
+    const list = $('ledger-list'), live = list && list.querySelector(`details.sources-box[data-index="${index}"]`);
+    if (live) sourcesOpen = live.open ? index : (sourcesOpen === index ? -1 : sourcesOpen);
+    return sourcesOpen === index;
+  }
   const detail = (e) => el('div', { class: 'detail' }, [
     el('p', { class: 'formula', text: e.formula }),
-    e.sources ? el('details', { class: 'sources-box', 'data-index': e.index, open: sourcesOpen === e.index }, [
+    e.sources ? el('details', { class: 'sources-box', 'data-index': e.index, open: sourcesShown(e.index) }, [
       el('summary', { text: 'Sources' }), el('p', { class: 'sources', text: e.sources })]) : null]);
 
   // The rows on screen are these entries' (same steps in the same places): a changed value then rewrites
