@@ -15,11 +15,22 @@ const FILLED = new Set(['token', 'encoder-layer', 'decoder-layer', 'stream', 'bl
 
 const env = useBrowser({ setup: () => fs.mkdirSync(SHOTS, { recursive: true }) });
 
-// Waits until the app has drawn at least two frames after the last change.
+// Waits until the app has drawn two frames after a change, or has stopped drawing (a change that draws
+// nothing new, such as seeking to the step already shown, then settles at once instead of waiting out a
+// timeout).
 async function settle(page) {
   const n = await page.evaluate(() => window.tierscope.stats().framesDrawn);
-  await page.waitForFunction((k) => window.tierscope.stats().framesDrawn >= k + 2, n, { timeout: 5000 }).catch(() => {});
-  await page.waitForTimeout(50);
+  await page.waitForFunction((k) => new Promise((resolve) => {
+    const a = window.tierscope.stats().framesDrawn;
+    let frames = 0;
+    const tick = () => {
+      const now = window.tierscope.stats().framesDrawn;
+      if (now >= k + 2) resolve(true);
+      else if (++frames < 6) requestAnimationFrame(tick);
+      else resolve(now === a);
+    };
+    requestAnimationFrame(tick);
+  }), n, { timeout: 10000 });
 }
 
 async function show(page, pathKey, step) {
@@ -66,8 +77,9 @@ for (const theme of ['dark', 'light']) {
         assert.equal(L.theme, theme);
         assert.equal(L.path, p);
         assert.equal(L.step, step);
-        const img = decodePng(await page.locator('#canvas').screenshot());
-        if (step === 0) fs.writeFileSync(path.join(SHOTS, `canvas-${p}-${theme}.png`), await page.locator('#canvas').screenshot());
+        const png = await page.locator('#canvas').screenshot();
+        if (step === 0) fs.writeFileSync(path.join(SHOTS, `canvas-${p}-${theme}.png`), png);
+        const img = decodePng(png);
         // The packet, its label and the arrow are drawn over other items: leave those items out.
         const packet = L.items.find((i) => i.kind === 'packet');
         const avoid = packet ? [packet.rect[0] - 90, packet.rect[1] - 6, packet.rect[2] + 180, packet.rect[3] + 12] : null;
