@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openApp, ROOT, useBrowser } from './lib/browser.mjs';
+import { openApp, ROOT, settled, useBrowser } from './lib/browser.mjs';
 import { decodePng } from './lib/png.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
@@ -19,18 +19,7 @@ const env = useBrowser({ setup: () => fs.mkdirSync(SHOTS, { recursive: true }) }
 // nothing new, such as seeking to the step already shown, then settles at once instead of waiting out a
 // timeout).
 async function settle(page) {
-  const n = await page.evaluate(() => window.tierscope.stats().framesDrawn);
-  await page.waitForFunction((k) => new Promise((resolve) => {
-    const a = window.tierscope.stats().framesDrawn;
-    let frames = 0;
-    const tick = () => {
-      const now = window.tierscope.stats().framesDrawn;
-      if (now >= k + 2) resolve(true);
-      else if (++frames < 6) requestAnimationFrame(tick);
-      else resolve(now === a);
-    };
-    requestAnimationFrame(tick);
-  }), n, { timeout: 10000 });
+  await settled(page, await page.evaluate(() => window.tierscope.stats().framesDrawn));
 }
 
 async function show(page, pathKey, step) {

@@ -86,9 +86,13 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   // The box on screen is the truth: its 'toggle' event arrives a task after the click, so a value that
   // changes in between would otherwise rebuild it from a stale record and shut it under the reader.
   let sourcesOpen = -1;
+  function noteSources(index, open) {
+    if (open) sourcesOpen = index;
+    else if (sourcesOpen === index) sourcesOpen = -1;
+  }
   function sourcesShown(index) {
     const list = $('ledger-list'), live = list && list.querySelector(`details.sources-box[data-index="${index}"]`);
-    if (live) sourcesOpen = live.open ? index : (sourcesOpen === index ? -1 : sourcesOpen);
+    if (live) noteSources(index, live.open);
     return sourcesOpen === index;
   }
   const detail = (e) => el('div', { class: 'detail' }, [
@@ -207,9 +211,7 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     $('ledger-list').addEventListener('toggle', (e) => {
       const box = e.target;
       if (!box || !box.classList || !box.classList.contains('sources-box')) return;
-      const index = Number(box.dataset.index);
-      if (box.open) sourcesOpen = index;
-      else if (sourcesOpen === index) sourcesOpen = -1;
+      noteSources(Number(box.dataset.index), box.open);
     }, true);
     // A click or Enter on an entry seeks to it (one listener for the list: its rows are updated in place).
     $('ledger-list').addEventListener('click', (e) => {

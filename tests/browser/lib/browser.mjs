@@ -73,12 +73,19 @@ export function useBrowser({ csp = false, serviceWorkers = 'block', setup = null
 }
 
 // Waits until the app has stopped drawing: its frame count holds still over a few animation frames (the app
-// draws after each input until ImGui has settled, then nothing).
-export async function settled(page) {
-  await page.waitForFunction(() => new Promise((resolve) => {
+// draws after each input until ImGui has settled, then nothing). Given the frame count read before a change
+// (`since`), it also returns once two frames have been drawn after it, so a change that starts playback,
+// and so never stops drawing, settles too.
+export async function settled(page, since = null) {
+  await page.waitForFunction((k) => new Promise((resolve) => {
     const a = window.tierscope.stats().framesDrawn;
     let n = 0;
-    const tick = () => (++n < 6 ? requestAnimationFrame(tick) : resolve(window.tierscope.stats().framesDrawn === a));
+    const tick = () => {
+      const now = window.tierscope.stats().framesDrawn;
+      if (k !== null && now >= k + 2) resolve(true);
+      else if (++n < 6) requestAnimationFrame(tick);
+      else resolve(now === a);
+    };
     requestAnimationFrame(tick);
-  }), null, { timeout: 10000 });
+  }), since, { timeout: 10000 });
 }
