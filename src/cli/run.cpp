@@ -76,7 +76,7 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
       return false;
     }
     s = v.scenario;
-    link.path = v.path.empty() && v.tour > 0 ? std::string(kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : v.path;
+    link.path = v.path.empty() ? tour_path(v.tour) : v.path;
     link.compare = v.compare;
     link.pinned = v.compare_scenario;
   } else if (!opt.scenario_file.empty()) {

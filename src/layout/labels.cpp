@@ -50,9 +50,41 @@ std::string mode_summary(const Scene& sc, int first, int last, bool letters) {
   return s;
 }
 
+// What each kind of layer keeps and reads, in a few plain words (the letters' key).
+const char* mode_meaning(model::LayerMode m) {
+  switch (m) {
+    case model::LayerMode::Dense: return "keeps its own KV and attends over all of it";
+    case model::LayerMode::Full: return "writes its own global KV and index keys and scores every stored position";
+    case model::LayerMode::Reindex: return "picks its own top-k over an earlier layer's KV";
+    case model::LayerMode::Reuse: return "reuses the previous layer's selection unchanged";
+    case model::LayerMode::SwaOnly: return "keeps only a short window of recent tokens, no global KV";
+    case model::LayerMode::Count: break;
+  }
+  return "";
+}
+
 std::string span(int first, int last) {
   return first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
 }
+
+}  // namespace
+
+std::string mode_key(const Scene& sc, int first, int last) {
+  std::string s = mode_summary(sc, first, last, true) + " = " + mode_summary(sc, first, last, false) + ".";
+  bool seen[static_cast<int>(model::LayerMode::Count)] = {};
+  int kinds = 0;
+  for (int l = first; l <= last; ++l) {
+    const model::LayerMode m = sc.modes[static_cast<std::size_t>(l)];
+    if (seen[static_cast<int>(m)]) continue;
+    seen[static_cast<int>(m)] = true;
+    ++kinds;
+    s += std::string(" ") + model::layer_mode_letter(m) + ": " + mode_meaning(m) + ".";
+  }
+  if (last - first + 1 > kinds) s += " ×n: n layers of that kind in a row.";
+  return s;
+}
+
+namespace {
 
 // 8,192 → "8.2k", 1,048,576 → "1M": a token count that fits a small cell.
 std::string compact(int v) {

@@ -220,6 +220,9 @@ std::string item_id(const Item& item);
 
 // The first of `variants` (longest first) whose width at `px` fits `max_w`, or "" when none does.
 std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initializer_list<std::string> variants);
+// A layer row's short label spelled out: "S×2 F U = SWA-only ×2, Full, Reuse. S: …; F: …; U: …" — each
+// letter in the row with what that kind of layer keeps and reads (tooltips, the inspector, the page).
+std::string mode_key(const Scene& sc, int first, int last);
 
 // The canvas's text for a laid-out frame (labels of titles, tokens, layer rows, the stream, bands, blocks
 // and the packet), each the longest wording that fits its room. Called by compute_layout.

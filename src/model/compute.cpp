@@ -522,6 +522,10 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   v[F::HwLinkBw] = link_gbps(hw) * 1e9;
   v[F::HwPeakFlops] = compute_pflops_per_gpu(hw) * 1e15;
   v[F::HwSsdBwPerDrive] = hw.ssd_gbps * 1e9;
+  v[F::HwHbmLatency] = hw.lat_hbm_us * 1e-6;
+  v[F::HwHostDram] = hw.host_dram_gb * 1e9;
+  v[F::HwHostLatency] = host_lat_us(hw) * 1e-6;
+  v[F::HwSsdLatency] = hw.lat_ssd_us * 1e-6;
   t.bw_raw = v[F::HwHbmBwPerGpu];
   t.bw = t.bw_raw * hw.mbu;
   t.peak_raw = v[F::HwPeakFlops];

@@ -485,6 +485,11 @@ Figures describe(const Scenario& s) {
   set(F::HwLinkBw, hw.link_gbps > 0 ? std::string("override") : std::string(g.label) + " catalog");
   set(F::HwPeakFlops, std::string(g.label) + " dense " + (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : "FP8"));
   set(F::HwSsdBwPerDrive, "scenario parameter ssd_gbps");
+  set(F::HwHbmLatency, "lat_hbm_us " + num(hw.lat_hbm_us) + " µs");
+  set(F::HwHostDram, "host_dram_gb " + num(hw.host_dram_gb) + " GB");
+  set(F::HwHostLatency, hw.host_lat_us > 0 ? "host_lat_us " + num(hw.host_lat_us) + " µs (override)"
+                                           : std::string(link_info(hw.host_link).label) + " catalog DMA latency");
+  set(F::HwSsdLatency, "lat_ssd_us " + num(hw.lat_ssd_us) + " µs");
   return out;
 }
 

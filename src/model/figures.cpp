@@ -150,6 +150,10 @@ const FigureInfo kInfo[] = {
     {F::HwLinkBw, "hw.link_bw", "Scale-up link per GPU (per direction)", "B/s", P::ThirdParty, "gpu,link_gbps", T::None, L::None, N0},
     {F::HwPeakFlops, "hw.peak_flops", "Dense peak FLOP/s per GPU", "FLOP/s", P::ThirdParty, "gpu,compute", T::None, L::None, N0},
     {F::HwSsdBwPerDrive, "hw.ssd_bw_per_drive", "SSD read bandwidth per drive", "B/s", P::ThirdParty, "ssd_gbps", T::Ssd, L::None, N0},
+    {F::HwHbmLatency, "hw.hbm_latency", "HBM access latency the model uses", "s", P::ThirdParty, "lat_hbm_us", T::Hbm, L::None, N0},
+    {F::HwHostDram, "hw.host_dram", "Host DRAM per node", "B", P::ThirdParty, "host_dram_gb", T::Dram, L::None, N0},
+    {F::HwHostLatency, "hw.host_latency", "Host DRAM access latency over the host link", "s", P::ThirdParty, "host_link,host_lat_us", T::Dram, L::None, N0},
+    {F::HwSsdLatency, "hw.ssd_latency", "NVMe SSD read latency per I/O", "s", P::ThirdParty, "lat_ssd_us", T::Ssd, L::None, N0},
 };
 static_assert(sizeof kInfo / sizeof kInfo[0] == kFigureCount, "one table row per FigureId");
 

@@ -125,6 +125,10 @@ enum class FigureId : std::uint8_t {
   HwLinkBw,                 // hw.link_bw
   HwPeakFlops,              // hw.peak_flops
   HwSsdBwPerDrive,          // hw.ssd_bw_per_drive
+  HwHbmLatency,             // hw.hbm_latency
+  HwHostDram,               // hw.host_dram
+  HwHostLatency,            // hw.host_latency
+  HwSsdLatency,             // hw.ssd_latency
   Count
 };
 constexpr int kFigureCount = static_cast<int>(FigureId::Count);

@@ -246,9 +246,10 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
     } else if (k == "tour") {
       long long n = 0;
       const bool is_int = parse_int(v, n);
-      if (is_int && n >= 1 && n <= kTourSteps) out.tour = static_cast<int>(n);
+      if (v == kTourIntroKey) out.tour = kTourIntro;
+      else if (is_int && n >= 1 && n <= kTourSteps) out.tour = static_cast<int>(n);
       else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "tour", v,
-                                       "a walkthrough step from 1 to " + std::to_string(kTourSteps)));
+                                       "intro or a walkthrough step from 1 to " + std::to_string(kTourSteps)));
     } else if (k == "view") {
       if (!v.empty() && view_known(v)) out.view = std::string(v);
       else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
@@ -282,8 +283,8 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
     }
   }
   // The walkthrough step tells one path: with another path in the same link, the path wins.
-  if (out.tour > 0 && !out.path.empty() && out.path != kPathKeys[static_cast<std::size_t>(out.tour - 1)]) {
-    errors.push_back(make_error(ErrorCode::Inconsistent, "tour", std::to_string(out.tour),
+  if (out.tour != 0 && !out.path.empty() && out.path != tour_path(out.tour)) {
+    errors.push_back(make_error(ErrorCode::Inconsistent, "tour", out.tour == kTourIntro ? std::string(kTourIntroKey) : std::to_string(out.tour),
                                 "the walkthrough step of path " + out.path + " (" + std::to_string(path_index(out.path) + 1) + ")"));
     out.tour = 0;
   }
@@ -321,7 +322,13 @@ std::string view_to_hash(const ViewState& v) {
   }
   if (v.embed) h += "&embed=1";
   if (v.tour > 0) appendf(h, "&tour=%d", v.tour);
+  else if (v.tour == kTourIntro) h += "&tour=" + std::string(kTourIntroKey);
   return h;
+}
+
+std::string tour_path(int tour) {
+  if (tour == kTourIntro) return kPathKeys[0];
+  return tour >= 1 && tour <= kTourSteps ? kPathKeys[static_cast<std::size_t>(tour - 1)] : "";
 }
 
 }  // namespace tierscope::model

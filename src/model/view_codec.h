@@ -24,6 +24,12 @@ constexpr double kMinSpeed = 0.25, kMaxSpeed = 8;
 inline constexpr std::array<double, 6> kSpeedChoices = {0.25, 0.5, 1, 2, 4, 8};
 // The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
 constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
+// `tour=intro`: the walkthrough's first screen (what the page shows, the four tiers), before step 1. It
+// sits on step 1's path, so a link to it opens that path; the numbered steps keep their numbers.
+constexpr int kTourIntro = -1;
+constexpr std::string_view kTourIntroKey = "intro";
+// The path a walkthrough step (kTourIntro or 1 to kTourSteps) tells; "" for 0 (none).
+std::string tour_path(int tour);
 // `view=` values: a chart of the page ("chart-roofline"), or the fleet view (a simulated day of traffic
 // through the tiers, run from the link's scenario and its fleet keys).
 constexpr std::string_view kChartViewPrefix = "chart-";
@@ -41,7 +47,7 @@ struct ViewState {
   double speed = 0;           // 0: not given; else within [kMinSpeed, kMaxSpeed]
   bool panels_given = false;
   std::uint32_t panels = 0;   // bits in kPanelKeys order
-  int tour = 0;               // 0: not given; else 1 to kTourSteps (consistent with `path` when both given)
+  int tour = 0;               // 0: not given; kTourIntro; else 1 to kTourSteps (consistent with `path` when both given)
   std::string view;           // "", "fleet" or "chart-<key>"
   // A comparison: scenario A pinned beside the current one (B). The link carries A as `cmp=PRESET` and
   // `cmp_KEY=VALUE` for each of A's overrides, so it reopens the same comparison.

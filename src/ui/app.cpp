@@ -167,6 +167,8 @@ void set_path(App& app, anim::PathId path) {
     model::Errors none;    // "" is always a known view
     set_view(app, "", none);
   }
+  // Another path leaves the walkthrough's first screen: the link then names the step that tells the path.
+  if (app.tour == model::kTourIntro && anim::path_key(path) != model::tour_path(model::kTourIntro)) app.tour = 1;
   app.playback.path = path;
   app.playback.step = 0;
   app.playback.fraction = 0;
@@ -271,6 +273,8 @@ bool panel_area_wanted(const App& app) {
 void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail) {
   CanvasState& c = app.canvas;
   if (c.selected == target && c.selection_id == id && c.selection_detail == detail) return;
+  // A new object opens the inspector at its top, its name and why it sits where it does in view.
+  if (target.valid() && !(c.selected == target)) c.scroll_request = static_cast<int>(Panel::Inspector);
   c.selected = target;
   c.selection_id = std::move(id);
   c.selection_name = std::move(name);
@@ -301,7 +305,7 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
   if (hash.size() > model::kMaxHashBytes + (hash.starts_with('#') ? 1 : 0)) return false;
   anim::PathId path = kDefaultPath;
   // A walkthrough step without a path opens the path that step tells.
-  const std::string& key = !v.path.empty() ? v.path : v.tour > 0 ? std::string(model::kPathKeys[static_cast<std::size_t>(v.tour - 1)]) : std::string();
+  const std::string key = !v.path.empty() ? v.path : model::tour_path(v.tour);
   if (!key.empty()) path = static_cast<anim::PathId>(model::path_index(key));
   if (info) {
     info->path_given = !v.path.empty();
@@ -361,7 +365,8 @@ std::string view_hash(const App& app) {
   v.compare = app.comparing;
   if (app.comparing) v.compare_scenario = app.pinned;
   // Once the reader has used the walkthrough, the link names its step, which always tells the path on screen.
-  v.tour = app.tour > 0 ? model::path_index(v.path) + 1 : 0;
+  // The walkthrough's first screen is named as such (it sits on the first step's path).
+  v.tour = app.tour == model::kTourIntro ? model::kTourIntro : app.tour > 0 ? model::path_index(v.path) + 1 : 0;
   return model::view_to_hash(v);
 }
 
@@ -399,9 +404,10 @@ void set_compare(App& app, bool on) {
 }
 
 bool set_tour(App& app, int tour, model::Errors& errors) {
-  if (tour < 0 || tour > model::kTourSteps) {
+  if ((tour < 0 && tour != model::kTourIntro) || tour > model::kTourSteps) {
     errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "tour", std::to_string(tour),
-                                       "0 (none) or a walkthrough step from 1 to " + std::to_string(model::kTourSteps)));
+                                       "0 (none), " + std::to_string(model::kTourIntro) + " (the first screen) or a walkthrough step from 1 to " +
+                                           std::to_string(model::kTourSteps)));
     return false;
   }
   if (tour != app.tour) {

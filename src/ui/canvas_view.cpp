@@ -27,24 +27,6 @@ namespace {
 
 constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
 
-std::string mode_summary(const layout::Scene& sc, int first, int last) {
-  int counts[static_cast<int>(model::LayerMode::Count)] = {};
-  model::LayerMode order[static_cast<int>(model::LayerMode::Count)];
-  int n = 0;
-  for (int l = first; l <= last; ++l) {
-    const model::LayerMode m = sc.modes[static_cast<std::size_t>(l)];
-    if (counts[static_cast<int>(m)]++ == 0) order[n++] = m;
-  }
-  std::string s;
-  for (int i = 0; i < n; ++i) {
-    if (i) s += ", ";
-    s += model::layer_mode_name(order[i]);
-    const int c = counts[static_cast<int>(order[i])];
-    if (c > 1) s += " ×" + std::to_string(c);
-  }
-  return s;
-}
-
 std::string layers_text(int first, int last) {
   return first == last ? "layer " + std::to_string(first) : "layers " + std::to_string(first) + "–" + std::to_string(last);
 }
@@ -233,7 +215,10 @@ void tooltip(const App& app) {
     }
     case Kind::EncoderLayer:
     case Kind::DecoderLayer:
-      ImGui::TextDisabled("%s", mode_summary(app.canvas.scene, it->first_layer, it->last_layer).c_str());
+      // The row's letters spelled out: what each kind of layer keeps and reads.
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+      ImGui::TextDisabled("%s", layout::mode_key(app.canvas.scene, it->first_layer, it->last_layer).c_str());
+      ImGui::PopTextWrapPos();
       break;
     case Kind::Packet:
       if (app.state.entry) {
@@ -268,7 +253,7 @@ std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
     }
     case Kind::EncoderLayer:
     case Kind::DecoderLayer:
-      return it ? mode_summary(app.canvas.scene, it->first_layer, it->last_layer) : "";
+      return it ? layout::mode_key(app.canvas.scene, it->first_layer, it->last_layer) : "";
     case Kind::Packet: return app.state.entry ? app.state.entry->sentence : "";
     case Kind::Token: return "the prompt, " + count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
     case Kind::Stream:

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string>
 
+#include "anim/why.h"
+#include "layout/layout.h"
 #include "model/card_check.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -105,6 +107,7 @@ void figure_list(App& app, FigureList l) {
 void inspect_layers(App& app, int first, int last) {
   const model::ModelArch& m = app.scenario.model;
   para("Each drawn row stands for " + count_of(last - first + 1, "real layer", "real layers") + ".", true);
+  para(layout::mode_key(app.canvas.scene, first, last), true);
   if (ImGui::BeginTable("layers", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("mode", ImGuiTableColumnFlags_WidthFixed);
@@ -189,7 +192,9 @@ void inspector(App& app) {
     case layout::Kind::Block: {
       const auto o = static_cast<ObjectKind>(t.index);
       const anim::ObjectState& st = app.state.objects[static_cast<std::size_t>(t.index)];
-      para(model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier));
+      // First why it sits in this tier and what would move it, then what it holds now.
+      for (const std::string& why : anim::why_here(o, st.tier, app.scenario, app.figures)) para(why);
+      para(model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier), true);
       if (st.tokens > 0) para("covering " + count_of(st.tokens, "token", "tokens"), true);
       para(std::string("lifetime: ") + model::lifetime_name(anim::object_lifetime(o)), true);
       if (o == ObjectKind::EngramTables) {
@@ -220,10 +225,19 @@ void inspector(App& app) {
         default: how = count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
       }
       para(how, true);
-      para("Holds:", true);
-      for (int i = 0; i < anim::kObjectCount; ++i) {
+      const auto held = [&](int i) {
         const layout::ObjectSpec& o = app.canvas.scene.objects[static_cast<std::size_t>(i)];
-        if (!o.present || static_cast<int>(o.tier) != t.index) continue;
+        return o.present && static_cast<int>(o.tier) == t.index;
+      };
+      int holds = 0;
+      for (int i = 0; i < anim::kObjectCount; ++i) holds += held(i) ? 1 : 0;
+      if (holds == 0) {
+        for (const std::string& why : anim::why_empty(static_cast<anim::Endpoint>(t.index), app.scenario, app.figures)) para(why);
+      } else {
+        para("Holds:", true);
+      }
+      for (int i = 0; i < anim::kObjectCount; ++i) {
+        if (!held(i)) continue;
         ImGui::Bullet();
         para(object_name(app, static_cast<ObjectKind>(i)) + " · " +
              model::human(app.state.objects[static_cast<std::size_t>(i)].bytes, "B"));

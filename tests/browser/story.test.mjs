@@ -35,6 +35,7 @@ async function story(page) {
     const cur = document.querySelector('#ledger-list .entry.current');
     return {
       path: s.path, step: s.step, steps: s.steps, arch: s.arch,
+      values: Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f.feasible ? f.value : undefined])),
       canvasPath: L.path, canvasStep: L.step,
       ledgerPath: window.tierscope.ledger().path, ledgerCurrent: cur ? Number(cur.dataset.index) : -1,
       ledgerLabel: document.getElementById('ledger-path').textContent,
@@ -55,13 +56,18 @@ function agrees(v, what) {
   assert.equal(v.ledgerCurrent, v.step, `${what}: the ledger marks the step`);
   assert.match(v.status, new RegExp(`step ${v.step + 1} of ${v.steps}`), `${what}: the status says the step`);
   assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
-  assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch).title, `${what}: the walkthrough tells the path`);
+  assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id]).title, `${what}: the walkthrough tells the path`);
   assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
 }
 
 test('walkthrough, canvas, ledger and status tell one story: on load, after a link, after Back', async () => {
-  // A page opened with no hash starts at the beginning of the walkthrough, on the entry it talks about.
+  // A page opened with no hash starts on the walkthrough's first screen, over step one's path; Next opens
+  // step one on the entry it talks about.
   const { page, errors } = await openAt('');
+  const intro = await story(page);
+  assert.equal(intro.path, STEPS[0].path);
+  assert.equal(intro.tourCount, '· before step 1');
+  await page.click('#tour-next');
   const first = await story(page);
   agrees(first, 'on load');
   assert.equal(first.path, STEPS[0].path);

@@ -4,7 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openApp, useBrowser } from './lib/browser.mjs';
-import { STEPS, variantFor } from '../../web/lib/tour.mjs';
+import path from 'node:path';
+import { ROOT } from './lib/browser.mjs';
+import { STEPS, INTRO, variantFor } from '../../web/lib/tour.mjs';
+
+// The app's figure values by id, as the walkthrough reads them to choose a claim (the decode title).
+const valuesOf = (page) => page.evaluate(() => Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f.feasible ? f.value : undefined])));
 
 const env = useBrowser({
   setup: (e) => e.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e.site.url.replace(/\/$/, '') }),
@@ -17,8 +22,8 @@ test('before the app arrives the walkthrough is real text with placeholders, the
   await page.route('**/tierscope.wasm', async (route) => { await held; await route.continue(); });
   await page.goto(env.site.url);
   await page.waitForSelector('#tour-body .fig.pending');
-  assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[0], null).title);
-  assert.match(await page.locator('#tour-body').textContent(), /causal encoder/);
+  assert.equal(await page.locator('#tour-title').textContent(), variantFor(INTRO, null).title);
+  assert.match(await page.locator('#tour-body').textContent(), /which memory tier/);
   assert.equal(await page.locator('#loading').isVisible(), true);
   release();
   await page.waitForFunction(() => document.getElementById('loading').hidden, null, { timeout: 30000 });
@@ -35,13 +40,14 @@ test('before the app arrives the walkthrough is real text with placeholders, the
 test('the walkthrough end to end: each step opens its path on the entry it talks about', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
   const ledger = (p) => page.evaluate(() => [...document.querySelectorAll('#ledger-list .entry')].map((b) => b.classList.contains('current')));
+  const values = await valuesOf(page);
   for (let i = 0; i < STEPS.length; i++) {
     if (i > 0) await page.click('#tour-next');
     else await page.click('#tour-dots li:first-child .dot');
     const s = await page.evaluate(() => window.tierscope.state());
     assert.equal(s.path, STEPS[i].path, `step ${i + 1} plays ${STEPS[i].path}`);
     assert.equal(s.playing, false);
-    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch).title);
+    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch, (id) => values[id]).title);
     assert.equal(await page.locator('#tour-count').textContent(), `· ${i + 1} of ${STEPS.length}`);
     assert.equal(await page.getAttribute(`#tour-dots li:nth-child(${i + 1}) .dot`, 'aria-current'), 'step');
     const cur = await page.$eval('#ledger-list .entry.current', (b) => Number(b.dataset.index));
@@ -152,5 +158,96 @@ test('filters narrow the ledger; CSV and JSON downloads hold what is shown; an e
   assert.equal((await p2.page.evaluate(() => window.tierscope.state())).step, 3);
   assert.equal(await p2.page.$eval('#ledger-list .entry.current', (b) => b.dataset.index), '3');
   await p2.page.close();
+  await page.close();
+});
+
+test('a page with no link opens on a plain first screen: the four tiers with the model\'s numbers, then Next hands over to prefill', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending'));
+  assert.equal(await page.textContent('#tour-title'), 'What this page shows');
+  assert.equal(await page.textContent('#tour-count'), '· before step 1');
+  assert.match(await page.textContent('#tour-body'), /which bytes .* live in which memory tier .* what it costs to move them/);
+  // One line per tier, each quoting its capacity and latency as the model computes them.
+  const tiers = await page.$$eval('#tour-body .tour-tiers li', (items) => items.map((li) => ({
+    text: li.textContent, figs: [...li.querySelectorAll('.fig')].map((b) => [b.dataset.fig, b.textContent]) })));
+  assert.deepEqual(tiers.map((t) => t.text.split(':')[0]), ['GPU SRAM', 'GPU HBM', 'Host DRAM', 'NVMe SSD']);
+  const figs = await page.evaluate(() => Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f.text])));
+  const want = [['hw.sram_per_gpu', 'hw.sram_latency'], ['hw.hbm_per_gpu', 'hw.hbm_latency'], ['hw.host_dram', 'hw.host_latency'], ['ssd.capacity', 'hw.ssd_latency']];
+  tiers.forEach((t, k) => {
+    for (const id of want[k]) assert.ok(t.figs.some(([fid]) => fid === id), `${t.text.split(':')[0]} quotes ${id}`);
+    for (const [id, text] of t.figs) assert.equal(text, figs[id], `${id} shows the model's figure`);
+  });
+  // The words on the page's counters and legend, explained before step one uses them.
+  const body = await page.textContent('#tour-body');
+  for (const term of ['MoE, a mixture of experts', 'CSA2, sparse attention', 'SWA, a sliding window', 'Engram, learned memory', 'FP4, numbers stored in four bits']) {
+    assert.ok(body.includes(term), `explains ${term}`);
+  }
+  // A number opens its formula, as in every step.
+  await page.click('#tour-body .tour-tiers li:nth-child(2) .fig[data-fig="hw.hbm_latency"]');
+  assert.match(await page.textContent('#tour-look'), /HBM access latency/);
+  const s0 = await page.evaluate(() => window.tierscope.state());
+  assert.equal(s0.path, 'prefill', 'the canvas shows the first step\'s path');
+  assert.match(await page.evaluate(() => location.hash), /tour=intro/);
+  assert.equal(await page.isDisabled('#tour-back'), true);
+  // Next hands over to prefill, by name.
+  assert.equal(await page.textContent('#tour-next'), 'Next: prefill ▶');
+  await page.click('#tour-next');
+  const values = await valuesOf(page);
+  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[0], s0.arch, (id) => values[id]).title);
+  assert.equal(await page.textContent('#tour-count'), `· 1 of ${STEPS.length}`);
+  assert.equal(await page.textContent('#tour-next'), 'Next ▶');
+  assert.match(await page.evaluate(() => location.hash), /tour=1(&|$)/);
+  // Back returns to the first screen; its link reopens it.
+  await page.click('#tour-back');
+  assert.equal(await page.textContent('#tour-title'), 'What this page shows');
+  const link = await page.evaluate(() => window.tierscope.link());
+  assert.match(link, /tour=intro/);
+  // tour=N links open the same steps as before the first screen existed.
+  for (let n = 1; n <= STEPS.length; n++) {
+    await page.evaluate((k) => { location.hash = `tour=${k}`; }, n);
+    await page.waitForFunction((k) => document.getElementById('tour-count').textContent.startsWith(`· ${k} of`), n);
+    assert.equal((await page.evaluate(() => window.tierscope.state())).path, STEPS[n - 1].path, `tour=${n} opens ${STEPS[n - 1].path}`);
+  }
+  await page.evaluate((l) => { location.hash = new URL(l).hash; }, link);
+  await page.waitForFunction(() => document.getElementById('tour-title').textContent === 'What this page shows');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the decode title names the step\'s largest cost: the launch floor at batch 1, the weights once kernels launch for free', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#tour=2');
+  await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending'));
+  let v = await valuesOf(page);
+  assert.ok(v['decode.t_overhead'] > v['decode.t_weights'], 'this scenario spends most of its step at the launch floor');
+  assert.equal(await page.textContent('#tour-title'), 'Decode: one token, mostly kernels waiting at their launch floor');
+  assert.match(await page.textContent('#tour-body'), /The largest part of the .* step is kernels waiting at their launch floor/);
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('kernel_us', 0))).ok, true);
+  await page.waitForFunction(() => /mostly reading weights/.test(document.getElementById('tour-title').textContent));
+  v = await valuesOf(page);
+  assert.ok(v['decode.t_weights'] > v['decode.t_overhead']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an imported model with no Engram and no window: those steps say so in one line, and their animations are marked', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#tour=1');
+  const text = fs.readFileSync(path.join(ROOT, 'tests/data/hf_configs/Qwen3-30B-A3B.json'), 'utf8');
+  assert.equal((await page.evaluate((t) => window.tierscope.loadConfig(t), text)).ok, true);
+  await page.waitForFunction(() => document.querySelector('#path-list [data-path="engram"] .path-none'));
+  for (const key of ['engram', 'swa-resume']) {
+    const b = page.locator(`#path-list [data-path="${key}"]`);
+    assert.equal(await b.isDisabled(), true, `${key} cannot be started for this model`);
+    assert.match(await b.textContent(), /none in this model/);
+  }
+  assert.equal(await page.locator('#path-list [data-path="decode"]').isDisabled(), false);
+  await page.click('#tour-dots li:nth-child(3) .dot');
+  assert.equal(await page.textContent('#tour-title'), 'Engram: not part of this model');
+  assert.equal(await page.locator('#tour-body p').count(), 1);
+  assert.match(await page.textContent('#tour-body'), /has no Engram tables.* would /);
+  await page.click('#tour-dots li:nth-child(5) .dot');
+  assert.equal(await page.textContent('#tour-title'), 'Session resume: no sliding window to park');
+  assert.equal(await page.locator('#tour-body p').count(), 1);
+  assert.match(await page.textContent('#tour-body'), /keeps no sliding window.* would /);
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -58,16 +58,17 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
 
   // Applies the address bar's hash through the app; all refusals of one link become one notice naming each
   // key. A link with a walkthrough step but no path opens that step's entry; a page opened with no hash
-  // at all starts at the beginning of the walkthrough.
+  // at all starts on the walkthrough's first screen (what the page shows, before step 1).
   function applyLocationHash() {
     const raw = (loc.hash || '').replace(/^#/, '');
     if (S.lastHash !== null && raw === S.lastHash) return;
     if (!S.ready) return;
     const r = S.bridge.applyHash(raw);
-    if (r.tour) { S.tourIndex = r.tour - 1; S.tourTouched = true; walkthrough.render(); }
+    // The app's tour: a step 1 to N, or -1 for the walkthrough's first screen (tour=intro).
+    if (r.tour) { S.tourIndex = r.tour > 0 ? r.tour - 1 : -1; S.tourTouched = true; walkthrough.render(); }
     S.state = S.bridge.state();
-    if (r.tour && !r.pathGiven) walkthrough.openStep(r.tour - 1);
-    else if (!raw) walkthrough.openStep(0);
+    if (r.tour && !r.pathGiven) walkthrough.openStep(S.tourIndex);
+    else if (!raw) walkthrough.openStep(-1);
     S.lastHash = null;
     refresh();
     notices.show(refusalNotice(r.errors, 'link', S.catalog && S.catalog.errorCodes), { key: 'link' });

@@ -1,4 +1,5 @@
-// The "Start here" walkthrough: seven steps, one per path, each opening on the ledger entry it talks about.
+// The "Start here" walkthrough: a first screen (what the page shows, the four tiers) and seven steps, one per
+// path, each opening on the ledger entry it talks about.
 // Each step has wordings for different kinds of model (encoder-decoder or decoder-only, CSA2, MLA or GQA,
 // MoE or dense, with or without Engram and a sliding window), chosen from the app's state().arch. Numbers are
 // never written here: {figure.id} slots are filled from the app's figures and {arch.field} slots from
@@ -11,6 +12,85 @@ const isMoe = (a) => a.moe === true;
 const hasEngram = (a) => a.engram === true;
 const hasWindow = (a) => Number(a.window) > 0;
 const any = () => true;
+const hasFp4 = (a) => !a.kv_format || /fp4/i.test(String(a.kv_format));
+
+// The terms a decode step's time splits into (the app's decode.t_* figures), with the words a title uses
+// for the largest: a claim about what dominates the step follows the model's own breakdown. Steps that
+// make such a claim say `costs: true` (the page reads these figures for them).
+export const DECODE_TERMS = Object.freeze([
+  ['decode.t_weights', 'reading weights'],
+  ['decode.t_overhead', 'kernels waiting at their launch floor'],
+  ['decode.t_allreduce', 'all-reduce between GPUs'],
+  ['decode.t_a2a', 'the MoE all-to-all'],
+  ['decode.t_index', 'index reads'],
+  ['decode.t_gather', 'KV gathers'],
+  ['decode.t_window', 'window reads'],
+  ['decode.t_append', 'KV writes'],
+  ['decode.t_compute', 'compute'],
+  ['decode.t_topk', 'top-k selection'],
+  ['decode.t_draft', 'drafting'],
+  ['decode.t_stall', 'waiting on Engram rows'],
+]);
+
+// The largest term of the decode step, {id, words}, from `value(id)` (a number, or undefined before the
+// figures are read or when the setup cannot run); null when no term is known.
+export function largestDecodeTerm(value) {
+  let best = null;
+  for (const [id, words] of DECODE_TERMS) {
+    const v = typeof value === 'function' ? value(id) : undefined;
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0 && (!best || v > best.v)) best = { id, words, v };
+  }
+  return best ? { id: best.id, words: best.words } : null;
+}
+
+// "Decode: one token, mostly kernel launch floor" — or a title that claims nothing before the numbers are known.
+const decodeTitle = (lead) => (a, value) => {
+  const top = largestDecodeTerm(value);
+  return top ? `Decode: ${lead}, mostly ${top.words}` : `Decode: ${lead}, and where its time goes`;
+};
+// The sentence naming the step's largest term, with its figure.
+const decodeLargest = (a, value) => {
+  const top = largestDecodeTerm(value);
+  return top ? ` The largest part of the {decode.step_time} step is ${top.words}: {${top.id}}.` : '';
+};
+
+// Plain words for the terms this model's text and canvas use, each said once on the first screen.
+const GLOSSARY = [
+  [any, 'KV, the keys and values each layer keeps for every earlier token'],
+  [isMoe, 'MoE, a mixture of experts: each token uses only a few of many expert networks'],
+  [isSparse, 'CSA2, sparse attention that reads only the earlier positions its indexers pick'],
+  [hasWindow, 'SWA, a sliding window of recent tokens kept in full'],
+  [hasEngram, 'Engram, learned memory tables looked up by the last few tokens'],
+  [hasFp4, 'FP4, numbers stored in four bits'],
+];
+const glossary = (a) => 'Words you will meet: ' + GLOSSARY.filter(([when]) => when(a)).map(([, words]) => words).join('; ') + '.';
+
+// The walkthrough's first screen: what the page is for and the four tiers with this scenario's capacities and
+// latencies, then the hand-over to step one. A page opened without a link starts here (`tour=intro`); it is
+// not one of the numbered steps, so `tour=N` links keep their steps.
+export const INTRO = Object.freeze({
+  id: 'intro', path: 'prefill', entry: { step: '' }, next: 'Next: prefill',
+  variants: [
+    {
+      when: any,
+      title: 'What this page shows', look: 'the four tier bands on the canvas and the blocks each one holds',
+      body: [
+        (a) => 'This page shows which bytes of a model\'s inference live in which memory tier (its weights, the KV cache each request builds' +
+          (hasEngram(a) ? ', its Engram tables' : '') + ') and what it costs to move them while a prompt is read in (prefill) and while each new token is made (decode). Every number comes from the model and opens its formula when clicked.',
+      ],
+      list: [
+        'GPU SRAM: the chip\'s own cache, {hw.sram_per_gpu} per GPU, {hw.sram_latency} away. Only what a kernel works on right now.',
+        'GPU HBM: the GPU\'s main memory, {hw.hbm_per_gpu} per GPU, {hw.hbm_latency} away, read at {hw.hbm_bw_per_gpu}. The weights and the KV every step reads.',
+        'Host DRAM: the server\'s memory, {hw.host_dram} per node, {hw.host_latency} away over the host link at {hw.host_link_bw}. What is needed again soon, not every step.',
+        'NVMe SSD: the node\'s drives, {ssd.capacity} per node, {hw.ssd_latency} per read at {hw.ssd_bw_per_drive} per drive. Earlier conversations\' KV, kept for when they return.',
+      ],
+      after: [
+        (a) => glossary(a),
+        'Next: prefill. The walkthrough follows one request from its prompt to its tokens, one step at a time.',
+      ],
+    },
+  ],
+});
 
 // The second paragraph of prefill for a decoder-only model: how its layers store KV.
 const KV_WRITE = {
@@ -29,7 +109,7 @@ export const STEPS = Object.freeze([
         when: isCed,
         title: 'Prefill: the prompt runs through the encoder', look: 'the causal encoder and the global KV block in HBM',
         body: [
-          'A request begins with its prompt. Every prompt token streams through the causal encoder alone, so prefill activates {model.params_active_prefill} per token where a decode token needs {model.params_active_decode}. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
+          'A request begins with its prompt. Every prompt token streams through the causal encoder alone (a first stack of layers in which each token sees only the tokens before it), so prefill activates {model.params_active_prefill} per token where a decode token needs {model.params_active_decode}. For this prompt that is {prefill.flop} of work, about {prefill.time} on this node.',
           'The encoder\'s final hidden state H[t] is projected into the global KV that the decoder reads later: {kv.global_per_token}, compressed and kept in HBM. The decoder stays mostly idle; only the last window of the prompt passes through it.',
         ],
       },
@@ -44,23 +124,23 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'decode', path: 'decode', entry: { step: 'weights' },
+    id: 'decode', path: 'decode', entry: { step: 'weights' }, costs: true,
     variants: [
       {
         when: isMoe,
-        title: 'Decode: one token, mostly weight bytes', look: 'the MoE weights streaming from HBM',
+        title: decodeTitle('one token'), look: 'the MoE weights streaming from HBM',
         body: [
-          'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights: {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}. That is about {decode.tokens_per_s} for the instance.',
+          (a, value) => 'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights (in a mixture of experts each token uses only a few of each layer\'s expert networks): {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}.' + decodeLargest(a, value) + ' That is about {decode.tokens_per_s} for the instance.',
           (a) => (isSparse(a)
-            ? 'The attention reads are small beside it: CSA2 gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
+            ? 'The attention reads are small beside it: CSA2, the sparse attention, gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
             : 'The attention reads the KV of every earlier token, {decode.kv_bytes} per step at this context; unlike the weights, that grows with the context.'),
         ],
       },
       {
         when: any,
-        title: 'Decode: one token, all of the weights', look: 'the dense weights streaming from HBM',
+        title: decodeTitle('one token through all of the weights'), look: 'the dense weights streaming from HBM',
         body: [
-          'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}. That is about {decode.tokens_per_s} for the instance.',
+          (a, value) => 'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}.' + decodeLargest(a, value) + ' That is about {decode.tokens_per_s} for the instance.',
           'Reading the KV cache of every earlier token adds {decode.kv_bytes} per step at this context, and grows with it.',
         ],
       },
@@ -81,8 +161,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: 'Engram: not part of this model', look: 'the memory tiers: no Engram block is drawn',
         body: [
-          'This model has no Engram tables: no memory is addressed by recent token patterns, and this animation has no steps for it. Everything a token reads comes from its layers\' own weights and from the KV cache.',
-          'Engram, as DeepSeek V4.1 Flash uses it, keeps such tables as trained weights beside the layers, read by address and never written while a request runs. Choose that preset in the scenario to see it.',
+          'This model has no Engram tables, so this step has nothing to play; in a model with them (DeepSeek V4.1 Flash) each token would read a few rows of learned memory picked by its last few tokens, never writing to them.',
         ],
       },
     ],
@@ -123,8 +202,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: 'Session resume: no sliding window to park', look: 'the memory tiers: no SWA blocks are drawn',
         body: [
-          'This model keeps no sliding-window KV, so a quiet session has nothing short-lived to park in host DRAM, and this animation has no steps for it.',
-          'A returning session finds its KV still in HBM, or brings it back through the prefix cache: the next step.',
+          'This model keeps no sliding window, so this step has nothing to play; with one, a quiet session\'s window of recent tokens would be parked in host DRAM and brought back when the session returns (here its KV comes back through the prefix cache, the next step).',
         ],
       },
     ],
@@ -143,13 +221,13 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'step-budget', path: 'step-budget', entry: { step: 'weights' },
+    id: 'step-budget', path: 'step-budget', entry: { step: 'weights' }, costs: true,
     variants: [
       {
         when: isMoe,
         title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
         body: [
-          'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.',
+          (a, value) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value),
           (a) => 'A bigger batch shares each expert among more tokens ({decode.distinct_experts} per layer here)' +
             (isSparse(a) ? ', while full-pool index scans grow with the context.' : ', while the KV reads grow with every session\'s context.') +
             ' With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
@@ -159,7 +237,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
         body: [
-          'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.',
+          (a, value) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value),
           'A bigger batch reads the same dense weights once for more tokens, while the KV reads grow with every session\'s context. With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
         ],
       },
@@ -188,26 +266,48 @@ export const FLEET_CARD = Object.freeze({
 export const ARCH_SLOTS = Object.freeze(['layers', 'encoder_layers', 'decoder_layers', 'q_heads', 'kv_heads', 'head_dim',
   'kv_lora', 'window', 'experts', 'experts_per_token', 'shared_experts', 'engram_layers', 'kv_format']);
 
-// The wording of a step for a model (`arch` from state().arch; null before the app has loaded: the story of
-// the default model). Returns { title, look, body: [template, …] }.
-export function variantFor(step, arch) {
-  const a = arch && typeof arch === 'object' ? arch : { family: 'encoder-decoder', attention: 'csa2', moe: true, engram: true, sparse: true, window: 1 };
-  const v = step.variants.find((x) => x.when(a)) || step.variants[step.variants.length - 1];
-  return { title: v.title, look: v.look, body: v.body.map((p) => (typeof p === 'function' ? p(a) : p)) };
+// One wording with its model-dependent parts chosen: titles and paragraphs may be functions of the model
+// (`a`) and of the scenario's figure values (`value(id)`, a number or undefined).
+function resolve(v, a, value) {
+  const pick = (p) => (typeof p === 'function' ? p(a, value) : p);
+  return { title: pick(v.title), look: pick(v.look), body: v.body.map(pick), list: (v.list || []).map(pick), after: (v.after || []).map(pick) };
 }
 
-// Every wording of a step, for checks over all of them (each paragraph function tried with each model kind).
+// Every template of a wording, in the order the page shows them (paragraphs, list items, closing paragraphs).
+export const templatesOf = (w) => [...w.body, ...w.list, ...w.after];
+
+// The wording of a step for a model (`arch` from state().arch; null before the app has loaded: the story of
+// the default model) and its figures' values (`value(id)`; omitted: no claim that needs them).
+// Returns { title, look, body: [template, …], list: [template, …], after: [template, …] }.
+export function variantFor(step, arch, value) {
+  const a = arch && typeof arch === 'object' ? arch : { family: 'encoder-decoder', attention: 'csa2', moe: true, engram: true, sparse: true, window: 1 };
+  const v = step.variants.find((x) => x.when(a)) || step.variants[step.variants.length - 1];
+  return resolve(v, a, typeof value === 'function' ? value : () => undefined);
+}
+
+// Every wording of a step, for checks over all of them (each function tried with each model kind and with
+// figures whose largest decode term differs).
 export function allVariants(step) {
   const kinds = [];
   for (const family of ['encoder-decoder', 'decoder-only'])
     for (const attention of ['csa2', 'mla', 'gqa', 'mha', 'mqa', 'latent'])
       for (const moe of [true, false]) kinds.push({ family, attention, moe, sparse: attention === 'csa2', engram: moe, window: moe ? 1 : 0 });
+  const values = [() => undefined, ...DECODE_TERMS.map(([id]) => (x) => (x === id ? 2 : 1))];
   const seen = new Map();
-  for (const a of kinds) for (const v of step.variants) {
-    const w = { title: v.title, look: v.look, body: v.body.map((p) => (typeof p === 'function' ? p(a) : p)) };
+  for (const a of kinds) for (const value of values) for (const v of step.variants) {
+    const w = resolve(v, a, value);
     seen.set(JSON.stringify(w), w);
   }
   return [...seen.values()];
+}
+
+// Whether a path has anything to play for this model (the Engram lookup needs Engram tables, the session
+// resume a sliding window); unknown before the app has loaded.
+export function pathApplies(path, arch) {
+  if (!arch || typeof arch !== 'object') return true;
+  if (path === 'engram') return hasEngram(arch);
+  if (path === 'swa-resume') return hasWindow(arch);
+  return true;
 }
 
 // The walkthrough step that tells a path, or -1.
@@ -231,9 +331,9 @@ export function parseTemplate(template) {
 }
 
 // Every figure id (not arch slots) the walkthrough's wordings use.
-export function slotIds(steps = [...STEPS, FLEET_CARD]) {
+export function slotIds(steps = [INTRO, ...STEPS, FLEET_CARD]) {
   const ids = new Set();
-  for (const s of steps) for (const v of allVariants(s)) for (const p of v.body) {
+  for (const s of steps) for (const v of allVariants(s)) for (const p of templatesOf(v)) {
     for (const part of parseTemplate(p)) if (part.figure && !part.figure.startsWith('arch.')) ids.add(part.figure);
   }
   return [...ids];
@@ -248,5 +348,5 @@ export function entryIndex(step, ledgerEntries) {
 
 // Plain text of a wording with its slots filled (for the live region and for copy/paste checks).
 export function stepText(variant, textOf) {
-  return variant.body.map((p) => parseTemplate(p).map((x) => (x.figure ? textOf(x.figure) : x.text)).join('')).join(' ');
+  return templatesOf({ list: [], after: [], ...variant }).map((p) => parseTemplate(p).map((x) => (x.figure ? textOf(x.figure) : x.text)).join('')).join(' ');
 }

@@ -2,13 +2,23 @@
 // shows (one story on screen): the path on screen, or the fleet view's day of traffic while that is open,
 // in the wording for this model (state().arch), with this scenario's numbers from the app's figures; the
 // list's names come from the app's catalog.
-import { STEPS, FLEET_CARD, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
+import { STEPS, INTRO, FLEET_CARD, DECODE_TERMS, parseTemplate, entryIndex, variantFor, stepIndexOfPath, templatesOf, pathApplies } from './tour.mjs';
+
+// S.tourIndex of the first screen (before step 1); the app's walkthrough step for it (`tour=intro`).
+export const INTRO_INDEX = -1;
+export const APP_TOUR_INTRO = -1;
 import { morphChildren, setAttr, setText } from './dom.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
   const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
+  // A figure's value for wordings that choose their claim from the numbers (undefined until read, or where
+  // the setup cannot run).
+  const figureValue = (id) => { const f = S.figures.get(id); return f && f.feasible !== false && typeof f.value === 'number' ? f.value : undefined; };
+  const stepAt = (i) => (i === INTRO_INDEX ? INTRO : STEPS[i]);
+  const wordsAt = (i) => variantFor(stepAt(i), arch(), figureValue);
+  const countText = (i) => (i === INTRO_INDEX ? '· before step 1' : `· ${i + 1} of ${STEPS.length}`);
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.
@@ -45,16 +55,25 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     const i = S.tourIndex;
     const fleet = inFleet();
     shownFleet = fleet;
-    const words = variantFor(fleet ? FLEET_CARD : STEPS[i], arch());
-    setText($('tour-count'), fleet ? '· the fleet view' : `· ${i + 1} of ${STEPS.length}`);
+    const step = fleet ? FLEET_CARD : stepAt(i);
+    const slotsOf = (w) => templatesOf(w).map(parseTemplate).flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure);
+    // Only this step's numbers are read from the app (and the one a reader opened), in one read; a step that
+    // names the decode step's largest cost reads its terms too, then chooses its words from them.
+    if (S.ready) {
+      S.figures.pick(slotsOf(variantFor(step, arch(), figureValue)).concat(step.costs ? DECODE_TERMS.map(([id]) => id) : [], shown.id ? [shown.id] : []));
+    }
+    const words = variantFor(step, arch(), figureValue);
+    setText($('tour-count'), fleet ? '· the fleet view' : countText(i));
     setText($('tour-title'), words.title);
-    const paragraphs = words.body.map(parseTemplate);
-    // Only this step's numbers are read from the app (and the one a reader opened).
-    if (S.ready) S.figures.pick(paragraphs.flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure).concat(shown.id ? [shown.id] : []));
+    const templates = templatesOf(words);
     // The same words with new numbers are updated in place; other words (another step, this model's
-    // wording, the numbers arriving) are new text, drawn afresh.
-    const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part) => (part.figure ? slot(part.figure) : part.text)))));
-    const bodyKey = `${fleet ? 'fleet' : i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
+    // wording, the numbers arriving) are new text, drawn afresh. The first screen's tiers are a list.
+    const filled = (t) => parseTemplate(t).map((part) => (part.figure ? slot(part.figure) : part.text));
+    const blocks = [...words.body.map((t) => el('p', {}, filled(t))),
+      ...(words.list.length ? [el('ul', { class: 'tour-tiers', 'aria-label': 'The four memory tiers' }, words.list.map((t) => el('li', {}, filled(t))))] : []),
+      ...words.after.map((t) => el('p', {}, filled(t)))];
+    const fresh = el('div', {}, blocks);
+    const bodyKey = `${fleet ? 'fleet' : i}|${templates.join('|')}|${fresh.querySelectorAll('.pending').length}`;
     if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
     else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
     if (shown.step === (fleet ? -2 : i) && shown.id) showFigure(shown.id);
@@ -65,30 +84,34 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     }
     [...dots.querySelectorAll('.dot')].forEach((d, k) => {
       setAttr(d, 'aria-current', k === i && !fleet ? 'step' : 'false');
-      setAttr(d, 'aria-label', `Step ${k + 1}: ${variantFor(STEPS[k], arch()).title}`);
+      setAttr(d, 'aria-label', `Step ${k + 1}: ${wordsAt(k).title}`);
     });
-    $('tour-back').disabled = i === 0 && !fleet;
+    $('tour-back').disabled = i === INTRO_INDEX && !fleet;
     $('tour-next').disabled = i === STEPS.length - 1;
+    // The first screen hands over to step one by name.
+    setText($('tour-next'), i === INTRO_INDEX && !fleet ? `${INTRO.next} ▶` : 'Next ▶');
     $('tour-play').disabled = !S.ready;
     setText($('tour-back'), fleet ? '◀ Walkthrough' : '◀ Back');
-    if (fleet) setAttr($('tour-back'), 'aria-label', `Back to the walkthrough, step ${i + 1}`);
+    if (fleet) setAttr($('tour-back'), 'aria-label', i === INTRO_INDEX ? 'Back to the walkthrough' : `Back to the walkthrough, step ${i + 1}`);
     else $('tour-back').removeAttribute('aria-label');
     setAttr($('tour-play'), 'aria-label', fleet ? 'Play the day' : 'Play this step');
   }
 
-  const clamp = (i) => Math.max(0, Math.min(STEPS.length - 1, i));
+  const clamp = (i) => Math.max(INTRO_INDEX, Math.min(STEPS.length - 1, i));
+  const appTour = (i) => (i === INTRO_INDEX ? APP_TOUR_INTRO : i + 1);
 
-  // Puts the view on a walkthrough step: its path, paused on the ledger entry it talks about.
+  // Puts the view on a walkthrough step: its path, paused on the ledger entry it talks about (the first
+  // screen: its path's first entry).
   function openStep(i) {
     S.tourIndex = clamp(i);
     S.tourTouched = true;
-    const step = STEPS[S.tourIndex];
+    const step = stepAt(S.tourIndex);
     const b = S.bridge;
-    b.setTour(S.tourIndex + 1);
+    b.setTour(appTour(S.tourIndex));
     if (!S.state || S.state.path !== step.path) b.setPath(step.path);
     b.pause();
     const all = b.ledgerView('', '');
-    b.seek(entryIndex(step, all && all.entries));
+    b.seek(S.tourIndex === INTRO_INDEX ? 0 : entryIndex(step, all && all.entries));
   }
 
   // Shows a walkthrough step: its text, its path, and the ledger entry it talks about (highlighted).
@@ -102,12 +125,14 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
       S.state = S.bridge.state();
     }
     render();
-    announce(`Walkthrough step ${S.tourIndex + 1} of ${STEPS.length}: ${variantFor(STEPS[S.tourIndex], arch()).title}`);
+    announce(S.tourIndex === INTRO_INDEX ? `Walkthrough, before step 1: ${wordsAt(INTRO_INDEX).title}`
+      : `Walkthrough step ${S.tourIndex + 1} of ${STEPS.length}: ${wordsAt(S.tourIndex).title}`);
     if (!S.ready) return;  // the app opens this step when it arrives
     S.pushNext = true;
     if (play) {
-      S.bridge.setTour(S.tourIndex + 1);
-      if (!S.state || S.state.path !== STEPS[S.tourIndex].path) S.bridge.setPath(STEPS[S.tourIndex].path);
+      const step = stepAt(S.tourIndex);
+      S.bridge.setTour(appTour(S.tourIndex));
+      if (!S.state || S.state.path !== step.path) S.bridge.setPath(step.path);
       S.bridge.seek(0);
       S.bridge.play();
     } else {
@@ -122,7 +147,9 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   function syncToState() {
     if (!S.state) return;
     const i = stepIndexOfPath(S.state.path);
-    if (i >= 0 && i !== S.tourIndex) {
+    // The first screen sits on step one's path: that path on screen keeps it.
+    const stays = S.tourIndex === INTRO_INDEX && S.state.path === INTRO.path;
+    if (i >= 0 && i !== S.tourIndex && !stays) {
       S.tourIndex = i;
       render();
     } else if (inFleet() !== shownFleet) {
@@ -150,10 +177,16 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
         'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
       return;
     }
-    list.replaceChildren(...paths.map((p) => el('li', {}, el('button', {
-      type: 'button', class: 'path', 'data-path': p.key, disabled: !S.ready, 'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',
-      title: p.summary || undefined, onclick: () => { S.pushNext = true; S.bridge.setPath(p.key); S.bridge.seek(0); S.bridge.play(); refresh(); },
-    }, [el('span', { text: p.label })]))));
+    // A path with nothing to play for this model (no Engram, no sliding window) stays in the list, says so
+    // and cannot be started.
+    list.replaceChildren(...paths.map((p) => {
+      const applies = pathApplies(p.key, arch());
+      return el('li', {}, el('button', {
+        type: 'button', class: applies ? 'path' : 'path none', 'data-path': p.key, disabled: !S.ready || !applies,
+        'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',
+        title: p.summary || undefined, onclick: () => { S.pushNext = true; S.bridge.setPath(p.key); S.bridge.seek(0); S.bridge.play(); refresh(); },
+      }, [el('span', { text: p.label }), applies ? null : el('span', { class: 'muted path-none', text: ' · none in this model' })]));
+    }));
   }
 
   function wire() {
@@ -169,6 +202,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     $('tour').addEventListener('keydown', (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || (e.target && e.target.closest && e.target.closest('input, select, textarea'))) return;
       const to = { ArrowLeft: inFleet() ? S.tourIndex : S.tourIndex - 1, ArrowRight: S.tourIndex + 1, Home: 0, End: STEPS.length - 1 }[e.key];
+      if (to === INTRO_INDEX - 1) return;  // nothing before the first screen
       if (to === undefined) return;
       e.preventDefault();
       go(to);

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { STEPS, ARCH_SLOTS, parseTemplate, slotIds, entryIndex, stepText, variantFor, allVariants, stepIndexOfPath } from '../../../web/lib/tour.mjs';
+import { STEPS, INTRO, ARCH_SLOTS, DECODE_TERMS, parseTemplate, slotIds, entryIndex, stepText, variantFor, allVariants, stepIndexOfPath,
+  templatesOf, largestDecodeTerm, pathApplies } from '../../../web/lib/tour.mjs';
 
 const figures = JSON.parse(fs.readFileSync(new URL('../../golden/figures.json', import.meta.url), 'utf8')).figures;
 const ids = new Set(figures.map((f) => f.id));
@@ -23,17 +24,17 @@ test('seven or more steps, one per path, in the story\'s order', () => {
 
 test('every slot names a figure the model computes or a fact of state().arch', () => {
   for (const id of slotIds()) assert.ok(ids.has(id), `unknown figure id {${id}}`);
-  for (const s of STEPS) for (const v of allVariants(s)) for (const p of v.body) for (const part of parseTemplate(p)) {
+  for (const s of [INTRO, ...STEPS]) for (const v of allVariants(s)) for (const p of templatesOf(v)) for (const part of parseTemplate(p)) {
     if (part.figure && part.figure.startsWith('arch.')) assert.ok(ARCH_SLOTS.includes(part.figure.slice(5)), `unknown arch slot {${part.figure}}`);
   }
 });
 
 test('no digits are typed into any wording: numbers come from the model', () => {
-  for (const s of STEPS) {
+  for (const s of [INTRO, ...STEPS]) {
     for (const v of allVariants(s)) {
-      for (const p of v.body) {
-        // Names that contain digits (CSA2, H[t], V4.1) are names, not quantities.
-        const prose = parseTemplate(p).filter((x) => x.text).map((x) => x.text).join('').replace(/CSA2|V4\.1/g, '');
+      for (const p of templatesOf(v)) {
+        // Names that contain digits (CSA2, FP4, H[t], V4.1) are names, not quantities.
+        const prose = parseTemplate(p).filter((x) => x.text).map((x) => x.text).join('').replace(/CSA2|FP4|V4\.1/g, '');
         assert.doesNotMatch(prose, /\d/, `step ${s.id}: a number typed into “${prose.slice(0, 60)}…”`);
       }
       assert.doesNotMatch((v.title + v.look).replace(/CSA2/g, ''), /\d/);
@@ -85,4 +86,71 @@ test('the wording follows the model: encoder-decoder CSA2, decoder-only GQA, MLA
   assert.doesNotMatch(v3.decode.body.join(' '), /CSA2/);
   // Before the app has loaded, the story of the default model.
   assert.deepEqual(variantFor(STEPS[0], null), v41.prefill);
+});
+
+// The figures of the golden scenario by id, as value(id) for the wordings that choose a claim from them.
+const golden = new Map(figures.map((f) => [f.id, f]));
+const goldenValue = (id) => golden.get(id) && golden.get(id).value;
+
+test('the first screen: what the page shows, the four tiers with capacity and latency figures, then prefill', () => {
+  const w = variantFor(INTRO, V41, goldenValue);
+  assert.equal(w.title, 'What this page shows');
+  assert.match(w.body[0], /which bytes .* live in which memory tier .* what it costs to move them/);
+  assert.equal(w.list.length, 4);
+  const tiers = [['GPU SRAM', 'hw.sram_per_gpu', 'hw.sram_latency'], ['GPU HBM', 'hw.hbm_per_gpu', 'hw.hbm_latency'],
+    ['Host DRAM', 'hw.host_dram', 'hw.host_latency'], ['NVMe SSD', 'ssd.capacity', 'hw.ssd_latency']];
+  tiers.forEach(([name, capacity, latency], k) => {
+    assert.ok(w.list[k].startsWith(name + ':'), `tier ${k + 1} is ${name}`);
+    const slots = parseTemplate(w.list[k]).filter((p) => p.figure).map((p) => p.figure);
+    assert.ok(slots.includes(capacity) && slots.includes(latency), `${name} quotes its capacity and latency`);
+    for (const id of slots) assert.ok(ids.has(id), `{${id}} is a figure the model computes`);
+  });
+  assert.match(w.after[w.after.length - 1], /^Next: prefill/);
+  assert.equal(INTRO.next, 'Next: prefill');
+  assert.equal(INTRO.path, STEPS[0].path, 'the first screen sits on step one\'s path');
+  assert.equal(STEPS.length, 7, 'the numbered steps keep their numbers');
+  // The jargon on the page, in plain words, for the model at hand only.
+  const words = w.after.join(' ');
+  for (const term of ['KV,', 'MoE,', 'CSA2,', 'SWA,', 'Engram,', 'FP4,']) assert.ok(words.includes(term), `explains ${term}`);
+  const llama = variantFor(INTRO, LLAMA).after.join(' ');
+  assert.doesNotMatch(llama, /CSA2|Engram|SWA|MoE/);
+  const text = stepText(w, (id) => golden.get(id).text);
+  assert.match(text, /30\.72 TB per node/);
+  assert.doesNotMatch(text, /[{}]/);
+});
+
+test('the decode title names the step\'s largest term, from the figures, not fixed words', () => {
+  // The golden scenario (8×B200, batch 1) spends most of its step at the kernels' launch floor.
+  assert.ok(goldenValue('decode.t_overhead') > goldenValue('decode.t_weights'));
+  assert.equal(largestDecodeTerm(goldenValue).id, 'decode.t_overhead');
+  const launch = variantFor(STEPS[1], V41, goldenValue);
+  assert.match(launch.title, /launch floor/);
+  assert.doesNotMatch(launch.title, /weight/);
+  assert.match(launch.body[0], /The largest part of the \{decode\.step_time\} step is kernels waiting at their launch floor: \{decode\.t_overhead\}\./);
+  // A scenario whose kernels launch for free: the weights' reads are the largest term.
+  const noFloor = (id) => (id === 'decode.t_overhead' ? 0 : goldenValue(id));
+  assert.equal(largestDecodeTerm(noFloor).id, 'decode.t_weights');
+  assert.match(variantFor(STEPS[1], V41, noFloor).title, /mostly reading weights/);
+  assert.match(variantFor(STEPS[1], LLAMA, noFloor).title, /mostly reading weights/);
+  // Before the numbers are known the title claims nothing about the cost.
+  assert.doesNotMatch(variantFor(STEPS[1], V41).title, /mostly/);
+  assert.equal(largestDecodeTerm(() => undefined), null);
+  for (const [id] of DECODE_TERMS) assert.ok(ids.has(id), `{${id}} is a figure`);
+  const budget = variantFor(STEPS[6], V41, goldenValue);
+  assert.match(budget.body[0], /\{decode\.t_overhead\}/);
+});
+
+test('a model with no Engram and no window: those steps say so in one line, and their animations are marked', () => {
+  const QWEN = { family: 'decoder-only', attention: 'gqa', layers: 48, kv_heads: 4, moe: true, engram: false, sparse: false, window: 0 };
+  const engram = variantFor(STEPS[2], QWEN);
+  const swa = variantFor(STEPS[4], QWEN);
+  assert.equal(engram.body.length, 1);
+  assert.match(engram.body[0], /has no Engram tables.*would/);
+  assert.equal(swa.body.length, 1);
+  assert.match(swa.body[0], /keeps no sliding window.*would/);
+  assert.equal(pathApplies('engram', QWEN), false);
+  assert.equal(pathApplies('swa-resume', QWEN), false);
+  assert.equal(pathApplies('decode', QWEN), true);
+  assert.equal(pathApplies('engram', V41), true);
+  assert.equal(pathApplies('engram', null), true);
 });

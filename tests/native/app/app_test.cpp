@@ -437,3 +437,36 @@ TEST_CASE("the page's light figures view has every figure with the downloads' wo
   CHECK_FALSE(contains(some, "no.such.figure"));
   CHECK(ui::figures_view_json(app, "no.such.figure") == "{\"figures\":[]}");
 }
+
+TEST_CASE("a link to the walkthrough's first screen opens step one's path and keeps its name until another path is chosen") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  REQUIRE(ui::apply_hash(app, "tour=intro", errors));
+  CHECK(app.tour == model::kTourIntro);
+  CHECK(std::string(anim::path_key(app.playback.path)) == "prefill");
+  CHECK(ui::view_hash(app).ends_with("&tour=intro"));
+  REQUIRE(ui::set_tour(app, model::kTourIntro, errors));
+  ui::set_path(app, anim::PathId::Decode);
+  CHECK(ui::view_hash(app).ends_with("&tour=2"));
+  REQUIRE(ui::apply_hash(app, "tour=3", errors));
+  CHECK(ui::view_hash(app).ends_with("&tour=3"));
+  CHECK_FALSE(ui::set_tour(app, -2, errors));
+}
+
+TEST_CASE("a new selection scrolls the inspector back to its top, so the new object's name and why are in view") {
+  ui::App app;
+  ui::init(app);
+  const ui::CanvasTarget kv{layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)};
+  const ui::CanvasTarget moe{layout::Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights)};
+  ui::set_selection(app, kv, "block:global-kv", "Global KV", "resident");
+  CHECK(app.canvas.scroll_request == static_cast<int>(ui::Panel::Inspector));
+  app.canvas.scroll_request = ui::kNoSection;  // the panels drew it
+  ui::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger");
+  CHECK(app.canvas.scroll_request == ui::kNoSection);  // the same object with a new value keeps the reader's place
+  ui::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident");
+  CHECK(app.canvas.scroll_request == static_cast<int>(ui::Panel::Inspector));
+  app.canvas.scroll_request = ui::kNoSection;
+  ui::set_selection(app, {}, "", "", "");
+  CHECK(app.canvas.scroll_request == ui::kNoSection);
+}

@@ -85,6 +85,27 @@ TEST_CASE("view codec: the walkthrough step tells one path; with another path in
   CHECK(kTourSteps == static_cast<int>(kPathKeys.size()));
 }
 
+TEST_CASE("view codec: tour=intro names the walkthrough's first screen, on step one's path; the numbered steps keep their numbers") {
+  ViewState v;
+  Errors none;
+  CHECK(parse_view("tour=intro", v, none));
+  CHECK(v.tour == kTourIntro);
+  CHECK(tour_path(v.tour) == "prefill");
+  CHECK(view_to_hash(v).ends_with("&tour=intro"));
+  CHECK(parse_view("path=prefill&tour=intro", v, none));
+  CHECK(v.tour == kTourIntro);
+  Errors errors;
+  CHECK_FALSE(parse_view("path=decode&tour=intro", v, errors));
+  CHECK(has_error(errors, "tour", ErrorCode::Inconsistent));
+  CHECK(v.tour == 0);
+  for (int n = 1; n <= kTourSteps; ++n) CHECK(tour_path(n) == kPathKeys[static_cast<std::size_t>(n - 1)]);
+  CHECK(tour_path(0).empty());
+  Errors bad;
+  CHECK_FALSE(parse_view("tour=outro", v, bad));
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].allowed.find("intro") != std::string::npos);
+}
+
 TEST_CASE("view codec: the view keys are the model's view keys, so the scenario codec skips them") {
   for (const char* k : {"path", "step", "speed", "panels", "embed", "t", "view", "tour"}) CHECK(is_view_key(k));
   CHECK(path_index("csa2-modes") == 3);
