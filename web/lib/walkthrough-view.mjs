@@ -147,8 +147,9 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   function syncToState() {
     if (!S.state) return;
     const i = stepIndexOfPath(S.state.path);
-    // The first screen sits on step one's path: that path on screen keeps it.
-    const stays = S.tourIndex === INTRO_INDEX && S.state.path === INTRO.path;
+    // The first screen sits on step one's path: while the app is on it (its tour), that path keeps it; a
+    // link that names the path without the first screen shows the path's step.
+    const stays = S.tourIndex === INTRO_INDEX && S.state.path === INTRO.path && S.state.tour === APP_TOUR_INTRO;
     if (i >= 0 && i !== S.tourIndex && !stays) {
       S.tourIndex = i;
       render();
@@ -177,12 +178,12 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
         'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
       return;
     }
-    // A path with nothing to play for this model (no Engram, no sliding window) stays in the list, says so
-    // and cannot be started.
+    // A path with nothing to play for this model (no Engram, no sliding window) stays in the list and says
+    // so; choosing it shows the walkthrough's line on what the model would do with one.
     list.replaceChildren(...paths.map((p) => {
       const applies = pathApplies(p.key, arch());
       return el('li', {}, el('button', {
-        type: 'button', class: applies ? 'path' : 'path none', 'data-path': p.key, disabled: !S.ready || !applies,
+        type: 'button', class: applies ? 'path' : 'path none', 'data-path': p.key, disabled: !S.ready,
         'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',
         title: p.summary || undefined, onclick: () => { S.pushNext = true; S.bridge.setPath(p.key); S.bridge.seek(0); S.bridge.play(); refresh(); },
       }, [el('span', { text: p.label }), applies ? null : el('span', { class: 'muted path-none', text: ' · none in this model' })]));
