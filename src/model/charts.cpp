@@ -591,7 +591,7 @@ void pair_spans(Chart& c, const Chart& own, const char* series) {
     for (const ChartSpan& sp : own.infeasible) {
       if (why.empty() && sp.from <= c.xs[j] && sp.to >= c.xs[i]) why = sp.why;
     }
-    c.infeasible.push_back({c.xs[i], c.xs[j], std::string(series) + ": " + (why.empty() ? "cannot run" : why), series});
+    c.infeasible.push_back({c.xs[i], c.xs[j], std::string(series) + " cannot run" + (why.empty() ? "" : ": " + why), series});
     i = j + 1;
   }
 }

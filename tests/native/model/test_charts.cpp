@@ -441,7 +441,7 @@ TEST_CASE("charts: compared at ctx 1,048,576, each scenario has a value at every
       CHECK((s.series == "A" || s.series == "B"));
       if (s.series == "B") {
         ++spans_b;
-        CHECK(s.why.rfind("B: ", 0) == 0);
+        CHECK(s.why.rfind("B cannot run: ", 0) == 0);
       }
     }
     if (k != ChartKind::Roofline) continue;  // the default sweep (batch 1 to 16) runs throughout
