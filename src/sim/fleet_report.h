@@ -47,7 +47,7 @@ void sweep_find_knee(SweepResult& out);
 std::vector<double> default_sweep_factors();  // 1/16, 1/8, … 16
 
 std::string fleet_json(const FleetResult& r, const SweepResult* sweep = nullptr);
-// "hour 7: 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
+// "hour 8 (07:00–08:00): 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
 // line, then the totals, the tiers and the drives' wear.
 std::string fleet_text(const FleetResult& r, const SweepResult* sweep = nullptr);
 // One hour's line of fleet_text (the page's ledger lists the same lines); "" past the run's hours.

@@ -1,7 +1,8 @@
 // The Charts panel: a tab per chart the app offers (roofline, sweep, where the time goes), the sweep's
 // choices, pinning the current scenario as A to compare, and the chart drawn as SVG from the app's series
-// with its data table. Its state lives in the app (view, sweep, compare), so the share link reopens it;
-// in an embed with view=chart-… the chart is all the frame shows.
+// with its data table and a readout beside the point under the pointer or the focus. Its state lives in
+// the app (view, sweep, compare), so the share link reopens it; in an embed with view=chart-… the chart is
+// all the frame shows.
 import { layoutChart, estimate } from './chart-layout.mjs';
 import { chartSvg, chartTable } from './chart-svg.mjs';
 import { refusalNotice } from './notices.mjs';
