@@ -133,6 +133,11 @@ std::string chart_to_json(const Chart& c, std::vector<double>* numbers) {
     json_num(o, "to", c.infeasible[i].to);
     o += ',';
     json_str(o, "why", c.infeasible[i].why);
+    o += ',';
+    json_str(o, "series", c.infeasible[i].series);
+    o += ',';
+    // The shading's name in the legend: of two scenarios, whose.
+    json_str(o, "label", c.infeasible[i].series.empty() ? std::string("cannot run") : c.infeasible[i].series + " cannot run");
     o += '}';
   }
   o += "],\"marks\":[";
@@ -160,6 +165,10 @@ std::string chart_to_json(const Chart& c, std::vector<double>* numbers) {
       json_num(o, "model", m.model);
       o += ',';
       json_num(o, "ratio", m.ratio);
+      o += ',';
+      json_str(o, "setup", m.setup);
+      o += ",\"elsewhere\":";
+      o += m.elsewhere ? "true" : "false";
     }
     o += ",\"reachable\":";
     o += m.reachable ? "true" : "false";

@@ -148,6 +148,12 @@ const std::vector<MeasuredPoint>& measured_points() {
   return list;
 }
 
+// Whether two scenarios run on the same hardware with the same layout: a measured point from elsewhere
+// is not a point of the chart's own setup, and says so.
+bool same_setup(const Scenario& a, const Scenario& b) {
+  return a.hw.gpu == b.hw.gpu && a.hw.gpus == b.hw.gpus && a.par.tp == b.par.tp && a.par.dp == b.par.dp && a.par.ep == b.par.ep;
+}
+
 void add_measured_marks(const Scenario& s, Chart& c) {
   for (const MeasuredPoint& p : measured_points()) {
     if (!same_model(p.base, s)) continue;
@@ -161,15 +167,37 @@ void add_measured_marks(const Scenario& s, Chart& c) {
     m.y = r.step_measured;
     m.model = r.step_model;
     m.ratio = r.step_measured > 0 ? r.step_model / r.step_measured : 0;
-    m.brief = "measured · model " + num_sig(m.ratio, 3) + "×";
-    m.text = std::string("measured ") + human(r.step_measured, "s") + " per decode step at batch " + num(m.x) + " (" + anchor_metric_name(a.metric) +
-             " " + human(a.measured, figure_info(anchor_figure(a.metric)).unit) + "); the model gives " + human(r.step_model, "s") +
-             " at the same settings, " + num_sig(m.ratio, 3) + "× · " + a.url;
+    m.setup = setup_text(r.scenario);
+    m.elsewhere = !same_setup(r.scenario, s);
+    m.brief = (m.elsewhere ? "measured on " + m.setup : std::string("measured")) + " · model " + num_sig(m.ratio, 3) + "×";
+    m.text = "measured on " + m.setup + (m.elsewhere ? " (this chart: " + setup_text(s) + ")" : std::string()) + ": " +
+             human(r.step_measured, "s") + " per decode step at batch " + num(m.x) + " (" + anchor_metric_name(a.metric) + " " +
+             human(a.measured, figure_info(anchor_figure(a.metric)).unit) + "); the model gives " + human(r.step_model, "s") +
+             " for that setup and settings: model ÷ measured " + num_sig(m.ratio, 3) + "× · " + a.url;
     c.marks.push_back(std::move(m));
   }
 }
 
-bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
+// Adds `extra` (x values as typed) to `xv` within [lo, hi], then sorts by value and keeps each value once.
+void merge_values(std::vector<std::string>& xv, const std::vector<std::string>& extra, double lo, double hi) {
+  for (const std::string& t : extra) {
+    const double d = number(t);
+    if (d >= lo && d <= hi) xv.push_back(t);
+  }
+  std::vector<std::pair<double, std::string>> by_value;
+  by_value.reserve(xv.size());
+  for (std::string& t : xv) by_value.emplace_back(number(t), std::move(t));
+  std::stable_sort(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  xv.clear();
+  double last = kNaN;
+  for (auto& entry : by_value) {
+    if (xv.empty() || entry.first != last) xv.push_back(std::move(entry.second));
+    last = entry.first;
+  }
+}
+
+// `extra`: x values to compute besides the chart's own (another scenario's, when two are compared).
+bool roofline(const Scenario& s, int points, const std::vector<std::string>& extra, Chart& c, Errors& errors) {
   const ParamDef& batch = *find_param("batch");
   Computed now;
   compute_values(s, now);
@@ -192,15 +220,8 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   add_x(s.work.batch);
   add_x(capacity);
   add_x(capacity + 1);
-  // In numeric order, each value read once (not twice per comparison).
-  std::vector<std::pair<double, std::string>> by_value;
-  by_value.reserve(xv.size());
-  for (std::string& t : xv) by_value.emplace_back(number(t), std::move(t));
-  std::sort(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  xv.clear();
-  for (auto& entry : by_value) {
-    if (xv.empty() || xv.back() != entry.second) xv.push_back(std::move(entry.second));
-  }
+  // In numeric order, each value once.
+  merge_values(xv, extra, 1, batch.max);
 
   const std::vector<FigureId> figs = {F::DecodeStepTime, F::DecodeMemoryRoof, F::DecodeComputeRoof, F::DecodeTokensPerS};
   std::vector<std::vector<double>> ys;
@@ -209,15 +230,15 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   if (!run_lines(s, figs, batch, xv, nullptr, {}, ys, ok, why, errors)) return false;
 
   c.title = "Decode roofline: step time against batch";
-  c.x = axis("batch", "Concurrent decode sessions (batch)", batch.unit, true);
+  c.x = axis("batch", "Concurrent decode sessions per instance (batch)", batch.unit, true);
   c.x.integer = true;
-  c.y = axis("decode.step_time", "Time per decode step", "s", true);
+  c.y = axis("decode.step_time", "Decode step time, per instance", "s", true);
   c.x_text = xv;
   for (const std::string& t : xv) c.xs.push_back(number(t));
   c.lines.push_back({"decode.step_time", "Decode step (model)", "model", "", "", ys[0]});
   c.lines.push_back({"decode.memory_roof", "Memory roof: bytes ÷ (bandwidth × MBU)", "memory-roof", "", "", ys[1]});
   c.lines.push_back({"decode.compute_roof", "Compute roof: FLOP ÷ (peak × MFU)", "compute-roof", "", "", ys[2]});
-  c.lines.push_back({"decode.tokens_per_s", "Output tokens per second (instance)", "secondary", "tokens/s", "", ys[3]});
+  c.lines.push_back({"decode.tokens_per_s", "Output tokens/s per instance", "secondary", "tokens/s", "", ys[3]});
   spans_where_none_run(c, ok, s, batch);
 
   ChartMark here;
@@ -228,8 +249,8 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   here.reachable = now.terms.feasible();
   here.y = here.reachable ? v[F::DecodeStepTime] : kNaN;
   here.brief = "this scenario";
-  here.text = here.reachable ? "batch " + num(here.x) + ": " + human(here.y, "s") + " per step, " + bound_of(now.terms) + ", " +
-                                   human(v[F::DecodeTokensPerS], "") + " tokens/s"
+  here.text = here.reachable ? "batch " + num(here.x) + ": " + human(here.y, "s") + " per decode step, " + bound_of(now.terms) + ", " +
+                                   human(v[F::DecodeTokensPerS], "") + " tokens/s per instance"
                              : "batch " + num(here.x) + " cannot run: " + infeasible_summary(now.terms);
   c.marks.push_back(here);
 
@@ -261,7 +282,7 @@ bool roofline(const Scenario& s, int points, Chart& c, Errors& errors) {
   return true;
 }
 
-bool sweep(const Scenario& s, const ChartOptions& o, Chart& c, Errors& errors) {
+bool sweep(const Scenario& s, const ChartOptions& o, const std::vector<std::string>& extra, Chart& c, Errors& errors) {
   const FigureId fig = figure_id(o.figure);
   if (fig == F::Count) {
     errors.push_back(make_error(ErrorCode::UnknownKey, "figure", o.figure, "a figure id of `tierscope figures --format csv`"));
@@ -301,6 +322,7 @@ bool sweep(const Scenario& s, const ChartOptions& o, Chart& c, Errors& errors) {
       errors.push_back(err);
       return false;
     }
+    merge_values(xv, extra, x->min, x->max);
   } else {
     if (xv.size() > 256) {
       errors.push_back(make_error(ErrorCode::OutOfRange, "x values", std::to_string(xv.size()), "at most 256 points"));
@@ -381,7 +403,7 @@ bool breakdown(const Scenario& s, Chart& c, Errors&) {
   compute_values(s, now);
   c.title = "Where a decode step's time goes";
   c.x = axis("term", "Term of the decode step", "", false);
-  c.y = axis("decode.step_time", "Time per decode step", "s", false);
+  c.y = axis("decode.step_time", "Decode step time, per instance", "s", false);
   ChartBar bar;
   bar.id = "now";
   bar.label = "This scenario · batch " + num(s.work.batch);
@@ -515,7 +537,11 @@ std::vector<ChartTerm> step_terms(const Values& v, bool serve) {
   };
 }
 
-bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors) {
+namespace {
+
+// One chart, with `extra` x values computed besides its own (see roofline).
+bool make_chart_at(const Scenario& s, ChartKind kind, const ChartOptions& options, const std::vector<std::string>& extra, Chart& out,
+                   Errors& errors) {
   Chart c;
   c.kind = kind;
   bool ok = false;
@@ -525,10 +551,10 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
         errors.push_back(make_error(ErrorCode::OutOfRange, "points", std::to_string(options.points), "2 to 256"));
         return false;
       }
-      ok = roofline(s, options.points, c, errors);
+      ok = roofline(s, options.points, extra, c, errors);
       break;
     }
-    case ChartKind::Sweep: ok = sweep(s, options, c, errors); break;
+    case ChartKind::Sweep: ok = sweep(s, options, extra, c, errors); break;
     case ChartKind::Breakdown: ok = breakdown(s, c, errors); break;
     case ChartKind::FleetOccupancy:
     case ChartKind::FleetHits:
@@ -545,11 +571,58 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
   return ok;
 }
 
+// Each scenario's spans where it cannot run, on the pair's x values: one per contiguous run of x where
+// none of its lines has a value, with the reason its own chart gives there.
+void pair_spans(Chart& c, const Chart& own, const char* series) {
+  auto runs = [&](std::size_t i) {
+    for (const ChartLine& l : c.lines) {
+      if (l.series == series && std::isfinite(l.y[i])) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < c.xs.size();) {
+    if (runs(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < c.xs.size() && !runs(j + 1)) ++j;
+    std::string why;
+    for (const ChartSpan& sp : own.infeasible) {
+      if (why.empty() && sp.from <= c.xs[j] && sp.to >= c.xs[i]) why = sp.why;
+    }
+    c.infeasible.push_back({c.xs[i], c.xs[j], std::string(series) + " cannot run" + (why.empty() ? "" : ": " + why), series});
+    i = j + 1;
+  }
+}
+
+}  // namespace
+
+std::string setup_text(const Scenario& s) {
+  std::string gpu = gpu_info(s.hw.gpu).key;
+  for (char& ch : gpu) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string t = num(s.hw.gpus) + "×" + gpu + ", TP" + num(s.par.tp);
+  if (s.par.dp > 1) t += ", DP" + num(s.par.dp);
+  if (s.model.experts > 0 && s.par.ep > 1) t += ", EP" + num(s.par.ep);
+  return t;
+}
+
+bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors) {
+  return make_chart_at(s, kind, options, {}, out, errors);
+}
+
 bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors) {
   Chart ca, cb;
   Errors ea, eb;
-  const bool oka = make_chart(a, kind, options, ca, ea);
-  const bool okb = oka && make_chart(b, kind, options, cb, eb);
+  bool oka = make_chart(a, kind, options, ca, ea);
+  bool okb = oka && make_chart(b, kind, options, cb, eb);
+  // Each at the other's x values as well, so both have a value at every x where they run (a line over
+  // the merged x values with a gap at every other point would be drawn as scattered moves, not a line).
+  if (oka && okb && kind != ChartKind::Breakdown && ca.x_text != cb.x_text) {
+    const std::vector<std::string> xa = ca.x_text, xb = cb.x_text;
+    oka = make_chart_at(a, kind, options, xb, ca, ea);
+    okb = oka && make_chart_at(b, kind, options, xa, cb, eb);
+  }
   if (!oka || !okb) {
     for (Error& e : ea) e.field = "A: " + e.field;
     for (Error& e : eb) e.field = "B: " + e.field;
@@ -563,7 +636,8 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
   c.lines.clear();
   c.marks.clear();
   c.bars.clear();
-  // The x values of both, merged: each line keeps its own points, NaN where it has none.
+  // The x values of both, merged (the same values but where a limit of one, such as its capacity, lies
+  // beyond the other's range): each line keeps its own points, NaN where it has none.
   std::vector<std::pair<double, std::string>> xs;
   for (std::size_t i = 0; i < ca.xs.size(); ++i) xs.emplace_back(ca.xs[i], i < ca.x_text.size() ? ca.x_text[i] : num_exact(ca.xs[i]));
   for (std::size_t i = 0; i < cb.xs.size(); ++i) xs.emplace_back(cb.xs[i], i < cb.x_text.size() ? cb.x_text[i] : num_exact(cb.xs[i]));
@@ -610,27 +684,10 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
   };
   add(ca, "A");
   add(cb, "B");
-  // Shade only where neither scenario runs.
   c.infeasible.clear();
-  auto runs = [&](double x) {
-    for (const ChartLine& l : c.lines) {
-      const auto at = std::lower_bound(c.xs.begin(), c.xs.end(), x);
-      if (at != c.xs.end() && std::isfinite(l.y[static_cast<std::size_t>(at - c.xs.begin())])) return true;
-    }
-    return false;
-  };
-  for (std::size_t i = 0; i < c.xs.size();) {
-    if (runs(c.xs[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j + 1 < c.xs.size() && !runs(c.xs[j + 1])) ++j;
-    std::string why;
-    for (const ChartSpan& sp : cb.infeasible) why = why.empty() && c.xs[i] >= sp.from && c.xs[i] <= sp.to ? sp.why : why;
-    for (const ChartSpan& sp : ca.infeasible) why = why.empty() && c.xs[i] >= sp.from && c.xs[i] <= sp.to ? sp.why : why;
-    c.infeasible.push_back({c.xs[i], c.xs[j], why.empty() ? "neither scenario can run" : why});
-    i = j + 1;
+  if (kind != ChartKind::Breakdown) {
+    pair_spans(c, ca, "A");
+    pair_spans(c, cb, "B");
   }
   c.command = "A: " + ca.command + " · B: " + cb.command;
   finish_axes(c);

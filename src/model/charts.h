@@ -49,10 +49,12 @@ struct ChartLine {
   std::vector<double> y;
 };
 
-// An x range where the setup cannot run, with why (the first point's reason names the limit).
+// An x range where the setup cannot run, with why (the first point's reason names the limit). Of two
+// scenarios compared, each has its own spans ("A" or "B"), one per contiguous run of x where it cannot run.
 struct ChartSpan {
   double from = 0, to = 0;
   std::string why;
+  std::string series;  // "A" or "B" when two scenarios are compared, else empty
 };
 
 // A labelled point: the scenario's own operating point, the roofs' crossover, a measured anchor.
@@ -64,6 +66,8 @@ struct ChartMark {
   double ratio = 0;  // measured marks: model / measured
   bool reachable = true;  // false: the mark lies where the setup cannot run
   std::string series;     // "A" or "B" when two scenarios are compared
+  std::string setup;      // measured marks: the hardware and layout measured on ("4×GB300, TP4")
+  bool elsewhere = false;  // measured marks: measured on other hardware or another layout than the chart's
 };
 
 // A band of y the design card claims for this figure.
@@ -94,7 +98,7 @@ struct Chart {
   std::vector<double> xs;           // shared by every line
   std::vector<std::string> x_text;  // the same values as typed (`tierscope sweep --over key=…`)
   std::vector<ChartLine> lines;
-  std::vector<ChartSpan> infeasible;  // where every line cannot run
+  std::vector<ChartSpan> infeasible;  // where the scenario cannot run (of two: where each cannot)
   std::vector<ChartMark> marks;
   std::vector<ChartBand> bands;
   std::vector<ChartBar> bars;
@@ -113,12 +117,16 @@ struct ChartOptions {
 
 // Fills `out`; false with errors naming the option, the value and what is allowed.
 bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
-// Two scenarios on one chart: A (pinned) and B (current). Lines and marks of each, ids and labels prefixed
-// "A: " / "B: " and `series` set; bars of A then B; shading where neither runs; axes covering both.
+// Two scenarios on one chart: A (pinned) and B (current), computed at the same x values (each line has a
+// value wherever its scenario runs). Lines and marks of each, ids and labels prefixed "A: " / "B: " and
+// `series` set; bars of A then B; each scenario's own shading where it cannot run; axes covering both.
 bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
 
 // The decode step's time by term (they sum to decode.step_time); `serve` adds the interleaved prefill.
 std::vector<ChartTerm> step_terms(const Values& v, bool serve);
+
+// "8×B200, TP8" (", DP2", ", EP8" when the layout has them): the hardware and layout of one instance.
+std::string setup_text(const Scenario& s);
 
 // Ticks for a domain: 1-2-5 per decade on a log axis, a 1-2-5 step on a linear one. Widens [lo, hi]
 // to the ticks around them. `unit` sets the label text ("10 ms", "2 GB", "1k").

@@ -292,16 +292,66 @@ std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
   return j.s;
 }
 
+std::string fleet_duration(double seconds) {
+  if (!std::isfinite(seconds)) return model::num(seconds);
+  const double a = std::abs(seconds);
+  if (a < 60) return model::human(seconds, "s");
+  if (a < 3600) return model::num_sig(seconds / 60, 3) + " min";
+  if (a < 48 * 3600.0) return model::num_sig(seconds / 3600, 3) + " h";
+  return model::num_sig(seconds / 86400, 3) + " days";
+}
+
+namespace {
+std::string two(long v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+std::string hhmm(double seconds) {
+  const long minutes = static_cast<long>(std::floor(std::max(0.0, seconds) / 60 + 1e-9));
+  return two(minutes / 60) + ":" + two(minutes % 60);
+}
+}  // namespace
+
+std::string fleet_hour_name(const FleetResult& r, std::size_t hour) {
+  const double from = static_cast<double>(hour) * 3600, to = std::min(r.horizon_s > 0 ? r.horizon_s : from + 3600, from + 3600);
+  return "hour " + std::to_string(hour + 1) + " (" + hhmm(from) + "–" + hhmm(to) + ")";
+}
+
+Overload fleet_overload(const FleetResult& r) {
+  Overload o;
+  const double hours = r.t > 0 ? r.t / 3600 : 0;
+  if (hours <= 0) return o;
+  o.queued = static_cast<double>(r.turns_queued);
+  o.refused = static_cast<double>(r.sessions_refused);
+  o.served_per_h = static_cast<double>(r.total.turns) / hours;
+  o.offered_per_h = (static_cast<double>(r.total.turns) + o.queued) / hours;
+  // The queue an hour before the end, from the samples (every five simulated minutes).
+  for (const Sample& s : r.samples) {
+    if (s.t <= r.t - 3600) o.queued_hour_before = s.queued;
+  }
+  o.overloaded = o.refused > 0 || (o.queued > 0 && o.queued > o.queued_hour_before);
+  return o;
+}
+
+std::string fleet_overload_line(const FleetResult& r) {
+  const Overload o = fleet_overload(r);
+  if (!o.overloaded) return "";
+  const std::string where = r.nodes == 1 ? "the node serves " : "the nodes serve ";
+  std::string s = "overloaded: turns arrive at " + model::num(std::round(o.offered_per_h)) + "/h and " + where +
+                  model::num(std::round(o.served_per_h)) + "/h (offered load " +
+                  model::num_sig(o.served_per_h > 0 ? 100 * o.offered_per_h / o.served_per_h : 0, 3) + " % of served); the queue for HBM held " +
+                  model::num(o.queued) + " turns at the end (" + model::num(o.queued_hour_before) + " an hour before), so waits grow hour by hour";
+  if (o.refused > 0) s += "; " + model::num(o.refused) + " sessions refused at a full queue";
+  return s;
+}
+
 std::string fleet_hour_line(const FleetResult& r, std::size_t hour) {
   using model::appendf;
   std::string o;
   if (hour >= r.hours.size()) return o;
   const HourStats& h = r.hours[hour];
   const HitRates x = hit_rates(h, r.pool_on);
-  appendf(o, "hour %zu: %s turns, prefix hits %s (DRAM %s, SSD %s)", hour, model::num(static_cast<double>(h.turns)).c_str(), pct(x.prefix).c_str(),
-          pct(x.dram).c_str(), pct(x.ssd).c_str());
+  appendf(o, "%s: %s turns, prefix hits %s (DRAM %s, SSD %s)", fleet_hour_name(r, hour).c_str(), model::num(static_cast<double>(h.turns)).c_str(),
+          pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str());
   if (r.pool_on) appendf(o, ", SWA pool hits %s", pct(x.pool).c_str());
-  appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? model::human(h.ttft.quantile(0.95), "s").c_str() : "—");
+  appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? fleet_duration(h.ttft.quantile(0.95)).c_str() : "—");
   if (h.refused > 0) appendf(o, ", %s sessions refused", model::num(static_cast<double>(h.refused)).c_str());
   return o;
 }
@@ -340,9 +390,9 @@ std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
   o += "\n" + fleet_total_line(r) + "\n";
   if (r.pool_on) appendf(o, "returning turns: %s, window in the SWA pool %s, whole history found %s\n",
                          model::num(static_cast<double>(t.resumed)).c_str(), pct(x.pool).c_str(), pct(x.history).c_str());
-  appendf(o, "TTFT: p50 %s, p95 %s, p99 %s (mean wait for HBM %s)\n", human(t.ttft.quantile(0.5), "s").c_str(),
-          human(t.ttft.quantile(0.95), "s").c_str(), human(t.ttft.quantile(0.99), "s").c_str(),
-          human(t.turns > 0 ? t.queue_wait_s / static_cast<double>(t.turns) : 0, "s").c_str());
+  appendf(o, "TTFT: p50 %s, p95 %s, p99 %s (mean wait for HBM %s)\n", fleet_duration(t.ttft.quantile(0.5)).c_str(),
+          fleet_duration(t.ttft.quantile(0.95)).c_str(), fleet_duration(t.ttft.quantile(0.99)).c_str(),
+          fleet_duration(t.turns > 0 ? t.queue_wait_s / static_cast<double>(t.turns) : 0).c_str());
   const double hours = r.t > 0 ? r.t / 3600.0 : 1;
   appendf(o, "links per hour: SSD→DRAM %s, DRAM→SSD %s, DRAM→HBM %s, HBM→DRAM %s\n", human(t.bytes_ssd_read / hours, "B").c_str(),
           human(t.bytes_ssd_write / hours, "B").c_str(), human(t.bytes_up / hours, "B").c_str(), human(t.bytes_down / hours, "B").c_str());
@@ -352,9 +402,8 @@ std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
     appendf(o, "trace bound: the best any cache could do on this trace is %s prefix hits\n",
             pct(r.bound_input_tokens > 0 ? r.bound_hit_tokens / r.bound_input_tokens : -1).c_str());
   }
-  if (r.turns_queued > 0 || r.sessions_refused > 0) {
-    appendf(o, "overloaded: %s turns still waiting for HBM at the end\n", model::num(static_cast<double>(r.turns_queued)).c_str());
-  }
+  if (const std::string over = fleet_overload_line(r); !over.empty()) o += over + "\n";
+  else if (r.turns_queued > 0) appendf(o, "queue: %s turns waiting for HBM at the end\n", model::num(static_cast<double>(r.turns_queued)).c_str());
   if (sweep) {
     appendf(o, "\nsweep of the %s: %s against capacity per node\n",
             sweep->tier == SweepTier::Pool ? "SWA pool" : sweep->tier == SweepTier::Dram ? "DRAM prefix cache" : "SSD",

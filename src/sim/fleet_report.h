@@ -47,7 +47,7 @@ void sweep_find_knee(SweepResult& out);
 std::vector<double> default_sweep_factors();  // 1/16, 1/8, … 16
 
 std::string fleet_json(const FleetResult& r, const SweepResult* sweep = nullptr);
-// "hour 7: 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
+// "hour 8 (07:00–08:00): 41,200 turns, prefix hits 83 % (DRAM 61 %, SSD 22 %), SWA pool hits 74 %, p95 TTFT 310 ms", one a
 // line, then the totals, the tiers and the drives' wear.
 std::string fleet_text(const FleetResult& r, const SweepResult* sweep = nullptr);
 // One hour's line of fleet_text (the page's ledger lists the same lines); "" past the run's hours.
@@ -56,6 +56,24 @@ std::string fleet_hour_line(const FleetResult& r, std::size_t hour);
 std::string fleet_total_line(const FleetResult& r);
 // A hit rate as the text writes it ("83.4 %", "—" for a rate with no turns behind it).
 std::string fleet_percent(double rate);
+// A time as a person reads it: "310 ms", "12.5 s", "8.2 min", "3.26 h", "2.5 days" (never e-notation).
+std::string fleet_duration(double seconds);
+// "hour 24 (23:00–24:00)": hour `hour` (0-based) of a run, counted from 1, with its span on the run's clock.
+std::string fleet_hour_name(const FleetResult& r, std::size_t hour);
+
+// Whether the run's offered load outgrew what its nodes serve: the queue for HBM held turns at the end
+// and grew over the run's last hour (or sessions were refused at a full queue). The numbers behind it
+// are the simulator's: turns offered (admitted, plus those still queued) and admitted, per hour.
+struct Overload {
+  bool overloaded = false;
+  double offered_per_h = 0, served_per_h = 0;  // turns per hour, over all nodes
+  double queued = 0, queued_hour_before = 0;   // turns waiting for HBM at the end, and an hour earlier
+  double refused = 0;                          // sessions refused
+};
+Overload fleet_overload(const FleetResult& r);
+// One line that says so with the numbers ("" when the run is not overloaded).
+std::string fleet_overload_line(const FleetResult& r);
+
 // One row per hour (then a row "total").
 std::string fleet_csv(const FleetResult& r);
 

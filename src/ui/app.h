@@ -200,7 +200,8 @@ bool fleet_tick(App& app, double dt_seconds);
 // words, the hour's counters, the totals) and for the canvas (each tier's occupancy, interpolated between
 // the run's five-minute samples).
 std::string fleet_state_json(const App& app);
-std::string fleet_clock_text(const App& app);   // "07:20 of 24:00"
+std::string fleet_clock_text(const App& app);     // the hour on screen: "23:00–24:00" (" · at 13:27" while it plays)
+std::string fleet_position_text(const App& app);  // "hour 24 of 24": counted from 1, as the ledger names it
 std::string fleet_time_text(double seconds);     // simulated time as "hh:mm" ("26:30" past a day)
 double fleet_end_s(const App& app);              // the run's length (the scenario's `hours` before a run)
 std::string fleet_hour_sentence(const App& app);  // the clock's hour as `tierscope fleet` prints it

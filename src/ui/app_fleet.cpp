@@ -208,7 +208,19 @@ std::string fleet_time_text(double seconds) { return hhmm(seconds); }
 
 double fleet_end_s(const App& app) { return app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * kHour; }
 
-std::string fleet_clock_text(const App& app) { return hhmm(app.fleet_clock.t) + " of " + hhmm(fleet_end_s(app)); }
+// The hour on screen as its span on the run's clock ("23:00–24:00"), and the moment within it while the
+// day plays ("13:00–14:00 · at 13:27"): the counters and the ledger row are that hour's.
+std::string fleet_clock_text(const App& app) {
+  const double t = app.fleet_clock.t;
+  const double from = static_cast<double>(fleet_hour(app)) * kHour, to = std::min(from + kHour, fleet_end_s(app));
+  const bool inside = t > from + 1e-6 && t < to - 1e-6;
+  return hhmm(from) + "–" + hhmm(to) + (inside ? " · at " + hhmm(t) : std::string());
+}
+
+// The hour on screen counted from 1, as the ledger and `tierscope fleet` name it ("hour 24 of 24").
+std::string fleet_position_text(const App& app) {
+  return "hour " + std::to_string(fleet_hour(app) + 1) + " of " + std::to_string(fleet_hours(app));
+}
 
 std::string fleet_hour_sentence(const App& app) {
   return sim::fleet_hour_line(run_result(app), static_cast<std::size_t>(fleet_hour(app)));
@@ -291,9 +303,12 @@ std::string fleet_state_json(const App& app) {
   member(o, "label");
   append_json_string(o, "A day of traffic");
   member(o, "posText");
-  append_json_string(o, "hour " + std::to_string(hour) + " of " + std::to_string(hours));
+  append_json_string(o, fleet_position_text(app));
   member(o, "clockText");
-  append_json_string(o, fleet_clock_text(app) + " simulated");
+  append_json_string(o, fleet_clock_text(app));
+  // When the traffic outgrows the node: one line with the simulator's numbers ("" otherwise).
+  member(o, "overloadText");
+  append_json_string(o, run.main_done() ? sim::fleet_overload_line(r) : std::string());
   // What the run is doing, in words for the progress line and the status.
   std::string status;
   if (!run.started()) {
@@ -313,7 +328,7 @@ std::string fleet_state_json(const App& app) {
   const bool have = hour < static_cast<int>(r.hours.size());
   const sim::HourStats h = have ? r.hours[static_cast<std::size_t>(hour)] : sim::HourStats{};
   const sim::HitRates x = sim::hit_rates(h, r.pool_on);
-  const auto ttft = [&](double q) { return have && h.ttft.n > 0 ? human(h.ttft.quantile(q), "s") : std::string("—"); };
+  const auto ttft = [&](double q) { return have && h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(q)) : std::string("—"); };
   struct Counter {
     const char* key;
     const char* label;
@@ -328,7 +343,7 @@ std::string fleet_state_json(const App& app) {
   counters.push_back({"ttft95", "TTFT p95", ttft(0.95)});
   counters.push_back({"ttft99", "TTFT p99", ttft(0.99)});
   member(o, "countersFor");
-  append_json_string(o, have ? "hour " + std::to_string(hour) : std::string("no hour yet"));
+  append_json_string(o, have ? sim::fleet_hour_name(r, static_cast<std::size_t>(hour)) : std::string("no hour yet"));
   member(o, "counters");
   o += '[';
   for (std::size_t i = 0; i < counters.size(); ++i) {
@@ -377,7 +392,7 @@ std::string fleet_ledger_json(const App& app) {
     if (i) o += ',';
     o += "{\"index\":" + std::to_string(i);
     member(o, "step");
-    append_json_string(o, "hour " + std::to_string(i));
+    append_json_string(o, "hour " + std::to_string(i + 1));
     member(o, "phase");
     append_json_string(o, "");
     member(o, "at");
@@ -391,15 +406,16 @@ std::string fleet_ledger_json(const App& app) {
     member(o, "object");
     append_json_string(o, model::num(static_cast<double>(h.arrivals)) + (r.mode == sim::Mode::Trace ? " requests" : " sessions arrived"));
     member(o, "duration");
-    append_json_string(o, "p95 TTFT " + (h.ttft.n > 0 ? human(h.ttft.quantile(0.95), "s") : std::string("—")));
+    append_json_string(o, "p95 TTFT " + (h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(0.95)) : std::string("—")));
     member(o, "provenance");
     append_json_string(o, "simulated");
     member(o, "sentence");
     append_json_string(o, sim::fleet_hour_line(r, i));
     // The current row's details: the percentiles, the wait for HBM, the pool and the bytes on each link.
-    std::string detail = "TTFT p50 " + (h.ttft.n ? human(h.ttft.quantile(0.5), "s") : "—") + ", p95 " +
-                         (h.ttft.n ? human(h.ttft.quantile(0.95), "s") : "—") + ", p99 " + (h.ttft.n ? human(h.ttft.quantile(0.99), "s") : "—") +
-                         "; mean wait for HBM " + (h.turns ? human(h.queue_wait_s / static_cast<double>(h.turns), "s") : "—") + "; returning turns " +
+    const auto dur = sim::fleet_duration;
+    std::string detail = "TTFT p50 " + (h.ttft.n ? dur(h.ttft.quantile(0.5)) : "—") + ", p95 " + (h.ttft.n ? dur(h.ttft.quantile(0.95)) : "—") +
+                         ", p99 " + (h.ttft.n ? dur(h.ttft.quantile(0.99)) : "—") + "; mean wait for HBM " +
+                         (h.turns ? dur(h.queue_wait_s / static_cast<double>(h.turns)) : "—") + "; returning turns " +
                          model::num(static_cast<double>(h.resumed)) + ", whole history found " + sim::fleet_percent(x.history);
     if (r.pool_on) detail += ", window in the SWA pool " + sim::fleet_percent(x.pool) + ", replays " + model::num(static_cast<double>(h.replays));
     detail += "; links: SSD→DRAM " + human(h.bytes_ssd_read, "B") + ", DRAM→SSD " + human(h.bytes_ssd_write, "B") + ", DRAM→HBM " +

@@ -178,3 +178,88 @@ test('a sweep of 256 points recomputes and redraws: CPU time reported', async ()
   console.log(`charts: 256-point sweep recomputed: median ${times[10].toFixed(2)} ms, p95 ${times[19].toFixed(2)} ms`);
   await page.close();
 });
+
+// Each sub-path of a line's `d`: a move followed by at least one line-to (a move alone draws nothing).
+function subpaths(d) {
+  return (d.match(/M[^M]*/g) || []).map((p) => ({ text: p, lines: (p.match(/L/g) || []).length }));
+}
+
+test('compare at ctx 1,048,576: each line is one stroke where it has values, and each scenario\'s "cannot run" is one band', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errs = [];
+  page.on('pageerror', (e) => errs.push(String(e)));
+  await page.goto(`${env.site.url}#view=chart-roofline`);
+  await page.waitForFunction(() => document.querySelector('#chart-figure svg'), null, { timeout: 30000 });
+  await page.click('#chart-pin');
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('ctx', '1048576').ok), true);
+  await page.waitForFunction(() => document.querySelectorAll('#chart-figure svg path.series-b').length > 0);
+  const drawn = await page.evaluate(() => ({
+    paths: [...document.querySelectorAll('#chart-figure svg path.chart-line')].map((p) => ({ d: p.getAttribute('d'), b: p.classList.contains('series-b'), label: p.querySelector('title')?.textContent })),
+    bands: [...document.querySelectorAll('#chart-figure svg .chart-under rect.chart-infeasible')].map((r) => ({ cls: r.getAttribute('class'), x: +r.getAttribute('x'), w: +r.getAttribute('width') })),
+    legend: [...document.querySelectorAll('#chart-figure svg .chart-legend-text')].map((t) => t.textContent),
+  }));
+  const chart = await page.evaluate(() => window.tierscope.chart('roofline'));
+  for (const p of drawn.paths) {
+    const subs = subpaths(p.d);
+    assert.ok(subs.every((s) => s.lines >= 1), `${p.label}: a move with no line after it in ${p.d.slice(0, 120)}`);
+  }
+  // A's lines have a value at every x up to A's capacity: one stroke each.
+  for (const p of drawn.paths.filter((q) => !q.b)) assert.equal(subpaths(p.d).length, 1, `${p.label}: ${subpaths(p.d).length} strokes`);
+  for (const l of chart.lines) {
+    const at = l.y.map((y, i) => (y === null ? -1 : i)).filter((i) => i >= 0);
+    assert.ok(at.length > 1, l.id);
+    assert.equal(at[at.length - 1] - at[0] + 1, at.length, `${l.id}: gaps inside its values`);
+  }
+  const bBands = drawn.bands.filter((b) => /series-b/.test(b.cls));
+  assert.equal(bBands.length, 1, `B's cannot-run area in ${bBands.length} pieces`);
+  assert.ok(bBands[0].w > 100, `B's band is ${bBands[0].w} px wide`);
+  assert.ok(drawn.legend.includes('B cannot run'), drawn.legend.join(' | '));
+  assert.deepEqual(errs, []);
+  await page.close();
+});
+
+test('chart points: each is named with what it is and its value, shows a readout on focus and hover, and is a 24 px target', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errs = [];
+  page.on('pageerror', (e) => errs.push(String(e)));
+  await page.goto(`${env.site.url}#view=chart-roofline`);
+  await page.waitForFunction(() => document.querySelector('#chart-figure svg .chart-point'), null, { timeout: 30000 });
+  const points = await page.$$eval('#chart-figure svg [tabindex="0"]', (ps) => ps.map((p) => {
+    const r = p.getBoundingClientRect();
+    return { name: p.getAttribute('aria-label'), w: r.width, h: r.height, cls: p.getAttribute('class') };
+  }));
+  assert.ok(points.length >= 3, `${points.length} points`);
+  for (const p of points) {
+    assert.doesNotMatch(p.name, /\[object Object\]|^null|undefined/, p.name);
+    assert.ok(p.w >= 24 && p.h >= 24, `${p.name}: ${p.w}×${p.h} px`);
+  }
+  const now = points.find((p) => /This scenario/.test(p.name));
+  assert.match(now.name, /batch 1: .*(ms|µs) per decode step/);
+  // The keyboard: Tab reaches a point and its readout shows the value.
+  await page.focus('#chart-figure svg .chart-point.kind-now');
+  await page.waitForSelector('#chart-tip:not([hidden])');
+  const tip = await page.$eval('#chart-tip', (t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, w: r.width, h: r.height }; });
+  assert.match(tip.text, /per decode step/);
+  assert.ok(tip.w > 40 && tip.h > 10);
+  // The pointer: a measured point from other hardware says where it was measured and model ÷ measured.
+  const other = page.locator('#chart-figure svg .chart-point.kind-measured.elsewhere').first();
+  assert.ok(await other.count() === 1, 'a point measured on 4×GB300 is marked as from elsewhere');
+  const box = await other.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /measured on 4×GB300, TP4/.test(document.querySelector('#chart-tip').textContent));
+  const measured = await page.$eval('#chart-tip', (t) => t.textContent);
+  assert.match(measured, /this chart: [0-9]+×B200, TP[0-9]+\)/);
+  assert.match(measured, /model ÷ measured [0-9.]+×/);
+  assert.match(await other.getAttribute('aria-label'), /measured on 4×GB300, TP4/);
+  // The axes say what they count.
+  const titles = await page.$$eval('#chart-figure svg .chart-axis-title', (t) => t.map((x) => x.textContent));
+  assert.ok(titles.some((t) => /per instance/.test(t)), titles.join(' | '));
+  // Leaving the point hides its readout.
+  await page.mouse.move(5, 5);
+  await page.focus('#chart-pin');
+  await page.waitForSelector('#chart-tip[hidden]', { state: 'attached' });
+  assert.deepEqual(errs, []);
+  await page.close();
+});

@@ -44,7 +44,8 @@ test('the page\'s fleet summary, hourly ledger and charts equal the CLI\'s for t
   const fromCli = JSON.parse(cli(['fleet', '--hash', hash, '--format', 'json']));
   assert.deepEqual(inPage, fromCli, 'the simulator is deterministic across machines: the JSON is equal');
   // The ledger panel lists each hour as `tierscope fleet` prints it.
-  const lines = cli(['fleet', '--hash', hash]).split('\n').filter((l) => /^hour \d+:/.test(l));
+  const lines = cli(['fleet', '--hash', hash]).split('\n').filter((l) => /^hour \d+ \(/.test(l));
+  assert.equal(lines.length, 2);
   const rows = await page.$$eval('#ledger-list .sentence', (n) => n.map((x) => x.textContent));
   assert.deepEqual(rows, lines);
   assert.match(await page.textContent('#ledger-path'), /hour by hour/);
@@ -183,10 +184,16 @@ test('keyboard only: the fleet view opens from the header\'s button, the canvas 
   await page.waitForFunction(() => window.tierscope.state().step === 0);
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => window.tierscope.state().step === 1);
-  assert.match(await page.textContent('#pb-pos'), /hour 1 of 3/);
-  assert.match(await page.textContent('#entry-now'), /^hour 1: /);
+  assert.match(await page.textContent('#pb-pos'), /hour 2 of 3/);
+  assert.match(await page.textContent('#entry-now'), /^hour 2 \(01:00–02:00\): /);
   await page.keyboard.press('End');
   await page.waitForFunction(() => window.tierscope.state().step === 2);
+  // At the last hour the clock reads that hour, counted as the ledger counts it (it said "hour 2 of 3 ·
+  // 03:00 of 03:00").
+  await page.waitForFunction(() => /^hour 3 of 3 · 02:00–03:00$/.test(document.getElementById('pb-pos').textContent));
+  assert.match(await page.textContent('#status'), /hour 3 of 3$/);
+  assert.match(await page.textContent('#fleet-for'), /hour 3 \(02:00–03:00\)/);
+  assert.match(await page.textContent('#ledger-list button.entry[data-index="2"]'), /hour 3/);
   await page.keyboard.press('Space');
   await page.waitForFunction(() => window.tierscope.state().playing === true);
   await page.keyboard.press('Space');
@@ -295,6 +302,26 @@ test('Start here tells the fleet view while it is open, and Back returns to the 
   assert.equal(await page.evaluate(() => window.tierscope.state().path), 'engram');
   assert.equal(await page.getAttribute('#tour-back', 'aria-label'), null);
   assert.equal(await page.isVisible('#fleet-panel'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Llama 3.1 70B node cannot keep up with its day: the fleet says so with the numbers, in hours, never in e-notation', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#preset=llama31-70b-8xh100&view=fleet');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await runDone(page);
+  await page.waitForSelector('#fleet-overload:not([hidden])');
+  const over = await page.textContent('#fleet-overload');
+  assert.match(over, /^overloaded: turns arrive at [0-9,]+\/h and the node serves [0-9,]+\/h \(offered load [0-9.]+ % of served\); the queue for HBM held [0-9,]+ turns at the end/);
+  // The run's own numbers: offered (admitted + still queued) against admitted, per hour.
+  const r = await page.evaluate(() => window.tierscope.fleetResults());
+  const hours = r.t_s / 3600;
+  const fmt = (v) => Math.round(v).toLocaleString('en-US');
+  assert.ok(over.includes(`${fmt((r.total.turns + r.sessions.turns_queued) / hours)}/h and the node serves ${fmt(r.total.turns / hours)}/h`), over);
+  // Times in the units a person reads, in the counters, the ledger and the totals.
+  const text = await page.evaluate(() => ['fleet-panel', 'ledger-list', 'entry-now'].map((id) => document.getElementById(id).textContent).join(' '));
+  assert.doesNotMatch(text, /\de[+-]\d/);
+  assert.match(await page.textContent('#fleet-counters'), /TTFT p95[0-9.]+ h/);
   assert.deepEqual(errors, []);
   await page.close();
 });

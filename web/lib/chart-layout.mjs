@@ -4,7 +4,8 @@
 // tested under node; chart-svg.mjs turns the result into SVG.
 
 const GAP = 6;          // px between neighbouring tick labels
-const MARK_R = 4;       // a mark's radius
+const MARK_R = 5;       // a mark's radius as drawn
+export const HIT_R = 12;  // a mark's target for pointer and touch: 24 px across (WCAG 2.5.8)
 const LINE = 1.3;       // a line of text is about 1.3 em tall as drawn (ascent and descent), for spacing
 
 // Text width estimate when no measurer is given: proportional fonts average a bit over half an em.
@@ -36,18 +37,35 @@ export function thinTicks(ticks, along, size) {
   return placed.sort((a, b) => a.pos - b.pos);
 }
 
-// A line's path: moves over the gaps where the setup cannot run (null or non-finite values).
-export function linePath(xs, ys, sx, sy) {
-  let d = '', pen = false;
+// A line's runs of points that have values (a gap where the setup cannot run: null or non-finite).
+function runsOf(xs, ys, sx, sy) {
+  const runs = [];
+  let run = null;
   for (let i = 0; i < xs.length; i++) {
     const y = ys[i];
-    if (y === null || !Number.isFinite(y)) { pen = false; continue; }
-    const px = sx(xs[i]), py = sy(y);
-    if (!Number.isFinite(px) || !Number.isFinite(py)) { pen = false; continue; }
-    d += (pen ? 'L' : 'M') + px.toFixed(1) + ' ' + py.toFixed(1);
-    pen = true;
+    const px = y === null || !Number.isFinite(y) ? NaN : sx(xs[i]), py = Number.isFinite(px) ? sy(y) : NaN;
+    if (!Number.isFinite(px) || !Number.isFinite(py)) { run = null; continue; }
+    if (!run) runs.push(run = []);
+    run.push([px, py]);
   }
-  return d;
+  return runs;
+}
+
+// A line's path: each run of two or more points a sub-path (a move, then lines), the gaps left open.
+export function linePath(xs, ys, sx, sy) {
+  return linePoints(xs, ys, sx, sy).d;
+}
+
+// The path of every run of two or more points, and the points that stand alone (a value between two
+// gaps), which a path cannot show (a move alone draws nothing): those are drawn as dots.
+export function linePoints(xs, ys, sx, sy) {
+  let d = '';
+  const dots = [];
+  for (const run of runsOf(xs, ys, sx, sy)) {
+    if (run.length === 1) { dots.push({ x: run[0][0], y: run[0][1] }); continue; }
+    run.forEach(([px, py], i) => { d += (i ? 'L' : 'M') + px.toFixed(1) + ' ' + py.toFixed(1); });
+  }
+  return { d, dots };
 }
 
 // The longest of a label's wordings that fits `room`: the label, then the part before its colon or
@@ -86,7 +104,12 @@ export function layoutChart(chart, opts = {}) {
   const y2 = chart.y2 && chart.y2.ticks ? chart.y2 : null;
   // Legend: the lines, the shading and the card's band.
   const entries = chart.lines.map((l, i) => ({ key: l.id, label: l.label, role: l.role, index: i, series: l.series || '' }));
-  if ((chart.infeasible || []).length) entries.push({ key: 'infeasible', label: chart.infeasible_label, role: 'infeasible' });
+  // The shading's entries: one, or of two scenarios compared one for each that cannot run somewhere.
+  const spanLabel = (s) => s.label || chart.infeasible_label;
+  for (const s of chart.infeasible || []) {
+    const key = `infeasible:${s.series || ''}`;
+    if (!entries.some((e) => e.key === key)) entries.push({ key, label: spanLabel(s), role: 'infeasible', series: s.series || '' });
+  }
   for (const b of chart.bands || []) entries.push({ key: `band:${b.id}`, label: b.label, role: 'band' });
   const legend = legendRows(entries, 8, width - 16, small, measure);
 
@@ -115,20 +138,22 @@ export function layoutChart(chart, opts = {}) {
 
   const paths = [];
   chart.lines.forEach((l, i) => {
-    const d = linePath(chart.xs, l.y, sx, l.role === 'secondary' && sy2 ? sy2 : sy);
-    if (d) paths.push({ key: l.id, id: l.id, label: l.label, role: l.role, index: i, series: l.series || '', d });
+    const { d, dots } = linePoints(chart.xs, l.y, sx, l.role === 'secondary' && sy2 ? sy2 : sy);
+    if (d || dots.length) paths.push({ key: l.id, id: l.id, label: l.label, role: l.role, index: i, series: l.series || '', d, dots });
   });
 
   // Where the setup cannot run: from halfway after the last point that runs to halfway before the next.
+  // Of two scenarios, each has its own shading; A's labels sit a line below B's, so both can be read.
   const xs = chart.xs;
   const shades = (chart.infeasible || []).map((s) => {
     const i0 = xs.indexOf(s.from), i1 = xs.indexOf(s.to);
     const left = i0 > 0 ? (sx(xs[i0 - 1]) + sx(xs[i0])) / 2 : plot.x;
     const right = i1 >= 0 && i1 < xs.length - 1 ? (sx(xs[i1]) + sx(xs[i1 + 1])) / 2 : plot.x + plot.w;
     const w = Math.max(2, right - left);
-    const text = fitted(s.why, w - 8, small, measure, chart.infeasible_label);
-    const label = text ? { text, x: left + 4, y: plot.y + 3, w: measure(text, small), h: small * LINE } : null;
-    return { x: left, y: plot.y, w, h: plot.h, why: s.why, label };
+    const text = fitted(s.why, w - 8, small, measure, spanLabel(s));
+    const row = s.series === 'A' ? 1 : 0;
+    const label = text ? { text, x: left + 4, y: plot.y + 3 + row * small * LINE, w: measure(text, small), h: small * LINE } : null;
+    return { x: left, y: plot.y, w, h: plot.h, why: s.why, series: s.series || '', label };
   });
 
   const clampY = (v) => Math.min(plot.y + plot.h, Math.max(plot.y, v));
@@ -141,9 +166,10 @@ export function layoutChart(chart, opts = {}) {
   // Marks, each with its brief label where it covers no other mark's label and stays in the plot.
   const marks = [];
   const taken = shades.filter((s) => s.label).map((s) => s.label);
+  // Each keeps the app's `label` (what the point is) and `text` (its value); `tag` is the brief label placed.
   for (const m of chart.marks || []) {
     const x = sx(m.x), y = m.y === null || !Number.isFinite(m.y) ? NaN : sy(m.y);
-    if (!Number.isFinite(x) || !Number.isFinite(y)) { marks.push({ ...m, x: NaN, y: NaN, label: null }); continue; }
+    if (!Number.isFinite(x) || !Number.isFinite(y)) { marks.push({ ...m, x: NaN, y: NaN, tag: null }); continue; }
     const text = m.brief, w = measure(text, small), h = small * LINE;
     const tries = [[x + MARK_R + 4, y - h - 2], [x - MARK_R - 4 - w, y - h - 2], [x + MARK_R + 4, y + 4], [x - MARK_R - 4 - w, y + 4]];
     let label = null;
@@ -152,7 +178,7 @@ export function layoutChart(chart, opts = {}) {
       const inside = lx >= plot.x && lx + w <= plot.x + plot.w && ly >= plot.y && ly + h <= plot.y + plot.h;
       if (inside && taken.every((t) => !overlaps(t, box))) { label = { ...box, text }; taken.push(box); break; }
     }
-    marks.push({ ...m, x, y, label });
+    marks.push({ ...m, x, y, tag: label });
   }
 
   return {

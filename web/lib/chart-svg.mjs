@@ -2,6 +2,8 @@
 // zoom, colours come from the page's CSS (light and dark themes), every point a reader can focus says its
 // value, and a data table gives the same numbers to screen readers. Built from text only, never markup.
 
+import { HIT_R } from './chart-layout.mjs';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 // Puts elements into a tree in order. Given an existing tree (a chart already on screen) it reuses the
@@ -74,9 +76,9 @@ function draw(E, svg, chart, L, id) {
   // Shading and bands first, under the grid and lines.
   const under = g('chart-under');
   for (const s of L.shades) {
-    const r = E(under, 'rect', { class: 'chart-infeasible', x: f1(s.x), y: f1(s.y), width: f1(s.w), height: f1(s.h) });
+    const r = E(under, 'rect', { class: `chart-infeasible${s.series ? ` series-${s.series.toLowerCase()}` : ''}`, x: f1(s.x), y: f1(s.y), width: f1(s.w), height: f1(s.h) });
     E(r, 'title', {}, s.why);
-    if (s.label) E(under, 'text', { class: 'chart-infeasible-text', x: f1(s.label.x), y: f1(s.label.y + L.small * 1.0) }, s.label.text);
+    if (s.label) E(under, 'text', { class: `chart-infeasible-text${s.series ? ` series-${s.series.toLowerCase()}` : ''}`, x: f1(s.label.x), y: f1(s.label.y + L.small * 1.0) }, s.label.text);
   }
   for (const b of L.bands) {
     const r = E(under, 'rect', { class: 'chart-band', x: f1(b.x), y: f1(b.y), width: f1(b.w), height: f1(b.h) });
@@ -107,8 +109,16 @@ function draw(E, svg, chart, L, id) {
   // Lines: each role its own colour class; B of a comparison dashed.
   const lines = g('chart-lines');
   for (const p of L.paths) {
-    const path = E(lines, 'path', { class: `chart-line role-${p.role} n${p.index % 6}${p.series === 'B' ? ' series-b' : ''}`, d: p.d });
-    E(path, 'title', {}, p.label);
+    const cls = `chart-line role-${p.role} n${p.index % 6}${p.series === 'B' ? ' series-b' : ''}`;
+    if (p.d) {
+      const path = E(lines, 'path', { class: cls, d: p.d });
+      E(path, 'title', {}, p.label);
+    }
+    // A value between two gaps: a dot in the line's colour (a path of one point draws nothing).
+    for (const d of p.dots || []) {
+      const dot = E(lines, 'circle', { class: `${cls} chart-dot`, cx: f1(d.x), cy: f1(d.y), r: 1.5 });
+      E(dot, 'title', {}, p.label);
+    }
   }
 
   // Bars (the breakdown): segments by term, the measured step as a tick across its bar.
@@ -127,24 +137,35 @@ function draw(E, svg, chart, L, id) {
     }
   }
 
-  // Marks: focusable, each saying what it is in the app's words.
+  // Marks: focusable, each named in the app's words (what the point is, then its value), with a target
+  // 24 px across around the dot; a point measured on other hardware or another layout is a hollow diamond.
   const marks = g('chart-marks');
   for (const m of L.marks) {
     if (!Number.isFinite(m.x)) continue;
-    const dot = E(marks, 'circle', { class: `chart-mark kind-${m.kind}${m.series === 'B' ? ' series-b' : ''}`, cx: f1(m.x), cy: f1(m.y), r: 4, tabindex: 0, 'aria-label': `${m.label}: ${m.text}` });
-    E(dot, 'title', {}, `${m.label}: ${m.text}`);
-    if (m.label && m.label.text) E(marks, 'text', { class: 'chart-mark-text', x: f1(m.label.x), y: f1(m.label.y + L.small * 1.0) }, m.label.text);
+    const name = markName(m);
+    const cls = `kind-${m.kind}${m.series === 'B' ? ' series-b' : ''}${m.elsewhere ? ' elsewhere' : ''}`;
+    const point = E(marks, 'g', { class: `chart-point ${cls}`, tabindex: 0, role: 'img', 'aria-label': name, 'data-tip': name });
+    E(point, 'circle', { class: 'chart-hit', cx: f1(m.x), cy: f1(m.y), r: HIT_R });
+    if (m.elsewhere) E(point, 'path', { class: `chart-mark ${cls}`, d: `M${f1(m.x)} ${f1(m.y - 6)}L${f1(m.x + 6)} ${f1(m.y)}L${f1(m.x)} ${f1(m.y + 6)}L${f1(m.x - 6)} ${f1(m.y)}Z` });
+    else E(point, 'circle', { class: `chart-mark ${cls}`, cx: f1(m.x), cy: f1(m.y), r: 5 });
+    if (m.tag && m.tag.text) E(marks, 'text', { class: 'chart-mark-text', x: f1(m.tag.x), y: f1(m.tag.y + L.small * 1.0) }, m.tag.text);
   }
 
   // Legend.
   const legend = g('chart-legend');
   for (const e of L.legend) {
     const y = 8 + e.y;
-    const cls = e.role === 'infeasible' ? 'chart-infeasible' : e.role === 'band' ? 'chart-band' : e.role === 'term' ? `chart-seg n${e.index % 8}` : `chart-line role-${e.role} n${e.index % 6}${e.series === 'B' ? ' series-b' : ''}`;
+    const cls = e.role === 'infeasible' ? `chart-infeasible${e.series ? ` series-${e.series.toLowerCase()}` : ''}` : e.role === 'band' ? 'chart-band' : e.role === 'term' ? `chart-seg n${e.index % 8}` : `chart-line role-${e.role} n${e.index % 6}${e.series === 'B' ? ' series-b' : ''}`;
     if (e.role === 'infeasible' || e.role === 'band' || e.role === 'term') E(legend, 'rect', { class: cls, x: f1(e.x), y: f1(y + 1), width: e.swatch, height: L.small - 2 });
     else E(legend, 'line', { class: cls, x1: f1(e.x), x2: f1(e.x + e.swatch), y1: f1(y + L.small / 2), y2: f1(y + L.small / 2) });
     E(legend, 'text', { class: 'chart-legend-text', x: f1(e.x + e.swatch + 4), y: f1(y + L.small * 0.85) }, e.text);
   }
+}
+
+// A mark's accessible name and readout: what the point is, then its value with units, in the app's words
+// ("B: This scenario · batch 64: 12.3 ms per decode step, …").
+export function markName(m) {
+  return [m.label, m.text].filter((t) => typeof t === 'string' && t).join(' · ');
 }
 
 // The same numbers as a table (the chart's text alternative): one row per x, one column per line; for the

@@ -1,7 +1,8 @@
 // The Charts panel: a tab per chart the app offers (roofline, sweep, where the time goes), the sweep's
 // choices, pinning the current scenario as A to compare, and the chart drawn as SVG from the app's series
-// with its data table. Its state lives in the app (view, sweep, compare), so the share link reopens it;
-// in an embed with view=chart-… the chart is all the frame shows.
+// with its data table and a readout beside the point under the pointer or the focus. Its state lives in
+// the app (view, sweep, compare), so the share link reopens it; in an embed with view=chart-… the chart is
+// all the frame shows.
 import { layoutChart, estimate } from './chart-layout.mjs';
 import { chartSvg, chartTable } from './chart-svg.mjs';
 import { refusalNotice } from './notices.mjs';
@@ -161,7 +162,8 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     // In place: a dragged value moves lines and rewrites a few labels; the rest of the chart stays as drawn.
     const shown = box.firstElementChild && box.firstElementChild.localName === 'svg' ? box.firstElementChild : null;
     if (shown) chartSvg(doc, chart, L, `chart-${k}`, shown);
-    else box.replaceChildren(chartSvg(doc, chart, L, `chart-${k}`));
+    else box.replaceChildren(chartSvg(doc, chart, L, `chart-${k}`), tipElement());
+    if (tipFor) showTip(tipFor.isConnected ? tipFor : null);
     shownChart = chart;
     tableOf = null;
     renderTable();
@@ -178,6 +180,29 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     S.timings.add('chart.layout', t2 - t1);
     S.timings.add('chart.svg', t3 - t2);
   }
+
+  // The readout of the point under the pointer or with the focus: its name and value, beside it. (Visual
+  // only: the point's accessible name says the same.)
+  let tip = null, tipFor = null;
+  function tipElement() {
+    if (!tip) tip = el('div', { class: 'chart-tip', id: 'chart-tip', 'aria-hidden': 'true', hidden: true });
+    return tip;
+  }
+  function showTip(point) {
+    const t = tipElement();
+    tipFor = point;
+    if (!point || !point.dataset.tip) { t.hidden = true; return; }
+    setText(t, point.dataset.tip);
+    t.hidden = false;
+    const box = $('chart-figure').getBoundingClientRect(), r = point.getBoundingClientRect();
+    const x = r.left + r.width / 2 - box.left, y = r.top - box.top;
+    const w = t.offsetWidth;
+    t.style.left = `${Math.round(Math.max(0, Math.min(box.width - w, x - w / 2)))}px`;
+    // Above the point when there is room, else below it.
+    const h = t.offsetHeight;
+    t.style.top = `${Math.round(y - h - 6 >= 0 ? y - h - 6 : y + r.height + 6)}px`;
+  }
+  const pointOf = (e) => (e.target && e.target.closest ? e.target.closest('.chart-point') : null);
 
   // The data table is built while it is open (a closed one is rebuilt when it opens).
   let shownChart = null, tableOf = null;
@@ -221,6 +246,12 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     });
     $('chart-sweep-form').addEventListener('submit', (e) => e.preventDefault());
     $('chart-table').parentElement.addEventListener('toggle', renderTable);
+    const fig = $('chart-figure');
+    fig.addEventListener('pointerover', (e) => { const p = pointOf(e); if (p) showTip(p); });
+    fig.addEventListener('pointerout', (e) => { if (pointOf(e) && !pointOf({ target: e.relatedTarget }) && doc.activeElement !== tipFor) showTip(null); });
+    fig.addEventListener('focusin', (e) => showTip(pointOf(e)));
+    fig.addEventListener('focusout', (e) => { if (!pointOf({ target: e.relatedTarget })) showTip(null); });
+    fig.addEventListener('keydown', (e) => { if (e.key === 'Escape' && tipFor && tip && !tip.hidden) { showTip(null); e.stopPropagation(); } });
     $('chart-pin').addEventListener('click', () => {
       if (!S.ready) return;
       S.bridge.setCompare(!(S.state && S.state.compare));

@@ -163,6 +163,9 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     showProgress(f);
     renderCounters(f);
     $('fleet-total').textContent = f.totalText;
+    // A node that cannot keep up says so in one line with the simulator's numbers.
+    $('fleet-overload').textContent = f.overloadText || '';
+    $('fleet-overload').hidden = !f.overloadText;
     $('fleet-mode').textContent = f.mode === 'trace' && F.trace ? `Replaying ${F.trace.name}.` : f.mode === 'synthetic' ? 'Synthetic traffic from the scenario\'s workload keys.' : '';
     $('fleet-synthetic').hidden = f.mode !== 'trace';
     $('fleet-sweep').value = F.sweep;

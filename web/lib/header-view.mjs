@@ -53,7 +53,8 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     if (scrub.max !== String(Math.max(0, st.steps - 1))) scrub.max = String(Math.max(0, st.steps - 1));
     if (scrub.value !== String(st.step)) scrub.value = String(st.step);
     setAttr(scrub, 'aria-valuetext', pos);
-    setText($('pb-pos'), `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`);
+    // The fleet's hour is a span of its clock ("hour 24 of 24 · 23:00–24:00"), the app's words.
+    setText($('pb-pos'), fleet ? `${pos} · ${fleet.clockText || ''}` : `${pos} · ${st.tModelText || ''} of ${st.totalText || ''}`);
     const speed = $('pb-speed');
     const sv = String(st.speed);
     if (![...speed.options].some((o) => o.value === sv)) speed.append(el('option', { value: sv, text: `${sv}×` }));

@@ -2,6 +2,7 @@
 // (model/view_codec.h) and applied by it; Back and Forward re-apply it. The embed snippet is an element
 // the browser serialises, so no markup is assembled by hand here.
 import { refusalNotice } from './notices.mjs';
+import { isAnchorHash } from './hash.mjs';
 
 export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough }) {
   const loc = win.location;
@@ -60,7 +61,11 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
   // key. A link with a walkthrough step but no path opens that step's entry; a page opened with no hash
   // at all starts on the walkthrough's first screen (what the page shows, before step 1).
   function applyLocationHash() {
-    const raw = (loc.hash || '').replace(/^#/, '');
+    // An in-page anchor ("#tour") names no view: on a page opened with one the view is the default one;
+    // arriving later it changes nothing, and the next write replaces it with the view's link.
+    const anchor = isAnchorHash(loc.hash);
+    if (anchor && S.lastHash !== null) { writtenLoc = loc.hash; return; }
+    const raw = anchor ? '' : (loc.hash || '').replace(/^#/, '');
     if (S.lastHash !== null && raw === S.lastHash) return;
     if (!S.ready) return;
     const r = S.bridge.applyHash(raw);
@@ -98,7 +103,22 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     return frame.outerHTML;
   }
 
+  // An in-page link (the skip link, "#tour") moves the focus to its target without touching the address:
+  // the hash holds the view's link, and following the anchor would add a history entry and read it as one.
+  function followAnchor(e) {
+    const a = e.target && e.target.closest ? e.target.closest('a[href^="#"]') : null;
+    if (!a || e.defaultPrevented || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    const href = a.getAttribute('href');
+    const target = isAnchorHash(href) ? doc.getElementById(href.slice(1)) : null;
+    if (!target) return;
+    e.preventDefault();
+    if (!target.hasAttribute('tabindex') && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: 'start' });
+  }
+
   function wire() {
+    doc.addEventListener('click', followAnchor);
     win.addEventListener('hashchange', applyLocationHash);
     win.addEventListener('popstate', applyLocationHash);
     $('copy-link').addEventListener('click', () => copyText(linkFor(currentHash()), 'Link copied'));

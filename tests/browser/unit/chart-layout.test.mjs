@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { layoutChart, linePath, thinTicks, overlaps, estimate } from '../../../web/lib/chart-layout.mjs';
-import { chartSvg, chartTable } from '../../../web/lib/chart-svg.mjs';
+import { layoutChart, linePath, linePoints, thinTicks, overlaps, estimate, HIT_R } from '../../../web/lib/chart-layout.mjs';
+import { chartSvg, chartTable, markName } from '../../../web/lib/chart-svg.mjs';
 import { FakeDocument } from './fake-dom.mjs';
 
 const golden = (name) => JSON.parse(fs.readFileSync(new URL(`../../golden/chart-${name}.json`, import.meta.url), 'utf8'));
@@ -21,7 +21,7 @@ function textBoxes(L) {
   for (const t of L.y2Ticks) out.push({ what: `y2 tick ${t.label}`, x: L.plot.x + L.plot.w + 6, y: t.pos - L.small / 2, w: m(t.label, L.small), h: L.small });
   for (const e of L.legend) out.push({ what: `legend ${e.text}`, x: e.x, y: 8 + e.y, w: e.w, h: L.small });
   for (const s of L.shades) if (s.label) out.push({ what: `shade ${s.label.text}`, ...s.label });
-  for (const mk of L.marks) if (mk.label) out.push({ what: `mark ${mk.label.text}`, ...mk.label });
+  for (const mk of L.marks) if (mk.tag) out.push({ what: `mark ${mk.tag.text}`, ...mk.tag });
   if (L.xTitle && L.xTitle.text) out.push({ what: 'x title', x: L.xTitle.x - m(L.xTitle.text, L.px) / 2, y: L.xTitle.y - L.px, w: m(L.xTitle.text, L.px), h: L.px });
   for (const b of L.bars || []) out.push({ what: `bar ${b.caption}`, x: L.plot.x, y: b.captionY, w: m(b.caption, L.small), h: L.small });
   return out;
@@ -59,10 +59,33 @@ test('the roofline draws its four lines, breaks them where batches cannot run, a
   assert.ok(lastFit < chart.infeasible[0].from);
 });
 
-test('a line has a gap, not a drop, where a point cannot run', () => {
+test('a line has a gap, not a drop, where a point cannot run; a point between two gaps is a dot, never a bare move', () => {
   const d = linePath([1, 2, 3, 4], [1, null, 3, 4], (x) => x * 10, (y) => y);
-  assert.equal(d, 'M10.0 1.0M30.0 3.0L40.0 4.0');
+  assert.equal(d, 'M30.0 3.0L40.0 4.0');
+  assert.deepEqual(linePoints([1, 2, 3, 4], [1, null, 3, 4], (x) => x * 10, (y) => y).dots, [{ x: 10, y: 1 }]);
   assert.equal(linePath([1], [NaN], (x) => x, (y) => y), '');
+  // Every move is followed by a line.
+  const alternating = linePoints([1, 2, 3, 4, 5, 6], [1, null, 3, null, 5, 6], (x) => x, (y) => y);
+  assert.equal(alternating.d, 'M5.0 5.0L6.0 6.0');
+  assert.equal(alternating.dots.length, 2);
+});
+
+test('marks keep the app\'s name and value: each focusable point is named "what · value", never [object Object] or null', () => {
+  const doc = fakeDoc();
+  const chart = golden('roofline');
+  const L = layoutChart(chart, { width: 800, height: 420 });
+  for (const m of L.marks) assert.equal(typeof m.label, 'string');
+  const nodes = all(chartSvg(doc, chart, L, 'chart-roofline'));
+  const points = nodes.filter((n) => n.attrs.tabindex === '0');
+  assert.equal(points.length, L.marks.filter((m) => Number.isFinite(m.x)).length);
+  for (const p of points) {
+    assert.doesNotMatch(p.attrs['aria-label'], /\[object Object\]|^null|undefined/);
+    assert.equal(p.attrs['data-tip'], p.attrs['aria-label']);
+    // A target 24 px across around the dot.
+    assert.ok(p.children.some((c) => c.tag === 'circle' && Number(c.attrs.r) * 2 >= 24));
+  }
+  assert.ok(HIT_R * 2 >= 24);
+  assert.equal(markName({ label: 'B: This scenario', text: 'batch 64: 12.3 ms per decode step' }), 'B: This scenario · batch 64: 12.3 ms per decode step');
 });
 
 test('ticks: decades first, then 2× and 5× only where their labels fit', () => {

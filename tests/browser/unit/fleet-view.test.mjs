@@ -13,7 +13,7 @@ import { createFleetView, traceNotice, sliceStats, MAX_TRACE_BYTES, SLICE_TARGET
 import { checkFleetOptions } from '../../../web/lib/api.mjs';
 
 const IDS = ['notices', 'announce', 'open-fleet:button', 'fleet-panel:section', 'fleet-for', 'fleet-progress:progress', 'fleet-status', 'fleet-cancel:button',
-  'fleet-run:button', 'fleet-live', 'fleet-counters:dl', 'fleet-total', 'fleet-mode', 'fleet-trace:input', 'fleet-synthetic:button', 'fleet-sweep:select'];
+  'fleet-run:button', 'fleet-live', 'fleet-counters:dl', 'fleet-total', 'fleet-overload', 'fleet-mode', 'fleet-trace:input', 'fleet-synthetic:button', 'fleet-sweep:select'];
 
 // A stand-in app: a run advances a tenth a slice; its state carries the words the page shows.
 function fakeApp() {

@@ -191,8 +191,31 @@ TEST_CASE("fleet view: the clock follows the run hour by hour, then plays the da
   const std::string st = ui::state_json(app);
   CHECK(st.find("\"step\":0,\"steps\":3") != std::string::npos);
   CHECK(st.find("\"view\":\"fleet\"") != std::string::npos);
-  CHECK(st.find("\"entrySentence\":\"hour 0: ") != std::string::npos);
-  CHECK(st.find("\"posText\":\"hour 0 of 3\"") != std::string::npos);
+  CHECK(st.find("\"entrySentence\":\"hour 1 (00:00–01:00): ") != std::string::npos);
+  CHECK(st.find("\"posText\":\"hour 1 of 3\"") != std::string::npos);
+  CHECK(st.find("\"clockText\":\"00:00–01:00\"") != std::string::npos);
+}
+
+TEST_CASE("fleet view: at the last hour the clock reads that hour, counted as the ledger counts it") {
+  // It said "hour 23 of 24 · 24:00 of 24:00": the hour counted from 0 beside a clock at its end.
+  ui::App app;
+  ui::init(app);
+  run_to_end(app, "3");
+  model::Errors errors;
+  REQUIRE(ui::seek(app, 2, errors));
+  CHECK(ui::fleet_position_text(app) == "hour 3 of 3");
+  CHECK(ui::fleet_clock_text(app) == "02:00–03:00");
+  const std::string st = ui::state_json(app);
+  CHECK(st.find("\"posText\":\"hour 3 of 3\"") != std::string::npos);
+  CHECK(st.find("\"countersFor\":\"hour 3 (02:00–03:00)\"") != std::string::npos);
+  // The ledger's last row names the same hour.
+  const std::string ledger = ui::fleet_ledger_json(app);
+  CHECK(ledger.find("\"step\":\"hour 3\",\"phase\":\"\",\"at\":\"02:00–03:00\"") != std::string::npos);
+  CHECK(ledger.find("\"step\":\"hour 0\"") == std::string::npos);
+  // While the day plays, the moment within the hour is given as well.
+  ui::play(app);
+  ui::tick(app, 0.25);
+  CHECK(ui::fleet_clock_text(app) == "00:00–01:00 · at 00:30");
 }
 
 TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it; counters are the hour's") {

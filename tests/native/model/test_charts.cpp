@@ -407,3 +407,66 @@ TEST_CASE("charts: handed over in binary, a chart is the CLI's JSON with its arr
     CHECK(restored == chart_to_json(c));
   }
 }
+
+TEST_CASE("charts: compared at ctx 1,048,576, each scenario has a value at every x where it runs, and one span where it cannot") {
+  // Pinned A at the default context, B at 1,048,576: the x values were merged with NaN at the other's
+  // points, so A's lines were drawn as scattered moves and B's "cannot run" split into stripes.
+  const Scenario a = default_scenario();
+  Scenario b = a;
+  Error e;
+  Adjustments moved;
+  REQUIRE(edit_param(b, *find_param("ctx"), "1048576", moved, e));
+  for (ChartKind k : {ChartKind::Roofline, ChartKind::Sweep}) {
+    Chart pair;
+    Errors errors;
+    REQUIRE(make_chart_pair(a, b, k, {}, pair, errors));
+    for (const ChartLine& l : pair.lines) {
+      std::vector<std::size_t> at;
+      for (std::size_t i = 0; i < l.y.size(); ++i) {
+        if (std::isfinite(l.y[i])) at.push_back(i);
+      }
+      REQUIRE(at.size() > 1);
+      CHECK(at.back() - at.front() + 1 == at.size());  // no gap inside the line's values
+    }
+    // Each scenario's values are its own chart's at the same x.
+    const Chart cb = chart(b, k);
+    for (std::size_t i = 0; i < cb.xs.size(); ++i) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(pair.xs.begin(), pair.xs.end(), cb.xs[i]) - pair.xs.begin());
+      const ChartLine& bl = pair.lines[cb.lines.size()];
+      REQUIRE(bl.series == "B");
+      CHECK((bl.y[at] == cb.lines[0].y[i] || (std::isnan(bl.y[at]) && std::isnan(cb.lines[0].y[i]))));
+    }
+    int spans_b = 0;
+    for (const ChartSpan& s : pair.infeasible) {
+      CHECK((s.series == "A" || s.series == "B"));
+      if (s.series == "B") {
+        ++spans_b;
+        CHECK(s.why.rfind("B cannot run: ", 0) == 0);
+      }
+    }
+    if (k != ChartKind::Roofline) continue;  // the default sweep (batch 1 to 16) runs throughout
+    CHECK(spans_b == 1);
+    const std::string json = chart_to_json(pair);
+    CHECK(json.find("\"label\":\"B cannot run\"") != std::string::npos);
+  }
+}
+
+TEST_CASE("charts: a measured point from other hardware or another layout says where it was measured") {
+  const Chart c = chart(default_scenario(), ChartKind::Roofline);
+  int elsewhere = 0;
+  for (const ChartMark& m : c.marks) {
+    if (m.kind != "measured") continue;
+    CHECK(!m.setup.empty());
+    CHECK(m.text.find("measured on " + m.setup) == 0);
+    CHECK(m.text.find("model ÷ measured") != std::string::npos);
+    if (m.setup == "4×GB300, TP4") {
+      CHECK(m.elsewhere);
+      CHECK(m.brief.find("measured on 4×GB300, TP4") == 0);
+      CHECK(m.text.find("(this chart: " + setup_text(default_scenario()) + ")") != std::string::npos);
+      ++elsewhere;
+    }
+  }
+  CHECK(elsewhere >= 1);
+  CHECK(c.y.label.find("per instance") != std::string::npos);
+  CHECK(chart_to_json(c).find("\"elsewhere\":true") != std::string::npos);
+}

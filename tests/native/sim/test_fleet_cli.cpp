@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "model/presets.h"
 #include "sim/fleet_report.h"
 
 using namespace tierscope;
@@ -33,8 +34,9 @@ cli::Output run(std::vector<std::string_view> args) { return cli::run_cli(args, 
 TEST_CASE("fleet cli: hourly lines in text, the simulator's own JSON, CSV rows") {
   const cli::Output t = run({"fleet", "--hours", "2", "--seed", "3"});
   REQUIRE(t.exit_code == cli::kExitOk);
-  CHECK(t.out.find("hour 0: ") != std::string::npos);
-  CHECK(t.out.find("hour 1: ") != std::string::npos);
+  CHECK(t.out.find("hour 1 (00:00–01:00): ") != std::string::npos);
+  CHECK(t.out.find("hour 2 (01:00–02:00): ") != std::string::npos);
+  CHECK(t.out.find("hour 0") == std::string::npos);
   CHECK(t.out.find("prefix hits ") != std::string::npos);
   CHECK(t.out.find("SWA pool hits ") != std::string::npos);
   CHECK(t.out.find("p95 TTFT ") != std::string::npos);
@@ -87,4 +89,36 @@ TEST_CASE("fleet cli: bad flags and impossible workloads are named; fleet flags 
   const cli::Output wrong = run({"figures", "--hours", "2"});
   CHECK(wrong.exit_code == cli::kExitUsage);
   CHECK(wrong.err.find("only with the fleet command") != std::string::npos);
+}
+
+TEST_CASE("fleet cli: the Llama 3.1 70B node cannot keep up and says so, with times in hours, never in e-notation") {
+  // It printed "p95 TTFT 1.175e+04 s" with no word that the node was overloaded.
+  const cli::Output t = run({"fleet", "--preset", "llama31-70b-8xh100"});
+  REQUIRE(t.exit_code == cli::kExitOk);
+  CHECK(t.out.find("e+") == std::string::npos);
+  CHECK(t.out.find("hour 24 (23:00–24:00): ") != std::string::npos);
+  CHECK(t.out.find(" h\n") != std::string::npos);  // the last hour's p95 TTFT, in hours
+  const std::size_t over = t.out.find("overloaded: turns arrive at ");
+  REQUIRE(over != std::string::npos);
+  CHECK(t.out.find("/h and the node serves ", over) != std::string::npos);
+  CHECK(t.out.find("turns at the end", over) != std::string::npos);
+  // The numbers are the simulator's.
+  model::Scenario s;
+  REQUIRE(model::make_preset("llama31-70b-8xh100", s));
+  const sim::FleetResult r = sim::run_fleet(fleet_test::config(s));
+  const sim::Overload o = sim::fleet_overload(r);
+  CHECK(o.overloaded);
+  CHECK(o.offered_per_h > o.served_per_h);
+  CHECK(o.served_per_h == Approx(static_cast<double>(r.total.turns) / 24));
+  CHECK(t.out.find(sim::fleet_overload_line(r)) == over);
+  // A node that keeps up says nothing of the kind.
+  const cli::Output ok = run({"fleet", "--hours", "2"});
+  CHECK(ok.out.find("overloaded") == std::string::npos);
+}
+
+TEST_CASE("fleet report: durations in the units a person reads") {
+  CHECK(sim::fleet_duration(0.3101) == "310.1 ms");
+  CHECK(sim::fleet_duration(75) == "1.25 min");
+  CHECK(sim::fleet_duration(11750) == "3.26 h");
+  CHECK(sim::fleet_duration(3 * 86400) == "3 days");
 }
