@@ -14,6 +14,7 @@ namespace {
 
 constexpr Endpoint kTiers[4] = {Endpoint::Sram, Endpoint::Hbm, Endpoint::Dram, Endpoint::Ssd};
 constexpr float kMaxContentWidth = 1600;  // wider screens centre the schematic instead of stretching rows
+constexpr float kMinTarget = 24;          // the least a finger or a pointer should have to hit, CSS px
 
 int tier_index(Endpoint e) { return anim::is_tier(e) ? static_cast<int>(e) : -1; }
 
@@ -27,6 +28,7 @@ struct Metrics {
   float gap = 8, title_h = 20, token_h = 28, row_h = 22, row_gap = 4, stream_h = 26;
   float band_pad = 6, band_title_h = 22, block_h = 24, block_gap = 6, band_gap = 6;
   float grow_row = 0, grow_block = 0;
+  float min_target = kMinTarget;  // least height of what a reader taps; 0 on canvases too short for it
   bool drop_titles = false;  // very short canvases: the token-row and hierarchy titles give way
   void set(float scale, float squeeze, TextMetrics tm) {
     s = scale;
@@ -45,6 +47,11 @@ struct Metrics {
     block_h = lh + sp(8, 3) + grow_block;
     block_gap = sp(6, 3);
     band_gap = sp(6, 3);
+    // What a reader taps (token cells, layer rows, blocks) is never under a target's size, even where the
+    // text shrinks to fit.
+    token_h = std::max(token_h, min_target);
+    row_h = std::max(row_h, min_target);
+    block_h = std::max(block_h, min_target);
   }
 };
 
@@ -240,9 +247,10 @@ struct Fit {
   Metrics m;
   float used = 0;
 };
-Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out) {
+Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out, float min_target) {
   const float x0 = out.schematic.x, width = out.schematic.w, top = out.schematic.y, avail = out.schematic.h;
   Metrics m;
+  m.min_target = min_target;
   m.set(1.0f, 0.0f, tm);
   float used = place_schematic(sc, m, tm, x0, width, top, out) - top;
   if (used > avail + 0.5f) {
@@ -271,6 +279,17 @@ Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out) {
     used = place_schematic(sc, m, tm, x0, width, top, out) - top;
   }
   return {m, used};
+}
+// Targets of at least kMinTarget where the canvas has the height for them without costing the text much; a
+// canvas too short for that (a small embed, a phone's sheet-sized schematic) keeps its text and everything on
+// screen with shorter rows instead.
+Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out) {
+  const Fit sized = fit_schematic(sc, tm, out, kMinTarget);
+  const bool fits = sized.used <= out.schematic.h + 0.5f;
+  if (fits && sized.m.s >= 0.8f) return sized;
+  const Fit plain = fit_schematic(sc, tm, out, 0.0f);
+  if (fits && sized.m.s >= 0.6f && sized.m.s >= plain.m.s - 0.1f) return fit_schematic(sc, tm, out, kMinTarget);
+  return plain;
 }
 
 // The point a packet leaves from or arrives at.
@@ -308,6 +327,44 @@ void anchor(const Layout& out, const Scene& sc, Endpoint e, ObjectKind obj, floa
     x = r->cx();
     y = r->cy();
   }
+}
+
+// The packet hides no text: where it covers a label (not its own figure), it moves to the nearest place
+// within the schematic that covers none, searched outwards along the row and the column through its centre,
+// where its figure, placed again beside it, stays off the panels' area too.
+void clear_packet(const Scene& sc, const anim::StepState& st, const TextMetrics& tm, Layout& out, const Occupancy& occ) {
+  int own = -1;
+  for (std::size_t i = 0; i < out.items.size(); ++i)
+    if (out.items[i].kind == Kind::Packet) own = static_cast<int>(i);
+  if (own < 0) return;
+  const auto covers_text = [&](const Rect& r) {
+    for (const Label& l : out.labels)
+      if (l.item != own && l.width > 0 && r.overlaps(Rect{l.x(), l.y(), l.width, l.px})) return true;
+    return false;
+  };
+  const Rect start = out.items[static_cast<std::size_t>(own)].rect;
+  if (!covers_text(start)) return;
+  const std::vector<Label> before = out.labels;
+  const auto figure_clear = [&] {
+    for (const Label& l : out.labels)
+      if (l.item == own && out.dock.w > 0 && l.box.overlaps(out.dock)) return false;
+    return true;
+  };
+  constexpr float kStep = 3;
+  const float reach = std::max(out.schematic.w, out.schematic.h);
+  for (float d = kStep; d <= reach; d += kStep) {
+    const float offsets[4][2] = {{d, 0}, {-d, 0}, {0, -d}, {0, d}};
+    for (const auto& o : offsets) {
+      const Rect r{start.x + o[0], start.y + o[1], start.w, start.h};
+      if (!r.inside(out.schematic) || covers_text(r)) continue;
+      out.items[static_cast<std::size_t>(own)].rect = r;
+      place_labels(sc, st, tm, out, occ);
+      if (figure_clear()) return;
+      out.labels = before;  // the text to keep clear of is the first placement's
+    }
+  }
+  out.items[static_cast<std::size_t>(own)].rect = start;
+  out.labels = before;
 }
 
 bool layers_hit(const anim::LayerSet& set, int first, int last) {
@@ -400,7 +457,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
       Metrics natural;
       natural.set(1.0f, 0.0f, tm);
       const float need = place_schematic(sc, natural, tm, x0, width, top, out) - top;
-      const float sheet = clampf(full_h - need - 8, std::min(220.0f, full_h * 0.45f), full_h * 0.6f);
+      const float sheet = clampf(full_h - need - 8, std::min(200.0f, full_h * 0.45f), full_h * 0.6f);
       out.dock = {m0, H - m0 - sheet, W - 2 * m0, sheet};
       avail = std::max(1.0f, out.dock.y - 8 - top);
     }
@@ -479,7 +536,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     // Ease in and out so the packet leaves and lands gently.
     const float p = clampf(static_cast<float>(st.packet.progress), 0, 1);
     const float e = p * p * (3 - 2 * p);
-    const float pw = fit.m.lh * 1.6f, ph = fit.m.lh * 0.9f;
+    const float pw = std::max(fit.m.lh * 1.6f, kMinTarget), ph = std::max(fit.m.lh * 0.9f, kMinTarget);
     const float px = f.x0 + (f.x1 - f.x0) * e, py = f.y0 + (f.y1 - f.y0) * e;
     Item it;
     it.kind = Kind::Packet;
@@ -489,6 +546,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
     out.items.push_back(it);
   }
   place_labels(sc, st, tm, out, occ);
+  clear_packet(sc, st, tm, out, occ);
 }
 
 }  // namespace tierscope::layout

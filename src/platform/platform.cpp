@@ -75,8 +75,48 @@ EM_BOOL on_context_restored(int, const void*, void* user) {
 void on_ime(ImGuiViewport*, ImGuiPlatformImeData* data) {
   bridge::text_field(data->WantVisible, data->InputPos.x, data->InputPos.y, data->InputLineHeight);
 }
+
+// The wheel belongs to the page unless it lands on a panel that can still scroll that way: then the panel
+// takes it (and the page does not move). SDL's own handler claimed every wheel event, so the page never
+// scrolled while the pointer was over the canvas.
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void* user) {
+  auto* p = static_cast<Platform*>(user);
+  // ImGui's SDL back end turns SDL's wheel into steps of 100 px (a line is a third of a step, a page 80).
+  const double unit = e->deltaMode == DOM_DELTA_PIXEL ? 100.0 : e->deltaMode == DOM_DELTA_LINE ? 3.0 : 1.0 / 80.0;
+  const float x = static_cast<float>(e->mouse.targetX), y = static_cast<float>(e->mouse.targetY);
+  const float dx = static_cast<float>(e->deltaX / unit), dy = static_cast<float>(e->deltaY / unit);
+  if (!claims_wheel(x, y, dx, dy)) return EM_FALSE;
+  ImGuiIO& io = ImGui::GetIO();
+  io.AddMouseSourceEvent(ImGuiMouseSource_Mouse);
+  io.AddMousePosEvent(x, y);
+  io.AddMouseWheelEvent(-dx, -dy);
+  p->pacer.request();
+  return EM_TRUE;
+}
 }  // namespace
 #endif
+
+bool claims_wheel(float x, float y, float dx, float dy) {
+  const ImGuiContext* g = ImGui::GetCurrentContext();
+  if (!g) return false;
+  // The front-most panel window under the point (the schematic itself is no window).
+  const ImGuiWindow* hit = nullptr;
+  for (int i = g->Windows.Size - 1; i >= 0 && !hit; --i) {
+    const ImGuiWindow* w = g->Windows[i];
+    if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_NoMouseInputs | ImGuiWindowFlags_Tooltip))) continue;
+    if (w->OuterRectClipped.Contains(ImVec2(x, y))) hit = w;
+  }
+  // ImGui scrolls the first window up the chain of child windows that can scroll with the wheel; it keeps
+  // the wheel only while that window has room to move in the wheel's direction (at its end the page scrolls).
+  for (const ImGuiWindow* w = hit; w; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr) {
+    if (w->Flags & ImGuiWindowFlags_NoScrollWithMouse) continue;
+    const bool room_y = (dy > 0 && w->Scroll.y < w->ScrollMax.y - 0.5f) || (dy < 0 && w->Scroll.y > 0.5f);
+    const bool room_x = (dx > 0 && w->Scroll.x < w->ScrollMax.x - 0.5f) || (dx < 0 && w->Scroll.x > 0.5f);
+    if (room_y || room_x) return true;
+    if (w->ScrollMax.y > 0 || w->ScrollMax.x > 0) return false;  // this window scrolls, but not that way
+  }
+  return false;
+}
 
 bool init(Platform& p, const char* title, bool dark) {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
@@ -126,6 +166,15 @@ bool init(Platform& p, const char* title, bool dark) {
   render::start_ui(p.ui);  // compiled by the GPU process while the app goes on (finish_init waits)
 
 #ifdef __EMSCRIPTEN__
+  // Scrolling stays the page's: the wheel goes to a panel only when it can scroll (on_wheel, in place of
+  // SDL's handler), and a touch start is not cancelled (SDL cancels it when finger events are on), so with
+  // the canvas's `touch-action: pan-y` a vertical swipe scrolls the page while a sideways drag still reaches
+  // the app as a pointer drag (SDL's touch-as-mouse events do not depend on the finger events).
+  emscripten_set_wheel_callback("#canvas", nullptr, EM_FALSE, nullptr);
+  emscripten_set_wheel_callback("#canvas", &p, EM_FALSE, on_wheel);
+  SDL_EventState(SDL_FINGERDOWN, SDL_IGNORE);
+  SDL_EventState(SDL_FINGERUP, SDL_IGNORE);
+  SDL_EventState(SDL_FINGERMOTION, SDL_IGNORE);
   emscripten_set_webglcontextlost_callback("#canvas", &p, EM_FALSE, on_context_lost);
   emscripten_set_webglcontextrestored_callback("#canvas", &p, EM_FALSE, on_context_restored);
 #endif
@@ -234,7 +283,9 @@ bool pump_events(Platform& p, bool& quit) {
       // The position first: a press must land where it happens, even when no motion event came before
       // it (a second tap on the same spot, a pen, a click right after the page loads).
       io.AddMouseSourceEvent(touch ? ImGuiMouseSource_TouchScreen : ImGuiMouseSource_Mouse);
-      io.AddMousePosEvent(static_cast<float>(e.button.x), static_cast<float>(e.button.y));
+      // A finger the page scrolled with lifts off nowhere, so no panel button under it counts a click.
+      const bool nowhere = touch && e.type == SDL_MOUSEBUTTONUP && p.touch_cancelled;
+      io.AddMousePosEvent(nowhere ? -FLT_MAX : static_cast<float>(e.button.x), nowhere ? -FLT_MAX : static_cast<float>(e.button.y));
     }
     ImGui_ImplSDL2_ProcessEvent(&e);
     if (touch && e.type == SDL_MOUSEBUTTONUP) {

@@ -36,7 +36,8 @@ struct Platform {
   double last_time_ms = 0.0;
   FramePacer pacer;                       // when to draw: after input, until Dear ImGui has settled
   bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
-  bool gl_restored = false;               // it came back: GL objects must be made again before drawing
+  bool gl_restored = false;
+  bool touch_cancelled = false;           // the browser took the current touch to scroll: its lift clicks nothing               // it came back: GL objects must be made again before drawing
   FrameStats stats;
   render::UiRenderer ui;                  // draws ImGui's output
 };
@@ -50,6 +51,10 @@ void shutdown(Platform& p);
 // Pumps SDL events into ImGui, each pointer button preceded by its position (and, for touch, followed by
 // "no pointer", so a finger leaves no hover behind). Returns true when something arrived.
 bool pump_events(Platform& p, bool& quit);
+
+// Whether a wheel turn of (dx, dy) steps at canvas point (x, y) is the canvas's: only over a panel that can
+// still scroll that way (from the last drawn frame). Otherwise the page scrolls.
+bool claims_wheel(float x, float y, float dx, float dy);
 
 // True while Dear ImGui still holds input it has not processed (it takes one change per key or button a
 // frame): the loop keeps drawing until the queue is empty.

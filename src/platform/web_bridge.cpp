@@ -10,6 +10,7 @@
 #include "sim/fleet_run.h"
 #include "sim/trace.h"
 #include "ui/app.h"
+#include "ui/canvas_view.h"
 #include "ui/page_json.h"
 
 #include <imgui.h>
@@ -234,6 +235,34 @@ TS_EXPORT void ts_bridge_text_key(int which) {
   ImGui::GetIO().AddKeyEvent(key, true);
   ImGui::GetIO().AddKeyEvent(key, false);
   bridge::g_platform->pacer.request();
+}
+
+// A pointer on the canvas went down (0) or the browser took its gesture to scroll the page (1,
+// pointercancel): that press then selects nothing, scrubs nothing and clicks no panel button.
+TS_EXPORT void ts_bridge_pointer(int phase) {
+  if (!bridge::g_app || !bridge::g_platform || (phase != 0 && phase != 1)) return;
+  bridge::g_app->canvas.press_cancelled = phase == 1;
+  bridge::g_platform->touch_cancelled = phase == 1;
+  bridge::g_platform->pacer.request();
+}
+
+// A panel of the canvas opened from the page's keyboard toolbar ("scenario", "modes", "card", "figures",
+// "inspector" or "help"), with keyboard focus in it as its letter key gives; the page then focuses the canvas.
+TS_EXPORT const char* ts_bridge_open_panel(const char* key) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view k;
+  if (!arg_text(key, k, 32)) return bad_arg("panel", 32);
+  int section = k == "help" ? ui::kHelpSection : ui::kNoSection;
+  for (int i = 0; i < ui::kPanelCount && section == ui::kNoSection; ++i)
+    if (k == ui::panel_key(static_cast<ui::Panel>(i))) section = i;
+  if (section == ui::kNoSection) {
+    model::Errors e{model::make_error(model::ErrorCode::BadEnum, "panel", std::string(k),
+                                      "scenario, modes, card, figures, inspector or help")};
+    return hand_out(ui::errors_json(e));
+  }
+  ui::focus_section(*bridge::g_app, section);
+  after_change();
+  return hand_out("{\"ok\":true,\"errors\":[]}");
 }
 
 // Asks for a redraw (e.g. after the page changed something the canvas shows).

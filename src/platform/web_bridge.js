@@ -94,7 +94,23 @@ mergeInto(LibraryManager.library, {
     if (canvas['parentElement']) canvas['parentElement']['appendChild'](proxy);
     Module['tsTextProxy'] = proxy;
     Module['tsLastPointer'] = 'mouse';
-    canvas['addEventListener']('pointerdown', function (e) { Module['tsLastPointer'] = e['pointerType'] || 'mouse'; }, true);
+    var pointer = function (phase) {
+      var f = Module['_ts_bridge_pointer'];
+      if (typeof f === 'function') f(phase);
+    };
+    canvas['addEventListener']('pointerdown', function (e) { Module['tsLastPointer'] = e['pointerType'] || 'mouse'; pointer(0); }, true);
+    // The browser took the gesture (touch-action: pan-y lets a vertical swipe scroll the page).
+    canvas['addEventListener']('pointercancel', function () { pointer(1); }, true);
+    // SDL cancels every touchend (so no emulated mouse click follows a tap); at the end of a swipe that scrolled
+    // the page the event cannot be cancelled, and the browser would log each attempt as an error. This runs
+    // before SDL's listener on the canvas and makes the attempt a no-op for such an event only.
+    var quiet = function (e) {
+      if (!e['cancelable']) Object['defineProperty'](e, 'preventDefault', { 'value': function () {} });
+    };
+    if (canvas['parentElement']) {
+      canvas['parentElement']['addEventListener']('touchend', quiet, true);
+      canvas['parentElement']['addEventListener']('touchcancel', quiet, true);
+    }
     proxy['addEventListener']('input', function () {
       var f = Module['_ts_bridge_text_replace'], v = String(proxy['value']);
       if (typeof f !== 'function') return;

@@ -48,7 +48,9 @@ struct CanvasState {
   bool host_playback = false; // the page shows playback and status itself (set through the bridge)
   bool host_counters = false; // the page shows the counters itself
   // Pointer: a press becomes a click (inspect) or, once it moves sideways, a scrub.
-  bool pressing = false, scrubbing = false;
+  // A press that moved up or down before it went sideways is neither (press_moved); one the browser took for
+  // scrolling (pointercancel, told by the page) is dropped (press_cancelled, cleared by the next press).
+  bool pressing = false, scrubbing = false, press_moved = false, press_cancelled = false;
   float press_x = 0, press_y = 0;
   double press_screen_time = 0;
   double clock = 0;           // seconds while playing, for the marching dashes

@@ -95,6 +95,8 @@ void step_selection(App& app, int delta) {
   select_target(app, order[static_cast<std::size_t>(next)]);
 }
 
+}  // namespace
+
 // Moves keyboard focus into a panel section (drawn by panels.cpp on the next frame) and opens it.
 void focus_section(App& app, int section) {
   CanvasState& c = app.canvas;
@@ -104,6 +106,8 @@ void focus_section(App& app, int section) {
   c.focus_request = section;
   ++app.revision;  // the page hears that a panel shows (on phones it makes room for it)
 }
+
+namespace {
 
 bool panel_has_keyboard(const ImGuiContext& g) {
   return g.NavWindow && !(g.NavWindow->Flags & ImGuiWindowFlags_NoNavInputs);
@@ -123,24 +127,51 @@ void handle_pointer(App& app) {
   if (!over_ui && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     c.pressing = true;
     c.scrubbing = false;
+    c.press_moved = false;
     c.press_x = mp.x;
     c.press_y = mp.y;
     c.press_screen_time = anim::screen_time(app.playback, app.time_map);
     ImGui::SetWindowFocus(nullptr);  // keys go to the schematic again, not to a panel
   }
+  // The browser took the gesture (a swipe that scrolls the page): it is neither a tap nor a scrub.
+  if (c.pressing && c.press_cancelled) {
+    c.pressing = false;
+    c.scrubbing = false;
+  }
   if (c.pressing && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     const float dx = mp.x - c.press_x, dy = mp.y - c.press_y;
-    // A mostly sideways drag scrubs through the path; the schematic's width is the whole path.
-    if (!c.scrubbing && std::fabs(dx) > 10 && std::fabs(dx) > 1.5f * std::fabs(dy)) c.scrubbing = true;
+    // A drag that is clearly sideways scrubs through the path (the schematic's width is the whole path); one
+    // that went up or down first is no scrub and no tap (on a touch screen the page scrolls with it).
+    if (!c.scrubbing && !c.press_moved && std::fabs(dx) > 10 && std::fabs(dx) > 1.5f * std::fabs(dy)) c.scrubbing = true;
+    if (!c.scrubbing && std::fabs(dy) > 10) c.press_moved = true;
     if (c.scrubbing && app.time_map.screen_total > 0 && !fleet_view(app)) {
       const double span = std::max(1.0f, L.schematic.w);
       scrub(app, c.press_screen_time + static_cast<double>(dx) / span * app.time_map.screen_total);
     }
   }
   if (c.pressing && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
-    if (!c.scrubbing) select_target(app, target_of(L.hit(c.press_x, c.press_y)));
+    if (!c.scrubbing && !c.press_moved) select_target(app, target_of(L.hit(c.press_x, c.press_y)));
     c.pressing = false;
     c.scrubbing = false;
+  }
+}
+
+// Esc on the schematic closes what is open, one layer at a time: the key list, then every panel (and the
+// selection the inspector shows), then a selection with no panel.
+void escape(App& app) {
+  CanvasState& c = app.canvas;
+  if (c.help_open) {
+    c.help_open = false;
+    ++app.revision;
+    return;
+  }
+  const bool panels = panel_area_wanted(app);
+  for (const Panel p : {Panel::Scenario, Panel::Modes, Panel::Card, Panel::Figures}) set_panel(app, p, false);
+  select_target(app, {});
+  if (panels) {
+    app.selected_figure = -1;
+    c.inspector_shown = false;
+    ++app.revision;
   }
 }
 
@@ -185,14 +216,7 @@ void handle_keys(App& app) {
   if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) step_selection(app, -1);
   if (ImGui::IsKeyPressed(ImGuiKey_Enter, false) || ImGui::IsKeyPressed(ImGuiKey_KeypadEnter, false))
     focus_section(app, static_cast<int>(Panel::Inspector));
-  if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
-    if (c.help_open) {
-      c.help_open = false;
-      ++app.revision;
-    } else {
-      select_target(app, {});
-    }
-  }
+  if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) escape(app);
 }
 
 void tooltip(const App& app) {

@@ -28,6 +28,10 @@ std::string target_name(const App& app, CanvasTarget t);
 // its name and a one-line summary for the live region.
 void select_target(App& app, CanvasTarget t);
 
+// Opens a panel section (a Panel's index, or kHelpSection) and moves keyboard focus into it, as its letter
+// key does.
+void focus_section(App& app, int section);
+
 // What the canvas shows beyond ImGui's output (selection, hover, the app's revision): the frame pacer
 // mixes it into its "did anything change" hash.
 std::uint64_t view_signature(const App& app);

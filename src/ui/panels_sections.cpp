@@ -279,11 +279,12 @@ void help_panel(App& app) {
       {"↑ ↓", "select the previous / next object"},
       {"Enter or I", "inspector (keyboard focus moves into it)"},
       {"S · M · C · F", "scenario · CSA2 modes · card check · figures"},
-      {"Esc", "from a panel, back to the schematic; then closes this help or clears the selection"},
+      {"Esc", "back to the schematic; then closes this help, the panels, the selection"},
       {"?", "this help"},
-      {"Tab", "leave the canvas"},
+      {"Tab", "leave the canvas (Shift+Tab: the toolbar's buttons)"},
       {"Click or tap", "inspect a block, tier, layer row or the packet"},
       {"Drag sideways", "scrub through the path"},
+      {"Wheel · swipe", "scroll the page (the wheel scrolls a panel under it)"},
   };
   para("Inside a panel the arrows move between its controls and Space or Enter uses one.", true);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingStretchProp)) {

@@ -235,3 +235,22 @@ test('the Embed dialog gives an iframe snippet for the current view', async () =
   await e.close();
   await page.close();
 });
+
+test('the wheel over an embed\'s canvas scrolls the host page; the one-line caption keeps its numbers', async () => {
+  const page = await hostWith('../index.html?embed=1#path=decode&step=1');
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.evaluate(() => { const s = document.createElement('div'); s.style.height = '2000px'; document.body.append(s); });
+  const f = await frameOf(page, 'solo');
+  const box = await page.locator('#solo').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 300);
+  await page.waitForFunction(() => window.scrollY > 100, null, { timeout: 5000 });
+  // The caption is shown whole (wrapped when long), not cut before its figures.
+  const cap = await f.evaluate(() => {
+    const e = document.getElementById('entry-now');
+    return { text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 };
+  });
+  assert.ok(cap.text.length > 40, cap.text);
+  assert.equal(cap.cut, false, `the caption is cut: ${cap.text}`);
+  await page.close();
+});

@@ -194,3 +194,131 @@ test('a value typed with the keyboard alone applies on Enter', async () => {
   await page.waitForFunction(() => window.tierscope.state().overrides.prompt === '9000', null, { timeout: 5000 });
   await page.close();
 });
+
+// A finger on the touch screen through the browser's own input pipeline (so the page can scroll under it).
+async function swipe(page, from, to, steps = 8) {
+  const cdp = await page.context().newCDPSession(page);
+  const point = (p) => [{ x: p[0], y: p[1], id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from) });
+  for (let i = 1; i <= steps; i++) {
+    const p = [from[0] + ((to[0] - from[0]) * i) / steps, from[1] + ((to[1] - from[1]) * i) / steps];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(p) });
+    await page.waitForTimeout(16);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+test('touch on a phone: a vertical swipe over the canvas scrolls the page and selects nothing; a sideways drag scrubs', async () => {
+  const { page, errors } = await openAt(390, 844, '#path=decode');
+  await settled(page);
+  const box = await page.locator('#canvas').boundingBox();
+  const mid = [box.x + box.width / 2, box.y + box.height * 0.6];
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  await swipe(page, mid, [mid[0], mid[1] - 300]);
+  await page.waitForFunction(() => window.scrollY > 100, null, { timeout: 5000 });
+  await settled(page);
+  assert.equal((await layoutOf(page)).selected, null, 'a swipe that scrolled the page is no tap');
+  assert.deepEqual((await stateOf(page)).panels, ['inspector'], 'and opens nothing');
+  // Sideways: the page stays, the path scrubs.
+  const y0 = await page.evaluate(() => window.scrollY);
+  const step0 = (await stateOf(page)).step;
+  const b = await page.locator('#canvas').boundingBox();
+  const at = [b.x + 30, b.y + b.height * 0.45];
+  await swipe(page, at, [b.x + b.width - 30, at[1] + 4], 12);
+  await settled(page);
+  assert.notEqual((await stateOf(page)).step, step0, 'a sideways drag scrubs through the path');
+  assert.equal(await page.evaluate(() => window.scrollY), y0, 'and leaves the page where it was');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('phone: the walkthrough sits next to the canvas it drives, and taps on the canvas or the playback move nothing', async () => {
+  const { page, errors } = await openAt(390, 844, '#path=decode');
+  await settled(page);
+  const rects = () => page.evaluate(() => {
+    const r = (id) => { const b = document.getElementById(id).getBoundingClientRect(); return { top: b.top + scrollY, bottom: b.bottom + scrollY, height: b.height }; };
+    return { frame: r('canvas-frame'), tour: r('tour'), play: r('tour-play'), y: scrollY };
+  });
+  const r0 = await rects();
+  assert.ok(r0.tour.top - r0.frame.bottom < 200, `"Start here" begins ${Math.round(r0.tour.top - r0.frame.bottom)} px below the canvas`);
+  // With the walkthrough's Play button on screen, part of the canvas it animates is on screen too.
+  await page.evaluate(() => window.scrollTo(0, document.getElementById('tour-play').getBoundingClientRect().bottom + scrollY - innerHeight + 8));
+  const r1 = await rects();
+  const canvasShown = Math.min(r1.frame.bottom, r1.y + 844) - Math.max(r1.frame.top, r1.y);
+  assert.ok(canvasShown >= 160, `with Play on screen ${Math.round(canvasShown)} px of the canvas show`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => window.scrollY === 0);
+  // A tap that opens the inspector: the canvas keeps its size and the page does not move.
+  const L = await layoutOf(page);
+  const block = L.items.find((i) => i.kind === 'block' && i.rect[3] >= 24);
+  await tapRect(page, [block.rect[0] + 2, block.rect[1] + 2, 8, 8]);
+  await page.waitForFunction((id) => window.tierscope.layout().selected === id, block.id, { timeout: 5000 });
+  await settled(page);
+  await page.waitForTimeout(100);
+  const r2 = await rects();
+  assert.equal(r2.y, 0, 'the page did not scroll');
+  assert.equal(r2.frame.height, r0.frame.height, 'the canvas kept its height');
+  assert.notEqual((await layoutOf(page)).dockSide, 'none', 'the inspector opened inside the canvas');
+  // Stepping by tap, with the walkthrough in view: nothing on screen moves.
+  await page.evaluate(() => window.scrollTo(0, document.getElementById('tour').getBoundingClientRect().top + scrollY - 200));
+  const before = await rects();
+  for (let i = 0; i < 4; i++) {
+    const nb = await page.locator('#pb-next').boundingBox();
+    await page.touchscreen.tap(nb.x + nb.width / 2, nb.y + nb.height / 2);
+    await settled(page);
+    const now = await rects();
+    assert.equal(now.y, before.y, `tap ${i + 1} on Next: the page did not scroll`);
+    assert.equal(now.tour.top, before.tour.top, `tap ${i + 1} on Next: the walkthrough did not move`);
+  }
+  const sb = await page.locator('#pb-scrub').boundingBox();
+  assert.ok(sb.height >= 24, `the step slider is ${sb.height} px tall`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('phone: the walkthrough\'s number chips and the playback controls are at least 24 px tall', async () => {
+  const { page } = await openAt(390, 844, '#path=decode');
+  await settled(page);
+  await page.click('#tour-next');
+  await page.waitForSelector('#tour-body .fig');
+  const small = await page.evaluate(() => [...document.querySelectorAll('#tour-body .fig, #tour-dots .dot, .playback .btn, #pb-scrub')]
+    .map((e) => ({ what: e.className || e.id, h: e.getBoundingClientRect().height, w: e.getBoundingClientRect().width }))
+    .filter((r) => r.h > 0 && (r.h < 24 || r.w < 24)));
+  assert.deepEqual(small, []);
+  await page.close();
+});
+
+test('keyboard: Tab reaches the canvas toolbar\'s buttons one by one; each opens its panel with the keys in it; Esc closes the panels', async () => {
+  const { page, errors } = await openAt(1440, 900, '#path=decode');
+  await settled(page);
+  await page.focus('#canvas');
+  // Back from the canvas: its toolbar's buttons, shown while one has focus.
+  const names = [];
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Shift+Tab');
+    const f = await page.evaluate(() => {
+      const a = document.activeElement, r = a.getBoundingClientRect(), c = document.getElementById('canvas').getBoundingClientRect();
+      return { panel: a.dataset.panel, w: r.width, h: r.height, inside: r.top >= c.top && r.bottom <= c.bottom, outline: getComputedStyle(a).outlineStyle };
+    });
+    assert.ok(f.w >= 24 && f.h >= 24 && f.inside, `${f.panel} shows over the canvas (${f.w}×${f.h})`);
+    assert.notEqual(f.outline, 'none', `${f.panel} shows its focus`);
+    names.push(f.panel);
+  }
+  assert.deepEqual(names, ['help', 'figures', 'card', 'modes', 'scenario']);
+  // Scenario: Enter opens the panel and hands the keys to it (the canvas has focus again).
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.tierscope.state().panels.includes('scenario'), null, { timeout: 5000 });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas');
+  assert.match(await page.locator('#announce').textContent(), /Scenario panel open/);
+  // Esc leaves the panel, Esc again closes the docked panels.
+  await settled(page);
+  await page.keyboard.press('Escape');
+  await settled(page);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !window.tierscope.state().panels.includes('scenario'), null, { timeout: 5000 });
+  await settled(page);
+  assert.equal((await layoutOf(page)).dockSide, 'none', 'no panel area left beside the schematic');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

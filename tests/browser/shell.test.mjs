@@ -150,3 +150,55 @@ test('a missing app script is reported too', async () => {
   assert.match(await page.locator('#fatal-title').textContent(), /could not be loaded/);
   await page.close();
 });
+
+test('the mouse wheel over the canvas scrolls the page; over a panel that can scroll, the panel takes it', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#path=decode');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => { document.getElementById('figures-details').open = true; });
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.6);
+  await page.mouse.wheel(0, 300);
+  await page.waitForFunction(() => window.scrollY > 100, null, { timeout: 5000 });
+  // A panel with more than it shows keeps the wheel (and scrolls), the page stays.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.focus('#canvas');
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => window.tierscope.state().panels.includes('figures'), null, { timeout: 5000 });
+  await page.waitForFunction(() => window.tierscope.layout().dock[2] > 0);
+  const L = await page.evaluate(() => window.tierscope.layout());
+  const b = await page.locator('#canvas').boundingBox();
+  await page.mouse.move(b.x + L.dock[0] + L.dock[2] / 2, b.y + L.dock[1] + L.dock[3] / 2);
+  await page.waitForTimeout(100);
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page stays while the panel scrolls');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('charts and the tables open below the canvas without shrinking it; the legend stays at the foot; Esc closes the charts', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#path=decode');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const rect = (sel) => page.evaluate((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY, height: r.height }; }, sel);
+  await page.waitForFunction(() => window.tierscope.stats().canvasCss[0] > 0);
+  const before = await rect('#canvas-frame');
+  assert.ok(before.height >= 520, `the canvas is ${before.height} px tall at 1440×900`);
+  await page.click('#open-charts');
+  await page.waitForSelector('#charts:not([hidden]) svg');
+  await page.evaluate(() => { document.getElementById('figures-details').open = true; });
+  await page.waitForTimeout(200);
+  const frame = await rect('#canvas-frame'), charts = await rect('#charts'), foot = await rect('.bottom'), tables = await rect('.tables');
+  assert.equal(frame.height, before.height, 'the canvas keeps its height with the charts and all figures open');
+  assert.ok(charts.top >= frame.bottom, 'the charts sit below the canvas');
+  assert.ok(foot.top >= Math.max(charts.bottom, tables.bottom), 'the legend stays below everything, at the foot');
+  const clipped = await page.evaluate(() => { const n = document.querySelector('.foot-note'); return n.scrollWidth > n.clientWidth + 1 || n.getBoundingClientRect().width < 50; });
+  assert.equal(clipped, false, 'the legend\'s note is whole');
+  await page.waitForFunction(() => window.tierscope.stats().canvasCss[1] >= 520);
+  // Esc from inside the charts closes them; focus goes back to the button that opened them.
+  await page.focus('#chart-tabs [aria-selected="true"]');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('charts').hidden, null, { timeout: 5000 });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'open-charts');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -103,6 +103,8 @@ export function makeBridge(m) {
     setSpeed: (s) => call('set_speed', s),
     play: () => (has('play') ? (m._ts_bridge_play(), { ok: true, errors: [] }) : missing('play')),
     pause: () => (has('pause') ? (m._ts_bridge_pause(), { ok: true, errors: [] }) : missing('pause')),
+    // Opens a canvas panel ("scenario", "modes", "card", "figures", "inspector", "help") with keyboard focus in it.
+    openPanel: (key) => (has('open_panel') ? withString(key, (p) => result(m._ts_bridge_open_panel(p))) : missing('open_panel')),
     redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
     // The page's views are built: the app's first frame may be drawn.
     pageBuilt: () => { if (has('page_built')) m._ts_bridge_page_built(); },

@@ -4,7 +4,7 @@
 import { adjustmentNotice, infeasibleNotice, refusalNotice } from './notices.mjs';
 import { morphChildren, setAttr, setText } from './dom.mjs';
 
-export function createHeader({ S, $, el, win, notices, refresh }) {
+export function createHeader({ S, $, el, notices, refresh }) {
   function announce(text) {
     if (!text || text === S.lastAnnounced) return;
     S.lastAnnounced = text;
@@ -79,14 +79,9 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
       if (why) notices.show(infeasibleNotice(why, st.infeasibleErrors), { key: 'infeasible' });
       else notices.clear('infeasible');
     }
-    // On phones a panel opens below the schematic inside a taller canvas, brought into view when it opens.
-    const frame = $('canvas-frame');
-    const panelOpen = !!st.panelOpen;
-    if (panelOpen !== frame.classList.contains('panel-open')) {
-      frame.classList.toggle('panel-open', panelOpen);
-      // Only when the reader opened it here: a link that opens with a panel leaves the page where it starts.
-      if (panelOpen && S.shownOnce && !S.embed && win.matchMedia('(max-width: 760px)').matches) win.requestAnimationFrame(() => frame.scrollIntoView({ block: 'nearest' }));
-    }
+    // A panel opens inside the canvas (a sheet below the schematic on phones): the canvas keeps its size and
+    // the page stays where the reader put it.
+    $('canvas-frame').classList.toggle('panel-open', !!st.panelOpen);
     S.shownOnce = true;
   }
 

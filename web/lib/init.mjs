@@ -18,6 +18,7 @@ import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
 import { createCharts } from './charts-view.mjs';
 import { createFleetView } from './fleet-view.mjs';
+import { createCanvasTools } from './canvas-tools.mjs';
 
 export function init(win) {
   const doc = win.document;
@@ -88,6 +89,7 @@ export function init(win) {
   const api = createApi({ S, win, refresh, link, fleet: parts.fleet });
   parts.config = createConfigImport({ S, $, doc, notices, api });
   parts.charts = createCharts({ S, $, el, doc, win, notices, refresh, writeHash });
+  parts.tools = createCanvasTools({ S, $, refresh });
 
   // The app's own notices: a lost graphics context is said on the page (not only in the console), until
   // the context is back. An embed that gave its context back on purpose says nothing.
@@ -171,7 +173,7 @@ export function init(win) {
     if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
   }, true);
 
-  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.charts, parts.fleet]) p.wire();
+  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.charts, parts.fleet, parts.tools]) p.wire();
 
   // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }
