@@ -8,7 +8,8 @@ import { morphChildren, setAttr, setText } from './dom.mjs';
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
-  const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
+  // A figure of a setup that cannot run says so and points at the ways out (the notice above the canvas).
+  const figureText = (id) => { const f = S.figures.get(id); return !f ? '…' : f.feasible === false ? '— (cannot run: see the fixes above the canvas)' : f.text; };
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.
