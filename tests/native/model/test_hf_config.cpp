@@ -360,7 +360,9 @@ TEST_CASE("hf config: the share link and the scenario JSON carry the mapped inpu
     Errors errors;
     REQUIRE(scenario_from_hash(scenario_to_hash(s), from_hash, errors));
     REQUIRE(scenario_from_json(scenario_to_json(s), from_json, errors));
-    CHECK(from_hash.preset == "v41-flash-8xb200");
+    CHECK(base_preset_name(from_hash) == "v41-flash-8xb200");
+    CHECK(from_hash.preset == s.preset);  // the link names the loaded model (model=NAME)
+    CHECK(scenario_label(from_hash) == scenario_label(s));
     for (const ParamDef& p : params()) {
       INFO(p.key);
       CHECK(param_equal(s, from_hash, p));
