@@ -9,7 +9,8 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
   // A figure of a setup that cannot run says so and points at the ways out (the notice above the canvas).
-  const figureText = (id) => { const f = S.figures.get(id); return !f ? '…' : f.feasible === false ? '— (cannot run: see the fixes above the canvas)' : f.text; };
+  const figureText = (id) => { const f = S.figures.get(id); return !f ? '…' : f.feasible === false ? '— (cannot run)' : f.text; };
+  const cannotRun = () => !!(S.state && S.state.feasible === false);
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.
@@ -55,7 +56,10 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     // The same words with new numbers are updated in place; other words (another step, this model's
     // wording, the numbers arriving) are new text, drawn afresh.
     const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part) => (part.figure ? slot(part.figure) : part.text)))));
-    const bodyKey = `${fleet ? 'fleet' : i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
+    // A setup that cannot run says so first, and where the ways out are.
+    const stuck = !fleet && cannotRun();
+    if (stuck) fresh.insertBefore(el('p', { class: 'tour-cannot-run', text: 'This setup cannot run, so its times are not computed: the notice above the canvas says why, with one-click fixes.' }), fresh.firstElementChild);
+    const bodyKey = `${fleet ? 'fleet' : i}|${stuck}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
     if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
     else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
     if (shown.step === (fleet ? -2 : i) && shown.id) showFigure(shown.id);
