@@ -455,11 +455,13 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
     return false;
   }
 
-  // The name, for sources and the preset: the file's own, then the caller's, then the class.
+  // The name, for sources, the preset and the link: the file's own, then the file's name (a folder's for a
+  // plain config.json), then the family and size once the model is read (below).
   std::string name;
   if (auto it = j.find("_name_or_path"); it != j.end() && it->is_string()) name = clean_name(it->get<std::string>());
-  if (name.empty()) name = clean_name(name_hint);
-  if (name.empty()) name = clean_name(arch.value_or(text_type));
+  if (name.empty()) name = name_from_file(name_hint);
+  const bool named = !name.empty();
+  if (!named) name = clean_name(text_type);
 
   Reader r{*lm, top, prefix, name, errors, {}, {}, {}, {}};
   // The family and the name were read above, at whichever level holds them.
@@ -493,6 +495,15 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
   if (top) collect(*top, r.used_top, "");
   if (!ignored.empty()) r.notes.push_back("ignored (no bearing on memory or time): " + ignored);
 
+  if (!named) {
+    // No name in the file or its file name: the family and the size ("qwen3_moe-30.5B"), which the
+    // figures compute; sources said "config.json of qwen3_moe" until now.
+    const std::string sized = sized_name(text_type, got->model);
+    const std::string was = "config.json of " + name + ":", now = "config.json of " + sized + ":";
+    for (InputOrigin& in : r.inputs)
+      if (in.source.starts_with(was)) in.source.replace(0, was.size(), now);
+    name = sized;
+  }
   got->name = name;
   got->inputs = std::move(r.inputs);
   got->notes = std::move(r.notes);
@@ -506,7 +517,7 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
   Scenario next = s;
   next.origin.reset();
   next.model = hf.model;
-  next.preset = "config:" + hf.name;
+  next.preset = std::string(kConfigPresetPrefix) + hf.name;
 
   // The old layout may not split the new model: move it the least, as a person changing the GPU count would.
   Adjustments moved;
@@ -515,6 +526,8 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
     moved.push_back({"spec_tokens", std::to_string(next.work.spec_tokens), "0", "the loaded model has no draft (MTP) module"});
     next.work.spec_tokens = 0;
   }
+  // A context the model was never trained for cannot run: take it to the trained positions, as a person would.
+  fit_trained_positions(next, moved);
   Errors cross = validate(next);
   if (!cross.empty()) {
     errors.insert(errors.end(), cross.begin(), cross.end());
@@ -523,7 +536,7 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
 
   auto origin = std::make_shared<ScenarioOrigin>();
   origin->base_preset = std::string(base_preset_name(s));
-  origin->label = hf.name + " (config.json) · " + std::to_string(next.hw.gpus) + "×" + gpu_info(next.hw.gpu).label;
+  origin->label = config_label(hf.name, next);
   origin->inputs = std::move(hf.inputs);
   for (const Adjustment& a : moved) {
     origin->inputs.push_back(InputOrigin{a.field, Provenance::Derived,
@@ -533,7 +546,8 @@ bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_h
 
   notes = std::move(hf.notes);
   for (const Adjustment& a : moved) {
-    notes.push_back(std::string(a.field == "spec_tokens" ? "workload: " : "layout: ") + a.field + " " + a.from + " → " + a.to + " (" + a.why + ")");
+    const bool positions = a.field == "ctx" || a.field == "prompt" || a.field == "prefix_hit";
+    notes.push_back(std::string(positions ? "context: " : a.field == "spec_tokens" ? "workload: " : "layout: ") + a.field + " " + a.from + " → " + a.to + " (" + a.why + ")");
   }
   next.origin = std::move(origin);
   s = std::move(next);

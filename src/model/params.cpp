@@ -439,7 +439,7 @@ bool is_view_key(std::string_view key) {
   return key.starts_with("cmp_") && key.size() > 4;
 }
 
-bool is_scenario_key(std::string_view key) { return key == "preset" || find_param(key) != nullptr; }
+bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }
 
 namespace {
 

@@ -2,6 +2,8 @@
 // or says it is assumed and why; layouts follow the engine recipe each preset cites.
 #include "model/presets.h"
 
+#include "model/hf_config.h"
+
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -561,6 +563,8 @@ Scenario default_scenario() {
 std::string_view base_preset_name(const Scenario& s) { return s.origin ? std::string_view(s.origin->base_preset) : s.preset; }
 
 std::string scenario_label(const Scenario& s) {
+  // A loaded model's name with the hardware it runs on now (the GPU count may have changed since).
+  if (const std::string_view name = config_name(s); !name.empty()) return config_label(name, s);
   if (s.origin) return s.origin->label;
   const PresetInfo* p = find_preset(s.preset);
   return p ? std::string(p->label) : s.preset;

@@ -1,6 +1,7 @@
 // URL hash codec: strict character checks, minimal output, exact round trip through the param registry.
 #include "model/url_codec.h"
 
+#include "model/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
 
@@ -110,10 +111,19 @@ bool complete_link(std::span<const UrlPair> pairs, const Scenario& preset, const
 
 bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& errors, Adjustments* moved) {
   const std::size_t before = errors.size();
-  std::string_view preset = kDefaultPreset;
+  std::string_view preset = kDefaultPreset, model_name;
   for (const UrlPair& p : pairs) {
     if (p.key == "preset") preset = p.value;
+    if (p.key == "model") model_name = p.value;
   }
+  // `model=NAME`: the model the link's keys describe, a loaded config.json's (scenario_to_hash).
+  if (!model_name.empty() && !model_name_ok(model_name)) {
+    errors.push_back(make_error(model_name.size() > kMaxModelName ? ErrorCode::OutOfRange : ErrorCode::BadSyntax, "model", model_name, model_name_allowed()));
+    return false;
+  }
+  const auto named_model = [&](Scenario& s) {
+    if (!model_name.empty()) name_loaded_model(s, model_name);
+  };
   Scenario s;
   if (!make_preset(preset, s)) {
     std::string names;
@@ -122,7 +132,7 @@ bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& 
     return false;
   }
   for (const UrlPair& p : pairs) {
-    if (p.key == "preset" || is_view_key(p.key)) continue;
+    if (p.key == "preset" || p.key == "model" || is_view_key(p.key)) continue;
     const ParamDef* def = find_param(p.key);
     if (!def) {
       errors.push_back(make_error(ErrorCode::UnknownKey, p.key, p.value, "preset, a scenario parameter (see `tierscope params`) or a view key"));
@@ -141,12 +151,14 @@ bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& 
     Adjustments follow;
     if (only_unnamed && make_preset(preset, base) && complete_link(pairs, base, s, completed, follow)) {
       if (moved) moved->insert(moved->end(), follow.begin(), follow.end());
+      named_model(completed);
       out = std::move(completed);
       return true;
     }
     errors.insert(errors.end(), cross.begin(), cross.end());
     return false;
   }
+  named_model(s);
   out = std::move(s);
   return true;
 }
@@ -163,6 +175,8 @@ std::string scenario_to_hash(const Scenario& s) {
   Scenario base;
   if (!make_preset(base_preset_name(s), base)) make_preset(kDefaultPreset, base);
   std::string out = "preset=" + base.preset;
+  // A loaded model goes by its name, so the link reopens it named, not as the preset's model.
+  if (const std::string_view name = config_name(s); !name.empty() && model_name_ok(name)) out += "&model=" + std::string(name);
   for (const ParamDef& p : params()) {
     if (param_equal(s, base, p)) continue;
     out += '&';

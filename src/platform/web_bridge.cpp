@@ -475,8 +475,9 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
 }
 
 // Replaces the model by a Hugging Face config.json's text (the page reads the file; the app never sees a
-// path). Returns {ok, errors, notes}: notes say what was assumed, ignored, or moved in the layout.
-TS_EXPORT const char* ts_bridge_load_config(const char* json) {
+// path, only the file's name, which names a model whose file does not). Returns {ok, errors, notes}: notes
+// say what was assumed, ignored, or moved in the layout and the context.
+TS_EXPORT const char* ts_bridge_load_config(const char* json, const char* file) {
   if (!bridge::g_app) return not_ready();
   std::string_view text;
   if (!arg_text(json, text, model::kMaxConfigBytes)) {
@@ -486,7 +487,9 @@ TS_EXPORT const char* ts_bridge_load_config(const char* json) {
   }
   model::Errors errors;
   std::vector<std::string> notes;
-  ui::load_config(*bridge::g_app, text, errors, notes);
+  std::string_view name;
+  if (!arg_text(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
+  ui::load_config(*bridge::g_app, text, errors, notes, name);
   after_change();
   return hand_out(ui::errors_notes_json(errors, notes));
 }

@@ -25,6 +25,13 @@ constexpr const auto& kPanelKeys = model::kPanelKeys;
 static_assert(kPanelKeys.size() == static_cast<std::size_t>(kPanelCount));
 constexpr anim::PathId kDefaultPath = anim::PathId::Decode;
 
+// The figures of the scenario on screen, and while it cannot run the ways out of it.
+void describe_scenario(App& app) {
+  app.figures = model::describe(app.scenario);
+  if (app.figures.computed.terms.feasible()) app.fixes.clear();
+  else app.fixes = model::setup_fixes(app.scenario);
+}
+
 void refresh_state(App& app) {
   app.state = anim::state_at(app.ledger, app.playback.step, app.playback.fraction);
   app.animating = app.playback.playing;
@@ -53,7 +60,7 @@ const char* panel_key(Panel p) { return kPanelKeys[static_cast<int>(p)]; }
 
 void init(App& app) {
   app.scenario = model::default_scenario();
-  app.figures = model::describe(app.scenario);
+  describe_scenario(app);
   app.playback = anim::Playback{};
   app.playback.path = kDefaultPath;
   app.panels = kDefaultPanels;
@@ -63,7 +70,7 @@ void init(App& app) {
 
 void set_scenario(App& app, const model::Scenario& s) {
   app.scenario = s;
-  app.figures = model::describe(app.scenario);
+  describe_scenario(app);
   if (app.selected_figure >= static_cast<int>(app.figures.list.size())) app.selected_figure = -1;
   rebuild_ledger(app);
   changed(app);
@@ -142,11 +149,11 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
   return true;
 }
 
-bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes) {
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes, std::string_view file) {
   model::Scenario next = app.scenario;
   model::Errors errs;
   std::vector<std::string> said;
-  if (!model::apply_hf_config(next, json, "", errs, said)) {
+  if (!model::apply_hf_config(next, json, file, errs, said)) {
     errors.insert(errors.end(), errs.begin(), errs.end());
     return false;
   }
@@ -314,6 +321,8 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
 
   // A link to the scenario and path on screen (the page reading its own address once the app has started)
   // keeps the figures and the ledger: they would come out the same.
+  // The page's own link of a loaded model names the same model: keep the sources the import gave it.
+  if (app.scenario.origin && v.scenario.origin && model::scenario_equal(app.scenario, v.scenario)) v.scenario.origin = app.scenario.origin;
   const bool same = model::scenario_equal(app.scenario, v.scenario) && app.scenario.origin == v.scenario.origin &&
                     app.playback.path == path && !app.ledger.entries.empty();
   app.scenario = v.scenario;
@@ -321,7 +330,7 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
     app.adjustments = v.followed;
     ++app.adjustments_seq;
   }
-  if (!same) app.figures = model::describe(app.scenario);
+  if (!same) describe_scenario(app);
   app.selected_figure = -1;
   app.playback = anim::Playback{};
   app.playback.path = path;
@@ -653,6 +662,21 @@ std::string state_json(const App& app) {
     const std::size_t a = errs.find('['), b = errs.rfind(']');
     o += errs.substr(a, b - a + 1);
   }
+  // The ways out, each one edit that makes the setup run: the page shows them as buttons.
+  o += ",\"fixes\":[";
+  for (std::size_t i = 0; i < app.fixes.size(); ++i) {
+    const model::SetupFix& f = app.fixes[i];
+    o += i ? ",{\"field\":" : "{\"field\":";
+    model::append_json_string(o, f.field);
+    o += ",\"value\":";
+    model::append_json_string(o, f.value);
+    o += ",\"label\":";
+    model::append_json_string(o, f.label);
+    o += ",\"why\":";
+    model::append_json_string(o, f.why);
+    o += '}';
+  }
+  o += ']';
   o += ",\"arch\":";
   append_arch(o, app.scenario.model);
   o += ",\"names\":";

@@ -9,6 +9,7 @@
 #include "model/errors.h"
 #include "model/charts.h"
 #include "model/figures.h"
+#include "model/fixes.h"
 #include "model/params.h"
 #include "model/scenario.h"
 #include "sim/fleet_run.h"
@@ -87,6 +88,9 @@ struct App {
   bool comparing = false;
   model::Scenario pinned;
   model::Figures pinned_figures;
+  // While the setup cannot run: the one-edit ways out the model finds (model/fixes.h), computed once per
+  // scenario; the page shows them as buttons that apply through set_param.
+  std::vector<model::SetupFix> fixes;
 };
 
 // Loads the default preset on the decode path, paused at its first step.
@@ -103,7 +107,10 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors);
 // Replaces the model by a Hugging Face config.json's (model/hf_config.h), keeping the hardware, layout and
 // workload; the layout is re-spread where the new model needs it. `notes` says what was assumed, ignored
 // or moved. Nothing changes on error.
-bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes);
+// `file` is the file's name when there is one ("Qwen3-30B-A3B.json"): it names a model whose config.json
+// does not name itself. A context beyond the model's trained positions is lowered to them (a note says so).
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes,
+                 std::string_view file = {});
 
 void set_path(App& app, anim::PathId path);
 bool set_path(App& app, std::string_view key, model::Errors& errors);

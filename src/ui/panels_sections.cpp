@@ -113,7 +113,7 @@ void scenario_editor(App& app) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   const model::PresetInfo* cur = model::find_preset(app.scenario.preset);
   // The preset's full label where it fits the box, else without its note in brackets, else its key.
-  std::string shown = cur ? cur->label : app.scenario.preset;
+  std::string shown = cur ? cur->label : model::scenario_label(app.scenario);  // a loaded model by its name
   const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
   if (ImGui::CalcTextSize(shown.c_str()).x > room && shown.find(" (") != std::string::npos) shown = shown.substr(0, shown.find(" ("));
   if (ImGui::CalcTextSize(shown.c_str()).x > room) shown = app.scenario.preset;

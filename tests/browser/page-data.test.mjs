@@ -158,7 +158,7 @@ test('a model\'s config.json loads through the dialog and through loadConfig; a 
   await page.waitForFunction(() => !document.getElementById('config-dialog').open);
   const s = await page.evaluate(() => window.tierscope.state());
   assert.equal(s.arch.family, 'decoder-only');
-  // Named after the file's _name_or_path, else its architecture.
+  // Named after the file's _name_or_path, else its file's name.
   assert.match(await page.locator('#subtitle').textContent(), /Llama/);
   assert.equal(await page.locator('#notices .notice.config').count(), 1, 'the notes are shown');
   // The link carries the mapped inputs: it reopens the same model without the file.

@@ -59,6 +59,13 @@ export function checkConfigText(text, max) {
   return null;
 }
 
+// The file name loadConfig may be given: a string of at most 256 characters ('' for none).
+export function checkConfigName(name) {
+  if (typeof name !== 'string') return argError('wrong-type', 'name', name, "a file name (a string), or '' for none");
+  if (name.length > 256) return argError('out-of-range', 'name', `${name.length} characters`, 'a file name of at most 256 characters');
+  return null;
+}
+
 // chart(name, options): a chart key of the catalog and, optionally, a plain object of options.
 export function checkChart(name, options, keys) {
   if (typeof name !== 'string') return argError('wrong-type', 'name', name, 'a chart name: ' + keys.join(', '));

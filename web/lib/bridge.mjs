@@ -79,7 +79,10 @@ export function makeBridge(m) {
     chart: (name, options) => (has('chart')
       ? withString(name, (n) => withString(options, (o) => result(m._ts_bridge_chart(n, o))))
       : missing('chart')),
-    loadConfig: (text) => (has('load_config') ? withString(text, (p) => result(m._ts_bridge_load_config(p))) : missing('load_config')),
+    // `name`: the file's name ("Qwen3-30B-A3B.json"), which names a model whose config.json does not.
+    loadConfig: (text, name = '') => (has('load_config')
+      ? withString(text, (p) => withString(name, (n) => result(m._ts_bridge_load_config(p, n))))
+      : missing('load_config')),
     setTour: (n) => call('set_tour', n),
     // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
     setView: (view, sweep) => (has('set_view')

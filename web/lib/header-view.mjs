@@ -39,7 +39,11 @@ export function createHeader({ S, $, el, notices, refresh }) {
     setText($('c-engram'), t.engramRows || '—');
     setText($('c-policy'), st.policy || '—');
     // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
-    setText($('subtitle'), `${(st.presetLabel || st.preset || '').split(' · ')[0]} · memory tiers`);
+    const modelName = (st.presetLabel || st.preset || '').split(' · ')[0];
+    setText($('subtitle'), `${modelName} · memory tiers`);
+    // The tab names the model on screen too (a loaded config.json's name, not the preset it replaced).
+    const title = `tierscope · ${modelName} · where LLM inference state lives`;
+    if (win.document && win.document.title !== title) win.document.title = title;
     // The fleet view's clock runs over the run's hours: its words are the app's.
     const fleet = st.view === 'fleet' && st.fleet ? st.fleet : null;
     const label = fleet ? fleet.label : st.pathLabel || st.path || '';
@@ -74,9 +78,16 @@ export function createHeader({ S, $, el, notices, refresh }) {
     }
     // A setup that cannot run says why, in the page's flow, for as long as it lasts.
     const why = st.feasible === false ? st.infeasible || 'the setup does not fit' : '';
-    if (why !== S.lastInfeasible) {
-      S.lastInfeasible = why;
-      if (why) notices.show(infeasibleNotice(why, st.infeasibleErrors), { key: 'infeasible' });
+    const whyKey = why && `${why}|${(st.fixes || []).map((f) => f.label).join('|')}`;
+    if (whyKey !== S.lastInfeasible) {
+      S.lastInfeasible = whyKey;
+      // Each fix applies through setParam, as the reader typing the value would.
+      const onFix = (f) => {
+        const r = S.bridge.setParam(f.field, f.value);
+        if (!r.ok) notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes));
+        refresh();
+      };
+      if (why) notices.show(infeasibleNotice(why, st.infeasibleErrors, st.fixes), { key: 'infeasible', onFix });
       else notices.clear('infeasible');
     }
     // A panel opens inside the canvas (a sheet below the schematic on phones): the canvas keeps its size and

@@ -11,9 +11,17 @@ export function createNotices({ el, box, win }) {
   const dismiss = (item) => el('button', { type: 'button', class: 'btn icon small', 'aria-label': 'Dismiss', text: '✕', onclick: () => item.remove() });
   const trim = () => { while (box.children.length > MAX_SHOWN) box.firstElementChild.remove(); };
 
-  // A notice group from notices.mjs: { kind, summary, items, sticky }. A sticky one (a setup that cannot
-  // run) stays open while its cause lasts; `key` replaces an earlier notice of the same key.
-  function show(n, { key = '' } = {}) {
+  // The ways out of a notice ({field, value, label, why} each): one button per fix, applied by `onFix`.
+  const fixButtons = (n, onFix) => (n.fixes && n.fixes.length && onFix
+    ? el('p', { class: 'notice-fixes' }, n.fixes.map((f) => el('button', {
+      type: 'button', class: 'btn small primary notice-fix', 'data-field': f.field, 'data-value': f.value,
+      title: f.why || undefined, text: f.label, onclick: () => onFix(f) })))
+    : null);
+
+  // A notice group from notices.mjs: { kind, summary, items, sticky, fixes }. A sticky one (a setup that
+  // cannot run) stays open while its cause lasts; `key` replaces an earlier notice of the same key; `onFix`
+  // applies one of its fixes.
+  function show(n, { key = '', onFix = null } = {}) {
     if (!n) return null;
     if (key) for (const old of box.querySelectorAll(`.notice[data-key="${key}"]`)) old.remove();
     const list = el('ul', { class: 'notice-list' }, n.items.map((x) => el('li', { 'data-field': x.field, 'data-code': x.code }, [
@@ -21,7 +29,7 @@ export function createNotices({ el, box, win }) {
     const summary = el('span', { class: 'notice-summary', text: n.summary });
     const toggle = el('button', { type: 'button', class: 'btn small notice-toggle', 'aria-expanded': 'true', text: 'Hide' });
     const item = el('div', { class: `notice ${n.kind}`, 'data-kind': n.kind, 'data-key': key || undefined }, [
-      el('div', { class: 'notice-body' }, [el('p', { class: 'notice-head' }, [summary]), list]), toggle]);
+      el('div', { class: 'notice-body' }, [el('p', { class: 'notice-head' }, [summary]), fixButtons(n, onFix), list]), toggle]);
     item.append(dismiss(item));
     const fold = (folded) => {
       item.classList.toggle('folded', folded);

@@ -68,13 +68,17 @@ export function notesNotice(notes, model = '') {
   return { kind: 'config', summary: `Loaded ${model || 'the model'} from its config.json; ${plural(items.length, 'note', 'notes')}:`, items };
 }
 
-// A setup that cannot run (the app's state "infeasible" and "infeasibleErrors"): why, then each reason
-// with the field to change and what fits.
-export function infeasibleNotice(why, errors) {
+// A setup that cannot run (the app's state "infeasible", "infeasibleErrors" and "fixes"): why in one line,
+// the one-edit ways out the model found (each {field, value, label, why}, shown as buttons), then each
+// reason with the field to change and what fits.
+export function infeasibleNotice(why, errors, fixes = []) {
   if (!why) return null;
   const items = (Array.isArray(errors) ? errors : []).map((e) => ({
     field: String(e.field || 'setup'), code: 'infeasible', allowed: String(e.allowed || ''),
     text: `“${e.field}” (“${e.value}”): ${e.allowed ? `fits: ${e.allowed}` : 'cannot run'}.`,
   }));
-  return { kind: 'infeasible', summary: `This setup cannot run: ${why}. Its times are not computed until it fits.`, items, sticky: true };
+  const ways = (Array.isArray(fixes) ? fixes : []).filter((f) => f && typeof f.field === 'string' && typeof f.label === 'string')
+    .map((f) => ({ field: f.field, value: String(f.value ?? ''), label: f.label.charAt(0).toUpperCase() + f.label.slice(1), why: String(f.why || '') }));
+  const summary = `This setup cannot run: ${why}.` + (ways.length ? ' One click makes it run:' : ' Its times are not computed until it fits.');
+  return { kind: 'infeasible', summary, items, fixes: ways, sticky: true };
 }

@@ -1,7 +1,7 @@
 // window.tierscope: commands return {ok, errors} (each error {code, field, value, allowed, message}) and
 // never throw; reads return the app's data, or null before it is ready. Arguments are checked here
 // (lib/api.mjs) before they reach the app, which checks values again.
-import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkChart, checkFleetOptions } from './api.mjs';
+import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkConfigName, checkChart, checkFleetOptions } from './api.mjs';
 import { MAX_TRACE_BYTES } from './fleet-view.mjs';
 import { MAX_CONFIG_BYTES } from './config-import.mjs';
 
@@ -75,11 +75,12 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
       return bad ? fail(bad) : done(b().setSpeed(speed));
     },
     // Replaces the model by a config.json's; {ok, errors, notes}. The share link then carries the inputs.
-    loadConfig(text) {
+    // `name` (optional): the file's name, for a config.json that does not name its model.
+    loadConfig(text, name = '') {
       if (!S.ready) return { ...notReady('loadConfig'), notes: [] };
-      const bad = checkConfigText(text, MAX_CONFIG_BYTES);
+      const bad = checkConfigText(text, MAX_CONFIG_BYTES) || checkConfigName(name);
       if (bad) return { ...fail(bad), notes: [] };
-      const r = done(b().loadConfig(text));
+      const r = done(b().loadConfig(text, name));
       return { ok: r.ok, errors: r.errors, notes: r.notes || [] };
     },
     state,

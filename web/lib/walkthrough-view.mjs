@@ -12,7 +12,9 @@ import { morphChildren, setAttr, setText } from './dom.mjs';
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
-  const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
+  // A figure of a setup that cannot run says so and points at the ways out (the notice above the canvas).
+  const figureText = (id) => { const f = S.figures.get(id); return !f ? '…' : f.feasible === false ? '— (cannot run)' : f.text; };
+  const cannotRun = () => !!(S.state && S.state.feasible === false);
   // A figure's value for wordings that choose their claim from the numbers (undefined until read, or where
   // the setup cannot run).
   const figureValue = (id) => { const f = S.figures.get(id); return f && f.feasible !== false && typeof f.value === 'number' ? f.value : undefined; };
@@ -72,8 +74,11 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     const blocks = [...words.body.map((t) => el('p', {}, filled(t))),
       ...(words.list.length ? [el('ul', { class: 'tour-tiers', 'aria-label': 'The four memory tiers' }, words.list.map((t) => el('li', {}, filled(t))))] : []),
       ...words.after.map((t) => el('p', {}, filled(t)))];
+    // A setup that cannot run says so first, and where the ways out are.
+    const stuck = !fleet && cannotRun();
+    if (stuck) blocks.unshift(el('p', { class: 'tour-cannot-run', text: 'This setup cannot run, so its times are not computed: the notice above the canvas says why, with one-click fixes.' }));
     const fresh = el('div', {}, blocks);
-    const bodyKey = `${fleet ? 'fleet' : i}|${templates.join('|')}|${fresh.querySelectorAll('.pending').length}`;
+    const bodyKey = `${fleet ? 'fleet' : i}|${stuck}|${templates.join('|')}|${fresh.querySelectorAll('.pending').length}`;
     if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
     else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
     if (shown.step === (fleet ? -2 : i) && shown.id) showFigure(shown.id);

@@ -50,3 +50,11 @@ test('a config.json\'s notes and a setup that cannot run read as notices naming 
   assert.equal(collapsedLine(f), 'Cannot run: gpus');
   assert.match(refusalNotice([err('model_type', 'bad-enum')], 'config').summary, /could not be loaded/);
 });
+
+test('a setup that cannot run lists the model\'s fixes, each a field, a value and its words', () => {
+  const f = infeasibleNotice('context 131,072 tokens is beyond the 40,960 trained positions', [{ field: 'ctx', value: '131072', allowed: 'at most 40,960' }],
+    [{ field: 'ctx', value: '40960', label: 'set ctx to 40,960', why: 'the model\'s 40,960 trained positions' }, { field: 'x' }]);
+  assert.deepEqual(f.fixes, [{ field: 'ctx', value: '40960', label: 'Set ctx to 40,960', why: 'the model\'s 40,960 trained positions' }]);
+  assert.match(f.summary, /One click makes it run:$/);
+  assert.match(infeasibleNotice('weights do not fit', []).summary, /not computed until it fits/);
+});

@@ -149,6 +149,16 @@ test('header: counters, position and the caption are the app\'s text; a setup th
   t.S.state = { ...t.S.state, feasible: true, infeasible: '' };
   h.render();
   assert.equal(t.$('notices').querySelector('.notice.infeasible'), null, 'gone when the setup runs again');
+  // With the model's fixes: one button each, applied through setParam.
+  const calls = [];
+  t.S.bridge.setParam = (k, v) => { calls.push([k, v]); return { ok: true, errors: [] }; };
+  t.S.state = { ...t.S.state, feasible: false, infeasible: 'weights need more than the HBM', infeasibleErrors: [],
+    fixes: [{ field: 'gpus', value: '4', label: 'use 4 GPUs', why: 'the fewest GPUs that hold it' }] };
+  h.render();
+  const b = t.$('notices').querySelector('.notice.infeasible .notice-fix');
+  assert.equal(b.textContent, 'Use 4 GPUs');
+  b.click();
+  assert.deepEqual(calls, [['gpus', '4']]);
 });
 
 test('notices: one per source, folding after a while; messages can stay until dismissed', () => {

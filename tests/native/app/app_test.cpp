@@ -470,3 +470,47 @@ TEST_CASE("a new selection scrolls the inspector back to its top, so the new obj
   ui::set_selection(app, {}, "", "", "");
   CHECK(app.canvas.scroll_request == ui::kNoSection);
 }
+
+TEST_CASE("an imported model's link names it: a fresh app opened on it shows the same name and numbers") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  std::vector<std::string> notes;
+  REQUIRE(ui::load_config(app, corpus_file("Qwen3-30B-A3B.json"), errors, notes, "Qwen3-30B-A3B.json"));
+  CHECK(app.scenario.work.ctx == 40960);  // lowered to the trained positions by the import
+  REQUIRE(ui::set_param(app, "ctx", "32768", errors));
+  const std::string label = model::scenario_label(app.scenario);
+  CHECK(label == "Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)");
+  const std::string hash = ui::view_hash(app);
+  CHECK(hash.find("&model=Qwen3-30B-A3B&") != std::string::npos);
+  ui::App fresh;
+  ui::init(fresh);
+  model::Errors e2;
+  REQUIRE(ui::apply_hash(fresh, "#" + hash, e2));
+  CHECK(e2.empty());
+  CHECK(ui::state_json(fresh).find("\"presetLabel\":\"Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)\"") != std::string::npos);
+  CHECK(model::scenario_label(fresh.scenario) == label);
+  REQUIRE(app.figures.list.size() == fresh.figures.list.size());
+  for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
+    CHECK(app.figures.list[i].feasible == fresh.figures.list[i].feasible);
+    CHECK(app.figures.list[i].value == fresh.figures.list[i].value);
+  }
+  CHECK(ui::view_hash(fresh) == hash);
+}
+
+TEST_CASE("a setup that cannot run carries its fixes in the state; applying one through set_param makes it run") {
+  ui::App app;
+  ui::init(app);
+  model::Errors errors;
+  REQUIRE(ui::set_param(app, "gpus", "1", errors));
+  REQUIRE_FALSE(app.figures.computed.terms.feasible());
+  REQUIRE_FALSE(app.fixes.empty());
+  const std::string st = ui::state_json(app);
+  CHECK(st.find("\"fixes\":[{\"field\":") != std::string::npos);
+  CHECK(st.find(app.fixes.front().label) != std::string::npos);
+  const model::SetupFix fix = app.fixes.front();
+  REQUIRE(ui::set_param(app, fix.field, fix.value, errors));
+  CHECK(app.figures.computed.terms.feasible());
+  CHECK(app.fixes.empty());
+  CHECK(ui::state_json(app).find("\"fixes\":[]") != std::string::npos);
+}

@@ -181,7 +181,7 @@ TEST_CASE("cli: --config puts a config.json's model on the preset's hardware for
   CHECK(f.out.find("num_key_value_heads") != std::string::npos);               // the source names the field
   CHECK(f.err.find("tierscope: note: Qwen3-8B/config.json: KV cache") != std::string::npos);
   // The share link carries the model's keys on the preset it kept.
-  CHECK(f.out.find("\"hash\": \"preset=llama31-8b-1xh100\\u0026ctx=32768\\u0026modes=") != std::string::npos);
+  CHECK(f.out.find("\"hash\": \"preset=llama31-8b-1xh100\\u0026model=Qwen3-8B\\u0026ctx=32768\\u0026modes=") != std::string::npos);
   // --set applies after the file and reads as an override of it.
   const Output o = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--set", "ctx=32768",
                         "--set", "kv_fmt=fp8", "--figures", "kv.global_per_token", "--format", "csv"});

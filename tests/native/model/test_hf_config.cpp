@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/figures.h"
+#include "model/fixes.h"
 #include "model/hf_config.h"
 #include "model/json_codec.h"
 #include "model/params.h"
@@ -359,7 +360,9 @@ TEST_CASE("hf config: the share link and the scenario JSON carry the mapped inpu
     Errors errors;
     REQUIRE(scenario_from_hash(scenario_to_hash(s), from_hash, errors));
     REQUIRE(scenario_from_json(scenario_to_json(s), from_json, errors));
-    CHECK(from_hash.preset == "v41-flash-8xb200");
+    CHECK(base_preset_name(from_hash) == "v41-flash-8xb200");
+    CHECK(from_hash.preset == s.preset);  // the link names the loaded model (model=NAME)
+    CHECK(scenario_label(from_hash) == scenario_label(s));
     for (const ParamDef& p : params()) {
       INFO(p.key);
       CHECK(param_equal(s, from_hash, p));
@@ -580,4 +583,73 @@ TEST_CASE("hf config: each family's own window rule when layer_types is absent")
   // Llama has no window: a stray sliding_window is noted, not used.
   REQUIRE(read_hf_config(llama("\"sliding_window\": 512"), "", m, e));
   CHECK(layers_to_text(m.model) == "DDDD");
+}
+
+TEST_CASE("hf: an import lowers a context beyond the trained positions to them and says so in its notes") {
+  std::vector<std::string> notes;
+  const Scenario s = load("Qwen3-30B-A3B.json", kDefaultPreset, &notes);  // the default asks 131,072 tokens
+  CHECK(s.work.ctx == 40960);
+  CHECK(s.work.ctx == s.model.max_pos);
+  bool said = false;
+  for (const std::string& n : notes) said = said || n.starts_with("context: ctx 131072 → 40960 (the model's 40,960 trained positions");
+  CHECK(said);
+  CHECK(input_provenance(s, "ctx").provenance == Provenance::Derived);  // moved by the import, not by a person
+  Computed c;
+  compute_values(s, c);
+  CHECK(c.terms.feasible());
+  // A context within the positions is left as it was.
+  Scenario small = preset(kDefaultPreset);
+  small.work.ctx = 32768;
+  Errors e;
+  std::vector<std::string> n2;
+  REQUIRE(apply_hf_config(small, fixture("Qwen3-30B-A3B.json"), "Qwen3-30B-A3B", e, n2));
+  CHECK(small.work.ctx == 32768);
+}
+
+TEST_CASE("hf: an import is named by the file's _name_or_path, else its file's name, else its family and size") {
+  HfModel m;
+  Errors e;
+  REQUIRE(read_hf_config(fixture("Qwen3-30B-A3B.json"), "Qwen3-30B-A3B.json", m, e));
+  CHECK(m.name == "Qwen3-30B-A3B");
+  REQUIRE(read_hf_config(fixture("Qwen3-30B-A3B.json"), "models/Qwen3-30B-A3B/config.json", m, e));
+  CHECK(m.name == "Qwen3-30B-A3B");
+  // A plain config.json with no folder, or pasted text: the family and the size the figures compute.
+  REQUIRE(read_hf_config(fixture("Qwen3-30B-A3B.json"), "config.json", m, e));
+  CHECK(m.name == "qwen3_moe-30.5B");
+  for (const InputOrigin& in : m.inputs) CHECK(in.source.find("config.json of qwen3_moe:") == std::string::npos);
+  bool sourced = false;
+  for (const InputOrigin& in : m.inputs) sourced = sourced || in.source.starts_with("config.json of qwen3_moe-30.5B: ");
+  CHECK(sourced);
+  REQUIRE(read_hf_config(fixture("Llama-3.1-8B-Instruct.json"), "", m, e));
+  CHECK(m.name.starts_with("llama-"));
+  CHECK(m.name.ends_with("B"));
+  REQUIRE(read_hf_config(fixture("Phi-3-mini-4k-instruct.json"), "other.json", m, e));  // the file names itself
+  CHECK(m.name == "Phi-3-mini-4k-instruct");
+  // The scenario's label and preset follow the name and the hardware it runs on now.
+  Scenario s = load("Qwen3-30B-A3B.json", kDefaultPreset);
+  CHECK(s.preset == "config:Qwen3-30B-A3B");
+  CHECK(scenario_label(s) == "Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)");
+  Adjustments moved;
+  Error err;
+  REQUIRE(edit_param(s, *find_param("gpus"), "16", moved, err));
+  CHECK(scenario_label(s) == "Qwen3-30B-A3B (config.json) · 16×B200");
+}
+
+TEST_CASE("hf: a 671B model on the default instance can run after one of the fixes the model computes") {
+  Scenario s = load("DeepSeek-V3.json", kDefaultPreset);
+  const std::vector<SetupFix> fixes = setup_fixes(s);
+  if (setup_runs(s)) {
+    CHECK(fixes.empty());
+    return;
+  }
+  REQUIRE_FALSE(fixes.empty());
+  for (const SetupFix& f : fixes) {
+    Scenario next = s;
+    Adjustments moved;
+    Error err;
+    INFO(f.label);
+    REQUIRE(edit_param(next, *find_param(f.field), f.value, moved, err));
+    CHECK(validate(next).empty());
+    CHECK(setup_runs(next));
+  }
 }

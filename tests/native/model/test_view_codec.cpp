@@ -2,8 +2,14 @@
 // rest applies, and the walkthrough step kept consistent with the path.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "model/figures.h"
+#include "model/hf_config.h"
+#include "model/json_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "model/url_codec.h"
@@ -148,4 +154,71 @@ TEST_CASE("view codec: a comparison's pinned scenario and the sweep chart's choi
   CHECK_FALSE(parse_view("cmp_ctx=4096", orphan, e3));
   CHECK(has_error(e3, "cmp_ctx", ErrorCode::Inconsistent));
   CHECK_FALSE(orphan.compare);
+}
+
+namespace {
+std::string hf_fixture(const std::string& file) {
+  std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("view codec: a loaded model's link names it (model=), and reopens named, with the same numbers") {
+  Scenario s = default_scenario();
+  Errors e;
+  std::vector<std::string> notes;
+  REQUIRE(apply_hf_config(s, hf_fixture("Qwen3-30B-A3B.json"), "Qwen3-30B-A3B.json", e, notes));
+  Adjustments moved;
+  Error err;
+  REQUIRE(edit_param(s, *find_param("ctx"), "32768", moved, err));
+  ViewState v;
+  v.scenario = s;
+  v.path = "decode";
+  const std::string h = view_to_hash(v);
+  CHECK(h.starts_with("preset=v41-flash-8xb200&model=Qwen3-30B-A3B&"));
+  ViewState back;
+  Errors errors;
+  REQUIRE(parse_view("#" + h, back, errors));
+  CHECK(errors.empty());
+  CHECK(scenario_label(back.scenario) == "Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)");
+  CHECK(scenario_label(back.scenario) == scenario_label(s));
+  CHECK(back.scenario.preset == s.preset);
+  CHECK(scenario_equal(back.scenario, s));
+  CHECK(view_to_hash(back) == h);
+  Computed a, b;
+  compute_values(s, a);
+  compute_values(back.scenario, b);
+  for (int i = 0; i < kFigureCount; ++i) CHECK(a.values.v[i] == b.values.v[i]);
+  // The model keys read as the named file's, as after the import; a later edit is the reader's.
+  CHECK(input_provenance(back.scenario, "hidden").source.find("Qwen3-30B-A3B") != std::string::npos);
+  CHECK(input_provenance(back.scenario, "ctx").provenance == Provenance::Override);
+  // A comparison's A carries its name too.
+  ViewState cmp = v;
+  cmp.compare = true;
+  cmp.compare_scenario = s;
+  ViewState cmp_back;
+  REQUIRE(parse_view(view_to_hash(cmp), cmp_back, errors));
+  CHECK(scenario_label(cmp_back.compare_scenario) == scenario_label(s));
+}
+
+TEST_CASE("view codec: a bad model name is named and dropped; the other keys apply") {
+  for (const std::string& bad : std::vector<std::string>{"%3Cscript%3E", "-lead", "a%2Fb", std::string(65, 'x'), ""}) {
+    ViewState v;
+    Errors errors;
+    INFO(bad);
+    parse_view("#preset=v41-flash-8xb200&model=" + bad + "&ctx=65536&path=prefill", v, errors);
+    if (bad.empty()) {
+      CHECK(v.scenario.preset == "v41-flash-8xb200");  // an empty name names nothing
+      continue;
+    }
+    REQUIRE_FALSE(errors.empty());
+    CHECK((has_error(errors, "model", ErrorCode::BadSyntax) || has_error(errors, "model", ErrorCode::Markup) ||
+           has_error(errors, "model", ErrorCode::OutOfRange)));
+    CHECK(v.scenario.preset == "v41-flash-8xb200");
+    CHECK(scenario_label(v.scenario) == scenario_label(default_scenario()));
+    CHECK(v.scenario.work.ctx == 65536);
+    CHECK(v.path == "prefill");
+  }
 }
