@@ -216,9 +216,11 @@ std::string layout_label(const Scenario& s) {
   const int tp = std::max(1, s.par.tp), dp = std::max(1, s.par.dp);
   // The instance's shape: attention's tensor-parallel width, its data-parallel replicas, and expert
   // parallelism when it is narrower than the instance (the usual recipe spreads experts over every GPU).
-  std::string shape = (dp > 1 ? "DP" + std::to_string(dp) + "×" : std::string()) + "TP" + std::to_string(tp);
+  std::string shape = tp == 1 && dp == 1 ? std::string("single-GPU") : (dp > 1 ? "DP" + std::to_string(dp) + "×" : std::string()) + "TP" + std::to_string(tp);
   if (s.model.experts > 0 && s.par.ep > 1 && s.par.ep != gpus) shape += " EP" + std::to_string(s.par.ep);
-  const std::string gpu = gpu_info(s.hw.gpu).label;
+  // The GPU's short name: the catalog's label up to its first space ("H200 SXM" → "H200", "GB300 (per GPU)" → "GB300").
+  const std::string label = gpu_info(s.hw.gpu).label;
+  const std::string gpu = label.substr(0, label.find(' '));
   if (gpus > per_node) {
     const int nodes = (gpus + per_node - 1) / per_node;
     return std::to_string(gpus) + "×" + gpu + " · one " + shape + " instance over " + std::to_string(nodes) + " nodes";

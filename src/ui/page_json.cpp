@@ -227,7 +227,7 @@ std::string catalog_json(const App& app) {
     // Bytes as the canvas's blocks hold them: on one GPU of the busiest replica (docs/paths.md).
     counter("global", kv.substr(0, kv.find(" (")), "per GPU", true, true);
     counter("swa", "SWA KV", "per GPU", m.n_win > 0, false);
-    counter("engram", "Engram rows", "read so far", m.engram_count > 0, false);
+    counter("engram", "Engram rows", "so far", m.engram_count > 0, false);  // read on this path up to the step
     bool sparse = false;
     for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
     counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true, false);

@@ -4,11 +4,13 @@
 // list's names come from the app's catalog.
 import { STEPS, FLEET_CARD, parseTemplate, entryIndex, variantFor, stepIndexOfPath } from './tour.mjs';
 import { morphChildren, setAttr, setText } from './dom.mjs';
+import { figureWithScope } from './figures.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
-  const figureText = (id) => { const f = S.figures.get(id); return f ? f.text : '…'; };
+  // A number chip: the value as the app writes it, then what it counts ("273 sessions per instance").
+  const figureText = (id) => { const f = S.figures.get(id); return f ? figureWithScope(f) : '…'; };
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.

@@ -89,6 +89,9 @@ TEST_CASE("layout label: the node's GPUs and how the instances fill it, from the
   set(s, "dp", "2");
   set(s, "ep", "16");
   CHECK(layout_label(s) == "16×B200 · one DP2×TP8 instance over 2 nodes");
+  // One GPU per instance: the node holds as many as it has GPUs; the GPU by its short name.
+  CHECK(layout_label(preset("llama31-8b-1xh100")) == "8×H100 · eight single-GPU instances");
+  CHECK(layout_label(preset("v41-flash-4xgb300")) == "4×GB300 · one TP4 instance");
 }
 
 TEST_CASE("V4.1 Flash: KV entry sizes and 890 B/token (FACTS 1.4.4)") {
