@@ -241,12 +241,13 @@ test('every number says what it counts: figures table, walkthrough chips, header
     await page.evaluate((t) => { location.hash = `preset=v41-flash-8xb200&tour=${t}`; }, tour);
     await page.waitForFunction((t) => window.tierscope.state().tour === t - 1 || document.getElementById('tour-count').textContent.includes(`${t} of`), tour);
     await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending:not(.arch)'));
-    const chips = await page.evaluate(() => [...document.querySelectorAll('#tour-body button.fig[data-fig]')].map((b) => ({ id: b.dataset.fig, text: b.textContent })));
+    const chips = await page.evaluate(() => [...document.querySelectorAll('#tour-body button.fig[data-fig]')].map((b) => ({ id: b.dataset.fig, text: b.textContent,
+      after: (b.nextSibling && b.nextSibling.textContent) || '' })));
     for (const c of chips) {
       const f = byId.get(c.id);
       assert.ok(f, `${c.id} is a figure`);
       const want = scopeWords(f);
-      if (want) assert.ok(c.text.endsWith(' ' + want), `walkthrough ${tour}: “${c.text}” says what it counts (${want})`);
+      if (want) assert.ok(c.text.endsWith(' ' + want) || c.after.startsWith(' ' + want), `walkthrough ${tour}: “${c.text}” says what it counts (${want})`);
     }
   }
   const sessions = await page.evaluate(() => document.querySelector('#tour-body button.fig[data-fig="hbm.sessions"]')?.textContent || '');

@@ -10,7 +10,13 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
   // A number chip: the value as the app writes it, then what it counts ("273 sessions per instance").
-  const figureText = (id) => { const f = S.figures.get(id); return f ? figureWithScope(f) : '…'; };
+  // Not when the words after the chip say it already ("activates {x} per token").
+  const figureText = (id, after = '') => {
+    const f = S.figures.get(id);
+    if (!f) return '…';
+    const scoped = figureWithScope(f);
+    return scoped !== f.text && after.startsWith(scoped.slice(f.text.length)) ? f.text : scoped;
+  };
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.
@@ -27,7 +33,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
 
   // A slot shows "…" until the app has computed its number. arch.* slots quote the model's facts; the
   // app writes numbers there already grouped (state().arch holds plain integers, shown as the app's text).
-  function slot(id) {
+  function slot(id, after = '') {
     if (id.startsWith('arch.')) {
       const a = arch();
       const v = a ? a[id.slice(5)] : undefined;
@@ -36,7 +42,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     }
     const f = S.figures.get(id);
     return el('button', { type: 'button', class: f ? 'fig' : 'fig pending', 'data-fig': id,
-      'aria-label': f ? undefined : 'computing', text: figureText(id) });
+      'aria-label': f ? undefined : 'computing', text: figureText(id, after) });
   }
 
   // Rewrites only what changed: a dragged value changes a few numbers in the text, not the step.
@@ -55,7 +61,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     if (S.ready) S.figures.pick(paragraphs.flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure).concat(shown.id ? [shown.id] : []));
     // The same words with new numbers are updated in place; other words (another step, this model's
     // wording, the numbers arriving) are new text, drawn afresh.
-    const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part) => (part.figure ? slot(part.figure) : part.text)))));
+    const fresh = el('div', {}, paragraphs.map((parts) => el('p', {}, parts.map((part, k) => (part.figure ? slot(part.figure, (parts[k + 1] && parts[k + 1].text) || '') : part.text)))));
     const bodyKey = `${fleet ? 'fleet' : i}|${words.body.join('|')}|${fresh.querySelectorAll('.pending').length}`;
     if (bodyKey === shownBody) morphChildren($('tour-body'), fresh);
     else { shownBody = bodyKey; $('tour-body').replaceChildren(...fresh.children); }
