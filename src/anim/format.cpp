@@ -196,11 +196,13 @@ std::string ledger_to_text(const Ledger& l, const LedgerFilter& f) {
     if (!f.keeps(e)) continue;
     if (e.phase != phase && !e.phase.empty()) o += "\n[" + e.phase + "]\n";
     phase = e.phase;
-    o += "\n#" + std::to_string(e.index) + " " + std::string(e.step) + "  t=" + model::human(e.t_start, "s") + " +" +
+    // Both times named: when the entry starts on the path's clock and how long it takes.
+    o += "\n#" + std::to_string(e.index) + " " + std::string(e.step) + "  at " + model::human(e.t_start, "s") + " · takes " +
          model::human(e.duration, "s") + "  " + endpoint_label(e.from) + " → " + endpoint_label(e.to) + "  " +
          l.labels[static_cast<std::size_t>(e.object)];
-    if (e.bytes > 0) o += "  " + model::human(e.bytes, "B");
-    if (e.flop > 0) o += "  " + model::human(e.flop, "FLOP");
+    // Bytes per GPU of the busiest replica (docs/paths.md); FLOP over the instance.
+    if (e.bytes > 0) o += "  " + model::human(e.bytes, "B") + " " + kLedgerBytesScope;
+    if (e.flop > 0) o += "  " + model::human(e.flop, "FLOP") + " " + kLedgerFlopScope;
     if (e.overlapped) o += "  (overlapped)";
     o += "\n   " + e.sentence + "\n   = " + e.formula + "\n   [" + model::provenance_name(e.provenance) + "]";
     if (e.figure != model::FigureId::Count) o += " " + figure_key(e.figure);

@@ -9,6 +9,11 @@
 
 namespace tierscope::anim {
 
+// What an entry's numbers count, as the text and the page write them beside the value: its bytes are one
+// GPU's (of the busiest replica: docs/paths.md), its FLOP the whole instance's.
+inline constexpr const char* kLedgerBytesScope = "per GPU";
+inline constexpr const char* kLedgerFlopScope = "over the instance";
+
 enum class LedgerFormat : std::uint8_t { Text, Json, Csv, Count };
 const char* ledger_format_key(LedgerFormat f);  // "text", "json", "csv"
 // Strict: exact key only; on failure `err` names the field ("format"), the value and the allowed keys.

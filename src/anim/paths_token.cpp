@@ -80,10 +80,15 @@ void build_prefill(Builder& b) {
     e.flop = t.prefill.full.flop_all;
     b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula);
     e.highlight.layers = full_layers;
+    // The prompt's FLOP (prefill.flop, the walkthrough's number) is this pass and the window's together:
+    // the sentence says which part this is, so the two numbers never read as one that disagrees.
+    const std::string of_prompt = t.prefill.win.flop_all > 0
+                                      ? " over the instance (of the prompt's " + FL(b.val(FigureId::PrefillFlop)) + "; the last window's layers do the rest), "
+                                      : " over the instance, ";
     e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(split) + " layers before the last KV source (the causal encoder): " +
-                             FL(e.flop) + " over the instance, " + model::bound_name(t.prefill.full) + "."
+                             FL(e.flop) + of_prompt + model::bound_name(t.prefill.full) + "."
                        : "The " + N(P) + " prompt tokens run through " + N(split) + " of the " + N(t.layers) + " layers: " + FL(e.flop) +
-                             " over the instance, " + model::bound_name(t.prefill.full) + ".";
+                             of_prompt + model::bound_name(t.prefill.full) + ".";
   }
 
   // Global KV, authored where it is owned: the encoder's caches from their own streams, the decoder's projected
@@ -131,7 +136,7 @@ void build_prefill(Builder& b) {
     e.highlight.layers = win_layers;
     e.sentence = "Layers " + b.layer_list(win_layers) + " own no KV beyond " + (b.m.n_win > 0 ? "their window" : "what the prompt needs") +
                  ", so they run only on the last " + N(win) + (win == 1 ? " token" : " tokens") + " of the prompt" +
-                 (b.ced ? ": the decoder is skipped for the rest." : ".");
+                 (b.ced ? ": the decoder is skipped for the rest" : "") + " (" + FL(e.flop) + " over the instance).";
   }
 
   if (b.m.n_win > 0) {

@@ -157,6 +157,13 @@ std::string block_value(const Scene& sc, const anim::StepState& st, int object, 
   return v;
 }
 
+// What a tier's numbers count: on-chip memory and HBM are one GPU's (the blocks hold the busiest GPU's
+// share, docs/paths.md), host DRAM and the SSDs the node's. Long words first, then a short form.
+bool per_node(anim::Endpoint tier) { return tier == anim::Endpoint::Dram || tier == anim::Endpoint::Ssd; }
+const char* scope_words(anim::Endpoint tier) { return per_node(tier) ? "per node" : "per GPU"; }
+const char* scope_short(anim::Endpoint tier) { return per_node(tier) ? "/node" : "/GPU"; }
+constexpr anim::Endpoint kBandTier[4] = {anim::Endpoint::Sram, anim::Endpoint::Hbm, anim::Endpoint::Dram, anim::Endpoint::Ssd};
+
 }  // namespace
 
 void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics& tm, Layout& out, const Occupancy& occ) {
@@ -232,8 +239,13 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
           }
           break;
         }
-        const std::string figs = model::human(b.capacity, "B") + " · " + model::human(b.latency, "s");
-        if (tm.width(figs, P.small) <= room_w) P.add(figs, title, P.small, Align::Right, Tone::Muted, -1);
+        // Capacity with what it counts ("180 GB per GPU", "2 TB per node"), then latency; shorter forms
+        // where the band is narrow, and the bare figures last.
+        const anim::Endpoint tier = kBandTier[std::clamp(it.index, 0, 3)];
+        const std::string cap = model::human(b.capacity, "B"), lat = model::human(b.latency, "s");
+        const std::string figs = fit_variant(tm, P.small, room_w, {cap + " " + scope_words(tier) + " · " + lat, cap + scope_short(tier) + " · " + lat,
+                                                                   cap + " · " + lat});
+        if (!figs.empty()) P.add(figs, title, P.small, Align::Right, Tone::Muted, -1);
         break;
       }
       case Kind::Block: {
@@ -241,8 +253,12 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
         // What the block holds: the fleet view's words for it, else the path's resident bytes.
         const auto& held = occ.object_text[static_cast<std::size_t>(it.index)];
         const bool fleet = occ.on && !held.empty();
-        const std::string full = fleet ? held.front() : block_value(sc, st, it.index, true);
-        const std::string brief = fleet ? held.back() : block_value(sc, st, it.index, false);
+        // Resident bytes with what they count: one GPU's in SRAM and HBM, the node's in DRAM and on SSD.
+        const anim::Endpoint tier = sc.objects[static_cast<std::size_t>(it.index)].tier;
+        const std::string scope = fleet ? std::string() : std::string(" ") + scope_words(tier);
+        const std::string full = fleet ? held.front() : block_value(sc, st, it.index, true) + scope;
+        const std::string brief = fleet ? held.back() : block_value(sc, st, it.index, false) + scope;
+        const std::string bare = fleet ? held.back() : block_value(sc, st, it.index, false);
         const float bar = 3;
         const float avail_h = it.rect.h - bar;
         const Rect body{room.x, it.rect.y, room.w, avail_h};
@@ -250,10 +266,10 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
           // Two lines: the name, then what is resident (of the largest footprint over the path).
           const float y = it.rect.y + (avail_h - P.size - P.small) * 0.5f;
           P.add(fit_variant(tm, P.size, room.w, {label}), Rect{room.x, y, room.w, P.size}, P.size, Align::Left, Tone::OnItem, i);
-          P.add(fit_variant(tm, P.small, room.w, {full, brief}), Rect{room.x, y + P.size, room.w, P.small}, P.small, Align::Left,
+          P.add(fit_variant(tm, P.small, room.w, {full, brief, bare}), Rect{room.x, y + P.size, room.w, P.small}, P.small, Align::Left,
                 Tone::OnItem, i);
         } else {
-          P.add(fit_variant(tm, P.size, room.w, {label + " · " + brief, label}), body, P.size, Align::Left, Tone::OnItem, i);
+          P.add(fit_variant(tm, P.size, room.w, {label + " · " + brief, label + " · " + bare, label}), body, P.size, Align::Left, Tone::OnItem, i);
         }
         break;
       }

@@ -136,6 +136,29 @@ constexpr int kFigureCount = static_cast<int>(FigureId::Count);
 enum class Lifetime : std::uint8_t { None, Request, Weight };
 const char* lifetime_name(Lifetime l);  // "", "request activation", "model weight"
 
+// What one figure counts: the part of the system its number is for. The page prints it beside the unit,
+// so a value per GPU never reads as the node's ("74.64 GB per GPU" beside "546 sessions per node").
+// Count is no scope: a table row without one (the figures test refuses it).
+enum class Scope : std::uint8_t {
+  WholeModel,      // the model itself, wherever it is placed (parameters, table sizes)
+  PerGpu,          // one GPU (the busiest one where the load is uneven)
+  PerInstance,     // one serving instance: the GPUs one engine spans
+  PerNode,         // one node (server or compute tray): its host DRAM, its SSDs, its instances
+  PerSession,      // one session's state at the context length
+  PerRequest,      // one request: its prompt, its prefix hit, its turn
+  PerToken,        // one token (through every layer)
+  PerStep,         // one decode step of the instance
+  PerGpuStep,      // what one GPU does in one decode step
+  PerSessionStep,  // what one session's query does in one decode step
+  PerLayerToken,   // one layer's entry for one token
+  PerExpert,       // one routed expert
+  PerDrive,        // one SSD
+  PerAccess,       // one memory access
+  Count
+};
+constexpr int kScopeCount = static_cast<int>(Scope::Count);
+const char* scope_name(Scope s);  // "whole model", "per GPU", "per instance", …; "" for Count
+
 // The numeric result, in base units (bytes, seconds, FLOP, parameters, USD, fractions).
 struct Values {
   double v[kFigureCount] = {};
@@ -353,6 +376,7 @@ struct FigureInfo {
   Tier tier;
   Lifetime lifetime;
   Needs needs;            // what the setup must satisfy for the figure to mean anything
+  Scope scope = Scope::Count;  // what it counts (every row names one)
 };
 const FigureInfo& figure_info(FigureId id);
 // Figure index by string id, or FigureId::Count if unknown.
@@ -364,6 +388,10 @@ struct RetiredFigure {
   const char* why;
 };
 const RetiredFigure* retired_figure(std::string_view old_id);
+
+// The scenario's hardware and how its instances fill a node, from its parallel layout:
+// "8×B200 · two TP4 instances", "8×H200 · one TP8 instance", "16×GB300 · one DP2×TP8 instance over 2 nodes".
+std::string layout_label(const Scenario& s);
 
 // Values plus the text layer. Slower than compute_values() because it formats every formula.
 Figures describe(const Scenario& s);

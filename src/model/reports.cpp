@@ -73,6 +73,7 @@ std::string figures_to_json(const Figures& f, const Scenario& s, std::span<const
     str(o, 6, "label", x.label);
     number(o, 6, "value", x.value);
     str(o, 6, "unit", x.unit);
+    str(o, 6, "scope", scope_name(figure_info(x.fid).scope));
     str(o, 6, "text", figure_text(x));
     boolean(o, 6, "feasible", x.feasible);
     str(o, 6, "formula", x.formula);
@@ -88,7 +89,7 @@ std::string figures_to_json(const Figures& f, const Scenario& s, std::span<const
 }
 
 std::string figures_to_csv(const Figures& f, std::span<const FigureId> ids) {
-  std::string o = "id,label,value,unit,text,feasible,provenance,tier,lifetime,formula,sources\n";
+  std::string o = "id,label,value,unit,text,feasible,provenance,tier,lifetime,formula,sources,scope\n";
   for (FigureId id : all_or(ids)) {
     const Figure& x = f[id];
     append_csv_field(o, x.id);
@@ -108,6 +109,8 @@ std::string figures_to_csv(const Figures& f, std::span<const FigureId> ids) {
     append_csv_field(o, x.formula);
     o += ',';
     append_csv_field(o, figure_sources(f, x));
+    o += ',';  // the scope last: columns a script reads by position keep their places
+    append_csv_field(o, scope_name(figure_info(x.fid).scope));
     o += '\n';
   }
   return o;

@@ -571,6 +571,9 @@ std::string state_json(const App& app) {
   model::append_json_string(o, app.scenario.preset);
   o += ",\"presetLabel\":";
   model::append_json_string(o, model::scenario_label(app.scenario));
+  // The node's GPUs and how its instances fill it ("8×B200 · two TP4 instances"), for the header.
+  o += ",\"layoutText\":";
+  model::append_json_string(o, model::layout_label(app.scenario));
   o += ",\"scenarioHash\":";
   model::append_json_string(o, model::scenario_to_hash(app.scenario));
   o += ",\"viewHash\":";

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "anim/format.h"
 #include "model/card_check.h"
 #include "model/chart_options.h"
 #include "model/charts.h"
@@ -208,19 +209,29 @@ std::string catalog_json(const App& app) {
   o += ']';
   member(o, "formats");
   o += "[\"csv\",\"json\"]";
-  // The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV").
+  // The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV"),
+  // with what their bytes count and whether the model has the part at all: a model with no sliding window
+  // or no Engram tables has no such counter (the page hides it rather than show "0 0 B").
   member(o, "counters");
   o += '[';
   {
+    const auto counter = [&o](std::string_view key, std::string_view label, std::string_view scope, bool applies, bool first) {
+      key_label(o, key, label, first);
+      o.pop_back();  // the closing brace: scope and applies go inside the same object
+      o += ",\"scope\":";
+      append_json_string(o, scope);
+      o += applies ? ",\"applies\":true}" : ",\"applies\":false}";
+    };
     // The block's name without its storage format ("Global KV (FP4)" → "Global KV"): the header stays one row.
     const std::string kv = object_name(app, anim::ObjectKind::GlobalKv);
-    key_label(o, "global", kv.substr(0, kv.find(" (")), true);
+    // Bytes as the canvas's blocks hold them: on one GPU of the busiest replica (docs/paths.md).
+    counter("global", kv.substr(0, kv.find(" (")), "per GPU", true, true);
+    counter("swa", "SWA KV", "per GPU", m.n_win > 0, false);
+    counter("engram", "Engram rows", "so far", m.engram_count > 0, false);  // read on this path up to the step
+    bool sparse = false;
+    for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+    counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true, false);
   }
-  key_label(o, "swa", m.n_win > 0 ? "SWA KV" : "SWA KV (none)", false);
-  key_label(o, "engram", m.engram_count > 0 ? "Engram rows" : "Engram rows (none)", false);
-  bool sparse = false;
-  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
-  key_label(o, "policy", sparse ? "CSA2 policy" : "KV policy", false);
   o += ']';
   // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
   member(o, "legend");
@@ -296,7 +307,8 @@ std::string ledger_view_json(const App& app, const anim::LedgerFilter& filter) {
     member(o, "move");
     append_json_string(o, endpoint_name(app, e.from) + " → " + endpoint_name(app, e.to));
     member(o, "bytes");
-    append_json_string(o, e.bytes > 0 ? model::human(e.bytes, "B") : std::string("—"));
+    // What the bytes count, beside them (one GPU's share, as the canvas's blocks).
+    append_json_string(o, e.bytes > 0 ? model::human(e.bytes, "B") + " " + anim::kLedgerBytesScope : std::string("—"));
     member(o, "objectKey");
     append_json_string(o, anim::object_key(e.object));
     member(o, "object");
@@ -457,6 +469,8 @@ std::string figures_view_json(const App& app, std::string_view ids) {
     model::append_json_number(o, f.value);
     o += ",\"unit\":";
     append_json_string(o, f.unit);
+    o += ",\"scope\":";
+    append_json_string(o, model::scope_name(model::figure_info(f.fid).scope));  // what it counts: shown by the unit
     o += ",\"text\":";
     append_json_string(o, model::figure_text(f));  // the same words as the downloads
     o += f.feasible ? ",\"feasible\":true" : ",\"feasible\":false";

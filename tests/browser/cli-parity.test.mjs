@@ -31,3 +31,16 @@ test('every path: the page\'s ledger equals the CLI\'s, for the default and a ch
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the page\'s figures equal the CLI\'s, each with what it counts', { skip: !fs.existsSync(CLI) && 'the native CLI is not built' }, async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  const inPage = await page.evaluate(() => window.tierscope.figures());
+  const fromCli = JSON.parse(cli(['figures', '--format', 'json'])).figures;
+  assert.deepEqual(inPage, fromCli);
+  for (const f of inPage) assert.ok(typeof f.scope === 'string' && f.scope.length > 0, `${f.id} says what it counts`);
+  // The table's view of them (read over the bridge for the figures table and the walkthrough) carries the same scope.
+  const view = await page.evaluate(() => window.tierscope.figures().map((f) => [f.id, f.scope]));
+  assert.equal(new Map(view).get('hbm.sessions_per_node'), 'per node');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -69,9 +69,10 @@ test('figures and card check as DOM tables, from the same JSON as the CLI', { sk
   assert.deepEqual(figures, JSON.parse(cli(['figures', '--format', 'json'])).figures);
   await page.click('#figures-details summary');
   await page.waitForSelector('#figures-table tbody tr');  // a closed table fills when it opens (its toggle event)
-  const rows = await page.$$eval('#figures-table tbody tr', (r) => r.map((x) => [x.dataset.fig, x.querySelector('td').textContent]));
+  // The value as the app writes it, then what it counts (its own span: story.test.mjs checks the words).
+  const rows = await page.$$eval('#figures-table tbody tr', (r) => r.map((x) => [x.dataset.fig, x.querySelector('td').textContent, x.querySelector('td .scope')?.textContent || '']));
   assert.equal(rows.length, figures.length);
-  for (const [id, text] of rows) assert.equal(text, figures.find((f) => f.id === id).text, id);
+  for (const [id, text, scope] of rows) assert.equal(text, figures.find((f) => f.id === id).text + scope, id);
   await page.click('#card-details summary');
   await page.waitForSelector('#card-table tbody tr');
   const card = JSON.parse(cli(['check-card', '--format', 'json']));

@@ -4,9 +4,12 @@
 // a change of the system colour scheme restyles the canvas; no panel text is cut at any tested size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, settled, useBrowser } from './lib/browser.mjs';
+import { ROOT, openApp, settled, useBrowser } from './lib/browser.mjs';
 import { decodePng } from './lib/png.mjs';
 import { STEPS, variantFor, stepIndexOfPath } from '../../web/lib/tour.mjs';
+import { scopeWords } from '../../web/lib/figures.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const env = useBrowser();
 
@@ -54,7 +57,8 @@ function agrees(v, what) {
   assert.equal(v.canvasStep, v.step, `${what}: the canvas shows the step`);
   assert.equal(v.ledgerPath, v.path, `${what}: the ledger lists the path`);
   assert.equal(v.ledgerCurrent, v.step, `${what}: the ledger marks the step`);
-  assert.match(v.status, new RegExp(`step ${v.step + 1} of ${v.steps}`), `${what}: the status says the step`);
+  // The number the link, seek() and state().step use (from 0), with the range it runs over.
+  assert.match(v.status, new RegExp(`step ${v.step} of 0–${v.steps - 1}`), `${what}: the status says the step`);
   assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
   assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id]).title, `${what}: the walkthrough tells the path`);
   assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
@@ -216,5 +220,125 @@ test('no text is cut, in the canvas or its panels, from 360×640 to 3840×2160 w
       }
     }
   }
+  await page.close();
+});
+
+// Item 9: every number says what it counts, wherever the page shows it.
+test('every number says what it counts: figures table, walkthrough chips, header and canvas, with the layout in the header', async () => {
+  const { page, errors } = await openAt('#preset=v41-flash-8xb200&path=decode&step=0');
+  const figs = await page.evaluate(() => window.tierscope.figures());
+  assert.ok(figs.length > 100);
+  for (const f of figs) assert.ok(typeof f.scope === 'string' && f.scope.length > 0, `${f.id} has a scope`);
+  const byId = new Map(figs.map((f) => [f.id, f]));
+  // The figures table: the scope beside each value.
+  await page.evaluate(() => { document.getElementById('figures-details').open = true; });
+  await page.waitForFunction(() => document.querySelectorAll('#figures-table tbody tr').length > 100);
+  const rows = await page.evaluate(() => [...document.querySelectorAll('#figures-table tbody tr')].map((tr) => ({
+    id: tr.dataset.fig, value: tr.querySelector('td.num').textContent, scope: tr.querySelector('td.num .scope')?.textContent || '' })));
+  for (const r of rows) {
+    const want = scopeWords(byId.get(r.id));
+    assert.equal(r.scope.trim(), want, `${r.id}: the table says what “${r.value}” counts`);
+  }
+  assert.ok(rows.find((r) => r.id === 'hbm.sessions_per_node').value.endsWith('sessions per node'));
+  assert.ok(rows.find((r) => r.id === 'hbm.weights_per_gpu').value.endsWith(' per GPU'));
+  assert.ok(rows.find((r) => r.id === 'engram.table_bytes').value.endsWith('GB (whole model)'));
+  // The walkthrough's number chips: each ends with what its figure counts ("273 sessions per instance").
+  for (const tour of [1, 2, 3, 4, 5, 6]) {
+    await page.evaluate((t) => { location.hash = `preset=v41-flash-8xb200&tour=${t}`; }, tour);
+    await page.waitForFunction((t) => window.tierscope.state().tour === t - 1 || document.getElementById('tour-count').textContent.includes(`${t} of`), tour);
+    await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending:not(.arch)'));
+    const chips = await page.evaluate(() => [...document.querySelectorAll('#tour-body button.fig[data-fig]')].map((b) => ({ id: b.dataset.fig, text: b.textContent,
+      after: (b.nextSibling && b.nextSibling.textContent) || '' })));
+    for (const c of chips) {
+      const f = byId.get(c.id);
+      assert.ok(f, `${c.id} is a figure`);
+      const want = scopeWords(f);
+      if (want) assert.ok(c.text.endsWith(' ' + want) || c.after.startsWith(' ' + want), `walkthrough ${tour}: “${c.text}” says what it counts (${want})`);
+    }
+  }
+  const sessions = await page.evaluate(() => document.querySelector('#tour-body button.fig[data-fig="hbm.sessions"]')?.textContent || '');
+  if (sessions) assert.match(sessions, /sessions per instance$/);
+  // The header: the counters' bytes are one GPU's; the node and its instances stand beside the model's name.
+  const header = await page.evaluate(() => ({ global: document.getElementById('c-global').textContent, layout: document.getElementById('subtitle-layout').textContent,
+    state: window.tierscope.state().layoutText, name: document.getElementById('subtitle-model').textContent }));
+  assert.match(header.global, / per GPU$/);
+  assert.equal(header.layout, '8×B200 · two TP4 instances');
+  assert.equal(header.state, header.layout);
+  assert.equal(header.name, 'DeepSeek V4.1 Flash');
+  // Computed from the scenario: another layout reads otherwise.
+  const r = await page.evaluate(() => window.tierscope.setParam('gpus', 8));
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  await page.waitForFunction(() => document.getElementById('subtitle-layout').textContent !== '8×B200 · two TP4 instances');
+  const eight = await page.evaluate(() => [document.getElementById('subtitle-layout').textContent, window.tierscope.state().layoutText]);
+  assert.equal(eight[0], eight[1]);
+  assert.match(eight[0], /^8×B200 · one .*TP\d+ instance/);
+  // The canvas: tier bands and blocks say per GPU or per node.
+  await settled(page);
+  const labels = (await page.evaluate(() => window.tierscope.layout().labels)).map((l) => l.text);
+  assert.ok(labels.some((t) => /^MoE weights · .*B per GPU$/.test(t) || /^\d.*B per GPU$/.test(t)), `a block says per GPU: ${labels.join(' | ')}`);
+  assert.ok(labels.some((t) => /B per GPU · .*s$/.test(t)), `the HBM band says per GPU: ${labels.join(' | ')}`);
+  assert.ok(labels.some((t) => /B per node · .*s$/.test(t)), `a host band says per node: ${labels.join(' | ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Item 11: both times of a ledger row are labelled, and a link's step is the step the page names.
+test('ledger rows label their start and duration; step=1 in a link reads step 1 everywhere', async () => {
+  const { page, errors } = await openAt('#preset=v41-flash-8xb200&path=decode&step=1');
+  await page.waitForFunction(() => document.querySelector('#ledger-list .entry.current'));
+  const v = await page.evaluate(() => {
+    // The words a sighted reader sees (screen-reader-only text aside).
+    const seen = (n) => { const c = n.cloneNode(true); for (const x of c.querySelectorAll('.sr-only')) x.remove(); return c.textContent; };
+    const cur = document.querySelector('#ledger-list .entry.current');
+    return { step: window.tierscope.state().step, steps: window.tierscope.state().steps, index: Number(cur.dataset.index),
+      at: seen(cur.querySelector('.t')), dur: seen(cur.querySelector('.dur')), bytes: seen(cur.querySelector('.bytes')),
+      status: document.getElementById('status').textContent, pos: document.getElementById('pb-pos').textContent,
+      scrub: document.getElementById('pb-scrub').getAttribute('aria-valuetext') };
+  });
+  assert.equal(v.step, 1);
+  assert.equal(v.index, 1);
+  assert.match(v.at, /^at \d/);
+  assert.match(v.dur, /^takes \d/);
+  assert.ok(v.bytes === '—' || / per GPU$/.test(v.bytes), v.bytes);
+  for (const t of [v.status, v.pos, v.scrub]) assert.match(t, new RegExp(`step 1 of 0–${v.steps - 1}`));
+  // Every row, not only the current one.
+  const rows = await page.evaluate(() => {
+    const seen = (n) => { const c = n.cloneNode(true); for (const x of c.querySelectorAll('.sr-only')) x.remove(); return c.textContent; };
+    return [...document.querySelectorAll('#ledger-list .entry')].map((b) => [seen(b.querySelector('.t')), seen(b.querySelector('.dur'))]);
+  });
+  for (const [at, dur] of rows) { assert.match(at, /^at /); assert.match(dur, /^takes /); }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Item 11: an imported model without a sliding window or Engram has no such counters, and the header keeps one row.
+test('after importing Qwen3-30B-A3B the header has no SWA or Engram counters and fits one row at 1440×900', async () => {
+  const { page, errors } = await openAt('');
+  const text = fs.readFileSync(path.join(ROOT, 'tests/data/hf_configs/Qwen3-30B-A3B.json'), 'utf8');
+  const r = await page.evaluate((t) => window.tierscope.loadConfig(t), text);
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  await page.waitForFunction(() => window.tierscope.state().preset.startsWith('config:'), null, { timeout: 5000 });
+  // At a context the model was trained for, so every number is computed.
+  assert.ok((await page.evaluate(() => window.tierscope.setParam('ctx', 32768))).ok);
+  await page.waitForFunction(() => window.tierscope.state().feasible && document.getElementById('c-global').textContent !== '—', null, { timeout: 5000 });
+  const h = await page.evaluate(() => {
+    const shown = (id) => { const b = document.getElementById(id).parentElement; return !b.hidden && b.getBoundingClientRect().width > 0; };
+    const kids = [...document.querySelector('header.top').children].filter((c) => c.getBoundingClientRect().width > 0);
+    const rects = kids.map((c) => c.getBoundingClientRect());
+    return { swa: shown('c-swa'), engram: shown('c-engram'), global: shown('c-global'), header: document.querySelector('header.top').textContent,
+      tops: rects.map((x) => x.top), bottoms: rects.map((x) => x.bottom), layout: document.getElementById('subtitle-layout').textContent };
+  });
+  assert.equal(h.swa, false, 'no SWA counter for a model without a sliding window');
+  assert.equal(h.engram, false, 'no Engram counter for a model without Engram');
+  assert.equal(h.global, true);
+  assert.doesNotMatch(h.header, /\(none\)/);
+  assert.ok(h.layout.length > 0);
+  // One row: every item starts above the bottom of every other.
+  assert.ok(Math.max(...h.tops) < Math.min(...h.bottoms), `one row: tops ${h.tops.join(', ')} bottoms ${h.bottoms.join(', ')}`);
+  // The KV block on the canvas is one GPU's; the walkthrough's session figure says per session.
+  await settled(page);
+  const labels = (await page.evaluate(() => window.tierscope.layout().labels)).map((l) => l.text);
+  assert.ok(labels.some((t) => /KV cache.* per GPU$/.test(t) || /B per GPU$/.test(t)), labels.join(' | '));
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -44,3 +44,18 @@ export function bridgeFigures(S) {
     try { return (r.ok ? JSON.parse(r.text).figures : []).filter((f) => !ids.length || ids.includes(f.id)); } catch { return []; }
   });
 }
+
+// What a figure counts, as the page writes it beside the value: "per GPU", "(whole model)"; nothing for
+// a figure not computed, one without a scope, or one whose unit says it already ("890 B/token").
+export function scopeWords(f) {
+  const scope = f && typeof f.scope === 'string' ? f.scope : '';
+  if (!scope || f.feasible === false) return '';
+  if (scope.startsWith('per ') && typeof f.unit === 'string' && f.unit.endsWith('/' + scope.slice(4))) return '';
+  return scope.startsWith('per ') ? scope : `(${scope})`;
+}
+
+// The value with what it counts: "74.64 GB per GPU", "202.8 GB (whole model)".
+export function figureWithScope(f) {
+  const words = scopeWords(f);
+  return words ? `${f.text} ${words}` : f.text;
+}

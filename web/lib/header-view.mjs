@@ -4,27 +4,38 @@
 import { adjustmentNotice, infeasibleNotice, refusalNotice } from './notices.mjs';
 import { morphChildren, setAttr, setText } from './dom.mjs';
 
-export function createHeader({ S, $, el, notices, refresh }) {
+export function createHeader({ S, $, el, win, notices, refresh }) {
   function announce(text) {
     if (!text || text === S.lastAnnounced) return;
     S.lastAnnounced = text;
     $('announce').textContent = text;
   }
 
-  // A counter: tokens in bold, their bytes beside them.
-  function counter(id, main, bytes) {
+  // What each counter's number counts ("per GPU"), from the app's catalog.
+  const scopeOf = (key) => ((S.catalog && S.catalog.counters) || []).find((k) => k.key === key)?.scope || '';
+
+  // A counter: tokens in bold, their bytes beside them, and what the bytes count (one GPU's share).
+  function counter(id, key, main, bytes) {
     const dd = $(id);
-    morphChildren(dd, el('dd', {}, [el('span', { text: main }), el('span', { class: 'unit', text: ' ' + bytes })]));
-    const title = `${main} tokens · ${bytes}`;
+    const scope = bytes ? scopeOf(key) : '';
+    morphChildren(dd, el('dd', {}, [el('span', { text: main }), el('span', { class: 'unit', text: ' ' + bytes }),
+      el('span', { class: 'scope', text: scope ? ' ' + scope : '' })]));
+    const title = `${main} tokens · ${bytes}${scope ? ' ' + scope : ''}`;
     if (dd.parentElement.title !== title) dd.parentElement.title = title;
   }
 
   // Labels and menus from the app's catalog: the counters' names for this model, the legend, the speeds.
+  // A counter for a part the model lacks (no sliding window, no Engram tables) is hidden, not shown as 0.
   function renderCatalog() {
     const c = S.catalog;
     if (!c) return;
     const dt = { global: 'c-global', swa: 'c-swa', engram: 'c-engram', policy: 'c-policy' };
-    for (const k of c.counters || []) if (dt[k.key]) $(dt[k.key]).parentElement.querySelector('dt').textContent = k.label;
+    for (const k of c.counters || []) {
+      if (!dt[k.key]) continue;
+      const box = $(dt[k.key]).parentElement;
+      box.querySelector('dt').textContent = k.label;
+      box.hidden = k.applies === false;
+    }
     const speed = $('pb-speed');
     speed.replaceChildren(...(c.speeds || []).map((x) => el('option', { value: String(x.value), text: x.label })));
     if (S.state) speed.value = String(S.state.speed);
@@ -34,20 +45,24 @@ export function createHeader({ S, $, el, notices, refresh }) {
     const st = S.state;
     if (!st) return;
     const t = st.counterText || {};
-    counter('c-global', t.globalKvTokens || '—', t.globalKvBytes || '');
-    counter('c-swa', t.swaKvTokens || '—', t.swaKvBytes || '');
-    setText($('c-engram'), t.engramRows || '—');
+    counter('c-global', 'global', t.globalKvTokens || '—', t.globalKvBytes || '');
+    counter('c-swa', 'swa', t.swaKvTokens || '—', t.swaKvBytes || '');
+    const rows = scopeOf('engram');
+    setText($('c-engram'), t.engramRows ? `${t.engramRows}${rows ? ' ' + rows : ''}` : '—');
     setText($('c-policy'), st.policy || '—');
-    // The model's name (a preset label is "model · hardware"), so the header keeps one row on wide screens.
+    // The model's name (a preset label is "model · hardware"), then the node and its instances computed
+    // from the scenario's layout ("8×B200 · two TP4 instances"): what the per-GPU and per-node numbers mean.
     const modelName = (st.presetLabel || st.preset || '').split(' · ')[0];
-    setText($('subtitle'), `${modelName} · memory tiers`);
+    setText($('subtitle-model'), modelName);
+    setText($('subtitle-layout'), st.layoutText || '');
     // The tab names the model on screen too (a loaded config.json's name, not the preset it replaced).
     const title = `tierscope · ${modelName} · where LLM inference state lives`;
     if (win.document && win.document.title !== title) win.document.title = title;
     // The fleet view's clock runs over the run's hours: its words are the app's.
     const fleet = st.view === 'fleet' && st.fleet ? st.fleet : null;
     const label = fleet ? fleet.label : st.pathLabel || st.path || '';
-    const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step + 1} of ${st.steps}` : 'no steps';
+    // The step as the link, seek() and state().step count it (from 0): step=1 reads "step 1 of 0–7".
+    const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step} of 0–${st.steps - 1}` : 'no steps';
     setText($('status'), st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`);
     $('status').classList.toggle('playing', !!st.playing);
     const play = $('pb-play');

@@ -51,7 +51,9 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
   }
 
   // The text an entry's row shows, field by field, in the order row() places it.
-  const fieldsOf = (e) => [e.at, e.move, e.bytes, e.object + (e.phase ? ` · ${e.phase}` : ''), e.duration, e.provenance || 'derived', e.sentence];
+  // Both times say what they are: when the entry starts on the path's clock, and how long it takes.
+  const fieldsOf = (e) => [`at ${e.at}`, e.move, e.bytes, e.object + (e.phase ? ` · ${e.phase}` : ''), `takes ${e.duration}`,
+    e.provenance || 'derived', e.sentence];
   const textNodes = new WeakMap();  // row → the text nodes its fields are written into
 
   // One entry's row; the current one (at `step`) is marked and carries its formula and sources, and the
@@ -63,13 +65,13 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
     // Screen readers hear what each number is; sighted readers get the same from the column positions.
     const sr = (t) => el('span', { class: 'sr-only', text: t });
     const head = el('span', { class: 'row-head' }, [
-      el('span', { class: 't', title: 'starts at (model time)' }, [sr('at '), at]),
+      el('span', { class: 't', title: 'starts at (model time)' }, [at]),
       el('span', { class: 'move' }, move),
       el('span', { class: 'bytes', title: 'bytes moved' }, [sr(', '), bytes]),
     ]);
     const what = el('span', { class: 'row-what' }, [
       el('span', { class: 'obj' }, obj),
-      el('span', { class: 'dur', title: 'duration' }, [sr(', takes '), dur]),
+      el('span', { class: 'dur', title: 'duration' }, [sr(', '), dur]),
       el('span', { class: 'badge', title: 'where the number comes from' }, [sr(', source: '), badge]),
     ]);
     const on = e.index === step;

@@ -23,7 +23,7 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
     const s = b().state();
     if (!s) return null;
     return {
-      preset: s.preset, presetLabel: s.presetLabel, overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
+      preset: s.preset, presetLabel: s.presetLabel, layoutText: s.layoutText || '', overrides: overridesOf(s.scenarioHash), scenarioHash: s.scenarioHash, path: s.path, step: s.step,
       steps: s.steps, playing: !!s.playing, speed: s.speed, tModel: s.tModel, total: s.total, counters: s.counters,
       ledgerLength: s.ledgerLength, panels: s.panels, arch: s.arch, feasible: s.feasible !== false, hash: s.viewHash, view: s.view || '',
     };

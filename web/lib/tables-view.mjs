@@ -2,11 +2,18 @@
 // copyable), fed by the app's JSON — the same JSON `tierscope figures|check-card --format json` prints —
 // with CSV and JSON downloads of those same bytes.
 import { refusalNotice } from './notices.mjs';
+import { scopeWords } from './figures.mjs';
 
 export function createTables({ S, $, el, win, notices, download }) {
   let figuresKey = null, cardKey = null;
 
   const cell = (tag, text, props = {}) => el(tag, { ...props, text });
+
+  // A value cell: the number, then what it counts in its own span ("74.64 GB" "per GPU").
+  const valueCell = (f, text) => {
+    const words = scopeWords(f);
+    return el('td', { class: 'num' }, words ? [text, el('span', { class: 'scope', text: ' ' + words })] : [text]);
+  };
 
   const head = (names) => el('tr', {}, names.map((n) => cell('th', n, { scope: 'col' })));
 
@@ -22,13 +29,13 @@ export function createTables({ S, $, el, win, notices, download }) {
       body.replaceChildren(...list.map((f) => {
         const c = byId.get(f.id) || {};
         return el('tr', { 'data-fig': f.id, class: c.same ? 'same' : 'differs' }, [
-          cell('th', f.label, { scope: 'row' }), cell('td', c.a || '', { class: 'num' }), cell('td', c.b || f.text, { class: 'num' }),
+          cell('th', f.label, { scope: 'row' }), c.a ? valueCell(f, c.a) : cell('td', '', { class: 'num' }), valueCell(f, c.b || f.text),
           cell('td', c.ratio || '', { class: 'num' }), cell('td', f.formula, { class: 'formula' })]);
       }));
     } else {
       table.querySelector('thead').replaceChildren(head(['Figure', 'Value', 'Formula', 'Source']));
       body.replaceChildren(...list.map((f) => el('tr', { 'data-fig': f.id, class: f.feasible === false ? 'not-computed' : undefined }, [
-        cell('th', f.label, { scope: 'row' }), cell('td', f.text, { class: 'num' }), cell('td', f.formula, { class: 'formula' }),
+        cell('th', f.label, { scope: 'row' }), valueCell(f, f.text), cell('td', f.formula, { class: 'formula' }),
         cell('td', f.provenance)])));
     }
     $('figures-count').textContent = `· ${list.length}`;
@@ -41,8 +48,11 @@ export function createTables({ S, $, el, win, notices, download }) {
     let data;
     try { data = JSON.parse(r.text); } catch { return; }
     const claims = Array.isArray(data.claims) ? data.claims : [];
+    // The model's value says what it counts, as the figure it checks does.
+    const figs = S.figures.all();
     $('card-table').querySelector('tbody').replaceChildren(...claims.map((c) => el('tr', { 'data-claim': c.id, 'data-verdict': c.verdict }, [
-      cell('th', c.claim, { scope: 'row' }), cell('td', c.band, { class: 'num' }), cell('td', c.value_text, { class: 'num' }),
+      cell('th', c.claim, { scope: 'row' }), cell('td', c.band, { class: 'num' }),
+      figs.get(c.figure) ? valueCell({ ...figs.get(c.figure), feasible: c.value_text !== 'not computed' }, c.value_text) : cell('td', c.value_text, { class: 'num' }),
       cell('td', c.card_value_text, { class: 'num' }), cell('td', c.verdict, { class: 'verdict' }),
       cell('td', [c.condition && `Only if ${c.condition}.`, c.reason, c.note].filter(Boolean).join(' '))])));
     $('card-count').textContent = `· ${claims.length} claims`;

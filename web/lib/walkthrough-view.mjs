@@ -8,12 +8,21 @@ import { STEPS, INTRO, FLEET_CARD, DECODE_TERMS, parseTemplate, entryIndex, vari
 export const INTRO_INDEX = -1;
 export const APP_TOUR_INTRO = -1;
 import { morphChildren, setAttr, setText } from './dom.mjs';
+import { figureWithScope } from './figures.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
-  // A figure of a setup that cannot run says so and points at the ways out (the notice above the canvas).
-  const figureText = (id) => { const f = S.figures.get(id); return !f ? '…' : f.feasible === false ? '— (cannot run)' : f.text; };
+  // A number chip: the value as the app writes it, then what it counts ("273 sessions per instance"), not
+  // when the words after the chip say it already ("activates {x} per token"). A figure of a setup that
+  // cannot run says so and points at the ways out (the notice above the canvas).
+  const figureText = (id, after = '') => {
+    const f = S.figures.get(id);
+    if (!f) return '…';
+    if (f.feasible === false) return '— (cannot run)';
+    const scoped = figureWithScope(f);
+    return scoped !== f.text && after.startsWith(scoped.slice(f.text.length)) ? f.text : scoped;
+  };
   const cannotRun = () => !!(S.state && S.state.feasible === false);
   // A figure's value for wordings that choose their claim from the numbers (undefined until read, or where
   // the setup cannot run).
@@ -37,7 +46,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
 
   // A slot shows "…" until the app has computed its number. arch.* slots quote the model's facts; the
   // app writes numbers there already grouped (state().arch holds plain integers, shown as the app's text).
-  function slot(id) {
+  function slot(id, after = '') {
     if (id.startsWith('arch.')) {
       const a = arch();
       const v = a ? a[id.slice(5)] : undefined;
@@ -46,7 +55,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     }
     const f = S.figures.get(id);
     return el('button', { type: 'button', class: f ? 'fig' : 'fig pending', 'data-fig': id,
-      'aria-label': f ? undefined : 'computing', text: figureText(id) });
+      'aria-label': f ? undefined : 'computing', text: figureText(id, after) });
   }
 
   // Rewrites only what changed: a dragged value changes a few numbers in the text, not the step.
@@ -69,8 +78,9 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     setText($('tour-title'), words.title);
     const templates = templatesOf(words);
     // The same words with new numbers are updated in place; other words (another step, this model's
-    // wording, the numbers arriving) are new text, drawn afresh. The first screen's tiers are a list.
-    const filled = (t) => parseTemplate(t).map((part) => (part.figure ? slot(part.figure) : part.text));
+    // wording, the numbers arriving) are new text, drawn afresh. The first screen's tiers are a list. A chip
+    // is given the words after it, so it does not say twice what it counts.
+    const filled = (t) => { const parts = parseTemplate(t); return parts.map((part, k) => (part.figure ? slot(part.figure, (parts[k + 1] && parts[k + 1].text) || '') : part.text)); };
     const blocks = [...words.body.map((t) => el('p', {}, filled(t))),
       ...(words.list.length ? [el('ul', { class: 'tour-tiers', 'aria-label': 'The four memory tiers' }, words.list.map((t) => el('li', {}, filled(t))))] : []),
       ...words.after.map((t) => el('p', {}, filled(t)))];

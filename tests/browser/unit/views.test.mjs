@@ -16,7 +16,7 @@ import { createApi } from '../../../web/lib/public-api.mjs';
 import { createConfigImport } from '../../../web/lib/config-import.mjs';
 
 const IDS = ['notices', 'announce', 'ledger-path', 'ledger-list:ol', 'ledger-empty', 'ledger-csv:button', 'ledger-json:button', 'ledger-link:button',
-  'ledger-tier:select', 'ledger-object:select', 'c-global:dd', 'c-swa:dd', 'c-engram:dd', 'c-policy:dd', 'subtitle', 'status', 'pb-play:button',
+  'ledger-tier:select', 'ledger-object:select', 'c-global:dd', 'c-swa:dd', 'c-engram:dd', 'c-policy:dd', 'subtitle', 'subtitle-model', 'subtitle-layout', 'status', 'pb-play:button',
   'pb-prev:button', 'pb-next:button', 'pb-scrub:input', 'pb-pos', 'pb-speed:select', 'path-list:ul', 'entry-now', 'canvas-frame', 'figures-table:table',
   'figures-count', 'figures-details:details', 'card-table:table', 'card-count', 'card-details:details', 'figures-csv:button', 'figures-json:button', 'card-csv:button', 'card-json:button',
   'tour', 'tour-count', 'tour-title', 'tour-body', 'tour-look', 'tour-dots:ol', 'tour-back:button', 'tour-next:button', 'tour-play:button',
@@ -48,11 +48,12 @@ function setup({ ready = true } = {}) {
     state: () => S.state, stats: () => ({}), has: () => true,
   };
   S.ready = ready;
-  S.state = { path: 'decode', scenarioHash: 'preset=v41-flash-8xb200', step: 1, steps: 2, speed: 1, playing: false, pathLabel: 'Decode step', presetLabel: 'DeepSeek V4.1 Flash · 8×B200', preset: 'v41-flash-8xb200',
+  S.state = { path: 'decode', scenarioHash: 'preset=v41-flash-8xb200', step: 1, steps: 2, speed: 1, playing: false, pathLabel: 'Decode step', presetLabel: 'DeepSeek V4.1 Flash · 8×B200', preset: 'v41-flash-8xb200', layoutText: '8×B200 · two TP4 instances',
     counterText: { globalKvTokens: '131,072', globalKvBytes: '116.7 MB', swaKvTokens: '128', swaKvBytes: '3.1 MB', engramRows: '6,144' }, tModelText: '1.6 ms', totalText: '1.62 ms',
     feasible: true, infeasible: '', infeasibleErrors: [], entrySentence: 'KV is read.', adjustmentsSeq: 0, adjustments: [], viewHash: 'preset=v41-flash-8xb200&path=decode&step=1' };
   S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown'], paths: [{ key: 'decode', label: 'Decode step', summary: '' }],
-    speeds: [{ value: 0.25, label: '¼×' }, { value: 1, label: '1×' }], counters: [{ key: 'global', label: 'Global KV' }] };
+    speeds: [{ value: 0.25, label: '¼×' }, { value: 1, label: '1×' }], counters: [{ key: 'global', label: 'Global KV', scope: 'per GPU', applies: true }, { key: 'swa', label: 'SWA KV', scope: 'per GPU', applies: true },
+      { key: 'engram', label: 'Engram rows', scope: 'so far', applies: true }, { key: 'policy', label: 'CSA2 policy', scope: '', applies: true }] };
   const $ = makeById(doc), el = makeEl(doc);
   const notices = createNotices({ el, box: $('notices'), win });
   const downloads = [];
@@ -134,10 +135,13 @@ test('header: counters, position and the caption are the app\'s text; a setup th
   const h = createHeader(t);
   h.renderCatalog();
   h.render();
-  assert.equal(t.$('c-global').textContent, '131,072 116.7 MB');
-  assert.equal(t.$('pb-pos').textContent, 'step 2 of 2 · 1.6 ms of 1.62 ms');
+  assert.equal(t.$('c-global').textContent, '131,072 116.7 MB per GPU');
+  assert.equal(t.$('c-engram').textContent, '6,144 so far');
+  // The step as the link and state().step count it (from 0), with the range.
+  assert.equal(t.$('pb-pos').textContent, 'step 1 of 0–1 · 1.6 ms of 1.62 ms');
   assert.equal(t.$('entry-now').textContent, 'KV is read.');
-  assert.equal(t.$('subtitle').textContent, 'DeepSeek V4.1 Flash · memory tiers');
+  assert.equal(t.$('subtitle-model').textContent, 'DeepSeek V4.1 Flash');
+  assert.equal(t.$('subtitle-layout').textContent, '8×B200 · two TP4 instances');
   assert.deepEqual(t.$('pb-speed').options.map((o) => o.textContent), ['¼×', '1×']);
   t.S.state = { ...t.S.state, feasible: false, infeasible: 'weights need more than the HBM', infeasibleErrors: [{ field: 'gpus', value: '1', allowed: 'at least 4' }] };
   h.render();
@@ -273,4 +277,45 @@ test('timings: the page keeps the last durations of each kind and summarises the
   assert.equal(s.refresh, undefined);
   t.clear();
   assert.deepEqual(t.summary(), {});
+});
+
+test('header: a counter the model has no part for is hidden, not shown as zero', () => {
+  const t = setup();
+  const h = createHeader(t);
+  t.S.catalog = { ...t.S.catalog, counters: [{ key: 'global', label: 'KV cache', scope: 'per GPU', applies: true }, { key: 'swa', label: 'SWA KV', scope: 'per GPU', applies: false },
+    { key: 'engram', label: 'Engram rows', scope: 'so far', applies: false }, { key: 'policy', label: 'KV policy', scope: '', applies: true }] };
+  h.renderCatalog();
+  h.render();
+  assert.equal(t.$('c-swa').parentElement.hidden, true);
+  assert.equal(t.$('c-engram').parentElement.hidden, true);
+  assert.equal(t.$('c-global').parentElement.hidden, false);
+  assert.equal(t.$('c-global').parentElement.querySelector('dt').textContent, 'KV cache');
+});
+
+test('ledger view: both times of a row are labelled (start and duration)', () => {
+  const t = setup();
+  createLedgerView({ ...t, copyLink: () => {} }).sync();
+  const rows = t.$('ledger-list').querySelectorAll('button.entry');
+  // Visible words, not only words for screen readers.
+  const seen = (n) => n.textContent.replace(n.querySelector('.sr-only')?.textContent || '', '');
+  assert.equal(seen(rows[1].querySelector('.t')), 'at 1.6 ms');
+  assert.equal(seen(rows[1].querySelector('.dur')), 'takes 20 µs');
+});
+
+test('figures table and walkthrough chips: each value says what it counts', async () => {
+  const { scopeWords, figureWithScope } = await import('../../../web/lib/figures.mjs');
+  assert.equal(figureWithScope({ text: '74.64 GB', unit: 'B', scope: 'per GPU' }), '74.64 GB per GPU');
+  assert.equal(figureWithScope({ text: '202.8 GB', unit: 'B', scope: 'whole model' }), '202.8 GB (whole model)');
+  assert.equal(figureWithScope({ text: '890 B/token', unit: 'B/token', scope: 'per token' }), '890 B/token', 'the unit says it already');
+  assert.equal(scopeWords({ text: 'not computed', feasible: false, scope: 'per step' }), '');
+  const t = setup();
+  const figs = [{ id: 'hbm.sessions', label: 'Sessions', text: '273 sessions', unit: 'sessions', scope: 'per instance', formula: 'f', provenance: 'derived' },
+    { id: 'engram.table_bytes', label: 'Tables', text: '202.8 GB', unit: 'B', scope: 'whole model', formula: 'g', provenance: 'third-party' }];
+  t.S.figures = createFigures(() => figs);
+  t.$('figures-details').open = true;
+  createTables(t).renderFigures();
+  const cells = t.$('figures-table').querySelectorAll('tbody td.num');
+  assert.equal(cells[0].textContent, '273 sessions per instance');
+  assert.equal(cells[1].textContent, '202.8 GB (whole model)');
+  assert.equal(cells[0].querySelector('.scope').textContent, ' per instance');
 });

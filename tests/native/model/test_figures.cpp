@@ -53,6 +53,47 @@ TEST_CASE("figure table: ids are unique, ordered and found by name") {
   CHECK(f.find("nope") == nullptr);
 }
 
+TEST_CASE("figure table: every figure says what it counts, and the label does not contradict it") {
+  std::set<std::string> names;
+  for (int i = 0; i < kFigureCount; ++i) {
+    const FigureInfo& info = figure_info(static_cast<FigureId>(i));
+    INFO(info.id);
+    REQUIRE(info.scope != Scope::Count);  // a row without a scope
+    CHECK(std::string(scope_name(info.scope)).size() > 0);
+    names.insert(scope_name(info.scope));
+    // A label that names one GPU, the instance or the node agrees with its scope.
+    const std::string label = info.label;
+    const bool gpu_scope = info.scope == Scope::PerGpu || info.scope == Scope::PerGpuStep;
+    if (label.find("per GPU") != std::string::npos) CHECK(gpu_scope);
+    if (label.find("per node") != std::string::npos) CHECK(info.scope == Scope::PerNode);
+  }
+  for (int i = 0; i < kScopeCount; ++i) CHECK(names.count(scope_name(static_cast<Scope>(i))) == 1);  // each named once, each used
+  CHECK(std::string(scope_name(Scope::Count)).empty());
+  // The pairs a reader compares: one counts the instance or the whole model, the other one GPU or the node.
+  CHECK(figure_info(F::HbmSessions).scope == Scope::PerInstance);
+  CHECK(figure_info(F::HbmSessionsPerNode).scope == Scope::PerNode);
+  CHECK(figure_info(F::EngramTableBytes).scope == Scope::WholeModel);
+  CHECK(figure_info(F::HbmWeightsPerGpu).scope == Scope::PerGpu);
+  CHECK(figure_info(F::KvPerSession).scope == Scope::PerSession);
+  CHECK(figure_info(F::PrefillFlop).scope == Scope::PerRequest);
+}
+
+TEST_CASE("layout label: the node's GPUs and how the instances fill it, from the parallel layout") {
+  Scenario s = preset("v41-flash-8xb200");
+  CHECK(layout_label(s) == "8×B200 · two TP4 instances");
+  set(s, "gpus", "8");
+  set(s, "tp", "8");
+  set(s, "ep", "8");
+  CHECK(layout_label(s) == "8×B200 · one TP8 instance");
+  set(s, "gpus", "16");
+  set(s, "dp", "2");
+  set(s, "ep", "16");
+  CHECK(layout_label(s) == "16×B200 · one DP2×TP8 instance over 2 nodes");
+  // One GPU per instance: the node holds as many as it has GPUs; the GPU by its short name.
+  CHECK(layout_label(preset("llama31-8b-1xh100")) == "8×H100 · eight single-GPU instances");
+  CHECK(layout_label(preset("v41-flash-4xgb300")) == "4×GB300 · one TP4 instance");
+}
+
 TEST_CASE("V4.1 Flash: KV entry sizes and 890 B/token (FACTS 1.4.4)") {
   const Values v = values(preset("v41-flash-8xb200"));
   CHECK(v[F::KvMainEntry] == Approx(512.0 / 2 + 512.0 / 16));  // 288

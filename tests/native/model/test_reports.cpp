@@ -28,8 +28,15 @@ TEST_CASE("reports: figures JSON holds every figure with its display text, and C
     REQUIRE(fig);
     CHECK(x["text"] == display_value(fig->value, fig->unit));
     CHECK(x["value"].get<double>() == fig->value);  // exact
+    // What it counts, beside the unit: every figure has one, named as the table names it.
+    CHECK(x["scope"] == scope_name(figure_info(fig->fid).scope));
+    CHECK(!x["scope"].get<std::string>().empty());
   }
+  CHECK(j["figures"][static_cast<int>(FigureId::HbmSessionsPerNode)]["scope"] == "per node");
+  CHECK(j["figures"][static_cast<int>(FigureId::HbmWeightsPerGpu)]["scope"] == "per GPU");
   const std::string csv = figures_to_csv(f);
+  CHECK(csv.substr(0, csv.find('\n')).ends_with(",sources,scope"));
+  CHECK(csv.find(",per node\n") != std::string::npos);  // hbm.sessions_per_node's row ends with its scope
   CHECK(static_cast<int>(std::count(csv.begin(), csv.end(), '\n')) >= kFigureCount + 1);
   const FigureId one[] = {FigureId::KvGlobalPerToken};
   CHECK(Json::parse(figures_to_json(f, s, one))["figures"].size() == 1);
