@@ -138,10 +138,12 @@ void handle_pointer(App& app) {
     c.pressing = false;
     c.scrubbing = false;
   }
-  if (c.pressing && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+  // A drag that is clearly sideways scrubs through the path (the schematic's width is the whole path); one
+  // that went up or down first is no scrub and no tap (on a touch screen the page scrolls with it). A quick
+  // flick can be pressed, moved and released within two frames, so the release is judged by the same rule.
+  const bool down = ImGui::IsMouseDown(ImGuiMouseButton_Left), released = ImGui::IsMouseReleased(ImGuiMouseButton_Left);
+  if (c.pressing && (down || released) && mouse_valid) {
     const float dx = mp.x - c.press_x, dy = mp.y - c.press_y;
-    // A drag that is clearly sideways scrubs through the path (the schematic's width is the whole path); one
-    // that went up or down first is no scrub and no tap (on a touch screen the page scrolls with it).
     if (!c.scrubbing && !c.press_moved && std::fabs(dx) > 10 && std::fabs(dx) > 1.5f * std::fabs(dy)) c.scrubbing = true;
     if (!c.scrubbing && std::fabs(dy) > 10) c.press_moved = true;
     if (c.scrubbing && app.time_map.screen_total > 0 && !fleet_view(app)) {
@@ -149,7 +151,7 @@ void handle_pointer(App& app) {
       scrub(app, c.press_screen_time + static_cast<double>(dx) / span * app.time_map.screen_total);
     }
   }
-  if (c.pressing && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
+  if (c.pressing && released) {
     if (!c.scrubbing && !c.press_moved) select_target(app, target_of(L.hit(c.press_x, c.press_y)));
     c.pressing = false;
     c.scrubbing = false;

@@ -195,6 +195,18 @@ test('a value typed with the keyboard alone applies on Enter', async () => {
   await page.close();
 });
 
+// The page's scroll offset once a fling has come to rest (unchanged over ten animation frames).
+function scrollAtRest(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    let last = window.scrollY, still = 0;
+    const tick = () => {
+      if (window.scrollY === last) still += 1; else { last = window.scrollY; still = 0; }
+      if (still >= 10) resolve(last); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
+}
+
 // A finger on the touch screen through the browser's own input pipeline (so the page can scroll under it).
 async function swipe(page, from, to, steps = 8) {
   const cdp = await page.context().newCDPSession(page);
@@ -220,11 +232,13 @@ test('touch on a phone: a vertical swipe over the canvas scrolls the page and se
   await settled(page);
   assert.equal((await layoutOf(page)).selected, null, 'a swipe that scrolled the page is no tap');
   assert.deepEqual((await stateOf(page)).panels, ['inspector'], 'and opens nothing');
-  // Sideways: the page stays, the path scrubs.
-  const y0 = await page.evaluate(() => window.scrollY);
+  // Sideways: the page stays, the path scrubs. (First the swipe's fling comes to rest.)
+  const y0 = await scrollAtRest(page);
   const step0 = (await stateOf(page)).step;
   const b = await page.locator('#canvas').boundingBox();
-  const at = [b.x + 30, b.y + b.height * 0.45];
+  // Halfway down the part of the canvas on screen (the fling scrolled the page by a varying amount).
+  const top = Math.max(b.y, 0), bottom = Math.min(b.y + b.height, 844);
+  const at = [b.x + 30, (top + bottom) / 2];
   await swipe(page, at, [b.x + b.width - 30, at[1] + 4], 12);
   await settled(page);
   assert.notEqual((await stateOf(page)).step, step0, 'a sideways drag scrubs through the path');

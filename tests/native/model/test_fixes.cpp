@@ -84,7 +84,8 @@ TEST_CASE("fixes: a context beyond HBM: the largest context that fits, and the l
 TEST_CASE("fixes: too many sessions for HBM: the most it holds") {
   const Scenario s = with(kDefaultPreset, {{"batch", "100000"}});
   REQUIRE_FALSE(setup_runs(s));
-  const SetupFix* b = fix_for(setup_fixes(s), "batch");
+  const std::vector<SetupFix> fixes = setup_fixes(s);
+  const SetupFix* b = fix_for(fixes, "batch");
   REQUIRE(b);
   const long long v = std::stoll(b->value);
   CHECK(runs_with(s, "batch", v));
@@ -98,7 +99,8 @@ TEST_CASE("fixes: a context beyond the trained positions: exactly the positions"
   Error err;
   REQUIRE(edit_param(s, *find_param("ctx"), std::to_string(s.model.max_pos + 1000), moved, err));
   REQUIRE_FALSE(setup_runs(s));
-  const SetupFix* c = fix_for(setup_fixes(s), "ctx");
+  const std::vector<SetupFix> fixes = setup_fixes(s);
+  const SetupFix* c = fix_for(fixes, "ctx");
   REQUIRE(c);
   CHECK(c->value == std::to_string(s.model.max_pos));
   CHECK(c->why.find("trained positions") != std::string::npos);
