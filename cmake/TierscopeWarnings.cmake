@@ -19,3 +19,17 @@ add_library(tierscope_headers INTERFACE)
 if(EMSCRIPTEN)
   target_include_directories(tierscope_headers SYSTEM INTERFACE "${TIERSCOPE_DEPS}/include-shim")
 endif()
+
+# tierscope_room(<room> SOURCES <files...> DEPS <rooms...>): one folder of src/ as one static library,
+# tierscope_<room>, linking the rooms it may include (tools/check-layers holds the includes to that order).
+function(tierscope_room room)
+  cmake_parse_arguments(R "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(tierscope_${room} STATIC ${R_SOURCES})
+  target_include_directories(tierscope_${room} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  set(_deps tierscope_headers)
+  foreach(_d ${R_DEPS})
+    list(APPEND _deps tierscope_${_d})
+  endforeach()
+  target_link_libraries(tierscope_${room} PUBLIC ${_deps})
+  tierscope_own_target(tierscope_${room})
+endfunction()

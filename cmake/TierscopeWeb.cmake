@@ -32,20 +32,20 @@ add_library(sdl2_web STATIC IMPORTED)
 set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a")
 
 # --- the app -------------------------------------------------------------------------------------------
-file(GLOB TIERSCOPE_APP_SOURCES CONFIGURE_DEPENDS
-  ${PROJECT_SOURCE_DIR}/src/platform/*.cpp ${PROJECT_SOURCE_DIR}/src/ui/*.cpp
-  ${PROJECT_SOURCE_DIR}/src/render/*.cpp ${PROJECT_SOURCE_DIR}/src/layout/*.cpp ${PROJECT_SOURCE_DIR}/src/anim/*.cpp)
-add_executable(tierscope_app ${TIERSCOPE_APP_SOURCES})
-set_target_properties(tierscope_app PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js")
-target_include_directories(tierscope_app PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(tierscope_app PRIVATE tierscope_model tierscope_sim imgui sdl2_web tierscope_headers)
-tierscope_own_target(tierscope_app)
-tierscope_embed(tierscope_app tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
-tierscope_embed(tierscope_app tierscope_font_symbols "${TIERSCOPE_DEPS}/fonts/current/dejavu-symbols.ttf")
+# The top three rooms (ImGui panels, the GL renderer, the browser platform) over the app controller's library.
+file(GLOB TIERSCOPE_WEB_SOURCES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/src/platform/*.cpp ${PROJECT_SOURCE_DIR}/src/ui/*.cpp ${PROJECT_SOURCE_DIR}/src/render/*.cpp)
+add_executable(tierscope_web ${TIERSCOPE_WEB_SOURCES})
+set_target_properties(tierscope_web PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js")
+target_include_directories(tierscope_web PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(tierscope_web PRIVATE tierscope_app imgui sdl2_web tierscope_headers)
+tierscope_own_target(tierscope_web)
+tierscope_embed(tierscope_web tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
+tierscope_embed(tierscope_web tierscope_font_symbols "${TIERSCOPE_DEPS}/fonts/current/dejavu-symbols.ttf")
 # The canvas's shaders, embedded as NUL-terminated text (tierscope_shader_<name>_<stage>).
 foreach(_shader box stripes arrow ui)
   foreach(_stage vert frag)
-    tierscope_embed(tierscope_app tierscope_shader_${_shader}_${_stage} "${PROJECT_SOURCE_DIR}/shaders/${_shader}.${_stage}")
+    tierscope_embed(tierscope_web tierscope_shader_${_shader}_${_stage} "${PROJECT_SOURCE_DIR}/shaders/${_shader}.${_stage}")
   endforeach()
 endforeach()
 
@@ -71,16 +71,16 @@ if(TIERSCOPE_CLOSURE_COMPILER AND EXISTS "${TIERSCOPE_CLOSURE_COMPILER}")
 else()
   message(WARNING "tierscope: closure minifier not found; the JS will be larger. Run tools/setup.")
 endif()
-target_link_options(tierscope_app PRIVATE ${_link})
-set_target_properties(tierscope_app PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_link_env}")
-set_property(TARGET tierscope_app APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
-target_link_options(tierscope_app PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
+target_link_options(tierscope_web PRIVATE ${_link})
+set_target_properties(tierscope_web PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_link_env}")
+set_property(TARGET tierscope_web APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
+target_link_options(tierscope_web PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 
 # The deployable folder: the HTML shell, the app, fonts; re-assembled on every build (it takes a moment and
 # picks up edits to web/ without a relink). Printed sizes are raw and gzip -9.
 add_custom_target(site ALL
   COMMAND ${CMAKE_COMMAND} -E env "TIERSCOPE_ESBUILD=${TIERSCOPE_ESBUILD}"
           "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
-  DEPENDS tierscope_app
+  DEPENDS tierscope_web
   COMMENT "Assembling the site in ${CMAKE_BINARY_DIR}/site"
   VERBATIM)

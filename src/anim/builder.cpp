@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "anim/builder.h"
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::anim {
 

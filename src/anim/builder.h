@@ -1,14 +1,14 @@
 // Internal to src/anim: the context every path builder shares (figures, layer roles, entry helpers). Every
-// duration comes from a model figure or the model's transfer rules (model/timing.h): nothing is re-timed here.
+// duration comes from a model figure or the model's transfer rules (roofline/timing.h): nothing is re-timed here.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "anim/ledger.h"
-#include "model/figures.h"
 #include "model/layers.h"
 #include "model/scenario.h"
+#include "roofline/figures.h"
 
 namespace tierscope::anim::detail {
 

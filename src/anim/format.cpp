@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::anim {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "anim/ledger.h"
-#include "model/errors.h"
+#include "base/errors.h"
 
 namespace tierscope::anim {
 

@@ -1,16 +1,16 @@
 // Names, labels and the strict key parser for paths, endpoints and state objects; layer sets.
 #include "anim/ledger.h"
 
-#include "model/view_codec.h"
-
 #include <bit>
 #include <string>
+
+#include "base/text.h"
 
 namespace tierscope::anim {
 
 namespace {
 
-// Keys come from the view codec's list (model/view_codec.h), the one list links, the CLI and the page use.
+// Keys come from kPathKeys (ledger.h), the one list links, the CLI and the page use.
 struct PathInfo {
   const char* label;
   const char* summary;
@@ -73,16 +73,15 @@ int index_of(E e) {
 
 }  // namespace
 
-const char* path_key(PathId p) { return model::kPathKeys[static_cast<std::size_t>(index_of<PathId, kPathCount>(p))]; }
+const char* path_key(PathId p) { return kPathKeys[static_cast<std::size_t>(index_of<PathId, kPathCount>(p))]; }
 const char* path_label(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].label; }
 const char* path_summary(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].summary; }
 
-std::string path_keys_allowed() { return model::path_keys_text(); }
-static_assert(model::kPathKeys.size() == static_cast<std::size_t>(kPathCount), "one key per path");
+std::string path_keys_allowed() { return model::join_names(kPathKeys); }
 
 bool parse_path(std::string_view key, PathId& out, model::Error& err) {
   for (int i = 0; i < kPathCount; ++i) {
-    if (key == model::kPathKeys[static_cast<std::size_t>(i)]) {
+    if (key == kPathKeys[static_cast<std::size_t>(i)]) {
       out = static_cast<PathId>(i);
       return true;
     }

@@ -7,15 +7,18 @@
 #include <string_view>
 #include <vector>
 
-#include "model/errors.h"
-#include "model/figures.h"
+#include "base/errors.h"
 #include "model/scenario.h"
+#include "roofline/figures.h"
 
 namespace tierscope::anim {
 
 // The seven animations. Keys are stable: URLs (#path=…), the CLI (--path) and golden files use them.
 enum class PathId : std::uint8_t { Prefill, Decode, Engram, Csa2Modes, SwaResume, PrefixCache, StepBudget, Count };
 constexpr int kPathCount = static_cast<int>(PathId::Count);
+// The paths' keys, in PathId order: links, the CLI's --path and the page name a path by these.
+inline constexpr std::array<const char*, kPathCount> kPathKeys = {"prefill", "decode", "engram", "csa2-modes",
+                                                                 "swa-resume", "prefix-cache", "step-budget"};
 
 const char* path_key(PathId p);    // "prefill", "decode", "engram", "csa2-modes", ...
 const char* path_label(PathId p);  // "Prefill", "Decode step", ...
@@ -119,7 +122,7 @@ struct LedgerEntry {
   std::string sources;     // where the cited figure's inputs come from
   model::FigureId figure = model::FigureId::Count;  // the figure the bytes/time come from (Count: none)
   // The time figure this entry lasts, exactly or a documented share of it (shown in the formula); Count:
-  // the entry is timed by the model's transfer rules (model/timing.h) without a figure of its own.
+  // the entry is timed by the model's transfer rules (roofline/timing.h) without a figure of its own.
   model::FigureId time_figure = model::FigureId::Count;
   double time_share = 1;
   std::string sentence;    // one plain sentence

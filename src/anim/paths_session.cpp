@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "anim/builder.h"
+#include "base/text.h"
 #include "model/params.h"
-#include "model/text.h"
-#include "model/timing.h"
+#include "roofline/timing.h"
 
 namespace tierscope::anim::detail {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "anim/builder.h"
-#include "model/text.h"
-#include "model/timing.h"
+#include "base/text.h"
+#include "roofline/timing.h"
 
 namespace tierscope::anim::detail {
 

@@ -1,11 +1,11 @@
 // Playback over a ledger: play, pause, speed, step, scrub, seek, and the model-time → screen-time mapping.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "anim/ledger.h"
-#include "model/view_codec.h"
 
 namespace tierscope::anim {
 
@@ -28,8 +28,10 @@ struct TimeMap {
 };
 TimeMap time_map(const Ledger& ledger);
 
-// The view codec checks links against the same range.
-constexpr double kMinSpeed = model::kMinSpeed, kMaxSpeed = model::kMaxSpeed;
+// Playback speeds: the range a link may carry (the view codec checks links against it) and the ones the
+// page offers in its menu.
+constexpr double kMinSpeed = 0.25, kMaxSpeed = 8;
+inline constexpr std::array<double, 6> kSpeedChoices = {0.25, 0.5, 1, 2, 4, 8};
 
 // The playback position. Plain data: the UI and the URL hash (path, step) read and write it.
 struct Playback {

@@ -2,7 +2,7 @@
 // otherwise sit in, so the reader sees the cost that keeps it where it is.
 #include "anim/why.h"
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::anim {
 

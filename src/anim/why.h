@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "anim/ledger.h"
-#include "model/figures.h"
 #include "model/scenario.h"
+#include "roofline/figures.h"
 
 namespace tierscope::anim {
 

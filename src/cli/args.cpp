@@ -6,9 +6,9 @@
 #include "anim/ledger.h"
 #include "cli/cli.h"
 
-#include "model/charts.h"
+#include "base/text.h"
+#include "charts/charts.h"
 #include "model/params.h"
-#include "model/text.h"
 #include "sim/fleet_report.h"
 
 namespace tierscope::cli {

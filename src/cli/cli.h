@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/errors.h"
+#include "base/errors.h"
 
 namespace tierscope::cli {
 
@@ -47,7 +47,7 @@ struct Options {
   std::string trace_file;                // --trace (fleet): a Mooncake-format trace
   std::string sweep_tier;                // --sweep (fleet): pool, dram or ssd
   std::string chart;                     // chart: roofline, sweep, breakdown, or a fleet chart (fleet-…)
-  std::string hash;                      // --hash: a share link's hash (model/view_codec.h); scenario and path
+  std::string hash;                      // --hash: a share link's hash (link/view_codec.h); scenario and path
   bool hash_given = false;
   std::string tier, object;              // --tier, --object (ledger): only the entries that match
 };

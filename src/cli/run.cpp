@@ -5,25 +5,25 @@
 
 #include "anim/format.h"
 #include "anim/ledger.h"
+#include "base/text.h"
+#include "charts/charts.h"
 #include "cli/cli.h"
-#include "model/anchors.h"
-#include "model/card_check.h"
-#include "model/charts.h"
-#include "model/figures.h"
-#include "model/hf_config.h"
-#include "model/sweep.h"
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+#include "evidence/anchors.h"
+#include "evidence/card_check.h"
+#include "evidence/reports.h"
+#include "hf/hf_config.h"
+#include "link/view_codec.h"
 #include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/reports.h"
-#include "model/text.h"
-#include "model/url_codec.h"
+#include "roofline/figures.h"
+#include "roofline/sweep.h"
 #include "sim/fleet.h"
 #include "sim/fleet_charts.h"
 #include "sim/fleet_report.h"
 #include "sim/trace.h"
-#include "model/view_codec.h"
 
 namespace tierscope::cli {
 
@@ -330,7 +330,7 @@ void cmd_anchors(const Options& opt, Output& o) {
     for (const AnchorResult& r : results) {
       const Anchor& a = *r.anchor;
       Json terms = Json::array();
-      for (const GapTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
+      for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
       arr.push_back(Json{{"id", a.id}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings}, {"assumed", a.assumed},
                          {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
                          {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)}, {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)},
@@ -363,7 +363,7 @@ void cmd_anchors(const Options& opt, Output& o) {
             human(r.model, unit).c_str(), r.ratio);
     appendf(o.out, "    per decode step: measured %s, model %s =", human(r.step_measured, "s").c_str(), human(r.step_model, "s").c_str());
     bool first = true;
-    for (const GapTerm& g : r.terms) {
+    for (const StepTerm& g : r.terms) {
       if (g.seconds <= 0) continue;
       appendf(o.out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
       first = false;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/text.h"
 #include "layout/layout.h"
-#include "model/text.h"
 
 namespace tierscope::layout {
 

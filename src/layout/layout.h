@@ -11,8 +11,8 @@
 
 #include "anim/ledger.h"
 #include "anim/state.h"
-#include "model/figures.h"
 #include "model/scenario.h"
+#include "roofline/figures.h"
 
 namespace tierscope::layout {
 

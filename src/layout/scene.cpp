@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/text.h"
 #include "layout/layout.h"
-#include "model/text.h"
 
 namespace tierscope::layout {
 

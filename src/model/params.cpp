@@ -6,7 +6,7 @@
 #include <cstring>
 #include <algorithm>
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::model {
 

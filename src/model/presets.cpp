@@ -2,14 +2,12 @@
 // or says it is assumed and why; layouts follow the engine recipe each preset cites.
 #include "model/presets.h"
 
-#include "model/hf_config.h"
 
 #include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
 
-#include "model/figures.h"
 #include "model/params.h"
 
 namespace tierscope::model {
@@ -561,6 +559,31 @@ Scenario default_scenario() {
 }
 
 std::string_view base_preset_name(const Scenario& s) { return s.origin ? std::string_view(s.origin->base_preset) : s.preset; }
+
+std::string_view config_name(const Scenario& s) {
+  const std::string_view p = s.preset;
+  return p.starts_with(kConfigPresetPrefix) ? p.substr(kConfigPresetPrefix.size()) : std::string_view();
+}
+
+std::string config_label(std::string_view name, const Scenario& s) {
+  // On the kept preset's hardware and layout, its own words for them ("8×B200 (two TP4 instances)");
+  // once they change, the GPUs of the instance.
+  Scenario base;
+  const PresetInfo* p = find_preset(base_preset_name(s));
+  if (p && make_preset(p->name, base) && base.hw.gpus == s.hw.gpus && base.hw.gpu == s.hw.gpu && base.par.tp == s.par.tp &&
+      base.par.dp == s.par.dp) {
+    const std::string_view label = p->label;
+    if (const std::size_t at = label.find(" · "); at != std::string_view::npos) return std::string(name) + " (config.json)" + std::string(label.substr(at));
+  }
+  return std::string(name) + " (config.json) · " + std::to_string(s.hw.gpus) + "×" + gpu_info(s.hw.gpu).label;
+}
+
+std::string InputSourceOf::text() const {
+  if (provenance == Provenance::Override) {
+    return std::string(source) + (from_file ? " (the loaded config.json has " : " (the preset has ") + preset_value + ")";
+  }
+  return std::string(source);
+}
 
 std::string scenario_label(const Scenario& s) {
   // A loaded model's name with the hardware it runs on now (the GPU count may have changed since).

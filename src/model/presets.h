@@ -38,11 +38,26 @@ struct InputProvenance {
   std::string source;
 };
 InputProvenance input_provenance(const Scenario& s, std::string_view key);
-// Every key's at once, in registry order (the preset built once).
-struct InputSourceOf;
+// Every key's at once, in registry order (the preset built once): where one input of the scenario comes from (the preset's source, assumed, or override).
+struct InputSourceOf {
+  std::string_view key;
+  Provenance provenance = Provenance::Assumed;
+  std::string_view source;   // static text: a preset's or a catalog's source
+  std::string preset_value;  // for an override: the preset's (or the loaded file's) own value
+  bool from_file = false;    // the base is a loaded config.json, not a preset
+  // "set by the user (the preset has 4)" for an override, else the source.
+  std::string text() const;
+};
+
 void all_input_provenance(const Scenario& s, std::vector<InputSourceOf>& out);
 // The preset a scenario's unlisted inputs come from: its own, or for a loaded file the preset it kept.
 std::string_view base_preset_name(const Scenario& s);
+// The preset of a scenario that holds a loaded config.json: "config:" and the model's name.
+constexpr std::string_view kConfigPresetPrefix = "config:";
+// The loaded model's name ("" when `s` holds a preset's model).
+std::string_view config_name(const Scenario& s);
+// One line naming a loaded model on its hardware: "Qwen3-30B-A3B (config.json) · 8×B200".
+std::string config_label(std::string_view name, const Scenario& s);
 // One line naming the scenario: the preset's label, or the loaded file's.
 std::string scenario_label(const Scenario& s);
 constexpr const char* kDefaultPreset = "v41-flash-8xb200";

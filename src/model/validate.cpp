@@ -1,8 +1,8 @@
 // Cross-field validation: values that are each in range but contradict one another.
 #include <string>
 
+#include "base/text.h"
 #include "model/params.h"
-#include "model/text.h"
 
 namespace tierscope::model {
 

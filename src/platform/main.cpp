@@ -1,10 +1,11 @@
 // Entry point: builds the app and the platform, then runs a short frame function on the browser's
 // animation callback: input → UI → advance → render. Nothing is drawn while nothing changes.
+#include "app/app.h"
 #include "platform/platform.h"
 #include "platform/web_bridge.h"
 #include "render/renderer.h"
-#include "ui/app.h"
 #include "ui/canvas_view.h"
+#include "ui/panels.h"
 
 #include <GLES3/gl3.h>
 #include <string>
@@ -56,7 +57,7 @@ void frame(void* arg) {
 
   if (platform::pump_events(p, ctx.quit)) p.pacer.request();
   const float dt = platform::clamped_dt(p);
-  const bool moved = ui::tick(ctx.app, dt);
+  const bool moved = app::tick(ctx.app, dt);
   bridge::publish_state_if_changed();
   if (p.gl_lost) return;  // nothing to draw into; the animation clock keeps its place
   if (p.gl_restored) {

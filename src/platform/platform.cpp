@@ -2,6 +2,7 @@
 // on the canvas (a page that embeds tierscope keeps its own keys).
 #include "platform/platform.h"
 
+#include "base/hash.h"
 #include "platform/web_bridge.h"
 #include "render/ui_renderer.h"
 #include "ui/theme.h"
@@ -311,13 +312,13 @@ std::uint64_t draw_hash(std::uint64_t seed) {
   if (!d) return h;
   for (int i = 0; i < d->CmdListsCount; ++i) {
     const ImDrawList* l = d->CmdLists[i];
-    h = hash_bytes(l->VtxBuffer.Data, static_cast<std::size_t>(l->VtxBuffer.Size) * sizeof(ImDrawVert), h);
-    h = hash_bytes(l->IdxBuffer.Data, static_cast<std::size_t>(l->IdxBuffer.Size) * sizeof(ImDrawIdx), h);
+    h = model::hash_bytes(l->VtxBuffer.Data, static_cast<std::size_t>(l->VtxBuffer.Size) * sizeof(ImDrawVert), h);
+    h = model::hash_bytes(l->IdxBuffer.Data, static_cast<std::size_t>(l->IdxBuffer.Size) * sizeof(ImDrawIdx), h);
     for (const ImDrawCmd& c : l->CmdBuffer) {
       const float clip[4] = {c.ClipRect.x, c.ClipRect.y, c.ClipRect.z, c.ClipRect.w};
       const unsigned counts[3] = {c.ElemCount, c.IdxOffset, c.VtxOffset};
-      h = hash_bytes(clip, sizeof clip, h);
-      h = hash_bytes(counts, sizeof counts, h);
+      h = model::hash_bytes(clip, sizeof clip, h);
+      h = model::hash_bytes(counts, sizeof counts, h);
     }
   }
   return h;

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "platform/frame_pacer.h"
+#include "app/frame_pacer.h"
 #include "render/ui_renderer.h"
 
 struct SDL_Window;
@@ -34,7 +34,7 @@ struct Platform {
   float clear_rgb[3] = {0.047f, 0.055f, 0.071f};  // canvas background behind the panels
   float font_ratio = 0.0f;                // pixel ratio the current font atlas was baked for
   double last_time_ms = 0.0;
-  FramePacer pacer;                       // when to draw: after input, until Dear ImGui has settled
+  app::FramePacer pacer;                       // when to draw: after input, until Dear ImGui has settled
   bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
   bool gl_restored = false;
   bool touch_cancelled = false;           // the browser took the current touch to scroll: its lift clicks nothing               // it came back: GL objects must be made again before drawing

@@ -2,16 +2,16 @@
 // Calls from the page before attach() are ignored; natively every call-out is a quiet fallback.
 #include "platform/web_bridge.h"
 
-#include "platform/platform.h"
 #include "anim/format.h"
-#include "model/errors.h"
-#include "model/hf_config.h"
-#include "model/text.h"
+#include "app/app.h"
+#include "app/page_json.h"
+#include "base/errors.h"
+#include "base/text.h"
+#include "hf/hf_config.h"
+#include "platform/platform.h"
 #include "sim/fleet_run.h"
 #include "sim/trace.h"
-#include "ui/app.h"
 #include "ui/canvas_view.h"
-#include "ui/page_json.h"
 
 #include <imgui.h>
 
@@ -44,7 +44,7 @@ void ts_js_text_field(int active, float x, float y, float h);
 
 namespace tierscope::bridge {
 namespace {
-ui::App* g_app = nullptr;              // the page's calls have no context argument, so the bridge keeps
+app::App* g_app = nullptr;              // the page's calls have no context argument, so the bridge keeps
 platform::Platform* g_platform = nullptr;  // the two objects they act on (set once, at start-up)
 std::string g_out;                     // last string handed to JS; valid until the next call
 std::uint64_t g_published = ~0ull;     // app revision the page last heard about
@@ -57,12 +57,12 @@ void publish_state_if_changed() {
   if (!g_app || g_app->revision == g_published) return;
   g_published = g_app->revision;
 #ifdef __EMSCRIPTEN__
-  const std::string state = ui::state_json(*g_app);
+  const std::string state = app::state_json(*g_app);
   ts_js_on_state(state.c_str());
 #endif
 }
 
-void attach(ui::App* app, platform::Platform* platform) {
+void attach(app::App* app, platform::Platform* platform) {
   g_app = app;
   g_platform = platform;
 }
@@ -163,12 +163,12 @@ const char* hand_out(std::string s) {
 }
 const char* not_ready() {
   model::Errors e{model::make_error(model::ErrorCode::BadSyntax, "app", "not started", "calls after window.tierscope.ready")};
-  return hand_out(ui::errors_json(e));
+  return hand_out(app::errors_json(e));
 }
 const char* bad_arg(const char* field, std::size_t limit = kMaxArg) {
   model::Errors e{model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
                                     "a string of at most " + std::to_string(limit) + " bytes")};
-  return hand_out(ui::errors_json(e));
+  return hand_out(app::errors_json(e));
 }
 // After a change made from the page: redraw, and tell the page the new state.
 void after_change() {
@@ -252,13 +252,13 @@ TS_EXPORT const char* ts_bridge_open_panel(const char* key) {
   if (!bridge::g_app) return not_ready();
   std::string_view k;
   if (!arg_text(key, k, 32)) return bad_arg("panel", 32);
-  int section = k == "help" ? ui::kHelpSection : ui::kNoSection;
-  for (int i = 0; i < ui::kPanelCount && section == ui::kNoSection; ++i)
-    if (k == ui::panel_key(static_cast<ui::Panel>(i))) section = i;
-  if (section == ui::kNoSection) {
+  int section = k == "help" ? app::kHelpSection : app::kNoSection;
+  for (int i = 0; i < app::kPanelCount && section == app::kNoSection; ++i)
+    if (k == app::panel_key(static_cast<app::Panel>(i))) section = i;
+  if (section == app::kNoSection) {
     model::Errors e{model::make_error(model::ErrorCode::BadEnum, "panel", std::string(k),
                                       "scenario, modes, card, figures, inspector or help")};
-    return hand_out(ui::errors_json(e));
+    return hand_out(app::errors_json(e));
   }
   ui::focus_section(*bridge::g_app, section);
   after_change();
@@ -295,7 +295,7 @@ TS_EXPORT const char* ts_bridge_stats_json() {
 
 TS_EXPORT const char* ts_bridge_state_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(ui::state_json(*bridge::g_app));
+  return hand_out(app::state_json(*bridge::g_app));
 }
 
 // The canvas's rectangles of the last drawn frame (CSS px, canvas-relative), for the visual tests.
@@ -309,11 +309,11 @@ TS_EXPORT const char* ts_bridge_ledger_json() {
   return hand_out(anim::ledger_to_json(bridge::g_app->ledger));
 }
 
-// Every name and label the page shows, for the model at hand (ui::catalog_json). The page reads it again
+// Every name and label the page shows, for the model at hand (app::catalog_json). The page reads it again
 // when the scenario changes.
 TS_EXPORT const char* ts_bridge_catalog_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(ui::catalog_json(*bridge::g_app));
+  return hand_out(app::catalog_json(*bridge::g_app));
 }
 
 // The ledger panel's rows with their numbers as text, narrowed by an endpoint key and an object key (empty
@@ -325,8 +325,8 @@ TS_EXPORT const char* ts_bridge_ledger_view_json(const char* tier, const char* o
   if (!arg_text(object, o, 64)) return bad_arg("object", 64);
   model::Errors errors;
   anim::LedgerFilter filter;
-  if (!anim::parse_ledger_filter(t, o, filter, errors)) return hand_out(ui::errors_json(errors));
-  return hand_out(ui::ledger_view_json(*bridge::g_app, filter));
+  if (!anim::parse_ledger_filter(t, o, filter, errors)) return hand_out(app::errors_json(errors));
+  return hand_out(app::ledger_view_json(*bridge::g_app, filter));
 }
 
 // A download as {ok, errors, text}: `what` is "ledger", "figures", "card" or "fleet", `format` "csv" or
@@ -343,19 +343,19 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
   bool ok = false;
   if (w == "ledger") {
     anim::LedgerFilter filter;
-    ok = anim::parse_ledger_filter(t, o, filter, errors) && ui::ledger_export(*bridge::g_app, f, filter, text, errors);
+    ok = anim::parse_ledger_filter(t, o, filter, errors) && app::ledger_export(*bridge::g_app, f, filter, text, errors);
   } else if (w == "figures") {
-    ok = ui::figures_export(*bridge::g_app, f, text, errors);
+    ok = app::figures_export(*bridge::g_app, f, text, errors);
   } else if (w == "card") {
-    ok = ui::card_export(*bridge::g_app, f, text, errors);
+    ok = app::card_export(*bridge::g_app, f, text, errors);
   } else if (w == "figures-pinned" || w == "ledger-pinned") {
-    ok = ui::pinned_export(*bridge::g_app, w, f, text, errors);
+    ok = app::pinned_export(*bridge::g_app, w, f, text, errors);
   } else if (w == "fleet") {
-    ok = ui::fleet_export(*bridge::g_app, f, text, errors);  // `tierscope fleet --format csv|json`
+    ok = app::fleet_export(*bridge::g_app, f, text, errors);  // `tierscope fleet --format csv|json`
   } else {
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card, figures-pinned, ledger-pinned or fleet"));
   }
-  std::string out = ui::errors_json(errors);
+  std::string out = app::errors_json(errors);
   if (ok) {
     out.pop_back();  // the closing brace: the text goes inside the same object
     out += ",\"text\":";
@@ -366,7 +366,7 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
 }
 
 // A chart's series as {ok, errors, chart, f64}: `name` is a chart key, `options` JSON text (see
-// model/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
+// charts/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
 // per-point arrays are {"f64":[at,count]}: doubles from the address `f64`, valid until the next call (the
 // page copies them at once; web/lib/bridge.mjs puts them back in place).
 TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
@@ -378,8 +378,8 @@ TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   numbers.clear();
   model::Errors errors;
   std::string chart;
-  const bool ok = ui::chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
-  std::string out = ui::errors_json(errors);
+  const bool ok = app::chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
+  std::string out = app::errors_json(errors);
   if (ok) {
     out.pop_back();
     out += ",\"chart\":" + chart;
@@ -390,20 +390,20 @@ TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
 
 TS_EXPORT const char* ts_bridge_view_hash() {
   if (!bridge::g_app) return "";
-  return hand_out(ui::view_hash(*bridge::g_app));
+  return hand_out(app::view_hash(*bridge::g_app));
 }
 
-// Applies a link's hash (model/view_codec.h). Returns {ok, errors, pathGiven, tour}: whether the link named
+// Applies a link's hash (link/view_codec.h). Returns {ok, errors, pathGiven, tour}: whether the link named
 // a path, and its walkthrough step (the page opens that step's entry when no path was given).
 TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   if (!bridge::g_app) return not_ready();
   std::string_view h;
   if (!arg_text(hash, h)) return bad_arg("hash");
   model::Errors errors;
-  ui::HashInfo info;
-  ui::apply_hash(*bridge::g_app, h, errors, &info);
+  app::HashInfo info;
+  app::apply_hash(*bridge::g_app, h, errors, &info);
   after_change();
-  std::string out = ui::errors_json(errors);
+  std::string out = app::errors_json(errors);
   out.pop_back();
   out += info.path_given ? ",\"pathGiven\":true" : ",\"pathGiven\":false";
   out += ",\"tour\":" + std::to_string(info.tour) + '}';
@@ -418,38 +418,38 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   if (!arg_text(view, v, 64)) return bad_arg("view", 64);
   if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
   model::Errors errors;
-  ui::set_view(*bridge::g_app, v, w, errors);
-  return hand_out(ui::errors_json(errors));
+  app::set_view(*bridge::g_app, v, w, errors);
+  return hand_out(app::errors_json(errors));
 }
 
-// The figures for the page's table and walkthrough (ui::figures_view_json): those named in `ids`
+// The figures for the page's table and walkthrough (app::figures_view_json): those named in `ids`
 // (comma-separated), or all of them when it is empty.
 TS_EXPORT const char* ts_bridge_figures_view_json(const char* ids) {
   if (!bridge::g_app) return not_ready();
   std::string_view list;
   if (!arg_text(ids, list, 4096)) return bad_arg("ids", 4096);
-  return hand_out(ui::figures_view_json(*bridge::g_app, list));
+  return hand_out(app::figures_view_json(*bridge::g_app, list));
 }
 
-// The comparison (ui::compare_json): null when nothing is pinned.
+// The comparison (app::compare_json): null when nothing is pinned.
 TS_EXPORT const char* ts_bridge_compare_json() {
   if (!bridge::g_app) return not_ready();
-  return hand_out(ui::compare_json(*bridge::g_app));
+  return hand_out(app::compare_json(*bridge::g_app));
 }
 
 // Pins the current scenario as A of a comparison (1) or ends it (0).
 TS_EXPORT const char* ts_bridge_set_compare(int on) {
   if (!bridge::g_app) return not_ready();
-  ui::set_compare(*bridge::g_app, on != 0);
-  return hand_out(ui::errors_json({}));
+  app::set_compare(*bridge::g_app, on != 0);
+  return hand_out(app::errors_json({}));
 }
 
 TS_EXPORT const char* ts_bridge_set_tour(int tour) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  ui::set_tour(*bridge::g_app, tour, errors);
+  app::set_tour(*bridge::g_app, tour, errors);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT const char* ts_bridge_set_path(const char* key) {
@@ -457,9 +457,9 @@ TS_EXPORT const char* ts_bridge_set_path(const char* key) {
   std::string_view k;
   if (!arg_text(key, k)) return bad_arg("path");
   model::Errors errors;
-  ui::set_path(*bridge::g_app, k, errors);
+  app::set_path(*bridge::g_app, k, errors);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
@@ -468,10 +468,10 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   if (!arg_text(key, k)) return bad_arg("key");
   if (!arg_text(value, v)) return bad_arg("value");
   model::Errors errors;
-  std::vector<ui::Adjustment> moved;
-  ui::set_param(*bridge::g_app, k, v, errors, &moved);
+  std::vector<app::Adjustment> moved;
+  app::set_param(*bridge::g_app, k, v, errors, &moved);
   after_change();
-  return hand_out(ui::result_json(errors, moved));
+  return hand_out(app::result_json(errors, moved));
 }
 
 // Replaces the model by a Hugging Face config.json's text (the page reads the file; the app never sees a
@@ -483,23 +483,23 @@ TS_EXPORT const char* ts_bridge_load_config(const char* json, const char* file) 
   if (!arg_text(json, text, model::kMaxConfigBytes)) {
     model::Errors e{model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
                                       "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes")};
-    return hand_out(ui::errors_notes_json(e, {}));
+    return hand_out(app::errors_notes_json(e, {}));
   }
   model::Errors errors;
   std::vector<std::string> notes;
   std::string_view name;
   if (!arg_text(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
-  ui::load_config(*bridge::g_app, text, errors, notes, name);
+  app::load_config(*bridge::g_app, text, errors, notes, name);
   after_change();
-  return hand_out(ui::errors_notes_json(errors, notes));
+  return hand_out(app::errors_notes_json(errors, notes));
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  ui::seek(*bridge::g_app, step, errors);
+  app::seek(*bridge::g_app, step, errors);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT const char* ts_bridge_step(int delta) {
@@ -507,28 +507,28 @@ TS_EXPORT const char* ts_bridge_step(int delta) {
   model::Errors errors;
   if (delta < -1000 || delta > 1000)
     errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "delta", std::to_string(delta), "an integer from -1000 to 1000"));
-  else ui::step_by(*bridge::g_app, delta);
+  else app::step_by(*bridge::g_app, delta);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT const char* ts_bridge_set_speed(double speed) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  ui::set_speed(*bridge::g_app, speed, errors);
+  app::set_speed(*bridge::g_app, speed, errors);
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT void ts_bridge_play() {
   if (!bridge::g_app) return;
-  ui::play(*bridge::g_app);
+  app::play(*bridge::g_app);
   after_change();
 }
 
 TS_EXPORT void ts_bridge_pause() {
   if (!bridge::g_app) return;
-  ui::pause(*bridge::g_app);
+  app::pause(*bridge::g_app);
   after_change();
 }
 
@@ -546,7 +546,7 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
     bridge::g_app->canvas.host_counters = counters == 1;
   }
   after_change();
-  return hand_out(ui::errors_json(errors));
+  return hand_out(app::errors_json(errors));
 }
 
 // --- the fleet view: a simulated day run in slices, one per animation frame --------------------------
@@ -558,7 +558,7 @@ double g_slice_ms = 0;
 
 std::string with_fleet(std::string out) {
   out.pop_back();
-  out += ",\"fleet\":" + ui::fleet_state_json(*bridge::g_app) + '}';
+  out += ",\"fleet\":" + app::fleet_state_json(*bridge::g_app) + '}';
   return out;
 }
 }  // namespace
@@ -572,16 +572,16 @@ TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep
   if (!arg_text(trace, t, sim::kMaxTraceBytes)) {
     model::Errors e{model::make_error(model::ErrorCode::TooLarge, "trace", "(missing or longer than the limit)",
                                       "a trace of at most " + std::to_string(sim::kMaxTraceBytes) + " bytes")};
-    return hand_out(ui::errors_json(e));
+    return hand_out(app::errors_json(e));
   }
   if (!arg_text(sweep, w, 16)) return bad_arg("sweep", 16);
   model::Errors errors;
-  if (ui::fleet_start(*bridge::g_app, t, w, errors)) {
+  if (app::fleet_start(*bridge::g_app, t, w, errors)) {
     g_slice_events = 0;
     g_slice_ms = 0;
   }
   after_change();
-  return hand_out(with_fleet(ui::errors_json(errors)));
+  return hand_out(with_fleet(app::errors_json(errors)));
 }
 
 // Runs one slice of the fleet run, sized to take about `target_ms` (1 to 50) from the last slice's measured
@@ -594,13 +594,13 @@ TS_EXPORT const char* ts_bridge_fleet_advance(double target_ms) {
     char v[32];
     std::snprintf(v, sizeof v, "%g", target_ms);
     errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "target", v, "milliseconds from 1 to 50"));
-    return hand_out(ui::errors_json(errors));
+    return hand_out(app::errors_json(errors));
   }
-  ui::App& app = *bridge::g_app;
+  app::App& app = *bridge::g_app;
   const std::uint64_t revision = app.revision;
   const std::uint64_t asked = sim::next_slice_events(g_slice_events, g_slice_ms, target_ms);
   const double t0 = platform::now_ms();
-  const std::uint64_t handled = ui::fleet_advance(app, asked);
+  const std::uint64_t handled = app::fleet_advance(app, asked);
   const double ms = platform::now_ms() - t0;
   if (handled > 0) {
     g_slice_events = handled;
@@ -608,7 +608,7 @@ TS_EXPORT const char* ts_bridge_fleet_advance(double target_ms) {
   }
   // The canvas and the page change only when the run crosses an hour or ends.
   if (app.revision != revision) after_change();
-  std::string out = ui::errors_json(errors);
+  std::string out = app::errors_json(errors);
   out.pop_back();
   out += ",\"asked\":" + std::to_string(asked) + ",\"events\":" + std::to_string(handled) + ",\"ms\":";
   model::append_json_number(out, ms);
@@ -616,22 +616,22 @@ TS_EXPORT const char* ts_bridge_fleet_advance(double target_ms) {
   return hand_out(with_fleet(std::move(out)));
 }
 
-// {"started","done","t_s","horizon_s","progress"} of the run (ui::fleet_status_json).
+// {"started","done","t_s","horizon_s","progress"} of the run (app::fleet_status_json).
 TS_EXPORT const char* ts_bridge_fleet_status_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(ui::fleet_status_json(*bridge::g_app));
+  return hand_out(app::fleet_status_json(*bridge::g_app));
 }
 
 // The run's results as `tierscope fleet --format json` prints them ("null" before a start).
 TS_EXPORT const char* ts_bridge_fleet_json() {
   if (!bridge::g_app) return "null";
-  return hand_out(ui::fleet_json(*bridge::g_app));
+  return hand_out(app::fleet_json(*bridge::g_app));
 }
 
 // Drops the run (the page's Cancel).
 TS_EXPORT void ts_bridge_fleet_cancel() {
   if (!bridge::g_app) return;
-  ui::fleet_cancel(*bridge::g_app);
+  app::fleet_cancel(*bridge::g_app);
   g_slice_events = 0;
   g_slice_ms = 0;
   after_change();

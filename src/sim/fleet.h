@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "model/errors.h"
-#include "model/figures.h"
+#include "base/errors.h"
 #include "model/scenario.h"
+#include "roofline/figures.h"
 #include "sim/table.h"
 #include "sim/trace.h"
 

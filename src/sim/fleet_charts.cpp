@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::sim {
 

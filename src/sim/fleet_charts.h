@@ -4,8 +4,8 @@
 // and the run's JSON never disagree.
 #pragma once
 
-#include "model/charts.h"
-#include "model/errors.h"
+#include "base/errors.h"
+#include "charts/charts.h"
 #include "sim/fleet.h"
 #include "sim/fleet_report.h"
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "model/text.h"
-#include "model/url_codec.h"
+#include "base/text.h"
+#include "codec/url_codec.h"
 #include "sim/fleet.h"
 
 namespace tierscope::sim {

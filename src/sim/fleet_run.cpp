@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::sim {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/errors.h"
+#include "base/errors.h"
 #include "model/scenario.h"
 #include "sim/fleet.h"
 #include "sim/fleet_report.h"

@@ -2,7 +2,7 @@
 // background, write-through or write-back, retention; the pool of idle sessions' windows.
 #include <algorithm>
 
-#include "model/timing.h"
+#include "roofline/timing.h"
 #include "sim/fleet_state.h"
 
 namespace tierscope::sim {

@@ -2,7 +2,7 @@
 // history, the window, the prefill, the decode batch, and what the turn persists as it ends.
 #include <algorithm>
 
-#include "model/timing.h"
+#include "roofline/timing.h"
 #include "sim/fleet_state.h"
 
 namespace tierscope::sim {

@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "model/text.h"
+#include "base/text.h"
 
 namespace tierscope::sim {
 

@@ -12,11 +12,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "model/text.h"
-#include "platform/frame_pacer.h"
+#include "app/units.h"
+#include "base/hash.h"
+#include "base/text.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
-#include "ui/units.h"
 
 namespace tierscope::ui {
 
@@ -333,7 +333,7 @@ std::uint64_t view_signature(const App& app) {
   const CanvasState& c = app.canvas;
   const int v[] = {static_cast<int>(c.hover.kind), c.hover.index, static_cast<int>(c.selected.kind), c.selected.index,
                    c.selected_layer, c.help_open ? 1 : 0, c.dark ? 1 : 0};
-  return platform::hash_bytes(v, sizeof v, app.revision);
+  return model::hash_bytes(v, sizeof v, app.revision);
 }
 
 bool canvas_frame(App& app, float css_w, float css_h) {

@@ -6,14 +6,21 @@
 #include <cstdint>
 #include <string>
 
+#include "app/app.h"
 #include "render/renderer.h"
-#include "ui/app.h"
 
 namespace tierscope::ui {
+
+// The ImGui view of the app controller: every name of the app room reads here as its own.
+using namespace tierscope::app;
 
 // Between ImGui::NewFrame and ImGui::Render: input, layout, labels and tooltip. Returns true while
 // something on the canvas still moves (a packet under reduced motion does not).
 bool canvas_frame(App& app, float css_w, float css_h);
+
+// The canvas's rectangles of the last drawn frame (CSS px, canvas-relative) with ids, kinds, highlight
+// state and colour roles, for window.tierscope.layout() and the visual tests (canvas_view.cpp).
+std::string layout_json(const App& app);
 
 // After the clear and before ImGui's own draw data: the instanced schematic.
 void canvas_render(const App& app, render::Renderer& r, int drawable_w, int drawable_h, float pixel_ratio);

@@ -8,8 +8,13 @@
 
 #include <string>
 
+#include "app/app.h"
 #include "render/palette.h"
-#include "ui/app.h"
+
+namespace tierscope::ui {
+// The ImGui view of the app controller: every name of the app room reads here as its own.
+using namespace tierscope::app;
+}  // namespace tierscope::ui
 
 namespace tierscope::ui::panel {
 

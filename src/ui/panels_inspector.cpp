@@ -1,7 +1,7 @@
 // The inspector section: the figures behind the selected block, tier, layer or ledger entry, each with its
 // value, formula, provenance and sources, as the app computed them.
-#include "ui/panels.h"
 #include "ui/panel_kit.h"
+#include "ui/panels.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -12,15 +12,15 @@
 #include <string>
 
 #include "anim/why.h"
+#include "app/units.h"
+#include "base/text.h"
+#include "evidence/card_check.h"
 #include "layout/layout.h"
-#include "model/card_check.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/text.h"
 #include "render/palette.h"
 #include "ui/canvas_view.h"
 #include "ui/theme.h"
-#include "ui/units.h"
 
 namespace tierscope::ui {
 

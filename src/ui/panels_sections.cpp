@@ -10,14 +10,14 @@
 #include <cstring>
 #include <string>
 
-#include "model/card_check.h"
+#include "app/units.h"
+#include "base/text.h"
+#include "evidence/card_check.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/text.h"
 #include "render/palette.h"
 #include "ui/canvas_view.h"
 #include "ui/theme.h"
-#include "ui/units.h"
 
 namespace tierscope::ui {
 

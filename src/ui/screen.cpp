@@ -1,6 +1,6 @@
 // The ImGui screen for one frame: the canvas (layout, input, labels over the WebGL schematic) and the
 // panels around it (toolbar, inspector, scenario editor, CSA2 modes, card check, figures).
-#include "ui/app.h"
+#include "app/app.h"
 #include "ui/canvas_view.h"
 #include "ui/panels.h"
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "charts/charts.h"
 #include "cli/cli.h"
-#include "model/charts.h"
 
 namespace {
 // The scenario "file" is the fuzz input itself, so file parsing is exercised too.

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "model/url_codec.h"
+#include "codec/url_codec.h"
 #include "sim/fleet.h"
 
 using namespace tierscope;

@@ -8,12 +8,12 @@
 #include <string_view>
 #include <vector>
 
-#include "model/figures.h"
-#include "model/hf_config.h"
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+#include "hf/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/url_codec.h"
+#include "roofline/figures.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tierscope::model;

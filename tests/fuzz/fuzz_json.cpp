@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_reader.h"
 #include "json_text.h"
-#include "model/json_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

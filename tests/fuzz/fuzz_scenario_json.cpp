@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tierscope::model;

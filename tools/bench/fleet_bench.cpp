@@ -9,9 +9,9 @@
 #include <cstring>
 #include <string>
 
-#include "model/figures.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 #include "sim/fleet.h"
 #include "sim/fleet_report.h"
 

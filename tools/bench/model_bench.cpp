@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "model/charts.h"
-#include "model/chart_options.h"
-#include "model/figures.h"
+#include "charts/chart_options.h"
+#include "charts/charts.h"
 #include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 
 using namespace tierscope::model;
 using Clock = std::chrono::steady_clock;

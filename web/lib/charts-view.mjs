@@ -10,7 +10,7 @@ import { morphChildren, setText } from './dom.mjs';
 
 const PREFIX = 'chart-';
 
-// "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ⇄ the chart options the app reads (model/chart_options.h).
+// "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ⇄ the chart options the app reads (charts/chart_options.h).
 export function sweepOptions(text) {
   const parts = String(text || '').split(':');
   if (parts.length < 2 || !parts[0] || !parts[1]) return null;

@@ -1,5 +1,5 @@
 // Bring your own model: a config.json dropped on the page, chosen as a file or pasted into a dialog goes to
-// the app's reader (model/hf_config.h) with the file's name; the header, canvas, ledger and share link
+// the app's reader (hf/hf_config.h) with the file's name; the header, canvas, ledger and share link
 // follow. What the reader assumed or ignored, and why it refused, are shown as notices and in the dialog.
 import { refusalNotice, notesNotice } from './notices.mjs';
 import { argError, fail } from './api.mjs';

@@ -1,6 +1,6 @@
 // What the page reads from the URL hash itself, before or beside the app: the walkthrough step (so the
 // right step is on screen while the app downloads) and whether a hash is a share link at all. The app's
-// view codec (src/model/view_codec.cpp) reads the whole link, checks every key and names each refusal
+// view codec (src/link/view_codec.cpp) reads the whole link, checks every key and names each refusal
 // once it has started.
 
 // The walkthrough step (1 to `steps`) of a raw hash, or 0 when it names none, names it badly or names the

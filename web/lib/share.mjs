@@ -1,5 +1,5 @@
 // Share links and the embed dialog: the URL hash holds the whole view, written by the app's view codec
-// (model/view_codec.h) and applied by it; Back and Forward re-apply it. The embed snippet is an element
+// (link/view_codec.h) and applied by it; Back and Forward re-apply it. The embed snippet is an element
 // the browser serialises, so no markup is assembled by hand here.
 import { refusalNotice } from './notices.mjs';
 import { isAnchorHash } from './hash.mjs';

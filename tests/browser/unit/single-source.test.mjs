@@ -1,7 +1,7 @@
 // A check that names and formats stay single-sourced: the page's scripts hold no list of the app's labels
 // (paths, objects, endpoints, error reasons, panels, provenance) and no serialiser or number formatter of
-// their own (CSV or JSON writers, escapers, SI formatting). The app supplies all of them (src/ui/page_json.cpp,
-// src/model/reports.cpp, src/anim/format.cpp, src/model/text.cpp).
+// their own (CSV or JSON writers, escapers, SI formatting). The app supplies all of them (src/app/page_json.cpp,
+// src/evidence/reports.cpp, src/anim/format.cpp, src/base/text.cpp).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -33,7 +33,7 @@ function literals(text) {
 function appLabels() {
   const golden = JSON.parse(read('tests/golden/decode.json'));
   const labelsOf = (file, fn) => [...read(file).matchAll(/\{"([^"]+)", "([^"]+)"/g)].map(fn);
-  const reasons = [...read('src/ui/page_json.cpp').matchAll(/return "((?:is|has|appears|contradicts|asks|was) [^"]+)"/g)].map((m) => m[1]);
+  const reasons = [...read('src/app/page_json.cpp').matchAll(/return "((?:is|has|appears|contradicts|asks|was) [^"]+)"/g)].map((m) => m[1]);
   const figures = JSON.parse(read('tests/golden/figures.json')).figures;
   return {
     paths: [...read('src/anim/ledger.cpp').matchAll(/^\s+\{"([A-Z][^"]+)",\s*$/gm)].map((m) => m[1]).concat(golden.label),
@@ -85,5 +85,5 @@ test('no script of the page carries a CSV, JSON or HTML serialiser or a number f
     const text = fs.readFileSync(file, 'utf8');
     for (const [re, what] of SERIALISERS) if (re.test(text)) found.push(`${path.relative(ROOT, file)}: ${what}`);
   }
-  assert.deepEqual(found, [], 'the app writes these (src/model/text.cpp, src/model/reports.cpp, src/anim/format.cpp)');
+  assert.deepEqual(found, [], 'the app writes these (src/base/text.cpp, src/evidence/reports.cpp, src/anim/format.cpp)');
 });

@@ -10,10 +10,10 @@
 #include "anim/format.h"
 #include "anim/ledger.h"
 #include "anim/state.h"
-#include "model/figures.h"
+#include "base/text.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/text.h"
+#include "roofline/figures.h"
 
 using namespace tierscope;
 using anim::Endpoint;

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "anim/why.h"
-#include "model/figures.h"
+#include "base/text.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/text.h"
+#include "roofline/figures.h"
 
 using namespace tierscope;
 using anim::Endpoint;

@@ -9,12 +9,12 @@
 
 #include <cmath>
 
+#include "app/app.h"
+#include "app/page_json.h"
+#include "base/text.h"
 #include "cli/cli.h"
-#include "model/text.h"
 #include "sim/fleet_report.h"
 #include "sim/fleet_run.h"
-#include "ui/app.h"
-#include "ui/page_json.h"
 
 using namespace tierscope;
 
@@ -26,18 +26,18 @@ bool no_files(const std::string&, std::string&, std::string& why) {
 }  // namespace
 
 TEST_CASE("fleet view: sliced run in the app equals the CLI's JSON byte for byte") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "hours", "1", errors));
-  REQUIRE(ui::set_param(app, "arrivals", "3", errors));
-  CHECK(ui::fleet_json(app) == "null\n");
-  REQUIRE(ui::fleet_start(app, "", errors));
+  REQUIRE(app::set_param(app, "hours", "1", errors));
+  REQUIRE(app::set_param(app, "arrivals", "3", errors));
+  CHECK(app::fleet_json(app) == "null\n");
+  REQUIRE(app::fleet_start(app, "", errors));
   const std::uint64_t revision = app.revision;
   std::uint64_t slice = 256;
   int slices = 0;
   while (!app.fleet.done()) {
-    const std::uint64_t n = ui::fleet_advance(app, slice);
+    const std::uint64_t n = app::fleet_advance(app, slice);
     slice = sim::next_slice_events(n, 2.0, 8.0);  // as if each slice took 2 ms of an 8 ms budget
     ++slices;
     REQUIRE(slices < 100000);
@@ -45,59 +45,59 @@ TEST_CASE("fleet view: sliced run in the app equals the CLI's JSON byte for byte
   // Told when the run crossed an hour and when it ended, never once a slice.
   CHECK(app.revision > revision);
   CHECK(app.revision <= revision + 3);
-  CHECK(ui::fleet_status_json(app).find("\"done\":true") != std::string::npos);
+  CHECK(app::fleet_status_json(app).find("\"done\":true") != std::string::npos);
   const std::vector<std::string_view> args = {"fleet", "--set", "hours=1", "--set", "arrivals=3", "--format", "json"};
   const cli::Output cli_out = cli::run_cli(args, no_files);
   REQUIRE(cli_out.exit_code == cli::kExitOk);
-  CHECK(ui::fleet_json(app) == cli_out.out);
+  CHECK(app::fleet_json(app) == cli_out.out);
 }
 
 TEST_CASE("fleet view: advancing by simulated time reaches the same end as advancing by events") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "hours", "0.5", errors));
-  REQUIRE(ui::fleet_start(app, "", errors));
+  REQUIRE(app::set_param(app, "hours", "0.5", errors));
+  REQUIRE(app::fleet_start(app, "", errors));
   while (!app.fleet.done()) {
-    ui::fleet_advance_by(app, 97.0);
+    app::fleet_advance_by(app, 97.0);
     CHECK(app.fleet.progress() <= 1.0);
   }
-  const std::string by_time = ui::fleet_json(app);
-  REQUIRE(ui::fleet_start(app, "", errors));
-  while (ui::fleet_advance(app, 5000) > 0) {
+  const std::string by_time = app::fleet_json(app);
+  REQUIRE(app::fleet_start(app, "", errors));
+  while (app::fleet_advance(app, 5000) > 0) {
   }
-  CHECK(ui::fleet_json(app) == by_time);
-  CHECK(ui::fleet_advance_by(app, 10) == 0);  // done: nothing more
+  CHECK(app::fleet_json(app) == by_time);
+  CHECK(app::fleet_advance_by(app, 10) == 0);  // done: nothing more
 }
 
 TEST_CASE("fleet view: a malformed trace or an impossible workload starts nothing") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "hours", "0.1", errors));
-  REQUIRE(ui::fleet_start(app, "", errors));
+  REQUIRE(app::set_param(app, "hours", "0.1", errors));
+  REQUIRE(app::fleet_start(app, "", errors));
   CHECK(app.fleet.started());
-  const std::string before = ui::fleet_json(app);
-  CHECK_FALSE(ui::fleet_start(app, "{\"timestamp\": 0}\n", errors));
+  const std::string before = app::fleet_json(app);
+  CHECK_FALSE(app::fleet_start(app, "{\"timestamp\": 0}\n", errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].field == "trace line 1");
   // Nothing of the trace was loaded, and the run in progress is kept as it was.
   CHECK(app.fleet.started());
   CHECK_FALSE(app.fleet.is_trace());
-  CHECK(ui::fleet_json(app) == before);
-  REQUIRE(ui::set_param(app, "arrivals", "100000", errors));
-  CHECK_FALSE(ui::fleet_start(app, "", errors));
+  CHECK(app::fleet_json(app) == before);
+  REQUIRE(app::set_param(app, "arrivals", "100000", errors));
+  CHECK_FALSE(app::fleet_start(app, "", errors));
   CHECK(errors[0].field == "arrivals");
-  CHECK(ui::fleet_json(app) == before);
-  ui::fleet_cancel(app);
+  CHECK(app::fleet_json(app) == before);
+  app::fleet_cancel(app);
   CHECK_FALSE(app.fleet.started());
-  CHECK(ui::fleet_json(app) == "null\n");
+  CHECK(app::fleet_json(app) == "null\n");
   // A recorded trace runs.
-  REQUIRE(ui::set_param(app, "arrivals", "2", errors));
-  REQUIRE(ui::fleet_start(app, "{\"timestamp\": 0, \"input_length\": 900, \"output_length\": 9, \"hash_ids\": [4, 5]}\n", errors));
-  while (ui::fleet_advance(app, 1000) > 0) {
+  REQUIRE(app::set_param(app, "arrivals", "2", errors));
+  REQUIRE(app::fleet_start(app, "{\"timestamp\": 0, \"input_length\": 900, \"output_length\": 9, \"hash_ids\": [4, 5]}\n", errors));
+  while (app::fleet_advance(app, 1000) > 0) {
   }
-  CHECK(ui::fleet_json(app).find("\"mode\":\"trace\"") != std::string::npos);
+  CHECK(app::fleet_json(app).find("\"mode\":\"trace\"") != std::string::npos);
 }
 
 TEST_CASE("fleet view: slice sizes follow the measured time within bounds") {
@@ -112,83 +112,83 @@ TEST_CASE("fleet view: slice sizes follow the measured time within bounds") {
 
 namespace {
 // A short run of the default scenario, done.
-void run_to_end(ui::App& app, const char* hours = "3") {
+void run_to_end(app::App& app, const char* hours = "3") {
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "hours", hours, errors));
-  REQUIRE(ui::set_view(app, "fleet", errors));
-  REQUIRE(ui::fleet_start(app, "", errors));
-  while (!app.fleet.done()) REQUIRE(ui::fleet_advance(app, 50000) > 0);
+  REQUIRE(app::set_param(app, "hours", hours, errors));
+  REQUIRE(app::set_view(app, "fleet", errors));
+  REQUIRE(app::fleet_start(app, "", errors));
+  while (!app.fleet.done()) REQUIRE(app::fleet_advance(app, 50000) > 0);
 }
 }  // namespace
 
 TEST_CASE("fleet view: opened and left through the view codec's keys; a link carries view=fleet") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  CHECK_FALSE(ui::set_view(app, "fleets", errors));
+  CHECK_FALSE(app::set_view(app, "fleets", errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].field == "view");
   CHECK(errors[0].allowed.find("fleet") != std::string::npos);
-  ui::play(app);
+  app::play(app);
   REQUIRE(app.playback.playing);
   errors.clear();
-  REQUIRE(ui::set_view(app, "fleet", errors));
-  CHECK(ui::fleet_view(app));
+  REQUIRE(app::set_view(app, "fleet", errors));
+  CHECK(app::fleet_view(app));
   CHECK_FALSE(app.playback.playing);  // one clock plays at a time
-  CHECK(ui::view_hash(app).find("view=fleet") != std::string::npos);
+  CHECK(app::view_hash(app).find("view=fleet") != std::string::npos);
   // The link reopens the fleet view with the same workload and seed.
-  REQUIRE(ui::set_param(app, "seed", "7", errors));
-  ui::App other;
-  ui::init(other);
-  CHECK(ui::apply_hash(other, ui::view_hash(app), errors));
-  CHECK(ui::fleet_view(other));
+  REQUIRE(app::set_param(app, "seed", "7", errors));
+  app::App other;
+  app::init(other);
+  CHECK(app::apply_hash(other, app::view_hash(app), errors));
+  CHECK(app::fleet_view(other));
   CHECK(other.scenario.fleet.seed == 7);
   // Choosing an animation leaves the fleet view.
-  ui::set_path(app, anim::PathId::Prefill);
-  CHECK_FALSE(ui::fleet_view(app));
+  app::set_path(app, anim::PathId::Prefill);
+  CHECK_FALSE(app::fleet_view(app));
 }
 
 TEST_CASE("fleet view: the clock follows the run hour by hour, then plays the day, steps and seeks hours") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "hours", "3", errors));
-  REQUIRE(ui::set_view(app, "fleet", errors));
-  CHECK(ui::fleet_hours(app) == 3);
-  REQUIRE(ui::fleet_start(app, "", errors));
+  REQUIRE(app::set_param(app, "hours", "3", errors));
+  REQUIRE(app::set_view(app, "fleet", errors));
+  CHECK(app::fleet_hours(app) == 3);
+  REQUIRE(app::fleet_start(app, "", errors));
   int last_hour = -1;
   while (!app.fleet.main_done()) {
-    ui::fleet_advance(app, 20000);
+    app::fleet_advance(app, 20000);
     // While the run computes, the clock shows the last whole hour computed, never beyond it.
     CHECK(app.fleet_clock.t <= app.fleet.now());
     CHECK(std::fmod(app.fleet_clock.t, 3600.0) == 0);
-    CHECK(ui::fleet_hour(app) >= last_hour);
-    last_hour = ui::fleet_hour(app);
+    CHECK(app::fleet_hour(app) >= last_hour);
+    last_hour = app::fleet_hour(app);
   }
   CHECK(app.fleet_clock.t == 3 * 3600.0);  // the end of the run
-  CHECK(ui::fleet_hour(app) == 2);
+  CHECK(app::fleet_hour(app) == 2);
   // Play, step and seek act on the fleet clock in the fleet view.
-  ui::play(app);  // at the end: the day again from its start
+  app::play(app);  // at the end: the day again from its start
   CHECK(app.fleet_clock.playing);
   CHECK(app.fleet_clock.t == 0);
   const std::uint64_t rev = app.revision;
-  CHECK(ui::tick(app, 0.25));  // half a simulated hour at 2 h/s
+  CHECK(app::tick(app, 0.25));  // half a simulated hour at 2 h/s
   CHECK(app.fleet_clock.t == 1800.0);
   CHECK(app.revision == rev);  // same hour: the page is not told
-  CHECK(ui::tick(app, 0.5));
-  CHECK(ui::fleet_hour(app) == 1);
+  CHECK(app::tick(app, 0.5));
+  CHECK(app::fleet_hour(app) == 1);
   CHECK(app.revision > rev);   // a new hour is
-  while (app.fleet_clock.playing) ui::tick(app, 0.5);
+  while (app.fleet_clock.playing) app::tick(app, 0.5);
   CHECK(app.fleet_clock.t == 3 * 3600.0);
-  CHECK_FALSE(ui::tick(app, 0.5));  // paused: nothing to draw
-  ui::step_by(app, -1);
-  CHECK(ui::fleet_hour(app) == 1);
-  CHECK_FALSE(ui::seek(app, 3, errors));  // hours 0 to 2
+  CHECK_FALSE(app::tick(app, 0.5));  // paused: nothing to draw
+  app::step_by(app, -1);
+  CHECK(app::fleet_hour(app) == 1);
+  CHECK_FALSE(app::seek(app, 3, errors));  // hours 0 to 2
   CHECK(errors.back().field == "step");
-  CHECK(ui::seek(app, 0, errors));
+  CHECK(app::seek(app, 0, errors));
   CHECK(app.fleet_clock.t == 3600.0);  // an hour is shown at its end, where its turns are counted
   // The state says the clock in the view's terms, and the hour as the command line prints it.
-  const std::string st = ui::state_json(app);
+  const std::string st = app::state_json(app);
   CHECK(st.find("\"step\":0,\"steps\":3") != std::string::npos);
   CHECK(st.find("\"view\":\"fleet\"") != std::string::npos);
   CHECK(st.find("\"entrySentence\":\"hour 1 (00:00–01:00): ") != std::string::npos);
@@ -198,31 +198,31 @@ TEST_CASE("fleet view: the clock follows the run hour by hour, then plays the da
 
 TEST_CASE("fleet view: at the last hour the clock reads that hour, counted as the ledger counts it") {
   // It said "hour 23 of 24 · 24:00 of 24:00": the hour counted from 0 beside a clock at its end.
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   run_to_end(app, "3");
   model::Errors errors;
-  REQUIRE(ui::seek(app, 2, errors));
-  CHECK(ui::fleet_position_text(app) == "hour 3 of 3");
-  CHECK(ui::fleet_clock_text(app) == "02:00–03:00");
-  const std::string st = ui::state_json(app);
+  REQUIRE(app::seek(app, 2, errors));
+  CHECK(app::fleet_position_text(app) == "hour 3 of 3");
+  CHECK(app::fleet_clock_text(app) == "02:00–03:00");
+  const std::string st = app::state_json(app);
   CHECK(st.find("\"posText\":\"hour 3 of 3\"") != std::string::npos);
   CHECK(st.find("\"countersFor\":\"hour 3 (02:00–03:00)\"") != std::string::npos);
   // The ledger's last row names the same hour.
-  const std::string ledger = ui::fleet_ledger_json(app);
+  const std::string ledger = app::fleet_ledger_json(app);
   CHECK(ledger.find("\"step\":\"hour 3\",\"phase\":\"\",\"at\":\"02:00–03:00\"") != std::string::npos);
   CHECK(ledger.find("\"step\":\"hour 0\"") == std::string::npos);
   // While the day plays, the moment within the hour is given as well.
-  ui::play(app);
-  ui::tick(app, 0.25);
-  CHECK(ui::fleet_clock_text(app) == "00:00–01:00 · at 00:30");
+  app::play(app);
+  app::tick(app, 0.25);
+  CHECK(app::fleet_clock_text(app) == "00:00–01:00 · at 00:30");
 }
 
 TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it; counters are the hour's") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   run_to_end(app);
-  const std::string rows = ui::ledger_view_json(app, {});
+  const std::string rows = app::ledger_view_json(app, {});
   const sim::FleetResult& r = app.fleet.snapshot();
   REQUIRE(r.hours.size() == 3);
   for (std::size_t h = 0; h < 3; ++h) {
@@ -233,7 +233,7 @@ TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it
     CHECK(sim::fleet_text(r).find(sim::fleet_hour_line(r, h) + "\n") != std::string::npos);
   }
   CHECK(rows.find("\"steps\":3") != std::string::npos);
-  const std::string st = ui::fleet_state_json(app);
+  const std::string st = app::fleet_state_json(app);
   CHECK(st.find("\"label\":\"Prefix hits\"") != std::string::npos);
   CHECK(st.find("\"label\":\"TTFT p95\"") != std::string::npos);
   CHECK(st.find("\"done\":true") != std::string::npos);
@@ -241,21 +241,21 @@ TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it
   // The downloads are the command line's bytes.
   std::string csv, json;
   model::Errors errors;
-  REQUIRE(ui::ledger_export(app, "csv", {}, csv, errors));
+  REQUIRE(app::ledger_export(app, "csv", {}, csv, errors));
   CHECK(csv == app.fleet.csv());
-  REQUIRE(ui::fleet_export(app, "json", json, errors));
-  CHECK(json == ui::fleet_json(app));
-  CHECK_FALSE(ui::fleet_export(app, "xml", json, errors));
+  REQUIRE(app::fleet_export(app, "json", json, errors));
+  CHECK(json == app::fleet_json(app));
+  CHECK_FALSE(app::fleet_export(app, "xml", json, errors));
 }
 
 TEST_CASE("fleet view: the canvas's occupancy is the run's samples as shares of each tier's room") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   run_to_end(app, "3");
   const sim::FleetResult& r = app.fleet.snapshot();
   model::Errors errors;
-  REQUIRE(ui::seek(app, 0, errors));  // hour 0 at its end, 01:00: a sample's time
-  const layout::Occupancy o = ui::fleet_occupancy(app);
+  REQUIRE(app::seek(app, 0, errors));  // hour 0 at its end, 01:00: a sample's time
+  const layout::Occupancy o = app::fleet_occupancy(app);
   REQUIRE(o.on);
   const sim::Sample* at = nullptr;
   for (const sim::Sample& s : r.samples) at = s.t == 3600 ? &s : at;
@@ -267,27 +267,27 @@ TEST_CASE("fleet view: the canvas's occupancy is the run's samples as shares of 
   for (float v : o.tier) CHECK(v <= 1.0f);
   CHECK_FALSE(o.tier_text[1].empty());
   // Out of the fleet view the canvas shows the path's fills.
-  ui::set_path(app, anim::PathId::Decode);
-  CHECK_FALSE(ui::fleet_occupancy(app).on);
+  app::set_path(app, anim::PathId::Decode);
+  CHECK_FALSE(app::fleet_occupancy(app).on);
 }
 
 TEST_CASE("fleet view: fleet charts through the page's chart call need a finished run and take no options") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   std::string out;
   model::Errors errors;
-  CHECK_FALSE(ui::chart_json(app, "fleet-occupancy", "{}", out, errors));
+  CHECK_FALSE(app::chart_json(app, "fleet-occupancy", "{}", out, errors));
   CHECK(errors.back().field == "fleet run");
   run_to_end(app, "1");
   errors.clear();
-  REQUIRE(ui::chart_json(app, "fleet-occupancy", "{}", out, errors));
+  REQUIRE(app::chart_json(app, "fleet-occupancy", "{}", out, errors));
   CHECK(out.find("\"chart\":\"fleet-occupancy\"") != std::string::npos);
-  CHECK_FALSE(ui::chart_json(app, "fleet-hits", "{\"points\": 9}", out, errors));
+  CHECK_FALSE(app::chart_json(app, "fleet-hits", "{\"points\": 9}", out, errors));
   CHECK(errors.back().field == "points");
-  CHECK_FALSE(ui::chart_json(app, "fleet-sweep", "", out, errors));
+  CHECK_FALSE(app::chart_json(app, "fleet-sweep", "", out, errors));
   CHECK(errors.back().field == "sweep");
-  CHECK_FALSE(ui::fleet_start(app, "", "hbm", errors));
+  CHECK_FALSE(app::fleet_start(app, "", "hbm", errors));
   CHECK(errors.back().field == "sweep");
   // The catalog lists the fleet kinds with the others.
-  CHECK(ui::catalog_json(app).find("\"fleet-sweep\"") != std::string::npos);
+  CHECK(app::catalog_json(app).find("\"fleet-sweep\"") != std::string::npos);
 }

@@ -3,12 +3,13 @@
 // (the model's kind and names, the selection, values an edit moved).
 #include <catch2/catch.hpp>
 
+#include "app/app.h"
+#include "app/page_json.h"
+#include "codec/url_codec.h"
+#include "evidence/reports.h"
+#include "link/view_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/reports.h"
-#include "model/url_codec.h"
-#include "ui/app.h"
-#include "ui/page_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,33 +32,33 @@ bool has_error(const model::Errors& errors, const std::string& field, model::Err
 
 TEST_CASE("a share link round-trips every path, step, speed and panel set") {
   for (int p = 0; p < anim::kPathCount; ++p) {
-    ui::App app;
-    ui::init(app);
+    app::App app;
+    app::init(app);
     model::Errors errors;
-    REQUIRE(ui::set_param(app, "ctx", "1048576", errors));
-    ui::set_path(app, static_cast<anim::PathId>(p));
+    REQUIRE(app::set_param(app, "ctx", "1048576", errors));
+    app::set_path(app, static_cast<anim::PathId>(p));
     const int steps = static_cast<int>(app.ledger.entries.size());
-    if (steps > 1) REQUIRE(ui::seek(app, steps - 1, errors));
-    REQUIRE(ui::set_speed(app, 2, errors));
-    ui::set_panel(app, ui::Panel::Card, true);
-    const std::string hash = ui::view_hash(app);
-    const std::string state = ui::state_json(app);
+    if (steps > 1) REQUIRE(app::seek(app, steps - 1, errors));
+    REQUIRE(app::set_speed(app, 2, errors));
+    app::set_panel(app, app::Panel::Card, true);
+    const std::string hash = app::view_hash(app);
+    const std::string state = app::state_json(app);
 
-    ui::App reopened;
-    ui::init(reopened);
+    app::App reopened;
+    app::init(reopened);
     model::Errors e2;
-    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(app::apply_hash(reopened, hash, e2));
     CHECK(e2.empty());
-    CHECK(ui::view_hash(reopened) == hash);
-    CHECK(ui::state_json(reopened) == state);
+    CHECK(app::view_hash(reopened) == hash);
+    CHECK(app::state_json(reopened) == state);
   }
 }
 
 TEST_CASE("each bad link parameter is named and falls back alone") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  CHECK_FALSE(ui::apply_hash(app, "preset=v41-flash-8xh200&ctx=abc&batch=8&path=warp&step=x&speed=99&panels=scenario,nope", errors));
+  CHECK_FALSE(app::apply_hash(app, "preset=v41-flash-8xh200&ctx=abc&batch=8&path=warp&step=x&speed=99&panels=scenario,nope", errors));
   const bool ctx_named = has_error(errors, "ctx", model::ErrorCode::OutOfRange) ||
                          has_error(errors, "ctx", model::ErrorCode::WrongType) ||
                          has_error(errors, "ctx", model::ErrorCode::BadSyntax);
@@ -73,84 +74,84 @@ TEST_CASE("each bad link parameter is named and falls back alone") {
   CHECK(app.playback.path == anim::PathId::Decode);
   CHECK(app.playback.step == 0);
   CHECK(app.playback.speed == 1);
-  CHECK(app.panels == ui::kDefaultPanels);
+  CHECK(app.panels == app::kDefaultPanels);
 }
 
 TEST_CASE("markup, oversized and duplicated link parameters are refused without touching the rest") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  CHECK_FALSE(ui::apply_hash(app, "batch=4&gpu=<script>alert(1)</script>", errors));
+  CHECK_FALSE(app::apply_hash(app, "batch=4&gpu=<script>alert(1)</script>", errors));
   CHECK(has_error(errors, "gpu", model::ErrorCode::Markup));
   CHECK(app.scenario.work.batch == 4);
 
   errors.clear();
   const std::string huge = "ctx=" + std::string(100 * 1024, '9');
-  CHECK_FALSE(ui::apply_hash(app, huge, errors));
+  CHECK_FALSE(app::apply_hash(app, huge, errors));
   CHECK(has_error(errors, "hash", model::ErrorCode::TooLarge));
   CHECK(app.scenario.work.batch == 4);  // nothing applied
 
   errors.clear();
-  CHECK_FALSE(ui::apply_hash(app, "batch=2&batch=3", errors));
+  CHECK_FALSE(app::apply_hash(app, "batch=2&batch=3", errors));
   CHECK(has_error(errors, "batch", model::ErrorCode::DuplicateKey));
   CHECK(app.scenario.work.batch == 2);
 }
 
 TEST_CASE("operations refuse bad values and leave the app unchanged") {
-  ui::App app;
-  ui::init(app);
-  const std::string before = ui::state_json(app);
+  app::App app;
+  app::init(app);
+  const std::string before = app::state_json(app);
   model::Errors errors;
-  CHECK_FALSE(ui::set_param(app, "ctx", "-5", errors));
-  CHECK_FALSE(ui::set_param(app, "nonsense", "1", errors));
+  CHECK_FALSE(app::set_param(app, "ctx", "-5", errors));
+  CHECK_FALSE(app::set_param(app, "nonsense", "1", errors));
   CHECK(has_error(errors, "nonsense", model::ErrorCode::UnknownKey));
-  CHECK_FALSE(ui::set_preset(app, "gpt-9", errors));
+  CHECK_FALSE(app::set_preset(app, "gpt-9", errors));
   CHECK(has_error(errors, "preset", model::ErrorCode::UnknownPreset));
-  CHECK_FALSE(ui::set_path(app, "sideways", errors));
-  CHECK_FALSE(ui::seek(app, 10000, errors));
-  CHECK_FALSE(ui::seek(app, -1, errors));
-  CHECK_FALSE(ui::set_speed(app, 0, errors));
-  CHECK_FALSE(ui::set_speed(app, std::numeric_limits<double>::quiet_NaN(), errors));
-  CHECK(ui::state_json(app) == before);
+  CHECK_FALSE(app::set_path(app, "sideways", errors));
+  CHECK_FALSE(app::seek(app, 10000, errors));
+  CHECK_FALSE(app::seek(app, -1, errors));
+  CHECK_FALSE(app::set_speed(app, 0, errors));
+  CHECK_FALSE(app::set_speed(app, std::numeric_limits<double>::quiet_NaN(), errors));
+  CHECK(app::state_json(app) == before);
 }
 
 TEST_CASE("changing the scenario recomputes figures and ledger together and keeps the step in range") {
-  ui::App app;
-  ui::init(app);
-  ui::set_path(app, anim::PathId::Csa2Modes);
+  app::App app;
+  app::init(app);
+  app::set_path(app, anim::PathId::Csa2Modes);
   model::Errors errors;
   const int last = static_cast<int>(app.ledger.entries.size()) - 1;
-  REQUIRE(ui::seek(app, last, errors));
-  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
+  REQUIRE(app::seek(app, last, errors));
+  REQUIRE(app::set_preset(app, "llama31-70b-8xh100", errors));
   CHECK(app.playback.step < static_cast<int>(std::max<std::size_t>(1, app.ledger.entries.size())));
   CHECK(app.figures[model::FigureId::KvGlobalPerToken].value == Approx(327680));
   CHECK(app.state.steps == static_cast<int>(app.ledger.entries.size()));
-  CHECK(ui::policy_label(app.scenario) == "BF16 KV per layer");
-  REQUIRE(ui::set_preset(app, "v41-flash-8xb200", errors));
-  CHECK(ui::policy_label(app.scenario) == "FP4 global KV");
+  CHECK(app::policy_label(app.scenario) == "BF16 KV per layer");
+  REQUIRE(app::set_preset(app, "v41-flash-8xb200", errors));
+  CHECK(app::policy_label(app.scenario) == "FP4 global KV");
 }
 
 TEST_CASE("playing advances through the steps, stops at the end, and the revision marks each change") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   const auto r0 = app.revision;
-  ui::play(app);
+  app::play(app);
   CHECK(app.animating);
   CHECK(app.revision > r0);
   const auto r1 = app.revision;
   int guard = 0;
-  while (app.playback.playing && guard++ < 100000) ui::tick(app, 1.0 / 60);
+  while (app.playback.playing && guard++ < 100000) app::tick(app, 1.0 / 60);
   CHECK_FALSE(app.playback.playing);
   CHECK(app.playback.step == static_cast<int>(app.ledger.entries.size()) - 1);
   CHECK(app.revision > r1);
-  CHECK_FALSE(ui::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
+  CHECK_FALSE(app::tick(app, 1.0 / 60));  // idle: nothing moves, nothing to draw
 }
 
 namespace {
 // A stand-in for the model's rule-aware edit: it lowers the prefix hit to a lowered prompt and says so in its
 // own words, so these tests check the app's plumbing of adjustments apart from the model's rules.
 bool edit_lowering_prefix(model::Scenario& s, const model::ParamDef& def, std::string_view value,
-                          std::vector<ui::Adjustment>& adjustments, model::Errors& errors) {
+                          std::vector<app::Adjustment>& adjustments, model::Errors& errors) {
   model::Scenario next = s;
   model::Error err;
   if (!model::set_param_text(next, def, value, err)) {
@@ -168,99 +169,99 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 }  // namespace
 
 TEST_CASE("the model's edit lowers the prefix hit with a lowered prompt and says so") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  std::vector<ui::Adjustment> moved;
-  REQUIRE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  std::vector<app::Adjustment> moved;
+  REQUIRE(app::set_param(app, "prompt", "1000", errors, &moved));
   CHECK(errors.empty());
   REQUIRE(moved.size() == 1);
   CHECK(moved[0].field == "prefix_hit");
   CHECK(app.scenario.work.prefix_hit == 1000);
-  CHECK(contains(ui::state_json(app), "\"field\":\"prefix_hit\""));
+  CHECK(contains(app::state_json(app), "\"field\":\"prefix_hit\""));
 }
 
 TEST_CASE("a plain edit refuses a contradiction and names the other field, moving and changing nothing") {
-  ui::App app;
-  ui::init(app);
-  app.edit = ui::edit_param_plain;
-  const std::string before = ui::state_json(app);
+  app::App app;
+  app::init(app);
+  app.edit = app::edit_param_plain;
+  const std::string before = app::state_json(app);
   model::Errors errors;
-  std::vector<ui::Adjustment> moved;
-  CHECK_FALSE(ui::set_param(app, "prompt", "1000", errors, &moved));
+  std::vector<app::Adjustment> moved;
+  CHECK_FALSE(app::set_param(app, "prompt", "1000", errors, &moved));
   CHECK(has_error(errors, "prefix_hit", model::ErrorCode::Inconsistent));
   CHECK(moved.empty());
-  CHECK(ui::state_json(app) == before);
+  CHECK(app::state_json(app) == before);
 }
 
 TEST_CASE("what an edit moved besides its own field reaches the caller, the state JSON and the result JSON") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   app.edit = edit_lowering_prefix;
   const auto seq0 = app.adjustments_seq;
   model::Errors errors;
-  std::vector<ui::Adjustment> moved;
-  REQUIRE(ui::set_param(app, "prompt", "5000", errors, &moved));
+  std::vector<app::Adjustment> moved;
+  REQUIRE(app::set_param(app, "prompt", "5000", errors, &moved));
   CHECK(errors.empty());
   REQUIRE(moved.size() == 1);
   CHECK(moved[0].field == "prefix_hit");
   CHECK(app.scenario.work.prompt == 5000);
   CHECK(app.scenario.work.prefix_hit == 5000);
   CHECK(app.adjustments_seq == seq0 + 1);
-  const std::string state = ui::state_json(app);
+  const std::string state = app::state_json(app);
   CHECK(contains(state, "\"adjustmentsSeq\":" + std::to_string(seq0 + 1)));
   CHECK(contains(state, "\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]"));
-  CHECK(ui::result_json({}, moved) ==
+  CHECK(app::result_json({}, moved) ==
         "{\"ok\":true,\"errors\":[],\"adjustments\":[{\"field\":\"prefix_hit\",\"from\":\"7168\",\"to\":\"5000\",\"why\":\"at most the prompt\"}]}");
   // An edit that moves nothing else keeps the last notice's number, so the page shows nothing new.
   moved.clear();
-  REQUIRE(ui::set_param(app, "batch", "4", errors, &moved));
+  REQUIRE(app::set_param(app, "batch", "4", errors, &moved));
   CHECK(moved.empty());
   CHECK(app.adjustments_seq == seq0 + 1);
 }
 
 TEST_CASE("the state JSON says what kind of model it is and names its parts for this model") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  std::string s = ui::state_json(app);
+  std::string s = app::state_json(app);
   CHECK(contains(s, "\"family\":\"encoder-decoder\""));
   CHECK(contains(s, "\"attention\":\"csa2\""));
   CHECK(contains(s, "\"moe\":true"));
   CHECK(contains(s, "\"engram\":true"));
   CHECK(contains(s, "\"moe-weights\":\"MoE weights\""));
-  REQUIRE(ui::set_preset(app, "llama31-70b-8xh100", errors));
-  s = ui::state_json(app);
+  REQUIRE(app::set_preset(app, "llama31-70b-8xh100", errors));
+  s = app::state_json(app);
   CHECK(contains(s, "\"family\":\"decoder-only\""));
   CHECK(contains(s, "\"attention\":\"gqa\""));
   CHECK(contains(s, "\"layers\":80"));
   CHECK(contains(s, "\"kv_heads\":8"));
   CHECK(contains(s, "\"moe\":false"));
   CHECK(contains(s, "\"moe-weights\":\"Dense weights\""));
-  CHECK(ui::object_name(app, anim::ObjectKind::MoeWeights) == "Dense weights");
-  REQUIRE(ui::set_preset(app, "deepseek-v3-8xh200", errors));
-  CHECK(contains(ui::state_json(app), "\"attention\":\"mla\""));
+  CHECK(app::object_name(app, anim::ObjectKind::MoeWeights) == "Dense weights");
+  REQUIRE(app::set_preset(app, "deepseek-v3-8xh200", errors));
+  CHECK(contains(app::state_json(app), "\"attention\":\"mla\""));
 }
 
 TEST_CASE("the panels ask for room only when they have something to show; the selection reaches the page") {
-  ui::App app;
-  ui::init(app);
-  CHECK(ui::panel_open(app, ui::Panel::Inspector));
-  CHECK_FALSE(ui::panel_area_wanted(app));  // the inspector is open but has nothing to show
-  CHECK(contains(ui::state_json(app), "\"panelOpen\":false,\"selection\":null"));
+  app::App app;
+  app::init(app);
+  CHECK(app::panel_open(app, app::Panel::Inspector));
+  CHECK_FALSE(app::panel_area_wanted(app));  // the inspector is open but has nothing to show
+  CHECK(contains(app::state_json(app), "\"panelOpen\":false,\"selection\":null"));
   const auto r0 = app.revision;
-  ui::set_selection(app, {layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)}, "block:global-kv", "Global KV",
+  app::set_selection(app, {layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)}, "block:global-kv", "Global KV",
                     "116.7 MB resident in GPU HBM");
   CHECK(app.revision > r0);
-  CHECK(ui::panel_area_wanted(app));
-  CHECK(contains(ui::state_json(app), "\"selection\":{\"id\":\"block:global-kv\",\"name\":\"Global KV\""));
-  ui::set_selection(app, {}, "", "", "");
-  CHECK_FALSE(ui::panel_area_wanted(app));
-  ui::set_panel(app, ui::Panel::Card, true);
-  CHECK(ui::panel_area_wanted(app));
-  ui::set_panel(app, ui::Panel::Card, false);
+  CHECK(app::panel_area_wanted(app));
+  CHECK(contains(app::state_json(app), "\"selection\":{\"id\":\"block:global-kv\",\"name\":\"Global KV\""));
+  app::set_selection(app, {}, "", "", "");
+  CHECK_FALSE(app::panel_area_wanted(app));
+  app::set_panel(app, app::Panel::Card, true);
+  CHECK(app::panel_area_wanted(app));
+  app::set_panel(app, app::Panel::Card, false);
   app.canvas.help_open = true;
-  CHECK(ui::panel_area_wanted(app));
+  CHECK(app::panel_area_wanted(app));
 }
 
 namespace {
@@ -275,32 +276,32 @@ std::string corpus_file(const char* name) {
 TEST_CASE("a loaded config.json changes the model only, and its share link reopens the same model without the file") {
   for (const char* file : {"Qwen3-30B-A3B.json", "gemma-3-27b-it.json", "DeepSeek-V2-Lite-Chat.json"}) {
     INFO(file);
-    ui::App app;
-    ui::init(app);
-    ui::set_path(app, anim::PathId::Prefill);
+    app::App app;
+    app::init(app);
+    app::set_path(app, anim::PathId::Prefill);
     const model::Hardware hw = app.scenario.hw;
     model::Errors errors;
     std::vector<std::string> notes;
-    REQUIRE(ui::load_config(app, corpus_file(file), errors, notes));
+    REQUIRE(app::load_config(app, corpus_file(file), errors, notes));
     CHECK(errors.empty());
     CHECK_FALSE(notes.empty());
     CHECK(app.scenario.preset.rfind("config:", 0) == 0);
     CHECK(app.scenario.hw.gpus == hw.gpus);
     CHECK(app.scenario.hw.gpu == hw.gpu);
     CHECK(app.playback.path == anim::PathId::Prefill);
-    CHECK(ui::state_json(app).find("(config.json)") != std::string::npos);
+    CHECK(app::state_json(app).find("(config.json)") != std::string::npos);
     // The default 128K context is beyond Qwen3-30B-A3B's 40,960 trained positions: the load says so.
     bool context_noted = false;
     for (const std::string& n : notes) context_noted = context_noted || n.rfind("context: ctx 131072", 0) == 0;
     CHECK(context_noted == (app.scenario.model.max_pos < 131072));
 
     // The link names the kept preset and every model key that differs from it.
-    const std::string hash = ui::view_hash(app);
+    const std::string hash = app::view_hash(app);
     CHECK(hash.rfind("preset=v41-flash-8xb200&", 0) == 0);
-    ui::App reopened;
-    ui::init(reopened);
+    app::App reopened;
+    app::init(reopened);
     model::Errors e2;
-    CHECK(ui::apply_hash(reopened, hash, e2));
+    CHECK(app::apply_hash(reopened, hash, e2));
     CHECK(e2.empty());
     for (const model::ParamDef& p : model::params()) {
       INFO(p.key);
@@ -314,37 +315,37 @@ TEST_CASE("a loaded config.json changes the model only, and its share link reope
       CHECK(a.feasible == b.feasible);
       CHECK((a.value == b.value || (std::isnan(a.value) && std::isnan(b.value))));  // not computed on both sides
     }
-    CHECK(ui::view_hash(reopened) == hash);
+    CHECK(app::view_hash(reopened) == hash);
   }
 }
 
 TEST_CASE("a config.json that cannot be read leaves the app unchanged and says why, with notes in the bridge's shape") {
-  ui::App app;
-  ui::init(app);
-  const std::string before = ui::state_json(app);
+  app::App app;
+  app::init(app);
+  const std::string before = app::state_json(app);
   const auto revision = app.revision;
   model::Errors errors;
   std::vector<std::string> notes;
-  CHECK_FALSE(ui::load_config(app, "{\"model_type\": \"mamba\"}", errors, notes));
+  CHECK_FALSE(app::load_config(app, "{\"model_type\": \"mamba\"}", errors, notes));
   CHECK(has_error(errors, "model_type", model::ErrorCode::Unrepresentable));
-  CHECK_FALSE(ui::load_config(app, "not json", errors, notes));
-  CHECK(ui::state_json(app) == before);
+  CHECK_FALSE(app::load_config(app, "not json", errors, notes));
+  CHECK(app::state_json(app) == before);
   CHECK(app.revision == revision);
   CHECK(notes.empty());
-  const std::string bad = ui::errors_notes_json(errors, notes);
+  const std::string bad = app::errors_notes_json(errors, notes);
   CHECK(bad.rfind("{\"ok\":false,\"errors\":[{\"code\":\"unrepresentable\"", 0) == 0);
   CHECK(bad.find(",\"notes\":[]}") != std::string::npos);
-  const std::string good = ui::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
+  const std::string good = app::errors_notes_json({}, {"KV cache: bf16 <assumed>"});
   CHECK(good == "{\"ok\":true,\"errors\":[],\"notes\":[\"KV cache: bf16 \\u003cassumed\\u003e\"]}");
 }
 
 TEST_CASE("a setup that cannot run says why in the state JSON, and its figures are not computed") {
-  ui::App app;
-  ui::init(app);
-  CHECK(contains(ui::state_json(app), "\"feasible\":true,\"infeasible\":\"\",\"infeasibleErrors\":[]"));
+  app::App app;
+  app::init(app);
+  CHECK(contains(app::state_json(app), "\"feasible\":true,\"infeasible\":\"\",\"infeasibleErrors\":[]"));
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "gpus", "1", errors));
-  const std::string s = ui::state_json(app);
+  REQUIRE(app::set_param(app, "gpus", "1", errors));
+  const std::string s = app::state_json(app);
   CHECK(contains(s, "\"feasible\":false"));
   CHECK(contains(s, "\"infeasibleErrors\":[{\"code\":\"infeasible\""));
   CHECK(app.ledger.entries.empty());
@@ -352,56 +353,56 @@ TEST_CASE("a setup that cannot run says why in the state JSON, and its figures a
 }
 
 TEST_CASE("a hand-written link with gpus=1 opens that setup, says what followed, and shows why it cannot run") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
   const auto seq = app.adjustments_seq;
-  REQUIRE(ui::apply_hash(app, "#gpus=1&path=decode", errors));
+  REQUIRE(app::apply_hash(app, "#gpus=1&path=decode", errors));
   CHECK(errors.empty());
   CHECK(app.scenario.hw.gpus == 1);
   CHECK(app.adjustments_seq == seq + 1);
   REQUIRE_FALSE(app.adjustments.empty());
   CHECK(app.adjustments[0].field == "tp");
-  CHECK(contains(ui::state_json(app), "\"feasible\":false"));
+  CHECK(contains(app::state_json(app), "\"feasible\":false"));
 }
 
 TEST_CASE("pinning a scenario compares it with the current one: charts show both, the link reopens both") {
-  ui::App app;
-  ui::init(app);
-  ui::set_compare(app, true);
+  app::App app;
+  app::init(app);
+  app::set_compare(app, true);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "gpus", "8", errors));
-  REQUIRE(ui::set_view(app, "chart-roofline", "", errors));
-  const std::string hash = ui::view_hash(app);
+  REQUIRE(app::set_param(app, "gpus", "8", errors));
+  REQUIRE(app::set_view(app, "chart-roofline", "", errors));
+  const std::string hash = app::view_hash(app);
   CHECK(contains(hash, "&cmp=v41-flash-8xb200"));
   CHECK(contains(hash, "view=chart-roofline"));
-  CHECK(contains(ui::state_json(app), "\"compare\":{\"label\":"));
-  ui::App reopened;
-  ui::init(reopened);
-  REQUIRE(ui::apply_hash(reopened, hash, errors));
+  CHECK(contains(app::state_json(app), "\"compare\":{\"label\":"));
+  app::App reopened;
+  app::init(reopened);
+  REQUIRE(app::apply_hash(reopened, hash, errors));
   CHECK(reopened.comparing);
   CHECK(reopened.view == "chart-roofline");
-  CHECK(ui::view_hash(reopened) == hash);
+  CHECK(app::view_hash(reopened) == hash);
   CHECK(model::scenario_to_hash(reopened.pinned) == model::scenario_to_hash(app.pinned));
   std::string text;
-  REQUIRE(ui::pinned_export(reopened, "figures-pinned", "json", text, errors));
+  REQUIRE(app::pinned_export(reopened, "figures-pinned", "json", text, errors));
   CHECK(contains(text, "\"hash\": \"preset=v41-flash-8xb200\""));
   // A bad view is named, and nothing changes.
-  CHECK_FALSE(ui::set_view(app, "chart-pie", "", errors));
+  CHECK_FALSE(app::set_view(app, "chart-pie", "", errors));
   CHECK(app.view == "chart-roofline");
-  ui::set_compare(app, false);
-  CHECK_FALSE(contains(ui::view_hash(app), "cmp="));
-  CHECK_FALSE(ui::pinned_export(app, "ledger-pinned", "json", text, errors));
+  app::set_compare(app, false);
+  CHECK_FALSE(contains(app::view_hash(app), "cmp="));
+  CHECK_FALSE(app::pinned_export(app, "ledger-pinned", "json", text, errors));
 }
 
 TEST_CASE("the comparison JSON gives both values of every figure with B/A, and both timelines of the path") {
-  ui::App app;
-  ui::init(app);
-  CHECK(ui::compare_json(app) == "null");
-  ui::set_compare(app, true);
+  app::App app;
+  app::init(app);
+  CHECK(app::compare_json(app) == "null");
+  app::set_compare(app, true);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "gpus", "8", errors));
-  const std::string c = ui::compare_json(app);
+  REQUIRE(app::set_param(app, "gpus", "8", errors));
+  const std::string c = app::compare_json(app);
   CHECK(contains(c, "\"a\":{\"label\":"));
   CHECK(contains(c, "{\"id\":\"hw.gpus\"") == false);  // figures, not inputs
   CHECK(contains(c, "\"id\":\"decode.step_time\""));
@@ -413,12 +414,12 @@ TEST_CASE("the comparison JSON gives both values of every figure with B/A, and b
 }
 
 TEST_CASE("the page's light figures view has every figure with the downloads' words, and no sources") {
-  ui::App app;
-  ui::init(app);
-  const std::string v = ui::figures_view_json(app);
+  app::App app;
+  app::init(app);
+  const std::string v = app::figures_view_json(app);
   std::string full;
   model::Errors errors;
-  REQUIRE(ui::figures_export(app, "json", full, errors));
+  REQUIRE(app::figures_export(app, "json", full, errors));
   CHECK(v.find("\"sources\"") == std::string::npos);
   CHECK(v.size() * 2 < full.size());
   for (const model::Figure& f : app.figures.list) CHECK(contains(v, "{\"id\":\"" + std::string(f.id) + "\""));
@@ -427,7 +428,7 @@ TEST_CASE("the page's light figures view has every figure with the downloads' wo
   // The walkthrough asks for the few it shows: those, in the table's order, and nothing for an unknown id.
   const model::Figure& a = app.figures.list.at(3);
   const model::Figure& b = app.figures.list.at(1);
-  const std::string some = ui::figures_view_json(app, std::string(a.id) + ",no.such.figure," + std::string(b.id));
+  const std::string some = app::figures_view_json(app, std::string(a.id) + ",no.such.figure," + std::string(b.id));
   CHECK(contains(some, "{\"id\":\"" + std::string(a.id) + "\""));
   CHECK(contains(some, "{\"id\":\"" + std::string(b.id) + "\""));
   CHECK(some.find("{\"id\":\"" + std::string(b.id) + "\"") < some.find("{\"id\":\"" + std::string(a.id) + "\""));
@@ -435,82 +436,82 @@ TEST_CASE("the page's light figures view has every figure with the downloads' wo
   for (std::size_t at = some.find("{\"id\":"); at != std::string::npos; at = some.find("{\"id\":", at + 1)) ++listed;
   CHECK(listed == 2);
   CHECK_FALSE(contains(some, "no.such.figure"));
-  CHECK(ui::figures_view_json(app, "no.such.figure") == "{\"figures\":[]}");
+  CHECK(app::figures_view_json(app, "no.such.figure") == "{\"figures\":[]}");
 }
 
 TEST_CASE("a link to the walkthrough's first screen opens step one's path and keeps its name until another path is chosen") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::apply_hash(app, "tour=intro", errors));
+  REQUIRE(app::apply_hash(app, "tour=intro", errors));
   CHECK(app.tour == model::kTourIntro);
   CHECK(std::string(anim::path_key(app.playback.path)) == "prefill");
-  CHECK(ui::view_hash(app).ends_with("&tour=intro"));
-  REQUIRE(ui::set_tour(app, model::kTourIntro, errors));
-  ui::set_path(app, anim::PathId::Decode);
-  CHECK(ui::view_hash(app).ends_with("&tour=2"));
-  REQUIRE(ui::apply_hash(app, "tour=3", errors));
-  CHECK(ui::view_hash(app).ends_with("&tour=3"));
-  CHECK_FALSE(ui::set_tour(app, -2, errors));
+  CHECK(app::view_hash(app).ends_with("&tour=intro"));
+  REQUIRE(app::set_tour(app, model::kTourIntro, errors));
+  app::set_path(app, anim::PathId::Decode);
+  CHECK(app::view_hash(app).ends_with("&tour=2"));
+  REQUIRE(app::apply_hash(app, "tour=3", errors));
+  CHECK(app::view_hash(app).ends_with("&tour=3"));
+  CHECK_FALSE(app::set_tour(app, -2, errors));
 }
 
 TEST_CASE("a new selection scrolls the inspector back to its top, so the new object's name and why are in view") {
-  ui::App app;
-  ui::init(app);
-  const ui::CanvasTarget kv{layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)};
-  const ui::CanvasTarget moe{layout::Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights)};
-  ui::set_selection(app, kv, "block:global-kv", "Global KV", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(ui::Panel::Inspector));
-  app.canvas.scroll_request = ui::kNoSection;  // the panels drew it
-  ui::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger");
-  CHECK(app.canvas.scroll_request == ui::kNoSection);  // the same object with a new value keeps the reader's place
-  ui::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(ui::Panel::Inspector));
-  app.canvas.scroll_request = ui::kNoSection;
-  ui::set_selection(app, {}, "", "", "");
-  CHECK(app.canvas.scroll_request == ui::kNoSection);
+  app::App app;
+  app::init(app);
+  const app::CanvasTarget kv{layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)};
+  const app::CanvasTarget moe{layout::Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights)};
+  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident");
+  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
+  app.canvas.scroll_request = app::kNoSection;  // the panels drew it
+  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger");
+  CHECK(app.canvas.scroll_request == app::kNoSection);  // the same object with a new value keeps the reader's place
+  app::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident");
+  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
+  app.canvas.scroll_request = app::kNoSection;
+  app::set_selection(app, {}, "", "", "");
+  CHECK(app.canvas.scroll_request == app::kNoSection);
 }
 
 TEST_CASE("an imported model's link names it: a fresh app opened on it shows the same name and numbers") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
   std::vector<std::string> notes;
-  REQUIRE(ui::load_config(app, corpus_file("Qwen3-30B-A3B.json"), errors, notes, "Qwen3-30B-A3B.json"));
+  REQUIRE(app::load_config(app, corpus_file("Qwen3-30B-A3B.json"), errors, notes, "Qwen3-30B-A3B.json"));
   CHECK(app.scenario.work.ctx == 40960);  // lowered to the trained positions by the import
-  REQUIRE(ui::set_param(app, "ctx", "32768", errors));
+  REQUIRE(app::set_param(app, "ctx", "32768", errors));
   const std::string label = model::scenario_label(app.scenario);
   CHECK(label == "Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)");
-  const std::string hash = ui::view_hash(app);
+  const std::string hash = app::view_hash(app);
   CHECK(hash.find("&model=Qwen3-30B-A3B&") != std::string::npos);
-  ui::App fresh;
-  ui::init(fresh);
+  app::App fresh;
+  app::init(fresh);
   model::Errors e2;
-  REQUIRE(ui::apply_hash(fresh, "#" + hash, e2));
+  REQUIRE(app::apply_hash(fresh, "#" + hash, e2));
   CHECK(e2.empty());
-  CHECK(ui::state_json(fresh).find("\"presetLabel\":\"Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)\"") != std::string::npos);
+  CHECK(app::state_json(fresh).find("\"presetLabel\":\"Qwen3-30B-A3B (config.json) · 8×B200 (two TP4 instances)\"") != std::string::npos);
   CHECK(model::scenario_label(fresh.scenario) == label);
   REQUIRE(app.figures.list.size() == fresh.figures.list.size());
   for (std::size_t i = 0; i < app.figures.list.size(); ++i) {
     CHECK(app.figures.list[i].feasible == fresh.figures.list[i].feasible);
     CHECK(app.figures.list[i].value == fresh.figures.list[i].value);
   }
-  CHECK(ui::view_hash(fresh) == hash);
+  CHECK(app::view_hash(fresh) == hash);
 }
 
 TEST_CASE("a setup that cannot run carries its fixes in the state; applying one through set_param makes it run") {
-  ui::App app;
-  ui::init(app);
+  app::App app;
+  app::init(app);
   model::Errors errors;
-  REQUIRE(ui::set_param(app, "gpus", "1", errors));
+  REQUIRE(app::set_param(app, "gpus", "1", errors));
   REQUIRE_FALSE(app.figures.computed.terms.feasible());
   REQUIRE_FALSE(app.fixes.empty());
-  const std::string st = ui::state_json(app);
+  const std::string st = app::state_json(app);
   CHECK(st.find("\"fixes\":[{\"field\":") != std::string::npos);
   CHECK(st.find(app.fixes.front().label) != std::string::npos);
   const model::SetupFix fix = app.fixes.front();
-  REQUIRE(ui::set_param(app, fix.field, fix.value, errors));
+  REQUIRE(app::set_param(app, fix.field, fix.value, errors));
   CHECK(app.figures.computed.terms.feasible());
   CHECK(app.fixes.empty());
-  CHECK(ui::state_json(app).find("\"fixes\":[]") != std::string::npos);
+  CHECK(app::state_json(app).find("\"fixes\":[]") != std::string::npos);
 }

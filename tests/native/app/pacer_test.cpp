@@ -2,10 +2,11 @@
 // then draws nothing at all; playback draws every frame; output that never settles stops at a cap.
 #include <catch2/catch.hpp>
 
-#include "platform/frame_pacer.h"
-#include "ui/units.h"
+#include "app/frame_pacer.h"
+#include "app/units.h"
+#include "base/hash.h"
 
-using tierscope::platform::FramePacer;
+using tierscope::app::FramePacer;
 
 namespace {
 // Runs ticks until the pacer stops asking for frames (at most `limit`); `queue` events wait in ImGui's queue
@@ -61,7 +62,7 @@ TEST_CASE("output that never settles (something that animates by itself) stops a
 
 TEST_CASE("the hash tells different bytes apart and equal bytes alike") {
   const char a[] = "global kv 890 B/token", b[] = "global kv 891 B/token";
-  using tierscope::platform::hash_bytes;
+  using tierscope::model::hash_bytes;
   CHECK(hash_bytes(a, sizeof a, 1) == hash_bytes(a, sizeof a, 1));
   CHECK(hash_bytes(a, sizeof a, 1) != hash_bytes(b, sizeof b, 1));
   CHECK(hash_bytes(a, sizeof a, 1) != hash_bytes(a, sizeof a, 2));
@@ -69,7 +70,7 @@ TEST_CASE("the hash tells different bytes apart and equal bytes alike") {
 }
 
 TEST_CASE("display wording: units once, whole sessions, singular and plural") {
-  using tierscope::ui::display_value;
+  using tierscope::app::display_value;
   CHECK(display_value(1, "sessions") == "1 session");
   CHECK(display_value(282.4, "sessions") == "282 sessions");
   CHECK(display_value(0.7, "sessions") == "0 sessions");
@@ -77,6 +78,6 @@ TEST_CASE("display wording: units once, whole sessions, singular and plural") {
   CHECK(display_value(1, "experts") == "1 expert");
   CHECK(display_value(6, "experts") == "6 experts");
   CHECK(display_value(890, "B/token") == "890 B/token");
-  CHECK(tierscope::ui::count_of(1, "layer", "layers") == "1 layer");
-  CHECK(tierscope::ui::count_of(80, "layer", "layers") == "80 layers");
+  CHECK(tierscope::app::count_of(1, "layer", "layers") == "1 layer");
+  CHECK(tierscope::app::count_of(80, "layer", "layers") == "80 layers");
 }

@@ -9,9 +9,9 @@
 #include "anim/ledger.h"
 #include "anim/state.h"
 #include "layout/layout.h"
-#include "model/figures.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 
 using namespace tierscope;
 using layout::Kind;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/card_check.h"
+#include "evidence/card_check.h"
 #include "model/params.h"
 #include "model/presets.h"
 

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
+#include "charts/charts.h"
 #include "cli/cli.h"
-#include "model/card_check.h"
-#include "model/charts.h"
+#include "evidence/card_check.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/text.h"
 
 using namespace tierscope;
 using namespace tierscope::model;
@@ -211,7 +211,7 @@ TEST_CASE("charts: the breakdown's terms add up to the step, and anchors show th
   const Chart c = chart(s, ChartKind::Breakdown);
   REQUIRE(c.bars.size() == 3);
   double sum = 0;
-  for (const ChartTerm& t : c.bars[0].terms) sum += t.seconds;
+  for (const StepTerm& t : c.bars[0].terms) sum += t.seconds;
   CHECK(sum == Approx(c.bars[0].total).epsilon(1e-12));
   Computed v;
   compute_values(s, v);
@@ -219,7 +219,7 @@ TEST_CASE("charts: the breakdown's terms add up to the step, and anchors show th
   for (std::size_t i = 1; i < c.bars.size(); ++i) {
     CHECK(c.bars[i].measured > 0);
     double t = 0;
-    for (const ChartTerm& term : c.bars[i].terms) t += term.seconds;
+    for (const StepTerm& term : c.bars[i].terms) t += term.seconds;
     CHECK(t == Approx(c.bars[i].total).epsilon(1e-12));
   }
 }

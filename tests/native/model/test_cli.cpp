@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli/cli.h"
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
 #include "model/presets.h"
 
 using namespace tierscope;

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <string>
 
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/url_codec.h"
 
 using namespace tierscope::model;
 

@@ -6,9 +6,9 @@
 #include <set>
 #include <string>
 
-#include "model/figures.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 
 using namespace tierscope::model;
 using F = FigureId;

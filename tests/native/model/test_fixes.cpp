@@ -1,13 +1,13 @@
-// The ways out of a setup that cannot run (model/fixes.h): each fix, applied as a person's edit, makes the
+// The ways out of a setup that cannot run (roofline/fixes.h): each fix, applied as a person's edit, makes the
 // setup run, and none goes further than it must (one step less would not run).
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-#include "model/fixes.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/fixes.h"
 
 using namespace tierscope::model;
 

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "model/figures.h"
-#include "model/fixes.h"
-#include "model/hf_config.h"
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+#include "hf/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/url_codec.h"
+#include "roofline/figures.h"
+#include "roofline/fixes.h"
 
 using namespace tierscope::model;
 using F = FigureId;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/json_reader.h"
 #include "json_text.h"
-#include "model/json_reader.h"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "model/anchors.h"
-#include "model/figures.h"
+#include "evidence/anchors.h"
 #include "model/parallel.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 
 using namespace tierscope::model;
 using F = FigureId;
@@ -361,7 +361,7 @@ TEST_CASE("anchors: every measured point applies its settings, can run, and its 
     REQUIRE(r.ok);
     (std::string(r.anchor->preset).rfind("v41", 0) == 0 ? v41 : others) += 1;
     double sum = 0;
-    for (const GapTerm& t : r.terms) sum += t.seconds;
+    for (const StepTerm& t : r.terms) sum += t.seconds;
     CHECK(sum == Approx(r.step_model).epsilon(1e-9));
     CHECK(r.ratio > 0);
     CHECK(std::string(r.anchor->url).rfind("https://", 0) == 0);

@@ -6,12 +6,12 @@
 
 #include <string>
 
-#include "model/card_check.h"
-#include "model/chart_options.h"
+#include "base/text.h"
+#include "charts/chart_options.h"
+#include "evidence/card_check.h"
+#include "evidence/reports.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/reports.h"
-#include "model/text.h"
 
 using namespace tierscope::model;
 using Json = nlohmann::json;

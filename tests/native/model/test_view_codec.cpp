@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "model/figures.h"
-#include "model/hf_config.h"
-#include "model/json_codec.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+#include "hf/hf_config.h"
+#include "link/view_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
-#include "model/url_codec.h"
-#include "model/view_codec.h"
+#include "roofline/figures.h"
 
 using namespace tierscope::model;
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "charts/charts.h"
 #include "cli/cli.h"
-#include "model/charts.h"
 #include "sim/fleet_charts.h"
 #include "sim/fleet_report.h"
 #include "sim/fleet_run.h"

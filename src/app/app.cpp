@@ -1,0 +1,708 @@
+// The app controller: every change to the scenario, the path or the playback goes through here, so the
+// figures, the ledger, the time map and the state at this moment never disagree.
+#include "app/app.h"
+
+#include "anim/format.h"
+#include "base/text.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+#include "hf/hf_config.h"
+#include "link/view_codec.h"
+#include "model/params.h"
+#include "model/presets.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+namespace tierscope::app {
+
+namespace {
+
+// Panel keys are the view codec's (link/view_codec.h): links, the bridge and the catalog read them there.
+constexpr const auto& kPanelKeys = model::kPanelKeys;
+static_assert(kPanelKeys.size() == static_cast<std::size_t>(kPanelCount));
+constexpr anim::PathId kDefaultPath = anim::PathId::Decode;
+
+// The figures of the scenario on screen, and while it cannot run the ways out of it.
+void describe_scenario(App& app) {
+  app.figures = model::describe(app.scenario);
+  if (app.figures.computed.terms.feasible()) app.fixes.clear();
+  else app.fixes = model::setup_fixes(app.scenario);
+}
+
+void refresh_state(App& app) {
+  app.state = anim::state_at(app.ledger, app.playback.step, app.playback.fraction);
+  app.animating = app.playback.playing;
+}
+
+void changed(App& app) {
+  refresh_state(app);
+  ++app.revision;
+}
+
+void rebuild_ledger(App& app) {
+  app.ledger = anim::build_ledger(app.scenario, app.figures, app.playback.path);
+  app.time_map = anim::time_map(app.ledger);
+  const int steps = static_cast<int>(app.ledger.entries.size());
+  if (app.playback.step >= steps) {
+    app.playback.step = steps > 0 ? steps - 1 : 0;
+    app.playback.fraction = 0;
+  }
+}
+
+std::string speed_allowed() { return model::speed_allowed_text(); }
+
+}  // namespace
+
+const char* panel_key(Panel p) { return kPanelKeys[static_cast<int>(p)]; }
+
+void init(App& app) {
+  app.scenario = model::default_scenario();
+  describe_scenario(app);
+  app.playback = anim::Playback{};
+  app.playback.path = kDefaultPath;
+  app.panels = kDefaultPanels;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+void set_scenario(App& app, const model::Scenario& s) {
+  app.scenario = s;
+  describe_scenario(app);
+  if (app.selected_figure >= static_cast<int>(app.figures.list.size())) app.selected_figure = -1;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+  model::Scenario next = s;
+  model::Error err;
+  std::vector<Adjustment> moved;
+  if (!model::edit_param(next, def, value, moved, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  model::Errors cross = model::validate(next);
+  if (!cross.empty()) {
+    errors.insert(errors.end(), cross.begin(), cross.end());
+    return false;
+  }
+  s = next;
+  adjustments.insert(adjustments.end(), moved.begin(), moved.end());
+  return true;
+}
+
+bool edit_param_plain(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+  (void)adjustments;  // a plain set moves nothing else
+  model::Scenario next = s;
+  model::Error err;
+  if (!model::set_param_text(next, def, value, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  model::Errors cross = model::validate(next);
+  if (!cross.empty()) {
+    errors.insert(errors.end(), cross.begin(), cross.end());
+    return false;
+  }
+  s = next;
+  return true;
+}
+
+bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors,
+               std::vector<Adjustment>* adjustments) {
+  if (key == "preset") return set_preset(app, value, errors);
+  const model::ParamDef* def = model::find_param(key);
+  if (!def) {
+    errors.push_back(model::make_error(model::ErrorCode::UnknownKey, key, value,
+                                       "preset or a scenario parameter key (see docs/model.md)"));
+    return false;
+  }
+  model::Scenario next = app.scenario;
+  std::vector<Adjustment> moved;
+  if (!app.edit(next, *def, value, moved, errors)) return false;
+  if (!moved.empty()) {
+    app.adjustments = moved;
+    ++app.adjustments_seq;
+  }
+  if (adjustments) *adjustments = std::move(moved);
+  set_scenario(app, next);
+  return true;
+}
+
+bool set_preset(App& app, std::string_view name, model::Errors& errors) {
+  model::Scenario next;
+  if (!model::make_preset(name, next)) {
+    std::string allowed = "one of:";
+    for (const model::PresetInfo& p : model::presets()) {
+      allowed += ' ';
+      allowed += p.name;
+    }
+    errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
+    return false;
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes, std::string_view file) {
+  model::Scenario next = app.scenario;
+  model::Errors errs;
+  std::vector<std::string> said;
+  if (!model::apply_hf_config(next, json, file, errs, said)) {
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    return false;
+  }
+  notes.insert(notes.end(), said.begin(), said.end());
+  // The workload stays as it was; say when it asks for more context than the new model was trained for.
+  const model::Workload& w = next.work;
+  const int max_pos = next.model.max_pos;
+  if (max_pos > 0 && (w.ctx > max_pos || w.prompt > max_pos)) {
+    notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against the model's " +
+                    std::to_string(max_pos) + " trained positions; timed figures are not computed until they fit");
+  }
+  set_scenario(app, next);
+  return true;
+}
+
+void set_path(App& app, anim::PathId path) {
+  if (fleet_view(app)) {  // choosing a path leaves the fleet view
+    model::Errors none;    // "" is always a known view
+    set_view(app, "", none);
+  }
+  // Another path leaves the walkthrough's first screen: the link then names the step that tells the path.
+  if (app.tour == model::kTourIntro && anim::path_key(path) != model::tour_path(model::kTourIntro)) app.tour = 1;
+  app.playback.path = path;
+  app.playback.step = 0;
+  app.playback.fraction = 0;
+  app.playback.playing = false;
+  rebuild_ledger(app);
+  changed(app);
+}
+
+bool set_path(App& app, std::string_view key, model::Errors& errors) {
+  anim::PathId path;
+  model::Error err;
+  if (!anim::parse_path(key, path, err)) {
+    errors.push_back(err);
+    return false;
+  }
+  set_path(app, path);
+  return true;
+}
+
+void play(App& app) {
+  if (fleet_view(app)) return fleet_play(app);
+  anim::play(app.playback, app.time_map);
+  changed(app);
+}
+
+void pause(App& app) {
+  if (fleet_view(app)) return fleet_pause(app);
+  anim::pause(app.playback);
+  changed(app);
+}
+
+void toggle_play(App& app) {
+  if (fleet_view(app)) return app.fleet_clock.playing ? fleet_pause(app) : fleet_play(app);
+  anim::toggle(app.playback, app.time_map);
+  changed(app);
+}
+
+void step_by(App& app, int delta) {
+  if (fleet_view(app)) return fleet_step(app, delta);
+  for (int i = 0; i < delta; ++i) anim::step_forward(app.playback, app.time_map);
+  for (int i = 0; i > delta; --i) anim::step_back(app.playback, app.time_map);
+  changed(app);
+}
+
+bool seek(App& app, int step, model::Errors& errors) {
+  // In the fleet view a step is an hour of the run.
+  const int steps = fleet_view(app) ? fleet_hours(app) : static_cast<int>(app.ledger.entries.size());
+  if (step < 0 || step >= steps) {
+    std::string allowed;
+    model::appendf(allowed, steps > 0 ? "an integer from 0 to %d" : "0 (this path has no steps for this model)",
+                   steps - 1);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", std::to_string(step), allowed));
+    return false;
+  }
+  seek_clamped(app, step);
+  return true;
+}
+
+void seek_clamped(App& app, int step) {
+  if (fleet_view(app)) return fleet_seek_hour(app, step);
+  anim::seek(app.playback, app.time_map, step);
+  changed(app);
+}
+
+void scrub(App& app, double screen_seconds) {
+  const int before = app.playback.step;
+  anim::scrub(app.playback, app.time_map, screen_seconds);
+  refresh_state(app);
+  if (app.playback.step != before) ++app.revision;
+}
+
+bool set_speed(App& app, double speed, model::Errors& errors) {
+  if (!std::isfinite(speed) || speed < anim::kMinSpeed || speed > anim::kMaxSpeed) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", speed);
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "speed", value, speed_allowed()));
+    return false;
+  }
+  anim::set_speed(app.playback, speed);
+  changed(app);
+  return true;
+}
+
+void set_panel(App& app, Panel p, bool open) {
+  const std::uint32_t bit = 1u << static_cast<int>(p);
+  const std::uint32_t next = open ? (app.panels | bit) : (app.panels & ~bit);
+  if (next == app.panels) return;
+  app.panels = next;
+  ++app.revision;
+}
+
+bool panel_open(const App& app, Panel p) { return (app.panels >> static_cast<int>(p)) & 1u; }
+
+bool panel_area_wanted(const App& app) {
+  if (app.canvas.help_open) return true;
+  for (const Panel p : {Panel::Scenario, Panel::Modes, Panel::Card, Panel::Figures})
+    if (panel_open(app, p)) return true;
+  return panel_open(app, Panel::Inspector) &&
+         (app.canvas.selected.valid() || app.selected_figure >= 0 || app.canvas.inspector_shown);
+}
+
+void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail) {
+  CanvasState& c = app.canvas;
+  if (c.selected == target && c.selection_id == id && c.selection_detail == detail) return;
+  // A new object opens the inspector at its top, its name and why it sits where it does in view.
+  if (target.valid() && !(c.selected == target)) c.scroll_request = static_cast<int>(Panel::Inspector);
+  c.selected = target;
+  c.selection_id = std::move(id);
+  c.selection_name = std::move(name);
+  c.selection_detail = std::move(detail);
+  ++app.revision;
+}
+
+std::string object_name(const App& app, anim::ObjectKind o) { return anim::object_label(o, app.scenario.model); }
+
+std::string endpoint_name(const App& app, anim::Endpoint e) { return anim::endpoint_label(e, app.scenario.model); }
+
+bool tick(App& app, double dt_seconds) {
+  if (fleet_view(app)) return fleet_tick(app, dt_seconds);
+  if (!app.playback.playing) return false;
+  const int before = app.playback.step;
+  const bool moved = anim::advance(app.playback, app.time_map, dt_seconds);
+  refresh_state(app);
+  // The page hears about step changes and the end of play, not about every frame.
+  if (app.playback.step != before || !app.playback.playing) ++app.revision;
+  return moved;
+}
+
+bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo* info) {
+  const std::size_t errors_before = errors.size();
+  model::ViewState v;
+  model::parse_view(hash, v, errors);
+  // A hash too large to read changes nothing (the codec has named it).
+  if (hash.size() > model::kMaxHashBytes + (hash.starts_with('#') ? 1 : 0)) return false;
+  anim::PathId path = kDefaultPath;
+  // A walkthrough step without a path opens the path that step tells.
+  const std::string key = !v.path.empty() ? v.path : model::tour_path(v.tour);
+  if (!key.empty()) path = static_cast<anim::PathId>(model::path_index(key));
+  if (info) {
+    info->path_given = !v.path.empty();
+    info->tour = v.tour;
+  }
+
+  // A link to the scenario and path on screen (the page reading its own address once the app has started)
+  // keeps the figures and the ledger: they would come out the same.
+  // The page's own link of a loaded model names the same model: keep the sources the import gave it.
+  if (app.scenario.origin && v.scenario.origin && model::scenario_equal(app.scenario, v.scenario)) v.scenario.origin = app.scenario.origin;
+  const bool same = model::scenario_equal(app.scenario, v.scenario) && app.scenario.origin == v.scenario.origin &&
+                    app.playback.path == path && !app.ledger.entries.empty();
+  app.scenario = v.scenario;
+  if (!v.followed.empty()) {
+    app.adjustments = v.followed;
+    ++app.adjustments_seq;
+  }
+  if (!same) describe_scenario(app);
+  app.selected_figure = -1;
+  app.playback = anim::Playback{};
+  app.playback.path = path;
+  app.tour = v.tour;
+  app.view = v.view;
+  app.sweep = v.sweep;
+  app.comparing = v.compare;
+  if (v.compare) {
+    app.pinned = v.compare_scenario;
+    app.pinned_figures = model::describe(app.pinned);
+  }
+  if (!same) rebuild_ledger(app);
+
+  // The step is an index into the path's ledger: only here is its range known.
+  if (v.step >= 0) {
+    const int steps = static_cast<int>(app.ledger.entries.size());
+    if (v.step >= steps) {
+      std::string allowed;
+      model::appendf(allowed, "an integer from 0 to %d for this path", steps - 1);
+      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", std::to_string(v.step), allowed));
+    } else {
+      anim::seek(app.playback, app.time_map, v.step);
+    }
+  }
+  if (v.speed > 0) anim::set_speed(app.playback, v.speed);
+  app.panels = v.panels_given ? v.panels : kDefaultPanels;
+  changed(app);
+  return errors.size() == errors_before;
+}
+
+std::string view_hash(const App& app) {
+  model::ViewState v;
+  v.scenario = app.scenario;
+  v.path = anim::path_key(app.playback.path);
+  v.step = app.playback.step;
+  v.speed = app.playback.speed;
+  v.panels_given = app.panels != kDefaultPanels;
+  v.panels = app.panels;
+  v.view = app.view;
+  v.sweep = app.sweep;
+  v.compare = app.comparing;
+  if (app.comparing) v.compare_scenario = app.pinned;
+  // Once the reader has used the walkthrough, the link names its step, which always tells the path on screen.
+  // The walkthrough's first screen is named as such (it sits on the first step's path).
+  v.tour = app.tour == model::kTourIntro ? model::kTourIntro : app.tour > 0 ? model::path_index(v.path) + 1 : 0;
+  return model::view_to_hash(v);
+}
+
+bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors) {
+  // The codec is the one judge of what a view and a sweep may be: read them as a link would.
+  std::string hash;
+  if (!view.empty()) hash += "view=" + std::string(view);
+  if (!sweep.empty()) hash += std::string(hash.empty() ? "" : "&") + "sweep=" + std::string(sweep);
+  model::ViewState v;
+  model::Errors e;
+  model::parse_view(hash, v, e);
+  if (!e.empty()) {
+    errors.insert(errors.end(), e.begin(), e.end());
+    return false;
+  }
+  if (v.view != app.view || v.sweep != app.sweep) {
+    // One clock plays at a time: the fleet view's or the path's.
+    const bool to_fleet = v.view == model::kFleetView;
+    if (to_fleet && app.playback.playing) pause(app);
+    if (!to_fleet) app.fleet_clock.playing = false;
+    app.view = v.view;
+    app.sweep = v.sweep;
+    ++app.revision;
+  }
+  return true;
+}
+
+void set_compare(App& app, bool on) {
+  if (on) {
+    app.pinned = app.scenario;
+    app.pinned_figures = app.figures;
+  }
+  if (on || app.comparing) ++app.revision;
+  app.comparing = on;
+}
+
+bool set_tour(App& app, int tour, model::Errors& errors) {
+  if ((tour < 0 && tour != model::kTourIntro) || tour > model::kTourSteps) {
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "tour", std::to_string(tour),
+                                       "0 (none), " + std::to_string(model::kTourIntro) + " (the first screen) or a walkthrough step from 1 to " +
+                                           std::to_string(model::kTourSteps)));
+    return false;
+  }
+  if (tour != app.tour) {
+    app.tour = tour;
+    ++app.revision;
+  }
+  return true;
+}
+
+std::string policy_label(const model::Scenario& s) {
+  const model::ModelArch& m = s.model;
+  const std::string fmt = model::format_info(m.kv_fmt).key;
+  std::string family = fmt.substr(0, fmt.find('_'));
+  for (char& c : family) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  if (sparse) return family + " global KV";
+  if (m.attn == model::AttnKind::MLA) return family + " MLA latent KV";
+  return family + " KV per layer";
+}
+
+std::string errors_json(const model::Errors& errors) {
+  std::string out = "{\"ok\":";
+  out += errors.empty() ? "true" : "false";
+  out += ",\"errors\":[";
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    const model::Error& e = errors[i];
+    if (i) out += ',';
+    out += "{\"code\":";
+    model::append_json_string(out, model::error_code_name(e.code));
+    out += ",\"field\":";
+    model::append_json_string(out, e.field);
+    out += ",\"value\":";
+    model::append_json_string(out, e.value);
+    out += ",\"allowed\":";
+    model::append_json_string(out, e.allowed);
+    out += ",\"message\":";
+    model::append_json_string(out, e.message());
+    out += '}';
+  }
+  out += "]}";
+  return out;
+}
+
+namespace {
+void append_adjustments(std::string& out, const std::vector<Adjustment>& adjustments) {
+  out += '[';
+  for (std::size_t i = 0; i < adjustments.size(); ++i) {
+    const Adjustment& a = adjustments[i];
+    if (i) out += ',';
+    out += "{\"field\":";
+    model::append_json_string(out, a.field);
+    out += ",\"from\":";
+    model::append_json_string(out, a.from);
+    out += ",\"to\":";
+    model::append_json_string(out, a.to);
+    out += ",\"why\":";
+    model::append_json_string(out, a.why);
+    out += '}';
+  }
+  out += ']';
+}
+}  // namespace
+
+std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // reopen the object for one more field
+  out += ",\"adjustments\":";
+  append_adjustments(out, adjustments);
+  out += '}';
+  return out;
+}
+
+namespace {
+
+// What kind of model this is, in the walkthrough's terms: the page picks its wording from these (never
+// from the preset's name) and quotes the numbers.
+void append_arch(std::string& o, const model::ModelArch& m) {
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  const char* attention = "gqa";
+  if (sparse) attention = "csa2";
+  else if (m.attn == model::AttnKind::MLA) attention = "mla";
+  else if (m.attn == model::AttnKind::Latent) attention = "latent";
+  else if (m.kv_heads == m.q_heads) attention = "mha";
+  else if (m.kv_heads == 1) attention = "mqa";
+  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  model::appendf(o, "{\"family\":\"%s\",\"attention\":\"%s\",\"layers\":%d,\"encoder_layers\":%d,\"decoder_layers\":%d,",
+                 ced ? "encoder-decoder" : "decoder-only", attention, m.layer_count, ced ? m.enc_layers : 0,
+                 m.layer_count - (ced ? m.enc_layers : 0));
+  model::appendf(o, "\"q_heads\":%d,\"kv_heads\":%d,\"head_dim\":%d,\"kv_lora\":%d,\"window\":%d,",
+                 m.q_heads, m.kv_heads, m.head_dim, m.kv_lora, m.n_win);
+  model::appendf(o, "\"moe\":%s,\"experts\":%d,\"experts_per_token\":%d,\"shared_experts\":%d,\"engram\":%s,"
+                    "\"engram_layers\":%d,\"sparse\":%s,\"kv_format\":",
+                 m.experts > 0 ? "true" : "false", m.experts, m.experts_per_token, m.shared_experts,
+                 m.engram_count > 0 ? "true" : "false", m.engram_count, sparse ? "true" : "false");
+  model::append_json_string(o, model::format_info(m.kv_fmt).label);
+  // The same facts as the walkthrough quotes them (grouped digits), so the page formats no number.
+  const std::pair<const char*, double> facts[] = {
+      {"layers", m.layer_count}, {"encoder_layers", ced ? m.enc_layers : 0}, {"decoder_layers", m.layer_count - (ced ? m.enc_layers : 0)},
+      {"q_heads", m.q_heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"kv_lora", m.kv_lora}, {"window", m.n_win},
+      {"experts", m.experts}, {"experts_per_token", m.experts_per_token}, {"shared_experts", m.shared_experts},
+      {"engram_layers", m.engram_count}};
+  o += ",\"text\":{";
+  for (std::size_t i = 0; i < std::size(facts); ++i) {
+    if (i) o += ',';
+    model::append_json_string(o, facts[i].first);
+    o += ':';
+    model::append_json_string(o, model::num(facts[i].second));
+  }
+  o += "}}";
+}
+
+void append_names(std::string& o, const App& app) {
+  o += "{\"objects\":{";
+  for (int i = 0; i < anim::kObjectCount; ++i) {
+    const auto k = static_cast<anim::ObjectKind>(i);
+    if (i) o += ',';
+    model::append_json_string(o, anim::object_key(k));
+    o += ':';
+    model::append_json_string(o, object_name(app, k));
+  }
+  o += "},\"endpoints\":{";
+  for (int i = 0; i < anim::kEndpointCount; ++i) {
+    const auto e = static_cast<anim::Endpoint>(i);
+    if (i) o += ',';
+    model::append_json_string(o, anim::endpoint_key(e));
+    o += ':';
+    model::append_json_string(o, endpoint_name(app, e));
+  }
+  o += "}}";
+}
+
+}  // namespace
+
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes) {
+  std::string out = errors_json(errors);
+  out.pop_back();  // the closing brace: the notes go inside the same object
+  out += ",\"notes\":[";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (i) out += ',';
+    model::append_json_string(out, notes[i]);
+  }
+  out += "]}";
+  return out;
+}
+
+std::string state_json(const App& app) {
+  const anim::StepState& st = app.state;
+  const anim::Counters& c = st.counters;
+  std::string o = "{\"preset\":";
+  model::append_json_string(o, app.scenario.preset);
+  o += ",\"presetLabel\":";
+  model::append_json_string(o, model::scenario_label(app.scenario));
+  // The node's GPUs and how its instances fill it ("8×B200 · two TP4 instances"), for the header.
+  o += ",\"layoutText\":";
+  model::append_json_string(o, model::layout_label(app.scenario));
+  o += ",\"scenarioHash\":";
+  model::append_json_string(o, model::scenario_to_hash(app.scenario));
+  o += ",\"viewHash\":";
+  model::append_json_string(o, view_hash(app));
+  o += ",\"path\":";
+  model::append_json_string(o, anim::path_key(app.playback.path));
+  o += ",\"pathLabel\":";
+  model::append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
+  // The view's clock: the path's step, or in the fleet view the hour on screen of the run's hours.
+  const bool fleet = fleet_view(app);
+  model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", fleet ? fleet_hour(app) : app.playback.step,
+                 fleet ? fleet_hours(app) : st.steps, (fleet ? app.fleet_clock.playing : app.playback.playing) ? "true" : "false");
+  model::append_json_number(o, app.playback.speed);
+  o += ",\"fraction\":";
+  model::append_json_number(o, app.playback.fraction);
+  o += ",\"tModel\":";
+  model::append_json_number(o, st.t_model);
+  o += ",\"total\":";
+  model::append_json_number(o, st.total);
+  o += ",\"mapping\":";
+  model::append_json_string(o, app.time_map.text);
+  o += ",\"counters\":{\"globalKvTokens\":";
+  model::append_json_number(o, c.global_kv_tokens);
+  o += ",\"globalKvBytes\":";
+  model::append_json_number(o, c.global_kv_bytes);
+  o += ",\"swaKvTokens\":";
+  model::append_json_number(o, c.swa_kv_tokens);
+  o += ",\"swaKvBytes\":";
+  model::append_json_number(o, c.swa_kv_bytes);
+  o += ",\"engramRows\":";
+  model::append_json_number(o, c.engram_rows);
+  // The same counters as the page shows them (grouped tokens, bytes with their unit).
+  o += "},\"counterText\":{\"globalKvTokens\":";
+  model::append_json_string(o, model::num(c.global_kv_tokens));
+  o += ",\"globalKvBytes\":";
+  model::append_json_string(o, model::human(c.global_kv_bytes, "B"));
+  o += ",\"swaKvTokens\":";
+  model::append_json_string(o, model::num(c.swa_kv_tokens));
+  o += ",\"swaKvBytes\":";
+  model::append_json_string(o, model::human(c.swa_kv_bytes, "B"));
+  o += ",\"engramRows\":";
+  model::append_json_string(o, model::num(c.engram_rows));
+  o += "},\"tModelText\":";
+  model::append_json_string(o, fleet ? fleet_time_text(app.fleet_clock.t) : model::human(st.t_model, "s"));
+  o += ",\"totalText\":";
+  model::append_json_string(o, fleet ? fleet_time_text(fleet_end_s(app)) : model::human(st.total, "s"));
+  model::appendf(o, ",\"tour\":%d", app.tour);
+  o += ",\"view\":";
+  model::append_json_string(o, app.view);
+  o += ",\"sweep\":";
+  model::append_json_string(o, app.sweep);
+  o += ",\"compare\":";
+  if (app.comparing) {
+    o += "{\"label\":";
+    model::append_json_string(o, model::scenario_label(app.pinned));
+    o += ",\"hash\":";
+    model::append_json_string(o, model::scenario_to_hash(app.pinned));
+    o += '}';
+  } else {
+    o += "null";
+  }
+  model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
+  bool first = true;
+  for (int i = 0; i < kPanelCount; ++i) {
+    if (!((app.panels >> i) & 1u)) continue;
+    if (!first) o += ',';
+    model::append_json_string(o, kPanelKeys[i]);
+    first = false;
+  }
+  o += "],\"policy\":";
+  model::append_json_string(o, policy_label(app.scenario));
+  o += ",\"note\":";
+  model::append_json_string(o, app.ledger.note);
+  // The current entry's sentence: the page's caption under the canvas and its live region.
+  o += ",\"entrySentence\":";
+  const int at = app.playback.step;
+  if (fleet) model::append_json_string(o, fleet_hour_sentence(app));
+  else model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
+  // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
+  // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
+  const model::Terms& terms = app.figures.computed.terms;
+  o += ",\"feasible\":";
+  o += terms.feasible() ? "true" : "false";
+  o += ",\"infeasible\":";
+  model::append_json_string(o, terms.feasible() ? std::string() : model::infeasible_summary(terms));
+  o += ",\"infeasibleErrors\":";
+  {
+    std::string errs = errors_json(model::infeasible_errors(terms));  // {"ok":…,"errors":[…]}
+    const std::size_t a = errs.find('['), b = errs.rfind(']');
+    o += errs.substr(a, b - a + 1);
+  }
+  // The ways out, each one edit that makes the setup run: the page shows them as buttons.
+  o += ",\"fixes\":[";
+  for (std::size_t i = 0; i < app.fixes.size(); ++i) {
+    const model::SetupFix& f = app.fixes[i];
+    o += i ? ",{\"field\":" : "{\"field\":";
+    model::append_json_string(o, f.field);
+    o += ",\"value\":";
+    model::append_json_string(o, f.value);
+    o += ",\"label\":";
+    model::append_json_string(o, f.label);
+    o += ",\"why\":";
+    model::append_json_string(o, f.why);
+    o += '}';
+  }
+  o += ']';
+  o += ",\"arch\":";
+  append_arch(o, app.scenario.model);
+  o += ",\"names\":";
+  append_names(o, app);
+  model::appendf(o, ",\"panelOpen\":%s,\"selection\":", panel_area_wanted(app) ? "true" : "false");
+  if (app.canvas.selected.valid() && !app.canvas.selection_id.empty()) {
+    o += "{\"id\":";
+    model::append_json_string(o, app.canvas.selection_id);
+    o += ",\"name\":";
+    model::append_json_string(o, app.canvas.selection_name);
+    o += ",\"detail\":";
+    model::append_json_string(o, app.canvas.selection_detail);
+    o += '}';
+  } else {
+    o += "null";
+  }
+  model::appendf(o, ",\"adjustmentsSeq\":%llu,\"adjustments\":", static_cast<unsigned long long>(app.adjustments_seq));
+  append_adjustments(o, app.adjustments);
+  o += ",\"view\":";
+  model::append_json_string(o, app.view);
+  if (fleet) o += ",\"fleet\":" + fleet_state_json(app);
+  o += '}';
+  return o;
+}
+
+}  // namespace tierscope::app

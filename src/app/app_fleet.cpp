@@ -1,0 +1,458 @@
+// The app controller's fleet view: one sim::FleetRun per app, started from the current scenario and
+// advanced in slices by the page; the fleet clock over the run's hours; and what the view shows at the
+// clock — the page's counters and hourly ledger, the canvas's occupancy — all as the model's own text.
+#include "app/app.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/text.h"
+#include "codec/url_codec.h"
+#include "link/view_codec.h"
+#include "sim/fleet_charts.h"
+#include "sim/fleet_report.h"
+
+namespace tierscope::app {
+
+namespace {
+
+using model::append_json_number;
+using model::append_json_string;
+using model::human;
+
+constexpr double kHour = 3600;
+
+// How far the clock may go: the end of a finished run, else the last whole hour the run has computed.
+double clock_limit(const App& app) {
+  if (!app.fleet.started()) return 0;
+  if (app.fleet.main_done()) return app.fleet.snapshot().t;
+  return std::floor(app.fleet.snapshot().t / kHour) * kHour;
+}
+
+// The page hears of a new hour on screen (its counters, ledger row and sentence change), not of every frame.
+void tell_hour(App& app) {
+  const int h = fleet_hour(app);
+  if (h != app.fleet_clock.hour_told) {
+    app.fleet_clock.hour_told = h;
+    ++app.revision;
+  }
+}
+
+// After the run moved: a clock that follows it goes to the last whole hour computed (or the end).
+void follow_run(App& app) {
+  FleetClock& c = app.fleet_clock;
+  if (c.seen == app.fleet.snapshot_version()) return;
+  c.seen = app.fleet.snapshot_version();
+  if (c.follow) c.t = clock_limit(app);
+  ++app.revision;  // a new hour of results: counters, ledger rows
+  tell_hour(app);
+}
+
+// Two digits of a clock reading.
+std::string two(long v) {
+  std::string s = std::to_string(v);
+  return s.size() < 2 ? "0" + s : s;
+}
+// Simulated seconds as "hh:mm" ("26:30" past a day: the run's own clock, not a time of day).
+std::string hhmm(double seconds) {
+  const long minutes = static_cast<long>(std::floor(std::max(0.0, seconds) / 60 + 1e-9));
+  return two(minutes / 60) + ":" + two(minutes % 60);
+}
+
+const sim::FleetResult& run_result(const App& app) { return app.fleet.snapshot(); }
+
+// Occupancy at simulated time t, interpolated between the five-minute samples.
+sim::Sample sample_at(const sim::FleetResult& r, double t) {
+  const std::vector<sim::Sample>& xs = r.samples;
+  if (xs.empty()) return {};
+  if (t <= xs.front().t) return xs.front();
+  if (t >= xs.back().t) return xs.back();
+  const auto hi = std::upper_bound(xs.begin(), xs.end(), t, [](double v, const sim::Sample& s) { return v < s.t; });
+  const sim::Sample& b = *hi;
+  const sim::Sample& a = *(hi - 1);
+  const double w = b.t > a.t ? (t - a.t) / (b.t - a.t) : 0.0;
+  sim::Sample s = a;
+  s.t = t;
+  s.hbm_bytes = a.hbm_bytes + (b.hbm_bytes - a.hbm_bytes) * w;
+  s.pool_sessions = a.pool_sessions + (b.pool_sessions - a.pool_sessions) * w;
+  s.dram_bytes = a.dram_bytes + (b.dram_bytes - a.dram_bytes) * w;
+  s.ssd_bytes = a.ssd_bytes + (b.ssd_bytes - a.ssd_bytes) * w;
+  return s;
+}
+
+double share(double used, double capacity) { return capacity > 0 && std::isfinite(capacity) ? used / capacity : -1.0; }
+
+// "41.2 GB of 1.13 TB"
+std::string of(double used, double capacity, const char* unit) {
+  return human(used, unit) + " of " + human(capacity, unit);
+}
+
+std::string sweep_words(std::string_view tier) {
+  return tier == "pool" ? "the SWA pool" : tier == "dram" ? "the DRAM prefix cache" : "the SSD";
+}
+
+void member(std::string& o, const char* key, bool first = false) {
+  if (!first) o += ',';
+  append_json_string(o, key);
+  o += ':';
+}
+
+}  // namespace
+
+bool fleet_start(App& app, std::string_view trace_text, model::Errors& errors) { return fleet_start(app, trace_text, "", errors); }
+
+bool fleet_start(App& app, std::string_view trace_text, std::string_view sweep, model::Errors& errors) {
+  sim::SweepTier tier{};
+  if (!sweep.empty() && !sim::parse_sweep_tier(sweep, tier)) {
+    errors.clear();
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "sweep", sweep, "pool, dram or ssd (or none)"));
+    return false;
+  }
+  if (!app.fleet.start(app.scenario, trace_text, errors, sweep.empty() ? nullptr : &tier)) return false;
+  app.fleet_clock = FleetClock{};
+  app.fleet_clock.sweep = std::string(sweep);
+  app.fleet_clock.seen = app.fleet.snapshot_version();
+  ++app.revision;
+  tell_hour(app);
+  return true;
+}
+
+// Progress is polled (fleet_status_json); the page is told when the run ends and when it crosses an hour.
+std::uint64_t fleet_advance(App& app, std::uint64_t max_events) {
+  const bool was_done = app.fleet.done();
+  const std::uint64_t n = app.fleet.advance(max_events);
+  if (app.fleet.done() != was_done) ++app.revision;
+  follow_run(app);
+  return n;
+}
+
+std::uint64_t fleet_advance_by(App& app, double simulated_seconds) {
+  const bool was_done = app.fleet.done();
+  const std::uint64_t n = app.fleet.advance_by(simulated_seconds);
+  if (app.fleet.done() != was_done) ++app.revision;
+  follow_run(app);
+  return n;
+}
+
+void fleet_cancel(App& app) {
+  const bool was = app.fleet.started();
+  app.fleet.cancel();
+  app.fleet_clock = FleetClock{};
+  app.fleet_clock.seen = app.fleet.snapshot_version();
+  app.fleet_clock.cancelled = was;
+  ++app.revision;
+}
+
+std::string fleet_json(const App& app) { return app.fleet.json(); }
+std::string fleet_status_json(const App& app) { return app.fleet.status_json(); }
+
+bool set_view(App& app, std::string_view view, model::Errors& errors) { return set_view(app, view, app.sweep, errors); }
+
+bool fleet_view(const App& app) { return app.view == model::kFleetView; }
+
+int fleet_hours(const App& app) {
+  const double h = app.fleet.started() ? app.fleet.horizon_s() / kHour : app.scenario.fleet.hours;
+  return std::max(1, static_cast<int>(std::ceil(h - 1e-9)));
+}
+
+// The clock at t shows the hour that ends there or runs through it: hour k is (k h, k+1 h], so the end of
+// hour k (where all of its turns are counted) still shows hour k, and t = 0 shows hour 0.
+int fleet_hour(const App& app) {
+  return std::clamp(static_cast<int>(std::ceil(app.fleet_clock.t / kHour)) - 1, 0, fleet_hours(app) - 1);
+}
+
+void fleet_play(App& app) {
+  FleetClock& c = app.fleet_clock;
+  if (!app.fleet.started()) return;
+  // At the end of a finished run, play starts the day again.
+  if (app.fleet.main_done() && c.t >= clock_limit(app)) c.t = 0;
+  c.playing = true;
+  c.follow = false;
+  ++app.revision;
+  tell_hour(app);
+}
+
+void fleet_pause(App& app) {
+  if (!app.fleet_clock.playing) return;
+  app.fleet_clock.playing = false;
+  ++app.revision;
+}
+
+void fleet_step(App& app, int delta) { fleet_seek_hour(app, fleet_hour(app) + delta); }
+
+void fleet_seek_hour(App& app, int hour) {
+  FleetClock& c = app.fleet_clock;
+  const int h = std::clamp(hour, 0, fleet_hours(app) - 1);
+  // An hour is shown at its end, where every turn of it has been counted (the ledger row's numbers).
+  c.t = std::min(static_cast<double>(h + 1) * kHour, clock_limit(app));
+  c.follow = app.fleet.started() && !app.fleet.main_done() && c.t >= clock_limit(app);
+  ++app.revision;
+  tell_hour(app);
+}
+
+bool fleet_tick(App& app, double dt_seconds) {
+  FleetClock& c = app.fleet_clock;
+  if (!c.playing || !(dt_seconds > 0)) return false;
+  const double before = c.t;
+  const double limit = clock_limit(app);
+  c.t = std::min(limit, c.t + dt_seconds * kFleetHoursPerSecond * kHour * app.playback.speed);
+  if (c.t >= limit && app.fleet.main_done()) {
+    c.playing = false;  // the day is over
+    ++app.revision;
+  }
+  tell_hour(app);
+  return c.t != before || !c.playing;
+}
+
+std::string fleet_time_text(double seconds) { return hhmm(seconds); }
+
+double fleet_end_s(const App& app) { return app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * kHour; }
+
+// The hour on screen as its span on the run's clock ("23:00–24:00"), and the moment within it while the
+// day plays ("13:00–14:00 · at 13:27"): the counters and the ledger row are that hour's.
+std::string fleet_clock_text(const App& app) {
+  const double t = app.fleet_clock.t;
+  const double from = static_cast<double>(fleet_hour(app)) * kHour, to = std::min(from + kHour, fleet_end_s(app));
+  const bool inside = t > from + 1e-6 && t < to - 1e-6;
+  return hhmm(from) + "–" + hhmm(to) + (inside ? " · at " + hhmm(t) : std::string());
+}
+
+// The hour on screen counted from 1, as the ledger and `tierscope fleet` name it ("hour 24 of 24").
+std::string fleet_position_text(const App& app) {
+  return "hour " + std::to_string(fleet_hour(app) + 1) + " of " + std::to_string(fleet_hours(app));
+}
+
+std::string fleet_hour_sentence(const App& app) {
+  return sim::fleet_hour_line(run_result(app), static_cast<std::size_t>(fleet_hour(app)));
+}
+
+layout::Occupancy fleet_occupancy(const App& app) {
+  layout::Occupancy o;
+  if (!fleet_view(app) || !app.fleet.started()) return o;
+  o.on = true;
+  const sim::FleetResult& r = run_result(app);
+  if (r.samples.empty()) return o;
+  const sim::Sample s = sample_at(r, app.fleet_clock.t);
+  const double n = std::max(1, r.nodes);
+  const double hbm = n * r.hbm_bytes, dram = n * r.dram_bytes, ssd = n * r.ssd_bytes;
+  const double pool = r.pool_on ? n * r.pool_sessions : 0.0;
+  const double pool_bytes = s.pool_sessions * r.swa_bytes;
+  const auto f = [](double v) { return static_cast<float>(v); };
+  using anim::ObjectKind;
+  const auto at = [](ObjectKind k) { return static_cast<std::size_t>(k); };
+  // Bands: HBM's room for KV, DRAM's prefix cache and SWA pool together, the SSD.
+  o.tier[1] = f(share(s.hbm_bytes, hbm));
+  o.tier[2] = f(share(s.dram_bytes + pool_bytes, dram + pool * r.swa_bytes));
+  o.tier[3] = f(share(s.ssd_bytes, ssd));
+  o.tier_text[1] = {"KV " + of(s.hbm_bytes, hbm, "B") + " in use", of(s.hbm_bytes, hbm, "B"), human(s.hbm_bytes, "B")};
+  if (pool > 0)
+    o.tier_text[2] = {"prefixes " + of(s.dram_bytes, dram, "B") + " · pool " + model::num(std::round(s.pool_sessions)) + " of " + model::num(pool),
+                      "prefixes " + of(s.dram_bytes, dram, "B"), of(s.dram_bytes, dram, "B"), human(s.dram_bytes, "B")};
+  else
+    o.tier_text[2] = {"prefixes " + of(s.dram_bytes, dram, "B"), of(s.dram_bytes, dram, "B"), human(s.dram_bytes, "B")};
+  o.tier_text[3] = {"prefixes " + of(s.ssd_bytes, ssd, "B"), of(s.ssd_bytes, ssd, "B"), human(s.ssd_bytes, "B")};
+  // Blocks: the KV in HBM, the pool's windows, the prefix cache in whichever tier the path keeps it.
+  o.object[at(ObjectKind::GlobalKv)] = f(share(s.hbm_bytes, hbm));
+  o.object_text[at(ObjectKind::GlobalKv)] = {of(s.hbm_bytes, hbm, "B"), human(s.hbm_bytes, "B")};
+  if (pool > 0) {
+    o.object[at(ObjectKind::SwaPool)] = f(share(s.pool_sessions, pool));
+    o.object_text[at(ObjectKind::SwaPool)] = {model::num(std::round(s.pool_sessions)) + " of " + model::num(pool) + " windows",
+                                              model::num(std::round(s.pool_sessions))};
+  }
+  const bool on_ssd = app.ledger.start[at(ObjectKind::PrefixCache)].tier == anim::Endpoint::Ssd;
+  const double used = on_ssd ? s.ssd_bytes : s.dram_bytes, room = on_ssd ? ssd : dram;
+  o.object[at(ObjectKind::PrefixCache)] = f(share(used, room));
+  o.object_text[at(ObjectKind::PrefixCache)] = {of(used, room, "B"), human(used, "B")};
+  for (float& v : o.tier)
+    if (v >= 0) v = std::clamp(v, 0.0f, 1.0f);
+  return o;
+}
+
+std::string fleet_state_json(const App& app) {
+  const sim::FleetRun& run = app.fleet;
+  const FleetClock& c = app.fleet_clock;
+  const sim::FleetResult& r = run_result(app);
+  const int hours = fleet_hours(app), hour = fleet_hour(app);
+  const double progress = run.progress();
+  std::string o = "{";
+  member(o, "started", true);
+  o += run.started() ? "true" : "false";
+  member(o, "done");
+  o += run.done() ? "true" : "false";
+  member(o, "running");
+  o += run.started() && !run.done() ? "true" : "false";
+  member(o, "progress");
+  append_json_number(o, progress);
+  member(o, "percentText");
+  append_json_string(o, model::num(std::floor(progress * 100)) + " %");
+  member(o, "hour");
+  o += std::to_string(hour);
+  member(o, "hours");
+  o += std::to_string(hours);
+  member(o, "playing");
+  o += c.playing ? "true" : "false";
+  member(o, "mode");
+  append_json_string(o, run.started() ? (run.is_trace() ? "trace" : "synthetic") : "");
+  member(o, "sweep");
+  append_json_string(o, run.started() ? c.sweep : std::string());
+  // The scenario the run was made of: a page whose scenario moved on starts again.
+  member(o, "scenario");
+  append_json_string(o, run.started() ? r.scenario : std::string());
+  member(o, "version");
+  o += std::to_string(run.snapshot_version());
+  member(o, "label");
+  append_json_string(o, "A day of traffic");
+  member(o, "posText");
+  append_json_string(o, fleet_position_text(app));
+  member(o, "clockText");
+  append_json_string(o, fleet_clock_text(app));
+  // When the traffic outgrows the node: one line with the simulator's numbers ("" otherwise).
+  member(o, "overloadText");
+  append_json_string(o, run.main_done() ? sim::fleet_overload_line(r) : std::string());
+  // What the run is doing, in words for the progress line and the status.
+  std::string status;
+  if (!run.started()) {
+    status = c.cancelled ? "Cancelled: nothing was kept. Run again to simulate." : "No run yet.";
+  } else if (!run.main_done()) {
+    const int h = std::min(hours, static_cast<int>(std::floor(run.now() / kHour)) + 1);
+    status = "Simulating hour " + std::to_string(h) + " of " + std::to_string(hours) + " · " + model::num(std::floor(progress * 100)) + " %";
+  } else if (!run.done()) {
+    status = "Sweep of " + sweep_words(c.sweep) + " at 1/16 to 16 times its capacity · " + model::num(std::floor(progress * 100)) + " %";
+  } else {
+    status = "Done: " + human(r.t / kHour, "hours") + " simulated, " + model::num(static_cast<double>(r.total.turns)) + " turns, " +
+             model::num(static_cast<double>(r.events)) + " events.";
+  }
+  member(o, "statusText");
+  append_json_string(o, status);
+  // The hour on screen: its counters, each with its label and the run's text for it.
+  const bool have = hour < static_cast<int>(r.hours.size());
+  const sim::HourStats h = have ? r.hours[static_cast<std::size_t>(hour)] : sim::HourStats{};
+  const sim::HitRates x = sim::hit_rates(h, r.pool_on);
+  const auto ttft = [&](double q) { return have && h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(q)) : std::string("—"); };
+  struct Counter {
+    const char* key;
+    const char* label;
+    std::string text;
+  };
+  std::vector<Counter> counters = {{"turns", "Turns", have ? model::num(static_cast<double>(h.turns)) : "—"},
+                                   {"prefix", "Prefix hits", have ? sim::fleet_percent(x.prefix) : "—"},
+                                   {"dram", "from DRAM", have ? sim::fleet_percent(x.dram) : "—"},
+                                   {"ssd", "from SSD", have ? sim::fleet_percent(x.ssd) : "—"}};
+  if (!run.started() || r.pool_on) counters.push_back({"pool", "SWA pool hits", have ? sim::fleet_percent(x.pool) : "—"});
+  counters.push_back({"ttft50", "TTFT p50", ttft(0.5)});
+  counters.push_back({"ttft95", "TTFT p95", ttft(0.95)});
+  counters.push_back({"ttft99", "TTFT p99", ttft(0.99)});
+  member(o, "countersFor");
+  append_json_string(o, have ? sim::fleet_hour_name(r, static_cast<std::size_t>(hour)) : std::string("no hour yet"));
+  member(o, "counters");
+  o += '[';
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    if (i) o += ',';
+    o += "{\"key\":";
+    append_json_string(o, counters[i].key);
+    o += ",\"label\":";
+    append_json_string(o, counters[i].label);
+    o += ",\"text\":";
+    append_json_string(o, counters[i].text);
+    o += '}';
+  }
+  o += ']';
+  member(o, "totalText");
+  append_json_string(o, run.done() ? sim::fleet_total_line(r) : std::string());
+  o += '}';
+  return o;
+}
+
+std::string fleet_ledger_json(const App& app) {
+  const sim::FleetResult& r = run_result(app);
+  std::string o = "{";
+  member(o, "path", true);
+  append_json_string(o, "fleet");
+  member(o, "label");
+  append_json_string(o, "A day of traffic, hour by hour");
+  member(o, "preset");
+  append_json_string(o, app.scenario.preset);
+  member(o, "note");
+  append_json_string(o, !app.fleet.started() ? "No fleet run yet: it starts when the fleet view opens."
+                                             : "The first simulated hour is still being computed.");
+  const std::size_t n = app.fleet.started() ? r.hours.size() : 0;
+  // While the run computes, only whole hours are listed (the snapshot is taken as the run crosses one).
+  const std::size_t whole = app.fleet.main_done() ? n : std::min(n, static_cast<std::size_t>(std::floor(r.t / kHour)));
+  member(o, "steps");
+  o += std::to_string(whole);
+  member(o, "options");
+  o += "{\"tiers\":[],\"objects\":[]}";
+  member(o, "filter");
+  o += "{\"tier\":\"\",\"object\":\"\"}";
+  member(o, "entries");
+  o += '[';
+  for (std::size_t i = 0; i < whole; ++i) {
+    const sim::HourStats& h = r.hours[i];
+    const sim::HitRates x = sim::hit_rates(h, r.pool_on);
+    if (i) o += ',';
+    o += "{\"index\":" + std::to_string(i);
+    member(o, "step");
+    append_json_string(o, "hour " + std::to_string(i + 1));
+    member(o, "phase");
+    append_json_string(o, "");
+    member(o, "at");
+    append_json_string(o, hhmm(static_cast<double>(i) * kHour) + "–" + hhmm(std::min(r.t, static_cast<double>(i + 1) * kHour)));
+    member(o, "move");
+    append_json_string(o, model::num(static_cast<double>(h.turns)) + " turns");
+    member(o, "bytes");
+    append_json_string(o, "prefix hits " + sim::fleet_percent(x.prefix));
+    member(o, "objectKey");
+    append_json_string(o, "");
+    member(o, "object");
+    append_json_string(o, model::num(static_cast<double>(h.arrivals)) + (r.mode == sim::Mode::Trace ? " requests" : " sessions arrived"));
+    member(o, "duration");
+    append_json_string(o, "p95 TTFT " + (h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(0.95)) : std::string("—")));
+    member(o, "provenance");
+    append_json_string(o, "simulated");
+    member(o, "sentence");
+    append_json_string(o, sim::fleet_hour_line(r, i));
+    // The current row's details: the percentiles, the wait for HBM, the pool and the bytes on each link.
+    const auto dur = sim::fleet_duration;
+    std::string detail = "TTFT p50 " + (h.ttft.n ? dur(h.ttft.quantile(0.5)) : "—") + ", p95 " + (h.ttft.n ? dur(h.ttft.quantile(0.95)) : "—") +
+                         ", p99 " + (h.ttft.n ? dur(h.ttft.quantile(0.99)) : "—") + "; mean wait for HBM " +
+                         (h.turns ? dur(h.queue_wait_s / static_cast<double>(h.turns)) : "—") + "; returning turns " +
+                         model::num(static_cast<double>(h.resumed)) + ", whole history found " + sim::fleet_percent(x.history);
+    if (r.pool_on) detail += ", window in the SWA pool " + sim::fleet_percent(x.pool) + ", replays " + model::num(static_cast<double>(h.replays));
+    detail += "; links: SSD→DRAM " + human(h.bytes_ssd_read, "B") + ", DRAM→SSD " + human(h.bytes_ssd_write, "B") + ", DRAM→HBM " +
+              human(h.bytes_up, "B") + ", HBM→DRAM " + human(h.bytes_down, "B") + "; SSD expired " + human(h.bytes_expired, "B");
+    member(o, "formula");
+    append_json_string(o, detail);
+    member(o, "sources");
+    append_json_string(o, "tierscope fleet --hash '#" + r.scenario + "'" + (r.mode == sim::Mode::Trace ? " --trace TRACE.jsonl" : ""));
+    o += '}';
+  }
+  o += "]}";
+  return o;
+}
+
+bool fleet_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {
+  if (format != "json" && format != "csv") {
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "format", format, "csv or json"));
+    return false;
+  }
+  if (!app.fleet.started()) {
+    errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", "none", "a fleet run (open the fleet view)"));
+    return false;
+  }
+  out = format == "json" ? app.fleet.json() : app.fleet.csv();
+  return true;
+}
+
+bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors, std::vector<double>* numbers) {
+  if (!app.fleet.done()) {
+    errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", app.fleet.started() ? "still running" : "none",
+                                       "a finished fleet run (open the fleet view and wait until it is done)"));
+    return false;
+  }
+  model::Chart c;
+  if (!sim::fleet_chart(app.fleet.snapshot(), app.fleet.sweep(), kind, c, errors)) return false;
+  out = model::chart_to_json(c, numbers);
+  return true;
+}
+
+}  // namespace tierscope::app

@@ -1,0 +1,68 @@
+// What the canvas remembers between frames: the scene of the current ledger, the last layout, what the
+// pointer is on and what is selected. Plain data held by the App; no GL, no ImGui.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "evidence/card_check.h"
+#include "layout/layout.h"
+
+namespace tierscope::app {
+
+// An item of the canvas by kind and index (stable across frames, unlike a pointer into the layout).
+struct CanvasTarget {
+  layout::Kind kind = layout::Kind::Count;
+  int index = -1;
+  bool valid() const { return kind != layout::Kind::Count; }
+  bool operator==(const CanvasTarget&) const = default;
+};
+
+// A panel control the last frame drew (toolbar buttons, parameter fields), reported to the page's tests so
+// they can tap and type into it like a user would.
+struct Control {
+  std::string id;  // "button:scenario", "param:prompt", …
+  layout::Rect rect;
+};
+
+// Keyboard focus requests for the panel area: a panel's index (Panel), or the help section.
+constexpr int kNoSection = -1;
+constexpr int kHelpSection = 100;
+
+struct CanvasState {
+  layout::Scene scene;
+  std::uint64_t scene_revision = ~std::uint64_t{0};  // App::revision the scene was built at
+  layout::Layout layout;                              // of the last drawn frame (CSS px, canvas-relative)
+  CanvasTarget hover, selected;
+  int selected_layer = -1;    // a real layer picked in the CSA2 modes panel
+  bool help_open = false;
+  bool inspector_shown = false;  // the inspector was asked for (key I) with nothing selected
+  int focus_request = kNoSection;  // move keyboard focus into this panel section on the next frame
+  int scroll_request = kNoSection; // scroll this section into view (opened from the toolbar)
+  bool blur_pending = false;     // the canvas lost focus: leave the field being edited (it applies) and the panels
+  // What is selected, in words, for the page's live region (set when the selection changes).
+  std::string selection_id, selection_name, selection_detail;
+  bool dark = true;           // the page's colour scheme
+  bool reduced_motion = false;
+  bool host_playback = false; // the page shows playback and status itself (set through the bridge)
+  bool host_counters = false; // the page shows the counters itself
+  // Pointer: a press becomes a click (inspect) or, once it moves sideways, a scrub.
+  // A press that moved up or down before it went sideways is neither (press_moved); one the browser took for
+  // scrolling (pointercancel, told by the page) is dropped (press_cancelled, cleared by the next press).
+  bool pressing = false, scrubbing = false, press_moved = false, press_cancelled = false;
+  float press_x = 0, press_y = 0;
+  double press_screen_time = 0;
+  double clock = 0;           // seconds while playing, for the marching dashes
+  // Panels: the card check of the current scenario (recomputed when the scenario changes) and the last
+  // rejected edit in the scenario editor.
+  std::vector<model::CardRow> card;
+  std::uint64_t card_revision = ~std::uint64_t{0};
+  std::string edit_key, edit_error, edit_note;  // edit_note: what else the last edit moved
+  // Reported with layout_json() for the tests: the controls drawn and how many panel texts ran past their room.
+  std::vector<Control> controls;
+  std::vector<std::string> sections;  // the panel sections shown ("help", "inspector", "scenario", …)
+  int text_cut = 0;
+};
+
+}  // namespace tierscope::app

@@ -1,0 +1,39 @@
+// Small snprintf-based text helpers: numbers in formulas, values with human units, exact doubles.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tierscope::model {
+
+// Names in a list a message offers: "prefill, decode, engram" (", " between them).
+std::string join_names(std::span<const char* const> names);
+
+// A number for a formula: integers with thousands separators ("2,703,360"), others with 4
+// significant digits in plain notation (exponent form only for tiny or huge values).
+std::string num(double v);
+// Like num() but with `sig` significant digits.
+std::string num_sig(double v, int sig);
+// The shortest decimal that parses back to exactly v (for JSON/URL round trips).
+std::string num_exact(double v);
+// A value with a scaled unit: bytes → "12.48 GB", seconds → "0.195 ms", FLOP → "4.19 TFLOP".
+// Units understood: "B", "B/token", "s", "FLOP", "params", "B/s", "USD", "fraction"; others print plainly.
+std::string human(double value, std::string_view unit);
+// A value as the page, the canvas and the figures' "text" say it: human() with each unit once, sessions
+// whole (a floor: a fraction of a session does not fit; formulas keep the exact quotient) and counts of
+// experts singular for exactly one.
+std::string display_value(double value, std::string_view unit);
+// "1 layer", "3 layers", "1,024 tokens" (grouped digits).
+std::string count_of(double n, std::string_view singular, std::string_view plural);
+// Appends printf-style text to out.
+void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// Appends s as a JSON string literal. '<', '>' and '&' are escaped too, so the JSON is safe inside HTML.
+void append_json_string(std::string& out, std::string_view s);
+// Appends s as one CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+void append_csv_field(std::string& out, std::string_view s);
+std::string csv_field(std::string_view s);
+// Appends v as an exact JSON number (shortest round-trip decimal; -0 as 0; non-finite as null).
+void append_json_number(std::string& out, double v);
+
+}  // namespace tierscope::model

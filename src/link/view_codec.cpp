@@ -1,0 +1,324 @@
+// The share link's view codec: per-key tolerant reading (a bad key is named and dropped, the others apply)
+// and one canonical writer.
+#include "link/view_codec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <vector>
+
+#include "base/text.h"
+#include "charts/charts.h"
+#include "codec/url_codec.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "roofline/figures.h"
+
+namespace tierscope::model {
+
+namespace {
+
+bool parse_int(std::string_view text, long long& out) {
+  if (text.empty() || text.size() > 18) return false;
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  long long v = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    v = v * 10 + (text[i] - '0');
+  }
+  out = text[0] == '-' ? -v : v;
+  return true;
+}
+
+bool parse_real(std::string_view text, double& out) {
+  if (text.empty() || text.size() > 32) return false;
+  const std::string s(text);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+// "%3C" → '<'. A browser may percent-encode what was typed into the address bar; the decoded text then
+// meets the character checks. False on a broken escape.
+bool percent_decode(std::string_view in, std::string& out) {
+  out.clear();
+  const auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out += in[i];
+      continue;
+    }
+    if (i + 2 >= in.size()) return false;
+    const int hi = hex(in[i + 1]), lo = hex(in[i + 2]);
+    if (hi < 0 || lo < 0) return false;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return true;
+}
+
+// The scenario from a link's pairs: the keys as given, and when they contradict only fields the link
+// leaves out (`gpus=1` with the preset's tp 4), those fields follow as an edit would move them; the keys the
+// link names never move (scenario_from_pairs), so a canonical link reads back exactly as written.
+bool scenario_from_link(std::span<const UrlPair> pairs, Scenario& out, Errors& errors, Adjustments& followed) {
+  return scenario_from_pairs(pairs, out, errors, &followed);
+}
+
+// The scenario from its pairs: a pair the model names as bad is dropped and the rest tried again, so each
+// bad key falls back to the preset's value alone.
+Scenario scenario_tolerant(std::vector<UrlPair> pairs, Errors& errors, Adjustments& followed) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Scenario next;
+    Errors errs;
+    followed.clear();
+    if (scenario_from_link(pairs, next, errs, followed)) return next;
+    errors.insert(errors.end(), errs.begin(), errs.end());
+    const std::size_t n = pairs.size();
+    std::erase_if(pairs, [&](const UrlPair& p) {
+      for (const Error& e : errs)
+        if (e.field == p.key) return true;
+      return false;
+    });
+    if (pairs.size() == n) pairs.clear();  // an error no single key explains
+  }
+  return default_scenario();
+}
+
+bool parse_panels(std::string_view text, std::uint32_t& out, Errors& errors) {
+  std::uint32_t bits = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view key = text.substr(start, end - start);
+    if (!key.empty()) {
+      const int found = panel_index(key);
+      if (found < 0) {
+        errors.push_back(make_error(ErrorCode::BadEnum, "panels", key, "a comma-separated list of: " + panel_keys_text()));
+        return false;
+      }
+      bits |= 1u << found;
+    }
+    start = end + 1;
+  }
+  out = bits;
+  return true;
+}
+
+}  // namespace
+
+int path_index(std::string_view key) {
+  for (std::size_t i = 0; i < kPathKeys.size(); ++i)
+    if (key == kPathKeys[i]) return static_cast<int>(i);
+  return -1;
+}
+
+int panel_index(std::string_view key) {
+  for (std::size_t i = 0; i < kPanelKeys.size(); ++i)
+    if (key == kPanelKeys[i]) return static_cast<int>(i);
+  return -1;
+}
+
+bool view_known(std::string_view view) {
+  ChartKind kind{};
+  return view.empty() || view == kFleetView ||
+         (view.starts_with(kChartViewPrefix) && chart_from_key(view.substr(kChartViewPrefix.size()), kind));
+}
+
+std::string views_allowed_text() {
+  std::string s(kFleetView);
+  for (int i = 0; i < static_cast<int>(ChartKind::Count); ++i) s += ", " + std::string(kChartViewPrefix) + chart_key(static_cast<ChartKind>(i));
+  return s;
+}
+
+std::string path_keys_text() { return join_names(kPathKeys); }
+std::string panel_keys_text() { return join_names(kPanelKeys); }
+
+std::string speed_allowed_text() {
+  std::string s;
+  appendf(s, "a number from %g to %g", kMinSpeed, kMaxSpeed);
+  return s;
+}
+
+bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
+  out = ViewState{};
+  out.scenario = default_scenario();
+  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  const std::size_t before = errors.size();
+  if (hash.size() > kMaxHashBytes) {
+    errors.push_back(make_error(ErrorCode::TooLarge, "hash", std::to_string(hash.size()) + " bytes",
+                                "at most " + std::to_string(kMaxHashBytes) + " bytes"));
+    return false;
+  }
+  // Each part is checked on its own, so one bad part cannot take the good ones down with it.
+  std::vector<UrlPair> scenario_pairs, view_pairs;
+  std::deque<std::string> decoded;  // owns the decoded parts the pairs view into
+  std::size_t start = 0;
+  while (start < hash.size()) {
+    std::size_t end = hash.find('&', start);
+    if (end == std::string_view::npos) end = hash.size();
+    const std::string_view raw = hash.substr(start, end - start);
+    start = end + 1;
+    if (raw.empty()) continue;
+    const std::size_t eq = raw.find('=');
+    std::string key, value;
+    const bool key_ok = percent_decode(raw.substr(0, eq), key);
+    const bool value_ok = eq == std::string_view::npos || percent_decode(raw.substr(eq + 1), value);
+    if (!key_ok || !value_ok || key.find_first_of("&=") != std::string::npos || value.find('&') != std::string::npos) {
+      errors.push_back(make_error(ErrorCode::BadSyntax, key_ok && !key.empty() ? std::string_view(key) : std::string_view("hash"), raw,
+                                  "key=value pairs with valid %-escapes"));
+      continue;
+    }
+    decoded.push_back(eq == std::string_view::npos ? key : key + "=" + value);
+    const std::string_view part = decoded.back();
+    std::vector<UrlPair> one;
+    if (!split_hash(part, one, errors) || one.empty()) continue;
+    bool duplicate = false;
+    for (const auto& seen : scenario_pairs) duplicate = duplicate || seen.key == one[0].key;
+    for (const auto& seen : view_pairs) duplicate = duplicate || seen.key == one[0].key;
+    if (duplicate) {
+      errors.push_back(make_error(ErrorCode::DuplicateKey, one[0].key, one[0].value, "each key once"));
+      continue;
+    }
+    (is_view_key(one[0].key) ? view_pairs : scenario_pairs).push_back(one[0]);
+  }
+  out.scenario = scenario_tolerant(std::move(scenario_pairs), errors, out.followed);
+
+  // A comparison's scenario A: `cmp` names its preset, `cmp_KEY` its overrides; read as a link of its own
+  // (tolerant per key; errors name the cmp_ key).
+  std::vector<UrlPair> a_pairs;
+  std::deque<std::string> a_keys;
+  for (const UrlPair& p : view_pairs) {
+    if (p.key == "cmp") {
+      out.compare = true;
+      a_pairs.push_back({"preset", p.value});
+    } else if (p.key.starts_with("cmp_")) {
+      a_keys.emplace_back(p.key.substr(4));
+      a_pairs.push_back({a_keys.back(), p.value});
+    }
+  }
+  if (!out.compare && !a_pairs.empty()) {
+    errors.push_back(make_error(ErrorCode::Inconsistent, a_pairs.front().key == "preset" ? "cmp" : "cmp_" + std::string(a_pairs.front().key),
+                                a_pairs.front().value, "cmp=PRESET with the cmp_ keys (the pinned scenario's preset)"));
+  } else if (out.compare) {
+    Errors a_errors;
+    Adjustments a_followed;
+    out.compare_scenario = scenario_tolerant(std::move(a_pairs), a_errors, a_followed);
+    for (Error& e : a_errors) {
+      e.field = e.field == "preset" ? "cmp" : "cmp_" + e.field;
+      errors.push_back(std::move(e));
+    }
+  }
+
+  for (const UrlPair& p : view_pairs) {
+    const std::string_view k = p.key, v = p.value;
+    if (k == "path") {
+      if (path_index(v) >= 0) out.path = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadEnum, "path", v, "one of: " + path_keys_text()));
+    } else if (k == "step") {
+      long long step = 0;
+      const bool is_int = parse_int(v, step);
+      if (is_int && step >= 0 && step < 1000000) out.step = static_cast<int>(step);
+      else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "step", v, "an integer from 0 to the path's last step"));
+    } else if (k == "speed") {
+      double speed = 0;
+      const bool is_number = parse_real(v, speed);
+      if (is_number && speed >= kMinSpeed && speed <= kMaxSpeed) out.speed = speed;
+      else errors.push_back(make_error(is_number ? ErrorCode::OutOfRange : ErrorCode::WrongType, "speed", v, speed_allowed_text()));
+    } else if (k == "panels") {
+      std::uint32_t bits = 0;
+      if (parse_panels(v, bits, errors)) {
+        out.panels = bits;
+        out.panels_given = true;
+      }
+    } else if (k == "tour") {
+      long long n = 0;
+      const bool is_int = parse_int(v, n);
+      if (v == kTourIntroKey) out.tour = kTourIntro;
+      else if (is_int && n >= 1 && n <= kTourSteps) out.tour = static_cast<int>(n);
+      else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "tour", v,
+                                       "intro or a walkthrough step from 1 to " + std::to_string(kTourSteps)));
+    } else if (k == "view") {
+      if (!v.empty() && view_known(v)) out.view = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
+    } else if (k == "sweep") {
+      // FIGURE:X or FIGURE:X:FAMILY:V1,V2 — a figure id, a numeric parameter, optionally a second parameter
+      // and its values (the chart options check the values themselves).
+      std::vector<std::string_view> parts;
+      std::size_t a = 0;
+      for (int i = 0; i < 3; ++i) {
+        const std::size_t b = v.find(':', a);
+        if (b == std::string_view::npos) break;
+        parts.push_back(v.substr(a, b - a));
+        a = b + 1;
+      }
+      parts.push_back(v.substr(a));
+      const ParamDef* x = parts.size() >= 2 ? find_param(parts[1]) : nullptr;
+      const ParamDef* fam = parts.size() == 4 ? find_param(parts[2]) : nullptr;
+      const bool ok = (parts.size() == 2 || (parts.size() == 4 && fam && fam != x && !parts[3].empty())) && figure_id(parts[0]) != FigureId::Count &&
+                      x && (x->kind == ParamKind::Int || x->kind == ParamKind::Real);
+      if (ok) out.sweep = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, "FIGURE:X or FIGURE:X:FAMILY:V1,V2 (a figure id, a numeric parameter, another parameter and its values)"));
+    } else if (k == "cmp" || k.starts_with("cmp_")) {
+      // Read above, with the scenario keys.
+    } else if (k == "embed") {
+      if (v == "1" || v == "0") out.embed = v == "1";
+      else errors.push_back(make_error(ErrorCode::BadEnum, "embed", v, "0 or 1"));
+    } else if (k == "t") {
+      // An older link's model time: read and checked, but the step says where the view is.
+      double t = 0;
+      if (!parse_real(v, t) || t < 0) errors.push_back(make_error(ErrorCode::WrongType, "t", v, "a number of seconds, 0 or more"));
+    }
+  }
+  // The walkthrough step tells one path: with another path in the same link, the path wins.
+  if (out.tour != 0 && !out.path.empty() && out.path != tour_path(out.tour)) {
+    errors.push_back(make_error(ErrorCode::Inconsistent, "tour", out.tour == kTourIntro ? std::string(kTourIntroKey) : std::to_string(out.tour),
+                                "the walkthrough step of path " + out.path + " (" + std::to_string(path_index(out.path) + 1) + ")"));
+    out.tour = 0;
+  }
+  return errors.size() == before;
+}
+
+std::string view_to_hash(const ViewState& v) {
+  std::string h = scenario_to_hash(v.scenario);
+  if (!v.path.empty()) h += "&path=" + v.path;
+  if (v.step > 0) appendf(h, "&step=%d", v.step);
+  if (v.speed > 0 && v.speed != 1) h += "&speed=" + num_exact(v.speed);
+  if (v.panels_given) {
+    h += "&panels=";
+    bool first = true;
+    for (std::size_t i = 0; i < kPanelKeys.size(); ++i) {
+      if (!((v.panels >> i) & 1u)) continue;
+      if (!first) h += ',';
+      h += kPanelKeys[i];
+      first = false;
+    }
+  }
+  if (!v.view.empty()) h += "&view=" + v.view;
+  if (!v.sweep.empty()) h += "&sweep=" + v.sweep;
+  if (v.compare) {
+    // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
+    const std::string a = scenario_to_hash(v.compare_scenario);
+    std::size_t start = 0;
+    while (start < a.size()) {
+      std::size_t end = a.find('&', start);
+      if (end == std::string::npos) end = a.size();
+      const std::string part = a.substr(start, end - start);
+      h += part.starts_with("preset=") ? "&cmp=" + part.substr(7) : "&cmp_" + part;
+      start = end + 1;
+    }
+  }
+  if (v.embed) h += "&embed=1";
+  if (v.tour > 0) appendf(h, "&tour=%d", v.tour);
+  else if (v.tour == kTourIntro) h += "&tour=" + std::string(kTourIntroKey);
+  return h;
+}
+
+std::string tour_path(int tour) {
+  if (tour == kTourIntro) return kPathKeys[0];
+  return tour >= 1 && tour <= kTourSteps ? kPathKeys[static_cast<std::size_t>(tour - 1)] : "";
+}
+
+}  // namespace tierscope::model

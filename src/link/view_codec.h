@@ -1,0 +1,80 @@
+// The view in a share link's hash, read and written in one place: the scenario (preset and overrides),
+// the path, step, speed, open panels, the walkthrough step and the page's view keys. The app, the page
+// (through the bridge) and `tierscope … --hash` all go through it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "anim/ledger.h"
+#include "anim/playback.h"
+#include "base/errors.h"
+#include "model/params.h"
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+// The animations' keys and the playback speeds are the animation's own (anim/ledger.h, anim/playback.h);
+// the link names them by those lists.
+using anim::kPathKeys;
+using anim::kMinSpeed;
+using anim::kMaxSpeed;
+using anim::kSpeedChoices;
+// The canvas's panels, as bits in this order ("panels=scenario,card").
+inline constexpr std::array<const char*, 5> kPanelKeys = {"scenario", "modes", "card", "inspector", "figures"};
+// The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
+constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
+// `tour=intro`: the walkthrough's first screen (what the page shows, the four tiers), before step 1. It
+// sits on step 1's path, so a link to it opens that path; the numbered steps keep their numbers.
+constexpr int kTourIntro = -1;
+constexpr std::string_view kTourIntroKey = "intro";
+// The path a walkthrough step (kTourIntro or 1 to kTourSteps) tells; "" for 0 (none).
+std::string tour_path(int tour);
+// `view=` values: a chart of the page ("chart-roofline"), or the fleet view (a simulated day of traffic
+// through the tiers, run from the link's scenario and its fleet keys).
+constexpr std::string_view kChartViewPrefix = "chart-";
+constexpr std::string_view kFleetView = "fleet";
+// Whether `view` is "", "fleet" or "chart-<chart key>"; views_allowed_text() says so in words.
+bool view_known(std::string_view view);
+std::string views_allowed_text();
+
+// A hash as read. Fields a link does not give keep these defaults; a refused key keeps its default too.
+struct ViewState {
+  Scenario scenario;          // the preset with the overrides that were accepted
+  Adjustments followed;       // fields the link left out that followed its keys (gpus=1 moves tp), each said
+  std::string path;           // a key of kPathKeys; empty: not given
+  int step = -1;              // -1: not given. Its range depends on the path's ledger: the app checks it
+  double speed = 0;           // 0: not given; else within [kMinSpeed, kMaxSpeed]
+  bool panels_given = false;
+  std::uint32_t panels = 0;   // bits in kPanelKeys order
+  int tour = 0;               // 0: not given; kTourIntro; else 1 to kTourSteps (consistent with `path` when both given)
+  std::string view;           // "", "fleet" or "chart-<key>"
+  // A comparison: scenario A pinned beside the current one (B). The link carries A as `cmp=PRESET` and
+  // `cmp_KEY=VALUE` for each of A's overrides, so it reopens the same comparison.
+  bool compare = false;
+  Scenario compare_scenario;
+  // The sweep chart's choice: "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ("" when not given).
+  std::string sweep;
+  bool embed = false;
+};
+
+// Reads a hash ("#a=1&b=2" or without '#'). Tolerant: each bad key is an error naming it and is dropped,
+// the rest applies (a hash over kMaxHashBytes is refused whole). Returns true when nothing was refused.
+bool parse_view(std::string_view hash, ViewState& out, Errors& errors);
+
+// The canonical hash: the scenario's keys (scenario_to_hash), then path, step (when not 0), speed (when not
+// 1), panels (when `panels_given`), view, embed, tour (each when given). No '#'.
+std::string view_to_hash(const ViewState& v);
+
+// Index of a path or panel key, or -1.
+int path_index(std::string_view key);
+int panel_index(std::string_view key);
+// "prefill, decode, …" and "scenario, modes, …".
+std::string path_keys_text();
+std::string panel_keys_text();
+// "a number from 0.25 to 8"
+std::string speed_allowed_text();
+
+}  // namespace tierscope::model

@@ -1,0 +1,405 @@
+// Derived figures: compute_values() is the fast numeric core; describe() adds labels, formulas and sources.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/errors.h"
+#include "model/presets.h"
+#include "model/scenario.h"
+
+namespace tierscope::model {
+
+// Every figure has a stable id (the string key below) and this enum index. Order matches the table in
+// figures.cpp; ids are part of the public contract (URLs, the paths module, the CLI, tests).
+enum class FigureId : std::uint8_t {
+  ParamsTotal,              // model.params_total
+  ParamsActiveDecode,       // model.params_active_decode
+  ParamsActivePrefill,      // model.params_active_prefill
+  ParamsPerExpert,          // model.params_per_expert
+  WeightsDerived,           // model.weights_bytes
+  CheckpointPublished,      // model.checkpoint_published
+  WeightsPerToken,          // model.weights_per_token
+  KvMainEntry,              // kv.main_entry
+  KvIndexEntry,             // kv.index_entry
+  KvSwaEntry,               // kv.swa_entry
+  KvGlobalPerToken,         // kv.global_per_token
+  KvSwaPerSession,          // kv.swa_per_session
+  KvPerSession,             // kv.per_session
+  KvSwaShare,               // kv.swa_share
+  HbmWeights,               // hbm.weights_resident
+  HbmWeightsPerGpu,         // hbm.weights_per_gpu
+  HbmKvCopies,              // hbm.kv_copies
+  HbmKvSessionPerGpu,       // hbm.kv_session_per_gpu
+  HbmKvBudget,              // hbm.kv_budget_per_gpu
+  HbmSessions,              // hbm.sessions
+  HbmSessionsPerGpu,        // hbm.sessions_per_gpu
+  HbmSessionsPerNode,       // hbm.sessions_per_node
+  DecodeDistinctExperts,    // decode.distinct_experts
+  DecodeExpertsPerRank,     // decode.experts_per_rank
+  DecodeBusiestRank,        // decode.busiest_rank_load
+  DecodeImbalance,          // decode.ep_imbalance
+  DecodeDestRanks,          // decode.dest_ranks
+  DecodeWeightBytes,        // decode.weight_bytes
+  DecodeKvBytes,            // decode.kv_bytes
+  DecodeFlop,               // decode.flop
+  DecodeMemoryRoof,         // decode.memory_roof
+  DecodeComputeRoof,        // decode.compute_roof
+  DecodeTWeights,           // decode.t_weights
+  DecodeTIndex,             // decode.t_index
+  DecodeTGather,            // decode.t_gather
+  DecodeTWindow,            // decode.t_window
+  DecodeTAppend,            // decode.t_append
+  DecodeTCompute,           // decode.t_compute
+  DecodeTTopk,              // decode.t_topk
+  DecodeTA2a,               // decode.t_a2a
+  DecodeTAllreduce,         // decode.t_allreduce
+  DecodeTOverhead,          // decode.t_overhead
+  DecodeTDraft,             // decode.t_draft
+  DecodeTStall,             // decode.t_stall
+  DecodeStepTime,           // decode.step_time
+  DecodeTokensPerStep,      // decode.tokens_per_step
+  DecodeTpot,               // decode.tpot
+  DecodeTokensPerS,         // decode.tokens_per_s
+  DecodeTokensPerSGpu,      // decode.tokens_per_s_gpu
+  DecodeWeightShare,        // decode.weight_share
+  DecodeCrossoverBatch,     // decode.crossover_batch
+  ServePrefillShare,        // serve.prefill_share
+  ServeTpot,                // serve.tpot
+  ServeTokensPerSGpu,       // serve.tokens_per_s_gpu
+  TopkSliceBytes,           // topk.slice_bytes
+  TopkSliceTime,            // topk.slice_time
+  TopkSelectTime,           // topk.select_time
+  GatherBytes,              // gather.bytes
+  GatherTime,               // gather.time
+  IndexFullpoolBytes,       // index.fullpool_bytes
+  IndexFullpoolTime,        // index.fullpool_time
+  IndexCandidateBytes,      // index.candidate_bytes
+  IndexCandidateTime,       // index.candidate_time
+  SwaWindowBytes,           // swa.window_bytes
+  SwaWindowTime,            // swa.window_time
+  SwaRestoreLayerTime,      // swa.restore_layer_time
+  SwaRestoreSessionTime,    // swa.restore_session_time
+  SwaPoolBytes,             // swa.pool_bytes
+  SwaPoolSessions,          // swa.pool_sessions
+  SwaPoolVsHbm,             // swa.pool_vs_hbm
+  ResumeKvReloadTime,       // resume.kv_reload_time
+  ResumeKvSsdTime,          // resume.kv_ssd_time
+  ReplayFlop,               // replay.flop
+  ReplayTime,               // replay.time
+  ReplayTimeStandalone,     // replay.time_standalone
+  ReplayWeightBytes,        // replay.weight_bytes
+  PrefillFlop,              // prefill.flop
+  PrefillTime,              // prefill.time
+  PrefillFullTime,          // prefill.full_time
+  PrefillWindowTime,        // prefill.window_time
+  PrefillChunkWeightBytes,  // prefill.chunk_weight_bytes
+  PrefixHitBytes,           // prefix.hit_bytes
+  PrefixSsdReadTime,        // prefix.ssd_read_time
+  PrefixUploadTime,         // prefix.upload_time
+  PrefixHitTime,            // prefix.hit_time
+  PrefixReplayTime,         // prefix.replay_time
+  PrefixRestTime,           // prefix.rest_time
+  PrefixRecomputeTime,      // prefix.recompute_time
+  PrefixSpeedup,            // prefix.speedup
+  SsdCapacity,              // ssd.capacity
+  SsdWriteRate,             // ssd.write_rate
+  SsdRetentionBytes,        // ssd.retention_bytes
+  SsdDwpdNeeded,            // ssd.dwpd_needed
+  SsdRetentionHours,        // ssd.retention_hours
+  EngramParams,             // engram.params
+  EngramBytesPerToken,      // engram.bytes_per_token
+  EngramTableBytes,         // engram.table_bytes
+  EngramFetchTime,          // engram.fetch_time
+  EngramStepFetchTime,      // engram.step_fetch_time
+  EngramPromptFetchTime,    // engram.prompt_fetch_time
+  EngramStall,              // engram.stall
+  CostTurnMiss,             // cost.turn_miss
+  CostTurnHit,              // cost.turn_hit
+  HwHbmPerGpu,              // hw.hbm_per_gpu
+  HwHbmBwPerGpu,            // hw.hbm_bw_per_gpu
+  HwSramPerGpu,             // hw.sram_per_gpu
+  HwSramLatency,            // hw.sram_latency
+  HwHostLinkBw,             // hw.host_link_bw
+  HwLinkBw,                 // hw.link_bw
+  HwPeakFlops,              // hw.peak_flops
+  HwSsdBwPerDrive,          // hw.ssd_bw_per_drive
+  HwHbmLatency,             // hw.hbm_latency
+  HwHostDram,               // hw.host_dram
+  HwHostLatency,            // hw.host_latency
+  HwSsdLatency,             // hw.ssd_latency
+  Count
+};
+constexpr int kFigureCount = static_cast<int>(FigureId::Count);
+
+enum class Lifetime : std::uint8_t { None, Request, Weight };
+const char* lifetime_name(Lifetime l);  // "", "request activation", "model weight"
+
+// What one figure counts: the part of the system its number is for. The page prints it beside the unit,
+// so a value per GPU never reads as the node's ("74.64 GB per GPU" beside "546 sessions per node").
+// Count is no scope: a table row without one (the figures test refuses it).
+enum class Scope : std::uint8_t {
+  WholeModel,      // the model itself, wherever it is placed (parameters, table sizes)
+  PerGpu,          // one GPU (the busiest one where the load is uneven)
+  PerInstance,     // one serving instance: the GPUs one engine spans
+  PerNode,         // one node (server or compute tray): its host DRAM, its SSDs, its instances
+  PerSession,      // one session's state at the context length
+  PerRequest,      // one request: its prompt, its prefix hit, its turn
+  PerToken,        // one token (through every layer)
+  PerStep,         // one decode step of the instance
+  PerGpuStep,      // what one GPU does in one decode step
+  PerSessionStep,  // what one session's query does in one decode step
+  PerLayerToken,   // one layer's entry for one token
+  PerExpert,       // one routed expert
+  PerDrive,        // one SSD
+  PerAccess,       // one memory access
+  Count
+};
+constexpr int kScopeCount = static_cast<int>(Scope::Count);
+const char* scope_name(Scope s);  // "whole model", "per GPU", "per instance", …; "" for Count
+
+// The numeric result, in base units (bytes, seconds, FLOP, parameters, USD, fractions).
+struct Values {
+  double v[kFigureCount] = {};
+  double operator[](FigureId id) const { return v[static_cast<int>(id)]; }
+  double& operator[](FigureId id) { return v[static_cast<int>(id)]; }
+};
+
+// Sums over layers of what one query reads and computes at one context (see layers.h).
+struct ReadSums {
+  double fullpool = 0, pool = 0, gather = 0, dense = 0, window = 0;  // bytes per query
+  double gather_rows = 0;   // Σ selected rows (for the per-query gather when several queries share a session)
+  double rows_all = 0;      // Σ rows in the sources' caches over gathering layers (caps a many-query gather)
+  double positions = 0;     // Σ positions attended per query
+  double keys = 0;          // Σ index keys scored per query
+  double select_keys = 0;   // Σ keys scored by layers that select (top-k candidates)
+  double bytes() const { return fullpool + pool + gather + dense + window; }
+};
+
+// One forward pass on the busiest GPU. Its kernels fall in four classes that run one after another —
+// dense projections, routed experts, attention over the KV, the sparse indexer — and each class is
+// bound by its own roof: the pass takes Σ max(FLOP ÷ (peak × MFU), bytes ÷ (bandwidth × MBU)) over the
+// classes, plus the fixed terms (collectives and per-layer costs).
+enum class WorkClass : std::uint8_t { Dense, Experts, Attention, Index, Count };
+constexpr int kWorkClasses = static_cast<int>(WorkClass::Count);
+const char* work_class_name(WorkClass c);  // "dense projections", "routed experts", "attention", "indexer"
+
+struct Pass {
+  double flop_c[kWorkClasses] = {}, bytes_c[kWorkClasses] = {};
+  double floor_c[kWorkClasses] = {};  // kernels × kernel_us: the least the class can take
+  double flop = 0, weight_bytes = 0, kv_bytes = 0;
+  double flop_all = 0;  // the whole instance's FLOP for this pass (every GPU)
+  double t_compute = 0, t_memory = 0;  // totals: Σ FLOP ÷ (peak × MFU), Σ bytes ÷ (bandwidth × MBU)
+  double t_by_compute = 0, t_by_memory = 0, t_by_launch = 0;  // time of the classes each bound wins
+  double t_above_memory = 0;  // Σ max(0, compute − memory): what compute adds above the reads
+  double t_above_roofs = 0;   // Σ max(0, floor − both roofs): what kernel floors add above both roofs
+  double t_comm = 0;          // collectives
+  double core() const { return t_by_compute + t_by_memory + t_by_launch; }
+  double time() const { return core() + t_comm; }
+  bool compute_bound() const { return t_by_compute > t_by_memory && t_by_compute >= t_by_launch; }
+  // Fills the totals and the per-class roofs from flop_c, bytes_c and floor_c (peak per class).
+  void close(const double* peak, double bw);
+};
+// A prompt's two passes: the layers before the last KV source over every prompt token (in chunks), then
+// the layers from it on over the last window only. They run one after the other.
+struct PromptPasses {
+  Pass full, win;
+  double chunks = 0;
+  double time() const { return full.time() + win.time(); }
+  double flop_all() const { return full.flop_all + win.flop_all; }
+  double t_compute() const { return full.t_compute + win.t_compute; }
+};
+
+// The bound that took the most time: "compute-bound", "memory-bound" or "launch-bound".
+const char* bound_name(const Pass& p);
+
+// Why a setup cannot run; each names the figure that overflows and carries the numbers.
+enum class Infeasible : std::uint8_t {
+  WeightsDoNotFit,   // resident weights per GPU above the usable HBM
+  KvDoesNotFit,      // not one session's KV fits beside the weights
+  BatchOverCapacity, // more concurrent sessions than the instance holds
+  CtxOverMaxPos,     // context beyond the model's trained positions
+  PromptOverMaxPos,  // prompt beyond the model's trained positions
+  Count
+};
+struct InfeasibleReason {
+  Infeasible kind = Infeasible::Count;
+  std::string_view field;  // the parameter to change ("batch", "ctx", "gpus")
+  double value = 0;        // what the setup asks for
+  double limit = 0;        // what fits
+  const char* unit = "";
+  double setting = 0;      // the field's current value
+};
+constexpr int kMaxInfeasible = 5;
+
+// Intermediate quantities the formulas and the ledger quote; computed alongside the values.
+struct Terms {
+  // Model parameters.
+  double layers = 0, moe_layers = 0, ffn_dense_layers = 0;
+  double p_attn_layer = 0, p_routed_active = 0, p_shared = 0, p_attn = 0, p_router = 0;
+  double p_dense_ffn = 0, p_head = 0, p_emb = 0, p_expert = 0, p_routed_all = 0;
+  double bpv_experts = 0, bpv_dense = 0, bpv_head = 0;
+  double inv_ratio_main = 0, inv_ratio_index = 0;  // Σ 1/r over KV owners / index owners
+  double owners = 0, index_owners = 0, window_layers = 0;
+  double read_layers = 0, gather_layers = 0, fullpool_indexers = 0, pool_indexers = 0, dense_readers = 0;
+  double selecting_layers = 0;
+  double fullpool_rows_idx = 0;    // index rows scanned by full-pool indexers (Σ N/r)
+  double pool_positions = 0;       // candidate positions per pool indexer (≤ blocks × size)
+  int last_source = -1;            // the last KV-owning layer: layers from it on run on the window in prefill
+  double full_layers = 0;          // layers before it (run on every prompt token)
+  double weights_bytes_experts = 0, weights_bytes_dense = 0, weights_bytes_head = 0;  // whole model
+  double engram_row_bytes = 0;
+
+  // Layout and placement (per GPU unless named otherwise).
+  double gpus = 1, tp = 1, dp = 1, ep = 1, mt = 1;  // mt: ways each expert is split (gpus / ep)
+  double node_gpus = 8;
+  double w_attn = 0, w_dense = 0, w_experts = 0, w_head = 0, w_router = 0, w_engram = 0;
+  double kv_share = 1;             // share of one session's KV a GPU of its replica holds
+  double usable = 0;               // HBM the engine may allocate, minus workspace
+  double sessions_replica = 0;     // sessions one attention replica holds (whole)
+  double sessions_raw = 0;         // the same before the floor
+
+  // Rates (per GPU) and what each costs.
+  double bw = 0, bw_raw = 0, peak = 0, peak_raw = 0;  // bandwidth × MBU; dense FLOP/s × MFU (FP8 rate)
+  double peak_c[kWorkClasses] = {};  // each class's FLOP/s × MFU (its formats' rate)
+  double host_bw = 0, host_lat = 0, ssd_bw = 0, ssd_lat = 0, nic_bw = 0, rdma_lat = 0, hbm_lat = 0;
+  double link_bw = 0, link_lat_ar = 0, link_lat_a2a = 0;  // the fabric the collectives use
+  bool cross_node = false;         // the instance spans more GPUs than the scale-up link reaches
+  double sram_bw = 0, sram_lat = 0;
+  double pay_dispatch = 0, pay_combine = 0;  // bytes per token per destination rank
+
+  // Decode step at the scenario's batch (busiest GPU).
+  ReadSums dec;                    // one query at ctx
+  double batch_replica = 0;        // sessions on the busiest attention replica: ⌈batch / dp⌉
+  double q = 1;                    // query tokens per session per step (1 + draft tokens)
+  double tokens_replica = 0, tokens_moe = 0;
+  double w_step_dense = 0, w_step_experts = 0;
+  double flop_dense = 0, flop_experts = 0, flop_attn = 0, flop_index = 0;
+  double append_bytes = 0;
+  double kernels_per_step = 0;     // kernels one decode step launches (floors ÷ kernel_us)
+  double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step
+  Pass step;                       // the decode step's roofline
+  double accepted = 1;             // tokens per session per step
+  double engram_window = 0;        // time before the first Engram layer runs
+  double weight_bytes_b1 = 0;      // decode weight bytes per GPU at batch 1
+
+  // Prefill of the prompt, the prefix path and replay.
+  ReadSums pre_full, pre_win;      // per query, at the prompt's causal average / at its end
+  PromptPasses prefill;
+  double prefill_chunks = 0, prefill_flop_weights = 0, prefill_flop_attn = 0, prefill_flop_index = 0;
+  Pass replay;                     // the window replayed alone
+  PromptPasses rest, rest_replay;  // the prompt after a prefix hit, without and with the window riding along
+  double replay_merged_step = 0;   // the decode step with the window riding along
+  double persist_tokens_s = 0;     // tokens per second a node persists at the workload's throughput
+
+  // Feasibility.
+  int infeasible_count = 0;
+  InfeasibleReason infeasible[kMaxInfeasible];
+  bool feasible() const { return infeasible_count == 0; }
+  // The weights fit and the context is within the model's positions (capacities mean something).
+  bool fits() const {
+    for (int i = 0; i < infeasible_count; ++i) {
+      if (infeasible[i].kind == Infeasible::WeightsDoNotFit || infeasible[i].kind == Infeasible::CtxOverMaxPos) return false;
+    }
+    return true;
+  }
+};
+
+struct Computed {
+  Values values;
+  Terms terms;
+};
+
+// The numeric core: closed form (a few passes over at most kMaxLayers layers), no strings, no allocation.
+// Inputs are assumed valid (see validate() in params.h); values stay finite for valid inputs. A setup that
+// cannot run (terms.infeasible) still gets its byte figures; its timed and capacity figures are computed
+// as if it could, and describe() marks them infeasible instead of showing them.
+void compute_values(const Scenario& s, Computed& out);
+// The same with the layer plan already worked out for s.model (plan_layers in layers.h): sweeps over
+// hardware, layout or workload keys plan the layers once.
+// `scope` leaves out the parts no requested figure needs (a sweep of decode figures skips the prompt's
+// passes); figures outside the scope are left at 0.
+struct LayerPlan;
+enum ComputeScope : unsigned { kScopeCrossover = 1, kScopePrompt = 2, kScopeReplay = 4, kScopeAll = 7 };
+void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, unsigned scope = kScopeAll);
+// The parts of compute_values a figure needs (0: only what is always computed).
+unsigned figure_scope(FigureId id);
+
+struct Figure {
+  std::string_view id;
+  FigureId fid = FigureId::Count;
+  std::string_view label;
+  double value = 0;
+  std::string_view unit;
+  std::string formula;  // with the scenario's numbers substituted
+  Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
+  std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
+  bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number
+  Tier tier = Tier::None;
+  Lifetime lifetime = Lifetime::None;
+};
+
+struct Figures {
+  Computed computed;
+  // Keeps a loaded file's record alive: `inputs` quote its sources.
+  std::shared_ptr<const ScenarioOrigin> origin;
+  std::vector<Figure> list;  // in FigureId order
+  std::vector<InputSourceOf> inputs;  // one per parameter key, in registry order
+  const Figure* find(std::string_view id) const;
+  const Figure& operator[](FigureId id) const { return list[static_cast<std::size_t>(id)]; }
+};
+
+// What a figure needs of the setup: nothing (bytes, parameters), weights that fit and a context the model
+// was trained for (capacities), or a setup that can run at all (every timed figure).
+enum class Needs : std::uint8_t { Nothing, Fit, Run };
+
+// Static facts about a figure (id, label, unit, provenance, sources, tier, lifetime).
+struct FigureInfo {
+  FigureId fid;
+  const char* id;
+  const char* label;
+  const char* unit;
+  Provenance provenance;  // Derived for computed figures; a model or hardware fact takes its inputs' own
+  const char* deps;       // the scenario parameter keys it is computed from (comma separated)
+  Tier tier;
+  Lifetime lifetime;
+  Needs needs;            // what the setup must satisfy for the figure to mean anything
+  Scope scope = Scope::Count;  // what it counts (every row names one)
+};
+const FigureInfo& figure_info(FigureId id);
+// Figure index by string id, or FigureId::Count if unknown.
+FigureId figure_id(std::string_view id);
+// An id an earlier release printed that now has another name (scripts keep working, told why), or null.
+struct RetiredFigure {
+  const char* old_id;
+  const char* id;
+  const char* why;
+};
+const RetiredFigure* retired_figure(std::string_view old_id);
+
+// The scenario's hardware and how its instances fill a node, from its parallel layout:
+// "8×B200 · two TP4 instances", "8×H200 · one TP8 instance", "16×GB300 · one DP2×TP8 instance over 2 nodes".
+std::string layout_label(const Scenario& s);
+
+// Values plus the text layer. Slower than compute_values() because it formats every formula.
+Figures describe(const Scenario& s);
+// A figure's dependency keys as indices into params() (worked out once).
+const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);
+// Whether a figure means anything under these terms (see Needs).
+bool figure_shown(const Terms& t, FigureId id);
+
+// The sources of a figure's inputs, one "key: source" line each (sources shared by several keys once).
+std::string figure_sources(const Figures& f, const Figure& fig);
+// The provenance of one input key in these figures (Assumed if unknown).
+const InputSourceOf* input_source(const Figures& f, std::string_view key);
+
+// "weights 510 GB per GPU need more than the 162 GB usable" — one reason in words, with its numbers.
+std::string infeasible_text(const InfeasibleReason& r);
+// All reasons joined by "; " (empty when the setup can run).
+std::string infeasible_summary(const Terms& t);
+// The reasons as errors (code Infeasible): the field to change, what the setup asks, what fits.
+Errors infeasible_errors(const Terms& t);
+
+}  // namespace tierscope::model
