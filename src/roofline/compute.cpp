@@ -3,7 +3,7 @@
 // shared passes every topic builds on and the driver that calls the topics (topic_*.cpp) in order.
 //
 // Sections: a pass's roofs (bound_name, Pass::close) · kernel counts per layer · parameters per attention
-// layer · what a layer range reads and holds (read_sums, range_info) · the expert load (ep_const) · a layer
+// layer · what a layer range reads (read_sums) · the expert load (ep_const) · a layer
 // range's work (layers_work, add_work) · the decode and prompt passes (decode_pass, prompt_pass, prefill_of)
 // · feasibility reasons · Engram's fetch path · compute_values and its scopes · compute_all, the driver.
 #include "roofline/topics.h"
@@ -92,24 +92,6 @@ ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double 
     r.positions += n * x.positions();
     r.keys += n * x.keys_scored();
     if (x.mode == LayerMode::Full || x.mode == LayerMode::Reindex) r.select_keys += n * x.keys_scored();
-  }
-  return r;
-}
-
-RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
-  RangeInfo r;
-  r.first = range == LayerPlan::FromSplit ? plan.split : 0;
-  r.last = range == LayerPlan::BeforeSplit ? plan.split : m.layer_count;
-  r.n = std::max(0, r.last - r.first);
-  if (m.experts > 0) r.n_moe = std::max(0, r.last - std::max(r.first, m.dense_layers));
-  r.n_dffn = r.n - r.n_moe;
-  for (int g = 0; g < plan.group_count[range]; ++g) {
-    const LayerMode mode = plan.groups[range][g].role.mode;
-    if (mode == LayerMode::Full || mode == LayerMode::Reindex) r.index_layers += plan.groups[range][g].count;
-  }
-  for (int j = 0; j < m.engram_count; ++j) {
-    const int id = m.engram_layers[static_cast<std::size_t>(j)];
-    if (id >= r.first && id < r.last) r.engram_layers += 1;
   }
   return r;
 }

@@ -4,6 +4,29 @@
 
 namespace tierscope::model::topics {
 
+namespace {
+
+// What a layer range holds, counted once (see RangeInfo).
+RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
+  RangeInfo r;
+  r.first = range == LayerPlan::FromSplit ? plan.split : 0;
+  r.last = range == LayerPlan::BeforeSplit ? plan.split : m.layer_count;
+  r.n = std::max(0, r.last - r.first);
+  if (m.experts > 0) r.n_moe = std::max(0, r.last - std::max(r.first, m.dense_layers));
+  r.n_dffn = r.n - r.n_moe;
+  for (int g = 0; g < plan.group_count[range]; ++g) {
+    const LayerMode mode = plan.groups[range][g].role.mode;
+    if (mode == LayerMode::Full || mode == LayerMode::Reindex) r.index_layers += plan.groups[range][g].count;
+  }
+  for (int j = 0; j < m.engram_count; ++j) {
+    const int id = m.engram_layers[static_cast<std::size_t>(j)];
+    if (id >= r.first && id < r.last) r.engram_layers += 1;
+  }
+  return r;
+}
+
+}  // namespace
+
 // Owners, readers and the per-token footprint (one pass over the layers).
 void compute_kv_layout(Ctx& c, Values& v) {
   const ModelArch& m = c.m;

@@ -104,7 +104,6 @@ struct Work {
 // The shared helpers (compute.cpp).
 double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
-RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range);
 EpConst ep_const(double E, double k, int ep);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
 // Fills a pass's four classes from one work taken `times` times.
