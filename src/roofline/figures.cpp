@@ -1,4 +1,9 @@
 // The figure table (ids, labels, units, the inputs each figure comes from, tiers) and the lookups on it.
+//
+// Sections: the input groups figures depend on · kInfo, the figure table (one row per FigureId) ·
+// lifetime and scope names · layout_label · figure_shown · lookups by id (figure_info, figure_id,
+// retired_figure, Figures::find, input_source) · figure_dep_indices and figure_sources · the reasons a setup
+// cannot run in words and as errors (infeasible_text, infeasible_errors, infeasible_summary).
 #include "roofline/figures.h"
 
 #include <algorithm>

@@ -1,0 +1,83 @@
+// Hardware and rates: the GPU's catalog facts (or their overrides), the achieved rates every pass runs at,
+// each kernel class's FLOP rate by its formats, and where each fact comes from.
+#include "roofline/topics.h"
+
+namespace tierscope::model::topics {
+
+namespace {
+
+// The catalog's facts as figures, and the rates and latencies the passes use.
+void hardware_rates(Ctx& c, Values& v) {
+  const Hardware& hw = c.s.hw;
+  Terms& t = c.t;
+  const GpuInfo& g = gpu_info(hw.gpu);
+  v[F::HwHbmPerGpu] = hbm_gb_per_gpu(hw) * 1e9;
+  v[F::HwHbmBwPerGpu] = hbm_tbps_per_gpu(hw) * 1e12;
+  v[F::HwSramPerGpu] = g.sram_mb * 1e6;
+  v[F::HwSramLatency] = hw.lat_sram_ns * 1e-9;
+  t.host_bw = host_gbps(hw) * 1e9;
+  t.host_lat = host_lat_us(hw) * 1e-6;
+  v[F::HwHostLinkBw] = t.host_bw;
+  v[F::HwLinkBw] = link_gbps(hw) * 1e9;
+  v[F::HwPeakFlops] = compute_pflops_per_gpu(hw) * 1e15;
+  v[F::HwSsdBwPerDrive] = hw.ssd_gbps * 1e9;
+  v[F::HwHbmLatency] = hw.lat_hbm_us * 1e-6;
+  v[F::HwHostDram] = hw.host_dram_gb * 1e9;
+  v[F::HwHostLatency] = host_lat_us(hw) * 1e-6;
+  v[F::HwSsdLatency] = hw.lat_ssd_us * 1e-6;
+  t.bw_raw = v[F::HwHbmBwPerGpu];
+  t.bw = t.bw_raw * hw.mbu;
+  t.peak_raw = v[F::HwPeakFlops];
+  t.peak = t.peak_raw * hw.mfu;
+  t.ssd_bw = hw.ssd_count * hw.ssd_gbps * 1e9;
+  t.ssd_lat = hw.lat_ssd_us * 1e-6;
+  t.nic_bw = hw.nic_gbps * 1e9;
+  t.rdma_lat = hw.lat_rdma_us * 1e-6;
+  t.hbm_lat = hw.lat_hbm_us * 1e-6;
+  t.sram_bw = g.sram_tbps * 1e12;
+  t.sram_lat = hw.lat_sram_ns * 1e-9;
+  c.kernel_s = hw.kernel_us * 1e-6;
+}
+
+}  // namespace
+
+void compute_hardware(Ctx& c, Values& v) {
+  const ModelArch& m = c.m;
+  const Hardware& hw = c.s.hw;
+  Terms& t = c.t;
+  hardware_rates(c, v);
+  // Each class at the rate its formats allow (scenario.h, ComputeFormat), times the achieved share.
+  const NumFormat attn_fmt = format_info(m.kv_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
+  const NumFormat idx_fmt = format_info(m.idx_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
+  c.peak[0] = gemm_pflops(hw, m.dense_fmt, m.act_fmt) * 1e15 * hw.mfu;
+  c.peak[1] = gemm_pflops(hw, m.experts_fmt, m.act_fmt) * 1e15 * hw.mfu;
+  c.peak[2] = gemm_pflops(hw, attn_fmt, attn_fmt) * 1e15 * hw.mfu;
+  c.peak[3] = gemm_pflops(hw, idx_fmt, idx_fmt) * 1e15 * hw.mfu;
+  for (int i = 0; i < kWorkClasses; ++i) t.peak_c[i] = c.peak[i];
+  c.attn_flop_dec = 2.0 * m.q_heads * decode_attn_dims(m);
+  c.attn_flop_pre = 2.0 * m.q_heads * prefill_attn_dims(m);
+  c.key_flop = 2.0 * m.idx_heads * m.idx_dim;
+  t.pay_dispatch = c.H * (1.0 + 4.0 / 128.0);
+  t.pay_combine = c.H * 2.0;
+}
+
+void describe_hardware(Say& y) {
+  const Hardware& hw = y.hw;
+  const GpuInfo& g = gpu_info(hw.gpu);
+  y.set(F::HwHbmPerGpu, hw.hbm_gb > 0 ? std::string("override") : std::string(g.label) + " catalog");
+  y.set(F::HwHbmBwPerGpu, hw.hbm_tbps > 0 ? std::string("override") : std::string(g.label) + " catalog");
+  y.set(F::HwSramPerGpu, std::string(g.label) + " catalog (L2)");
+  y.set(F::HwSramLatency, "lat_sram_ns " + num(hw.lat_sram_ns) + " ns; " + g.label + " levels: registers " + num(g.reg_ns) + " ns, L1/shared " +
+                              num(g.l1_ns) + " ns, L2 " + num(g.l2_ns) + " ns");
+  y.set(F::HwHostLinkBw, hw.host_gbps > 0 ? std::string("override") : std::string(link_info(hw.host_link).label) + " catalog (achieved DMA rate)");
+  y.set(F::HwLinkBw, hw.link_gbps > 0 ? std::string("override") : std::string(g.label) + " catalog");
+  y.set(F::HwPeakFlops, std::string(g.label) + " dense " + (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : "FP8"));
+  y.set(F::HwSsdBwPerDrive, "scenario parameter ssd_gbps");
+  y.set(F::HwHbmLatency, "lat_hbm_us " + num(hw.lat_hbm_us) + " µs");
+  y.set(F::HwHostDram, "host_dram_gb " + num(hw.host_dram_gb) + " GB");
+  y.set(F::HwHostLatency, hw.host_lat_us > 0 ? "host_lat_us " + num(hw.host_lat_us) + " µs (override)"
+                                             : std::string(link_info(hw.host_link).label) + " catalog DMA latency");
+  y.set(F::HwSsdLatency, "lat_ssd_us " + num(hw.lat_ssd_us) + " µs");
+}
+
+}  // namespace tierscope::model::topics

@@ -1,0 +1,75 @@
+// Sparse reads, per session per step on one GPU: the top-k slice and its selection, the gather, the
+// indexers' scans (each on its own roofline where FLOP are done) and the SWA window, with their formulas.
+#include "roofline/topics.h"
+
+namespace tierscope::model::topics {
+
+void compute_sparse_reads(Ctx& c, Values& v) {
+  const ModelArch& m = c.m;
+  const Terms& t = c.t;
+  v[F::TopkSliceBytes] = m.top_k * c.b_tok;
+  v[F::TopkSliceTime] = v[F::TopkSliceBytes] / t.bw;
+  v[F::TopkSelectTime] = t.selecting_layers > 0
+                             ? t.selecting_layers * t.sram_lat + t.dec.select_keys * kTopkScoreBytes * kTopkPasses / t.sram_bw
+                             : 0.0;
+  v[F::GatherBytes] = t.dec.gather;
+  v[F::GatherTime] = t.dec.gather / t.bw;
+  v[F::IndexFullpoolBytes] = t.dec.fullpool;
+  v[F::IndexFullpoolTime] = std::max(t.dec.fullpool / t.bw, t.fullpool_rows_idx * c.key_flop / c.peak[3]);  // its own roofline
+  v[F::IndexCandidateBytes] = t.dec.pool;
+  v[F::IndexCandidateTime] = std::max(t.dec.pool / t.bw, t.pool_indexers * t.pool_positions * c.key_flop / c.peak[3]);
+  v[F::SwaWindowBytes] = t.dec.window;
+  v[F::SwaWindowTime] = t.dec.window / t.bw;
+}
+
+namespace {
+
+// The two indexers' times: each the larger of its reads and its scoring FLOP.
+void describe_index_times(Say& y) {
+  const ModelArch& m = y.m;
+  const Terms& t = y.t;
+  const Values& v = y.v;
+  const std::string& per_gpu = y.per_gpu;
+  const double fl = t.fullpool_rows_idx * 2.0 * m.idx_heads * m.idx_dim;
+  Pass x;
+  x.flop_c[3] = fl;
+  x.bytes_c[3] = v[F::IndexFullpoolBytes];
+  x.close(t.peak_c, t.bw);
+  y.set(F::IndexFullpoolTime, "max(" + y.H(F::IndexFullpoolBytes) + per_gpu + " = " + S(x.t_memory) + ", " + FL(fl) + " (2 × " + num(m.idx_heads) +
+                                  " heads × " + num(m.idx_dim) + " dims per key) / (" + y.peak + ") = " + S(x.t_compute) + "): " + bound_name(x));
+  const double fp = t.pool_indexers * t.pool_positions * 2.0 * m.idx_heads * m.idx_dim;
+  x.flop_c[3] = fp;
+  x.bytes_c[3] = v[F::IndexCandidateBytes];
+  x.close(t.peak_c, t.bw);
+  y.set(F::IndexCandidateTime, "max(" + y.H(F::IndexCandidateBytes) + per_gpu + " = " + S(x.t_memory) + ", " + FL(fp) + " / (" + y.peak + ") = " +
+                                   S(x.t_compute) + "): " + bound_name(x));
+}
+
+}  // namespace
+
+void describe_sparse_reads(Say& y) {
+  const ModelArch& m = y.m;
+  const Hardware& hw = y.hw;
+  const Terms& t = y.t;
+  const Values& v = y.v;
+  const Workload& w = y.w;
+  const std::string& per_gpu = y.per_gpu;
+  y.set(F::TopkSliceBytes, num(m.top_k) + " selected × " + num(v[F::KvGlobalPerToken]) +
+                               " B/token (the card multiplies by the whole-model bytes per token)");
+  y.set(F::TopkSliceTime, y.H(F::TopkSliceBytes) + per_gpu);
+  y.set(F::TopkSelectTime, t.selecting_layers > 0 ? num(t.selecting_layers) + " selecting layers × " + num(hw.lat_sram_ns) + " ns + " +
+                                                        num(t.dec.select_keys) + " scores × 4 B × 2 passes / " + human(t.sram_bw, "B/s")
+                                                  : std::string("no top-k selection"));
+  y.set(F::GatherBytes, num(t.gather_layers) + " reading layers × min(" + num(m.top_k) + ", " + num(w.ctx) + "/ratio) rows × " +
+                            num(v[F::KvMainEntry]) + " B main entry");
+  y.set(F::GatherTime, y.H(F::GatherBytes) + per_gpu + " (bandwidth only; add " + num(hw.lat_hbm_us) + " µs for a dependent access)");
+  y.set(F::IndexFullpoolBytes, num(t.fullpool_indexers) + " full-pool indexers scan " + num(t.fullpool_rows_idx) + " index rows (" + num(w.ctx) +
+                                   " tokens / ratio each) × " + num(v[F::KvIndexEntry]) + " B");
+  describe_index_times(y);
+  y.set(F::IndexCandidateBytes, num(t.pool_indexers) + " candidate-pool indexers × " + num(t.pool_positions) + " positions (≤ " +
+                                    num(m.cand_blocks) + " blocks × " + num(m.cand_block) + ") × " + num(v[F::KvIndexEntry]) + " B");
+  y.set(F::SwaWindowBytes, num(t.window_layers) + " layers × min(" + num(m.n_win) + ", " + num(w.ctx) + ") tokens × " + num(v[F::KvSwaEntry]) + " B");
+  y.set(F::SwaWindowTime, y.H(F::SwaWindowBytes) + per_gpu);
+}
+
+}  // namespace tierscope::model::topics

@@ -1,0 +1,218 @@
+// Inside the roofline room only: what its topic files (topic_*.cpp) share. Each topic holds one part of the
+// model twice over — compute_<topic>() works out its values, describe_<topic>() writes their formulas —
+// and the two drivers, compute_all (compute.cpp) and describe (describe.cpp), call the topics in order.
+// Ctx is what one evaluation passes from topic to topic; Say is what describe() passes. The shared
+// helpers (a layer range's work, the decode and prompt passes, the expert load) live in compute.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/text.h"
+#include "model/layers.h"
+#include "model/parallel.h"
+#include "roofline/figures.h"
+#include "roofline/timing.h"
+
+namespace tierscope::model::topics {
+
+using F = FigureId;
+
+// Activations cross the scale-up link in BF16; MoE dispatch goes in FP8 with one FP32 scale per 128
+// values and the combine comes back in BF16 (FACTS-parallel §3.1, DeepSeek's production choice).
+constexpr double kActBytes = 2.0;
+constexpr double kTopkScoreBytes = 4.0;  // one FP32 score per candidate
+constexpr double kTopkPasses = 2.0;      // a radix select reads the scores about twice
+
+// What a layer range holds, counted once: layers, MoE and dense-FFN layers, indexing and Engram layers.
+struct RangeInfo {
+  int first = 0, last = 0;
+  double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
+};
+
+// The expert-parallel constants of a scenario (independent of the token count), so a pass costs one pow
+// and one sqrt for its expert load.
+struct EpConst {
+  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1;
+};
+
+// expert_load() for `tokens`, from the constants (tested against it). Inline: the crossover search calls
+// it in its inner loop.
+inline ExpertLoad load_at(const EpConst& x, double tokens) {
+  ExpertLoad l;
+  if (x.E <= 0 || x.k <= 0 || tokens <= 0) return l;
+  l.mean = tokens * x.k / x.ep;
+  l.distinct_rank = x.per_rank * (1.0 - std::pow(x.miss, tokens));
+  l.c = x.c;
+  l.dest_ranks = x.dest;
+  if (x.ep <= 1) {
+    l.busiest = l.mean;
+    return l;
+  }
+  l.sigma = std::sqrt(tokens * x.var);
+  l.busiest = std::min(tokens * std::min(x.k, x.per_rank), l.mean + x.c * l.sigma);
+  return l;
+}
+
+// Everything the passes below share, worked out once per scenario (each topic fills its part in order).
+struct Ctx {
+  Ctx(const Scenario& scenario, Terms& terms) : s(scenario), m(scenario.model), t(terms), z(kv_sizes(scenario.model)) {}
+  const Scenario& s;
+  const ModelArch& m;
+  Terms& t;
+  KvSizes z;
+  LayerPlan own;   // filled by plan_layers() unless the caller has the plan (uninitialised until then)
+  const LayerPlan* plan_ptr = &own;
+  const LayerPlan& plan() const { return *plan_ptr; }
+  RangeInfo range[3];
+  EpConst epc;
+  double H = 0, E = 0, k = 0, L = 0;
+  double attn_flop_dec = 0, attn_flop_pre = 0, key_flop = 0;  // per position / per key, whole model width
+  double b_tok = 0, swa_session = 0;
+  double kernel_s = 0;
+  double peak[kWorkClasses] = {};  // FLOP/s × MFU by class
+  double batch = 1;                // the decode batch, at least one session
+  double hit = 0, rest = 0;        // prompt tokens found in the prefix cache, and those after them
+
+  // Collective over n GPUs: the scale-up link inside its domain, the NIC beyond it.
+  double allreduce(double n, double bytes) const {
+    const bool far = n > link_domain(s.hw);
+    return allreduce_time(static_cast<int>(n), bytes, far ? t.nic_bw : t.link_bw, far ? t.rdma_lat : t.link_lat_ar);
+  }
+};
+
+// One replica's `tokens` tokens through layers [first, last) on the busiest GPU: FLOP, weight bytes,
+// kernel floors and collectives. `moe_tokens` is how many tokens meet in each MoE layer (all replicas'
+// under DP attention); `queries` tokens attend with per-query reads `r` (the attention core, the indexer).
+struct Work {
+  double flop_dense = 0, flop_experts = 0, flop_attn = 0, flop_index = 0;
+  double flop_all = 0;  // every GPU of one replica's FLOP together, plus the experts' for all tokens
+  double flop_experts_all = 0;
+  double w_dense = 0, w_experts = 0;
+  double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
+  double ar_attn = 0, ar_ffn = 0, a2a = 0;
+  double layers = 0;
+  ExpertLoad load;
+  double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }
+  double weights() const { return w_dense + w_experts; }
+  double comm() const { return ar_attn + ar_ffn + a2a; }
+};
+
+// The shared helpers (compute.cpp).
+double attention_params_per_layer(const ModelArch& m);
+ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
+EpConst ep_const(double E, double k, int ep);
+Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
+// Fills a pass's four classes from one work taken `times` times.
+void add_work(Pass& p, const Work& w, double times);
+// The decode step for `batch` sessions with `q` query tokens each, plus `extra` tokens of one session that
+// ride along (a replayed window) reading `extra_kv` more bytes.
+Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extra_kv, Work* out_work = nullptr,
+                 double* out_kv = nullptr);
+// Fresh prompt of n tokens after `before` cached ones: causal average before the split, the last window
+// (or last token) after it.
+PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w = nullptr, Work* fw = nullptr);
+void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting);
+
+// The topics' values, in the order compute_all calls them (each reads what the ones before it filled).
+void compute_params(Ctx& c, Values& v);          // topic_weights.cpp
+void compute_kv_layout(Ctx& c, Values& v);       // topic_kv.cpp
+void compute_kv_reads(Ctx& c, const LayerPlan* given);
+void compute_engram_tables(Ctx& c, Values& v);   // topic_engram.cpp
+void compute_weights(Ctx& c, Values& v);         // topic_weights.cpp
+void compute_hardware(Ctx& c, Values& v);        // topic_hardware.cpp
+void compute_placement(Ctx& c, Values& v);       // topic_capacity.cpp
+void compute_feasibility(Ctx& c, const Values& v);
+void compute_decode_step(Ctx& c, Values& v);     // topic_decode.cpp
+void compute_decode_terms(Ctx& c, Values& v);
+void compute_engram_stall(Ctx& c, Values& v);    // topic_engram.cpp
+void compute_decode_rates(Ctx& c, Values& v);    // topic_decode.cpp
+void compute_crossover(Ctx& c, Values& v);
+void compute_sparse_reads(Ctx& c, Values& v);    // topic_sparse.cpp
+void compute_swa(Ctx& c, Values& v);             // topic_swa.cpp
+void compute_prefill(Ctx& c, Values& v);         // topic_prefill.cpp
+void compute_replay(Ctx& c, Values& v);          // topic_replay.cpp
+void compute_turn_cost(Ctx& c, Values& v);       // topic_prefix.cpp
+void compute_ssd_capacity(Ctx& c, Values& v);    // topic_serve.cpp
+void compute_prefix(Ctx& c, Values& v);          // topic_prefix.cpp
+void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
+void compute_ssd_retention(Ctx& c, Values& v);
+
+// A model with a sliding window, and one that replays it rather than caching it with the prefix.
+inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
+inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
+
+// Numbers in words, by unit.
+inline std::string B(double b) { return human(b, "B"); }
+inline std::string S(double x) { return human(x, "s"); }
+inline std::string FL(double x) { return human(x, "FLOP"); }
+inline std::string P(double x) { return human(x, "params"); }
+inline std::string fmt_label(NumFormat f) { return format_info(f).label; }
+
+// What describe() passes from topic to topic: the values, the figure list it fills, and the phrases many
+// formulas quote, formatted once.
+struct Say {
+  Say(std::vector<Figure>& figures, const Computed& computed, const Scenario& scenario);
+  const Scenario& s;
+  const ModelArch& m;
+  const Hardware& hw;
+  const Workload& w;
+  const Values& v;
+  const Terms& t;
+  std::vector<Figure>& list;
+  std::string why_not;              // why the setup cannot run (empty when it can)
+  std::vector<std::string> said;    // each figure's value in words, formatted on first use
+  std::string bw, peak;             // "8 TB/s × MBU 0.8", "4.5 PFLOP/s × MFU 0.5"
+  std::string per_gpu_note;         // " (one GPU of 8)"
+  std::string per_gpu;              // " / (bandwidth × MBU)"
+  std::string tp, gpus;
+  std::string link, share;          // over the host link; " / tp 4" when the KV is split
+  std::string no_replay;            // why a figure of the window's replay does not apply
+  bool win = false, replays = false;
+  double hit = 0;                   // prompt tokens found in the prefix cache
+
+  // A figure's value in words, formatted once: formulas quote other figures' values often.
+  const std::string& H(F id) {
+    std::string& h = said[static_cast<std::size_t>(id)];
+    if (h.empty()) h = human(v[id], figure_info(id).unit);
+    return h;
+  }
+  // "value = text", or why the figure is not computed.
+  void set(F id, std::string text) {
+    Figure& f = list[static_cast<std::size_t>(id)];
+    if (!f.feasible) {
+      f.formula = "not computed: this setup cannot run (" + why_not + ")";
+      return;
+    }
+    text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
+    f.formula = std::move(text);
+  }
+  // "Σ over kernel classes of max(compute, memory): dense projections 4.2 ms memory-bound (…) + … = 32 ms, memory-bound"
+  std::string classes(const Pass& p) const;
+  // The classes plus the pass's collectives.
+  std::string roof(const Pass& p) const { return classes(p) + "; + collectives " + S(p.t_comm); }
+};
+
+// The topics' formulas (any order: each writes its own figures).
+void describe_params(Say& y);          // topic_weights.cpp
+void describe_kv(Say& y);              // topic_kv.cpp
+void describe_placement(Say& y);       // topic_capacity.cpp
+void describe_decode_experts(Say& y);  // topic_decode.cpp
+void describe_decode_bytes(Say& y);
+void describe_decode_terms(Say& y);
+void describe_decode_rates(Say& y);
+void describe_engram(Say& y);          // topic_engram.cpp
+void describe_sparse_reads(Say& y);    // topic_sparse.cpp
+void describe_swa(Say& y);             // topic_swa.cpp
+void describe_replay(Say& y);          // topic_replay.cpp
+void describe_prefill(Say& y);         // topic_prefill.cpp
+void describe_prefix(Say& y);          // topic_prefix.cpp
+void describe_turn_cost(Say& y);
+void describe_serving(Say& y);         // topic_serve.cpp
+void describe_ssd(Say& y);
+void describe_hardware(Say& y);        // topic_hardware.cpp
+
+}  // namespace tierscope::model::topics
