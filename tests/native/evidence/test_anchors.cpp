@@ -8,8 +8,6 @@
 
 using namespace tierscope::model;
 
-}
-
 TEST_CASE("anchors: every measured point applies its settings, can run, and its terms add up to the model's step") {
   REQUIRE(anchors().size() >= 5);
   int v41 = 0, others = 0;

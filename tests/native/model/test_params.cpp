@@ -35,9 +35,6 @@ TEST_CASE("edits move dependent fields together instead of refusing") {
   CHECK(validate(s).empty());
 }
 
-
-}
-
 TEST_CASE("provenance: every input of every preset names its source; a changed input says override") {
   for (const PresetInfo& p : presets()) {
     Scenario s;
@@ -60,3 +57,5 @@ TEST_CASE("provenance: every input of every preset names its source; a changed i
   for (const Figure& x : l.list) {
     INFO(std::string(x.id));
     CHECK(figure_sources(l, x).find("DeepSeek-V4.1") == std::string::npos);
+  }
+}

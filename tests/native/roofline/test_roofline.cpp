@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/parallel.h"
 #include "scenario_helpers.h"
 
 using namespace tierscope::model;
@@ -134,3 +135,4 @@ TEST_CASE("feasibility: setups that cannot run are named, with the numbers") {
   CHECK(c.values[F::HbmSessions] == 3);
   edit(s, "batch", "4");
   CHECK_FALSE(computed(s).terms.feasible());
+}
