@@ -5,12 +5,12 @@
 import { launch, serveSite } from '../lib/browser.mjs';
 
 const args = process.argv.slice(2);
-let runs = 21;
+let runs = 21, runsText = '21';
 for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--runs' && i + 1 < args.length) runs = Number(args[++i]);
+  if (args[i] === '--runs' && i + 1 < args.length) runs = Number(runsText = args[++i]);
   else { console.error('usage: chart-sweep-bench.mjs [--runs N]'); process.exit(2); }
 }
-if (!(Number.isInteger(runs) && runs >= 3 && runs <= 1000)) { console.error(`--runs: a whole number from 3 to 1000, not ${runs}`); process.exit(2); }
+if (!(Number.isInteger(runs) && runs >= 3 && runs <= 1000)) { console.error(`--runs: a whole number from 3 to 1000, not '${runsText}'`); process.exit(2); }
 
 const site = await serveSite();
 const browser = await launch();
