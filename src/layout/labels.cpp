@@ -27,9 +27,12 @@ std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initi
   return "";
 }
 
-namespace {
+const char* tier_short_name(int tier) {
+  static constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
+  return kTierShort[std::clamp(tier, 0, 3)];
+}
 
-constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
+namespace {
 
 std::string mode_summary(const Scene& sc, int first, int last, bool letters) {
   int counts[static_cast<int>(model::LayerMode::Count)] = {};
@@ -68,6 +71,8 @@ std::string span(int first, int last) {
 }
 
 }  // namespace
+
+std::string layers_text(int first, int last) { return (first == last ? "layer " : "layers ") + span(first, last); }
 
 std::string mode_key(const Scene& sc, int first, int last) {
   std::string s = mode_summary(sc, first, last, true) + " = " + mode_summary(sc, first, last, false) + ".";
@@ -190,12 +195,11 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
       case Kind::EncoderLayer:
       case Kind::DecoderLayer: {
         const std::string tag = std::string(1, it.kind == Kind::EncoderLayer ? 'E' : (sc.ced ? 'D' : 'L')) + std::to_string(it.index + 1);
-        const std::string layers = span(it.first_layer, it.last_layer);
-        const std::string word = it.first_layer == it.last_layer ? " · layer " : " · layers ";
+        const std::string worded = tag + " · " + layers_text(it.first_layer, it.last_layer);
         P.add(fit_variant(tm, P.size, room.w,
-                          {tag + word + layers + " · " + mode_summary(sc, it.first_layer, it.last_layer, false),
-                           tag + word + layers + " · " + mode_summary(sc, it.first_layer, it.last_layer, true),
-                           tag + word + layers, tag + " · " + layers, tag}),
+                          {worded + " · " + mode_summary(sc, it.first_layer, it.last_layer, false),
+                           worded + " · " + mode_summary(sc, it.first_layer, it.last_layer, true), worded,
+                           tag + " · " + span(it.first_layer, it.last_layer), tag}),
               room, P.size, Align::Left, Tone::OnItem, i);
         break;
       }
@@ -211,7 +215,7 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
       case Kind::Band: {
         const BandInfo& b = out.bands[static_cast<std::size_t>(it.index)];
         const Rect title{b.title.x + 2, b.title.y, std::max(0.0f, b.title.w - 4), b.title.h};
-        const std::string name = fit_variant(tm, P.size, title.w, {kTierShort[std::clamp(it.index, 0, 3)], "SRAM"});
+        const std::string name = fit_variant(tm, P.size, title.w, {tier_short_name(it.index), "SRAM"});
         P.add(name, title, P.size, Align::Left, Tone::Text, -1);
         const float room_w = title.w - tm.width(name, P.size) - 12;
         // Why the setup cannot run: the tier's own overflow, or (when the token row has no title to say it

@@ -220,6 +220,11 @@ std::string item_id(const Item& item);
 
 // The first of `variants` (longest first) whose width at `px` fits `max_w`, or "" when none does.
 std::string fit_variant(const TextMetrics& tm, float px, float max_w, std::initializer_list<std::string> variants);
+// A memory tier's short name (tier 0..3, clamped): "GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD" — the
+// band's title on the canvas and its name in the inspector.
+const char* tier_short_name(int tier);
+// The layers a row stands for, in words: "layer 3" or "layers 3–5".
+std::string layers_text(int first, int last);
 // A layer row's short label spelled out: "S×2 F U = SWA-only ×2, Full, Reuse. S: …; F: …; U: …" — each
 // letter in the row with what that kind of layer keeps and reads (tooltips, the inspector, the page).
 std::string mode_key(const Scene& sc, int first, int last);

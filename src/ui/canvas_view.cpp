@@ -25,12 +25,6 @@ using layout::Kind;
 
 namespace {
 
-constexpr const char* kTierShort[4] = {"GPU SRAM", "GPU HBM", "Host DRAM", "NVMe SSD"};
-
-std::string layers_text(int first, int last) {
-  return first == last ? "layer " + std::to_string(first) : "layers " + std::to_string(first) + "–" + std::to_string(last);
-}
-
 std::string block_value(const App& app, int object) {
   const anim::ObjectState& o = app.state.objects[static_cast<std::size_t>(object)];
   const double fp = app.canvas.scene.objects[static_cast<std::size_t>(object)].footprint;
@@ -304,13 +298,13 @@ std::string target_name(const App& app, CanvasTarget t) {
   const Item* it = find_item(app, t);
   switch (t.kind) {
     case Kind::Block: return object_name(app, static_cast<anim::ObjectKind>(t.index));
-    case Kind::Band: return kTierShort[std::clamp(t.index, 0, 3)];
+    case Kind::Band: return layout::tier_short_name(t.index);
     case Kind::Token: return "Token row";
     case Kind::Stream: return app.canvas.scene.ced ? "Encoder final hidden stream H[t]" : "Final hidden stream";
-    case Kind::EncoderLayer: return "Encoder row E" + std::to_string(t.index + 1) + (it ? " · " + layers_text(it->first_layer, it->last_layer) : "");
+    case Kind::EncoderLayer: return "Encoder row E" + std::to_string(t.index + 1) + (it ? " · " + layout::layers_text(it->first_layer, it->last_layer) : "");
     case Kind::DecoderLayer:
       return std::string(app.canvas.scene.ced ? "Decoder row D" : "Layer row L") + std::to_string(t.index + 1) +
-             (it ? " · " + layers_text(it->first_layer, it->last_layer) : "");
+             (it ? " · " + layout::layers_text(it->first_layer, it->last_layer) : "");
     case Kind::Packet:
       return app.state.entry ? "Moving: " + object_name(app, app.state.packet.object) + " · " +
                                    endpoint_name(app, app.state.packet.from) + " → " + endpoint_name(app, app.state.packet.to)

@@ -189,9 +189,9 @@ test('reduced motion: the packet sits at its destination instead of gliding', as
 test('idle: no frames are drawn while nothing plays and nothing is touched', async () => {
   const { page } = await openApp(env.browser.context, env.site.url);
   await show(page, 'decode', 0);
-  await page.waitForTimeout(400);
+  await settled(page);
   const a = await page.evaluate(() => window.tierscope.stats());
-  await page.waitForTimeout(2000);
+  await page.waitForTimeout(2000);  // the window in which nothing may be drawn
   const b = await page.evaluate(() => window.tierscope.stats());
   assert.equal(b.framesDrawn, a.framesDrawn);
   await page.close();

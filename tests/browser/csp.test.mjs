@@ -1,12 +1,14 @@
-// The app runs when served with a strict Content-Security-Policy: no eval, no inline script or style.
+// The app runs when served with a strict Content-Security-Policy: no eval, no inline script or style. One
+// page load walks the lazily-run code paths too (canvas input, playback, the walkthrough, the embed code)
+// and must raise no policy violation and no console error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser } from './lib/browser.mjs';
+import { settled, useBrowser } from './lib/browser.mjs';
 import { STRICT_CSP } from '../../tools/serve.mjs';
 
 const env = useBrowser({ csp: true });
 
-test('under a strict CSP the app loads, draws and plays with no policy violation', async () => {
+test('under a strict CSP the app loads, draws, plays, walks the walkthrough and shows the embed code with no policy violation', async () => {
   const page = await env.browser.context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -17,16 +19,23 @@ test('under a strict CSP the app loads, draws and plays with no policy violation
       window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
     });
   });
-  const response = await page.goto(env.site.url);
+  const response = await page.goto(env.site.url + '#path=engram&tour=3');
   assert.equal(response.headers()['content-security-policy'], STRICT_CSP);
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   const stats = await page.evaluate(() => window.tierscope.stats());
   assert.ok(stats.framesDrawn >= 1, 'a frame was drawn');
-  // Interact so lazily-run code paths execute too.
+  assert.equal((await page.evaluate(() => window.tierscope.state())).path, 'engram');
+  // Interact so lazily-run code paths execute too: input on the canvas, then playback until it has drawn.
   await page.click('#canvas');
+  const since = await page.evaluate(() => window.tierscope.stats().framesDrawn);
   await page.keyboard.press('Space');
-  await page.waitForTimeout(500);
+  await settled(page, since);
+  await page.click('#tour-next');
+  assert.equal((await page.evaluate(() => window.tierscope.state())).path, 'csa2-modes');
+  await page.click('#open-embed');
+  assert.match(await page.inputValue('#embed-code'), /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#[^"]*path=csa2-modes/);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(errors.filter((x) => /Content Security Policy|Refused/.test(x)), []);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,7 +3,7 @@
 // link is ever turned into markup, and the API refuses bad arguments with errors instead of crashing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveSite, openApp, useBrowser } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
 
 const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
 const env = useBrowser();
@@ -171,21 +171,4 @@ test('before the app is ready, calls answer "not ready" instead of throwing', as
   assert.equal(r[1].errors[0].code, 'not-ready');
   assert.equal(r[2], null);
   await page.close();
-});
-
-test('under the strict Content-Security-Policy the page works and reports no violation', async () => {
-  const strict = await serveSite({ csp: true });
-  try {
-    const { page, errors } = await openApp(env.browser.context, strict.url + '#path=engram&tour=3');
-    assert.equal((await stateOf(page)).path, 'engram');
-    await page.click('#tour-next');
-    assert.equal((await stateOf(page)).path, 'csa2-modes');
-    await page.click('#open-embed');
-    assert.match(await page.inputValue('#embed-code'), /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#[^"]*path=csa2-modes/);
-    assert.deepEqual(errors.filter((x) => /Content Security Policy|Refused/.test(x)), []);
-    assert.deepEqual(errors, []);
-    await page.close();
-  } finally {
-    await strict.close();
-  }
 });

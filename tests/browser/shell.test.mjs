@@ -1,8 +1,9 @@
 // Browser tests of the page shell and the app skeleton, in headless Chromium: loads cleanly, draws real
-// pixels, follows resizes and devicePixelRatio, keeps the page's keys, and shows a message for each failure.
+// pixels, does not shift its layout while loading, fits a 360 px phone, follows resizes and devicePixelRatio,
+// keeps the page's keys, and shows a message for each failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useBrowser } from './lib/browser.mjs';
+import { openApp, settled, useBrowser } from './lib/browser.mjs';
 import { decodePng, pixelVariety } from './lib/png.mjs';
 
 const env = useBrowser();
@@ -72,9 +73,9 @@ test('keys typed outside the canvas stay with the page', async () => {
 
 test('nothing is drawn while nothing changes', async () => {
   const { page } = await openApp(env.browser.context, env.site.url);
-  await page.waitForTimeout(500);
+  await settled(page);
   const a = await page.evaluate(() => window.tierscope.stats());
-  await page.waitForTimeout(1500);
+  await page.waitForTimeout(1500);  // the window in which nothing may be drawn
   const b = await page.evaluate(() => window.tierscope.stats());
   assert.ok(b.ticks > a.ticks, 'the loop keeps ticking');
   assert.equal(b.framesDrawn, a.framesDrawn, 'but draws no frames while idle');
@@ -200,5 +201,31 @@ test('charts and the tables open below the canvas without shrinking it; the lege
   await page.waitForFunction(() => document.getElementById('charts').hidden, null, { timeout: 5000 });
   assert.equal(await page.evaluate(() => document.activeElement.id), 'open-charts');
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('loading the page does not shift its layout', async () => {
+  const page = await env.browser.context.newPage();
+  await page.addInitScript(() => {
+    window.__shift = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+      .observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(env.site.url);
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  await settled(page);
+  await page.evaluate(() => document.fonts.ready.then(() => true));
+  const cls = await page.evaluate(() => window.__shift);
+  assert.ok(cls < 0.05, `cumulative layout shift ${cls.toFixed(4)} (at most 0.05)`);
+  await page.close();
+});
+
+test('phones: nothing is wider than a 360 px screen', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(env.site.url + '#path=csa2-modes');
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 360, `page is ${wide}px wide`);
   await page.close();
 });

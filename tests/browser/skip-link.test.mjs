@@ -1,6 +1,7 @@
 // The skip link as a keyboard user meets it: the first Tab stop, Enter (or a click) moves the focus to the
 // walkthrough and nothing else — the address, the history, the view and the notices stay as they were —
-// and a page opened at a bare anchor ("#tour") reads it as no link at all.
+// and a page opened at a bare anchor ("#tour") reads it as no link at all. After it, Tab walks the page in
+// reading order — header, walkthrough, canvas, ledger — and every stop shows its focus.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, useBrowser, settled } from './lib/browser.mjs';
@@ -48,4 +49,27 @@ test('a page opened at "#tour" (an anchor, not a share link) shows the default v
   assert.deepEqual(errors, []);
   await page.close();
   await plain.page.close();
+});
+
+test('tab order: skip link, header actions, walkthrough, animations, canvas, playback, ledger; focus is visible', async () => {
+  const { page } = await openApp(env.browser.context, env.site.url);
+  const order = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const a = document.activeElement;
+      const style = getComputedStyle(a);
+      return { id: a.id || a.className || a.tagName, area: a.closest('header, aside, main, footer')?.className || '', outline: style.outlineStyle !== 'none' || style.boxShadow !== 'none' };
+    });
+    order.push(f);
+  }
+  assert.equal(order[0].id, 'skip');
+  const areas = order.map((o) => o.area.split(' ')[0] + (o.area.includes('right') ? '-right' : o.area.includes('left') ? '-left' : ''));
+  const firstOf = (a) => areas.indexOf(a);
+  assert.ok(firstOf('top') < firstOf('side-left'), 'header before the walkthrough');
+  assert.ok(firstOf('side-left') < firstOf('stage'), 'walkthrough before the canvas');
+  assert.ok(firstOf('stage') < firstOf('side-right'), 'canvas before the ledger');
+  assert.ok(firstOf('side-right') > 0, 'the ledger is reachable');
+  for (const o of order.filter((x) => x.id !== 'BODY')) assert.ok(o.outline, `${o.id} shows focus`);
+  await page.close();
 });

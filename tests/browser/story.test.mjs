@@ -1,7 +1,8 @@
 // Browser tests of "one story on screen": the walkthrough, the canvas, the ledger and the status show the same
 // path and step on load, after a link and after Back; the walkthrough's wording and the ledger's labels follow
 // the model; a link's bad keys are all named in one notice that folds away and never covers the canvas;
-// a change of the system colour scheme restyles the canvas; no panel text is cut at any tested size.
+// a change of the system colour scheme restyles the canvas, and both schemes read with high contrast; no panel
+// text is cut at any tested size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROOT, openApp, settled, useBrowser } from './lib/browser.mjs';
@@ -191,6 +192,29 @@ test('a live change of the system colour scheme restyles the canvas', async () =
   await page.waitForTimeout(200);
   const light = await mean();
   assert.ok(light > dark + 80, `the canvas turns light (mean ${dark.toFixed(0)} → ${light.toFixed(0)})`);
+  await page.close();
+});
+
+test('light and dark schemes both apply, with readable contrast', async () => {
+  const page = await env.browser.context.newPage();
+  const colours = {};
+  for (const scheme of ['dark', 'light']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(env.site.url);
+    colours[scheme] = await page.evaluate(() => {
+      const s = getComputedStyle(document.body);
+      return [s.backgroundColor, s.color];
+    });
+  }
+  assert.notDeepEqual(colours.dark, colours.light);
+  const lum = (c) => {
+    const [r, g, b] = c.match(/\d+/g).slice(0, 3).map(Number).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  for (const [bg, fg] of Object.values(colours)) {
+    const [a, b] = [lum(bg), lum(fg)].sort((x, y) => y - x);
+    assert.ok((a + 0.05) / (b + 0.05) > 7, `contrast of ${fg} on ${bg}`);
+  }
   await page.close();
 });
 

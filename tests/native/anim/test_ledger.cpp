@@ -11,31 +11,17 @@
 #include "anim/ledger.h"
 #include "anim/state.h"
 #include "base/text.h"
-#include "model/params.h"
-#include "model/presets.h"
-#include "roofline/figures.h"
+#include "scenario_helpers.h"
 
 using namespace tierscope;
 using anim::Endpoint;
 using anim::ObjectKind;
 using anim::PathId;
 using F = model::FigureId;
+using test::preset;
+using test::set;
 
 namespace {
-
-model::Scenario preset(const char* name) {
-  model::Scenario s;
-  REQUIRE(model::make_preset(name, s));
-  REQUIRE(model::validate(s).empty());
-  return s;
-}
-
-void set(model::Scenario& s, const char* key, const char* text) {
-  const model::ParamDef* p = model::find_param(key);
-  REQUIRE(p != nullptr);
-  model::Error e;
-  REQUIRE(model::set_param_text(s, *p, text, e));
-}
 
 double sum_bytes(const anim::Ledger& l, std::string_view step) {
   double b = 0;

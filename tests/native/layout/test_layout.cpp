@@ -206,6 +206,17 @@ void check_geometry(const layout::Scene& scene, const anim::StepState& st, layou
 
 }  // namespace
 
+TEST_CASE("a tier's short name and a row's layers are spelled once, for the canvas and the inspector") {
+  CHECK(std::string(layout::tier_short_name(0)) == "GPU SRAM");
+  CHECK(std::string(layout::tier_short_name(1)) == "GPU HBM");
+  CHECK(std::string(layout::tier_short_name(2)) == "Host DRAM");
+  CHECK(std::string(layout::tier_short_name(3)) == "NVMe SSD");
+  CHECK(std::string(layout::tier_short_name(-1)) == "GPU SRAM");  // out of range: the nearest tier
+  CHECK(std::string(layout::tier_short_name(7)) == "NVMe SSD");
+  CHECK(layout::layers_text(3, 3) == "layer 3");
+  CHECK(layout::layers_text(3, 5) == "layers 3–5");
+}
+
 TEST_CASE("every preset and path lays out inside every viewport without overlaps") {
   for (const model::PresetInfo& p : model::presets()) {
     for (int pi = 0; pi < anim::kPathCount; ++pi) {

@@ -19,12 +19,6 @@ namespace fleet_test {
 
 using namespace tierscope;
 
-// Long runs (a simulated day, longer fuzz-like loops) only when TIERSCOPE_LONG_TESTS=1.
-inline bool long_tests() {
-  const char* v = std::getenv("TIERSCOPE_LONG_TESTS");
-  return v && std::string(v) == "1";
-}
-
 inline model::Scenario scenario(std::initializer_list<std::pair<const char*, const char*>> sets) {
   model::Scenario s = model::default_scenario();
   for (const auto& [key, value] : sets) {

@@ -282,8 +282,7 @@ TEST_CASE("fleet: the registry keys reach the run through URL, JSON and the CLI 
   CHECK(c.scenario.find("arrivals=3.5") != std::string::npos);
 }
 
-TEST_CASE("fleet: a simulated day of the default scenario (long: TIERSCOPE_LONG_TESTS=1)", "[long]") {
-  if (!fleet_test::long_tests()) return;
+TEST_CASE("fleet: a simulated day of the default scenario conserves sessions and bytes", "[.long]") {
   const sim::FleetResult r = sim::run_fleet(config(scenario({{"hours", "24"}})));
   check_conservation(r);
   CHECK(r.hours.size() == 24);

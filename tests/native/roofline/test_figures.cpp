@@ -6,36 +6,11 @@
 #include <set>
 #include <string>
 
-#include "model/params.h"
-#include "model/presets.h"
-#include "roofline/figures.h"
+#include "scenario_helpers.h"
 
 using namespace tierscope::model;
+using namespace tierscope::test;
 using F = FigureId;
-
-namespace {
-
-Scenario preset(const char* name) {
-  Scenario s;
-  REQUIRE(make_preset(name, s));
-  REQUIRE(validate(s).empty());
-  return s;
-}
-
-Values values(const Scenario& s) {
-  Computed c;
-  compute_values(s, c);
-  return c.values;
-}
-
-void set(Scenario& s, const char* key, const char* text) {
-  const ParamDef* p = find_param(key);
-  REQUIRE(p != nullptr);
-  Error e;
-  REQUIRE(set_param_text(s, *p, text, e));
-}
-
-}  // namespace
 
 TEST_CASE("figure table: ids are unique, ordered and found by name") {
   std::set<std::string> ids;

@@ -13,45 +13,13 @@
 #include <vector>
 
 #include "base/json_reader.h"
+#include "json_reference.h"
 #include "json_text.h"
 
 namespace {
 
 namespace json = tierscope::model::json;
 using tierscope::test::same_json_text;
-
-struct Theirs {
-  bool ok = false;
-  std::string ascii, plain;
-  std::vector<std::string> duplicates;
-};
-
-// nlohmann with the callback the model used to find repeated keys.
-Theirs theirs(const std::string& text) {
-  Theirs t;
-  std::vector<std::vector<std::string>> seen;
-  nlohmann::json::parser_callback_t cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
-    const std::size_t d = static_cast<std::size_t>(depth);
-    if (ev == nlohmann::json::parse_event_t::object_start) {
-      if (seen.size() < d + 1) seen.resize(d + 1);
-      seen[d].clear();
-    } else if (ev == nlohmann::json::parse_event_t::key && d >= 1 && seen.size() >= d) {
-      const std::string key = parsed.get<std::string>();
-      for (const std::string& k : seen[d - 1])
-        if (k == key) t.duplicates.push_back(key);
-      seen[d - 1].push_back(key);
-    }
-    return true;
-  };
-  const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), cb, false);
-  t.ok = !j.is_discarded();
-  if (t.ok) {
-    t.ascii = j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-    t.plain = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
-  if (!t.ok) t.duplicates.clear();
-  return t;
-}
 
 // The significant digits of a written number ("-0.00125" → "125", "1.5e+20" → "15").
 std::string digits_of(const std::string& s) {
@@ -66,7 +34,7 @@ std::string digits_of(const std::string& s) {
 
 void same(const std::string& text) {
   INFO("text: " << text);
-  const Theirs t = theirs(text);
+  const tierscope::test::JsonReference t = tierscope::test::json_reference(text);
   json::Document doc;
   std::vector<std::string> dups;
   const bool ok = doc.parse(text, &dups);

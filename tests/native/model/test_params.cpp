@@ -1,0 +1,61 @@
+// The parameter registry: an edit moves the fields that depend on it instead of refusing, and every input
+// of every preset names its source (a changed one says override, down to the figures it feeds).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "scenario_helpers.h"
+
+using namespace tierscope::model;
+using namespace tierscope::test;
+using F = FigureId;
+
+TEST_CASE("edits move dependent fields together instead of refusing") {
+  Scenario s = preset("v41-flash-8xb200");
+  Adjustments moved;
+  Error e;
+  REQUIRE(edit_param(s, *find_param("prompt"), "4096", moved, e));
+  CHECK(s.work.prefix_hit == 4096);
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0].field == "prefix_hit");
+  CHECK(moved[0].from == "7168");
+  moved.clear();
+  REQUIRE(edit_param(s, *find_param("gpus"), "8", moved, e));  // TP4 → TP8 (all tensor parallel)
+  CHECK(s.par.tp == 8);
+  CHECK(s.par.dp == 1);
+  CHECK(validate(s).empty());
+  REQUIRE(edit_param(s, *find_param("dp"), "8", moved, e));
+  CHECK(s.par.tp == 1);
+  REQUIRE(edit_param(s, *find_param("gpus"), "16", moved, e));  // all data parallel stays so
+  CHECK(s.par.dp == 16);
+  CHECK(s.par.tp == 1);
+  CHECK(validate(s).empty());
+  REQUIRE(edit_param(s, *find_param("gpus"), "1", moved, e));
+  CHECK(s.par.tp * s.par.dp == 1);
+  CHECK(validate(s).empty());
+}
+
+TEST_CASE("provenance: every input of every preset names its source; a changed input says override") {
+  for (const PresetInfo& p : presets()) {
+    Scenario s;
+    REQUIRE(make_preset(p.name, s));
+    for (const ParamDef& d : params()) {
+      INFO(p.name << " " << d.key);
+      const InputProvenance ip = input_provenance(s, d.key);
+      CHECK(ip.source.find("the model's default") == std::string::npos);
+      CHECK_FALSE(ip.source.empty());
+    }
+  }
+  Scenario s = preset("v41-flash-8xb200");
+  edit(s, "mbu", "0.5");
+  CHECK(input_provenance(s, "mbu").provenance == Provenance::Override);
+  const Figures f = describe(s);
+  CHECK(f[F::DecodeStepTime].provenance == Provenance::Override);
+  CHECK(f[F::KvGlobalPerToken].provenance == Provenance::Paper);
+  // No figure of another model claims V4.1's config as its source.
+  const Figures l = describe(preset("llama31-70b-8xh100"));
+  for (const Figure& x : l.list) {
+    INFO(std::string(x.id));
+    CHECK(figure_sources(l, x).find("DeepSeek-V4.1") == std::string::npos);
+  }
+}
