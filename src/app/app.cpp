@@ -76,12 +76,14 @@ void set_scenario(App& app, const model::Scenario& s) {
   changed(app);
 }
 
-bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::string_view value,
-                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+namespace {
+
+// One edit on a copy of `s`, then the cross-field check: `s` changes only when both pass.
+template <class Edit>
+bool checked_edit(model::Scenario& s, model::Errors& errors, Edit edit) {
   model::Scenario next = s;
   model::Error err;
-  std::vector<Adjustment> moved;
-  if (!model::edit_param(next, def, value, moved, err)) {
+  if (!edit(next, err)) {
     errors.push_back(err);
     return false;
   }
@@ -91,6 +93,16 @@ bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::strin
     return false;
   }
   s = next;
+  return true;
+}
+
+}  // namespace
+
+bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::string_view value,
+                      std::vector<Adjustment>& adjustments, model::Errors& errors) {
+  std::vector<Adjustment> moved;
+  if (!checked_edit(s, errors, [&](model::Scenario& next, model::Error& err) { return model::edit_param(next, def, value, moved, err); }))
+    return false;
   adjustments.insert(adjustments.end(), moved.begin(), moved.end());
   return true;
 }
@@ -98,19 +110,7 @@ bool edit_param_rules(model::Scenario& s, const model::ParamDef& def, std::strin
 bool edit_param_plain(model::Scenario& s, const model::ParamDef& def, std::string_view value,
                       std::vector<Adjustment>& adjustments, model::Errors& errors) {
   (void)adjustments;  // a plain set moves nothing else
-  model::Scenario next = s;
-  model::Error err;
-  if (!model::set_param_text(next, def, value, err)) {
-    errors.push_back(err);
-    return false;
-  }
-  model::Errors cross = model::validate(next);
-  if (!cross.empty()) {
-    errors.insert(errors.end(), cross.begin(), cross.end());
-    return false;
-  }
-  s = next;
-  return true;
+  return checked_edit(s, errors, [&](model::Scenario& next, model::Error& err) { return model::set_param_text(next, def, value, err); });
 }
 
 bool set_param(App& app, std::string_view key, std::string_view value, model::Errors& errors,
@@ -137,12 +137,7 @@ bool set_param(App& app, std::string_view key, std::string_view value, model::Er
 bool set_preset(App& app, std::string_view name, model::Errors& errors) {
   model::Scenario next;
   if (!model::make_preset(name, next)) {
-    std::string allowed = "one of:";
-    for (const model::PresetInfo& p : model::presets()) {
-      allowed += ' ';
-      allowed += p.name;
-    }
-    errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, allowed));
+    errors.push_back(model::make_error(model::ErrorCode::UnknownPreset, "preset", name, model::preset_names_allowed()));
     return false;
   }
   set_scenario(app, next);
@@ -174,13 +169,18 @@ void set_path(App& app, anim::PathId path) {
     model::Errors none;    // "" is always a known view
     set_view(app, "", none);
   }
-  // Another path leaves the walkthrough's first screen: the link then names the step that tells the path.
-  if (app.tour == model::kTourIntro && anim::path_key(path) != model::tour_path(model::kTourIntro)) app.tour = 1;
+  // Once the reader has used the walkthrough, its step is the one that tells the path on screen; its first
+  // screen stays while its path does (another path leaves it).
+  const std::string key = anim::path_key(path);
+  if (app.tour != 0 && !(app.tour == model::kTourIntro && key == model::tour_path(model::kTourIntro)))
+    app.tour = model::path_index(key) + 1;
+  // The same path keeps its ledger: it follows the scenario already.
+  const bool rebuild = path != app.playback.path || app.ledger.entries.empty();
   app.playback.path = path;
   app.playback.step = 0;
   app.playback.fraction = 0;
   app.playback.playing = false;
-  rebuild_ledger(app);
+  if (rebuild) rebuild_ledger(app);
   changed(app);
 }
 
@@ -310,10 +310,9 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
   model::parse_view(hash, v, errors);
   // A hash too large to read changes nothing (the codec has named it).
   if (hash.size() > model::kMaxHashBytes + (hash.starts_with('#') ? 1 : 0)) return false;
-  anim::PathId path = kDefaultPath;
   // A walkthrough step without a path opens the path that step tells.
-  const std::string key = !v.path.empty() ? v.path : model::tour_path(v.tour);
-  if (!key.empty()) path = static_cast<anim::PathId>(model::path_index(key));
+  const std::string key = model::link_path(v);
+  const anim::PathId path = key.empty() ? kDefaultPath : static_cast<anim::PathId>(model::path_index(key));
   if (info) {
     info->path_given = !v.path.empty();
     info->tour = v.tour;
@@ -325,26 +324,17 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
   if (app.scenario.origin && v.scenario.origin && model::scenario_equal(app.scenario, v.scenario)) v.scenario.origin = app.scenario.origin;
   const bool same = model::scenario_equal(app.scenario, v.scenario) && app.scenario.origin == v.scenario.origin &&
                     app.playback.path == path && !app.ledger.entries.empty();
-  app.scenario = v.scenario;
   if (!v.followed.empty()) {
     app.adjustments = v.followed;
     ++app.adjustments_seq;
   }
-  if (!same) describe_scenario(app);
   app.selected_figure = -1;
-  app.playback = anim::Playback{};
-  app.playback.path = path;
-  app.tour = v.tour;
-  app.view = v.view;
-  app.sweep = v.sweep;
-  app.comparing = v.compare;
-  if (v.compare) {
-    app.pinned = v.compare_scenario;
-    app.pinned_figures = model::describe(app.pinned);
-  }
-  if (!same) rebuild_ledger(app);
-
-  // The step is an index into the path's ledger: only here is its range known.
+  if (same) app.scenario = v.scenario;  // equal: its figures and ledger stand
+  else set_scenario(app, v.scenario);
+  // The rest through the setters a reader's own choices use, so their rules hold for a link too (one clock
+  // plays; another path leaves the fleet view). The codec has checked each value; only the step's range
+  // is known here, from the path's ledger.
+  set_path(app, path);
   if (v.step >= 0) {
     const int steps = static_cast<int>(app.ledger.entries.size());
     if (v.step >= steps) {
@@ -352,11 +342,24 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
       model::appendf(allowed, "an integer from 0 to %d for this path", steps - 1);
       errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "step", std::to_string(v.step), allowed));
     } else {
-      anim::seek(app.playback, app.time_map, v.step);
+      seek_clamped(app, v.step);
     }
   }
-  if (v.speed > 0) anim::set_speed(app.playback, v.speed);
-  app.panels = v.panels_given ? v.panels : kDefaultPanels;
+  set_speed(app, v.speed > 0 ? v.speed : anim::Playback{}.speed, errors);
+  for (int i = 0; i < kPanelCount; ++i) {
+    const std::uint32_t panels = v.panels_given ? v.panels : kDefaultPanels;
+    set_panel(app, static_cast<Panel>(i), (panels >> i) & 1u);
+  }
+  set_tour(app, v.tour, errors);
+  // A walkthrough step without a path opens on the entry it talks about.
+  if (v.tour != 0 && v.path.empty()) seek_clamped(app, tour_entry_index(app, v.tour));
+  // The comparison's A comes whole from the link (pinning takes the scenario on screen instead).
+  app.comparing = v.compare;
+  if (v.compare) {
+    app.pinned = v.compare_scenario;
+    app.pinned_figures = model::describe(app.pinned);
+  }
+  set_view(app, v.view, v.sweep, errors);
   changed(app);
   return errors.size() == errors_before;
 }
@@ -380,24 +383,19 @@ std::string view_hash(const App& app) {
 }
 
 bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors) {
-  // The codec is the one judge of what a view and a sweep may be: read them as a link would.
-  std::string hash;
-  if (!view.empty()) hash += "view=" + std::string(view);
-  if (!sweep.empty()) hash += std::string(hash.empty() ? "" : "&") + "sweep=" + std::string(sweep);
-  model::ViewState v;
-  model::Errors e;
-  model::parse_view(hash, v, e);
-  if (!e.empty()) {
-    errors.insert(errors.end(), e.begin(), e.end());
-    return false;
-  }
-  if (v.view != app.view || v.sweep != app.sweep) {
+  // The view codec is the one judge of what a view and a sweep may be: the same checks a link's keys get.
+  const std::size_t before = errors.size();
+  if (!model::view_known(view)) errors.push_back(model::make_error(model::ErrorCode::BadEnum, "view", view, model::views_allowed_text()));
+  if (!sweep.empty() && !model::sweep_known(sweep))
+    errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "sweep", sweep, model::sweep_allowed_text()));
+  if (errors.size() != before) return false;
+  if (view != app.view || sweep != app.sweep) {
     // One clock plays at a time: the fleet view's or the path's.
-    const bool to_fleet = v.view == model::kFleetView;
+    const bool to_fleet = view == model::kFleetView;
     if (to_fleet && app.playback.playing) pause(app);
     if (!to_fleet) app.fleet_clock.playing = false;
-    app.view = v.view;
-    app.sweep = v.sweep;
+    app.view = std::string(view);
+    app.sweep = std::string(sweep);
     ++app.revision;
   }
   return true;
@@ -423,6 +421,28 @@ bool set_tour(App& app, int tour, model::Errors& errors) {
     app.tour = tour;
     ++app.revision;
   }
+  return true;
+}
+
+int tour_entry_index(const App& app, int tour) {
+  const model::TourEntry want = model::tour_entry(tour);
+  if (want.step.empty()) return 0;
+  for (const anim::LedgerEntry& e : app.ledger.entries)
+    if (e.step == want.step && (want.phase.empty() || e.phase == want.phase)) return e.index;
+  return 0;
+}
+
+bool open_tour_step(App& app, int tour, bool play_it, model::Errors& errors) {
+  if ((tour < 1 && tour != model::kTourIntro) || tour > model::kTourSteps) {
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "tour", std::to_string(tour),
+                                       std::to_string(model::kTourIntro) + " (the first screen) or a walkthrough step from 1 to " +
+                                           std::to_string(model::kTourSteps)));
+    return false;
+  }
+  set_path(app, static_cast<anim::PathId>(model::path_index(model::tour_path(tour))));  // leaves the fleet view
+  set_tour(app, tour, errors);
+  if (play_it) play(app);
+  else seek_clamped(app, tour_entry_index(app, tour));
   return true;
 }
 

@@ -141,8 +141,8 @@ bool tick(App& app, double dt_seconds);
 // Applies a share link's hash (without '#'): scenario keys through the model's URL codec, and the view
 // keys path, step, speed, panels. Every bad key is reported and falls back to its default; the good
 // ones apply. Returns true when there was nothing to report.
-// `info`, when given, says what the page must finish: whether the link named a path, and its walkthrough
-// step (a step without a path opens that step's path; the page then seeks to the entry the step tells).
+// A walkthrough step without a path opens as open_tour_step does: that step's path, on the entry
+// the step tells. `info`, when given, says whether the link named a path, and its walkthrough step.
 struct HashInfo {
   bool path_given = false;
   int tour = 0;
@@ -152,7 +152,17 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
 // speed, panels (only where they differ from the defaults, except path, which is always given), view, tour.
 std::string view_hash(const App& app);
 // The walkthrough step the reader is on (0: none); the link then carries it. Out of range is an error.
+// Once set, the step follows the path on screen (set_path): it is always the step that tells that path, or
+// the first screen while its path stays.
 bool set_tour(App& app, int tour, model::Errors& errors);
+// Opens a walkthrough step as the reader's Next, Back or a dot does: `tour` is model::kTourIntro (its first
+// screen) or 1 to model::kTourSteps. Leaves the fleet view (the sweep chart's choice stays), puts the step's
+// path on screen paused on the ledger entry the step talks about (tour_entry_index), or with `play` playing
+// the path from its start, and the link then names the step. Out of range is an error; nothing changes then.
+bool open_tour_step(App& app, int tour, bool play, model::Errors& errors);
+// The entry of the current ledger that walkthrough step `tour` talks about (model::tour_entry); 0 when the
+// step names none (the first screen) or this model's path has no such entry.
+int tour_entry_index(const App& app, int tour);
 // The page's view: "" (the animation), "fleet" (the fleet view) or "chart-<key>" (a chart), and the sweep chart's choice; both travel
 // in the share link. Bad values are errors naming them; nothing changes then.
 bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors);

@@ -16,6 +16,7 @@
 #include "link/view_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/sweep.h"
 
 namespace tierscope::app {
 
@@ -37,30 +38,6 @@ void key_label(std::string& o, std::string_view key, std::string_view label, boo
   append_json_string(o, label);
   o += '}';
 }
-
-// Words a notice says for each error code ("“ctx” is out of range").
-const char* error_reason(model::ErrorCode c) {
-  using model::ErrorCode;
-  switch (c) {
-    case ErrorCode::UnknownKey: return "is not a known setting";
-    case ErrorCode::WrongType: return "has the wrong type";
-    case ErrorCode::NotFinite: return "is not a finite number";
-    case ErrorCode::OutOfRange: return "is out of range";
-    case ErrorCode::BadEnum: return "is not one of the choices";
-    case ErrorCode::BadSyntax: return "cannot be read";
-    case ErrorCode::TooLarge: return "is too long";
-    case ErrorCode::Markup: return "contains markup or script characters";
-    case ErrorCode::DuplicateKey: return "appears twice";
-    case ErrorCode::Inconsistent: return "contradicts another setting";
-    case ErrorCode::UnknownPreset: return "is not a preset";
-    case ErrorCode::Infeasible: return "asks for more than the setup can run";
-    case ErrorCode::MissingField: return "is missing";
-    case ErrorCode::UnknownFamily: return "is a model family this reader does not know";
-    case ErrorCode::Unrepresentable: return "has layers the scenario cannot describe";
-  }
-  return "was refused";
-}
-constexpr model::ErrorCode kLastCode = model::ErrorCode::Unrepresentable;
 
 const char* panel_label(int i) {
   static constexpr const char* kLabels[] = {"Scenario", "CSA2 modes", "Card check", "Inspector", "Figures"};
@@ -133,12 +110,12 @@ std::string catalog_json(const App& app) {
   o += ']';
   member(o, "errorCodes");
   o += '{';
-  for (int c = 1; c <= static_cast<int>(kLastCode); ++c) {
+  for (int c = 1; c <= static_cast<int>(model::kLastErrorCode); ++c) {
     const auto code = static_cast<model::ErrorCode>(c);
     if (c > 1) o += ',';
     append_json_string(o, model::error_code_name(code));
     o += ':';
-    append_json_string(o, error_reason(code));
+    append_json_string(o, model::error_code_reason(code));
   }
   o += '}';
   member(o, "provenance");
@@ -189,7 +166,7 @@ std::string catalog_json(const App& app) {
       append_json_string(o, p.description);
       o += ",\"group\":";
       append_json_string(o, model::param_group_name(p.group));
-      o += p.kind == model::ParamKind::Enum ? ",\"numeric\":false}" : ",\"numeric\":true}";
+      o += model::sweep_axis_param(p) ? ",\"numeric\":true}" : ",\"numeric\":false}";
     }
   }
   o += ']';

@@ -1,27 +1,60 @@
 // Error codes and their messages.
 #include "base/errors.h"
 
+#include <iterator>
+
 namespace tierscope::model {
 
+namespace {
+
+struct CodeWords {
+  ErrorCode code;
+  const char* name;    // stable: tests, the CLI and the page branch on it
+  const char* reason;  // what a notice says of the field ("“ctx” is out of range")
+};
+// In ErrorCode order, from UnknownKey (1).
+constexpr CodeWords kCodes[] = {
+    {ErrorCode::UnknownKey, "unknown-key", "is not a known setting"},
+    {ErrorCode::WrongType, "wrong-type", "has the wrong type"},
+    {ErrorCode::NotFinite, "not-finite", "is not a finite number"},
+    {ErrorCode::OutOfRange, "out-of-range", "is out of range"},
+    {ErrorCode::BadEnum, "bad-enum", "is not one of the choices"},
+    {ErrorCode::BadSyntax, "bad-syntax", "cannot be read"},
+    {ErrorCode::TooLarge, "too-large", "is too long"},
+    {ErrorCode::Markup, "markup", "contains markup or script characters"},
+    {ErrorCode::DuplicateKey, "duplicate-key", "appears twice"},
+    {ErrorCode::Inconsistent, "inconsistent", "contradicts another setting"},
+    {ErrorCode::UnknownPreset, "unknown-preset", "is not a preset"},
+    {ErrorCode::Infeasible, "infeasible", "asks for more than the setup can run"},
+    {ErrorCode::MissingField, "missing-field", "is missing"},
+    {ErrorCode::UnknownFamily, "unknown-family", "is a model family this reader does not know"},
+    {ErrorCode::Unrepresentable, "unrepresentable", "has layers the scenario cannot describe"},
+    {ErrorCode::NotReady, "not-ready", "was asked for before the app started"},
+    {ErrorCode::Unavailable, "unavailable", "is not offered by this build of the app"},
+};
+static_assert(std::size(kCodes) == static_cast<std::size_t>(kLastErrorCode));
+constexpr bool codes_in_order() {
+  for (std::size_t i = 0; i < std::size(kCodes); ++i)
+    if (static_cast<std::size_t>(kCodes[i].code) != i + 1) return false;
+  return true;
+}
+static_assert(codes_in_order(), "kCodes lists every ErrorCode once, in order");
+
+const CodeWords* words_of(ErrorCode code) {
+  const auto i = static_cast<std::size_t>(code);
+  return i >= 1 && i <= std::size(kCodes) ? &kCodes[i - 1] : nullptr;
+}
+
+}  // namespace
+
 const char* error_code_name(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::UnknownKey: return "unknown-key";
-    case ErrorCode::WrongType: return "wrong-type";
-    case ErrorCode::NotFinite: return "not-finite";
-    case ErrorCode::OutOfRange: return "out-of-range";
-    case ErrorCode::BadEnum: return "bad-enum";
-    case ErrorCode::BadSyntax: return "bad-syntax";
-    case ErrorCode::TooLarge: return "too-large";
-    case ErrorCode::Markup: return "markup";
-    case ErrorCode::DuplicateKey: return "duplicate-key";
-    case ErrorCode::Inconsistent: return "inconsistent";
-    case ErrorCode::UnknownPreset: return "unknown-preset";
-    case ErrorCode::Infeasible: return "infeasible";
-    case ErrorCode::MissingField: return "missing-field";
-    case ErrorCode::UnknownFamily: return "unknown-family";
-    case ErrorCode::Unrepresentable: return "unrepresentable";
-  }
-  return "error";
+  const CodeWords* w = words_of(code);
+  return w ? w->name : "error";
+}
+
+const char* error_code_reason(ErrorCode code) {
+  const CodeWords* w = words_of(code);
+  return w ? w->reason : "was refused";
 }
 
 std::string Error::message() const {

@@ -24,9 +24,15 @@ enum class ErrorCode : std::uint8_t {
   MissingField,     // a field the input must give is absent (a config.json without num_hidden_layers)
   UnknownFamily,    // a model family (config.json model_type or architecture) the reader does not know
   Unrepresentable,  // a known model whose layers the scenario cannot describe (recurrent, linear attention)
+  NotReady,         // the page's app has not started yet (a call before window.tierscope.ready resolves)
+  Unavailable,      // this build of the app does not offer the operation
 };
+constexpr ErrorCode kLastErrorCode = ErrorCode::Unavailable;
 
+// The code's stable name ("out-of-range"), and the words a notice says for it ("is out of range"): one
+// table, read by messages, the CLI and the page's catalog.
 const char* error_code_name(ErrorCode code);
+const char* error_code_reason(ErrorCode code);
 
 struct Error {
   ErrorCode code = ErrorCode::BadSyntax;

@@ -290,7 +290,7 @@ bool sweep(const Scenario& s, const ChartOptions& o, const std::vector<std::stri
   }
   const std::string xkey = o.x_key.empty() ? "batch" : o.x_key;
   const ParamDef* x = find_param(xkey);
-  if (!x || (x->kind != ParamKind::Int && x->kind != ParamKind::Real)) {
+  if (!x || !sweep_axis_param(*x)) {
     errors.push_back(make_error(x ? ErrorCode::WrongType : ErrorCode::UnknownKey, "x", xkey, "a numeric scenario parameter (`tierscope params`)"));
     return false;
   }

@@ -76,7 +76,7 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
       return false;
     }
     s = v.scenario;
-    link.path = v.path.empty() ? tour_path(v.tour) : v.path;
+    link.path = link_path(v);
     link.compare = v.compare;
     link.pinned = v.compare_scenario;
   } else if (!opt.scenario_file.empty()) {
@@ -94,9 +94,7 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
   } else {
     const std::string name = opt.preset.empty() ? std::string(kDefaultPreset) : opt.preset;
     if (!make_preset(name, s)) {
-      std::string names;
-      for (const PresetInfo& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
-      report(o, {make_error(ErrorCode::UnknownPreset, "--preset", name, names)}, kExitInvalid);
+      report(o, {make_error(ErrorCode::UnknownPreset, "--preset", name, preset_names_allowed())}, kExitInvalid);
       return false;
     }
   }

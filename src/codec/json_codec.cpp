@@ -109,9 +109,7 @@ bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {
     }
   }
   if (!make_preset(preset, s)) {
-    std::string names;
-    for (const PresetInfo& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
-    errors.push_back(make_error(ErrorCode::UnknownPreset, "preset", preset, "one of: " + names));
+    errors.push_back(make_error(ErrorCode::UnknownPreset, "preset", preset, preset_names_allowed()));
     return false;
   }
 

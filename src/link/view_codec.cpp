@@ -14,6 +14,7 @@
 #include "model/params.h"
 #include "model/presets.h"
 #include "roofline/figures.h"
+#include "roofline/sweep.h"
 
 namespace tierscope::model {
 
@@ -133,6 +134,32 @@ std::string views_allowed_text() {
   return s;
 }
 
+bool sweep_known(std::string_view sweep) {
+  // FIGURE:X or FIGURE:X:FAMILY:V1,V2 — a figure id, a numeric parameter, optionally a second parameter
+  // and its values (the chart options check the values themselves), in a link value's characters.
+  for (const char c : sweep) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!plain && c != '.' && c != '_' && c != '-' && c != '+' && c != ':' && c != ',') return false;
+  }
+  std::vector<std::string_view> parts;
+  std::size_t a = 0;
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t b = sweep.find(':', a);
+    if (b == std::string_view::npos) break;
+    parts.push_back(sweep.substr(a, b - a));
+    a = b + 1;
+  }
+  parts.push_back(sweep.substr(a));
+  const ParamDef* x = parts.size() >= 2 ? find_param(parts[1]) : nullptr;
+  const ParamDef* fam = parts.size() == 4 ? find_param(parts[2]) : nullptr;
+  return (parts.size() == 2 || (parts.size() == 4 && fam && fam != x && !parts[3].empty())) && figure_id(parts[0]) != FigureId::Count &&
+         x && sweep_axis_param(*x);
+}
+
+std::string sweep_allowed_text() {
+  return "FIGURE:X or FIGURE:X:FAMILY:V1,V2 (a figure id, a numeric parameter, another parameter and its values)";
+}
+
 std::string path_keys_text() { return join_names(kPathKeys); }
 std::string panel_keys_text() { return join_names(kPanelKeys); }
 
@@ -244,23 +271,8 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
       if (!v.empty() && view_known(v)) out.view = std::string(v);
       else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
     } else if (k == "sweep") {
-      // FIGURE:X or FIGURE:X:FAMILY:V1,V2 — a figure id, a numeric parameter, optionally a second parameter
-      // and its values (the chart options check the values themselves).
-      std::vector<std::string_view> parts;
-      std::size_t a = 0;
-      for (int i = 0; i < 3; ++i) {
-        const std::size_t b = v.find(':', a);
-        if (b == std::string_view::npos) break;
-        parts.push_back(v.substr(a, b - a));
-        a = b + 1;
-      }
-      parts.push_back(v.substr(a));
-      const ParamDef* x = parts.size() >= 2 ? find_param(parts[1]) : nullptr;
-      const ParamDef* fam = parts.size() == 4 ? find_param(parts[2]) : nullptr;
-      const bool ok = (parts.size() == 2 || (parts.size() == 4 && fam && fam != x && !parts[3].empty())) && figure_id(parts[0]) != FigureId::Count &&
-                      x && (x->kind == ParamKind::Int || x->kind == ParamKind::Real);
-      if (ok) out.sweep = std::string(v);
-      else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, "FIGURE:X or FIGURE:X:FAMILY:V1,V2 (a figure id, a numeric parameter, another parameter and its values)"));
+      if (sweep_known(v)) out.sweep = std::string(v);
+      else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, sweep_allowed_text()));
     } else if (k == "cmp" || k.starts_with("cmp_")) {
       // Read above, with the scenario keys.
     } else if (k == "embed") {
@@ -315,6 +327,16 @@ std::string view_to_hash(const ViewState& v) {
   else if (v.tour == kTourIntro) h += "&tour=" + std::string(kTourIntroKey);
   return h;
 }
+
+TourEntry tour_entry(int tour) {
+  // In kPathKeys order: what each path's walkthrough step talks about.
+  static constexpr TourEntry kEntries[] = {{"encode", ""},  {"weights", ""}, {"fetch-rows", ""},      {"full", ""},
+                                           {"restore", "hit"}, {"promote-ssd-dram", ""}, {"weights", ""}};
+  static_assert(std::size(kEntries) == kPathKeys.size());
+  return tour >= 1 && tour <= kTourSteps ? kEntries[tour - 1] : TourEntry{};
+}
+
+std::string link_path(const ViewState& v) { return v.path.empty() ? tour_path(v.tour) : v.path; }
 
 std::string tour_path(int tour) {
   if (tour == kTourIntro) return kPathKeys[0];

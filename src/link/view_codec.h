@@ -32,6 +32,13 @@ constexpr int kTourIntro = -1;
 constexpr std::string_view kTourIntroKey = "intro";
 // The path a walkthrough step (kTourIntro or 1 to kTourSteps) tells; "" for 0 (none).
 std::string tour_path(int tour);
+// The ledger entry a walkthrough step (1 to kTourSteps) opens on: the first of its path with this step key
+// and, when given, this phase ("restore" of a "hit"). The first screen opens its path's first entry.
+struct TourEntry {
+  std::string_view step;
+  std::string_view phase;
+};
+TourEntry tour_entry(int tour);
 // `view=` values: a chart of the page ("chart-roofline"), or the fleet view (a simulated day of traffic
 // through the tiers, run from the link's scenario and its fleet keys).
 constexpr std::string_view kChartViewPrefix = "chart-";
@@ -39,6 +46,10 @@ constexpr std::string_view kFleetView = "fleet";
 // Whether `view` is "", "fleet" or "chart-<chart key>"; views_allowed_text() says so in words.
 bool view_known(std::string_view view);
 std::string views_allowed_text();
+// Whether `sweep` is a sweep chart's choice a link may carry: "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" (a figure
+// id, a numeric parameter, another parameter and its values); sweep_allowed_text() says so in words.
+bool sweep_known(std::string_view sweep);
+std::string sweep_allowed_text();
 
 // A hash as read. Fields a link does not give keep these defaults; a refused key keeps its default too.
 struct ViewState {
@@ -59,6 +70,9 @@ struct ViewState {
   std::string sweep;
   bool embed = false;
 };
+
+// The path a link opens: the one it names, else the one its walkthrough step tells ("" for neither).
+std::string link_path(const ViewState& v);
 
 // Reads a hash ("#a=1&b=2" or without '#'). Tolerant: each bad key is an error naming it and is dropped,
 // the rest applies (a hash over kMaxHashBytes is refused whole). Returns true when nothing was refused.

@@ -542,6 +542,15 @@ const PresetInfo* find_preset(std::string_view name) {
   return nullptr;
 }
 
+std::string preset_names_allowed() {
+  std::string names = "one of: ";
+  for (std::size_t i = 0; i < std::size(kPresets); ++i) {
+    if (i) names += ", ";
+    names += kPresets[i].name;
+  }
+  return names;
+}
+
 bool make_preset(std::string_view name, Scenario& out) {
   const PresetInfo* p = find_preset(name);
   if (!p) return false;

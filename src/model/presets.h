@@ -30,6 +30,8 @@ struct PresetInfo {
 std::span<const PresetInfo> presets();
 // By name, or by a retired name that now maps to its successor ("llama3-70b-8xh100").
 const PresetInfo* find_preset(std::string_view name);
+// What a refused preset name is told: "one of: v41-flash-8xb200, …" (every preset, in catalog order).
+std::string preset_names_allowed();
 
 // Where one input of `s` comes from: a loaded file's own source (Scenario::origin) or its preset's, or
 // Override (with the base value in the text) when the scenario's value differs from the base's.

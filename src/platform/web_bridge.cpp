@@ -162,7 +162,7 @@ const char* hand_out(std::string s) {
   return bridge::g_out.c_str();
 }
 const char* not_ready() {
-  model::Errors e{model::make_error(model::ErrorCode::BadSyntax, "app", "not started", "calls after window.tierscope.ready")};
+  model::Errors e{model::make_error(model::ErrorCode::NotReady, "app", "not started", "calls after window.tierscope.ready")};
   return hand_out(app::errors_json(e));
 }
 const char* bad_arg(const char* field, std::size_t limit = kMaxArg) {
@@ -444,10 +444,12 @@ TS_EXPORT const char* ts_bridge_set_compare(int on) {
   return hand_out(app::errors_json({}));
 }
 
-TS_EXPORT const char* ts_bridge_set_tour(int tour) {
+// Opens a walkthrough step (-1: its first screen; 1 to N), playing its path from the start when `play` is 1
+// (app::open_tour_step decides the path and the entry). Returns {ok, errors}.
+TS_EXPORT const char* ts_bridge_open_tour_step(int tour, int play) {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  app::set_tour(*bridge::g_app, tour, errors);
+  app::open_tour_step(*bridge::g_app, tour, play != 0, errors);
   after_change();
   return hand_out(app::errors_json(errors));
 }
@@ -552,10 +554,6 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
 // --- the fleet view: a simulated day run in slices, one per animation frame --------------------------
 
 namespace {
-// The last slice's size and measured time: the next one is sized from them (sim::next_slice_events).
-std::uint64_t g_slice_events = 0;
-double g_slice_ms = 0;
-
 std::string with_fleet(std::string out) {
   out.pop_back();
   out += ",\"fleet\":" + app::fleet_state_json(*bridge::g_app) + '}';
@@ -576,42 +574,35 @@ TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep
   }
   if (!arg_text(sweep, w, 16)) return bad_arg("sweep", 16);
   model::Errors errors;
-  if (app::fleet_start(*bridge::g_app, t, w, errors)) {
-    g_slice_events = 0;
-    g_slice_ms = 0;
-  }
+  app::fleet_start(*bridge::g_app, t, w, errors);
   after_change();
   return hand_out(with_fleet(app::errors_json(errors)));
 }
 
-// Runs one slice of the fleet run, sized to take about `target_ms` (1 to 50) from the last slice's measured
-// time. Returns {ok, errors, asked, events, ms, fleet}: the events asked for and handled, the slice's time in
-// milliseconds, and the view's state (progress and its words). The page runs one slice per task, with frames between.
-TS_EXPORT const char* ts_bridge_fleet_advance(double target_ms) {
+// Runs the fleet run's next slice (the run sizes it: sim::FleetRun::next_slice) and tells the run how long it
+// took. Returns {ok, errors, asked, events, ms, targetMs, budgetMs, fleet}: the events asked for and handled,
+// the slice's time in milliseconds, the time slices are sized for and may take, and the view's state
+// (progress and its words). The page runs one slice per task, with frames between.
+TS_EXPORT const char* ts_bridge_fleet_advance() {
   if (!bridge::g_app) return not_ready();
   model::Errors errors;
-  if (!(target_ms >= 1 && target_ms <= 50)) {
-    char v[32];
-    std::snprintf(v, sizeof v, "%g", target_ms);
-    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "target", v, "milliseconds from 1 to 50"));
-    return hand_out(app::errors_json(errors));
-  }
   app::App& app = *bridge::g_app;
   const std::uint64_t revision = app.revision;
-  const std::uint64_t asked = sim::next_slice_events(g_slice_events, g_slice_ms, target_ms);
+  const std::uint64_t asked = app.fleet.next_slice();
   const double t0 = platform::now_ms();
   const std::uint64_t handled = app::fleet_advance(app, asked);
   const double ms = platform::now_ms() - t0;
-  if (handled > 0) {
-    g_slice_events = handled;
-    g_slice_ms = ms;
-  }
+  app.fleet.slice_took(handled, ms);
   // The canvas and the page change only when the run crosses an hour or ends.
   if (app.revision != revision) after_change();
   std::string out = app::errors_json(errors);
   out.pop_back();
   out += ",\"asked\":" + std::to_string(asked) + ",\"events\":" + std::to_string(handled) + ",\"ms\":";
   model::append_json_number(out, ms);
+  out += ",\"targetMs\":";
+  model::append_json_number(out, sim::kSliceTargetMs);
+  out += ",\"budgetMs\":";
+  model::append_json_number(out, sim::kSliceBudgetMs);
   out += '}';
   return hand_out(with_fleet(std::move(out)));
 }
@@ -632,7 +623,5 @@ TS_EXPORT const char* ts_bridge_fleet_json() {
 TS_EXPORT void ts_bridge_fleet_cancel() {
   if (!bridge::g_app) return;
   app::fleet_cancel(*bridge::g_app);
-  g_slice_events = 0;
-  g_slice_ms = 0;
   after_change();
 }

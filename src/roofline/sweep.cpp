@@ -33,10 +33,12 @@ bool SweepRunner::run(std::span<const SweepSetting> settings, Computed& out, Err
   return true;
 }
 
+bool sweep_axis_param(const ParamDef& p) { return p.kind == ParamKind::Int || p.kind == ParamKind::Real; }
+
 std::vector<std::string> axis_values(const ParamDef& p, double from, double to, int points, bool log, Error& err) {
   std::vector<std::string> out;
   const std::string field = std::string("axis ") + p.key;
-  if (p.kind != ParamKind::Int && p.kind != ParamKind::Real) {
+  if (!sweep_axis_param(p)) {
     err = make_error(ErrorCode::WrongType, field, p.key, "a numeric parameter (an integer or real key of `tierscope params`)");
     return out;
   }

@@ -39,6 +39,10 @@ class SweepRunner {
   unsigned scope_ = 0;
 };
 
+// The sweep's x axis, one rule for `tierscope sweep`, the sweep chart, a link's `sweep=` and the page's
+// menus: a numeric parameter (an integer or real key). Its lines may split by any other parameter.
+bool sweep_axis_param(const ParamDef& p);
+
 // The values a numeric axis takes from `from` to `to` (inclusive) in `points` steps, geometric when `log`,
 // as the text a person would type: integers for Int keys (rounded, repeats dropped), the shortest exact
 // decimal for Real keys. Empty with `err` set when the key is not numeric or the range is not allowed.

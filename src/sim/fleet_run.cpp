@@ -29,6 +29,8 @@ bool FleetRun::start(const model::Scenario& s, std::string_view trace_text, mode
   config_.trace = trace_.get();
   sim_.start(config_);
   started_ = true;
+  slice_events_ = 0;
+  slice_ms_ = 0;
   want_sweep_ = sweep != nullptr;
   if (want_sweep_) {
     factors_ = default_sweep_factors();
@@ -102,6 +104,8 @@ void FleetRun::cancel() {
   config_ = FleetConfig();
   point_config_ = FleetConfig();
   started_ = false;
+  slice_events_ = 0;
+  slice_ms_ = 0;
   snapshot_ = FleetResult();
   ++snapshot_version_;
   snapshot_hour_ = -1;
@@ -143,6 +147,14 @@ std::string FleetRun::status_json() const {
   model::append_json_number(o, progress());
   o += "}";
   return o;
+}
+
+std::uint64_t FleetRun::next_slice() const { return next_slice_events(slice_events_, slice_ms_, kSliceTargetMs); }
+
+void FleetRun::slice_took(std::uint64_t events, double ms) {
+  if (events == 0) return;  // a slice that ran nothing says nothing of the speed
+  slice_events_ = events;
+  slice_ms_ = ms;
 }
 
 std::uint64_t next_slice_events(std::uint64_t last_events, double last_ms, double target_ms) {

@@ -18,6 +18,12 @@
 
 namespace tierscope::sim {
 
+// A front end runs the fleet in slices, each a task of its own between its frames: a slice may hold a frame
+// up by at most kSliceBudgetMs, and is sized for kSliceTargetMs from the last one's measured time (a slice
+// runs the same events at a varying speed, and the margin keeps most of them within the budget).
+constexpr double kSliceBudgetMs = 8;
+constexpr double kSliceTargetMs = 6;
+
 class FleetRun {
  public:
   // Replaces any run in progress. Empty `trace_text`: synthetic traffic from the scenario's fleet keys.
@@ -31,6 +37,11 @@ class FleetRun {
   // current point); returns how many.
   std::uint64_t advance_by(double seconds);
   void cancel();
+  // The run's slices: how many events the next one handles (next_slice_events from the last slice's events
+  // and time, for kSliceTargetMs), and what the last one handled in how many milliseconds, as the front end
+  // measured it (the platform owns the clock; the run stays pure). Both start afresh with each run.
+  std::uint64_t next_slice() const;
+  void slice_took(std::uint64_t events, double ms);
   bool started() const { return started_; }
   bool done() const { return started_ && sim_.done() && sweep_left() == 0; }
   bool main_done() const { return started_ && sim_.done(); }
@@ -74,6 +85,8 @@ class FleetRun {
   FleetConfig point_config_;
   FleetSim point_;
   bool point_running_ = false;
+  std::uint64_t slice_events_ = 0;  // the last slice's events and measured time
+  double slice_ms_ = 0;
 };
 
 // Events for the next slice so that it takes about `target_ms`, from the last slice's events and the

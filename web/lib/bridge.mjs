@@ -83,7 +83,8 @@ export function makeBridge(m) {
     loadConfig: (text, name = '') => (has('load_config')
       ? withString(text, (p) => withString(name, (n) => result(m._ts_bridge_load_config(p, n))))
       : missing('load_config')),
-    setTour: (n) => call('set_tour', n),
+    // Opens a walkthrough step (-1: its first screen; 1 to N) on the entry it talks about, or playing its path.
+    openTourStep: (tour, play = false) => call('open_tour_step', tour, play ? 1 : 0),
     // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
     setView: (view, sweep) => (has('set_view')
       ? withString(view || '', (v) => withString(sweep || '', (w) => result(m._ts_bridge_set_view(v, w))))
@@ -113,16 +114,16 @@ export function makeBridge(m) {
     pageBuilt: () => { if (has('page_built')) m._ts_bridge_page_built(); },
     // Tells the app which controls the page shows itself, so the canvas does not repeat them.
     hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
-    // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), one slice
-    // of about `targetMs` per call ({ok, errors, asked, events, ms, fleet}), its results as the command line
-    // prints them (`tierscope fleet --format json`, text), and cancel.
+    // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), its next
+    // slice per call, sized by the run ({ok, errors, asked, events, ms, targetMs, budgetMs, fleet}), its results
+    // as the command line prints them (`tierscope fleet --format json`, text), and cancel.
     fleetStart: (trace, sweep) => (has('fleet_start')
       ? withString(trace || '', (t) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_start(t, w)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_start'); }))
       : missing('fleet_start')),
-    fleetAdvance: (targetMs) => {
+    fleetAdvance: () => {
       if (!has('fleet_advance')) return missing('fleet_advance');
-      const r = json(m._ts_bridge_fleet_advance(targetMs));
-      return r ? { ...result0(r), asked: r.asked, events: r.events, ms: r.ms, fleet: r.fleet || null } : missing('fleet_advance');
+      const r = json(m._ts_bridge_fleet_advance());
+      return r ? { ...result0(r), asked: r.asked, events: r.events, ms: r.ms, targetMs: r.targetMs, budgetMs: r.budgetMs, fleet: r.fleet || null } : missing('fleet_advance');
     },
     fleetStatus: () => read('fleet_status_json'),
     fleetJson: () => readText('fleet_json'),

@@ -1,16 +1,11 @@
 // The fleet view in the page: opens it (the header's Fleet button, or view=fleet in a link), runs the
-// simulated day in slices, each a task of its own sized by the app to about 8 ms, shows progress
+// simulated day in slices, each a task of its own sized by the app's run (it owns the slices' policy), shows progress
 // in a real progress bar with a live line, cancels, reads a recorded trace from a file or a drop, and shows
 // the hour's counters. Every number and word comes from the app (state().fleet); this module keeps only
-// what the page needs between frames: the run's trace, the slices' sizes and times.
+// what the page needs between frames: the run's trace, and a record of the slices the run sized and timed.
 import { refusalNotice } from './notices.mjs';
 import { argError, fail } from './api.mjs';
 
-// A slice may hold a frame up by at most 8 ms. Slices are sized for 6 ms from the last one's measured time
-// (sim::next_slice_events): a slice runs the same events at a varying speed (other work on the machine, the
-// browser's own threads), and the margin keeps most of them under the 8 ms.
-export const SLICE_BUDGET_MS = 8;
-export const SLICE_TARGET_MS = 6;
 export const MAX_TRACE_BYTES = 32 << 20;   // a trace the page reads (the command line reads up to 256 MiB)
 const MAX_SLICES_KEPT = 20000;             // the slices' record for stats() and the tests (a day is a few hundred)
 
@@ -38,6 +33,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     trace: null,        // {name, text} of the recorded trace the run replays, or null (synthetic traffic)
     sweep: '',          // '', 'pool', 'dram' or 'ssd'
     slices: [],         // {asked, events, ms} of the current run, in order
+    sliceMs: { targetMs: 0, budgetMs: 0 },  // what the app's run sizes its slices for and lets them take
     startedAt: 0,       // performance.now() at the start, for the run's wall time
     wallMs: 0,          // the run's wall time once done
     pumping: false,
@@ -100,7 +96,8 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     }
   }
 
-  // Slices, each sized by the app from the last one's measured time, until the run is done or cancelled.
+  // Slices, each sized by the app's run from the last one's measured time, until the run is done or cancelled:
+  // the page only asks for the next one.
   function pump() {
     if (F.pumping) return;
     F.pumping = true;
@@ -108,8 +105,9 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
       if (!F.pumping) return;
       // Nothing computes outside the fleet view; the run goes on when the view opens again.
       if (!open()) { F.pumping = false; return; }
-      const r = S.bridge.fleetAdvance(SLICE_TARGET_MS);
+      const r = S.bridge.fleetAdvance();
       if (!r.ok || !r.fleet) { F.pumping = false; return; }
+      F.sliceMs = { targetMs: r.targetMs, budgetMs: r.budgetMs };
       if (F.slices.length < MAX_SLICES_KEPT && r.events > 0) F.slices.push({ asked: r.asked, events: r.events, ms: r.ms });
       showProgress(r.fleet);
       if (!r.fleet.running) {
@@ -241,7 +239,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     return {
       view: open(), started: !!(st && st.started), done: !!(st && st.done), progress: st ? st.progress : 0, tS: st ? st.t_s : 0,
       horizonS: st ? st.horizon_s : 0, mode: f ? f.mode : '', sweep: f ? f.sweep : '', statusText: f ? f.statusText : '',
-      trace: F.trace ? F.trace.name : null, wallMs: F.wallMs, slices: { ...sliceStats(F.slices), targetMs: SLICE_TARGET_MS, budgetMs: SLICE_BUDGET_MS, list: F.slices.slice() },
+      trace: F.trace ? F.trace.name : null, wallMs: F.wallMs, slices: { ...sliceStats(F.slices), ...F.sliceMs, list: F.slices.slice() },
     };
   }
 

@@ -132,12 +132,12 @@ export function init(win) {
     syncScenario();
     for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
     parts.tables.enable(true);
-    const movedEarly = S.tourTouched && S.tourIndex + 1 !== earlyTour(win.location.hash, STEPS.length);
+    const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
     parts.walkthrough.render();
     S.lastHash = null;
     parts.share.applyLocationHash();
     // A walkthrough step chosen while the app was downloading opens now.
-    if (movedEarly) { parts.walkthrough.openStep(S.tourIndex); refresh(); }
+    if (movedEarly) { parts.walkthrough.openStep(S.earlyTour); refresh(); }
     if (win.performance && win.performance.mark) win.performance.mark('tierscope-page-built');
   }
 
@@ -178,7 +178,7 @@ export function init(win) {
   // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }
   const tour = earlyTour(win.location.hash, STEPS.length);
-  if (tour) { S.tourIndex = tour - 1; S.tourTouched = true; }
+  if (tour) S.earlyTour = tour - 1;
   parts.walkthrough.render();
   parts.walkthrough.renderPaths();
   parts.embed.startWhenVisible();

@@ -42,8 +42,11 @@ export function createPageState({ embed = false, framed = false } = {}) {
     ledger: null,          // the ledger panel's rows (ui::ledger_view_json)
     ledgerKey: '',
     filter: { tier: '', object: '' },
-    tourIndex: -1,         // the walkthrough's step (0-based); -1: its first screen, before step 1
-    tourTouched: false,    // the reader used the walkthrough: the link carries its step
+    // The walkthrough's step is the app's (state().tour). Before the app arrives the page shows the step a
+    // link names (0-based; -1: its first screen, before step 1) or one the reader chose meanwhile, which the
+    // app then opens.
+    earlyTour: -1,
+    earlyTourChosen: false,
     lastHash: null,        // the hash this page last wrote, so its own writes are not re-applied
     pushNext: false,       // the next URL write follows a user navigation and deserves a history entry
     lastAnnounced: '',

@@ -68,12 +68,10 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     const raw = anchor ? '' : (loc.hash || '').replace(/^#/, '');
     if (S.lastHash !== null && raw === S.lastHash) return;
     if (!S.ready) return;
+    // The app opens a link's walkthrough step itself (without a path: on the entry the step talks about).
     const r = S.bridge.applyHash(raw);
-    // The app's tour: a step 1 to N, or -1 for the walkthrough's first screen (tour=intro).
-    if (r.tour) { S.tourIndex = r.tour > 0 ? r.tour - 1 : -1; S.tourTouched = true; walkthrough.render(); }
     S.state = S.bridge.state();
-    if (r.tour && !r.pathGiven) walkthrough.openStep(S.tourIndex);
-    else if (!raw) walkthrough.openStep(-1);
+    if (!raw) walkthrough.openStep(-1);
     S.lastHash = null;
     refresh();
     notices.show(refusalNotice(r.errors, 'link', S.catalog && S.catalog.errorCodes), { key: 'link' });

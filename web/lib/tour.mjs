@@ -1,5 +1,5 @@
 // The "Start here" walkthrough: a first screen (what the page shows, the four tiers) and seven steps, one per
-// path, each opening on the ledger entry it talks about.
+// path, each opening on the ledger entry it talks about (which entry is the app's: app::open_tour_step).
 // Each step has wordings for different kinds of model (encoder-decoder or decoder-only, CSA2, MLA or GQA,
 // MoE or dense, with or without Engram and a sliding window), chosen from the app's state().arch. Numbers are
 // never written here: {figure.id} slots are filled from the app's figures and {arch.field} slots from
@@ -69,7 +69,7 @@ const glossary = (a) => 'Words you will meet: ' + GLOSSARY.filter(([when]) => wh
 // latencies, then the hand-over to step one. A page opened without a link starts here (`tour=intro`); it is
 // not one of the numbered steps, so `tour=N` links keep their steps.
 export const INTRO = Object.freeze({
-  id: 'intro', path: 'prefill', entry: { step: '' }, next: 'Next: prefill',
+  id: 'intro', path: 'prefill', next: 'Next: prefill',
   variants: [
     {
       when: any,
@@ -103,7 +103,7 @@ const kvWrite = (a) => KV_WRITE[a.attention === 'mqa' ? 'gqa' : a.attention] || 
 
 export const STEPS = Object.freeze([
   {
-    id: 'prefill', path: 'prefill', entry: { step: 'encode' },
+    id: 'prefill', path: 'prefill',
     variants: [
       {
         when: isCed,
@@ -124,7 +124,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'decode', path: 'decode', entry: { step: 'weights' }, costs: true,
+    id: 'decode', path: 'decode', costs: true,
     variants: [
       {
         when: isMoe,
@@ -147,7 +147,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'engram', path: 'engram', entry: { step: 'fetch-rows' },
+    id: 'engram', path: 'engram',
     variants: [
       {
         when: hasEngram,
@@ -167,7 +167,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'csa2-modes', path: 'csa2-modes', entry: { step: 'full' },
+    id: 'csa2-modes', path: 'csa2-modes',
     variants: [
       {
         when: isSparse,
@@ -188,7 +188,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'swa-resume', path: 'swa-resume', entry: { step: 'restore', phase: 'hit' },
+    id: 'swa-resume', path: 'swa-resume',
     variants: [
       {
         when: hasWindow,
@@ -208,7 +208,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'prefix-cache', path: 'prefix-cache', entry: { step: 'promote-ssd-dram' },
+    id: 'prefix-cache', path: 'prefix-cache',
     variants: [
       {
         when: any,
@@ -221,7 +221,7 @@ export const STEPS = Object.freeze([
     ],
   },
   {
-    id: 'step-budget', path: 'step-budget', entry: { step: 'weights' }, costs: true,
+    id: 'step-budget', path: 'step-budget', costs: true,
     variants: [
       {
         when: isMoe,
@@ -337,13 +337,6 @@ export function slotIds(steps = [INTRO, ...STEPS, FLEET_CARD]) {
     for (const part of parseTemplate(p)) if (part.figure && !part.figure.startsWith('arch.')) ids.add(part.figure);
   }
   return [...ids];
-}
-
-// The ledger entry a step opens on: the first whose step key (and phase, when given) matches, else 0.
-export function entryIndex(step, ledgerEntries) {
-  const list = Array.isArray(ledgerEntries) ? ledgerEntries : [];
-  const hit = list.find((e) => e.step === step.entry.step && (!step.entry.phase || e.phase === step.entry.phase));
-  return hit ? hit.index : 0;
 }
 
 // Plain text of a wording with its slots filled (for the live region and for copy/paste checks).

@@ -2,9 +2,10 @@
 // shows (one story on screen): the path on screen, or the fleet view's day of traffic while that is open,
 // in the wording for this model (state().arch), with this scenario's numbers from the app's figures; the
 // list's names come from the app's catalog.
-import { STEPS, INTRO, FLEET_CARD, DECODE_TERMS, parseTemplate, entryIndex, variantFor, stepIndexOfPath, templatesOf, pathApplies } from './tour.mjs';
+import { STEPS, INTRO, FLEET_CARD, DECODE_TERMS, parseTemplate, variantFor, stepIndexOfPath, templatesOf, pathApplies } from './tour.mjs';
 
-// S.tourIndex of the first screen (before step 1); the app's walkthrough step for it (`tour=intro`).
+// The walkthrough's first screen (before step 1) as a step index, and the app's walkthrough step for it
+// (`tour=intro`).
 export const INTRO_INDEX = -1;
 export const APP_TOUR_INTRO = -1;
 import { morphChildren, setAttr, setText } from './dom.mjs';
@@ -30,6 +31,16 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const stepAt = (i) => (i === INTRO_INDEX ? INTRO : STEPS[i]);
   const wordsAt = (i) => variantFor(stepAt(i), arch(), figureValue);
   const countText = (i) => (i === INTRO_INDEX ? '· before step 1' : `· ${i + 1} of ${STEPS.length}`);
+  // The step on screen is the app's (state().tour, which the app keeps with the path on screen): its first
+  // screen, or the step that tells the path on screen. Before the app arrives: the step a link names, or the
+  // one the reader chose meanwhile (the app opens it when it arrives).
+  function current() {
+    const st = S.ready ? S.state : null;
+    if (!st) return S.earlyTour;
+    if (st.tour === APP_TOUR_INTRO) return INTRO_INDEX;
+    const i = stepIndexOfPath(st.path);
+    return i >= 0 ? i : INTRO_INDEX;
+  }
 
   // The figure a reader clicked in the text: its formula and source below the text, kept (with this
   // scenario's numbers) while the step stays, until another step is shown.
@@ -38,7 +49,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   function showFigure(id) {
     const box = $('tour-look');
     const f = S.ready ? S.figures.pick([id]).get(id) : undefined;
-    shown = { step: inFleet() ? -2 : S.tourIndex, id };
+    shown = { step: inFleet() ? -2 : current(), id };
     if (!f) { setText(box, 'This number appears once the model has loaded.'); return; }
     morphChildren(box, el('p', {}, [el('strong', { text: `${f.label || id}: ` }), el('span', { text: f.formula || f.text }), ' ',
       el('span', { class: 'badge', text: f.provenance || 'derived' }), f.sources ? el('span', { class: 'sources', text: ' ' + f.sources }) : null]));
@@ -62,10 +73,12 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   // In the fleet view the text is the fleet card, the dots mark no step, Back returns to the step the reader
   // left and Play plays the day on the fleet clock.
   let shownFleet = false;
+  let shownIndex = null;
   function render() {
-    const i = S.tourIndex;
+    const i = current();
     const fleet = inFleet();
     shownFleet = fleet;
+    shownIndex = i;
     const step = fleet ? FLEET_CARD : stepAt(i);
     const slotsOf = (w) => templatesOf(w).map(parseTemplate).flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure);
     // Only this step's numbers are read from the app (and the one a reader opened), in one read; a step that
@@ -115,44 +128,29 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const clamp = (i) => Math.max(INTRO_INDEX, Math.min(STEPS.length - 1, i));
   const appTour = (i) => (i === INTRO_INDEX ? APP_TOUR_INTRO : i + 1);
 
-  // Puts the view on a walkthrough step: its path, paused on the ledger entry it talks about (the first
-  // screen: its path's first entry).
-  function openStep(i) {
-    S.tourIndex = clamp(i);
-    S.tourTouched = true;
-    const step = stepAt(S.tourIndex);
-    const b = S.bridge;
-    b.setTour(appTour(S.tourIndex));
-    if (!S.state || S.state.path !== step.path) b.setPath(step.path);
-    b.pause();
-    const all = b.ledgerView('', '');
-    b.seek(S.tourIndex === INTRO_INDEX ? 0 : entryIndex(step, all && all.entries));
+  // Puts the view on a walkthrough step, in one app operation (app::open_tour_step): the fleet view closes
+  // (the sweep chart's choice stays), the step's path opens paused on the ledger entry it talks about (the
+  // first screen: its path's first entry), or with `play` plays from its start.
+  function openStep(i, { play = false } = {}) {
+    S.bridge.openTourStep(appTour(clamp(i)), play);
+    S.state = S.bridge.state();
   }
 
   // Shows a walkthrough step: its text, its path, and the ledger entry it talks about (highlighted).
   function go(i, { play = false } = {}) {
-    S.tourIndex = clamp(i);
-    S.tourTouched = true;
-    // A step of the walkthrough is a path: the fleet view closes for it (the sweep chart's choice stays).
-    if (S.ready && inFleet()) {
-      S.bridge.setView('', S.state.sweep || '');
-      S.bridge.redraw();
-      S.state = S.bridge.state();
+    const to = clamp(i);
+    if (S.ready) {
+      S.pushNext = true;
+      openStep(to, { play });
+    } else {
+      S.earlyTour = to;
+      S.earlyTourChosen = true;
     }
     render();
-    announce(S.tourIndex === INTRO_INDEX ? `Walkthrough, before step 1: ${wordsAt(INTRO_INDEX).title}`
-      : `Walkthrough step ${S.tourIndex + 1} of ${STEPS.length}: ${wordsAt(S.tourIndex).title}`);
+    const at = current();
+    announce(at === INTRO_INDEX ? `Walkthrough, before step 1: ${wordsAt(INTRO_INDEX).title}`
+      : `Walkthrough step ${at + 1} of ${STEPS.length}: ${wordsAt(at).title}`);
     if (!S.ready) return;  // the app opens this step when it arrives
-    S.pushNext = true;
-    if (play) {
-      const step = stepAt(S.tourIndex);
-      S.bridge.setTour(appTour(S.tourIndex));
-      if (!S.state || S.state.path !== step.path) S.bridge.setPath(step.path);
-      S.bridge.seek(0);
-      S.bridge.play();
-    } else {
-      openStep(S.tourIndex);
-    }
     refresh();
     writeHash();
   }
@@ -161,16 +159,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   // canvas), the walkthrough shows the step that tells it.
   function syncToState() {
     if (!S.state) return;
-    const i = stepIndexOfPath(S.state.path);
-    // The first screen sits on step one's path: while the app is on it (its tour), that path keeps it; a
-    // link that names the path without the first screen shows the path's step.
-    const stays = S.tourIndex === INTRO_INDEX && S.state.path === INTRO.path && S.state.tour === APP_TOUR_INTRO;
-    if (i >= 0 && i !== S.tourIndex && !stays) {
-      S.tourIndex = i;
-      render();
-    } else if (inFleet() !== shownFleet) {
-      render();
-    }
+    if (current() !== shownIndex || inFleet() !== shownFleet) render();
   }
 
   // Play in the fleet view plays the day from its first hour on the fleet clock (as the playback bar does).
@@ -211,13 +200,14 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
       const b = e.target && e.target.closest ? e.target.closest('button.fig[data-fig]') : null;
       if (b) showFigure(b.dataset.fig);
     });
-    $('tour-back').addEventListener('click', () => go(inFleet() ? S.tourIndex : S.tourIndex - 1));
-    $('tour-next').addEventListener('click', () => go(S.tourIndex + 1));
-    $('tour-play').addEventListener('click', () => (inFleet() ? playDay() : go(S.tourIndex, { play: true })));
+    $('tour-back').addEventListener('click', () => go(inFleet() ? current() : current() - 1));
+    $('tour-next').addEventListener('click', () => go(current() + 1));
+    $('tour-play').addEventListener('click', () => (inFleet() ? playDay() : go(current(), { play: true })));
     // Arrow keys page through the walkthrough only while focus is inside it: keys are never taken page-wide.
     $('tour').addEventListener('keydown', (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || (e.target && e.target.closest && e.target.closest('input, select, textarea'))) return;
-      const to = { ArrowLeft: inFleet() ? S.tourIndex : S.tourIndex - 1, ArrowRight: S.tourIndex + 1, Home: 0, End: STEPS.length - 1 }[e.key];
+      const at = current();
+      const to = { ArrowLeft: inFleet() ? at : at - 1, ArrowRight: at + 1, Home: 0, End: STEPS.length - 1 }[e.key];
       if (to === INTRO_INDEX - 1) return;  // nothing before the first screen
       if (to === undefined) return;
       e.preventDefault();
@@ -227,5 +217,5 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     });
   }
 
-  return { render, go, openStep, syncToState, renderPaths, wire, showFigure, steps: STEPS.length };
+  return { render, go, openStep, current, syncToState, renderPaths, wire, showFigure, steps: STEPS.length };
 }

@@ -9,7 +9,7 @@ import { pageWith, fakeWindow } from './fake-dom.mjs';
 import { makeEl, makeById } from '../../../web/lib/dom.mjs';
 import { createPageState } from '../../../web/lib/page-state.mjs';
 import { createNotices } from '../../../web/lib/notices-view.mjs';
-import { createFleetView, traceNotice, sliceStats, MAX_TRACE_BYTES, SLICE_TARGET_MS, SLICE_BUDGET_MS } from '../../../web/lib/fleet-view.mjs';
+import { createFleetView, traceNotice, sliceStats, MAX_TRACE_BYTES } from '../../../web/lib/fleet-view.mjs';
 import { checkFleetOptions } from '../../../web/lib/api.mjs';
 
 const IDS = ['notices', 'announce', 'open-fleet:button', 'fleet-panel:section', 'fleet-for', 'fleet-progress:progress', 'fleet-status', 'fleet-cancel:button',
@@ -47,12 +47,13 @@ function setup() {
       Object.assign(app, { started: true, progress: 0, trace, sweep, scenario: scenarioHash.value, cancelled: false });
       return { ok: true, errors: [], fleet: app.fleet() };
     },
-    fleetAdvance: (budget) => {
-      app.calls.push(['fleetAdvance', budget]);
-      if (!app.started) return { ok: true, errors: [], asked: 0, events: 0, ms: 0, fleet: app.fleet() };
+    // The run sizes its own slices: the page only asks for the next one.
+    fleetAdvance: (...args) => {
+      app.calls.push(['fleetAdvance', ...args]);
+      if (!app.started) return { ok: true, errors: [], asked: 0, events: 0, ms: 0, targetMs: 6, budgetMs: 8, fleet: app.fleet() };
       app.progress = Math.min(1, Math.round((app.progress + 0.1) * 10) / 10);
       app.slices++;
-      return { ok: true, errors: [], asked: 256 * app.slices, events: 256 * app.slices, ms: 2 + (app.slices % 3), fleet: app.fleet() };
+      return { ok: true, errors: [], asked: 256 * app.slices, events: 256 * app.slices, ms: 2 + (app.slices % 3), targetMs: 6, budgetMs: 8, fleet: app.fleet() };
     },
     fleetCancel: () => { app.calls.push(['fleetCancel']); app.started = false; app.cancelled = true; return { ok: true, errors: [] }; },
     fleetStatus: () => ({ started: app.started, done: app.started && app.progress >= 1, progress: app.progress, t_s: 0, horizon_s: 86400 }),
@@ -84,7 +85,12 @@ test('opening the fleet view starts a run of the scenario on screen, one slice a
   assert.deepEqual(t.app.calls[1], ['fleetStart', 0, ''], 'synthetic traffic, no sweep');
   const advances = t.app.calls.filter((c) => c[0] === 'fleetAdvance');
   assert.equal(advances.length, 10, 'slice after slice until the run is done');
-  assert.ok(advances.every((c) => c[1] === SLICE_TARGET_MS && SLICE_TARGET_MS < SLICE_BUDGET_MS), 'each slice is sized for its target, within the budget');
+  assert.ok(advances.every((c) => c.length === 1), 'the page asks for the next slice; the run sizes it');
+  const stats = t.view.status().slices;
+  assert.equal(stats.targetMs, 6, "the slices' target is the run's");
+  assert.equal(stats.budgetMs, 8, "the slices' budget is the run's");
+  assert.ok(stats.targetMs < stats.budgetMs, 'each slice is sized for its target, within the budget');
+  assert.equal(stats.count, 10);
   assert.equal(t.$('fleet-panel').hidden, false);
   assert.equal(t.$('open-fleet').getAttribute('aria-pressed'), 'true');
   // The progress bar and its words are the app's.

@@ -33,7 +33,8 @@ function literals(text) {
 function appLabels() {
   const golden = JSON.parse(read('tests/golden/decode.json'));
   const labelsOf = (file, fn) => [...read(file).matchAll(/\{"([^"]+)", "([^"]+)"/g)].map(fn);
-  const reasons = [...read('src/app/page_json.cpp').matchAll(/return "((?:is|has|appears|contradicts|asks|was) [^"]+)"/g)].map((m) => m[1]);
+  // Each error code's reason, from the one table of codes (src/base/errors.cpp: {code, name, reason}).
+  const reasons = [...read('src/base/errors.cpp').matchAll(/\{ErrorCode::\w+, "[a-z-]+", "((?:is|has|appears|contradicts|asks|was) [^"]+)"\}/g)].map((m) => m[1]);
   const figures = JSON.parse(read('tests/golden/figures.json')).figures;
   return {
     paths: [...read('src/anim/ledger.cpp').matchAll(/^\s+\{"([A-Z][^"]+)",\s*$/gm)].map((m) => m[1]).concat(golden.label),

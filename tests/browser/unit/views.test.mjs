@@ -42,7 +42,9 @@ function setup({ ready = true } = {}) {
     ledgerView: (tier, object) => { calls.push(['ledgerView', tier, object]); return tier === 'attic' ? { ok: false, errors: [] } : { ...LEDGER, entries: LEDGER.entries.filter((e) => !object || e.objectKey === object) }; },
     exportText: (what, format, tier = '', object = '') => { calls.push(['export', what, format, tier, object]); return { ok: true, errors: [], text: `${what}.${format}:${tier}:${object}` }; },
     pause: () => calls.push(['pause']), seek: (i) => calls.push(['seek', i]), play: () => calls.push(['play']), setPath: (p) => calls.push(['setPath', p]),
-    setTour: (n) => calls.push(['setTour', n]), step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
+    // The app opens a walkthrough step in one operation: its path, on screen as state().tour and .path.
+    openTourStep: (n, play) => { calls.push(['openTourStep', n, play]); S.state = { ...(S.state || {}), tour: n, path: ['prefill', 'decode', 'engram'][n - 1] || 'prefill', view: '' }; return { ok: true, errors: [] }; },
+    step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
     loadConfig: (text) => (text.includes('llama') ? { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] } : { ok: false, errors: [{ code: 'bad-syntax', field: 'config', value: 'x', allowed: 'JSON', message: "config: 'x' is not allowed (bad-syntax); allowed: JSON" }] }),
     chart: (name, options) => ({ ok: true, errors: [], chart: { chart: name, options: JSON.parse(options) } }),
     state: () => S.state, stats: () => ({}), has: () => true,
@@ -203,7 +205,7 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   const t = setup({ ready: false });
   t.S.state = null;
   t.S.catalog = null;
-  t.S.tourIndex = 0;  // step one (a page without a link starts on the first screen, before it)
+  t.S.earlyTour = 0;  // step one, as a link names it (a page without a link starts on the first screen, before it)
   const w = createWalkthrough({ ...t, announce: () => {}, writeHash: () => {} });
   w.render();
   assert.ok(t.$('tour-body').querySelectorAll('.fig.pending').length > 0);
@@ -218,9 +220,15 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.equal(asked.length, 1, 'one read for the step\'s numbers');
   assert.ok(asked[0].length > 0 && asked[0].length < 10 && asked[0].includes('prefill.flop'), 'only the numbers this step shows');
   assert.ok(t.$('tour-body').querySelectorAll('.fig').some((x) => x.textContent === '4.19 TFLOP'));
+  assert.equal(w.current(), 0, 'before the app has a state, the step the link names');
+  const before = t.calls.length;
   w.go(1);
-  assert.deepEqual(t.calls.find((c) => c[0] === 'setTour'), ['setTour', 2]);
-  assert.equal(t.S.tourTouched, true);
+  assert.deepEqual(t.calls.slice(before), [['openTourStep', 2, false]], 'one app operation opens the step, its path and its entry');
+  assert.equal(w.current(), 1, "the step on screen is the app's");
+  assert.equal(t.$('tour-count').textContent, '· 2 of 7');
+  w.go(0, { play: true });
+  assert.deepEqual(t.calls[t.calls.length - 1], ['openTourStep', 1, true], 'Play asks the app to play the step');
+  assert.equal(w.current(), 0);
 });
 
 test('window.tierscope: refuses before ready and on bad arguments; loadConfig and chart go to the app', () => {

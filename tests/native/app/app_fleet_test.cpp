@@ -291,3 +291,27 @@ TEST_CASE("fleet view: fleet charts through the page's chart call need a finishe
   // The catalog lists the fleet kinds with the others.
   CHECK(app::catalog_json(app).find("\"fleet-sweep\"") != std::string::npos);
 }
+
+TEST_CASE("fleet run: the run sizes its own slices from the last one's time, afresh with each run") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  REQUIRE(app::set_param(app, "hours", "1", errors));
+  REQUIRE(app::fleet_start(app, "", errors));
+  CHECK(app.fleet.next_slice() == sim::next_slice_events(0, 0, sim::kSliceTargetMs));
+  const std::uint64_t first = app.fleet.next_slice();
+  const std::uint64_t handled = app::fleet_advance(app, first);
+  REQUIRE(handled > 0);
+  app.fleet.slice_took(handled, sim::kSliceTargetMs / 2);  // half the target: the next slice is twice as large
+  CHECK(app.fleet.next_slice() == sim::next_slice_events(handled, sim::kSliceTargetMs / 2, sim::kSliceTargetMs));
+  CHECK(app.fleet.next_slice() == 2 * handled);
+  app.fleet.slice_took(0, 100);  // a slice that ran nothing says nothing of the speed
+  CHECK(app.fleet.next_slice() == 2 * handled);
+  CHECK(sim::kSliceTargetMs < sim::kSliceBudgetMs);
+  // A new run, or a cancelled one, starts from the smallest slice again.
+  REQUIRE(app::fleet_start(app, "", errors));
+  CHECK(app.fleet.next_slice() == first);
+  app.fleet.slice_took(handled, 1);
+  app::fleet_cancel(app);
+  CHECK(app.fleet.next_slice() == first);
+}

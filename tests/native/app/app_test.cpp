@@ -515,3 +515,147 @@ TEST_CASE("a setup that cannot run carries its fixes in the state; applying one 
   CHECK(app.fixes.empty());
   CHECK(app::state_json(app).find("\"fixes\":[]") != std::string::npos);
 }
+
+TEST_CASE("a walkthrough step opens in one operation: its path, paused on the entry it talks about, named by the link") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  app::play(app);
+  REQUIRE(app::open_tour_step(app, 5, false, errors));  // swa-resume: the restore of a hit
+  CHECK(errors.empty());
+  CHECK(std::string(anim::path_key(app.playback.path)) == "swa-resume");
+  CHECK_FALSE(app.playback.playing);
+  CHECK(app.tour == 5);
+  const anim::LedgerEntry& e = app.ledger.entries.at(static_cast<std::size_t>(app.playback.step));
+  CHECK(e.step == "restore");
+  CHECK(e.phase == "hit");
+  CHECK(app.playback.step == app::tour_entry_index(app, 5));
+  CHECK(app::view_hash(app).ends_with("&tour=5"));
+  // Each numbered step opens on its own entry of its own path.
+  for (int tour = 1; tour <= model::kTourSteps; ++tour) {
+    REQUIRE(app::open_tour_step(app, tour, false, errors));
+    CHECK(std::string(anim::path_key(app.playback.path)) == model::tour_path(tour));
+    const model::TourEntry want = model::tour_entry(tour);
+    CHECK(app.ledger.entries.at(static_cast<std::size_t>(app.playback.step)).step == want.step);
+  }
+  // The first screen: its path's first entry; Play plays the step's path from its start.
+  REQUIRE(app::open_tour_step(app, model::kTourIntro, false, errors));
+  CHECK(std::string(anim::path_key(app.playback.path)) == "prefill");
+  CHECK(app.playback.step == 0);
+  CHECK(app::view_hash(app).ends_with("&tour=intro"));
+  REQUIRE(app::open_tour_step(app, 2, true, errors));
+  CHECK(app.playback.playing);
+  CHECK(app.playback.step == 0);
+  CHECK(app.tour == 2);
+  // Out of range: an error naming the field; nothing changes.
+  const std::string before = app::view_hash(app);
+  for (const int bad : {0, -2, model::kTourSteps + 1}) {
+    model::Errors e2;
+    CHECK_FALSE(app::open_tour_step(app, bad, false, e2));
+    CHECK(has_error(e2, "tour", model::ErrorCode::OutOfRange));
+  }
+  CHECK(app::view_hash(app) == before);
+}
+
+TEST_CASE("the walkthrough step follows the path on screen once used, and a link's step without a path opens its entry") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  app::set_path(app, anim::PathId::Engram);
+  CHECK(app.tour == 0);  // not used yet: the link names no step
+  REQUIRE(app::open_tour_step(app, 2, false, errors));
+  app::set_path(app, anim::PathId::Engram);
+  CHECK(app.tour == 3);  // the step that tells the path on screen
+  CHECK(app::view_hash(app).ends_with("&tour=3"));
+  REQUIRE(app::apply_hash(app, "preset=v41-flash-8xb200&tour=6", errors));
+  CHECK(std::string(anim::path_key(app.playback.path)) == "prefix-cache");
+  CHECK(app.ledger.entries.at(static_cast<std::size_t>(app.playback.step)).step == model::tour_entry(6).step);
+}
+
+TEST_CASE("opening a walkthrough step leaves the fleet view and keeps the sweep chart's choice") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  REQUIRE(app::set_view(app, "fleet", "decode.step_time:batch", errors));
+  REQUIRE(app::fleet_view(app));
+  REQUIRE(app::open_tour_step(app, 2, false, errors));
+  CHECK_FALSE(app::fleet_view(app));
+  CHECK(app.view.empty());
+  CHECK(app.sweep == "decode.step_time:batch");
+}
+
+TEST_CASE("a link keeps the one-clock rule: opening it stops the clock of the view it leaves") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  // The fleet view's clock plays; a link to an animation stops it.
+  REQUIRE(app::set_param(app, "hours", "1", errors));
+  REQUIRE(app::set_view(app, "fleet", errors));
+  REQUIRE(app::fleet_start(app, "", errors));
+  while (!app.fleet.done()) REQUIRE(app::fleet_advance(app, 50000) > 0);
+  app::fleet_play(app);
+  REQUIRE(app.fleet_clock.playing);
+  REQUIRE(app::apply_hash(app, "preset=v41-flash-8xb200&hours=1&path=decode", errors));
+  CHECK_FALSE(app::fleet_view(app));
+  CHECK_FALSE(app.fleet_clock.playing);
+  // The path plays; a link to the fleet view leaves it paused.
+  app::play(app);
+  REQUIRE(app.playback.playing);
+  REQUIRE(app::apply_hash(app, "preset=v41-flash-8xb200&hours=1&path=decode&view=fleet", errors));
+  CHECK(app::fleet_view(app));
+  CHECK_FALSE(app.playback.playing);
+  CHECK(errors.empty());
+}
+
+TEST_CASE("the view and the sweep chart's choice are checked as a link's keys are, without a link") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  CHECK(app::set_view(app, "chart-sweep", "decode.step_time:batch:ctx:4096,8192", errors));
+  CHECK(app.sweep == "decode.step_time:batch:ctx:4096,8192");
+  for (const char* bad : {"decode.step_time", "nope:batch", "decode.step_time:kv_fmt", "decode.step_time:batch:batch:2",
+                          "decode.step_time:batch&view=fleet", "decode.step_time:batch:ctx:"}) {
+    model::Errors e;
+    CHECK_FALSE(app::set_view(app, "chart-sweep", bad, e));
+    CHECK(has_error(e, "sweep", model::ErrorCode::BadSyntax));
+    CHECK(app.sweep == "decode.step_time:batch:ctx:4096,8192");  // nothing changed
+  }
+  // The link's reader agrees with the setter on each.
+  model::ViewState v;
+  model::Errors e;
+  CHECK_FALSE(model::parse_view("sweep=nope:batch", v, e));
+  CHECK(has_error(e, "sweep", model::ErrorCode::BadSyntax));
+  CHECK(model::sweep_known("decode.step_time:batch"));
+}
+
+TEST_CASE("an unknown preset is told the same list wherever it is named: app, link, scenario file") {
+  const std::string allowed = model::preset_names_allowed();
+  for (const model::PresetInfo& p : model::presets()) CHECK(allowed.find(p.name) != std::string::npos);
+  CHECK(allowed.starts_with("one of: "));
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  CHECK_FALSE(app::set_preset(app, "gpt-9", errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].allowed == allowed);
+  model::Scenario s;
+  model::Errors link_errors;
+  CHECK_FALSE(model::scenario_from_hash("preset=gpt-9", s, link_errors));
+  REQUIRE_FALSE(link_errors.empty());
+  CHECK(link_errors[0].allowed == allowed);
+}
+
+TEST_CASE("every error code has its stable name and a notice's reason, and the page's own codes are among them") {
+  for (int c = 1; c <= static_cast<int>(model::kLastErrorCode); ++c) {
+    const auto code = static_cast<model::ErrorCode>(c);
+    CHECK(std::string(model::error_code_name(code)) != "error");
+    CHECK(std::string(model::error_code_reason(code)) != "was refused");
+  }
+  CHECK(std::string(model::error_code_name(model::ErrorCode::NotReady)) == "not-ready");
+  CHECK(std::string(model::error_code_name(model::ErrorCode::Unavailable)) == "unavailable");
+  app::App app;
+  app::init(app);
+  const std::string catalog = app::catalog_json(app);
+  CHECK(catalog.find("\"not-ready\":") != std::string::npos);
+  CHECK(catalog.find("\"unavailable\":") != std::string::npos);
+}
