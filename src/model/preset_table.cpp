@@ -247,8 +247,10 @@ const InputSource kLlama8Hw[] = {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] the presets
 
-// One serving instance of each recipe; the layout keys are all named (pp and redundant too) so none is
-// left to the scenario's defaults.
+// One serving instance of each recipe; the layout keys are all named (pp and redundant too). A root preset
+// starts from a default-constructed Scenario, as the code these entries replace did: the keys no string
+// names keep scenario.h's defaults, which are the catalog overrides at 0 (hbm_gb, link_gbps, host_gbps, …:
+// the catalog's value) and the fleet traffic, whose sources kEngine and kWorkload list.
 const PresetInfo kPresets[] = {
     {"v41-flash-8xb200", "DeepSeek V4.1 Flash · 8×B200 (two TP4 instances)",
      "The released model (FP4 KV, FP4 experts, FP8 dense) as NVIDIA's recipe serves it on a B200 node.", nullptr,
