@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/errors.h"
 #include "model/scenario.h"
 
 namespace tierscope::model {
@@ -17,13 +18,17 @@ struct InputSource {
   const char* source;
 };
 
+// A preset is data (src/model/preset_table.cpp): the preset it builds on, then settings strings in the
+// registry's keys and value words ("gpu=h200&engram_home=dram", as a share link writes them) applied in
+// order, each key through set_param_text as a link's keys are.
 struct PresetInfo {
   const char* name;     // stable, used in URLs: "v41-flash-8xb200"
   const char* label;    // one line for menus
   const char* summary;  // one sentence: what it is for
-  void (*build)(Scenario&);
+  const char* base;     // the preset this one starts from, or nullptr: a default-constructed Scenario
+  const char* settings[6];  // "key=value&…" strings applied in order over the base (unused slots null)
   // Where each input comes from, searched in order (the preset's own entries first, then the shared
-  // groups it builds on). Every parameter key is covered (a test holds every preset to it).
+  // groups it lists, then its base's). Every parameter key is covered (a test holds every preset to it).
   std::span<const InputSource> inputs[6];
 };
 
@@ -63,6 +68,11 @@ std::string config_label(std::string_view name, const Scenario& s);
 // One line naming the scenario: the preset's label, or the loaded file's.
 std::string scenario_label(const Scenario& s);
 constexpr const char* kDefaultPreset = "v41-flash-8xb200";
+
+// Applies one settings string ("key=value&…") to `s` through the registry's text setters, item by item in
+// order: every item that is not key=value, names no registry key or carries a value the key refuses is
+// reported (field, value, what is allowed) and skipped. True when every item applied.
+bool apply_settings(Scenario& s, std::string_view settings, Errors& errors);
 
 // Fills `out` from the named preset; false (out untouched) if the name is unknown.
 bool make_preset(std::string_view name, Scenario& out);

@@ -1,0 +1,312 @@
+// The preset scenarios as data: each a table entry of settings strings in the parameter registry's keys and
+// value words (the same `key=value&…` a share link carries), applied in order over the preset it builds on,
+// and the sources of its inputs. Every input of every preset names where it comes from (fact-sheet section
+// and URL), or says it is assumed and why; layouts follow the engine recipe each preset cites.
+#include "model/presets.h"
+
+namespace tierscope::model {
+
+namespace {
+
+using P = Provenance;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] shared groups of inputs
+
+// Engine and runtime constants every preset shares: one set, never tuned per preset or per point.
+constexpr const char* kEngineSettings =
+    "mbu=0.85&mfu=0.35&kernel_us=7.5&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
+    "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
+    "chunk=8192&spec_tokens=0&spec_accept=0.7&swa_pool=0.1";
+
+// A DGX/HGX B200-class node (FACTS §2.1-2.4).
+constexpr const char* kB200NodeSettings = "gpu=b200&host_dram_gb=2000&host_link=pcie5&nic_gbps=50&ssd_count=8&ssd_gbps=14&ssd_tb=3.84";
+
+constexpr const char* kWorkloadSettings = "ctx=131072&batch=1&prompt=8192&output=1024&prefix_hit=7168";
+
+constexpr const char* kV41Config =
+    "FACTS §1.4.1: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/dba1be0a40aa45a94ad051997016db3960a90277/config.json";
+
+const InputSource kEngine[] = {
+    {"mbu", P::Assumed,
+     "assumed 0.85: FACTS-parallel §5.3 measures a 92 % HBM streaming ceiling (https://techcommunity.microsoft.com/blog/azurehighperformancecomputingblog/azure%E2%80%99s-nd-gb200-v6-delivers-record-performance-for-inference-workloads/4399253) "
+     "and 94 % for a batch-1 decode step under CUDA graphs (https://cloudai.pt/tag/cuda-graphs/); small grouped expert GEMMs reach less"},
+    {"mfu", P::Measured,
+     "FACTS-parallel §5.2-5.3: measured prefill reaches 27-41 % of FP8 peak (https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-09-25-gb200-part-2/), large-batch decode ~29 %; 0.35 taken"},
+    {"kernel_us", P::Engine,
+     "FACTS-parallel §5.4: fusing routing top-k into 2 kernels took it to 15 µs of kernel time, 7.5 µs per small kernel "
+     "(https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_NVIDIA_Blackwell_GPUs.html)"},
+    {"link_eff", P::Engine,
+     "FACTS-parallel §2.1, §3.4: NCCL reaches ~370 of 450 GB/s on NVLink 4 (https://github.com/NVIDIA/nccl-tests/issues/212); one-sided all-to-all ~80 % of 900 GB/s"},
+    {"ar_lat_us", P::Measured, "FACTS-parallel §2.1: 1 KB all-reduce on 4×H800 ≈ 3.5 µs (https://github.com/NVIDIA/nccl/issues/1984)"},
+    {"a2a_lat_us", P::Engine,
+     "FACTS-parallel §3.4: one-sided NVLink all-to-all floor at 1 token, 18.9 µs dispatch and 31.0 µs combine, mean 25 µs "
+     "(https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog18_Optimizing_MoE_Communication_with_One_Sided_AlltoAll_Over_NVLink.md)"},
+    {"a2a_rdma_lat_us", P::Engine,
+     "FACTS-parallel §3.5: IBGDA dispatch 103-126 µs and combine 55-63 µs at 1 token, EP16-EP128, ≈80 µs mean (https://github.com/perplexityai/pplx-kernels)"},
+    {"hbm_usable", P::Engine, "vLLM's gpu_memory_utilization default 0.9 (FACTS §5.2 (6) uses the same share)"},
+    {"workspace_gb", P::Assumed, "assumed 4 GB per GPU for activations, CUDA graphs and communication buffers"},
+    {"lat_hbm_us,lat_ssd_us,lat_sram_ns", P::ThirdParty,
+     "FACTS §2.2, §2.4, §5.1: https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/ ; https://nvme-storage.com/glossary/latency"},
+    {"lat_rdma_us", P::Paper, "FACTS §2.3, §5.1: https://docs.nvidia.com/networking/display/ConnectX7VPI/Introduction"},
+    {"ssd_dwpd", P::ThirdParty,
+     "FACTS-parallel §8: read-intensive Gen5 drives are rated 1 DWPD (https://hardwaretimes.com/samsung-teases-pm1743-ssd-w-theoretical-speeds-of-up-to-15-7-gb-s/)"},
+    {"retention_h", P::Card, "design card '≥72 h'; DeepSeek documents only 'a few hours to a few days' (FACTS §1.6, §4 #18: https://api-docs.deepseek.com/guides/kv_cache)"},
+    {"swa_pool", P::Card, "design card: 10 % of host DRAM for recent sessions' SWA windows (FACTS §1.6)"},
+    {"chunk", P::Engine, "chunked-prefill size 8192 tokens, SGLang's and vLLM's default token budget per step"},
+    {"spec_tokens", P::Assumed, "speculative decoding off unless a measured point ran it"},
+    {"spec_accept", P::Engine,
+     "FACTS-parallel §5.4: MTP acceptance 0.70 per draft token after SGLang's V4-Pro fixes (https://pytorch.org/?p=114500)"},
+    {"hbm_gb,hbm_tbps,link_gbps,link_domain,node_gpus,host_gbps,host_lat_us", P::Derived, "0: the GPU's or the host link's catalog entry"},
+    {"pp", P::Derived, "pipeline stages are not modelled: no preset's engine recipe pipelines decode (docs/model.md)"},
+    {"redundant", P::Assumed, "no redundant expert slots unless the engine recipe names them"},
+    {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
+};
+
+const InputSource kB200Node[] = {
+    {"gpu,host_link,host_dram_gb,ssd_count,ssd_gbps,ssd_tb", P::Paper,
+     "FACTS §2.1, §2.4: DGX B200, 2 TB DDR5, PCIe Gen5 hosts, 8 × 3.84 TB NVMe (https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html)"},
+    {"nic_gbps", P::Paper, "FACTS §2.3: one ConnectX-7 400 Gb/s per GPU (https://docs.nvidia.com/networking/display/ConnectX7VPI/Introduction)"},
+};
+
+const InputSource kWorkload[] = {
+    {"ctx,batch,prompt,output,prefix_hit", P::Assumed,
+     "FACTS §5.1 workload defaults: 128K context at batch 1, an 8K prompt with a 7K prefix hit, 1K output"},
+    {"price_miss,price_hit,price_out", P::Assumed, "unpriced (0) for a model without a public price"},
+    // Fleet traffic (docs/fleet.md): no public per-node arrival process is published, so the shape is assumed.
+    {"arrivals,day_amp,day_peak_h", P::Assumed,
+     "assumed: 2 sessions/s per fleet with a daily cycle of ±50 % peaking at 14:00 (no public per-node arrival rate)"},
+    {"turns,think_dist,think_s,think_sigma", P::Assumed,
+     "assumed: 4 turns per session on average (geometric) with exponential think times of mean 60 s"},
+    {"user_tokens,out_tokens,len_sigma", P::Assumed, "assumed: 1,024 new prompt and 512 output tokens per turn, lognormal with σ 0.8"},
+    {"prefixes,prefix_tokens,zipf", P::Assumed,
+     "assumed: 1,000 shared system prompts and documents of 4,096 tokens on average, Zipf 1 popularity"},
+    {"seed,hours,nodes,router,queue_max", P::Assumed, "run settings: seed 1, 24 simulated hours, one node, prefix-aware routing, 100,000 waiting turns"},
+    {"dram_prefix", P::Assumed, "assumed: half of the host DRAM left after the SWA pool holds the prefix cache"},
+    {"wm_high,wm_low", P::Engine, "FACTS §3: Mooncake Store evicts LRU entries past a 90 % high watermark down to 80 % (FACTS §3 sources: arXiv 2407.00079, https://arxiv.org/abs/2407.00079 ; https://deepwiki.com/kvcache-ai/Mooncake/1.3-performance-characteristics)"},
+    {"ssd_write", P::Engine,
+     "FACTS §3: DeepSeek persists a prefix at the end of user input and of model output, on SSD (https://api-docs.deepseek.com/guides/kv_cache)"},
+    {"block_tokens", P::Engine, "the Mooncake FAST'25 traces hash 512-token blocks (https://github.com/kvcache-ai/Mooncake/tree/main/FAST25-release)"},
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] DeepSeek V4.1 Flash
+
+// As released (FACTS §1.4.1 config, §1.4.4 cache layout, §1.4.6 Engram). Layers 0-1 SWA-only; 2/8/14
+// Full at ratio 2 with Reuse between; 20 Full ratio 1 (candidate source); 24/28/32/36 Reindex; the other
+// decoder layers Reuse.
+constexpr const char* kV41ModelSettings =
+    "modes=SSF2UUUUUF2UUUUUF2UUUUUFUUUIUUUIUUUIUUUIUUU&enc_layers=20&hidden=5120&vocab=129280&attn=latent&"
+    "q_heads=64&kv_heads=1&head_dim=512&v_dim=512&q_lora=1280&rope_dim=64&o_lora=1024&o_groups=8&n_win=128&swa_all=1&"
+    "kv_fmt=fp4_g16&idx_fmt=fp4_g32&swa_fmt=fp8_g32&idx_heads=32&idx_dim=128&top_k=512&cand_src=20&cand_blocks=2048&cand_block=8&"
+    "experts=384&shared_experts=1&experts_per_token=6&expert_inter=2304&experts_fmt=fp4_g32&dense_fmt=fp8_b1024&head_fmt=bf16&act_fmt=fp8&"
+    "engram=1:384006168,14:384016682&engram_ngram=4&engram_heads=8&engram_dim=256&engram_fmt=fp8_g32&engram_home=hbm&"
+    "max_pos=1048576&bounded_replay=1&draft_layers=1&checkpoint_gb=510.29";
+
+const InputSource kV41Model[] = {
+    {"modes,enc_layers,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,rope_dim,o_lora,o_groups,n_win,swa_all", P::Paper, kV41Config},
+    {"idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block", P::Paper, kV41Config},
+    {"experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter", P::Paper, kV41Config},
+    {"max_pos", P::Paper, "FACTS §1.4.1: max_position_embeddings 1,048,576 (YaRN factor 16 over 65,536)"},
+    {"kv_fmt,idx_fmt,swa_fmt,kv_rope_bf16,kv_pad,kv_lora", P::Paper,
+     "FACTS §1.4.4: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/2cba9e42aa026125f3ed06c6d98c1db82f7ca027/inference/kernel.py"},
+    {"experts_fmt,dense_fmt,head_fmt", P::Paper, "FACTS §1.4.1 quantization_config (MXFP4 experts, block FP8 elsewhere), §1.4.7"},
+    {"act_fmt", P::Paper, "FACTS §1.4.1 quantization_config: FP8 dynamic activations"},
+    {"engram,engram_ngram,engram_heads,engram_dim", P::Paper, kV41Config},
+    {"engram_fmt", P::ThirdParty, "FACTS §1.4.6: https://github.com/JustVugg/colibri/blob/master/docs/deepseek-v41.md"},
+    {"engram_home", P::ThirdParty, "FACTS §1.6: engines row-shard the tables in HBM (ParallelEngramEmbedding)"},
+    {"bounded_replay", P::Paper, "FACTS §1.4.5: SWA Bounded Replay, https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/raw/main/README.md"},
+    {"draft_layers", P::Assumed, "assumed 1: one DSpark/MTP block per draft token (FACTS §1.4.1: 3 DSpark blocks, block size 5)"},
+    {"tied_embed", P::Paper, "FACTS §1.4.7: the embedding and the LM head are counted apart (0.66B + 0.66B)"},
+    {"checkpoint_gb", P::ThirdParty,
+     "FACTS §1.4: https://huggingface.co/api/models/deepseek-ai/DeepSeek-V4.1-Flash (third-party derivation, ~510.3 GB with ViT and DSpark blocks)"},
+    {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing/?ref=voluntas.ghost.io"},
+};
+
+const InputSource kV41B200[] = {
+    {"gpus,tp,dp,ep", P::Engine,
+     "FACTS-parallel §1.4: NVIDIA Dynamo's V4.1 Flash recipe runs two TP4 workers on 8 B200 (https://docs.nvidia.com/dynamo/recipes/deepseek-v4-1-flash); "
+     "TP without expert parallel splits every expert 4 ways"},
+};
+
+const InputSource kV41H200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep", P::Engine,
+     "FACTS-parallel §1.4: Dynamo's V4.1 Flash recipe runs TP4 workers on H200 (https://docs.nvidia.com/dynamo/recipes/deepseek-v4-1-flash)"},
+    {"engram_home", P::Assumed,
+     "assumed host DRAM: at TP4 on 141 GB GPUs the 203 GB of Engram tables leave no room for KV in HBM (FACTS §1.5: the paper's host-resident setup)"},
+};
+
+const InputSource kV41Gb300[] = {
+    {"gpu,gpus,tp,dp,ep", P::Paper,
+     "FACTS §1.4.7: NVIDIA's vLLM reference deployment, 4 × GB300 at TP4 (https://huggingface.co/nvidia/DeepSeek-V4.1-Flash-NVFP4)"},
+    {"host_link,host_dram_gb", P::ThirdParty,
+     "FACTS §2.3, FACTS-parallel §2.2: Grace over NVLink-C2C, ~480 GB LPDDR5X per Grace, two per 4-GPU tray "
+     "(https://app.daily.dev/posts/the-evolution-of-nvidia-blackwell-gpu-memory-architecture-zp2tjxtaw)"},
+    {"nic_gbps", P::Paper, "FACTS-parallel §2.3: one ConnectX-8, 800 Gb/s, per GPU (https://docs.nvidia.com/networking/display/connectx8supernic/introduction)"},
+    {"ssd_count,ssd_gbps,ssd_tb", P::Assumed, "assumed four 3.84 TB Gen5 drives per tray at 14 GB/s (FACTS §2.4 drive class)"},
+};
+
+// The design card's own assumptions (FACTS §5.3): BF16 weights, MBU 1, 8 GPUs at 8 TB/s with every
+// weight split evenly, FP4 compute, the card's latency bands, Engram tables in host DRAM, a 1K prefix hit.
+const InputSource kCard[] = {
+    {"experts_fmt,dense_fmt,head_fmt", P::Card, "design card: ~32 GB/token = 16B × 2 B (FACTS §4 #2, §5.3)"},
+    {"mbu,gpus,gpu,tp,dp,ep", P::Card, "design card: ~0.4-0.5 ms floor needs 8 GPUs at 8 TB/s, MBU 1, weights split evenly (FACTS §4 #3)"},
+    {"compute", P::Card, "FACTS §5.3: bounded replay 58 µs on 8×B200 at FP4"},
+    {"lat_sram_ns,lat_hbm_us,host_lat_us,lat_ssd_us,lat_rdma_us", P::Card, "design card latency bands (FACTS §4 #9-#19, §5.3)"},
+    {"engram_home", P::Card, "design card: Engram tables in host DRAM"},
+    {"prefix_hit", P::Card, "FACTS §4 #19: the card's 60-100 µs hit fits prefixes of about 1K tokens"},
+    {"checkpoint_gb", P::Card, "the published FP4/FP8 checkpoint does not apply to BF16 weights"},
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Other models
+
+// DeepSeek-V4-Flash (FACTS §1.3): 43 layers, [0,0,4] + [128,4]×20, FP8 main rows of ≈584 B (448 FP8
+// values + 7 E8M0 scales + 64 BF16 RoPE dims + 1 pad). No bounded replay: its sliding-window KV is cached
+// with the prefix.
+constexpr const char* kV4ModelSettings =
+    "modes=SSF4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4&"
+    "hidden=4096&vocab=129280&attn=latent&q_heads=64&kv_heads=1&head_dim=512&v_dim=512&q_lora=1024&rope_dim=64&o_lora=1024&o_groups=8&"
+    "n_win=128&swa_all=1&kv_fmt=fp8_g64&swa_fmt=fp8_g64&kv_rope_bf16=1&kv_pad=1&idx_fmt=fp4_g32&idx_heads=64&idx_dim=128&top_k=512&"
+    "cand_src=-1&experts=256&shared_experts=1&experts_per_token=6&expert_inter=2048&experts_fmt=fp4_g32&dense_fmt=fp8_b1024&"
+    "head_fmt=bf16&act_fmt=fp8&max_pos=1048576&bounded_replay=0&draft_layers=1";
+
+const InputSource kV4Model[] = {
+    {"modes,hidden,q_heads,head_dim,o_lora,o_groups,experts,shared_experts,experts_per_token,expert_inter,attn,kv_heads,v_dim,rope_dim,n_win,swa_all,"
+     "idx_heads,idx_dim,top_k,vocab,max_pos,dense_layers,dense_inter,enc_layers",
+     P::Engine,
+     "FACTS §1.3: https://docs.nvidia.com/nemo/automodel/model-coverage/large-language-models/deepseek-ai/DeepSeek-V4-Flash ; https://github.com/antirez/ds4/blob/main/MODEL_CARD.md"},
+    {"kv_fmt,swa_fmt,kv_rope_bf16,kv_pad,idx_fmt,kv_lora,cand_src,cand_blocks,cand_block", P::ThirdParty,
+     "FACTS §1.3: third-party reconstruction, FP8 main row ≈584 B, FP4 index row 68 B; no candidate pool before V4.1"},
+    {"experts_fmt,dense_fmt,head_fmt,act_fmt", P::Engine, "FACTS §1.3: FP4 MoE experts + FP8 everything else (https://vllm-recipes-8amtuuhkr-inferact-inc.vercel.app/deepseek-ai/DeepSeek-V4-Flash)"},
+    {"q_lora", P::Assumed, "assumed 1024 (not in the fact sheets)"},
+    {"engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home", P::Engine, "FACTS §1.3: V4-Flash has no Engram layers"},
+    {"bounded_replay", P::Paper, "FACTS §1.4: bounded replay is new in V4.1 (https://huggingface.co/papers/2609.19969)"},
+    {"draft_layers", P::Assumed, "assumed one MTP block per draft token"},
+    {"tied_embed", P::Assumed, "assumed 0: a separate LM head, as in DeepSeek-V3's config (tie_word_embeddings false)"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+    {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
+    {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing?model_version=DeepSeek-V4-Pro-0813"},
+};
+
+// DeepSeek-V3: MLA (512 latent + 64 RoPE) in BF16 over 61 layers; 3 dense FFN layers, then MoE.
+constexpr const char* kV3ModelSettings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&"
+    "hidden=7168&vocab=129280&attn=mla&q_heads=128&kv_heads=128&head_dim=192&v_dim=128&q_lora=1536&kv_lora=512&rope_dim=64&kv_fmt=bf16&"
+    "experts=256&shared_experts=1&experts_per_token=8&expert_inter=2048&dense_layers=3&dense_inter=18432&"
+    "experts_fmt=fp8_b128&dense_fmt=fp8_b128&head_fmt=bf16&act_fmt=fp8&max_pos=163840&draft_layers=1";
+
+const InputSource kV3Model[] = {
+    {"modes,hidden,q_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,vocab,attn,kv_heads,max_pos",
+     P::Paper, "deepseek-ai/DeepSeek-V3 config.json; MLA latent 512 + 64 RoPE (FACTS-parallel §1.6: 35,136 B/token in FP8 over 61 layers)"},
+    {"experts_fmt,dense_fmt,head_fmt", P::Paper, "DeepSeek-V3 FP8 checkpoint, 128×128 block scales (https://arxiv.org/abs/2412.19437)"},
+    {"act_fmt", P::Paper, "DeepSeek-V3 runs its GEMMs in FP8 with 1×128 activation tiles (https://arxiv.org/abs/2412.19437 §3.3)"},
+    {"kv_fmt", P::Engine, "BF16 MLA cache, the engines' default (FACTS-parallel §1.6: 70,272 B/token)"},
+    {"draft_layers", P::Paper, "one MTP module per draft token (https://arxiv.org/abs/2412.19437)"},
+    {"tied_embed", P::Paper, "deepseek-ai/DeepSeek-V3 config.json: tie_word_embeddings false"},
+    {"enc_layers,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block,"
+     "engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay",
+     P::Paper, "DeepSeek-V3 has no causal encoder, output LoRA, sliding window, sparse indexer or Engram"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200"},
+    {"gpus,tp,dp,ep", P::Engine,
+     "FACTS-parallel §1.4: vLLM's low-load recipe for V3/R1 on 8×H200, TP8 with expert parallel (https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html)"},
+};
+
+// Llama 3.1: dense GQA, 8 KV heads × 128 dims, BF16 weights and KV, 128K positions; the sizes differ in
+// depth and width only.
+constexpr const char* kLlama31Settings =
+    "vocab=128256&attn=mha&kv_heads=8&head_dim=128&v_dim=128&kv_fmt=bf16&experts_fmt=bf16&dense_fmt=bf16&head_fmt=bf16&max_pos=131072";
+constexpr const char* kLlama70Settings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&"
+    "hidden=8192&q_heads=64&dense_layers=80&dense_inter=28672";
+constexpr const char* kLlama8Settings = "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&hidden=4096&q_heads=32&dense_layers=32&dense_inter=14336";
+
+const InputSource kLlamaModel[] = {
+    {"modes,hidden,q_heads,kv_heads,head_dim,v_dim,dense_layers,dense_inter,vocab,attn,max_pos", P::Paper,
+     "meta-llama/Llama-3.1 config.json (FACTS-parallel §1.6: https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct/blob/main/config.json)"},
+    {"kv_fmt,experts_fmt,dense_fmt,head_fmt,act_fmt", P::Paper, "BF16 checkpoint, activations and KV cache (FACTS-parallel §1.6: 327,680 B/token for 70B)"},
+    {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,"
+     "cand_block,experts,shared_experts,experts_per_token,expert_inter,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay,draft_layers",
+     P::Paper, "Llama 3.1 is a dense GQA decoder: no MLA, window, indexer, experts, Engram or draft module"},
+    {"tied_embed", P::Paper, "meta-llama/Llama-3.1 config.json: tie_word_embeddings false"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+
+const InputSource kLlama70Hw[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://lzwjava.github.io/nvidia-h200-gpu-specs-en (H100 80 GB, 3.35 TB/s)"},
+    {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.4: vLLM benchmarks Llama 3 70B on 4×H100 at TP4 (https://blog.vllm.ai/2024/09/05/perf-update.html)"},
+};
+
+const InputSource kLlama8Hw[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://lzwjava.github.io/nvidia-h200-gpu-specs-en (H100 80 GB, 3.35 TB/s)"},
+    {"gpus,tp,dp,ep", P::Measured, "FACTS-parallel §5.3: one H100, batch-1 decode step measured with and without CUDA graphs (https://cloudai.pt/tag/cuda-graphs/)"},
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] the presets
+
+// One serving instance of each recipe; the layout keys are all named (pp and redundant too). A root preset
+// starts from a default-constructed Scenario, as the code these entries replace did: the keys no string
+// names keep scenario.h's defaults, which are the catalog overrides at 0 (hbm_gb, link_gbps, host_gbps, …:
+// the catalog's value) and the fleet traffic, whose sources kEngine and kWorkload list.
+const PresetInfo kPresets[] = {
+    {"v41-flash-8xb200", "DeepSeek V4.1 Flash · 8×B200 (two TP4 instances)",
+     "The released model (FP4 KV, FP4 experts, FP8 dense) as NVIDIA's recipe serves it on a B200 node.", nullptr,
+     {kV41ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&price_miss=0.3&price_hit=0.006&price_out=1.2"},
+     {kV41B200, kV41Model, kB200Node, kEngine, kWorkload}},
+    {"v41-flash-4xgb300", "DeepSeek V4.1 Flash · 4×GB300 (TP4, the reference deployment)",
+     "The deployment the measured V4.1 points ran on: one GB300 compute tray at TP4.", "v41-flash-8xb200",
+     {"gpu=gb300&host_link=c2c&host_dram_gb=960&nic_gbps=100&ssd_count=4"}, {kV41Gb300}},
+    {"v41-flash-card", "DeepSeek V4.1 Flash · the design card's assumptions",
+     "BF16 weights, MBU 1, 8 GPUs at 8 TB/s and the card's latency bands: the card's figures, checked.", "v41-flash-8xb200",
+     {"experts_fmt=bf16&dense_fmt=bf16&head_fmt=bf16&checkpoint_gb=0&engram_home=dram&gpus=8&tp=8&dp=1&ep=8&pp=1&redundant=0&"
+      "mbu=1&compute=fp4&lat_sram_ns=3&lat_hbm_us=0.5&host_lat_us=1.5&lat_ssd_us=60&lat_rdma_us=1.75&prefix_hit=1024"},
+     {kCard}},
+    {"v41-flash-8xh200", "DeepSeek V4.1 Flash · 8×H200 (TP4, Engram in host DRAM)",
+     "The released model on H200 (141 GB, 4.8 TB/s): the Engram tables must leave HBM.", "v41-flash-8xb200",
+     {"gpu=h200&engram_home=dram"}, {kV41H200}},
+    {"v4-flash-8xb200", "DeepSeek V4 Flash · 8×B200 (predecessor)",
+     "CSA ratio 4 / HCA ratio 128 layers with FP8 main KV: about 4× the V4.1 global KV, and no bounded replay.", nullptr,
+     {kV4ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&price_miss=0.14&price_hit=0.0028&price_out=0.28"},
+     {kV4Model, kB200Node, kEngine, kWorkload}},
+    {"deepseek-v3-8xh200", "DeepSeek-V3 · 8×H200 (MLA, TP8 + EP8)", "MLA with a BF16 576-value latent per layer, 61 layers.", nullptr,
+     {kV3ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings, "gpu=h200&gpus=8&tp=8&dp=1&ep=8&pp=1&redundant=0"},
+     {kV3Model, kB200Node, kEngine, kWorkload}},
+    {"llama31-70b-8xh100", "Llama 3.1 70B · 8×H100 (dense GQA, two TP4 instances)",
+     "80 layers, 8 KV heads × 128 dims, BF16 KV, 128K positions.", nullptr,
+     {kLlama70Settings, kLlama31Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h100&gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0"},
+     {kLlama70Hw, kLlamaModel, kB200Node, kEngine, kWorkload}},
+    {"llama31-8b-1xh100", "Llama 3.1 8B · 1×H100 (batch-1 decode)", "A small dense model on one GPU: the launch-bound end of decode.",
+     nullptr,
+     {kLlama8Settings, kLlama31Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h100&gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0"},
+     {kLlama8Hw, kLlamaModel, kB200Node, kEngine, kWorkload}},
+};
+
+struct Alias {
+  const char* old_name;
+  const char* name;
+};
+// Retired names keep old share links working.
+const Alias kAliases[] = {{"llama3-70b-8xh100", "llama31-70b-8xh100"}};
+
+}  // namespace
+
+std::span<const PresetInfo> presets() { return {kPresets, sizeof kPresets / sizeof kPresets[0]}; }
+
+const PresetInfo* find_preset(std::string_view name) {
+  for (const Alias& a : kAliases) {
+    if (name == a.old_name) name = a.name;
+  }
+  for (const PresetInfo& p : kPresets) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace tierscope::model

@@ -1,0 +1,138 @@
+// Presets as data: every settings string reads through the parameter registry with no errors and in the
+// registry's own words, each preset is its base plus its strings, and the link codec rebuilds it from them.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "codec/url_codec.h"
+#include "model/params.h"
+#include "model/presets.h"
+
+using namespace tierscope::model;
+
+namespace {
+
+Scenario preset(std::string_view name) {
+  Scenario s;
+  REQUIRE(make_preset(name, s));
+  return s;
+}
+
+// Every registry key of `a` and `b` holds the same value; a differing key is named with both values.
+void check_same(const Scenario& a, const Scenario& b, std::string_view what) {
+  for (const ParamDef& d : params()) {
+    INFO(what << " " << d.key << ": " << get_param_text(a, d) << " vs " << get_param_text(b, d));
+    CHECK(param_equal(a, b, d));
+  }
+}
+
+// A preset's own settings strings joined into one link tail ("a=1&b=2").
+std::string own_settings(const PresetInfo& p) {
+  std::string out;
+  for (const char* s : p.settings) {
+    if (s) out += (out.empty() ? "" : "&") + std::string(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("presets: every settings string parses with no errors, in the registry's own words") {
+  for (const PresetInfo& p : presets()) {
+    int strings = 0;
+    for (const char* settings : p.settings) {
+      if (!settings) continue;
+      ++strings;
+      INFO(p.name << ": " << settings);
+      // The whole string applies, and is one a share link could carry (its characters, each key once).
+      Scenario s;
+      Errors errors;
+      CHECK(apply_settings(s, settings, errors));
+      for (const Error& e : errors) FAIL_CHECK(e.message());
+      std::vector<UrlPair> pairs;
+      Errors link_errors;
+      CHECK(split_hash(settings, pairs, link_errors));
+      for (const Error& e : link_errors) FAIL_CHECK(e.message());
+      // Each value is written as the registry writes it back, so a link made from the preset says the same.
+      Scenario one;
+      for (const UrlPair& item : pairs) {
+        const ParamDef* def = find_param(item.key);
+        REQUIRE(def);
+        Error e;
+        REQUIRE(set_param_text(one, *def, item.value, e));
+        CHECK(get_param_text(one, *def) == item.value);
+      }
+    }
+    INFO(p.name);
+    CHECK(strings > 0);
+  }
+}
+
+TEST_CASE("presets: each is its base (or a fresh scenario) with its settings applied in order") {
+  const std::span<const PresetInfo> all = presets();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const PresetInfo& p = all[i];
+    INFO(p.name);
+    Scenario s;
+    if (p.base) {
+      // A base is a preset listed before this one (so no chain loops).
+      const PresetInfo* base = find_preset(p.base);
+      REQUIRE(base);
+      CHECK(base < &p);
+      s = preset(p.base);
+    }
+    for (const char* settings : p.settings) {
+      Errors errors;
+      if (settings) CHECK(apply_settings(s, settings, errors));
+    }
+    const Scenario built = preset(p.name);
+    CHECK(built.preset == p.name);
+    check_same(s, built, p.name);
+  }
+}
+
+TEST_CASE("presets: a link of a derived preset's base and its settings reads back as the preset") {
+  for (const PresetInfo& p : presets()) {
+    if (!p.base) continue;
+    INFO(p.name);
+    const std::string link = std::string("preset=") + p.base + "&" + own_settings(p);
+    Scenario back;
+    Errors errors;
+    REQUIRE(scenario_from_hash(link, back, errors));
+    check_same(back, preset(p.name), link);
+    // And the preset's own link is its name alone, which reads back the same.
+    const Scenario s = preset(p.name);
+    CHECK(scenario_to_hash(s) == std::string("preset=") + p.name);
+  }
+}
+
+TEST_CASE("presets: a bad settings item names its field, value and what is allowed; the rest still apply") {
+  Scenario s = preset("v41-flash-8xb200");
+  const Scenario before = s;
+  Errors errors;
+  CHECK_FALSE(apply_settings(s, "gpus=8&warp=9&tp&mbu=2&kv_fmt=fp3&ctx=4096", errors));
+  REQUIRE(errors.size() == 4);
+  CHECK(errors[0].code == ErrorCode::UnknownKey);
+  CHECK(errors[0].field == "warp");
+  CHECK(errors[1].code == ErrorCode::BadSyntax);
+  CHECK(errors[1].value == "tp");
+  CHECK(errors[2].code == ErrorCode::OutOfRange);
+  CHECK(errors[2].field == "mbu");
+  CHECK(errors[2].allowed.find("0.01 to 1") != std::string::npos);
+  CHECK(errors[3].code == ErrorCode::BadEnum);
+  CHECK(errors[3].allowed.find("fp4_g16") != std::string::npos);
+  // The good items applied, the refused ones left their fields as they were.
+  CHECK(s.hw.gpus == 8);
+  CHECK(s.work.ctx == 4096);
+  CHECK(s.hw.mbu == before.hw.mbu);
+  CHECK(s.model.kv_fmt == before.model.kv_fmt);
+  CHECK(apply_settings(s, "", errors));
+}
+
+TEST_CASE("presets: a retired name reads as its successor") {
+  const PresetInfo* p = find_preset("llama3-70b-8xh100");
+  REQUIRE(p);
+  CHECK(std::string_view(p->name) == "llama31-70b-8xh100");
+  check_same(preset("llama3-70b-8xh100"), preset("llama31-70b-8xh100"), "alias");
+}
