@@ -106,4 +106,11 @@ JsonWriter& JsonWriter::raw(std::string_view json) {
   return *this;
 }
 
+JsonWriter& JsonWriter::str(const char* k, std::string_view v) { return key(k).str(v); }
+JsonWriter& JsonWriter::num(const char* k, double v) { return key(k).num(v); }
+JsonWriter& JsonWriter::integer(const char* k, long long v) { return key(k).integer(v); }
+JsonWriter& JsonWriter::boolean(const char* k, bool v) { return key(k).boolean(v); }
+JsonWriter& JsonWriter::object(const char* k, JsonLayout layout) { return key(k).object(layout); }
+JsonWriter& JsonWriter::array(const char* k, JsonLayout layout) { return key(k).array(layout); }
+
 }  // namespace tierscope::model

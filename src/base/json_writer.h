@@ -39,13 +39,14 @@ class JsonWriter {
   JsonWriter& sig(double v, int digits);      // printf's %.Ng
   JsonWriter& raw(std::string_view json);     // a value another writer already wrote
 
-  // Members in one call: key, then the value.
-  JsonWriter& str(std::string_view k, std::string_view v) { return key(k).str(v); }
-  JsonWriter& num(std::string_view k, double v) { return key(k).num(v); }
-  JsonWriter& integer(std::string_view k, long long v) { return key(k).integer(v); }
-  JsonWriter& boolean(std::string_view k, bool v) { return key(k).boolean(v); }
-  JsonWriter& object(std::string_view k, JsonLayout layout = kJsonCompact) { return key(k).object(layout); }
-  JsonWriter& array(std::string_view k, JsonLayout layout = kJsonCompact) { return key(k).array(layout); }
+  // Members in one call: key, then the value (out of line, and keys as C strings: one short call at each of
+  // the many call sites keeps the WebAssembly small).
+  JsonWriter& str(const char* k, std::string_view v);
+  JsonWriter& num(const char* k, double v);
+  JsonWriter& integer(const char* k, long long v);
+  JsonWriter& boolean(const char* k, bool v);
+  JsonWriter& object(const char* k, JsonLayout layout = kJsonCompact);
+  JsonWriter& array(const char* k, JsonLayout layout = kJsonCompact);
 
   // A line break after the document (the downloads and the command line end their JSON with one).
   JsonWriter& newline() {
