@@ -1,9 +1,10 @@
-// Text, JSON and CSV forms of a ledger, written by hand: fixed field order, exact numbers, no allocations
-// beyond the output string's own.
+// Text, JSON and CSV forms of a ledger: fixed field order, exact numbers; the JSON through the one writer
+// (base/json_writer.h).
 #include "anim/format.h"
 
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "base/text.h"
 
 namespace tierscope::anim {
@@ -20,8 +21,6 @@ std::string number(double v) {
   return out;
 }
 
-void json_string(std::string& out, std::string_view s) { model::append_json_string(out, s); }
-
 std::string figure_key(model::FigureId id) {
   return id == model::FigureId::Count ? std::string() : std::string(model::figure_info(id).id);
 }
@@ -37,18 +36,48 @@ std::string layers_text(const LayerSet& set, const char* sep) {
 }
 
 template <typename E, int N>
-void key_list(std::string& out, std::uint32_t bits, const char* (*key)(E)) {
-  out += '[';
-  bool first = true;
+void key_list(model::JsonWriter& w, const char* name, std::uint32_t bits, const char* (*key)(E)) {
+  w.array(name);
   for (int i = 0; i < N; ++i) {
-    if (!((bits >> i) & 1u)) continue;
-    if (!first) out += ',';
-    json_string(out, key(static_cast<E>(i)));
-    first = false;
+    if ((bits >> i) & 1u) w.str(key(static_cast<E>(i)));
   }
-  out += ']';
+  w.end();
 }
 
+// The place objects start in, one line each.
+void start_json(model::JsonWriter& w, const Ledger& l) {
+  w.array("start", model::json_lines(2));
+  for (int i = 0; i < kObjectCount; ++i) {
+    const Resident& r = l.start[static_cast<std::size_t>(i)];
+    w.object(model::kJsonSpaced).str("object", object_key(static_cast<ObjectKind>(i))).str("label", l.labels[static_cast<std::size_t>(i)]);
+    w.str("tier", endpoint_key(r.tier)).num("bytes", r.bytes).num("tokens", r.tokens).num("capacity", r.capacity).end();
+  }
+  w.end();
+}
+
+// One entry on one line: what moves, its time and words, what it lights and what it changes.
+void entry_json(model::JsonWriter& w, const LedgerEntry& e) {
+  w.object(model::kJsonSpaced).integer("index", e.index).str("step", e.step).str("phase", e.phase).integer("layer", e.layer);
+  w.num("t_start_s", e.t_start).num("duration_s", e.duration);
+  w.str("from", endpoint_key(e.from)).str("to", endpoint_key(e.to)).str("object", object_key(e.object));
+  w.num("bytes", e.bytes).num("flop", e.flop).boolean("overlapped", e.overlapped);
+  w.str("figure", figure_key(e.figure)).str("time_figure", figure_key(e.time_figure)).num("time_share", e.time_share);
+  w.str("formula", e.formula).str("provenance", model::provenance_name(e.provenance)).str("sources", e.sources);
+  w.str("sentence", e.sentence);
+  w.object("highlight", model::kJsonSpaced).array("layers");
+  for (int i = 0; i < model::kMaxLayers; ++i) {
+    if (e.highlight.layers.has(i)) w.integer(i);
+  }
+  w.end();
+  key_list<ObjectKind, kObjectCount>(w, "objects", e.highlight.objects, object_key);
+  key_list<Endpoint, kEndpointCount>(w, "endpoints", e.highlight.endpoints, endpoint_key);
+  w.end().array("changes", model::kJsonSpaced);
+  for (const Change& c : e.changes) {
+    if (c.object == ObjectKind::Count) continue;
+    w.object(model::kJsonSpaced).str("object", object_key(c.object)).num("bytes", c.bytes).num("tokens", c.tokens).end();
+  }
+  w.end().num("engram_rows", e.engram_rows).end();
+}
 
 }  // namespace
 
@@ -69,95 +98,26 @@ bool parse_ledger_format(std::string_view key, LedgerFormat& out, model::Error& 
 }
 
 std::string ledger_to_json(const Ledger& l, const LedgerFilter& f) {
-  std::string o;
-  o.reserve(1024 + l.entries.size() * 1200);
-  o += "{\n\"path\": ";
-  json_string(o, path_key(l.path));
-  o += ",\n\"label\": ";
-  json_string(o, l.label.empty() ? std::string(path_label(l.path)) : l.label);
-  o += ",\n\"preset\": ";
-  json_string(o, l.preset);
-  o += ",\n\"summary\": ";
-  json_string(o, l.summary);
-  o += ",\n\"total_s\": " + number(l.total);
-  o += ",\n\"total_figure\": ";
-  json_string(o, figure_key(l.total_figure));
-  o += ",\n\"note\": ";
-  json_string(o, l.note);
-  o += ",\n\"start\": [";
-  for (int i = 0; i < kObjectCount; ++i) {
-    const Resident& r = l.start[static_cast<std::size_t>(i)];
-    o += i ? ",\n  " : "\n  ";
-    o += "{\"object\": ";
-    json_string(o, object_key(static_cast<ObjectKind>(i)));
-    o += ", \"label\": ";
-    json_string(o, l.labels[static_cast<std::size_t>(i)]);
-    o += ", \"tier\": ";
-    json_string(o, endpoint_key(r.tier));
-    o += ", \"bytes\": " + number(r.bytes) + ", \"tokens\": " + number(r.tokens) + ", \"capacity\": " + number(r.capacity) + "}";
+  model::JsonWriter w(1024 + l.entries.size() * 1200);
+  w.object(model::json_lines(0)).str("path", path_key(l.path));
+  w.str("label", l.label.empty() ? std::string(path_label(l.path)) : l.label).str("preset", l.preset).str("summary", l.summary);
+  w.num("total_s", l.total).str("total_figure", figure_key(l.total_figure)).str("note", l.note);
+  start_json(w, l);
+  w.array("entries", model::json_lines(2));
+  for (const LedgerEntry& e : l.entries) {
+    if (f.keeps(e)) entry_json(w, e);
   }
-  o += "\n],\n\"entries\": [";
-  bool any = false;
-  for (std::size_t k = 0; k < l.entries.size(); ++k) {
-    const LedgerEntry& e = l.entries[k];
-    if (!f.keeps(e)) continue;
-    o += any ? ",\n  " : "\n  ";
-    any = true;
-    o += "{\"index\": " + std::to_string(e.index) + ", \"step\": ";
-    json_string(o, e.step);
-    o += ", \"phase\": ";
-    json_string(o, e.phase);
-    o += ", \"layer\": " + std::to_string(e.layer);
-    o += ", \"t_start_s\": " + number(e.t_start) + ", \"duration_s\": " + number(e.duration);
-    o += ", \"from\": ";
-    json_string(o, endpoint_key(e.from));
-    o += ", \"to\": ";
-    json_string(o, endpoint_key(e.to));
-    o += ", \"object\": ";
-    json_string(o, object_key(e.object));
-    o += ", \"bytes\": " + number(e.bytes) + ", \"flop\": " + number(e.flop);
-    o += e.overlapped ? ", \"overlapped\": true" : ", \"overlapped\": false";
-    o += ", \"figure\": ";
-    json_string(o, figure_key(e.figure));
-    o += ", \"time_figure\": ";
-    json_string(o, figure_key(e.time_figure));
-    o += ", \"time_share\": " + number(e.time_share);
-    o += ", \"formula\": ";
-    json_string(o, e.formula);
-    o += ", \"provenance\": ";
-    json_string(o, model::provenance_name(e.provenance));
-    o += ", \"sources\": ";
-    json_string(o, e.sources);
-    o += ", \"sentence\": ";
-    json_string(o, e.sentence);
-    o += ", \"highlight\": {\"layers\": [" + layers_text(e.highlight.layers, ",") + "], \"objects\": ";
-    key_list<ObjectKind, kObjectCount>(o, e.highlight.objects, object_key);
-    o += ", \"endpoints\": ";
-    key_list<Endpoint, kEndpointCount>(o, e.highlight.endpoints, endpoint_key);
-    o += "}, \"changes\": [";
-    bool first = true;
-    for (const Change& c : e.changes) {
-      if (c.object == ObjectKind::Count) continue;
-      if (!first) o += ", ";
-      o += "{\"object\": ";
-      json_string(o, object_key(c.object));
-      o += ", \"bytes\": " + number(c.bytes) + ", \"tokens\": " + number(c.tokens) + "}";
-      first = false;
-    }
-    o += "], \"engram_rows\": " + number(e.engram_rows) + "}";
-  }
-  o += any ? "\n]" : "]";
+  w.end();
   if (f.active()) {
-    o += ",\n\"filter\": {\"tier\": ";
-    if (f.tier == Endpoint::Count) o += "null";
-    else json_string(o, endpoint_key(f.tier));
-    o += ", \"object\": ";
-    if (f.object == ObjectKind::Count) o += "null";
-    else json_string(o, object_key(f.object));
-    o += '}';
+    w.object("filter", model::kJsonSpaced).key("tier");
+    if (f.tier == Endpoint::Count) w.null();
+    else w.str(endpoint_key(f.tier));
+    w.key("object");
+    if (f.object == ObjectKind::Count) w.null();
+    else w.str(object_key(f.object));
+    w.end();
   }
-  o += "\n}\n";
-  return o;
+  return w.end().newline().take();
 }
 
 std::string ledger_to_csv(const Ledger& l, const LedgerFilter& f) {

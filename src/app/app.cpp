@@ -458,63 +458,49 @@ std::string policy_label(const model::Scenario& s) {
   return family + " KV per layer";
 }
 
-std::string errors_json(const model::Errors& errors) {
-  std::string out = "{\"ok\":";
-  out += errors.empty() ? "true" : "false";
-  out += ",\"errors\":[";
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    const model::Error& e = errors[i];
-    if (i) out += ',';
-    out += "{\"code\":";
-    model::append_json_string(out, model::error_code_name(e.code));
-    out += ",\"field\":";
-    model::append_json_string(out, e.field);
-    out += ",\"value\":";
-    model::append_json_string(out, e.value);
-    out += ",\"allowed\":";
-    model::append_json_string(out, e.allowed);
-    out += ",\"message\":";
-    model::append_json_string(out, e.message());
-    out += '}';
+namespace {
+void errors_array(model::JsonWriter& w, const model::Errors& errors) {
+  w.array();
+  for (const model::Error& e : errors) {
+    w.object().str("code", model::error_code_name(e.code)).str("field", e.field).str("value", e.value).str("allowed", e.allowed);
+    w.str("message", e.message()).end();
   }
-  out += "]}";
-  return out;
+  w.end();
 }
 
-namespace {
-void append_adjustments(std::string& out, const std::vector<Adjustment>& adjustments) {
-  out += '[';
-  for (std::size_t i = 0; i < adjustments.size(); ++i) {
-    const Adjustment& a = adjustments[i];
-    if (i) out += ',';
-    out += "{\"field\":";
-    model::append_json_string(out, a.field);
-    out += ",\"from\":";
-    model::append_json_string(out, a.from);
-    out += ",\"to\":";
-    model::append_json_string(out, a.to);
-    out += ",\"why\":";
-    model::append_json_string(out, a.why);
-    out += '}';
-  }
-  out += ']';
+void adjustments_array(model::JsonWriter& w, const std::vector<Adjustment>& adjustments) {
+  w.array();
+  for (const Adjustment& a : adjustments) w.object().str("field", a.field).str("from", a.from).str("to", a.to).str("why", a.why).end();
+  w.end();
 }
 }  // namespace
 
+void errors_members(model::JsonWriter& w, const model::Errors& errors) {
+  w.boolean("ok", errors.empty()).key("errors");
+  errors_array(w, errors);
+}
+
+std::string errors_json(const model::Errors& errors) {
+  model::JsonWriter w;
+  w.object();
+  errors_members(w, errors);
+  return w.end().take();
+}
+
 std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments) {
-  std::string out = errors_json(errors);
-  out.pop_back();  // reopen the object for one more field
-  out += ",\"adjustments\":";
-  append_adjustments(out, adjustments);
-  out += '}';
-  return out;
+  model::JsonWriter w;
+  w.object();
+  errors_members(w, errors);
+  w.key("adjustments");
+  adjustments_array(w, adjustments);
+  return w.end().take();
 }
 
 namespace {
 
 // What kind of model this is, in the walkthrough's terms: the page picks its wording from these (never
 // from the preset's name) and quotes the numbers.
-void append_arch(std::string& o, const model::ModelArch& m) {
+void arch_json(model::JsonWriter& w, const model::ModelArch& m) {
   bool sparse = false;
   for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
   const char* attention = "gqa";
@@ -524,205 +510,125 @@ void append_arch(std::string& o, const model::ModelArch& m) {
   else if (m.kv_heads == m.q_heads) attention = "mha";
   else if (m.kv_heads == 1) attention = "mqa";
   const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
-  model::appendf(o, "{\"family\":\"%s\",\"attention\":\"%s\",\"layers\":%d,\"encoder_layers\":%d,\"decoder_layers\":%d,",
-                 ced ? "encoder-decoder" : "decoder-only", attention, m.layer_count, ced ? m.enc_layers : 0,
-                 m.layer_count - (ced ? m.enc_layers : 0));
-  model::appendf(o, "\"q_heads\":%d,\"kv_heads\":%d,\"head_dim\":%d,\"kv_lora\":%d,\"window\":%d,",
-                 m.q_heads, m.kv_heads, m.head_dim, m.kv_lora, m.n_win);
-  model::appendf(o, "\"moe\":%s,\"experts\":%d,\"experts_per_token\":%d,\"shared_experts\":%d,\"engram\":%s,"
-                    "\"engram_layers\":%d,\"sparse\":%s,\"kv_format\":",
-                 m.experts > 0 ? "true" : "false", m.experts, m.experts_per_token, m.shared_experts,
-                 m.engram_count > 0 ? "true" : "false", m.engram_count, sparse ? "true" : "false");
-  model::append_json_string(o, model::format_info(m.kv_fmt).label);
+  const int encoder = ced ? m.enc_layers : 0;
+  w.object().str("family", ced ? "encoder-decoder" : "decoder-only").str("attention", attention);
+  w.integer("layers", m.layer_count).integer("encoder_layers", encoder).integer("decoder_layers", m.layer_count - encoder);
+  w.integer("q_heads", m.q_heads).integer("kv_heads", m.kv_heads).integer("head_dim", m.head_dim).integer("kv_lora", m.kv_lora);
+  w.integer("window", m.n_win).boolean("moe", m.experts > 0).integer("experts", m.experts);
+  w.integer("experts_per_token", m.experts_per_token).integer("shared_experts", m.shared_experts);
+  w.boolean("engram", m.engram_count > 0).integer("engram_layers", m.engram_count).boolean("sparse", sparse);
+  w.str("kv_format", model::format_info(m.kv_fmt).label);
   // The same facts as the walkthrough quotes them (grouped digits), so the page formats no number.
   const std::pair<const char*, double> facts[] = {
-      {"layers", m.layer_count}, {"encoder_layers", ced ? m.enc_layers : 0}, {"decoder_layers", m.layer_count - (ced ? m.enc_layers : 0)},
+      {"layers", m.layer_count}, {"encoder_layers", encoder}, {"decoder_layers", m.layer_count - encoder},
       {"q_heads", m.q_heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"kv_lora", m.kv_lora}, {"window", m.n_win},
       {"experts", m.experts}, {"experts_per_token", m.experts_per_token}, {"shared_experts", m.shared_experts},
       {"engram_layers", m.engram_count}};
-  o += ",\"text\":{";
-  for (std::size_t i = 0; i < std::size(facts); ++i) {
-    if (i) o += ',';
-    model::append_json_string(o, facts[i].first);
-    o += ':';
-    model::append_json_string(o, model::num(facts[i].second));
-  }
-  o += "}}";
+  w.object("text");
+  for (const auto& [key, value] : facts) w.str(key, model::num(value));
+  w.end().end();
 }
 
-void append_names(std::string& o, const App& app) {
-  o += "{\"objects\":{";
+void names_json(model::JsonWriter& w, const App& app) {
+  w.object().object("objects");
   for (int i = 0; i < anim::kObjectCount; ++i) {
     const auto k = static_cast<anim::ObjectKind>(i);
-    if (i) o += ',';
-    model::append_json_string(o, anim::object_key(k));
-    o += ':';
-    model::append_json_string(o, object_name(app, k));
+    w.str(anim::object_key(k), object_name(app, k));
   }
-  o += "},\"endpoints\":{";
+  w.end().object("endpoints");
   for (int i = 0; i < anim::kEndpointCount; ++i) {
     const auto e = static_cast<anim::Endpoint>(i);
-    if (i) o += ',';
-    model::append_json_string(o, anim::endpoint_key(e));
-    o += ':';
-    model::append_json_string(o, endpoint_name(app, e));
+    w.str(anim::endpoint_key(e), endpoint_name(app, e));
   }
-  o += "}}";
+  w.end().end();
 }
 
 }  // namespace
 
 std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes) {
-  std::string out = errors_json(errors);
-  out.pop_back();  // the closing brace: the notes go inside the same object
-  out += ",\"notes\":[";
-  for (std::size_t i = 0; i < notes.size(); ++i) {
-    if (i) out += ',';
-    model::append_json_string(out, notes[i]);
-  }
-  out += "]}";
-  return out;
+  model::JsonWriter w;
+  w.object();
+  errors_members(w, errors);
+  w.array("notes");
+  for (const std::string& n : notes) w.str(n);
+  return w.end().end().take();
 }
 
-std::string state_json(const App& app) {
-  const anim::StepState& st = app.state;
-  const anim::Counters& c = st.counters;
-  std::string o = "{\"preset\":";
-  model::append_json_string(o, app.scenario.preset);
-  o += ",\"presetLabel\":";
-  model::append_json_string(o, model::scenario_label(app.scenario));
-  // The node's GPUs and how its instances fill it ("8×B200 · two TP4 instances"), for the header.
-  o += ",\"layoutText\":";
-  model::append_json_string(o, model::layout_label(app.scenario));
-  o += ",\"scenarioHash\":";
-  model::append_json_string(o, model::scenario_to_hash(app.scenario));
-  o += ",\"viewHash\":";
-  model::append_json_string(o, view_hash(app));
-  o += ",\"path\":";
-  model::append_json_string(o, anim::path_key(app.playback.path));
-  o += ",\"pathLabel\":";
-  model::append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
-  // The view's clock: the path's step, or in the fleet view the hour on screen of the run's hours.
-  const bool fleet = fleet_view(app);
-  model::appendf(o, ",\"step\":%d,\"steps\":%d,\"playing\":%s,\"speed\":", fleet ? fleet_hour(app) : app.playback.step,
-                 fleet ? fleet_hours(app) : st.steps, (fleet ? app.fleet_clock.playing : app.playback.playing) ? "true" : "false");
-  model::append_json_number(o, app.playback.speed);
-  o += ",\"fraction\":";
-  model::append_json_number(o, app.playback.fraction);
-  o += ",\"tModel\":";
-  model::append_json_number(o, st.t_model);
-  o += ",\"total\":";
-  model::append_json_number(o, st.total);
-  o += ",\"mapping\":";
-  model::append_json_string(o, app.time_map.text);
-  o += ",\"counters\":{\"globalKvTokens\":";
-  model::append_json_number(o, c.global_kv_tokens);
-  o += ",\"globalKvBytes\":";
-  model::append_json_number(o, c.global_kv_bytes);
-  o += ",\"swaKvTokens\":";
-  model::append_json_number(o, c.swa_kv_tokens);
-  o += ",\"swaKvBytes\":";
-  model::append_json_number(o, c.swa_kv_bytes);
-  o += ",\"engramRows\":";
-  model::append_json_number(o, c.engram_rows);
-  // The same counters as the page shows them (grouped tokens, bytes with their unit).
-  o += "},\"counterText\":{\"globalKvTokens\":";
-  model::append_json_string(o, model::num(c.global_kv_tokens));
-  o += ",\"globalKvBytes\":";
-  model::append_json_string(o, model::human(c.global_kv_bytes, "B"));
-  o += ",\"swaKvTokens\":";
-  model::append_json_string(o, model::num(c.swa_kv_tokens));
-  o += ",\"swaKvBytes\":";
-  model::append_json_string(o, model::human(c.swa_kv_bytes, "B"));
-  o += ",\"engramRows\":";
-  model::append_json_string(o, model::num(c.engram_rows));
-  o += "},\"tModelText\":";
-  model::append_json_string(o, fleet ? fleet_time_text(app.fleet_clock.t) : model::human(st.t_model, "s"));
-  o += ",\"totalText\":";
-  model::append_json_string(o, fleet ? fleet_time_text(fleet_end_s(app)) : model::human(st.total, "s"));
-  model::appendf(o, ",\"tour\":%d", app.tour);
-  o += ",\"view\":";
-  model::append_json_string(o, app.view);
-  o += ",\"sweep\":";
-  model::append_json_string(o, app.sweep);
-  o += ",\"compare\":";
-  if (app.comparing) {
-    o += "{\"label\":";
-    model::append_json_string(o, model::scenario_label(app.pinned));
-    o += ",\"hash\":";
-    model::append_json_string(o, model::scenario_to_hash(app.pinned));
-    o += '}';
-  } else {
-    o += "null";
-  }
-  model::appendf(o, ",\"ledgerLength\":%d,\"panels\":[", static_cast<int>(app.ledger.entries.size()));
-  bool first = true;
-  for (int i = 0; i < kPanelCount; ++i) {
-    if (!((app.panels >> i) & 1u)) continue;
-    if (!first) o += ',';
-    model::append_json_string(o, kPanelKeys[i]);
-    first = false;
-  }
-  o += "],\"policy\":";
-  model::append_json_string(o, policy_label(app.scenario));
-  o += ",\"note\":";
-  model::append_json_string(o, app.ledger.note);
-  // The current entry's sentence: the page's caption under the canvas and its live region.
-  o += ",\"entrySentence\":";
-  const int at = app.playback.step;
-  if (fleet) model::append_json_string(o, fleet_hour_sentence(app));
-  else model::append_json_string(o, at >= 0 && at < static_cast<int>(app.ledger.entries.size()) ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
-  // A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
-  // the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
+namespace {
+
+// The header's counters: exact numbers, and the same as the page shows them (grouped tokens, bytes with
+// their unit).
+void counters_json(model::JsonWriter& w, const anim::Counters& c) {
+  w.object("counters").num("globalKvTokens", c.global_kv_tokens).num("globalKvBytes", c.global_kv_bytes);
+  w.num("swaKvTokens", c.swa_kv_tokens).num("swaKvBytes", c.swa_kv_bytes).num("engramRows", c.engram_rows).end();
+  w.object("counterText").str("globalKvTokens", model::num(c.global_kv_tokens)).str("globalKvBytes", model::human(c.global_kv_bytes, "B"));
+  w.str("swaKvTokens", model::num(c.swa_kv_tokens)).str("swaKvBytes", model::human(c.swa_kv_bytes, "B"));
+  w.str("engramRows", model::num(c.engram_rows)).end();
+}
+
+// A setup that cannot run: why, in the model's words, and each reason as an error (field to change, what
+// the setup asks, what fits). Empty when it runs. The page shows it as a notice; figures say "not computed".
+// Then the ways out, each one edit that makes the setup run: the page shows them as buttons.
+void feasibility_json(model::JsonWriter& w, const App& app) {
   const model::Terms& terms = app.figures.computed.terms;
-  o += ",\"feasible\":";
-  o += terms.feasible() ? "true" : "false";
-  o += ",\"infeasible\":";
-  model::append_json_string(o, terms.feasible() ? std::string() : model::infeasible_summary(terms));
-  o += ",\"infeasibleErrors\":";
-  {
-    std::string errs = errors_json(model::infeasible_errors(terms));  // {"ok":…,"errors":[…]}
-    const std::size_t a = errs.find('['), b = errs.rfind(']');
-    o += errs.substr(a, b - a + 1);
+  w.boolean("feasible", terms.feasible()).str("infeasible", terms.feasible() ? std::string() : model::infeasible_summary(terms));
+  w.key("infeasibleErrors");
+  errors_array(w, model::infeasible_errors(terms));
+  w.array("fixes");
+  for (const model::SetupFix& f : app.fixes) w.object().str("field", f.field).str("value", f.value).str("label", f.label).str("why", f.why).end();
+  w.end();
+}
+
+// The view's clock and what it shows: the path's step, or in the fleet view the hour on screen of the run's hours.
+void clock_json(model::JsonWriter& w, const App& app, bool fleet) {
+  const anim::StepState& st = app.state;
+  w.integer("step", fleet ? fleet_hour(app) : app.playback.step).integer("steps", fleet ? fleet_hours(app) : st.steps);
+  w.boolean("playing", fleet ? app.fleet_clock.playing : app.playback.playing).num("speed", app.playback.speed);
+  w.num("fraction", app.playback.fraction).num("tModel", st.t_model).num("total", st.total).str("mapping", app.time_map.text);
+  counters_json(w, st.counters);
+  w.str("tModelText", fleet ? fleet_time_text(app.fleet_clock.t) : model::human(st.t_model, "s"));
+  w.str("totalText", fleet ? fleet_time_text(fleet_end_s(app)) : model::human(st.total, "s"));
+}
+
+}  // namespace
+
+std::string state_json(const App& app) {
+  const bool fleet = fleet_view(app);
+  model::JsonWriter w;
+  w.object().str("preset", app.scenario.preset).str("presetLabel", model::scenario_label(app.scenario));
+  // The node's GPUs and how its instances fill it ("8×B200 · two TP4 instances"), for the header.
+  w.str("layoutText", model::layout_label(app.scenario)).str("scenarioHash", model::scenario_to_hash(app.scenario));
+  w.str("viewHash", view_hash(app)).str("path", anim::path_key(app.playback.path));
+  w.str("pathLabel", anim::path_label(app.playback.path, app.scenario.model));
+  clock_json(w, app, fleet);
+  w.integer("tour", app.tour).str("view", app.view).str("sweep", app.sweep).key("compare");
+  if (app.comparing) w.object().str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
+  else w.null();
+  w.integer("ledgerLength", static_cast<long long>(app.ledger.entries.size())).array("panels");
+  for (int i = 0; i < kPanelCount; ++i) {
+    if ((app.panels >> i) & 1u) w.str(kPanelKeys[i]);
   }
-  // The ways out, each one edit that makes the setup run: the page shows them as buttons.
-  o += ",\"fixes\":[";
-  for (std::size_t i = 0; i < app.fixes.size(); ++i) {
-    const model::SetupFix& f = app.fixes[i];
-    o += i ? ",{\"field\":" : "{\"field\":";
-    model::append_json_string(o, f.field);
-    o += ",\"value\":";
-    model::append_json_string(o, f.value);
-    o += ",\"label\":";
-    model::append_json_string(o, f.label);
-    o += ",\"why\":";
-    model::append_json_string(o, f.why);
-    o += '}';
-  }
-  o += ']';
-  o += ",\"arch\":";
-  append_arch(o, app.scenario.model);
-  o += ",\"names\":";
-  append_names(o, app);
-  model::appendf(o, ",\"panelOpen\":%s,\"selection\":", panel_area_wanted(app) ? "true" : "false");
+  w.end().str("policy", policy_label(app.scenario)).str("note", app.ledger.note);
+  // The current entry's sentence: the page's caption under the canvas and its live region.
+  const int at = app.playback.step;
+  const bool in_ledger = at >= 0 && at < static_cast<int>(app.ledger.entries.size());
+  w.str("entrySentence", fleet ? fleet_hour_sentence(app) : in_ledger ? app.ledger.entries[static_cast<std::size_t>(at)].sentence : std::string());
+  feasibility_json(w, app);
+  w.key("arch");
+  arch_json(w, app.scenario.model);
+  w.key("names");
+  names_json(w, app);
+  w.boolean("panelOpen", panel_area_wanted(app)).key("selection");
   if (app.canvas.selected.valid() && !app.canvas.selection_id.empty()) {
-    o += "{\"id\":";
-    model::append_json_string(o, app.canvas.selection_id);
-    o += ",\"name\":";
-    model::append_json_string(o, app.canvas.selection_name);
-    o += ",\"detail\":";
-    model::append_json_string(o, app.canvas.selection_detail);
-    o += '}';
+    w.object().str("id", app.canvas.selection_id).str("name", app.canvas.selection_name).str("detail", app.canvas.selection_detail).end();
   } else {
-    o += "null";
+    w.null();
   }
-  model::appendf(o, ",\"adjustmentsSeq\":%llu,\"adjustments\":", static_cast<unsigned long long>(app.adjustments_seq));
-  append_adjustments(o, app.adjustments);
-  o += ",\"view\":";
-  model::append_json_string(o, app.view);
-  if (fleet) o += ",\"fleet\":" + fleet_state_json(app);
-  o += '}';
-  return o;
+  w.integer("adjustmentsSeq", static_cast<long long>(app.adjustments_seq)).key("adjustments");
+  adjustments_array(w, app.adjustments);
+  w.str("view", app.view);
+  if (fleet) w.key("fleet").raw(fleet_state_json(app));
+  return w.end().take();
 }
 
 }  // namespace tierscope::app

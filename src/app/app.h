@@ -8,6 +8,7 @@
 #include "anim/state.h"
 #include "app/canvas_state.h"
 #include "base/errors.h"
+#include "base/json_writer.h"
 #include "charts/charts.h"
 #include "model/params.h"
 #include "model/scenario.h"
@@ -180,6 +181,9 @@ std::string errors_json(const model::Errors& errors);
 std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
 // {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
 std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
+// errors_json's members ("ok", "errors") written into an object the caller opened and goes on to fill (the
+// bridge's answers add their own members after them).
+void errors_members(model::JsonWriter& w, const model::Errors& errors);
 
 // The fleet view (app_fleet.cpp): a simulated day of traffic through the tiers for the current scenario.
 // Start it (empty trace text: synthetic traffic from the scenario's fleet keys), advance it a slice per

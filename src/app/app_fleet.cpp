@@ -16,8 +16,7 @@ namespace tierscope::app {
 
 namespace {
 
-using model::append_json_number;
-using model::append_json_string;
+using model::JsonWriter;
 using model::human;
 
 constexpr double kHour = 3600;
@@ -89,12 +88,6 @@ std::string of(double used, double capacity, const char* unit) {
 
 std::string sweep_words(std::string_view tier) {
   return tier == "pool" ? "the SWA pool" : tier == "dram" ? "the DRAM prefix cache" : "the SSD";
-}
-
-void member(std::string& o, const char* key, bool first = false) {
-  if (!first) o += ',';
-  append_json_string(o, key);
-  o += ':';
 }
 
 }  // namespace
@@ -274,41 +267,16 @@ std::string fleet_state_json(const App& app) {
   const sim::FleetResult& r = run_result(app);
   const int hours = fleet_hours(app), hour = fleet_hour(app);
   const double progress = run.progress();
-  std::string o = "{";
-  member(o, "started", true);
-  o += run.started() ? "true" : "false";
-  member(o, "done");
-  o += run.done() ? "true" : "false";
-  member(o, "running");
-  o += run.started() && !run.done() ? "true" : "false";
-  member(o, "progress");
-  append_json_number(o, progress);
-  member(o, "percentText");
-  append_json_string(o, model::num(std::floor(progress * 100)) + " %");
-  member(o, "hour");
-  o += std::to_string(hour);
-  member(o, "hours");
-  o += std::to_string(hours);
-  member(o, "playing");
-  o += c.playing ? "true" : "false";
-  member(o, "mode");
-  append_json_string(o, run.started() ? (run.is_trace() ? "trace" : "synthetic") : "");
-  member(o, "sweep");
-  append_json_string(o, run.started() ? c.sweep : std::string());
+  JsonWriter w;
+  w.object().boolean("started", run.started()).boolean("done", run.done()).boolean("running", run.started() && !run.done());
+  w.num("progress", progress).str("percentText", model::num(std::floor(progress * 100)) + " %");
+  w.integer("hour", hour).integer("hours", hours).boolean("playing", c.playing);
+  w.str("mode", run.started() ? (run.is_trace() ? "trace" : "synthetic") : "").str("sweep", run.started() ? c.sweep : std::string());
   // The scenario the run was made of: a page whose scenario moved on starts again.
-  member(o, "scenario");
-  append_json_string(o, run.started() ? r.scenario : std::string());
-  member(o, "version");
-  o += std::to_string(run.snapshot_version());
-  member(o, "label");
-  append_json_string(o, "A day of traffic");
-  member(o, "posText");
-  append_json_string(o, fleet_position_text(app));
-  member(o, "clockText");
-  append_json_string(o, fleet_clock_text(app));
+  w.str("scenario", run.started() ? r.scenario : std::string()).integer("version", static_cast<long long>(run.snapshot_version()));
+  w.str("label", "A day of traffic").str("posText", fleet_position_text(app)).str("clockText", fleet_clock_text(app));
   // When the traffic outgrows the node: one line with the simulator's numbers ("" otherwise).
-  member(o, "overloadText");
-  append_json_string(o, run.main_done() ? sim::fleet_overload_line(r) : std::string());
+  w.str("overloadText", run.main_done() ? sim::fleet_overload_line(r) : std::string());
   // What the run is doing, in words for the progress line and the status.
   std::string status;
   if (!run.started()) {
@@ -322,8 +290,7 @@ std::string fleet_state_json(const App& app) {
     status = "Done: " + human(r.t / kHour, "hours") + " simulated, " + model::num(static_cast<double>(r.total.turns)) + " turns, " +
              model::num(static_cast<double>(r.events)) + " events.";
   }
-  member(o, "statusText");
-  append_json_string(o, status);
+  w.str("statusText", status);
   // The hour on screen: its counters, each with its label and the run's text for it.
   const bool have = hour < static_cast<int>(r.hours.size());
   const sim::HourStats h = have ? r.hours[static_cast<std::size_t>(hour)] : sim::HourStats{};
@@ -342,92 +309,50 @@ std::string fleet_state_json(const App& app) {
   counters.push_back({"ttft50", "TTFT p50", ttft(0.5)});
   counters.push_back({"ttft95", "TTFT p95", ttft(0.95)});
   counters.push_back({"ttft99", "TTFT p99", ttft(0.99)});
-  member(o, "countersFor");
-  append_json_string(o, have ? sim::fleet_hour_name(r, static_cast<std::size_t>(hour)) : std::string("no hour yet"));
-  member(o, "counters");
-  o += '[';
-  for (std::size_t i = 0; i < counters.size(); ++i) {
-    if (i) o += ',';
-    o += "{\"key\":";
-    append_json_string(o, counters[i].key);
-    o += ",\"label\":";
-    append_json_string(o, counters[i].label);
-    o += ",\"text\":";
-    append_json_string(o, counters[i].text);
-    o += '}';
-  }
-  o += ']';
-  member(o, "totalText");
-  append_json_string(o, run.done() ? sim::fleet_total_line(r) : std::string());
-  o += '}';
-  return o;
+  w.str("countersFor", have ? sim::fleet_hour_name(r, static_cast<std::size_t>(hour)) : std::string("no hour yet")).array("counters");
+  for (const Counter& k : counters) w.object().str("key", k.key).str("label", k.label).str("text", k.text).end();
+  w.end().str("totalText", run.done() ? sim::fleet_total_line(r) : std::string());
+  return w.end().take();
 }
+
+namespace {
+// One simulated hour as a row of the ledger panel, in the fields the path's rows have.
+void fleet_row_json(JsonWriter& w, const sim::FleetResult& r, std::size_t i) {
+  const sim::HourStats& h = r.hours[i];
+  const sim::HitRates x = sim::hit_rates(h, r.pool_on);
+  w.object().integer("index", static_cast<long long>(i)).str("step", "hour " + std::to_string(i + 1)).str("phase", "");
+  w.str("at", hhmm(static_cast<double>(i) * kHour) + "–" + hhmm(std::min(r.t, static_cast<double>(i + 1) * kHour)));
+  w.str("move", model::num(static_cast<double>(h.turns)) + " turns").str("bytes", "prefix hits " + sim::fleet_percent(x.prefix));
+  w.str("objectKey", "").str("object", model::num(static_cast<double>(h.arrivals)) + (r.mode == sim::Mode::Trace ? " requests" : " sessions arrived"));
+  w.str("duration", "p95 TTFT " + (h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(0.95)) : std::string("—")));
+  w.str("provenance", "simulated").str("sentence", sim::fleet_hour_line(r, i));
+  // The current row's details: the percentiles, the wait for HBM, the pool and the bytes on each link.
+  const auto dur = sim::fleet_duration;
+  std::string detail = "TTFT p50 " + (h.ttft.n ? dur(h.ttft.quantile(0.5)) : "—") + ", p95 " + (h.ttft.n ? dur(h.ttft.quantile(0.95)) : "—") +
+                       ", p99 " + (h.ttft.n ? dur(h.ttft.quantile(0.99)) : "—") + "; mean wait for HBM " +
+                       (h.turns ? dur(h.queue_wait_s / static_cast<double>(h.turns)) : "—") + "; returning turns " +
+                       model::num(static_cast<double>(h.resumed)) + ", whole history found " + sim::fleet_percent(x.history);
+  if (r.pool_on) detail += ", window in the SWA pool " + sim::fleet_percent(x.pool) + ", replays " + model::num(static_cast<double>(h.replays));
+  detail += "; links: SSD→DRAM " + human(h.bytes_ssd_read, "B") + ", DRAM→SSD " + human(h.bytes_ssd_write, "B") + ", DRAM→HBM " +
+            human(h.bytes_up, "B") + ", HBM→DRAM " + human(h.bytes_down, "B") + "; SSD expired " + human(h.bytes_expired, "B");
+  w.str("formula", detail);
+  w.str("sources", "tierscope fleet --hash '#" + r.scenario + "'" + (r.mode == sim::Mode::Trace ? " --trace TRACE.jsonl" : "")).end();
+}
+}  // namespace
 
 std::string fleet_ledger_json(const App& app) {
   const sim::FleetResult& r = run_result(app);
-  std::string o = "{";
-  member(o, "path", true);
-  append_json_string(o, "fleet");
-  member(o, "label");
-  append_json_string(o, "A day of traffic, hour by hour");
-  member(o, "preset");
-  append_json_string(o, app.scenario.preset);
-  member(o, "note");
-  append_json_string(o, !app.fleet.started() ? "No fleet run yet: it starts when the fleet view opens."
-                                             : "The first simulated hour is still being computed.");
+  JsonWriter w;
+  w.object().str("path", "fleet").str("label", "A day of traffic, hour by hour").str("preset", app.scenario.preset);
+  w.str("note", !app.fleet.started() ? "No fleet run yet: it starts when the fleet view opens." : "The first simulated hour is still being computed.");
   const std::size_t n = app.fleet.started() ? r.hours.size() : 0;
   // While the run computes, only whole hours are listed (the snapshot is taken as the run crosses one).
   const std::size_t whole = app.fleet.main_done() ? n : std::min(n, static_cast<std::size_t>(std::floor(r.t / kHour)));
-  member(o, "steps");
-  o += std::to_string(whole);
-  member(o, "options");
-  o += "{\"tiers\":[],\"objects\":[]}";
-  member(o, "filter");
-  o += "{\"tier\":\"\",\"object\":\"\"}";
-  member(o, "entries");
-  o += '[';
-  for (std::size_t i = 0; i < whole; ++i) {
-    const sim::HourStats& h = r.hours[i];
-    const sim::HitRates x = sim::hit_rates(h, r.pool_on);
-    if (i) o += ',';
-    o += "{\"index\":" + std::to_string(i);
-    member(o, "step");
-    append_json_string(o, "hour " + std::to_string(i + 1));
-    member(o, "phase");
-    append_json_string(o, "");
-    member(o, "at");
-    append_json_string(o, hhmm(static_cast<double>(i) * kHour) + "–" + hhmm(std::min(r.t, static_cast<double>(i + 1) * kHour)));
-    member(o, "move");
-    append_json_string(o, model::num(static_cast<double>(h.turns)) + " turns");
-    member(o, "bytes");
-    append_json_string(o, "prefix hits " + sim::fleet_percent(x.prefix));
-    member(o, "objectKey");
-    append_json_string(o, "");
-    member(o, "object");
-    append_json_string(o, model::num(static_cast<double>(h.arrivals)) + (r.mode == sim::Mode::Trace ? " requests" : " sessions arrived"));
-    member(o, "duration");
-    append_json_string(o, "p95 TTFT " + (h.ttft.n > 0 ? sim::fleet_duration(h.ttft.quantile(0.95)) : std::string("—")));
-    member(o, "provenance");
-    append_json_string(o, "simulated");
-    member(o, "sentence");
-    append_json_string(o, sim::fleet_hour_line(r, i));
-    // The current row's details: the percentiles, the wait for HBM, the pool and the bytes on each link.
-    const auto dur = sim::fleet_duration;
-    std::string detail = "TTFT p50 " + (h.ttft.n ? dur(h.ttft.quantile(0.5)) : "—") + ", p95 " + (h.ttft.n ? dur(h.ttft.quantile(0.95)) : "—") +
-                         ", p99 " + (h.ttft.n ? dur(h.ttft.quantile(0.99)) : "—") + "; mean wait for HBM " +
-                         (h.turns ? dur(h.queue_wait_s / static_cast<double>(h.turns)) : "—") + "; returning turns " +
-                         model::num(static_cast<double>(h.resumed)) + ", whole history found " + sim::fleet_percent(x.history);
-    if (r.pool_on) detail += ", window in the SWA pool " + sim::fleet_percent(x.pool) + ", replays " + model::num(static_cast<double>(h.replays));
-    detail += "; links: SSD→DRAM " + human(h.bytes_ssd_read, "B") + ", DRAM→SSD " + human(h.bytes_ssd_write, "B") + ", DRAM→HBM " +
-              human(h.bytes_up, "B") + ", HBM→DRAM " + human(h.bytes_down, "B") + "; SSD expired " + human(h.bytes_expired, "B");
-    member(o, "formula");
-    append_json_string(o, detail);
-    member(o, "sources");
-    append_json_string(o, "tierscope fleet --hash '#" + r.scenario + "'" + (r.mode == sim::Mode::Trace ? " --trace TRACE.jsonl" : ""));
-    o += '}';
-  }
-  o += "]}";
-  return o;
+  w.integer("steps", static_cast<long long>(whole));
+  w.object("options").array("tiers").end().array("objects").end().end();
+  w.object("filter").str("tier", "").str("object", "").end().array("entries");
+  for (std::size_t i = 0; i < whole; ++i) fleet_row_json(w, r, i);
+  return w.end().end().take();
 }
 
 bool fleet_export(const App& app, std::string_view format, std::string& out, model::Errors& errors) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "anim/format.h"
+#include "base/json_writer.h"
 #include "base/text.h"
 #include "charts/chart_options.h"
 #include "charts/charts.h"
@@ -22,21 +23,11 @@ namespace tierscope::app {
 
 namespace {
 
-using model::append_json_number;
-using model::append_json_string;
+using model::JsonWriter;
 
-void member(std::string& o, const char* key, bool first = false) {
-  if (!first) o += ',';
-  append_json_string(o, key);
-  o += ':';
-}
-void key_label(std::string& o, std::string_view key, std::string_view label, bool first) {
-  if (!first) o += ',';
-  o += "{\"key\":";
-  append_json_string(o, key);
-  o += ",\"label\":";
-  append_json_string(o, label);
-  o += '}';
+// {"key":…,"label":…}, left open for more members.
+JsonWriter& key_label(JsonWriter& w, std::string_view key, std::string_view label) {
+  return w.object().str("key", key).str("label", label);
 }
 
 const char* panel_label(int i) {
@@ -54,190 +45,129 @@ std::string speed_label(double v) {
 
 }  // namespace
 
-std::string catalog_json(const App& app) {
+namespace {
+
+// The animation's paths, objects and places, the speed menu and the panels, in the app's order.
+void catalog_names(JsonWriter& w, const App& app) {
   const model::ModelArch& m = app.scenario.model;
-  std::string o = "{";
-  member(o, "paths", true);
-  o += '[';
+  w.array("paths");
   for (int i = 0; i < anim::kPathCount; ++i) {
     const auto p = static_cast<anim::PathId>(i);
-    o += i ? ",{\"key\":" : "{\"key\":";
-    append_json_string(o, anim::path_key(p));
-    o += ",\"label\":";
-    append_json_string(o, anim::path_label(p, m));
-    o += ",\"summary\":";
-    append_json_string(o, anim::path_summary(p, m));
-    o += '}';
+    w.object().str("key", anim::path_key(p)).str("label", anim::path_label(p, m)).str("summary", anim::path_summary(p, m)).end();
   }
-  o += ']';
-  member(o, "objects");
-  o += '[';
+  w.end().array("objects");
   for (int i = 0; i < anim::kObjectCount; ++i) {
     const auto k = static_cast<anim::ObjectKind>(i);
-    key_label(o, anim::object_key(k), object_name(app, k), i == 0);
+    key_label(w, anim::object_key(k), object_name(app, k)).end();
   }
-  o += ']';
-  member(o, "endpoints");
-  o += '[';
+  w.end().array("endpoints");
   for (int i = 0; i < anim::kEndpointCount; ++i) {
     const auto e = static_cast<anim::Endpoint>(i);
-    o += i ? ",{\"key\":" : "{\"key\":";
-    append_json_string(o, anim::endpoint_key(e));
-    o += ",\"label\":";
-    append_json_string(o, endpoint_name(app, e));
-    o += anim::is_tier(e) ? ",\"tier\":true}" : ",\"tier\":false}";
+    key_label(w, anim::endpoint_key(e), endpoint_name(app, e)).boolean("tier", anim::is_tier(e)).end();
   }
-  o += ']';
-  member(o, "speeds");
-  o += '[';
-  for (std::size_t i = 0; i < model::kSpeedChoices.size(); ++i) {
-    o += i ? ",{\"value\":" : "{\"value\":";
-    append_json_number(o, model::kSpeedChoices[i]);
-    o += ",\"label\":";
-    append_json_string(o, speed_label(model::kSpeedChoices[i]));
-    o += '}';
-  }
-  o += ']';
-  member(o, "speedRange");
-  o += '[';
-  append_json_number(o, model::kMinSpeed);
-  o += ',';
-  append_json_number(o, model::kMaxSpeed);
-  o += ']';
-  member(o, "panels");
-  o += '[';
-  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) key_label(o, model::kPanelKeys[i], panel_label(static_cast<int>(i)), i == 0);
-  o += ']';
-  member(o, "errorCodes");
-  o += '{';
+  w.end().array("speeds");
+  for (const double v : model::kSpeedChoices) w.object().num("value", v).str("label", speed_label(v)).end();
+  w.end().array("speedRange").num(model::kMinSpeed).num(model::kMaxSpeed).end();
+  w.array("panels");
+  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) key_label(w, model::kPanelKeys[i], panel_label(static_cast<int>(i))).end();
+  w.end().object("errorCodes");
   for (int c = 1; c <= static_cast<int>(model::kLastErrorCode); ++c) {
     const auto code = static_cast<model::ErrorCode>(c);
-    if (c > 1) o += ',';
-    append_json_string(o, model::error_code_name(code));
-    o += ':';
-    append_json_string(o, model::error_code_reason(code));
+    w.str(model::error_code_name(code), model::error_code_reason(code));
   }
-  o += '}';
-  member(o, "provenance");
-  o += '[';
-  for (int i = 0; i < static_cast<int>(model::Provenance::Count); ++i) {
-    if (i) o += ',';
-    append_json_string(o, model::provenance_name(static_cast<model::Provenance>(i)));
-  }
-  o += ']';
-  member(o, "charts");
-  o += '[';
-  for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
-    if (i) o += ',';
-    append_json_string(o, model::chart_key(static_cast<model::ChartKind>(i)));
-  }
-  o += ']';
-  // The Charts panel's tabs, and the parameters a sweep can run over (numeric ones, for its x axis) or
-  // split into lines (any).
+  w.end().array("provenance");
+  for (int i = 0; i < static_cast<int>(model::Provenance::Count); ++i) w.str(model::provenance_name(static_cast<model::Provenance>(i)));
+  w.end();
+}
+
+// The Charts panel's tabs, and the parameters a sweep can run over (numeric ones, for its x axis) or
+// split into lines (any).
+void catalog_charts(JsonWriter& w) {
+  w.array("charts");
+  for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) w.str(model::chart_key(static_cast<model::ChartKind>(i)));
+  w.end();
   // The fleet run's charts are listed apart (fleetChartLabels): they need a finished run of the fleet view.
   for (const bool fleet : {false, true}) {
-    member(o, fleet ? "fleetChartLabels" : "chartLabels");
-    o += '[';
-    bool first = true;
+    w.array(fleet ? "fleetChartLabels" : "chartLabels");
     for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
       const auto k = static_cast<model::ChartKind>(i);
-      if (model::is_fleet_chart(k) != fleet) continue;
-      if (!first) o += ',';
-      first = false;
-      o += "{\"key\":";
-      append_json_string(o, model::chart_key(k));
-      o += ",\"label\":";
-      append_json_string(o, model::chart_label(k));
-      o += '}';
+      if (model::is_fleet_chart(k) == fleet) key_label(w, model::chart_key(k), model::chart_label(k)).end();
     }
-    o += ']';
+    w.end();
   }
-  member(o, "sweepKeys");
-  o += '[';
-  {
-    bool first = true;
-    for (const model::ParamDef& p : model::params()) {
-      if (p.kind == model::ParamKind::Text) continue;
-      if (!first) o += ',';
-      first = false;
-      o += "{\"key\":";
-      append_json_string(o, p.key);
-      o += ",\"label\":";
-      append_json_string(o, p.description);
-      o += ",\"group\":";
-      append_json_string(o, model::param_group_name(p.group));
-      o += model::sweep_axis_param(p) ? ",\"numeric\":true}" : ",\"numeric\":false}";
-    }
+  w.array("sweepKeys");
+  for (const model::ParamDef& p : model::params()) {
+    if (p.kind == model::ParamKind::Text) continue;
+    key_label(w, p.key, p.description).str("group", model::param_group_name(p.group)).boolean("numeric", model::sweep_axis_param(p)).end();
   }
-  o += ']';
-  member(o, "units");
-  o += '[';
-  {
-    std::vector<std::string> units;
-    for (int i = 0; i < model::kFigureCount; ++i) {
-      const std::string u = model::figure_info(static_cast<model::FigureId>(i)).unit;
-      if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
-    }
-    for (std::size_t i = 0; i < units.size(); ++i) {
-      if (i) o += ',';
-      append_json_string(o, units[i]);
-    }
+  w.end().array("units");
+  std::vector<std::string> units;
+  for (int i = 0; i < model::kFigureCount; ++i) {
+    const std::string u = model::figure_info(static_cast<model::FigureId>(i)).unit;
+    if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
   }
-  o += ']';
-  member(o, "formats");
-  o += "[\"csv\",\"json\"]";
-  // The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV"),
-  // with what their bytes count and whether the model has the part at all: a model with no sliding window
-  // or no Engram tables has no such counter (the page hides it rather than show "0 0 B").
-  member(o, "counters");
-  o += '[';
-  {
-    const auto counter = [&o](std::string_view key, std::string_view label, std::string_view scope, bool applies, bool first) {
-      key_label(o, key, label, first);
-      o.pop_back();  // the closing brace: scope and applies go inside the same object
-      o += ",\"scope\":";
-      append_json_string(o, scope);
-      o += applies ? ",\"applies\":true}" : ",\"applies\":false}";
-    };
-    // The block's name without its storage format ("Global KV (FP4)" → "Global KV"): the header stays one row.
-    const std::string kv = object_name(app, anim::ObjectKind::GlobalKv);
-    // Bytes as the canvas's blocks hold them: on one GPU of the busiest replica (docs/paths.md).
-    counter("global", kv.substr(0, kv.find(" (")), "per GPU", true, true);
-    counter("swa", "SWA KV", "per GPU", m.n_win > 0, false);
-    counter("engram", "Engram rows", "so far", m.engram_count > 0, false);  // read on this path up to the step
-    bool sparse = false;
-    for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
-    counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true, false);
-  }
-  o += ']';
-  // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
-  member(o, "legend");
-  o += '[';
-  key_label(o, "compute", "compute path", true);
-  key_label(o, "shared", "shared KV / Engram weights", false);
-  key_label(o, "swa", "SWA local state", false);
-  key_label(o, "fp4", "FP4 stored values", false);
-  o += ']';
-  member(o, "tourSteps");
-  o += std::to_string(model::kTourSteps);
-  o += '}';
-  return o;
+  for (const std::string& u : units) w.str(u);
+  w.end().array("formats").str("csv").str("json").end();
 }
+
+// The header's counters, named for this model (a model without CSA2 keeps "KV cache", not "Global KV"),
+// with what their bytes count and whether the model has the part at all: a model with no sliding window
+// or no Engram tables has no such counter (the page hides it rather than show "0 0 B").
+void catalog_counters(JsonWriter& w, const App& app) {
+  const model::ModelArch& m = app.scenario.model;
+  const auto counter = [&w](std::string_view key, std::string_view label, std::string_view scope, bool applies) {
+    key_label(w, key, label).str("scope", scope).boolean("applies", applies).end();
+  };
+  w.array("counters");
+  // The block's name without its storage format ("Global KV (FP4)" → "Global KV"): the header stays one row.
+  const std::string kv = object_name(app, anim::ObjectKind::GlobalKv);
+  // Bytes as the canvas's blocks hold them: on one GPU of the busiest replica (docs/paths.md).
+  counter("global", kv.substr(0, kv.find(" (")), "per GPU", true);
+  counter("swa", "SWA KV", "per GPU", m.n_win > 0);
+  counter("engram", "Engram rows", "so far", m.engram_count > 0);  // read on this path up to the step
+  bool sparse = false;
+  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
+  counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true);
+  w.end();
+}
+
+}  // namespace
+
+std::string catalog_json(const App& app) {
+  JsonWriter w;
+  w.object();
+  catalog_names(w, app);
+  catalog_charts(w);
+  catalog_counters(w, app);
+  // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
+  w.array("legend");
+  key_label(w, "compute", "compute path").end();
+  key_label(w, "shared", "shared KV / Engram weights").end();
+  key_label(w, "swa", "SWA local state").end();
+  key_label(w, "fp4", "FP4 stored values").end();
+  w.end().integer("tourSteps", model::kTourSteps);
+  return w.end().take();
+}
+
+namespace {
+// The ledger panel's row for one entry: the page shows these words as they are.
+void ledger_row_json(JsonWriter& w, const App& app, const anim::Ledger& l, const anim::LedgerEntry& e) {
+  w.object().integer("index", e.index).str("step", e.step).str("phase", e.phase).str("at", model::human(e.t_start, "s"));
+  w.str("move", endpoint_name(app, e.from) + " → " + endpoint_name(app, e.to));
+  // What the bytes count, beside them (one GPU's share, as the canvas's blocks).
+  w.str("bytes", e.bytes > 0 ? model::human(e.bytes, "B") + " " + anim::kLedgerBytesScope : std::string("—"));
+  w.str("objectKey", anim::object_key(e.object)).str("object", l.labels[static_cast<std::size_t>(e.object)]);
+  w.str("duration", model::human(e.duration, "s")).str("provenance", model::provenance_name(e.provenance));
+  w.str("sentence", e.sentence).str("formula", e.formula).str("sources", e.sources).end();
+}
+}  // namespace
 
 std::string ledger_view_json(const App& app, const anim::LedgerFilter& filter) {
   if (fleet_view(app)) return fleet_ledger_json(app);  // one row per simulated hour (no filters)
   const anim::Ledger& l = app.ledger;
-  std::string o = "{";
-  member(o, "path", true);
-  append_json_string(o, anim::path_key(l.path));
-  member(o, "label");
-  append_json_string(o, l.label.empty() ? std::string(anim::path_label(l.path)) : l.label);
-  member(o, "preset");
-  append_json_string(o, l.preset);
-  member(o, "note");
-  append_json_string(o, l.note);
-  member(o, "steps");
-  o += std::to_string(l.entries.size());
+  JsonWriter w;
+  w.object().str("path", anim::path_key(l.path)).str("label", l.label.empty() ? std::string(anim::path_label(l.path)) : l.label);
+  w.str("preset", l.preset).str("note", l.note).integer("steps", static_cast<long long>(l.entries.size()));
   // The filter menus: the places and objects this ledger moves, in the app's order.
   std::uint32_t ends = 0, objects = 0;
   for (const anim::LedgerEntry& e : l.entries) {
@@ -245,65 +175,22 @@ std::string ledger_view_json(const App& app, const anim::LedgerFilter& filter) {
     ends |= 1u << static_cast<int>(e.to);
     objects |= 1u << static_cast<int>(e.object);
   }
-  member(o, "options");
-  o += "{\"tiers\":[";
-  bool first = true;
+  w.object("options").array("tiers");
   for (int i = 0; i < anim::kEndpointCount; ++i) {
-    if (!((ends >> i) & 1u)) continue;
-    key_label(o, anim::endpoint_key(static_cast<anim::Endpoint>(i)), endpoint_name(app, static_cast<anim::Endpoint>(i)), first);
-    first = false;
+    if ((ends >> i) & 1u) key_label(w, anim::endpoint_key(static_cast<anim::Endpoint>(i)), endpoint_name(app, static_cast<anim::Endpoint>(i))).end();
   }
-  o += "],\"objects\":[";
-  first = true;
+  w.end().array("objects");
   for (int i = 0; i < anim::kObjectCount; ++i) {
-    if (!((objects >> i) & 1u)) continue;
-    key_label(o, anim::object_key(static_cast<anim::ObjectKind>(i)), l.labels[static_cast<std::size_t>(i)], first);
-    first = false;
+    if ((objects >> i) & 1u) key_label(w, anim::object_key(static_cast<anim::ObjectKind>(i)), l.labels[static_cast<std::size_t>(i)]).end();
   }
-  o += "]}";
-  member(o, "filter");
-  o += "{\"tier\":";
-  append_json_string(o, filter.tier == anim::Endpoint::Count ? "" : anim::endpoint_key(filter.tier));
-  o += ",\"object\":";
-  append_json_string(o, filter.object == anim::ObjectKind::Count ? "" : anim::object_key(filter.object));
-  o += '}';
-  member(o, "entries");
-  o += '[';
-  first = true;
+  w.end().end().object("filter");
+  w.str("tier", filter.tier == anim::Endpoint::Count ? "" : anim::endpoint_key(filter.tier));
+  w.str("object", filter.object == anim::ObjectKind::Count ? "" : anim::object_key(filter.object));
+  w.end().array("entries");
   for (const anim::LedgerEntry& e : l.entries) {
-    if (!filter.keeps(e)) continue;
-    if (!first) o += ',';
-    first = false;
-    o += "{\"index\":" + std::to_string(e.index);
-    member(o, "step");
-    append_json_string(o, e.step);
-    member(o, "phase");
-    append_json_string(o, e.phase);
-    member(o, "at");
-    append_json_string(o, model::human(e.t_start, "s"));
-    member(o, "move");
-    append_json_string(o, endpoint_name(app, e.from) + " → " + endpoint_name(app, e.to));
-    member(o, "bytes");
-    // What the bytes count, beside them (one GPU's share, as the canvas's blocks).
-    append_json_string(o, e.bytes > 0 ? model::human(e.bytes, "B") + " " + anim::kLedgerBytesScope : std::string("—"));
-    member(o, "objectKey");
-    append_json_string(o, anim::object_key(e.object));
-    member(o, "object");
-    append_json_string(o, l.labels[static_cast<std::size_t>(e.object)]);
-    member(o, "duration");
-    append_json_string(o, model::human(e.duration, "s"));
-    member(o, "provenance");
-    append_json_string(o, model::provenance_name(e.provenance));
-    member(o, "sentence");
-    append_json_string(o, e.sentence);
-    member(o, "formula");
-    append_json_string(o, e.formula);
-    member(o, "sources");
-    append_json_string(o, e.sources);
-    o += '}';
+    if (filter.keeps(e)) ledger_row_json(w, app, l, e);
   }
-  o += "]}";
-  return o;
+  return w.end().end().take();
 }
 
 namespace {
@@ -386,30 +273,15 @@ bool chart_json(const App& app, std::string_view name, std::string_view options,
 namespace {
 // One scenario's timeline of the path on screen: each entry's step, duration and words, and the total on the
 // critical path (entries the real system overlaps are marked, not summed).
-void timeline(std::string& o, const anim::Ledger& l) {
+void timeline(JsonWriter& w, const anim::Ledger& l) {
   double total = 0;
   for (const anim::LedgerEntry& e : l.entries) total += e.overlapped ? 0.0 : e.duration;
-  o += "{\"total\":";
-  model::append_json_number(o, total);
-  o += ",\"total_text\":";
-  append_json_string(o, model::human(total, "s"));
-  o += ",\"note\":";
-  append_json_string(o, l.note);
-  o += ",\"entries\":[";
-  for (std::size_t i = 0; i < l.entries.size(); ++i) {
-    const anim::LedgerEntry& e = l.entries[i];
-    if (i) o += ',';
-    o += "{\"step\":";
-    append_json_string(o, e.step);
-    o += ",\"phase\":";
-    append_json_string(o, e.phase);
-    o += ",\"seconds\":";
-    model::append_json_number(o, e.duration);
-    o += ",\"text\":";
-    append_json_string(o, model::human(e.duration, "s"));
-    o += e.overlapped ? ",\"overlapped\":true}" : ",\"overlapped\":false}";
+  w.object().num("total", total).str("total_text", model::human(total, "s")).str("note", l.note).array("entries");
+  for (const anim::LedgerEntry& e : l.entries) {
+    w.object().str("step", e.step).str("phase", e.phase).num("seconds", e.duration).str("text", model::human(e.duration, "s"));
+    w.boolean("overlapped", e.overlapped).end();
   }
-  o += "]}";
+  w.end().end();
 }
 
 // B ÷ A in words: "1.25×", "—" where either side is not computed or A is zero.
@@ -430,75 +302,41 @@ std::string figures_view_json(const App& app, std::string_view ids) {
     }
     return false;
   };
-  std::string o;
-  o.reserve(ids.empty() ? 64 * 1024 : 1024);
-  o += "{\"figures\":[";
-  bool first = true;
+  JsonWriter w(ids.empty() ? 64 * 1024 : 1024);
+  w.object().array("figures");
   for (const model::Figure& f : app.figures.list) {
     if (!wanted(f.id)) continue;
-    if (!first) o += ',';
-    first = false;
-    o += "{\"id\":";
-    append_json_string(o, f.id);
-    o += ",\"label\":";
-    append_json_string(o, f.label);
-    o += ",\"value\":";
-    model::append_json_number(o, f.value);
-    o += ",\"unit\":";
-    append_json_string(o, f.unit);
-    o += ",\"scope\":";
-    append_json_string(o, model::scope_name(model::figure_info(f.fid).scope));  // what it counts: shown by the unit
-    o += ",\"text\":";
-    append_json_string(o, model::figure_text(f));  // the same words as the downloads
-    o += f.feasible ? ",\"feasible\":true" : ",\"feasible\":false";
-    o += ",\"formula\":";
-    append_json_string(o, f.formula);
-    o += ",\"provenance\":";
-    append_json_string(o, model::provenance_name(f.provenance));
-    o += '}';
+    w.object().str("id", f.id).str("label", f.label).num("value", f.value).str("unit", f.unit);
+    w.str("scope", model::scope_name(model::figure_info(f.fid).scope));  // what it counts: shown by the unit
+    w.str("text", model::figure_text(f));  // the same words as the downloads
+    w.boolean("feasible", f.feasible).str("formula", f.formula).str("provenance", model::provenance_name(f.provenance)).end();
   }
-  o += "]}";
-  return o;
+  return w.end().end().take();
 }
 
 std::string compare_json(const App& app) {
   if (!app.comparing) return "null";
-  std::string o = "{\"a\":{\"label\":";
-  append_json_string(o, model::scenario_label(app.pinned));
-  o += ",\"hash\":";
-  append_json_string(o, model::scenario_to_hash(app.pinned));
-  o += "},\"b\":{\"label\":";
-  append_json_string(o, model::scenario_label(app.scenario));
-  o += ",\"hash\":";
-  append_json_string(o, model::scenario_to_hash(app.scenario));
-  o += "},\"figures\":[";
+  JsonWriter w;
+  w.object();
+  w.object("a").str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
+  w.object("b").str("label", model::scenario_label(app.scenario)).str("hash", model::scenario_to_hash(app.scenario)).end();
+  w.array("figures");
   const std::size_t n = std::min(app.figures.list.size(), app.pinned_figures.list.size());
   for (std::size_t i = 0; i < n; ++i) {
     const model::Figure& a = app.pinned_figures.list[i];
     const model::Figure& b = app.figures.list[i];
-    if (i) o += ',';
-    o += "{\"id\":";
-    append_json_string(o, b.id);
-    o += ",\"label\":";
-    append_json_string(o, b.label);
-    o += ",\"a\":";
-    append_json_string(o, a.feasible ? model::display_value(a.value, a.unit) : std::string("not computed"));
-    o += ",\"b\":";
-    append_json_string(o, b.feasible ? model::display_value(b.value, b.unit) : std::string("not computed"));
-    o += ",\"ratio\":";
-    append_json_string(o, a.feasible && b.feasible ? ratio_text(a.value, b.value) : std::string("—"));
-    o += a.value == b.value || (!a.feasible && !b.feasible) ? ",\"same\":true}" : ",\"same\":false}";
+    w.object().str("id", b.id).str("label", b.label);
+    w.str("a", a.feasible ? model::display_value(a.value, a.unit) : std::string("not computed"));
+    w.str("b", b.feasible ? model::display_value(b.value, b.unit) : std::string("not computed"));
+    w.str("ratio", a.feasible && b.feasible ? ratio_text(a.value, b.value) : std::string("—"));
+    w.boolean("same", a.value == b.value || (!a.feasible && !b.feasible)).end();
   }
-  o += "],\"path\":";
-  append_json_string(o, anim::path_key(app.playback.path));
-  o += ",\"pathLabel\":";
-  append_json_string(o, anim::path_label(app.playback.path, app.scenario.model));
-  o += ",\"timelines\":{\"a\":";
-  timeline(o, anim::build_ledger(app.pinned, app.pinned_figures, app.playback.path));
-  o += ",\"b\":";
-  timeline(o, app.ledger);
-  o += "}}";
-  return o;
+  w.end().str("path", anim::path_key(app.playback.path)).str("pathLabel", anim::path_label(app.playback.path, app.scenario.model));
+  w.object("timelines").key("a");
+  timeline(w, anim::build_ledger(app.pinned, app.pinned_figures, app.playback.path));
+  w.key("b");
+  timeline(w, app.ledger);
+  return w.end().end().take();
 }
 
 }  // namespace tierscope::app

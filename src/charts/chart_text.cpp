@@ -7,223 +7,88 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "base/text.h"
 
 namespace tierscope::model {
 
 namespace {
 
-void json_key(std::string& o, const char* k) {
-  append_json_string(o, k);
-  o += ':';
+void axis_json(JsonWriter& w, const char* k, const ChartAxis& a) {
+  w.object(k).str("key", a.key).str("label", a.label).str("unit", a.unit).boolean("log", a.log).num("lo", a.lo).num("hi", a.hi);
+  w.array("ticks");
+  for (const ChartTick& t : a.ticks) w.object().num("v", t.v).str("label", t.label).num("level", t.level).end();
+  w.end().end();
 }
 
-void json_str(std::string& o, const char* k, std::string_view v) {
-  json_key(o, k);
-  append_json_string(o, v);
-}
-
-void json_num(std::string& o, const char* k, double v) {
-  json_key(o, k);
-  append_json_number(o, v);
-}
-
-void json_axis(std::string& o, const char* k, const ChartAxis& a) {
-  json_key(o, k);
-  o += '{';
-  json_str(o, "key", a.key);
-  o += ',';
-  json_str(o, "label", a.label);
-  o += ',';
-  json_str(o, "unit", a.unit);
-  o += ",\"log\":";
-  o += a.log ? "true" : "false";
-  o += ',';
-  json_num(o, "lo", a.lo);
-  o += ',';
-  json_num(o, "hi", a.hi);
-  o += ",\"ticks\":[";
-  for (std::size_t i = 0; i < a.ticks.size(); ++i) {
-    if (i) o += ',';
-    o += '{';
-    json_num(o, "v", a.ticks[i].v);
-    o += ',';
-    json_str(o, "label", a.ticks[i].label);
-    o += ',';
-    json_num(o, "level", a.ticks[i].level);
-    o += '}';
-  }
-  o += "]}";
-}
-
-void json_numbers(std::string& o, const std::vector<double>& v, std::vector<double>* numbers) {
+// A per-point array: the numbers, or (for the page) where they sit in `numbers` as {"f64":[at,count]}.
+void numbers_json(JsonWriter& w, const char* k, const std::vector<double>& v, std::vector<double>* numbers) {
+  w.key(k);
   if (numbers) {
-    o += "{\"f64\":[" + std::to_string(numbers->size()) + ',' + std::to_string(v.size()) + "]}";
+    w.object().array("f64").integer(static_cast<long long>(numbers->size())).integer(static_cast<long long>(v.size())).end().end();
     numbers->insert(numbers->end(), v.begin(), v.end());
     return;
   }
-  o += '[';
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) o += ',';
-    append_json_number(o, v[i]);  // NaN → null: a point that cannot run
-  }
-  o += ']';
+  w.array();
+  for (const double x : v) w.num(x);  // NaN → null: a point that cannot run
+  w.end();
+}
+
+void line_json(JsonWriter& w, const Chart& c, const ChartLine& l, std::vector<double>* numbers) {
+  const std::string& unit = l.unit.empty() ? c.y.unit : l.unit;
+  w.object().str("id", l.id).str("label", l.label).str("role", l.role).str("series", l.series).str("unit", unit);
+  numbers_json(w, "y", l.y, numbers);
+  // Each value in the model's words, for the page's tooltips and data table ("" where it cannot run).
+  w.array("y_text");
+  for (const double y : l.y) w.str(std::isfinite(y) ? human(y, unit) : std::string());
+  w.end().end();
+}
+
+void mark_json(JsonWriter& w, const ChartMark& m) {
+  w.object().str("id", m.id).str("kind", m.kind).str("label", m.label).str("text", m.text).str("brief", m.brief);
+  w.str("series", m.series).num("x", m.x).num("y", m.y);
+  if (m.kind == "measured") w.num("model", m.model).num("ratio", m.ratio).str("setup", m.setup).boolean("elsewhere", m.elsewhere);
+  w.boolean("reachable", m.reachable).end();
+}
+
+void bar_json(JsonWriter& w, const ChartBar& b) {
+  w.object().str("id", b.id).str("label", b.label).num("total", b.total).num("measured", b.measured);
+  w.str("total_text", human(b.total, "s")).str("measured_text", b.measured > 0 ? human(b.measured, "s") : std::string());
+  w.str("bound", b.bound).str("series", b.series).array("terms");
+  for (const StepTerm& t : b.terms) w.object().str("label", t.label).num("seconds", t.seconds).str("text", human(t.seconds, "s")).end();
+  w.end().end();
 }
 
 }  // namespace
 
 std::string chart_to_json(const Chart& c, std::vector<double>* numbers) {
-  std::string o;
-  o.reserve(4096 + c.xs.size() * 24 * (c.lines.size() + 2));
-  o += '{';
-  json_str(o, "chart", chart_key(c.kind));
-  o += ',';
-  json_str(o, "title", c.title);
-  o += ',';
-  json_str(o, "description", c.description);
-  o += ',';
-  json_axis(o, "x", c.x);
-  o += ',';
-  json_axis(o, "y", c.y);
-  if (!c.y2.key.empty()) {
-    o += ',';
-    json_axis(o, "y2", c.y2);
-  }
-  o += ",\"xs\":";
-  json_numbers(o, c.xs, numbers);
-  o += ",\"x_text\":[";
-  for (std::size_t k = 0; k < c.xs.size(); ++k) {
-    if (k) o += ',';
-    append_json_string(o, human(c.xs[k], c.x.unit));
-  }
-  o += ']';
-  o += ",\"lines\":[";
-  for (std::size_t i = 0; i < c.lines.size(); ++i) {
-    const ChartLine& l = c.lines[i];
-    if (i) o += ',';
-    o += '{';
-    json_str(o, "id", l.id);
-    o += ',';
-    json_str(o, "label", l.label);
-    o += ',';
-    json_str(o, "role", l.role);
-    o += ',';
-    json_str(o, "series", l.series);
-    o += ',';
-    json_str(o, "unit", l.unit.empty() ? c.y.unit : l.unit);
-    o += ",\"y\":";
-    json_numbers(o, l.y, numbers);
-    // Each value in the model's words, for the page's tooltips and data table ("" where it cannot run).
-    o += ",\"y_text\":[";
-    for (std::size_t k = 0; k < l.y.size(); ++k) {
-      if (k) o += ',';
-      append_json_string(o, std::isfinite(l.y[k]) ? human(l.y[k], l.unit.empty() ? c.y.unit : l.unit) : std::string());
-    }
-    o += ']';
-    o += '}';
-  }
-  o += "],";
-  json_str(o, "infeasible_label", "cannot run");  // the shading's name in the legend
-  o += ",\"infeasible\":[";
-  for (std::size_t i = 0; i < c.infeasible.size(); ++i) {
-    if (i) o += ',';
-    o += '{';
-    json_num(o, "from", c.infeasible[i].from);
-    o += ',';
-    json_num(o, "to", c.infeasible[i].to);
-    o += ',';
-    json_str(o, "why", c.infeasible[i].why);
-    o += ',';
-    json_str(o, "series", c.infeasible[i].series);
-    o += ',';
+  JsonWriter w(4096 + c.xs.size() * 24 * (c.lines.size() + 2));
+  w.object().str("chart", chart_key(c.kind)).str("title", c.title).str("description", c.description);
+  axis_json(w, "x", c.x);
+  axis_json(w, "y", c.y);
+  if (!c.y2.key.empty()) axis_json(w, "y2", c.y2);
+  numbers_json(w, "xs", c.xs, numbers);
+  w.array("x_text");
+  for (const double x : c.xs) w.str(human(x, c.x.unit));
+  w.end().array("lines");
+  for (const ChartLine& l : c.lines) line_json(w, c, l, numbers);
+  w.end().str("infeasible_label", "cannot run");  // the shading's name in the legend
+  w.array("infeasible");
+  for (const ChartSpan& s : c.infeasible) {
+    w.object().num("from", s.from).num("to", s.to).str("why", s.why).str("series", s.series);
     // The shading's name in the legend: of two scenarios, whose.
-    json_str(o, "label", c.infeasible[i].series.empty() ? std::string("cannot run") : c.infeasible[i].series + " cannot run");
-    o += '}';
+    w.str("label", s.series.empty() ? std::string("cannot run") : s.series + " cannot run").end();
   }
-  o += "],\"marks\":[";
-  for (std::size_t i = 0; i < c.marks.size(); ++i) {
-    const ChartMark& m = c.marks[i];
-    if (i) o += ',';
-    o += '{';
-    json_str(o, "id", m.id);
-    o += ',';
-    json_str(o, "kind", m.kind);
-    o += ',';
-    json_str(o, "label", m.label);
-    o += ',';
-    json_str(o, "text", m.text);
-    o += ',';
-    json_str(o, "brief", m.brief);
-    o += ',';
-    json_str(o, "series", m.series);
-    o += ',';
-    json_num(o, "x", m.x);
-    o += ',';
-    json_num(o, "y", m.y);
-    if (m.kind == "measured") {
-      o += ',';
-      json_num(o, "model", m.model);
-      o += ',';
-      json_num(o, "ratio", m.ratio);
-      o += ',';
-      json_str(o, "setup", m.setup);
-      o += ",\"elsewhere\":";
-      o += m.elsewhere ? "true" : "false";
-    }
-    o += ",\"reachable\":";
-    o += m.reachable ? "true" : "false";
-    o += '}';
+  w.end().array("marks");
+  for (const ChartMark& m : c.marks) mark_json(w, m);
+  w.end().array("bands");
+  for (const ChartBand& b : c.bands) {
+    w.object().str("id", b.id).str("label", b.label).num("lo", b.lo).num("hi", b.hi).end();  // an open band's +inf → null
   }
-  o += "],\"bands\":[";
-  for (std::size_t i = 0; i < c.bands.size(); ++i) {
-    if (i) o += ',';
-    o += '{';
-    json_str(o, "id", c.bands[i].id);
-    o += ',';
-    json_str(o, "label", c.bands[i].label);
-    o += ',';
-    json_num(o, "lo", c.bands[i].lo);
-    o += ',';
-    json_num(o, "hi", c.bands[i].hi);  // an open band's +inf → null
-    o += '}';
-  }
-  o += "],\"bars\":[";
-  for (std::size_t i = 0; i < c.bars.size(); ++i) {
-    const ChartBar& b = c.bars[i];
-    if (i) o += ',';
-    o += '{';
-    json_str(o, "id", b.id);
-    o += ',';
-    json_str(o, "label", b.label);
-    o += ',';
-    json_num(o, "total", b.total);
-    o += ',';
-    json_num(o, "measured", b.measured);
-    o += ',';
-    json_str(o, "total_text", human(b.total, "s"));
-    o += ',';
-    json_str(o, "measured_text", b.measured > 0 ? human(b.measured, "s") : std::string());
-    o += ',';
-    json_str(o, "bound", b.bound);
-    o += ',';
-    json_str(o, "series", b.series);
-    o += ",\"terms\":[";
-    for (std::size_t k = 0; k < b.terms.size(); ++k) {
-      if (k) o += ',';
-      o += '{';
-      json_str(o, "label", b.terms[k].label);
-      o += ',';
-      json_num(o, "seconds", b.terms[k].seconds);
-      o += ',';
-      json_str(o, "text", human(b.terms[k].seconds, "s"));
-      o += '}';
-    }
-    o += "]}";
-  }
-  o += "],";
-  json_str(o, "command", c.command);
-  o += "}\n";
-  return o;
+  w.end().array("bars");
+  for (const ChartBar& b : c.bars) bar_json(w, b);
+  w.end().str("command", c.command);
+  return w.end().newline().take();
 }
 
 std::string chart_to_csv(const Chart& c) {

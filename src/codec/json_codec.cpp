@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/json_reader.h"
+#include "base/json_writer.h"
 #include "base/text.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -46,32 +47,22 @@ bool scenario_equal(const Scenario& a, const Scenario& b) {
 }
 
 std::string scenario_to_json(const Scenario& s) {
-  std::string out = "{\n  \"preset\": ";
+  JsonWriter w;
   // Every key is written, so a loaded file's scenario names the preset it kept and reads back the same.
-  append_json_string(out, base_preset_name(s));
+  w.object(json_lines(2)).str("preset", base_preset_name(s));
   const ParamGroup groups[] = {ParamGroup::Model, ParamGroup::Hardware, ParamGroup::Layout, ParamGroup::Workload, ParamGroup::Fleet};
   for (ParamGroup g : groups) {
-    out += ",\n  ";
-    append_json_string(out, param_group_name(g));
-    out += ": {";
-    bool first = true;
+    w.object(param_group_name(g), json_lines(4));
     for (const ParamDef& p : params()) {
       if (p.group != g) continue;
-      out += first ? "\n    " : ",\n    ";
-      first = false;
-      append_json_string(out, p.key);
-      out += ": ";
       const std::string v = get_param_text(s, p);
-      if (p.kind == ParamKind::Real || p.kind == ParamKind::Int) {
-        out += v;
-      } else {
-        append_json_string(out, v);
-      }
+      w.key(p.key);
+      if (p.kind == ParamKind::Real || p.kind == ParamKind::Int) w.raw(v);  // the registry's exact number text
+      else w.str(v);
     }
-    out += "\n  }";
+    w.end();
   }
-  out += "\n}\n";
-  return out;
+  return w.end().newline().take();
 }
 
 bool scenario_from_json(std::string_view text, Scenario& out, Errors& errors) {

@@ -1,9 +1,10 @@
-// Hand-written JSON and CSV for the figures and the card check: fixed field order, exact numbers, strings
-// safe inside HTML (base/text.h), so the command line and the page produce the same bytes.
+// JSON and CSV for the figures and the card check: fixed field order, exact numbers, strings safe inside
+// HTML (base/json_writer.h, base/text.h), so the command line and the page produce the same bytes.
 #include "evidence/reports.h"
 
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "base/text.h"
 #include "codec/url_codec.h"
 
@@ -11,26 +12,6 @@ namespace tierscope::model {
 
 namespace {
 
-// A pretty-printed object member: `indent` spaces, "key": and the value appended by the caller.
-void key(std::string& o, int indent, const char* name, bool first) {
-  o += first ? "\n" : ",\n";
-  o.append(static_cast<std::size_t>(indent), ' ');
-  append_json_string(o, name);
-  o += ": ";
-}
-void str(std::string& o, int indent, const char* name, std::string_view v, bool first = false) {
-  key(o, indent, name, first);
-  append_json_string(o, v);
-}
-// Non-finite numbers (a value the setup cannot reach, an open band) are null.
-void number(std::string& o, int indent, const char* name, double v, bool first = false) {
-  key(o, indent, name, first);
-  append_json_number(o, v);
-}
-void boolean(std::string& o, int indent, const char* name, bool v, bool first = false) {
-  key(o, indent, name, first);
-  o += v ? "true" : "false";
-}
 std::string finite_or_empty(double v) { return std::isfinite(v) ? num_exact(v) : std::string(); }
 
 std::vector<FigureId> all_or(std::span<const FigureId> ids) {
@@ -48,44 +29,24 @@ std::string figure_text(const Figure& f) {
 
 std::string figures_to_json(const Figures& f, const Scenario& s, std::span<const FigureId> ids) {
   const Terms& t = f.computed.terms;
-  std::string o = "{";
-  str(o, 2, "preset", s.preset, true);
-  str(o, 2, "hash", scenario_to_hash(s));
-  boolean(o, 2, "feasible", t.feasible());
-  key(o, 2, "infeasible", false);
-  const Errors why = infeasible_errors(t);
-  o += '[';
-  for (std::size_t i = 0; i < why.size(); ++i) {
-    o += i ? ",\n    {" : "\n    {";
-    str(o, 6, "field", why[i].field, true);
-    str(o, 6, "value", why[i].value);
-    str(o, 6, "allowed", why[i].allowed);
-    o += "\n    }";
+  JsonWriter w;
+  w.object(json_lines(2));
+  w.str("preset", s.preset).str("hash", scenario_to_hash(s)).boolean("feasible", t.feasible());
+  w.array("infeasible", json_lines(4));
+  for (const Error& e : infeasible_errors(t)) {
+    w.object(json_lines(6)).str("field", e.field).str("value", e.value).str("allowed", e.allowed).end();
   }
-  o += why.empty() ? "]" : "\n  ]";
-  key(o, 2, "figures", false);
-  o += '[';
-  const std::vector<FigureId> list = all_or(ids);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const Figure& x = f[list[i]];
-    o += i ? ",\n    {" : "\n    {";
-    str(o, 6, "id", x.id, true);
-    str(o, 6, "label", x.label);
-    number(o, 6, "value", x.value);
-    str(o, 6, "unit", x.unit);
-    str(o, 6, "scope", scope_name(figure_info(x.fid).scope));
-    str(o, 6, "text", figure_text(x));
-    boolean(o, 6, "feasible", x.feasible);
-    str(o, 6, "formula", x.formula);
-    str(o, 6, "provenance", provenance_name(x.provenance));
-    str(o, 6, "sources", figure_sources(f, x));
-    str(o, 6, "tier", tier_name(x.tier));
-    str(o, 6, "lifetime", lifetime_name(x.lifetime));
-    o += "\n    }";
+  w.end().array("figures", json_lines(4));
+  for (const FigureId id : all_or(ids)) {
+    const Figure& x = f[id];
+    w.object(json_lines(6)).str("id", x.id).str("label", x.label);
+    w.num("value", x.value);  // non-finite (a value the setup cannot reach) is null
+    w.str("unit", x.unit).str("scope", scope_name(figure_info(x.fid).scope)).str("text", figure_text(x));
+    w.boolean("feasible", x.feasible).str("formula", x.formula).str("provenance", provenance_name(x.provenance));
+    w.str("sources", figure_sources(f, x)).str("tier", tier_name(x.tier)).str("lifetime", lifetime_name(x.lifetime));
+    w.end();
   }
-  o += list.empty() ? "]" : "\n  ]";
-  o += "\n}\n";
-  return o;
+  return w.end().end().newline().take();
 }
 
 std::string figures_to_csv(const Figures& f, std::span<const FigureId> ids) {
@@ -117,36 +78,22 @@ std::string figures_to_csv(const Figures& f, std::span<const FigureId> ids) {
 }
 
 std::string card_to_json(const std::vector<CardRow>& rows, const Scenario& s) {
-  std::string o = "{";
-  str(o, 2, "scenario", scenario_to_hash(s), true);
-  key(o, 2, "claims", false);
-  o += '[';
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const CardRow& r = rows[i];
+  JsonWriter w;
+  w.object(json_lines(2)).str("scenario", scenario_to_hash(s)).array("claims", json_lines(4));
+  for (const CardRow& r : rows) {
     const Claim& c = *r.claim;
     const char* unit = figure_info(c.figure).unit;
-    o += i ? ",\n    {" : "\n    {";
-    str(o, 6, "id", c.id, true);
-    str(o, 6, "claim", c.text);
-    number(o, 6, "band_low", c.lo);
-    number(o, 6, "band_high", c.hi);
-    str(o, 6, "unit", unit);
-    str(o, 6, "figure", figure_info(c.figure).id);
-    number(o, 6, "value", r.value);
-    boolean(o, 6, "band_high_open", !std::isfinite(c.hi));
-    number(o, 6, "card_value", r.card_value);
-    str(o, 6, "verdict", verdict_name(r.verdict));
-    str(o, 6, "condition", r.condition);
-    str(o, 6, "reason", r.reason);
-    str(o, 6, "note", r.note);
-    str(o, 6, "band", claim_band(c));
-    str(o, 6, "value_text", std::isfinite(r.value) ? display_value(r.value, unit) : std::string("not computed"));
-    str(o, 6, "card_value_text", display_value(r.card_value, unit));
-    o += "\n    }";
+    w.object(json_lines(6)).str("id", c.id).str("claim", c.text);
+    w.num("band_low", c.lo).num("band_high", c.hi);  // an open band's +inf is null
+    w.str("unit", unit).str("figure", figure_info(c.figure).id).num("value", r.value);
+    w.boolean("band_high_open", !std::isfinite(c.hi)).num("card_value", r.card_value);
+    w.str("verdict", verdict_name(r.verdict)).str("condition", r.condition).str("reason", r.reason).str("note", r.note);
+    w.str("band", claim_band(c));
+    w.str("value_text", std::isfinite(r.value) ? display_value(r.value, unit) : std::string("not computed"));
+    w.str("card_value_text", display_value(r.card_value, unit));
+    w.end();
   }
-  o += rows.empty() ? "]" : "\n  ]";
-  o += "\n}\n";
-  return o;
+  return w.end().end().newline().take();
 }
 
 std::string card_to_csv(const std::vector<CardRow>& rows) {

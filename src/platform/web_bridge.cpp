@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "app/page_json.h"
 #include "base/errors.h"
+#include "base/json_writer.h"
 #include "base/text.h"
 #include "hf/hf_config.h"
 #include "platform/platform.h"
@@ -262,7 +263,7 @@ TS_EXPORT const char* ts_bridge_open_panel(const char* key) {
   }
   ui::focus_section(*bridge::g_app, section);
   after_change();
-  return hand_out("{\"ok\":true,\"errors\":[]}");
+  return hand_out(app::errors_json({}));
 }
 
 // Asks for a redraw (e.g. after the page changed something the canvas shows).
@@ -279,15 +280,14 @@ TS_EXPORT const char* ts_bridge_stats_json() {
 #ifdef __EMSCRIPTEN__
   heap = static_cast<double>(emscripten_get_heap_size());
 #endif
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "{\"cpuMsP50\":%.4f,\"cpuMsP95\":%.4f,\"framesDrawn\":%llu,\"ticks\":%llu,\"wasmHeapBytes\":%.0f,"
-                "\"canvasCss\":[%d,%d],\"canvasPx\":[%d,%d],\"pixelRatio\":%.3f}",
-                st.percentile(0.5f), st.percentile(0.95f), static_cast<unsigned long long>(st.frames_drawn),
-                static_cast<unsigned long long>(st.ticks), heap, bridge::g_platform->width, bridge::g_platform->height,
-                bridge::g_platform->drawable_w, bridge::g_platform->drawable_h, bridge::g_platform->pixel_ratio);
-  bridge::g_out = buf;
-  return bridge::g_out.c_str();
+  const platform::Platform& p = *bridge::g_platform;
+  model::JsonWriter w;
+  w.object().key("cpuMsP50").fixed(st.percentile(0.5f), 4).key("cpuMsP95").fixed(st.percentile(0.95f), 4);
+  w.integer("framesDrawn", static_cast<long long>(st.frames_drawn)).integer("ticks", static_cast<long long>(st.ticks));
+  w.key("wasmHeapBytes").fixed(heap, 0);
+  w.array("canvasCss").integer(p.width).integer(p.height).end().array("canvasPx").integer(p.drawable_w).integer(p.drawable_h).end();
+  w.key("pixelRatio").fixed(p.pixel_ratio, 3);
+  return hand_out(w.end().take());
 }
 
 // --- scenario, path and playback, for window.tierscope, share links and postMessage -------------------
@@ -355,14 +355,11 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
   } else {
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "what", w, "ledger, figures, card, figures-pinned, ledger-pinned or fleet"));
   }
-  std::string out = app::errors_json(errors);
-  if (ok) {
-    out.pop_back();  // the closing brace: the text goes inside the same object
-    out += ",\"text\":";
-    model::append_json_string(out, text);
-    out += '}';
-  }
-  return hand_out(std::move(out));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  if (ok) out.str("text", text);
+  return hand_out(out.end().take());
 }
 
 // A chart's series as {ok, errors, chart, f64}: `name` is a chart key, `options` JSON text (see
@@ -379,13 +376,11 @@ TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   model::Errors errors;
   std::string chart;
   const bool ok = app::chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
-  std::string out = app::errors_json(errors);
-  if (ok) {
-    out.pop_back();
-    out += ",\"chart\":" + chart;
-    out += ",\"f64\":" + std::to_string(reinterpret_cast<std::uintptr_t>(numbers.data())) + '}';
-  }
-  return hand_out(std::move(out));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  if (ok) out.key("chart").raw(chart).integer("f64", static_cast<long long>(reinterpret_cast<std::uintptr_t>(numbers.data())));
+  return hand_out(out.end().take());
 }
 
 TS_EXPORT const char* ts_bridge_view_hash() {
@@ -403,11 +398,11 @@ TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   app::HashInfo info;
   app::apply_hash(*bridge::g_app, h, errors, &info);
   after_change();
-  std::string out = app::errors_json(errors);
-  out.pop_back();
-  out += info.path_given ? ",\"pathGiven\":true" : ",\"pathGiven\":false";
-  out += ",\"tour\":" + std::to_string(info.tour) + '}';
-  return hand_out(std::move(out));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  out.boolean("pathGiven", info.path_given).integer("tour", info.tour);
+  return hand_out(out.end().take());
 }
 
 // The walkthrough step the reader moved to (1 to the number of steps; 0: none): the share link carries it.
@@ -554,10 +549,10 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
 // --- the fleet view: a simulated day run in slices, one per animation frame --------------------------
 
 namespace {
-std::string with_fleet(std::string out) {
-  out.pop_back();
-  out += ",\"fleet\":" + app::fleet_state_json(*bridge::g_app) + '}';
-  return out;
+// {ok, errors, …, fleet}: the answer's object, its members so far written, closed with the view's state.
+std::string with_fleet(model::JsonWriter& out) {
+  out.key("fleet").raw(app::fleet_state_json(*bridge::g_app));
+  return out.end().take();
 }
 }  // namespace
 
@@ -576,7 +571,10 @@ TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep
   model::Errors errors;
   app::fleet_start(*bridge::g_app, t, w, errors);
   after_change();
-  return hand_out(with_fleet(app::errors_json(errors)));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  return hand_out(with_fleet(out));
 }
 
 // Runs the fleet run's next slice (the run sizes it: sim::FleetRun::next_slice) and tells the run how long it
@@ -595,16 +593,12 @@ TS_EXPORT const char* ts_bridge_fleet_advance() {
   app.fleet.slice_took(handled, ms);
   // The canvas and the page change only when the run crosses an hour or ends.
   if (app.revision != revision) after_change();
-  std::string out = app::errors_json(errors);
-  out.pop_back();
-  out += ",\"asked\":" + std::to_string(asked) + ",\"events\":" + std::to_string(handled) + ",\"ms\":";
-  model::append_json_number(out, ms);
-  out += ",\"targetMs\":";
-  model::append_json_number(out, sim::kSliceTargetMs);
-  out += ",\"budgetMs\":";
-  model::append_json_number(out, sim::kSliceBudgetMs);
-  out += '}';
-  return hand_out(with_fleet(std::move(out)));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  out.integer("asked", static_cast<long long>(asked)).integer("events", static_cast<long long>(handled)).num("ms", ms);
+  out.num("targetMs", sim::kSliceTargetMs).num("budgetMs", sim::kSliceBudgetMs);
+  return hand_out(with_fleet(out));
 }
 
 // {"started","done","t_s","horizon_s","progress"} of the run (app::fleet_status_json).

@@ -1,15 +1,13 @@
-// Fleet results as JSON (exact numbers, fixed key order), text and CSV; the capacity sweep.
+// Fleet results as JSON (the one writer: exact numbers, fixed key order), text and CSV; the capacity sweep.
 #include "sim/fleet_report.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "base/text.h"
 
 namespace tierscope::sim {
-
-using model::append_json_number;
-using model::append_json_string;
 
 HitRates hit_rates(const HourStats& h, bool pool_on) {
   HitRates r;
@@ -89,101 +87,54 @@ SweepResult fleet_sweep(const FleetConfig& base, SweepTier tier, std::vector<dou
 
 namespace {
 
-// A small JSON writer over the model's exact number and string escapes: fixed key order, no spaces.
-struct Json {
-  std::string s;
-  bool first = true;
-  void key(const char* k) {
-    if (!first) s += ',';
-    first = false;
-    append_json_string(s, k);
-    s += ':';
-  }
-  void num(const char* k, double v) {
-    key(k);
-    append_json_number(s, v);
-  }
-  void rate(const char* k, double v) {  // −1 means "no turns behind it": null
-    key(k);
-    if (v < 0) s += "null";
-    else append_json_number(s, v);
-  }
-  void str(const char* k, std::string_view v) {
-    key(k);
-    append_json_string(s, v);
-  }
-  void flag(const char* k, bool v) {
-    key(k);
-    s += v ? "true" : "false";
-  }
-  void open(const char* k) {
-    key(k);
-    s += '{';
-    first = true;
-  }
-  void open_array(const char* k) {
-    key(k);
-    s += '[';
-    first = true;
-  }
-  void open_item() {
-    if (!first) s += ',';
-    s += '{';
-    first = true;
-  }
-  void close() {
-    s += '}';
-    first = false;
-  }
-  void close_array() {
-    s += ']';
-    first = false;
-  }
-  template <class F>
-  void series(const char* k, const std::vector<Sample>& xs, F get) {
-    open_array(k);
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (i) s += ',';
-      append_json_number(s, get(xs[i]));
-    }
-    close_array();
-  }
-};
+// A rate of hits, or null where no turns stand behind it (−1).
+void rate(model::JsonWriter& j, const char* k, double v) {
+  j.key(k);
+  if (v < 0) j.null();
+  else j.num(v);
+}
 
-void hour_fields(Json& j, const HourStats& h, bool pool_on) {
+template <class F>
+void series(model::JsonWriter& j, const char* k, const std::vector<Sample>& xs, F get) {
+  j.array(k);
+  for (const Sample& x : xs) j.num(get(x));
+  j.end();
+}
+
+void hour_fields(model::JsonWriter& j, const HourStats& h, bool pool_on) {
   const HitRates r = hit_rates(h, pool_on);
   j.num("arrivals", static_cast<double>(h.arrivals));
   j.num("refused", static_cast<double>(h.refused));
   j.num("turns", static_cast<double>(h.turns));
   j.num("finished", static_cast<double>(h.finished));
   j.num("resumed", static_cast<double>(h.resumed));
-  j.rate("prefix_hit", r.prefix);
-  j.rate("dram_hit", r.dram);
-  j.rate("ssd_hit", r.ssd);
-  j.rate("pool_hit", r.pool);
-  j.rate("history_hit", r.history);
+  rate(j, "prefix_hit", r.prefix);
+  rate(j, "dram_hit", r.dram);
+  rate(j, "ssd_hit", r.ssd);
+  rate(j, "pool_hit", r.pool);
+  rate(j, "history_hit", r.history);
   j.num("replays", static_cast<double>(h.replays));
   j.num("input_tokens", h.input_tokens);
-  j.rate("ttft_mean_s", h.turns > 0 ? h.ttft_sum_s / static_cast<double>(h.turns) : -1);
-  j.rate("ttft_p50_s", h.ttft.n > 0 ? h.ttft.quantile(0.50) : -1);
-  j.rate("ttft_p95_s", h.ttft.n > 0 ? h.ttft.quantile(0.95) : -1);
-  j.rate("ttft_p99_s", h.ttft.n > 0 ? h.ttft.quantile(0.99) : -1);
-  j.rate("queue_wait_mean_s", h.turns > 0 ? h.queue_wait_s / static_cast<double>(h.turns) : -1);
-  j.open("bytes");
+  rate(j, "ttft_mean_s", h.turns > 0 ? h.ttft_sum_s / static_cast<double>(h.turns) : -1);
+  rate(j, "ttft_p50_s", h.ttft.n > 0 ? h.ttft.quantile(0.50) : -1);
+  rate(j, "ttft_p95_s", h.ttft.n > 0 ? h.ttft.quantile(0.95) : -1);
+  rate(j, "ttft_p99_s", h.ttft.n > 0 ? h.ttft.quantile(0.99) : -1);
+  rate(j, "queue_wait_mean_s", h.turns > 0 ? h.queue_wait_s / static_cast<double>(h.turns) : -1);
+  j.object("bytes");
   j.num("ssd_read", h.bytes_ssd_read);
   j.num("ssd_write", h.bytes_ssd_write);
   j.num("dram_to_hbm", h.bytes_up);
   j.num("hbm_to_dram", h.bytes_down);
   j.num("ssd_expired", h.bytes_expired);
-  j.close();
+  j.end();
 }
 
-void tier(Json& j, const char* k, const TierFlow& t) {
-  j.open(k);
+void tier(model::JsonWriter& j, const char* k, const TierFlow& t) {
+  j.object(k);
   j.num("in", t.in);
   j.num("out", t.out);
   j.num("resident", t.resident);
-  j.close();
+  j.end();
 }
 
 std::string pct(double r) {
@@ -194,8 +145,8 @@ std::string pct(double r) {
 }  // namespace
 
 std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
-  Json j;
-  j.s = "{";
+  model::JsonWriter j;
+  j.object();
   j.num("version", 1);
   j.str("scenario", r.scenario);
   j.str("mode", r.mode == Mode::Trace ? "trace" : "synthetic");
@@ -207,14 +158,14 @@ std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
   j.num("events", static_cast<double>(r.events));
   j.num("arrivals", r.arrivals);
   j.num("arrivals_limit", r.arrivals_limit);
-  j.open("capacity_per_node");
+  j.object("capacity_per_node");
   j.num("hbm_kv_bytes", r.hbm_bytes);
   j.num("pool_sessions", r.pool_on ? r.pool_sessions : 0);
   j.num("dram_prefix_bytes", r.dram_bytes);
   j.num("ssd_bytes", r.ssd_bytes);
   j.num("retention_s", r.retention_s);
-  j.close();
-  j.open("sessions");
+  j.end();
+  j.object("sessions");
   j.num("arrived", static_cast<double>(r.sessions_arrived));
   j.num("finished", static_cast<double>(r.sessions_finished));
   j.num("refused", static_cast<double>(r.sessions_refused));
@@ -223,73 +174,72 @@ std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
   j.num("turns_queued", static_cast<double>(r.turns_queued));
   j.num("turns_in_service", static_cast<double>(r.turns_in_service));
   j.num("turns_thinking", static_cast<double>(r.turns_thinking));
-  j.close();
-  j.open("total");
+  j.end();
+  j.object("total");
   hour_fields(j, r.total, r.pool_on);
-  j.close();
-  j.open("ssd_wear");
+  j.end();
+  j.object("ssd_wear");
   j.num("writes_per_day_bytes", r.ssd_write_bytes_per_day);
   j.num("dwpd", r.ssd_dwpd);
   j.num("rated_dwpd", r.ssd_rated_dwpd);
-  j.close();
-  j.open("tiers");
+  j.end();
+  j.object("tiers");
   tier(j, "hbm", r.hbm);
   tier(j, "pool", r.pool);
   tier(j, "dram", r.dram);
   tier(j, "ssd", r.ssd);
-  j.close();
-  j.open("little");
+  j.end();
+  j.object("little");
   j.num("sessions_mean", r.sessions_mean);
   j.num("arrival_rate", r.arrival_rate);
   j.num("sojourn_mean_s", r.sojourn_mean_s);
-  j.close();
+  j.end();
   if (r.has_bound) {
-    j.open("trace_bound");
+    j.object("trace_bound");
     j.num("hit_tokens", r.bound_hit_tokens);
     j.num("input_tokens", r.bound_input_tokens);
-    j.rate("prefix_hit", r.bound_input_tokens > 0 ? r.bound_hit_tokens / r.bound_input_tokens : -1);
-    j.close();
+    rate(j, "prefix_hit", r.bound_input_tokens > 0 ? r.bound_hit_tokens / r.bound_input_tokens : -1);
+    j.end();
   }
-  j.open_array("hours");
+  j.array("hours");
   for (std::size_t i = 0; i < r.hours.size(); ++i) {
-    j.open_item();
+    j.object();
     j.num("hour", static_cast<double>(i));
     hour_fields(j, r.hours[i], r.pool_on);
-    j.close();
+    j.end();
   }
-  j.close_array();
-  j.open("series");
-  j.series("t_s", r.samples, [](const Sample& x) { return x.t; });
-  j.series("hbm_bytes", r.samples, [](const Sample& x) { return x.hbm_bytes; });
-  j.series("pool_sessions", r.samples, [](const Sample& x) { return x.pool_sessions; });
-  j.series("dram_bytes", r.samples, [](const Sample& x) { return x.dram_bytes; });
-  j.series("ssd_bytes", r.samples, [](const Sample& x) { return x.ssd_bytes; });
-  j.series("in_system", r.samples, [](const Sample& x) { return static_cast<double>(x.in_system); });
-  j.series("queued", r.samples, [](const Sample& x) { return static_cast<double>(x.queued); });
-  j.series("decoding", r.samples, [](const Sample& x) { return static_cast<double>(x.decoding); });
-  j.close();
+  j.end();
+  j.object("series");
+  series(j, "t_s", r.samples, [](const Sample& x) { return x.t; });
+  series(j, "hbm_bytes", r.samples, [](const Sample& x) { return x.hbm_bytes; });
+  series(j, "pool_sessions", r.samples, [](const Sample& x) { return x.pool_sessions; });
+  series(j, "dram_bytes", r.samples, [](const Sample& x) { return x.dram_bytes; });
+  series(j, "ssd_bytes", r.samples, [](const Sample& x) { return x.ssd_bytes; });
+  series(j, "in_system", r.samples, [](const Sample& x) { return static_cast<double>(x.in_system); });
+  series(j, "queued", r.samples, [](const Sample& x) { return static_cast<double>(x.queued); });
+  series(j, "decoding", r.samples, [](const Sample& x) { return static_cast<double>(x.decoding); });
+  j.end();
   if (sweep) {
-    j.open("sweep");
+    j.object("sweep");
     j.str("tier", sweep_tier_name(sweep->tier));
     j.str("curve", sweep->tier == SweepTier::Pool ? "pool_hit" : "prefix_hit");
     j.num("knee", sweep->knee);
-    j.open_array("points");
+    j.array("points");
     for (const SweepPoint& p : sweep->points) {
-      j.open_item();
+      j.object();
       j.num("factor", p.factor);
       j.num("capacity", p.capacity);
-      j.rate("prefix_hit", p.hits.prefix);
-      j.rate("dram_hit", p.hits.dram);
-      j.rate("ssd_hit", p.hits.ssd);
-      j.rate("pool_hit", p.hits.pool);
+      rate(j, "prefix_hit", p.hits.prefix);
+      rate(j, "dram_hit", p.hits.dram);
+      rate(j, "ssd_hit", p.hits.ssd);
+      rate(j, "pool_hit", p.hits.pool);
       j.num("ttft_p95_s", p.ttft_p95_s);
-      j.close();
+      j.end();
     }
-    j.close_array();
-    j.close();
+    j.end();
+    j.end();
   }
-  j.s += "}\n";
-  return j.s;
+  return j.end().newline().take();
 }
 
 std::string fleet_duration(double seconds) {

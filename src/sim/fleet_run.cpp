@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/text.h"
+#include "base/json_writer.h"
 
 namespace tierscope::sim {
 
@@ -135,18 +135,10 @@ std::string FleetRun::json() const { return started_ ? fleet_json(sim_.result(),
 std::string FleetRun::csv() const { return started_ ? fleet_csv(sim_.result()) : std::string(); }
 
 std::string FleetRun::status_json() const {
-  std::string o = "{\"started\":";
-  o += started_ ? "true" : "false";
-  o += ",\"done\":";
-  o += done() ? "true" : "false";
-  o += ",\"t_s\":";
-  model::append_json_number(o, started_ ? sim_.now() : 0.0);
-  o += ",\"horizon_s\":";
-  model::append_json_number(o, started_ ? config_.horizon_s : 0.0);
-  o += ",\"progress\":";
-  model::append_json_number(o, progress());
-  o += "}";
-  return o;
+  model::JsonWriter w;
+  w.object().boolean("started", started_).boolean("done", done());
+  w.num("t_s", started_ ? sim_.now() : 0.0).num("horizon_s", started_ ? config_.horizon_s : 0.0).num("progress", progress());
+  return w.end().take();
 }
 
 std::uint64_t FleetRun::next_slice() const { return next_slice_events(slice_events_, slice_ms_, kSliceTargetMs); }

@@ -14,6 +14,7 @@
 
 #include "app/units.h"
 #include "base/hash.h"
+#include "base/json_writer.h"
 #include "base/text.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
@@ -283,9 +284,41 @@ std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
   }
 }
 
-void append_rect(std::string& o, const layout::Rect& r) {
-  model::appendf(o, "[%.1f,%.1f,%.1f,%.1f]", static_cast<double>(r.x), static_cast<double>(r.y), static_cast<double>(r.w),
-                 static_cast<double>(r.h));
+// Pixel geometry to a tenth of a pixel: what the page's layout checks compare.
+model::JsonWriter& px(model::JsonWriter& w, float v) { return w.fixed(static_cast<double>(v), 1); }
+void rect_json(model::JsonWriter& w, const layout::Rect& r) {
+  w.array();
+  px(w, r.x);
+  px(w, r.y);
+  px(w, r.w);
+  px(w, r.h);
+  w.end();
+}
+
+// Colours of each role as the canvas paints them (sRGB 0-255), plain and highlighted, for pixel checks.
+void colours_json(model::JsonWriter& w, const render::Palette& pal) {
+  w.object("colours");
+  for (int r = 0; r < static_cast<int>(layout::Role::Count); ++r) {
+    const auto role = static_cast<layout::Role>(r);
+    const render::Rgba a = pal.fill(role, false), b = pal.fill(role, true);
+    w.object(layout::role_key(role)).array("plain").integer(std::lround(a.r * 255)).integer(std::lround(a.g * 255)).integer(std::lround(a.b * 255));
+    w.end().array("highlighted").integer(std::lround(b.r * 255)).integer(std::lround(b.g * 255)).integer(std::lround(b.b * 255)).end().end();
+  }
+  w.end();
+}
+
+void item_json(model::JsonWriter& w, const layout::Layout& L, const Item& it) {
+  w.object().str("id", layout::item_id(it)).str("kind", layout::kind_key(it.kind)).key("rect");
+  rect_json(w, it.rect);
+  w.str("role", layout::role_key(it.role)).boolean("highlighted", it.highlighted);
+  if (it.kind == Kind::Block) w.key("fill").fixed(static_cast<double>(it.fill), 4);
+  if (it.kind == Kind::Band && it.fill >= 0) w.key("fill").fixed(static_cast<double>(it.fill), 6);  // the fleet view's level
+  if (it.first_layer >= 0) w.array("layers").integer(it.first_layer).integer(it.last_layer).end();
+  if (it.kind == Kind::Band) {
+    const layout::BandInfo& b = L.bands[static_cast<std::size_t>(it.index)];
+    w.key("capacity").sig(b.capacity, 6).key("latency").sig(b.latency, 6).key("stripeSpacing").fixed(static_cast<double>(b.stripe_spacing), 2);
+  }
+  w.end();
 }
 
 }  // namespace
@@ -397,83 +430,50 @@ void canvas_render(const App& app, render::Renderer& r, int drawable_w, int draw
 
 std::string layout_json(const App& app) {
   const layout::Layout& L = app.canvas.layout;
-  const render::Palette pal = render::palette(app.canvas.dark);
-  std::string o;
-  o.reserve(8192);
-  model::appendf(o, "{\"viewport\":[%.1f,%.1f],\"textScale\":%.3f,\"theme\":\"%s\",\"path\":\"%s\",\"step\":%d,\"toolbar\":",
-                 static_cast<double>(L.viewport.width), static_cast<double>(L.viewport.height), static_cast<double>(L.text_scale),
-                 app.canvas.dark ? "dark" : "light", anim::path_key(app.state.path), app.state.step);
-  append_rect(o, L.toolbar);
-  o += ",\"dock\":";
-  append_rect(o, L.dock);
-  model::appendf(o, ",\"dockSide\":\"%s\",\"schematic\":", layout::dock_side_key(L.dock_side));
-  append_rect(o, L.schematic);
-  // Colours of each role as the canvas paints them (sRGB 0-255), plain and highlighted, for pixel checks.
-  o += ",\"colours\":{";
-  for (int r = 0; r < static_cast<int>(layout::Role::Count); ++r) {
-    const auto role = static_cast<layout::Role>(r);
-    const render::Rgba a = pal.fill(role, false), b = pal.fill(role, true);
-    if (r) o += ',';
-    model::appendf(o, "\"%s\":{\"plain\":[%ld,%ld,%ld],\"highlighted\":[%ld,%ld,%ld]}", layout::role_key(role),
-                   std::lround(a.r * 255), std::lround(a.g * 255), std::lround(a.b * 255), std::lround(b.r * 255),
-                   std::lround(b.g * 255), std::lround(b.b * 255));
-  }
-  o += "},\"items\":[";
-  bool first = true;
-  for (const Item& it : L.items) {
-    if (!first) o += ',';
-    first = false;
-    o += "{\"id\":\"" + layout::item_id(it) + "\",\"kind\":\"" + layout::kind_key(it.kind) + "\",\"rect\":";
-    append_rect(o, it.rect);
-    model::appendf(o, ",\"role\":\"%s\",\"highlighted\":%s", layout::role_key(it.role), it.highlighted ? "true" : "false");
-    if (it.kind == Kind::Block) model::appendf(o, ",\"fill\":%.4f", static_cast<double>(it.fill));
-    if (it.kind == Kind::Band && it.fill >= 0) model::appendf(o, ",\"fill\":%.6f", static_cast<double>(it.fill));  // the fleet view's level
-    if (it.first_layer >= 0) model::appendf(o, ",\"layers\":[%d,%d]", it.first_layer, it.last_layer);
-    if (it.kind == Kind::Band)
-      model::appendf(o, ",\"capacity\":%.6g,\"latency\":%.6g,\"stripeSpacing\":%.2f",
-                     L.bands[static_cast<std::size_t>(it.index)].capacity, L.bands[static_cast<std::size_t>(it.index)].latency,
-                     static_cast<double>(L.bands[static_cast<std::size_t>(it.index)].stripe_spacing));
-    o += '}';
-  }
+  model::JsonWriter w(8192);
+  w.object().array("viewport");
+  px(w, L.viewport.width);
+  px(w, L.viewport.height);
+  w.end().key("textScale").fixed(static_cast<double>(L.text_scale), 3).str("theme", app.canvas.dark ? "dark" : "light");
+  w.str("path", anim::path_key(app.state.path)).integer("step", app.state.step).key("toolbar");
+  rect_json(w, L.toolbar);
+  w.key("dock");
+  rect_json(w, L.dock);
+  w.str("dockSide", layout::dock_side_key(L.dock_side)).key("schematic");
+  rect_json(w, L.schematic);
+  colours_json(w, render::palette(app.canvas.dark));
+  w.array("items");
+  for (const Item& it : L.items) item_json(w, L, it);
   // The text on the canvas, each with the room it was fitted into and its measured width.
-  o += "],\"labels\":[";
-  for (std::size_t i = 0; i < L.labels.size(); ++i) {
-    const layout::Label& l = L.labels[i];
-    if (i) o += ',';
-    o += "{\"text\":";
-    model::append_json_string(o, l.text);
-    o += ",\"box\":";
-    append_rect(o, l.box);
-    model::appendf(o, ",\"width\":%.1f}", static_cast<double>(l.width));
+  w.end().array("labels");
+  for (const layout::Label& l : L.labels) {
+    w.object().str("text", l.text).key("box");
+    rect_json(w, l.box);
+    px(w.key("width"), l.width).end();
   }
   // Panel controls as drawn, and how many panel texts ran past their room (none should).
-  o += "],\"controls\":{";
-  for (std::size_t i = 0; i < app.canvas.controls.size(); ++i) {
-    if (i) o += ',';
-    model::append_json_string(o, app.canvas.controls[i].id);
-    o += ':';
-    append_rect(o, app.canvas.controls[i].rect);
+  w.end().object("controls");
+  for (const auto& c : app.canvas.controls) {
+    w.key(c.id);
+    rect_json(w, c.rect);
   }
-  o += "},\"sections\":[";
-  for (std::size_t i = 0; i < app.canvas.sections.size(); ++i) {
-    if (i) o += ',';
-    model::append_json_string(o, app.canvas.sections[i]);
-  }
-  model::appendf(o, "],\"panelTextCut\":%d,\"flight\":", app.canvas.text_cut);
+  w.end().array("sections");
+  for (const auto& section : app.canvas.sections) w.str(section);
+  w.end().integer("panelTextCut", app.canvas.text_cut).key("flight");
   const layout::Flight& f = L.flight;
-  if (f.active)
-    model::appendf(o, "{\"from\":\"%s\",\"to\":\"%s\",\"object\":\"%s\",\"start\":[%.1f,%.1f],\"end\":[%.1f,%.1f]}",
-                   anim::endpoint_key(f.from), anim::endpoint_key(f.to),
-                   f.object == anim::ObjectKind::Count ? "" : anim::object_key(f.object), static_cast<double>(f.x0),
-                   static_cast<double>(f.y0), static_cast<double>(f.x1), static_cast<double>(f.y1));
-  else
-    o += "null";
-  const CanvasTarget sel = app.canvas.selected;
-  const Item* si = find_item(app, sel);
-  o += ",\"selected\":";
-  o += si ? "\"" + layout::item_id(*si) + "\"" : "null";
-  o += '}';
-  return o;
+  if (f.active) {
+    w.object().str("from", anim::endpoint_key(f.from)).str("to", anim::endpoint_key(f.to));
+    w.str("object", f.object == anim::ObjectKind::Count ? "" : anim::object_key(f.object)).array("start");
+    px(px(w, f.x0), f.y0).end().array("end");
+    px(px(w, f.x1), f.y1).end().end();
+  } else {
+    w.null();
+  }
+  const Item* si = find_item(app, app.canvas.selected);
+  w.key("selected");
+  if (si) w.str(layout::item_id(*si));
+  else w.null();
+  return w.end().take();
 }
 
 }  // namespace tierscope::ui
