@@ -84,9 +84,9 @@ bool apply_settings(Scenario& s, std::string_view settings, Errors& errors) {
 
 std::string preset_names_allowed() {
   std::string names = "one of: ";
-  for (std::size_t i = 0; i < std::size(kPresets); ++i) {
-    if (i) names += ", ";
-    names += kPresets[i].name;
+  for (const PresetInfo& p : presets()) {
+    if (&p != presets().data()) names += ", ";
+    names += p.name;
   }
   return names;
 }
