@@ -1,4 +1,15 @@
 // Derived figures: compute_values() is the fast numeric core; describe() adds labels, formulas and sources.
+//
+// Sections, in order:
+//   FigureId            every figure's id and key (the public contract)
+//   Lifetime, Scope     how long a figure's bytes live, and what one value counts (per GPU, instance, node)
+//   Values, ReadSums    the numbers computed, and the per-token read sums of the KV layout
+//   Pass, PromptPasses  one roofline per kernel class, and the prompt's passes
+//   Infeasible, Terms   why a setup cannot run, and the decode step's terms
+//   Computed            values and terms together; compute_values() and its scopes
+//   Figure, Figures     a figure as shown (value, formula, provenance, scope) and describe()
+//   FigureInfo          the figure table's row: label, unit, inputs, tier, lifetime, needs
+//   lookups             figure_id, retired ids, sources, the infeasible texts
 #pragma once
 
 #include <cstdint>
