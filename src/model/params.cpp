@@ -24,6 +24,8 @@ static_assert(sizeof kGpuKeys / sizeof *kGpuKeys == static_cast<int>(GpuKind::Co
 static_assert(sizeof kLinkKeys / sizeof *kLinkKeys == static_cast<int>(HostLink::Count));
 static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::Count));
 static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
+const char* const kEngineKeys[] = {"vllm", "sglang", "trtllm", "deepseek"};
+static_assert(sizeof kEngineKeys / sizeof *kEngineKeys == static_cast<int>(EngineKind::Count));
 const char* const kThinkKeys[] = {"exp", "lognormal"};
 static_assert(sizeof kThinkKeys / sizeof *kThinkKeys == static_cast<int>(ThinkDist::Count));
 const char* const kRouterKeys[] = {"prefix", "least", "random"};
@@ -181,6 +183,8 @@ const ParamDef kParams[] = {
     TS_INT("ep", Layout, "GPUs", 1, 4096, "expert parallel (divides gpus; each expert split gpus/ep ways)", par.ep),
     TS_INT("redundant", Layout, "slots", 0, 65536, "redundant expert slots (copies of hot experts, spread with the rest)", par.redundant),
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
+    TS_ENUM("engine", Layout, kEngineKeys, "serving engine: its defaults (running-batch cap, CUDA graphs, kernel rates)", engine.kind),
+    TS_INT("max_batch", Layout, "sessions", 0, 1000000, "running sessions one instance schedules at most (0 = the engine's default)", engine.max_batch),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
      "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes, same_modes},

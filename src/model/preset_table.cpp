@@ -60,6 +60,7 @@ const InputSource kEngine[] = {
     {"hbm_gb,hbm_tbps,link_gbps,link_domain,node_gpus,host_gbps,host_lat_us", P::Derived, "0: the GPU's or the host link's catalog entry"},
     {"pp", P::Derived, "pipeline stages are not modelled: no preset's engine recipe pipelines decode (docs/model.md)"},
     {"redundant", P::Assumed, "no redundant expert slots unless the engine recipe names them"},
+    {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
 };
 
@@ -127,6 +128,7 @@ const InputSource kV41B200[] = {
     {"gpus,tp,dp,ep", P::Engine,
      "FACTS-parallel §1.4: NVIDIA Dynamo's V4.1 Flash recipe runs two TP4 workers on 8 B200 (https://docs.nvidia.com/dynamo/recipes/deepseek-v4-1-flash); "
      "TP without expert parallel splits every expert 4 ways"},
+    {"engine", P::Measured, "vLLM: the engine InferenceX's measured V4.1 Flash points ran (https://inferencex.semianalysis.com/inference/deepseek-v41-flash)"},
 };
 
 const InputSource kV41H200[] = {
@@ -186,7 +188,7 @@ const InputSource kV4Model[] = {
     {"draft_layers", P::Assumed, "assumed one MTP block per draft token"},
     {"tied_embed", P::Assumed, "assumed 0: a separate LM head, as in DeepSeek-V3's config (tie_word_embeddings false)"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
-    {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
+    {"gpus,tp,dp,ep,engine", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing?model_version=DeepSeek-V4-Pro-0813"},
 };
 
@@ -210,7 +212,7 @@ const InputSource kV3Model[] = {
      P::Paper, "DeepSeek-V3 has no causal encoder, output LoRA, sliding window, sparse indexer or Engram"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
     {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200"},
-    {"gpus,tp,dp,ep", P::Engine,
+    {"gpus,tp,dp,ep,engine", P::Engine,
      "FACTS-parallel §1.4: vLLM's low-load recipe for V3/R1 on 8×H200, TP8 with expert parallel (https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html)"},
 };
 
@@ -236,12 +238,13 @@ const InputSource kLlamaModel[] = {
 
 const InputSource kLlama70Hw[] = {
     {"gpu", P::ThirdParty, "FACTS §2.1: https://lzwjava.github.io/nvidia-h200-gpu-specs-en (H100 80 GB, 3.35 TB/s)"},
-    {"gpus,tp,dp,ep", P::Engine, "FACTS-parallel §1.4: vLLM benchmarks Llama 3 70B on 4×H100 at TP4 (https://blog.vllm.ai/2024/09/05/perf-update.html)"},
+    {"gpus,tp,dp,ep,engine", P::Engine, "FACTS-parallel §1.4: vLLM benchmarks Llama 3 70B on 4×H100 at TP4 (https://blog.vllm.ai/2024/09/05/perf-update.html)"},
 };
 
 const InputSource kLlama8Hw[] = {
     {"gpu", P::ThirdParty, "FACTS §2.1: https://lzwjava.github.io/nvidia-h200-gpu-specs-en (H100 80 GB, 3.35 TB/s)"},
     {"gpus,tp,dp,ep", P::Measured, "FACTS-parallel §5.3: one H100, batch-1 decode step measured with and without CUDA graphs (https://cloudai.pt/tag/cuda-graphs/)"},
+    {"engine", P::Assumed, "assumed vLLM: the measurement names CUDA graphs, not the engine"},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +258,7 @@ const PresetInfo kPresets[] = {
     {"v41-flash-8xb200", "DeepSeek V4.1 Flash · 8×B200 (two TP4 instances)",
      "The released model (FP4 KV, FP4 experts, FP8 dense) as NVIDIA's recipe serves it on a B200 node.", nullptr,
      {kV41ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
-      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&price_miss=0.3&price_hit=0.006&price_out=1.2"},
+      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0&price_miss=0.3&price_hit=0.006&price_out=1.2"},
      {kV41B200, kV41Model, kB200Node, kEngine, kWorkload}},
     {"v41-flash-4xgb300", "DeepSeek V4.1 Flash · 4×GB300 (TP4, the reference deployment)",
      "The deployment the measured V4.1 points ran on: one GB300 compute tray at TP4.", "v41-flash-8xb200",
@@ -271,20 +274,20 @@ const PresetInfo kPresets[] = {
     {"v4-flash-8xb200", "DeepSeek V4 Flash · 8×B200 (predecessor)",
      "CSA ratio 4 / HCA ratio 128 layers with FP8 main KV: about 4× the V4.1 global KV, and no bounded replay.", nullptr,
      {kV4ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
-      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&price_miss=0.14&price_hit=0.0028&price_out=0.28"},
+      "gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&engine=sglang&max_batch=0&price_miss=0.14&price_hit=0.0028&price_out=0.28"},
      {kV4Model, kB200Node, kEngine, kWorkload}},
     {"deepseek-v3-8xh200", "DeepSeek-V3 · 8×H200 (MLA, TP8 + EP8)", "MLA with a BF16 576-value latent per layer, 61 layers.", nullptr,
-     {kV3ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings, "gpu=h200&gpus=8&tp=8&dp=1&ep=8&pp=1&redundant=0"},
+     {kV3ModelSettings, kB200NodeSettings, kEngineSettings, kWorkloadSettings, "gpu=h200&gpus=8&tp=8&dp=1&ep=8&pp=1&redundant=0&engine=vllm&max_batch=0"},
      {kV3Model, kB200Node, kEngine, kWorkload}},
     {"llama31-70b-8xh100", "Llama 3.1 70B · 8×H100 (dense GQA, two TP4 instances)",
      "80 layers, 8 KV heads × 128 dims, BF16 KV, 128K positions.", nullptr,
      {kLlama70Settings, kLlama31Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
-      "gpu=h100&gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0"},
+      "gpu=h100&gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0"},
      {kLlama70Hw, kLlamaModel, kB200Node, kEngine, kWorkload}},
     {"llama31-8b-1xh100", "Llama 3.1 8B · 1×H100 (batch-1 decode)", "A small dense model on one GPU: the launch-bound end of decode.",
      nullptr,
      {kLlama8Settings, kLlama31Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
-      "gpu=h100&gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0"},
+      "gpu=h100&gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0"},
      {kLlama8Hw, kLlamaModel, kB200Node, kEngine, kWorkload}},
 };
 

@@ -203,6 +203,14 @@ struct Parallel {
   std::int32_t redundant = 0;  // extra expert slots holding copies of hot experts (load balancing)
 };
 
+// The serving engine that runs the instance: its defaults (running-batch cap, CUDA graphs, kernel
+// rates) come from its own documentation per GPU generation (model/engine.h).
+enum class EngineKind : std::uint8_t { Vllm, Sglang, Trtllm, Deepseek, Count };
+struct Engine {
+  EngineKind kind = EngineKind::Vllm;
+  std::int32_t max_batch = 0;  // running sessions one instance schedules at most (0 = the engine's default)
+};
+
 // ---------------------------------------------------------------------------------------------
 // Workload.
 struct Workload {
@@ -255,6 +263,7 @@ struct Scenario {
   ModelArch model;
   Hardware hw;
   Parallel par;
+  Engine engine;
   Workload work;
   Fleet fleet;
   std::string preset;  // the preset this scenario started from ("config:NAME" for a loaded config.json)
