@@ -13,7 +13,7 @@ using F = model::FigureId;
 // A figure as the page shows it ("not computed" where the setup cannot run).
 std::string V(const model::Figures& f, F id) {
   const model::Figure& x = f[id];
-  return x.feasible ? model::display_value(x.value, x.unit) : std::string("not computed");
+  return x.feasible ? model::figure_value_text(x) : std::string("not computed");
 }
 
 // Seconds to move `bytes` over a link of `bw` bytes per second after `latency` seconds, as text.

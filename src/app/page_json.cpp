@@ -326,8 +326,8 @@ std::string compare_json(const App& app) {
     const model::Figure& a = app.pinned_figures.list[i];
     const model::Figure& b = app.figures.list[i];
     w.object().str("id", b.id).str("label", b.label);
-    w.str("a", a.feasible ? model::display_value(a.value, a.unit) : std::string("not computed"));
-    w.str("b", b.feasible ? model::display_value(b.value, b.unit) : std::string("not computed"));
+    w.str("a", a.feasible ? model::figure_value_text(a) : std::string("not computed"));
+    w.str("b", b.feasible ? model::figure_value_text(b) : std::string("not computed"));
     w.str("ratio", a.feasible && b.feasible ? ratio_text(a.value, b.value) : std::string("—"));
     w.boolean("same", a.value == b.value || (!a.feasible && !b.feasible)).end();
   }

@@ -187,7 +187,7 @@ void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
     o.out += "\n";
     for (FigureId id : ids) {
       const Figure& x = f[id];
-      const std::string shown = x.feasible ? human(x.value, x.unit) : std::string("—");
+      const std::string shown = !x.feasible ? std::string("—") : x.fid == FigureId::DecodeCrossoverBatch && x.value == 0 ? figure_value_text(x) : human(x.value, x.unit);
       // Pad by characters, not bytes: "µs" and "—" are two and three bytes but one column each.
       std::size_t cols = 0;
       for (const char ch : shown) cols += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;

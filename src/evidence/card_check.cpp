@@ -38,7 +38,7 @@ const Claim kClaims[] = {
     {"engram-params", "Engram — 196B learned weight tables", 186e9, 206e9, F::EngramParams, kNone, "", {}},
     {"engram-stall", "Engram ~2 µs if stalled", 1e-6, 3e-6, F::EngramFetchTime, kNone, "", {"engram_home", 0, 0}},
     {"engram-hidden", "Engram ~0 on the critical path", 0, 0.1e-6, F::EngramStall, kNone, "", {"batch", 1, 65536}},
-    {"ssd-hit", "SSD prefix hit ~60–100 µs", 60e-6, 100e-6, F::PrefixHitTime, F::PrefixSsdReadTime,
+    {"ssd-hit", "SSD prefix hit ~60–100 µs", 60e-6, 100e-6, F::PrefixSsdPathTime, F::PrefixSsdReadTime,
      "read as the SSD read alone, before the copy into HBM", {"prefix_hit", 64, 1048576}},
     {"retention", "persistent prefix cache ≥72 h", 72, kInf, F::SsdRetentionHours, kNone, "", {"ssd_tb", 0.96, 122.88}},
     {"hbm-capacity", "HBM 141–192 GB/GPU", 141e9, 192e9, F::HwHbmPerGpu, kNone, "", {"gpu", 0, 0}},
@@ -194,8 +194,48 @@ Found search(const Scenario& s, const Claim& c, FigureId fig) {
   return out;
 }
 
+// The largest batch at which the node's SSDs still hold `hours` of new prefixes (the write rate grows with
+// the batch), or 0 when not even batch 1 does; the batch limit of the instance bounds the search.
+double retention_batch_limit(const Scenario& s, double hours) {
+  const ParamDef& p = *find_param("batch");
+  auto holds = [&](double b) {
+    const double v = value_at(s, p, value_text(p, b), F::SsdRetentionHours);
+    return std::isfinite(v) && v >= hours;
+  };
+  if (!holds(1)) return 0;
+  double lo = 1, hi = 2;
+  while (hi <= p.max && holds(hi)) {
+    lo = hi;
+    hi *= 2;
+  }
+  if (hi > p.max) return lo;
+  while (hi - lo > 1) {
+    const double mid = std::floor(0.5 * (lo + hi));
+    (holds(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// The retention row at the scenario's own load: the batch and turn shape that set the write rate, what 72 h
+// needs in bytes and drive writes, and the largest batch at which the drives still hold it.
+std::string retention_note(const Values& v, const Scenario& s) {
+  auto H = [&](F f) { return human(v[f], figure_info(f).unit); };
+  const Workload& w = s.work;
+  const double need = v[F::SsdWriteRate] * s.hw.retention_h * 3600;
+  const double per_drive = s.hw.ssd_count > 0 ? need / s.hw.ssd_count : 0;
+  const double limit = retention_batch_limit(s, s.hw.retention_h);
+  std::string out = "at the scenario's load, batch " + num(w.batch) + " with " + num(w.prompt - std::min(w.prefix_hit, w.prompt)) +
+                    " new prompt and " + num(w.output) + " output tokens per turn: " + H(F::SsdWriteRate) + " of new prefixes per node; " +
+                    num(s.hw.retention_h) + " h needs " + human(need, "B") + " (" + num(s.hw.ssd_count) + " drives of " + human(per_drive, "B") +
+                    ") against " + H(F::SsdCapacity) + ", and writes " + num_sig(v[F::SsdDwpdNeeded], 3) + " drive writes per day against a rated " +
+                    num(s.hw.ssd_dwpd);
+  out += limit >= 1 ? "; the drives hold " + num(s.hw.retention_h) + " h up to batch " + num(limit)
+                    : "; not even batch 1 keeps " + num(s.hw.retention_h) + " h";
+  return out + "; DeepSeek documents only hours to days";
+}
+
 // Context for a row, generated from figures of the scenario.
-std::string note_for(const Claim& c, const Values& v, const Scenario& s) {
+std::string note_for(const Claim& c, const Values& v, const Terms& t, const Scenario& s) {
   const std::string id = c.id;
   auto H = [&](F f) { return human(v[f], figure_info(f).unit); };
   if (id == "topk-slice")
@@ -210,11 +250,10 @@ std::string note_for(const Claim& c, const Values& v, const Scenario& s) {
   if (id == "replay")
     return "alone " + H(F::ReplayTimeStandalone) + ": " + H(F::ReplayWeightBytes) + " of expert weights for the window's tokens; riding a step " +
            H(F::ReplayTime);
-  if (id == "ssd-hit") return H(F::PrefixHitBytes) + " for the hit: SSD read " + H(F::PrefixSsdReadTime) + " then host link " + H(F::PrefixUploadTime);
-  if (id == "retention")
-    return "at " + H(F::SsdWriteRate) + " of new prefixes per node, 72 h needs " + human(v[F::SsdWriteRate] * 72 * 3600, "B") + " against " +
-           H(F::SsdCapacity) + ", and writes " + num_sig(v[F::SsdDwpdNeeded], 3) + " drive writes per day against a rated " + num(s.hw.ssd_dwpd) +
-           "; DeepSeek documents only hours to days";
+  if (id == "ssd-hit")
+    return H(F::PrefixHitBytes) + " for the hit: SSD read " + H(F::PrefixSsdReadTime) + " and host link " + H(F::PrefixUploadTime) +
+           "; this scenario serves it from " + prefix_tier_name(t.prefix_from) + " in " + H(F::PrefixHitTime);
+  if (id == "retention") return retention_note(v, s);
   if (id == "swa-capacity") return H(F::KvSwaPerSession) + " of window against " + H(F::KvPerSession) + " per session at " + num(s.work.ctx) + " tokens";
   if (id == "engram-stall") return H(F::EngramBytesPerToken) + " per token; fetched from where the tables live";
   if (id == "sram-latency") return "the card's 1–5 ns sits between one register access and the L1";
@@ -255,7 +294,7 @@ std::vector<CardRow> check_card(const Scenario& scenario) {
     r.card_value = there.values[c.figure];
     const bool has_alt = c.alt != kNone;
     r.alt_value = has_alt ? here.values[c.alt] : 0.0;
-    r.note = note_for(c, here.values, scenario);
+    r.note = note_for(c, here.values, here.terms, scenario);
     const std::string band = claim_band(c);
     if (!std::isfinite(r.value)) {
       r.verdict = Verdict::Inconsistent;

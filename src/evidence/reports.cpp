@@ -24,7 +24,7 @@ std::vector<FigureId> all_or(std::span<const FigureId> ids) {
 }  // namespace
 
 std::string figure_text(const Figure& f) {
-  return f.feasible ? display_value(f.value, f.unit) : std::string("not computed");
+  return f.feasible ? figure_value_text(f) : std::string("not computed");
 }
 
 std::string figures_to_json(const Figures& f, const Scenario& s, std::span<const FigureId> ids) {

@@ -26,6 +26,8 @@ static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::
 static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
 const char* const kEngineKeys[] = {"vllm", "sglang", "trtllm", "deepseek"};
 static_assert(sizeof kEngineKeys / sizeof *kEngineKeys == static_cast<int>(EngineKind::Count));
+const char* const kPrefixTierKeys[] = {"auto", "hbm", "dram", "ssd"};
+static_assert(sizeof kPrefixTierKeys / sizeof *kPrefixTierKeys == static_cast<int>(PrefixTier::Count));
 const char* const kThinkKeys[] = {"exp", "lognormal"};
 static_assert(sizeof kThinkKeys / sizeof *kThinkKeys == static_cast<int>(ThinkDist::Count));
 const char* const kRouterKeys[] = {"prefix", "least", "random"};
@@ -138,6 +140,8 @@ const ParamDef kParams[] = {
     TS_INT("prompt", Workload, "tokens", 0, 16777216, "prompt tokens of one turn", work.prompt),
     TS_INT("output", Workload, "tokens", 0, 16777216, "output tokens of one turn", work.output),
     TS_INT("prefix_hit", Workload, "tokens", 0, 16777216, "prompt tokens found in the prefix cache", work.prefix_hit),
+    TS_ENUM("prefix_tier", Workload, kPrefixTierKeys,
+            "tier the prefix hit is read from (auto: HBM beside the running batch, then the DRAM pool, else SSD)", work.prefix_tier),
     TS_INT("chunk", Workload, "tokens", 1, 16777216, "prefill chunk: prompt tokens per forward pass", work.chunk),
     TS_INT("spec_tokens", Workload, "tokens", 0, 16, "speculative draft tokens per decode step (0 = off)", work.spec_tokens),
     TS_REAL("spec_accept", Workload, "fraction", 0, 1, "chance each draft token is accepted", work.spec_accept),

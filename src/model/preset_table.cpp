@@ -22,7 +22,7 @@ constexpr const char* kEngineSettings =
 // A DGX/HGX B200-class node (FACTS §2.1-2.4).
 constexpr const char* kB200NodeSettings = "gpu=b200&host_dram_gb=2000&host_link=pcie5&nic_gbps=50&ssd_count=8&ssd_gbps=14&ssd_tb=3.84";
 
-constexpr const char* kWorkloadSettings = "ctx=131072&batch=1&prompt=8192&output=1024&prefix_hit=7168";
+constexpr const char* kWorkloadSettings = "ctx=131072&batch=1&prompt=8192&output=1024&prefix_hit=7168&prefix_tier=auto";
 
 constexpr const char* kV41Config =
     "FACTS §1.4.1: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/dba1be0a40aa45a94ad051997016db3960a90277/config.json";
@@ -74,6 +74,11 @@ const InputSource kWorkload[] = {
     {"ctx,batch,prompt,output,prefix_hit", P::Assumed,
      "FACTS §5.1 workload defaults: 128K context at batch 1, an 8K prompt with a 7K prefix hit, 1K output"},
     {"price_miss,price_hit,price_out", P::Assumed, "unpriced (0) for a model without a public price"},
+    {"prefix_tier", P::Engine,
+     "auto: the engines' prefix caches keep freed KV in HBM, spill it to a host-DRAM tier, then to storage "
+     "(vLLM OffloadingConnector https://docs.vllm.ai/en/stable/features/kv_offloading_usage/ ; SGLang HiCache L1/L2/L3 "
+     "https://docs.sglang.io/advanced_features/hicache_design.html); a returning session's prefix is the least recently used "
+     "of the batch's, so it sits in the deepest tier the batch's prefixes reach (assumed)"},
     // Fleet traffic (docs/fleet.md): no public per-node arrival process is published, so the shape is assumed.
     {"arrivals,day_amp,day_peak_h", P::Assumed,
      "assumed: 2 sessions/s per fleet with a daily cycle of ±50 % peaking at 14:00 (no public per-node arrival rate)"},
@@ -158,6 +163,7 @@ const InputSource kCard[] = {
     {"lat_sram_ns,lat_hbm_us,host_lat_us,lat_ssd_us,lat_rdma_us", P::Card, "design card latency bands (FACTS §4 #9-#19, §5.3)"},
     {"engram_home", P::Card, "design card: Engram tables in host DRAM"},
     {"prefix_hit", P::Card, "FACTS §4 #19: the card's 60-100 µs hit fits prefixes of about 1K tokens"},
+    {"prefix_tier", P::Card, "design card: the prefix hit is read from the node's SSDs (FACTS §4 #19)"},
     {"checkpoint_gb", P::Card, "the published FP4/FP8 checkpoint does not apply to BF16 weights"},
 };
 
@@ -266,7 +272,7 @@ const PresetInfo kPresets[] = {
     {"v41-flash-card", "DeepSeek V4.1 Flash · the design card's assumptions",
      "BF16 weights, MBU 1, 8 GPUs at 8 TB/s and the card's latency bands: the card's figures, checked.", "v41-flash-8xb200",
      {"experts_fmt=bf16&dense_fmt=bf16&head_fmt=bf16&checkpoint_gb=0&engram_home=dram&gpus=8&tp=8&dp=1&ep=8&pp=1&redundant=0&"
-      "mbu=1&compute=fp4&lat_sram_ns=3&lat_hbm_us=0.5&host_lat_us=1.5&lat_ssd_us=60&lat_rdma_us=1.75&prefix_hit=1024"},
+      "mbu=1&compute=fp4&lat_sram_ns=3&lat_hbm_us=0.5&host_lat_us=1.5&lat_ssd_us=60&lat_rdma_us=1.75&prefix_hit=1024&prefix_tier=ssd"},
      {kCard}},
     {"v41-flash-8xh200", "DeepSeek V4.1 Flash · 8×H200 (TP4, Engram in host DRAM)",
      "The released model on H200 (141 GB, 4.8 TB/s): the Engram tables must leave HBM.", "v41-flash-8xb200",

@@ -213,12 +213,15 @@ struct Engine {
 
 // ---------------------------------------------------------------------------------------------
 // Workload.
+// Where a prefix hit is served from: the tier the prefix cache's state puts it in (Auto), or one named.
+enum class PrefixTier : std::uint8_t { Auto, Hbm, Dram, Ssd, Count };
 struct Workload {
   std::int32_t ctx = 131072;      // context length at decode, tokens
   std::int32_t batch = 1;         // concurrent decode sessions
   std::int32_t prompt = 8192;     // prompt tokens of one turn
   std::int32_t output = 1024;     // output tokens of one turn
   std::int32_t prefix_hit = 7168; // prompt tokens found in the prefix cache
+  PrefixTier prefix_tier = PrefixTier::Auto;  // the tier the hit is read from (Auto: from the cache's sizes)
   std::int32_t chunk = 8192;      // prefill chunk: prompt tokens per forward pass
   std::int32_t spec_tokens = 0;   // speculative draft tokens per decode step (0 = off)
   double spec_accept = 0.7;       // chance each draft token is accepted

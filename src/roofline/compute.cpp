@@ -202,8 +202,16 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
 
 namespace {
 
+// One replica's share of a work whose experts saw `dp` replicas' tokens: every GPU's dense and attention
+// FLOP, and the experts' FLOP for this replica's tokens alone.
+double own_flop(const Work& w, double dp) { return w.flop_all - w.flop_experts_all * (1.0 - 1.0 / dp); }
+
 // A prompt: `full` tokens through the layers before the last KV source (chunked, each query seeing
-// `ctx_full` positions on average), then `win` tokens through the rest (seeing `ctx_win`), one replica.
+// `ctx_full` positions on average), then `win` tokens through the rest (seeing `ctx_win`), on one replica.
+// Under data-parallel attention the replicas step together through every MoE layer (idle ranks run dummy
+// batches), so at load every replica prefills a prompt of its own at once: the experts see `dp` prompts'
+// tokens and the all-to-all carries them all. flop_all counts this prompt's own FLOP (its tokens at the
+// experts), not the other replicas'.
 PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full, double ctx_win, double* chunk_weights = nullptr,
                          Work* full_out = nullptr) {
   const Terms& t = c.t;
@@ -217,11 +225,11 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   if (chunks > 0) {
     const double per = full / chunks;
     const ReadSums r = read_sums(m, c.plan(), LayerPlan::BeforeSplit, ctx_full, c.z);
-    fw = layers_work(c, LayerPlan::BeforeSplit, per, per, r, per, true);
+    fw = layers_work(c, LayerPlan::BeforeSplit, per, per * t.dp, r, per, true);
   }
   if (win > 0) {
     const ReadSums r = read_sums(m, c.plan(), LayerPlan::FromSplit, ctx_win, c.z);
-    ww = layers_work(c, LayerPlan::FromSplit, win, win, r, win, true);
+    ww = layers_work(c, LayerPlan::FromSplit, win, win * t.dp, r, win, true);
   }
   // The sources from the split on still project every prompt token into their cache.
   double proj_flop = 0;
@@ -234,7 +242,7 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   add_work(f, fw, chunks);
   f.bytes_c[2] += full * t.kv_share * c.b_tok;  // the prompt's global KV written as it is authored
   f.close(c.peak, t.bw);
-  f.flop_all = chunks * fw.flop_all;
+  f.flop_all = chunks * own_flop(fw, t.dp);
   f.weight_bytes = chunks * fw.weights();
   f.kv_bytes = f.bytes_c[2];
   Pass& g = pp.win;
@@ -243,7 +251,7 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   g.bytes_c[0] += t.w_head;
   g.bytes_c[2] += win * t.kv_share * t.window_layers * c.z.swa;
   g.close(c.peak, t.bw);
-  g.flop_all = ww.flop_all + proj_flop * t.tp + 2.0 * t.p_head;
+  g.flop_all = own_flop(ww, t.dp) + proj_flop * t.tp + 2.0 * t.p_head;
   g.weight_bytes = ww.weights() + t.w_head;
   g.kv_bytes = g.bytes_c[2];
   if (chunk_weights) *chunk_weights = fw.weights();
@@ -335,10 +343,13 @@ unsigned figure_scope(FigureId id) {
     case F::PrefixHitBytes:
     case F::PrefixSsdReadTime:
     case F::PrefixUploadTime:
+    case F::PrefixSsdPathTime:
     case F::PrefixHitTime:
     case F::PrefixReplayTime:
     case F::PrefixRestTime:
     case F::PrefixRecomputeTime:
+    case F::PrefixTtftMiss:
+    case F::PrefixTtftHit:
     case F::PrefixSpeedup:
     case F::ServePrefillShare:
     case F::ServeTpot:

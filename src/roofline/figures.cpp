@@ -129,11 +129,14 @@ const FigureInfo kInfo[] = {
     {F::PrefixHitBytes, "prefix.hit_bytes", "Prefix-cache hit bytes", "B", P::Derived, TS_KV ",prefix_hit,bounded_replay," TS_WIN, T::Ssd, L::Request, N0, S::PerRequest},
     {F::PrefixSsdReadTime, "prefix.ssd_read_time", "Prefix hit: SSD → host DRAM", "s", P::Derived, TS_KV ",prefix_hit,ssd_count,ssd_gbps,lat_ssd_us", T::Ssd, L::Request, NR, S::PerRequest},
     {F::PrefixUploadTime, "prefix.upload_time", "Prefix hit: host DRAM → HBM", "s", P::Derived, TS_KV ",prefix_hit,tp," TS_HOST, T::Dram, L::Request, NR, S::PerRequest},
-    {F::PrefixHitTime, "prefix.hit_time", "Prefix hit promoted to HBM", "s", P::Derived, TS_KV ",prefix_hit,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::PrefixSsdPathTime, "prefix.ssd_path_time", "Prefix hit read from SSD: both hops (pipelined where the engine does)", "s", P::Derived, TS_KV ",prefix_hit,engine,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::PrefixHitTime, "prefix.hit_time", "Prefix hit read into HBM from the tier that holds it", "s", P::Derived, TS_KV ",prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR, S::PerRequest},
     {F::PrefixReplayTime, "prefix.replay_time", "Replaying the hit's window with the new tokens", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,bounded_replay", T::None, L::Request, NR, S::PerRequest},
     {F::PrefixRestTime, "prefix.rest_time", "Prefilling the prompt after the hit", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::None, NR, S::PerRequest},
     {F::PrefixRecomputeTime, "prefix.recompute_time", "Recomputing the prefix instead", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::Request, NR, S::PerRequest},
-    {F::PrefixSpeedup, "prefix.speedup", "Recompute time ÷ (hit + replay)", "ratio", P::Derived, TS_PREFILL ",prompt,prefix_hit,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::None, NR, S::PerRequest},
+    {F::PrefixTtftMiss, "prefix.ttft_miss", "Time to first token without the hit (whole prompt prefilled)", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR, S::PerRequest},
+    {F::PrefixTtftHit, "prefix.ttft_hit", "Time to first token with the hit (read, replay, the rest prefilled)", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::Request, NR, S::PerRequest},
+    {F::PrefixSpeedup, "prefix.speedup", "TTFT without the hit ÷ TTFT with it", "ratio", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::None, NR, S::PerRequest},
     {F::SsdCapacity, "ssd.capacity", "NVMe capacity per node", "B", P::Derived, "ssd_count,ssd_tb", T::Ssd, L::None, N0, S::PerNode},
     {F::SsdWriteRate, "ssd.write_rate", "Prefix-cache writes per node at the serving rate", "B/s", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus", T::Ssd, L::Request, NR, S::PerNode},
     {F::SsdRetentionBytes, "ssd.retention_bytes", "SSD bytes a retention period holds at that rate", "B", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,retention_h", T::Ssd, L::Request, NR, S::PerNode},
@@ -218,6 +221,22 @@ std::string count_word(int n) {
   return n >= 0 && n <= 10 ? kWords[n] : std::to_string(n);
 }
 }  // namespace
+
+const char* prefix_tier_name(PrefixTier p) {
+  switch (p) {
+    case PrefixTier::Hbm: return "HBM";
+    case PrefixTier::Dram: return "host DRAM";
+    case PrefixTier::Ssd: return "SSD";
+    case PrefixTier::Auto:
+    case PrefixTier::Count: break;
+  }
+  return "the tier the cache's sizes choose";
+}
+
+std::string figure_value_text(FigureId id, double value, std::string_view unit) {
+  if (id == FigureId::DecodeCrossoverBatch && value == 0) return "never";
+  return display_value(value, unit);
+}
 
 std::string layout_label(const Scenario& s) {
   const int per_node = std::max(1, node_gpus(s.hw));

@@ -110,10 +110,13 @@ enum class FigureId : std::uint8_t {
   PrefixHitBytes,           // prefix.hit_bytes
   PrefixSsdReadTime,        // prefix.ssd_read_time
   PrefixUploadTime,         // prefix.upload_time
+  PrefixSsdPathTime,        // prefix.ssd_path_time
   PrefixHitTime,            // prefix.hit_time
   PrefixReplayTime,         // prefix.replay_time
   PrefixRestTime,           // prefix.rest_time
   PrefixRecomputeTime,      // prefix.recompute_time
+  PrefixTtftMiss,           // prefix.ttft_miss
+  PrefixTtftHit,            // prefix.ttft_hit
   PrefixSpeedup,            // prefix.speedup
   SsdCapacity,              // ssd.capacity
   SsdWriteRate,             // ssd.write_rate
@@ -302,6 +305,12 @@ struct Terms {
   double prefill_chunks = 0, prefill_flop_weights = 0, prefill_flop_attn = 0, prefill_flop_index = 0;
   Pass replay;                     // the window replayed alone
   PromptPasses rest, rest_replay;  // the prompt after a prefix hit, without and with the window riding along
+  PrefixTier prefix_from = PrefixTier::Hbm;  // the tier the hit is read from (never Auto once computed)
+  double prefix_hbm_held = 0;      // prefixes of the hit's size the HBM beside the running batch holds (instance)
+  double prefix_dram_held = 0;     // prefixes of that size the instance's share of the DRAM pool holds
+  double prefix_dram_pool = 0;     // that share of host DRAM, bytes
+  double prefix_layers = 1;        // layers the hit's KV is copied in (one layer's fill of a pipelined copy)
+  bool prefix_pipelined = false;   // the engine copies the hit layer by layer, its hops overlapping
   double replay_merged_step = 0;   // the decode step with the window riding along
   double persist_tokens_s = 0;     // tokens per second a node persists at the workload's throughput
 
@@ -405,6 +414,14 @@ bool figure_shown(const Terms& t, FigureId id);
 std::string figure_sources(const Figures& f, const Figure& fig);
 // The provenance of one input key in these figures (Assumed if unknown).
 const InputSourceOf* input_source(const Figures& f, std::string_view key);
+
+// The tier a prefix hit is read from, in words: "HBM", "host DRAM", "SSD".
+const char* prefix_tier_name(PrefixTier p);
+
+// A figure's value in words as the page and the command line show it: display_value(), except where a
+// value means "never" (a crossover no batch reaches, stored as 0), which reads "never".
+std::string figure_value_text(FigureId id, double value, std::string_view unit);
+inline std::string figure_value_text(const Figure& f) { return figure_value_text(f.fid, f.value, f.unit); }
 
 // "weights 510 GB per GPU need more than the 162 GB usable" — one reason in words, with its numbers.
 std::string infeasible_text(const InfeasibleReason& r);

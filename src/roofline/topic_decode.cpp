@@ -64,9 +64,7 @@ void compute_decode_terms(Ctx& c, Values& v) {
   v[F::DecodeTWindow] = hbm_transfer_time(t, kvb * t.dec.window);
   v[F::DecodeTAppend] = hbm_transfer_time(t, t.append_bytes);
   v[F::DecodeTCompute] = st.t_above_memory;
-  v[F::DecodeTTopk] = t.selecting_layers > 0
-                          ? t.selecting_layers * t.sram_lat + t.tokens_replica * t.dec.select_keys * kTopkScoreBytes * kTopkPasses / t.sram_bw
-                          : 0.0;
+  v[F::DecodeTTopk] = topk_select_time(c, t.tokens_replica);
   v[F::DecodeTA2a] = t.a2a;
   v[F::DecodeTAllreduce] = t.ar_attn + t.ar_ffn;
   v[F::DecodeTOverhead] = st.t_above_roofs;

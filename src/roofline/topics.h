@@ -24,8 +24,6 @@ using F = FigureId;
 // Activations cross the scale-up link in BF16; MoE dispatch goes in FP8 with one FP32 scale per 128
 // values and the combine comes back in BF16 (FACTS-parallel §3.1, DeepSeek's production choice).
 constexpr double kActBytes = 2.0;
-constexpr double kTopkScoreBytes = 4.0;  // one FP32 score per candidate
-constexpr double kTopkPasses = 2.0;      // a radix select reads the scores about twice
 
 // What a layer range holds, counted once: layers, MoE and dense-FFN layers, indexing and Engram layers.
 struct RangeInfo {
@@ -115,6 +113,9 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
 // Fresh prompt of n tokens after `before` cached ones: causal average before the split, the last window
 // (or last token) after it.
 PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w = nullptr, Work* fw = nullptr);
+// A radix top-k select over `queries` queries' candidates at the kernel's rate (topic_sparse.cpp).
+double topk_keys_per_s(GpuKind g);
+double topk_select_time(const Ctx& c, double queries);
 void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting);
 
 // The topics' values, in the order compute_all calls them (each reads what the ones before it filled).

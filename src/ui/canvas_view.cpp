@@ -264,7 +264,7 @@ std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
       const model::FigureId id = primary_figure(o);
       if (id != model::FigureId::Count) {
         const model::Figure& f = app.figures[id];
-        s += "; " + std::string(f.label) + ": " + display_value(f.value, f.unit);
+        s += "; " + std::string(f.label) + ": " + model::figure_value_text(f);
       }
       return s;
     }

@@ -265,7 +265,7 @@ void figures_panel(App& app) {
     para(label);
     ImGui::PopID();
     ImGui::TableNextColumn();
-    line(app, display_value(f.value, f.unit));
+    line(app, model::figure_value_text(f));
   }
   ImGui::EndTable();
 }

@@ -200,13 +200,16 @@ TEST_CASE("prefix hit: SSD → DRAM then DRAM → HBM, against recompute and wit
   Scenario s = preset("v41-flash-8xb200");
   set(s, "prefix_hit", "1024");
   set(s, "ssd_count", "1");
+  set(s, "prefix_tier", "ssd");
   const Values v = values(s);
   const double bytes = 1024.0 * 890;
   CHECK(v[F::PrefixSsdReadTime] == Approx(60e-6 + bytes / 14e9));
   CHECK(v[F::PrefixUploadTime] == Approx(1.5e-6 + bytes / 50e9));
+  // vLLM moves the hit hop after hop.
   CHECK(v[F::PrefixHitTime] == Approx(v[F::PrefixSsdReadTime] + v[F::PrefixUploadTime]));
   CHECK(v[F::PrefixReplayTime] > 0);
-  CHECK(v[F::PrefixSpeedup] == Approx(v[F::PrefixRecomputeTime] / (v[F::PrefixHitTime] + v[F::PrefixReplayTime])));
+  CHECK(v[F::PrefixTtftHit] == Approx(v[F::PrefixHitTime] + v[F::PrefixReplayTime] + v[F::PrefixRestTime]));
+  CHECK(v[F::PrefixTtftMiss] == Approx(v[F::PrefillTime]));
   // V4 caches its window with the prefix instead: more bytes, no replay.
   Scenario v4 = preset("v4-flash-8xb200");
   const Values w = values(v4);
@@ -287,4 +290,79 @@ TEST_CASE("per-layer modes: ownership is derived, edits change the figures") {
   REQUIRE_FALSE(e.empty());
   CHECK(e[0].code == ErrorCode::Inconsistent);
   CHECK(e[0].field == "modes");
+}
+
+TEST_CASE("prefix hit: read from the tier that holds it; DRAM beats SSD, and a pipelined copy is at most the summed one") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  set(s, "prompt", "32768");
+  set(s, "prefix_hit", "32000");
+  set(s, "prefix_tier", "ssd");
+  const Values ssd = values(s);
+  set(s, "prefix_tier", "dram");
+  const Values dram = values(s);
+  set(s, "prefix_tier", "hbm");
+  const Values hbm = values(s);
+  CHECK(dram[F::PrefixHitTime] == Approx(dram[F::PrefixUploadTime]));
+  CHECK(dram[F::PrefixHitTime] < ssd[F::PrefixHitTime]);
+  CHECK(hbm[F::PrefixHitTime] == 0.0);
+  CHECK(hbm[F::PrefixTtftHit] < dram[F::PrefixTtftHit]);
+  CHECK(dram[F::PrefixTtftHit] < ssd[F::PrefixTtftHit]);
+  // SGLang copies layer by layer: the longer hop plus one layer of the shorter, never more than the sum.
+  set(s, "prefix_tier", "ssd");
+  set(s, "engine", "sglang");
+  const Values piped = values(s);
+  CHECK(piped[F::PrefixHitTime] <= ssd[F::PrefixHitTime]);
+  CHECK(piped[F::PrefixHitTime] >= std::max(piped[F::PrefixSsdReadTime], piped[F::PrefixUploadTime]));
+  CHECK(piped[F::PrefixHitTime] ==
+        Approx(std::max(piped[F::PrefixSsdReadTime], piped[F::PrefixUploadTime]) +
+               std::min(piped[F::PrefixSsdReadTime], piped[F::PrefixUploadTime]) / 61.0));
+  // The headline is the TTFT ratio, in every tier.
+  for (const Values* v : {&ssd, &dram, &hbm, &piped}) CHECK((*v)[F::PrefixSpeedup] == Approx((*v)[F::PrefixTtftMiss] / (*v)[F::PrefixTtftHit]));
+}
+
+TEST_CASE("prefix hit: auto puts it where the cache's sizes do — HBM beside a small batch, deeper as the batch grows") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  set(s, "ctx", "4096");
+  set(s, "prompt", "4096");
+  set(s, "prefix_hit", "4000");
+  Computed small;
+  compute_values(s, small);
+  CHECK(small.terms.prefix_from == PrefixTier::Hbm);
+  CHECK(small.values[F::PrefixHitTime] == 0.0);
+  set(s, "batch", "600");
+  Computed busy;
+  compute_values(s, busy);
+  CHECK(busy.terms.prefix_from != PrefixTier::Hbm);
+  CHECK(busy.values[F::PrefixHitTime] > 0.0);
+}
+
+TEST_CASE("prefill under data parallel: every replica's tokens meet at the experts") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  set(s, "gpu", "h100");
+  set(s, "gpus", "32");
+  set(s, "tp", "1");
+  set(s, "dp", "32");
+  set(s, "ep", "32");
+  set(s, "prompt", "4096");
+  set(s, "prefix_hit", "0");
+  Computed c;
+  compute_values(s, c);
+  const Pass& full = c.terms.prefill.full;
+  // 32 prompts of 4,096 tokens × 8 experts each over 32 ranks, 58 MoE layers before the last: ~167 TFLOP on the busiest rank.
+  CHECK(full.flop_c[1] == Approx(166.3e12).epsilon(0.01));
+  CHECK(full.flop_c[1] / c.terms.peak_c[1] > 0.2);
+  // Half the replicas: about half the experts' work per rank.
+  set(s, "gpus", "16");
+  set(s, "dp", "16");
+  set(s, "ep", "16");
+  Computed h;
+  compute_values(s, h);
+  CHECK(h.terms.prefill.full.flop_c[1] == Approx(full.flop_c[1]).epsilon(0.02));  // 16 prompts over 16 ranks: the same per rank
+  // prefill.flop is the prompt's own: the same prompt costs the same FLOP whatever the replicas.
+  CHECK(h.values[F::PrefillFlop] == Approx(c.values[F::PrefillFlop]).epsilon(1e-9));
+  set(s, "dp", "8");
+  set(s, "tp", "2");
+  Computed d;
+  compute_values(s, d);
+  CHECK(d.terms.prefill.full.flop_c[1] == Approx(full.flop_c[1] / 2).epsilon(0.02));  // 8 prompts over 16 ranks
 }
