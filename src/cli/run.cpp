@@ -340,7 +340,9 @@ void anchor_text(const AnchorResult& r, std::string& out) {
   const char* unit = anchor_unit(a.metric);
   const std::string row = a.row > 0 ? "FACTS-parallel §6 row " + std::to_string(a.row) + " · " : std::string();
   appendf(out, "%s  %s\n    %s%s\n", a.id, a.what, row.c_str(), a.url);
-  out += a.replay ? "    counts toward the aim: no (needs the serving replay, issue 22)\n" : "    counts toward the aim: yes (single step)\n";
+  out += a.replay ? "    counts toward the aim: no (needs the serving replay, issue 22)\n"
+                  : r.ok ? "    counts toward the aim: yes (single step)\n"
+                         : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
   if (!r.ok) {
     appendf(out, "    not computed: %s\n\n", r.why.c_str());
     return;
