@@ -212,8 +212,8 @@ double own_flop(const Work& w, double dp) { return w.flop_all - w.flop_experts_a
 // batches), so at load every replica prefills a prompt of its own at once: the experts see `dp` prompts'
 // tokens and the all-to-all carries them all. flop_all counts this prompt's own FLOP (its tokens at the
 // experts), not the other replicas'.
-PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full, double ctx_win, double* chunk_weights = nullptr,
-                         Work* full_out = nullptr) {
+PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full, double ctx_win, double* chunk_weights,
+                         Work* full_out, Work* win_out, double* proj_out) {
   const Terms& t = c.t;
   const ModelArch& m = c.m;
   PromptPasses pp;
@@ -256,6 +256,8 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   g.kv_bytes = g.bytes_c[2];
   if (chunk_weights) *chunk_weights = fw.weights();
   if (full_out) *full_out = fw;
+  if (win_out) *win_out = ww;
+  if (proj_out) *proj_out = proj_flop;
   return pp;
 }
 
@@ -263,10 +265,10 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
 
 // Fresh prompt of n tokens after `before` cached ones: causal average before the split, the last window
 // (or last token) after it.
-PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w, Work* fw) {
+PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w, Work* fw, Work* ww, double* proj) {
   if (n <= 0) return PromptPasses{};
   const double win = c.m.n_win > 0 ? std::min<double>(c.m.n_win, n) : 1.0;
-  return prompt_pass(c, n, win, before + n / 2.0, before + n, chunk_w, fw);
+  return prompt_pass(c, n, win, before + n / 2.0, before + n, chunk_w, fw, ww, proj);
 }
 
 void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting) {

@@ -303,7 +303,13 @@ struct Terms {
   // Prefill of the prompt, the prefix path and replay.
   ReadSums pre_full, pre_win;      // per query, at the prompt's causal average / at its end
   PromptPasses prefill;
-  double prefill_chunks = 0, prefill_flop_weights = 0, prefill_flop_attn = 0, prefill_flop_index = 0;
+  double prefill_chunks = 0;
+  // prefill.flop's parts, every GPU: projections, this prompt's tokens at the experts, attention core,
+  // indexer, and the last layers' KV projections with the head
+  double prefill_flop_weights = 0, prefill_flop_experts = 0, prefill_flop_attn = 0, prefill_flop_index = 0, prefill_flop_tail = 0;
+  double prefill_chunk_w_dense = 0, prefill_chunk_w_experts = 0;  // prefill.chunk_weight_bytes' parts
+  double replay_flop_dense = 0, replay_flop_experts = 0, replay_flop_attn = 0;  // replay.flop's parts (every GPU)
+  double replay_w_dense = 0, replay_w_experts = 0;                              // replay.weight_bytes' parts
   Pass replay;                     // the window replayed alone
   PromptPasses rest, rest_replay;  // the prompt after a prefix hit, without and with the window riding along
   PrefixTier prefix_from = PrefixTier::Hbm;  // the tier the hit is read from (never Auto once computed)

@@ -209,10 +209,12 @@ void describe_decode_terms(Say& y) {
   const Values& v = y.v;
   y.set(F::DecodeTCompute, "the compute-bound classes' FLOP time above their own reads: " + S(t.step.core()) + " − memory " + y.H(F::DecodeMemoryRoof) +
                                " (" + bound_name(t.step) + ")");
-  y.set(F::DecodeTTopk, t.selecting_layers > 0 ? num(t.selecting_layers) + " selecting layers × " + num(hw.lat_sram_ns) + " ns + " +
-                                                     num(t.tokens_replica) + " queries × " + num(t.dec.select_keys) +
-                                                     " scores × 4 B × 2 passes / " + human(t.sram_bw, "B/s") + " on-chip"
-                                               : std::string("no top-k selection"));
+  if (t.selecting_layers > 0) {
+    y.set(F::DecodeTTopk, (n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_keys_per_s(hw.gpu), "keys/s"))
+                              .note("a radix-select kernel over " + num(t.selecting_layers) + " selecting layers' candidates"));
+  } else {
+    y.set(F::DecodeTTopk, words("no top-k selection"));
+  }
   if (t.a2a > 0) {
     y.set(F::DecodeTA2a, num(t.moe_layers) + " MoE layers × (2 × " + num(t.link_lat_a2a * 1e6) + " µs floor + " + num(t.tokens_moe / t.gpus) +
                              " tokens per GPU × " + num_sig(v[F::DecodeDestRanks], 3) + " ranks × (" + num(t.pay_dispatch) + " B FP8 out + " +
@@ -246,10 +248,10 @@ void describe_decode_rates(Say& y) {
   y.set(F::DecodeTokensPerS, num(w.batch) + " sessions × " + num_sig(t.accepted, 4) + " / " + y.H(F::DecodeStepTime));
   y.set(F::DecodeTokensPerSGpu, y.H(F::DecodeTokensPerS) + " / " + y.gpus + " GPUs");
   y.set(F::DecodeWeightShare, y.H(F::DecodeWeightBytes) + " / (" + y.H(F::DecodeWeightBytes) + " + " + y.H(F::DecodeKvBytes) + ")");
-  y.set(F::DecodeCrossoverBatch, v[F::DecodeCrossoverBatch] == 1 ? std::string("compute-bound from batch 1")
-                                 : v[F::DecodeCrossoverBatch] == 0
-                                     ? std::string("the compute roof never meets the memory roof below batch 2^27")
-                                     : "the batch at which compute roof = memory roof, found by bisection at this context (HBM capacity not applied)");
+  y.set(F::DecodeCrossoverBatch, words(v[F::DecodeCrossoverBatch] == 1 ? std::string("compute-bound from batch 1")
+                                       : v[F::DecodeCrossoverBatch] == 0
+                                           ? std::string("never: the compute roof stays below the memory roof up to batch 2^27")
+                                           : "the batch at which compute roof = memory roof, found by regula falsi at this context (HBM capacity not applied)"));
 }
 
 }  // namespace tierscope::model::topics

@@ -105,6 +105,24 @@ void compute_prefix(Ctx& c, Values& v) {
   v[F::PrefixSpeedup] = hit > 0 && v[F::PrefixTtftHit] > 0 ? v[F::PrefixTtftMiss] / v[F::PrefixTtftHit] : 0.0;
 }
 
+namespace {
+
+// a − b as the value takes it: never below zero.
+Expr gain(Expr a, Expr b, double diff) {
+  if (diff >= 0) return a - b;
+  return max_of({q(0, "s"), a - b});
+}
+
+// Where the hit sits and why, in words.
+std::string tier_reason(const Say& y) {
+  const Terms& t = y.t;
+  if (y.w.prefix_tier != PrefixTier::Auto) return std::string("prefix_tier = ") + prefix_tier_name(t.prefix_from);
+  return "the batch's " + num(y.w.batch) + " prefixes against " + num(t.prefix_hbm_held) + " the HBM beside the running batch holds and " +
+         num(t.prefix_dram_held) + " the instance's " + B(t.prefix_dram_pool) + " of host DRAM holds";
+}
+
+}  // namespace
+
 void describe_prefix(Say& y) {
   const ModelArch& m = y.m;
   const Hardware& hw = y.hw;
@@ -113,35 +131,72 @@ void describe_prefix(Say& y) {
   const Workload& w = y.w;
   const double hit = y.hit;
   const bool replays = y.replays, win = y.win;
-  y.set(F::PrefixHitBytes, hit > 0 ? num(hit) + " tokens × " + num(v[F::KvGlobalPerToken]) + " B/token" +
-                                         (replays ? " (SWA is replayed, never cached)" : win ? " + the window " + y.H(F::KvSwaPerSession) + " cached with it" : "")
-                                   : std::string("no prefix hit"));
-  y.set(F::PrefixSsdReadTime, hit > 0 ? num(hw.lat_ssd_us) + " µs + " + y.H(F::PrefixHitBytes) + " / (" + num(hw.ssd_count) + " × " + num(hw.ssd_gbps) + " GB/s)"
-                                      : std::string("no prefix hit"));
-  y.set(F::PrefixUploadTime, hit > 0 ? human(t.host_lat, "s") + " DMA latency + " + y.H(F::PrefixHitBytes) + y.share + y.link +
-                                           (t.kv_share >= 1 && t.tp > 1 ? " (each of the " + y.tp + " GPUs over its own link, at once)" : std::string())
-                                     : std::string("no prefix hit"));
-  y.set(F::PrefixSsdPathTime, hit > 0 ? y.H(F::PrefixSsdReadTime) + " + " + y.H(F::PrefixUploadTime) : std::string("no prefix hit"));
-  y.set(F::PrefixHitTime, y.H(F::PrefixSsdReadTime) + " SSD → DRAM + " + y.H(F::PrefixUploadTime) + " DRAM → HBM, before the turn starts");
-  y.set(F::PrefixRestTime, num(w.prompt - hit) + " new tokens after the hit: " + S(t.rest.full.time()) + " + " + S(t.rest.win.time()) +
-                               " (the prompt's two passes, attending over the hit's " + num(hit) + " positions too)");
-  y.set(F::PrefixReplayTime, hit > 0 && replays ? "prefill of the new tokens with the hit's last " + num(std::min<double>(m.n_win, hit)) + " tokens in front " +
-                                                      S(t.rest_replay.time()) + " − without them " + S(t.rest.time())
-                                                : std::string(hit > 0 ? y.no_replay : "no prefix hit"));
-  y.set(F::PrefixRecomputeTime, hit > 0 ? "prefill of the whole prompt " + y.H(F::PrefillTime) + " − prefill after the hit " + y.H(F::PrefixRestTime)
-                                        : std::string("no prefix hit"));
-  y.set(F::PrefixTtftMiss, "prefill of the whole prompt " + y.H(F::PrefillTime));
-  y.set(F::PrefixTtftHit, hit > 0 ? y.H(F::PrefixHitTime) + " read + " + y.H(F::PrefixReplayTime) + " replay + " + y.H(F::PrefixRestTime) + " rest"
-                                  : std::string("no prefix hit"));
-  y.set(F::PrefixSpeedup, hit > 0 ? y.H(F::PrefixTtftMiss) + " / " + y.H(F::PrefixTtftHit) : std::string("no prefix hit"));
+  const std::string none = "no prefix hit";
+  if (hit <= 0) {
+    for (F id : {F::PrefixHitBytes, F::PrefixSsdReadTime, F::PrefixUploadTime, F::PrefixSsdPathTime, F::PrefixHitTime, F::PrefixReplayTime,
+                 F::PrefixRecomputeTime, F::PrefixSpeedup})
+      y.set(id, words(none));
+    y.set(F::PrefixRestTime, q(t.rest.full.time(), "s", "every token") + q(t.rest.win.time(), "s", "the last window"));
+    y.set(F::PrefixTtftMiss, q(v[F::PrefillTime], "s", "prefill of the whole prompt"));
+    y.set(F::PrefixTtftHit, q(v[F::PrefillTime], "s", "prefill of the whole prompt").note(none));
+    return;
+  }
+  const bool persisted = win && !replays;
+  {
+    Expr e = n(hit, "tokens") * q(v[F::KvGlobalPerToken], "B", "per token");
+    if (persisted) e = e + q(v[F::KvSwaPerSession], "B", "the window cached with it");
+    if (replays) e.note("SWA is replayed, never cached");
+    y.set(F::PrefixHitBytes, std::move(e));
+  }
+  const Expr bytes = q(v[F::PrefixHitBytes], "B", "hit");
+  y.set(F::PrefixSsdReadTime, q(t.ssd_lat, "s", "I/O latency") + bytes / (n(hw.ssd_count, "drives") * q(hw.ssd_gbps * 1e9, "B/s")));
+  {
+    Expr share = t.kv_share < 1 ? bytes / n(t.tp, "tp") : bytes;
+    Expr e = q(t.host_lat, "s", "DMA latency") + share / q(t.host_bw, "B/s");
+    e.note(std::string(link_info(hw.host_link).label) + (t.kv_share >= 1 && t.tp > 1 ? "; each of the " + y.tp + " GPUs over its own link, at once" : ""));
+    y.set(F::PrefixUploadTime, std::move(e));
+  }
+  const Expr ssd = q(v[F::PrefixSsdReadTime], "s", "SSD → DRAM"), up = q(v[F::PrefixUploadTime], "s", "DRAM → HBM");
+  {
+    Expr e = t.prefix_pipelined ? max_of({ssd, up}) + min_of({ssd, up}) / n(t.prefix_layers, "layers") : ssd + up;
+    e.note(t.prefix_pipelined ? "the engine copies layer by layer: the longer hop plus one layer of the shorter"
+                              : "the engine moves the whole hit hop after hop");
+    y.set(F::PrefixSsdPathTime, std::move(e));
+  }
+  {
+    const std::string why = tier_reason(y);
+    switch (t.prefix_from) {
+      case PrefixTier::Hbm: y.set(F::PrefixHitTime, words("nothing to read: the hit is still in HBM (" + why + ")")); break;
+      case PrefixTier::Dram: y.set(F::PrefixHitTime, Expr(up).note("read from host DRAM: " + why)); break;
+      case PrefixTier::Ssd:
+      case PrefixTier::Auto:
+      case PrefixTier::Count: y.set(F::PrefixHitTime, q(v[F::PrefixSsdPathTime], "s", "SSD → DRAM → HBM").note("read from SSD: " + why)); break;
+    }
+  }
+  y.set(F::PrefixRestTime, (q(t.rest.full.time(), "s", "every token") + q(t.rest.win.time(), "s", "the last window"))
+                               .note(num(std::max(1.0, w.prompt - hit)) + " new tokens attending over the hit's " + num(hit) + " positions too"));
+  if (replays) {
+    y.set(F::PrefixReplayTime, gain(q(t.rest_replay.time(), "s", "prefill with the hit's last " + num(std::min<double>(m.n_win, hit)) + " tokens in front"),
+                                    q(t.rest.time(), "s", "without them"), t.rest_replay.time() - t.rest.time()));
+  } else {
+    y.set(F::PrefixReplayTime, words(y.no_replay));
+  }
+  y.set(F::PrefixRecomputeTime, gain(q(v[F::PrefillTime], "s", "prefill of the whole prompt"), q(v[F::PrefixRestTime], "s", "prefill after the hit"),
+                                     v[F::PrefillTime] - v[F::PrefixRestTime]));
+  y.set(F::PrefixTtftMiss, q(v[F::PrefillTime], "s", "prefill of the whole prompt"));
+  y.set(F::PrefixTtftHit, q(v[F::PrefixHitTime], "s", std::string("read from ") + prefix_tier_name(t.prefix_from)) +
+                              q(v[F::PrefixReplayTime], "s", "window replay") + q(v[F::PrefixRestTime], "s", "prefill after the hit"));
+  y.set(F::PrefixSpeedup, q(v[F::PrefixTtftMiss], "s", "TTFT without the hit") / q(v[F::PrefixTtftHit], "s", "with it"));
 }
 
 void describe_turn_cost(Say& y) {
   const Workload& w = y.w;
   const double hit = y.hit;
-  y.set(F::CostTurnMiss, "(" + num(w.prompt) + " × $" + num(w.price_miss) + " + " + num(w.output) + " × $" + num(w.price_out) + ") / 1M tokens");
-  y.set(F::CostTurnHit, "(" + num(w.prompt - hit) + " × $" + num(w.price_miss) + " + " + num(hit) + " × $" + num(w.price_hit) + " + " + num(w.output) +
-                            " × $" + num(w.price_out) + ") / 1M tokens");
+  const Expr per_m = n(1e6, "tokens per million");
+  y.set(F::CostTurnMiss, (n(w.prompt, "prompt tokens") * q(w.price_miss, "USD") + n(w.output, "output tokens") * q(w.price_out, "USD")) / per_m);
+  y.set(F::CostTurnHit, (n(w.prompt - hit, "missed tokens") * q(w.price_miss, "USD") + n(hit, "hit tokens") * q(w.price_hit, "USD") +
+                         n(w.output, "output tokens") * q(w.price_out, "USD")) /
+                            per_m);
 }
 
 }  // namespace tierscope::model::topics

@@ -20,6 +20,11 @@ void compute_replay(Ctx& c, Values& v) {
   r.bytes_c[3] += index;
   r.close(c.peak, t.bw);
   r.flop_all = rw.flop_all;
+  t.replay_flop_dense = rw.flop_dense * t.tp;
+  t.replay_flop_experts = rw.flop_experts_all;
+  t.replay_flop_attn = (rw.flop_attn + rw.flop_index) * t.tp;
+  t.replay_w_dense = rw.w_dense;
+  t.replay_w_experts = rw.w_experts;
   r.weight_bytes = rw.weights();
   r.kv_bytes = r.bytes_c[2] + r.bytes_c[3];
   v[F::ReplayFlop] = r.flop_all;
@@ -33,19 +38,23 @@ void describe_replay(Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const Workload& w = y.w;
-  const bool replays = y.replays;
-  const std::string& no_replay = y.no_replay;
+  if (!y.replays) {
+    for (F id : {F::ReplayFlop, F::ReplayTimeStandalone, F::ReplayWeightBytes, F::ReplayTime}) y.set(id, words(y.no_replay));
+    return;
+  }
   const double wt = std::min<double>(m.n_win, w.ctx);
-  y.set(F::ReplayFlop, replays ? "every GPU: the last " + num(wt) + " tokens through all " + num(t.layers) + " layers, 2 × active parameters per token + attention and indexer over " +
-                                     num(w.ctx) + " positions"
-                               : no_replay);
-  y.set(F::ReplayTimeStandalone, replays ? y.roof(t.replay) : no_replay);
-  y.set(F::ReplayWeightBytes, replays ? "attention and dense parts + " + num(t.moe_layers) + " MoE layers × the experts " + num(wt) +
-                                            " tokens touch on one rank × " + P(t.p_expert) + " × " + num_sig(t.bpv_experts, 6) + " B / " + num(t.mt)
-                                      : no_replay);
-  y.set(F::ReplayTime, replays ? "decode step with the window's " + num(wt) + " tokens riding along " + S(t.replay_merged_step) + " − the step alone " +
-                                     S(t.step.time()) + " (its weights are streamed anyway)"
-                               : no_replay);
+  const std::string tokens = "the last " + num(wt) + " tokens through all " + num(t.layers) + " layers";
+  y.set(F::ReplayFlop, (q(t.replay_flop_dense, "FLOP", "dense and attention projections") + q(t.replay_flop_experts, "FLOP", "routed experts") +
+                        q(t.replay_flop_attn, "FLOP", "attention and indexer over " + num(w.ctx) + " positions"))
+                           .note("every GPU: " + tokens));
+  y.set(F::ReplayTimeStandalone, (y.classes_expr(t.replay) + q(t.replay.t_comm, "s", "collectives")).note(tokens + ", alone"));
+  y.set(F::ReplayWeightBytes, (q(t.replay_w_dense, "B", "attention and dense parts") + q(t.replay_w_experts, "B", "experts the window's tokens touch on one rank"))
+                                  .note("one GPU of " + num(t.gpus)));
+  const double gain = t.replay_merged_step - t.step.time();
+  Expr e = q(t.replay_merged_step, "s", "decode step with the window riding along") - q(t.step.time(), "s", "the step alone");
+  if (gain < 0) e = max_of({q(0, "s"), e});
+  e.note("its weights are streamed anyway");
+  y.set(F::ReplayTime, std::move(e));
 }
 
 }  // namespace tierscope::model::topics

@@ -42,16 +42,29 @@ void describe_serving(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  {
-    const double rest = std::max(0, w.prompt - std::min(w.prefix_hit, w.prompt));
-    y.set(F::ServePrefillShare, w.output > 0 ? num(w.batch) + " sessions × " + num_sig(t.accepted, 4) + " tokens × " + num(rest) + "/" + num(w.output) +
-                                                   " new prompt tokens per output token × " + FL(w.prompt > 0 ? v[F::PrefillFlop] / w.prompt : 0) +
-                                                   " per token / (" + y.gpus + " GPUs × " + y.peak + ")"
-                                             : std::string("no output tokens"));
+  const double rest = std::max(0, w.prompt - std::min(w.prefix_hit, w.prompt));
+  const Expr accepted = sig(t.accepted, 4, "tokens per step");
+  if (w.output <= 0) {
+    y.set(F::ServePrefillShare, words("no output tokens"));
+  } else if (w.prompt <= 0) {
+    y.set(F::ServePrefillShare, words("no prompt tokens"));
+  } else {
+    // The prompt's compute on the busiest GPU, class by class at each class's own rate (its formats').
+    std::vector<Expr> parts;
+    for (int i = 0; i < kWorkClasses; ++i) {
+      const double f = t.prefill.full.flop_c[i] + t.prefill.win.flop_c[i];
+      if (f > 0 && t.peak_c[i] > 0) parts.push_back((q(f, "FLOP") / q(t.peak_c[i], "FLOP/s")).named(work_class_name(static_cast<WorkClass>(i))));
+    }
+    Expr compute = sum_of(std::move(parts));
+    compute.named("the prompt's compute");
+    Expr e = n(y.s.work.batch, "sessions") * accepted * n(rest, "new prompt tokens") / n(w.output, "output tokens") / n(t.dp, "replicas") * compute /
+             n(w.prompt, "prompt tokens");
+    e.note("mixed into decode steps a prompt's weights are streamed anyway; the experts already see every replica's tokens");
+    y.set(F::ServePrefillShare, std::move(e));
   }
-  y.set(F::ServeTpot, "(" + y.H(F::DecodeStepTime) + " + " + y.H(F::ServePrefillShare) + ") / " + num_sig(t.accepted, 4) + " tokens per step");
-  y.set(F::ServeTokensPerSGpu, num(w.batch) + " × " + num_sig(t.accepted, 4) + " / (" + y.H(F::DecodeStepTime) + " + " + y.H(F::ServePrefillShare) +
-                                   ") / " + y.gpus + " GPUs");
+  const Expr step = q(v[F::DecodeStepTime], "s", "decode step") + q(v[F::ServePrefillShare], "s", "prefill share");
+  y.set(F::ServeTpot, step / accepted);
+  y.set(F::ServeTokensPerSGpu, n(y.s.work.batch, "sessions") * accepted / step / n(t.gpus, "GPUs"));
 }
 
 void describe_ssd(Say& y) {
@@ -59,14 +72,25 @@ void describe_ssd(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  y.set(F::SsdCapacity, num(hw.ssd_count) + " × " + num(hw.ssd_tb) + " TB");
-  y.set(F::SsdWriteRate, w.output > 0 ? human(v[F::ServeTokensPerSGpu], "tokens/s") + " per GPU × " + num(t.node_gpus) + " GPUs × (" +
-                                            num(w.prompt - y.hit) + " new prompt + " + num(w.output) + " output tokens) / " + num(w.output) +
-                                            " output × " + num(v[F::KvGlobalPerToken]) + " B/token (no sharing between sessions)"
-                                      : std::string("no output tokens"));
-  y.set(F::SsdRetentionBytes, y.H(F::SsdWriteRate) + " × " + num(hw.retention_h) + " h");
-  y.set(F::SsdDwpdNeeded, y.H(F::SsdWriteRate) + " × 86,400 s / " + y.H(F::SsdCapacity) + " (drives rated " + num(hw.ssd_dwpd) + " per day)");
-  y.set(F::SsdRetentionHours, y.H(F::SsdCapacity) + " / " + y.H(F::SsdWriteRate) + " / 3,600 s");
+  y.set(F::SsdCapacity, n(hw.ssd_count, "drives") * q(hw.ssd_tb * 1e12, "B"));
+  if (w.output > 0) {
+    Expr e = q(v[F::ServeTokensPerSGpu], "tokens/s", "per GPU") * n(t.node_gpus, "GPUs") *
+             (n(w.prompt - y.hit, "new prompt tokens") + n(w.output, "output tokens")) / n(w.output, "output tokens") *
+             q(v[F::KvGlobalPerToken], "B", "per token");
+    e.note("no sharing between sessions");
+    y.set(F::SsdWriteRate, std::move(e));
+  } else {
+    y.set(F::SsdWriteRate, words("no output tokens"));
+  }
+  const Expr rate = q(v[F::SsdWriteRate], "B/s", "written");
+  y.set(F::SsdRetentionBytes, rate * q(hw.retention_h * 3600.0, "s"));
+  if (v[F::SsdCapacity] > 0) {
+    y.set(F::SsdDwpdNeeded, (rate * q(86400, "s") / q(v[F::SsdCapacity], "B")).note("drives rated " + num(hw.ssd_dwpd) + " per day"));
+  } else {
+    y.set(F::SsdDwpdNeeded, words("no SSDs"));
+  }
+  if (v[F::SsdWriteRate] > 0) y.set(F::SsdRetentionHours, q(v[F::SsdCapacity], "B") / rate / n(3600, "s per hour"));
+  else y.set(F::SsdRetentionHours, words("nothing is written"));
 }
 
 }  // namespace tierscope::model::topics

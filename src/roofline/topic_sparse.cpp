@@ -46,52 +46,44 @@ void compute_sparse_reads(Ctx& c, Values& v) {
 
 namespace {
 
-// The two indexers' times: each the larger of its reads and its scoring FLOP.
-void describe_index_times(Say& y) {
-  const ModelArch& m = y.m;
+// One indexer's time: the larger of its reads and its scoring FLOP, each at its own roof.
+Expr index_time(const Say& y, double bytes, double flop, const std::string& flop_note) {
   const Terms& t = y.t;
-  const Values& v = y.v;
-  const std::string& per_gpu = y.per_gpu;
-  const double fl = t.fullpool_rows_idx * 2.0 * m.idx_heads * m.idx_dim;
-  Pass x;
-  x.flop_c[3] = fl;
-  x.bytes_c[3] = v[F::IndexFullpoolBytes];
-  x.close(t.peak_c, t.bw);
-  y.set(F::IndexFullpoolTime, "max(" + y.H(F::IndexFullpoolBytes) + per_gpu + " = " + S(x.t_memory) + ", " + FL(fl) + " (2 × " + num(m.idx_heads) +
-                                  " heads × " + num(m.idx_dim) + " dims per key) / (" + y.peak + ") = " + S(x.t_compute) + "): " + bound_name(x));
-  const double fp = t.pool_indexers * t.pool_positions * 2.0 * m.idx_heads * m.idx_dim;
-  x.flop_c[3] = fp;
-  x.bytes_c[3] = v[F::IndexCandidateBytes];
-  x.close(t.peak_c, t.bw);
-  y.set(F::IndexCandidateTime, "max(" + y.H(F::IndexCandidateBytes) + per_gpu + " = " + S(x.t_memory) + ", " + FL(fp) + " / (" + y.peak + ") = " +
-                                   S(x.t_compute) + "): " + bound_name(x));
+  Expr fl = q(flop, "FLOP", "scoring");
+  if (!flop_note.empty()) fl.note(flop_note);
+  return max_of({q(bytes, "B", "reads") / q(t.bw, "B/s"), fl / q(t.peak_c[3], "FLOP/s")});
 }
 
 }  // namespace
 
 void describe_sparse_reads(Say& y) {
   const ModelArch& m = y.m;
-  const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  const std::string& per_gpu = y.per_gpu;
-  y.set(F::TopkSliceBytes, num(m.top_k) + " selected × " + num(v[F::KvGlobalPerToken]) +
-                               " B/token (the card multiplies by the whole-model bytes per token)");
-  y.set(F::TopkSliceTime, y.H(F::TopkSliceBytes) + per_gpu);
-  y.set(F::TopkSelectTime, t.selecting_layers > 0 ? num(t.selecting_layers) + " selecting layers × " + num(hw.lat_sram_ns) + " ns + " +
-                                                        num(t.dec.select_keys) + " scores × 4 B × 2 passes / " + human(t.sram_bw, "B/s")
-                                                  : std::string("no top-k selection"));
-  y.set(F::GatherBytes, num(t.gather_layers) + " reading layers × min(" + num(m.top_k) + ", " + num(w.ctx) + "/ratio) rows × " +
-                            num(v[F::KvMainEntry]) + " B main entry");
-  y.set(F::GatherTime, y.H(F::GatherBytes) + per_gpu + " (bandwidth only; add " + num(hw.lat_hbm_us) + " µs for a dependent access)");
-  y.set(F::IndexFullpoolBytes, num(t.fullpool_indexers) + " full-pool indexers scan " + num(t.fullpool_rows_idx) + " index rows (" + num(w.ctx) +
-                                   " tokens / ratio each) × " + num(v[F::KvIndexEntry]) + " B");
-  describe_index_times(y);
-  y.set(F::IndexCandidateBytes, num(t.pool_indexers) + " candidate-pool indexers × " + num(t.pool_positions) + " positions (≤ " +
-                                    num(m.cand_blocks) + " blocks × " + num(m.cand_block) + ") × " + num(v[F::KvIndexEntry]) + " B");
-  y.set(F::SwaWindowBytes, num(t.window_layers) + " layers × min(" + num(m.n_win) + ", " + num(w.ctx) + ") tokens × " + num(v[F::KvSwaEntry]) + " B");
-  y.set(F::SwaWindowTime, y.H(F::SwaWindowBytes) + per_gpu);
+  const std::string gpu = "one GPU of " + num(t.gpus);
+  y.set(F::TopkSliceBytes, (n(m.top_k, "selected") * q(v[F::KvGlobalPerToken], "B", "per token"))
+                               .note("the card multiplies by the whole-model bytes per token"));
+  y.set(F::TopkSliceTime, q(v[F::TopkSliceBytes], "B") / q(t.bw, "B/s"));
+  if (t.selecting_layers > 0) {
+    y.set(F::TopkSelectTime, (n(t.dec.select_keys, "candidate scores") / n(topk_keys_per_s(y.s.hw.gpu), "keys/s"))
+                                 .note(num(t.selecting_layers) + " selecting layers, a radix-select kernel's rate; its launch is one of the indexer's kernels"));
+  } else {
+    y.set(F::TopkSelectTime, words("no top-k selection"));
+  }
+  y.set(F::GatherBytes, q(t.dec.gather, "B").note("Σ over " + num(t.gather_layers) + " reading layers of min(" + num(m.top_k) + ", " + num(w.ctx) +
+                                                   "/ratio) rows × " + num(v[F::KvMainEntry]) + " B main entry"));
+  y.set(F::GatherTime, (q(v[F::GatherBytes], "B") / q(t.bw, "B/s")).note("bandwidth only; add " + num(y.hw.lat_hbm_us) + " µs for a dependent access"));
+  y.set(F::IndexFullpoolBytes, q(t.dec.fullpool, "B").note(num(t.fullpool_indexers) + " full-pool indexers scan " + num(t.fullpool_rows_idx) +
+                                                           " index rows (" + num(w.ctx) + " tokens / ratio each) × " + num(v[F::KvIndexEntry]) + " B"));
+  y.set(F::IndexFullpoolTime, index_time(y, v[F::IndexFullpoolBytes], t.fullpool_rows_idx * 2.0 * m.idx_heads * m.idx_dim,
+                                         "2 × " + num(m.idx_heads) + " heads × " + num(m.idx_dim) + " dims per key"));
+  y.set(F::IndexCandidateBytes, q(t.dec.pool, "B").note(num(t.pool_indexers) + " candidate-pool indexers × " + num(t.pool_positions) + " positions (≤ " +
+                                                        num(m.cand_blocks) + " blocks × " + num(m.cand_block) + ") × " + num(v[F::KvIndexEntry]) + " B"));
+  y.set(F::IndexCandidateTime, index_time(y, v[F::IndexCandidateBytes], t.pool_indexers * t.pool_positions * 2.0 * m.idx_heads * m.idx_dim, ""));
+  y.set(F::SwaWindowBytes, q(t.dec.window, "B").note(num(t.window_layers) + " layers × min(" + num(m.n_win) + ", " + num(w.ctx) + ") tokens × " +
+                                                     num(v[F::KvSwaEntry]) + " B"));
+  y.set(F::SwaWindowTime, (q(v[F::SwaWindowBytes], "B") / q(t.bw, "B/s")).note(gpu));
 }
 
 }  // namespace tierscope::model::topics

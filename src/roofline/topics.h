@@ -112,7 +112,10 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
                  double* out_kv = nullptr);
 // Fresh prompt of n tokens after `before` cached ones: causal average before the split, the last window
 // (or last token) after it.
-PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w = nullptr, Work* fw = nullptr);
+// `fw`, `ww`: the full pass's work per chunk and the window pass's; `proj`: the KV projections the layers
+// from the split on still make for every prompt token (FLOP on one GPU).
+PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w = nullptr, Work* fw = nullptr, Work* ww = nullptr,
+                        double* proj = nullptr);
 // A radix top-k select over `queries` queries' candidates at the kernel's rate (topic_sparse.cpp).
 double topk_keys_per_s(GpuKind g);
 double topk_select_time(const Ctx& c, double queries);
@@ -178,7 +181,7 @@ struct Say {
   // A figure's value in words, formatted once: formulas quote other figures' values often.
   const std::string& H(F id) {
     std::string& h = said[static_cast<std::size_t>(id)];
-    if (h.empty()) h = human(v[id], figure_info(id).unit);
+    if (h.empty()) h = id == F::DecodeCrossoverBatch && v[id] == 0 ? std::string("never") : human(v[id], figure_info(id).unit);
     return h;
   }
   // "value = expression": the text rendered from the terms the value used (formula.h), or why the

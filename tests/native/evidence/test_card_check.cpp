@@ -127,3 +127,23 @@ TEST_CASE("card check: verdicts are computed, so scenario edits move them") {
   CHECK(std::isnan(row(one, "replay").value));
   CHECK(row(one, "replay").reason.find("cannot run") != std::string::npos);
 }
+
+TEST_CASE("card check: the retention row is read at the scenario's own load, and says what 72 h needs") {
+  Scenario s;
+  REQUIRE(make_preset("deepseek-v3-8xh200", s));
+  Error e;
+  Adjustments moved;
+  REQUIRE(edit_param(s, *find_param("tp"), "1", moved, e));  // DEP8: dp follows to 8
+  REQUIRE(set_param_text(s, *find_param("ctx"), "2048", e));
+  const std::vector<CardRow> idle = check_card(s);
+  CHECK(row(idle, "retention").verdict == Verdict::Consistent);
+  CHECK(row(idle, "retention").note.find("batch 1 ") != std::string::npos);
+  REQUIRE(set_param_text(s, *find_param("batch"), "1024", e));
+  const std::vector<CardRow> busy = check_card(s);
+  const CardRow& r = row(busy, "retention");
+  CHECK(r.value < 72);
+  CHECK(r.verdict != Verdict::Consistent);
+  CHECK(r.note.find("batch 1,024") != std::string::npos);
+  CHECK(r.note.find("drive writes per day") != std::string::npos);
+  CHECK(r.note.find("up to batch") != std::string::npos);
+}

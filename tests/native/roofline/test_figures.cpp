@@ -366,3 +366,36 @@ TEST_CASE("prefill under data parallel: every replica's tokens meet at the exper
   compute_values(s, d);
   CHECK(d.terms.prefill.full.flop_c[1] == Approx(full.flop_c[1] / 2).epsilon(0.02));  // 8 prompts over 16 ranks
 }
+
+TEST_CASE("top-k select: a radix kernel over its candidates, growing with them") {
+  Scenario s = preset("v41-flash-8xb200");
+  set(s, "ctx", "1048576");
+  set(s, "batch", "34");
+  Computed c;
+  compute_values(s, c);
+  const double keys = c.terms.dec.select_keys;
+  CHECK(c.values[F::TopkSelectTime] == Approx(keys / 25e9));
+  CHECK(c.values[F::DecodeTTopk] == Approx(c.terms.tokens_replica * keys / 25e9));
+  CHECK(c.values[F::DecodeTTopk] > 1e-3);  // ~91 M candidate scores on one replica: milliseconds, not 20 µs
+  set(s, "ctx", "262144");
+  Computed shorter;
+  compute_values(s, shorter);
+  CHECK(shorter.values[F::TopkSelectTime] < c.values[F::TopkSelectTime]);
+  set(s, "gpu", "h200");
+  Computed hopper;
+  compute_values(s, hopper);
+  CHECK(hopper.values[F::TopkSelectTime] == Approx(shorter.values[F::TopkSelectTime] * 25.0 / 15.0));
+}
+
+TEST_CASE("crossover: a batch the roofs never meet at reads never, not 0 sessions") {
+  // Dense GQA at 256K: each session's KV reads outgrow its FLOP, so no batch turns decode compute-bound.
+  Scenario s = preset("llama31-8b-1xh100");
+  set(s, "max_pos", "0");
+  set(s, "ctx", "262144");
+  const Figures f = describe(s);
+  REQUIRE(f[F::DecodeCrossoverBatch].feasible);
+  REQUIRE(f[F::DecodeCrossoverBatch].value == 0);
+  CHECK(figure_value_text(f[F::DecodeCrossoverBatch]) == "never");
+  CHECK(f[F::DecodeCrossoverBatch].formula.rfind("never", 0) == 0);
+  CHECK(f[F::DecodeCrossoverBatch].formula.find("0 sessions") == std::string::npos);
+}
