@@ -59,7 +59,8 @@ void describe_serving(Say& y) {
     compute.named("the prompt's compute");
     Expr e = n(y.s.work.batch, "sessions") * accepted * n(rest, "new prompt tokens") / n(w.output, "output tokens") / n(t.dp, "replicas") * compute /
              n(w.prompt, "prompt tokens");
-    e.note("mixed into decode steps a prompt's weights are streamed anyway; the experts already see every replica's tokens");
+    e.note(std::string("mixed into decode steps a prompt's weights are streamed anyway") +
+           (t.dp > 1 && t.moe_layers > 0 ? "; the experts' share already holds every replica's tokens" : ""));
     y.set(F::ServePrefillShare, std::move(e));
   }
   const Expr step = q(v[F::DecodeStepTime], "s", "decode step") + q(v[F::ServePrefillShare], "s", "prefill share");
