@@ -250,7 +250,7 @@ void describe_decode_rates(Say& y) {
   y.set(F::DecodeWeightShare, y.H(F::DecodeWeightBytes) + " / (" + y.H(F::DecodeWeightBytes) + " + " + y.H(F::DecodeKvBytes) + ")");
   y.set(F::DecodeCrossoverBatch, words(v[F::DecodeCrossoverBatch] == 1 ? std::string("compute-bound from batch 1")
                                        : v[F::DecodeCrossoverBatch] == 0
-                                           ? std::string("never: the compute roof stays below the memory roof up to batch 2^27")
+                                           ? std::string("the compute roof stays below the memory roof up to batch 2^27")
                                            : "the batch at which compute roof = memory roof, found by regula falsi at this context (HBM capacity not applied)"));
 }
 
