@@ -83,7 +83,7 @@ const FigureInfo kInfo[] = {
     {F::DecodeTWindow, "decode.t_window", "Step time reading SWA windows", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTAppend, "decode.t_append", "Step time writing the new tokens' KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTCompute, "decode.t_compute", "Step time the compute roof adds above the memory roof", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
-    {F::DecodeTTopk, "decode.t_topk", "Step time selecting the top-k in SRAM", "s", P::Derived, TS_STEP, T::Sram, L::None, NR, S::PerStep},
+    {F::DecodeTTopk, "decode.t_topk", "Step time selecting the top-k (radix-select kernel)", "s", P::Derived, TS_STEP, T::Sram, L::None, NR, S::PerStep},
     {F::DecodeTA2a, "decode.t_a2a", "Step time in MoE all-to-all", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTAllreduce, "decode.t_allreduce", "Step time in all-reduces", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTOverhead, "decode.t_overhead", "Step time kernels spend at their launch floor above both roofs", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
