@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -338,13 +339,19 @@ void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, uns
 // The parts of compute_values a figure needs (0: only what is always computed).
 unsigned figure_scope(FigureId id);
 
+// A describe()'s formulas, written when first read (describe.cpp): its figures share it.
+class FormulaBook;
+
 struct Figure {
   std::string_view id;
   FigureId fid = FigureId::Count;
   std::string_view label;
   double value = 0;
   std::string_view unit;
-  std::string formula;  // with the scenario's numbers substituted
+  // The formula with the scenario's numbers substituted. describe() writes no text: the first read writes
+  // this figure's topic (it and its neighbours) from the numbers the figures keep; "" without a book.
+  const std::string& formula() const;
+  std::shared_ptr<FormulaBook> book;
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
   std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
   bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number
@@ -394,7 +401,9 @@ const RetiredFigure* retired_figure(std::string_view old_id);
 // "8×B200 · two TP4 instances", "8×H200 · one TP8 instance", "16×GB300 · one DP2×TP8 instance over 2 nodes".
 std::string layout_label(const Scenario& s);
 
-// Values plus the text layer. Slower than compute_values() because it formats every formula.
+// Values plus the text layer: facts, provenance and each figure's formula, the formulas written on first
+// read (Figure::formula). A Figures and its copies may be read from one thread at a time or from several
+// (the book locks while it writes).
 Figures describe(const Scenario& s);
 // A figure's dependency keys as indices into params() (worked out once).
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);

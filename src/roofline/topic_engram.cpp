@@ -35,12 +35,6 @@ void describe_engram(Say& y) {
   const ModelArch& m = y.m;
   const Hardware& hw = y.hw;
   const Terms& t = y.t;
-  // The tables sit in the tier they live in.
-  for (F id : {F::EngramParams, F::EngramBytesPerToken, F::EngramTableBytes}) {
-    y.list[static_cast<std::size_t>(id)].tier = m.engram_home == EngramHome::Hbm    ? Tier::Hbm
-                                                : m.engram_home == EngramHome::Dram ? Tier::Dram
-                                                                                    : Tier::Remote;
-  }
   y.set(F::EngramFetchTime, m.engram_count == 0 ? std::string("no Engram")
                             : m.engram_home == EngramHome::Dram
                                 ? human(t.host_lat, "s") + " host DMA latency + " + y.H(F::EngramBytesPerToken) + " / " + human(t.host_bw, "B/s") + " host link"

@@ -152,17 +152,25 @@ inline std::string FL(double x) { return human(x, "FLOP"); }
 inline std::string P(double x) { return human(x, "params"); }
 inline std::string fmt_label(NumFormat f) { return format_info(f).label; }
 
-// What describe() passes from topic to topic: the values, the figure list it fills, and the phrases many
-// formulas quote, formatted once.
+// The formulas' text as the topics write it: one per figure, whether the setup lets the figure show a number,
+// and whether a topic has written it (the first writer keeps it, so topics written in any order agree).
+struct FormulaPage {
+  std::string text[kFigureCount];
+  bool shown[kFigureCount] = {};
+  bool written[kFigureCount] = {};
+};
+
+// What describe() passes from topic to topic: the values, the page it fills, and the phrases many formulas
+// quote, formatted once.
 struct Say {
-  Say(std::vector<Figure>& figures, const Computed& computed, const Scenario& scenario);
+  Say(FormulaPage& page, const Computed& computed, const Scenario& scenario);
   const Scenario& s;
   const ModelArch& m;
   const Hardware& hw;
   const Workload& w;
   const Values& v;
   const Terms& t;
-  std::vector<Figure>& list;
+  FormulaPage& page;
   std::string why_not;              // why the setup cannot run (empty when it can)
   std::vector<std::string> said;    // each figure's value in words, formatted on first use
   std::string bw, peak;             // "8 TB/s × MBU 0.8", "4.5 PFLOP/s × MFU 0.5"
@@ -182,13 +190,15 @@ struct Say {
   }
   // "value = text", or why the figure is not computed.
   void set(F id, std::string text) {
-    Figure& f = list[static_cast<std::size_t>(id)];
-    if (!f.feasible) {
-      f.formula = "not computed: this setup cannot run (" + why_not + ")";
+    const int i = static_cast<int>(id);
+    if (page.written[i]) return;
+    page.written[i] = true;
+    if (!page.shown[i]) {
+      page.text[i] = "not computed: this setup cannot run (" + why_not + ")";
       return;
     }
     text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
-    f.formula = std::move(text);
+    page.text[i] = std::move(text);
   }
   // "Σ over kernel classes of max(compute, memory): dense projections 4.2 ms memory-bound (…) + … = 32 ms, memory-bound"
   std::string classes(const Pass& p) const;

@@ -81,13 +81,13 @@ TEST_CASE("V4.1 Flash: KV entry sizes and 890 B/token (FACTS 1.4.4)") {
 
 TEST_CASE("V4.1 Flash: formula text quotes the substituted numbers") {
   const Figures f = describe(default_scenario());
-  const std::string& g = f[F::KvGlobalPerToken].formula;
+  const std::string& g = f[F::KvGlobalPerToken].formula();
   CHECK(g.find("890 B/token") == 0);
   CHECK(g.find("(1/2+1/2+1/2+1/1) × (288 + 68) B") != std::string::npos);
-  CHECK(f[F::KvSwaPerSession].formula.find("40 layers × 128 tokens × 528 B") != std::string::npos);
+  CHECK(f[F::KvSwaPerSession].formula().find("40 layers × 128 tokens × 528 B") != std::string::npos);
   for (const Figure& x : f.list) {
     INFO(std::string(x.id));
-    CHECK_FALSE(x.formula.empty());
+    CHECK_FALSE(x.formula().empty());
     CHECK_FALSE(figure_sources(f, x).empty());
     CHECK(std::isfinite(x.value));
     CHECK(x.feasible);
