@@ -117,6 +117,19 @@ std::string Say::classes(const Pass& p) const {
   return x + " = " + S(p.core()) + ", " + bound_name(p);
 }
 
+Expr Say::classes_expr(const Pass& p) const {
+  std::vector<Expr> parts;
+  for (int i = 0; i < kWorkClasses; ++i) {
+    if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0) continue;
+    const double kernels = hw.kernel_us > 0 ? p.floor_c[i] / (hw.kernel_us * 1e-6) : 0.0;
+    Expr part = max_of({q(p.flop_c[i], "FLOP") / q(t.peak_c[i], "FLOP/s"), q(p.bytes_c[i], "B") / q(t.bw, "B/s"),
+                        n(kernels, "kernels") * q(hw.kernel_us * 1e-6, "s")});
+    part.named(work_class_name(static_cast<WorkClass>(i)));
+    parts.push_back(std::move(part));
+  }
+  return sum_of(std::move(parts));
+}
+
 }  // namespace topics
 
 namespace {
@@ -168,15 +181,24 @@ class FormulaBook {
   const std::string& text(FigureId id) {
     const int i = static_cast<int>(id);
     const std::lock_guard<std::mutex> lock(mu_);
-    if (!page_.written[i]) {
-      const int k = topic_of()[static_cast<std::size_t>(i)];
-      if (k >= 0) write(k);
-      for (int j = 0; j < kTopicCount && !page_.written[i]; ++j) write(j);
-    }
+    written(i);
     return page_.text[i];
+  }
+  const Expr& expr(FigureId id) {
+    const int i = static_cast<int>(id);
+    const std::lock_guard<std::mutex> lock(mu_);
+    written(i);
+    return page_.expr[i];
   }
 
  private:
+  // Writes figure i's topic unless written; where that topic leaves it unwritten, the others in order.
+  void written(int i) {
+    if (page_.written[i]) return;
+    const int k = topic_of()[static_cast<std::size_t>(i)];
+    if (k >= 0) write(k);
+    for (int j = 0; j < kTopicCount && !page_.written[i]; ++j) write(j);
+  }
   void write(int k) {
     if (done_[k]) return;
     done_[k] = true;
@@ -194,6 +216,11 @@ class FormulaBook {
 const std::string& Figure::formula() const {
   static const std::string none;
   return book ? book->text(fid) : none;
+}
+
+const Expr& Figure::expr() const {
+  static const Expr none;
+  return book ? book->expr(fid) : none;
 }
 
 Figures describe(const Scenario& s) {

@@ -21,6 +21,7 @@
 #include "base/errors.h"
 #include "model/presets.h"
 #include "model/scenario.h"
+#include "roofline/formula.h"
 
 namespace tierscope::model {
 
@@ -348,9 +349,12 @@ struct Figure {
   std::string_view label;
   double value = 0;
   std::string_view unit;
-  // The formula with the scenario's numbers substituted. describe() writes no text: the first read writes
-  // this figure's topic (it and its neighbours) from the numbers the figures keep; "" without a book.
+  // The formula with the scenario's numbers substituted, "value = " + expr().render(). describe() writes no
+  // text: the first read writes this figure's topic (it and its neighbours) from the numbers the figures
+  // keep; "" without a book.
   const std::string& formula() const;
+  // The formula as the expression its value comes from (text() where it is not arithmetic), written with it.
+  const Expr& expr() const;
   std::shared_ptr<FormulaBook> book;
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
   std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()

@@ -156,6 +156,7 @@ inline std::string fmt_label(NumFormat f) { return format_info(f).label; }
 // and whether a topic has written it (the first writer keeps it, so topics written in any order agree).
 struct FormulaPage {
   std::string text[kFigureCount];
+  Expr expr[kFigureCount];
   bool shown[kFigureCount] = {};
   bool written[kFigureCount] = {};
 };
@@ -188,20 +189,31 @@ struct Say {
     if (h.empty()) h = human(v[id], figure_info(id).unit);
     return h;
   }
-  // "value = text", or why the figure is not computed.
-  void set(F id, std::string text) {
+  // "value = expression": the text rendered from the terms the value used (formula.h), or why the
+  // figure is not computed.
+  void set(F id, Expr e) {
     const int i = static_cast<int>(id);
     if (page.written[i]) return;
     page.written[i] = true;
     if (!page.shown[i]) {
-      page.text[i] = "not computed: this setup cannot run (" + why_not + ")";
+      page.expr[i] = words("not computed: this setup cannot run (" + why_not + ")");
+      page.text[i] = page.expr[i].render();
       return;
     }
-    text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
-    page.text[i] = std::move(text);
+    std::string& text = page.text[i];
+    text = H(id);
+    text += " = ";
+    e.render_to(text);
+    page.expr[i] = std::move(e);
   }
+  // The same for a text not yet written as an expression (the formula test lists these).
+  void set(F id, std::string text) { set(id, words(std::move(text))); }
+  void set(F id, const char* text) { set(id, words(text)); }
   // "Σ over kernel classes of max(compute, memory): dense projections 4.2 ms memory-bound (…) + … = 32 ms, memory-bound"
   std::string classes(const Pass& p) const;
+  // The same as an expression: Σ over the classes with work of max(FLOP / rate, bytes / bandwidth,
+  // kernels × launch floor), each class named; it evaluates to p.core() exactly.
+  Expr classes_expr(const Pass& p) const;
   // The classes plus the pass's collectives.
   std::string roof(const Pass& p) const { return classes(p) + "; + collectives " + S(p.t_comm); }
 };
