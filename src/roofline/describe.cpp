@@ -176,38 +176,43 @@ const std::array<int, kFigureCount>& topic_of() {
 class FormulaBook {
  public:
   FormulaBook(const Scenario& s, const Computed& c, const std::vector<Figure>& list) : s_(s), c_(c) {
-    for (int i = 0; i < kFigureCount; ++i) page_.shown[i] = list[static_cast<std::size_t>(i)].feasible;
+    for (int i = 0; i < kFigureCount; ++i) shown_[i] = list[static_cast<std::size_t>(i)].feasible;
   }
   const std::string& text(FigureId id) {
     const int i = static_cast<int>(id);
     const std::lock_guard<std::mutex> lock(mu_);
     written(i);
-    return page_.text[i];
+    return page_->text[i];
   }
   const Expr& expr(FigureId id) {
     const int i = static_cast<int>(id);
     const std::lock_guard<std::mutex> lock(mu_);
     written(i);
-    return page_.expr[i];
+    return page_->expr[i];
   }
 
  private:
   // Writes figure i's topic unless written; where that topic leaves it unwritten, the others in order.
   void written(int i) {
-    if (page_.written[i]) return;
+    if (!page_) {  // the page and the shared phrases on the first read, not in describe()
+      page_ = std::make_unique<topics::FormulaPage>();
+      for (int j = 0; j < kFigureCount; ++j) page_->shown[j] = shown_[j];
+      say_ = std::make_unique<topics::Say>(*page_, c_, s_);
+    }
+    if (page_->written[i]) return;
     const int k = topic_of()[static_cast<std::size_t>(i)];
     if (k >= 0) write(k);
-    for (int j = 0; j < kTopicCount && !page_.written[i]; ++j) write(j);
+    for (int j = 0; j < kTopicCount && !page_->written[i]; ++j) write(j);
   }
   void write(int k) {
     if (done_[k]) return;
     done_[k] = true;
-    if (!say_) say_ = std::make_unique<topics::Say>(page_, c_, s_);  // the shared phrases, once
     kTopics[k](*say_);
   }
   const Scenario s_;
   const Computed c_;
-  topics::FormulaPage page_;
+  bool shown_[kFigureCount] = {};
+  std::unique_ptr<topics::FormulaPage> page_;
   std::unique_ptr<topics::Say> say_;
   bool done_[kTopicCount] = {};
   std::mutex mu_;
