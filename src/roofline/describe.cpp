@@ -33,33 +33,53 @@ int strength(Provenance p) {
 }
 
 // Every figure's static facts and value, its provenance for this scenario, and whether it is shown.
+// Every figure's table row with its texts' lengths measured once (a describe() per scenario would measure
+// them again).
+const std::vector<Figure>& figure_rows() {
+  static const std::vector<Figure> rows = [] {
+    std::vector<Figure> r(static_cast<std::size_t>(kFigureCount));
+    for (int i = 0; i < kFigureCount; ++i) {
+      const FigureInfo& info = figure_info(static_cast<FigureId>(i));
+      Figure& f = r[static_cast<std::size_t>(i)];
+      f.id = info.id;
+      f.fid = info.fid;
+      f.label = info.label;
+      f.unit = info.unit;
+      f.deps = info.deps;
+      f.tier = info.tier;
+      f.lifetime = info.lifetime;
+    }
+    return r;
+  }();
+  return rows;
+}
+
 void fill_facts(Figures& out, const Scenario& s) {
   const Values& v = out.computed.values;
   const Terms& t = out.computed.terms;
-  out.list.resize(kFigureCount);
+  out.list = figure_rows();
+  bool any_override = false;
+  for (const InputSourceOf& in : out.inputs) any_override = any_override || in.provenance == Provenance::Override;
   for (int i = 0; i < kFigureCount; ++i) {
     const FigureId fid = static_cast<FigureId>(i);
     const FigureInfo& info = figure_info(fid);
     Figure& f = out.list[static_cast<std::size_t>(i)];
-    f.id = info.id;
-    f.fid = fid;
-    f.label = info.label;
-    f.unit = info.unit;
     f.value = v.v[i];
-    f.deps = info.deps;
-    f.tier = info.tier;
-    f.lifetime = info.lifetime;
     f.provenance = Provenance::Derived;
-    // A fact (not a computation) takes the weakest provenance among its inputs for this scenario.
-    bool overridden = false;
-    Provenance weakest = Provenance::Paper;
-    for (std::uint8_t idx : figure_dep_indices(fid)) {
-      const Provenance p = out.inputs[idx].provenance;
-      if (p == Provenance::Override) overridden = true;
-      if (strength(p) < strength(weakest)) weakest = p;
+    // A fact (not a computation) takes the weakest provenance among its inputs for this scenario; a
+    // computation is Derived unless an input is overridden (none is in a preset as it stands).
+    if (info.provenance != Provenance::Derived) {
+      Provenance weakest = Provenance::Paper;
+      for (std::uint8_t idx : figure_dep_indices(fid)) {
+        const Provenance p = out.inputs[idx].provenance;
+        if (strength(p) < strength(weakest)) weakest = p;
+      }
+      f.provenance = weakest;
+    } else if (any_override) {
+      for (std::uint8_t idx : figure_dep_indices(fid)) {
+        if (out.inputs[idx].provenance == Provenance::Override) f.provenance = Provenance::Override;
+      }
     }
-    if (info.provenance != Provenance::Derived) f.provenance = weakest;
-    else if (overridden) f.provenance = Provenance::Override;
     if (!figure_shown(t, fid)) {
       f.feasible = false;
       f.value = std::numeric_limits<double>::quiet_NaN();
