@@ -10,6 +10,40 @@ namespace tierscope::model::topics {
 
 // --- Values ------------------------------------------------------------------------------------------
 
+namespace {
+
+// Two-batch overlap where the engine runs it: SGLang and DeepSeek split the step when attention is
+// data-parallel over expert parallelism and the all-to-all leaves the NVLink domain (H100 EP72 runs it;
+// NVLink-only GB200 NVL72 turned it off, FACTS-parallel §3.7).
+bool runs_tbo(const Ctx& c) {
+  const Terms& t = c.t;
+  if (t.dp <= 1 || t.ep <= 1 || t.gpus <= 1) return false;
+  switch (c.s.engine.tbo) {
+    case Tbo::On: return true;
+    case Tbo::Off: return false;
+    case Tbo::Auto:
+    case Tbo::Count: break;
+  }
+  const EngineKind e = c.s.engine.kind;
+  return (e == EngineKind::Sglang || e == EngineKind::Deepseek) && t.cross_node;
+}
+
+// Under two-batch overlap each half's all-to-all runs behind the other half's compute: the step takes
+// 2 × max(half compute, half all-to-all), each half reading the weights again. What the step pays for the
+// all-to-all is that minus the one-pass compute (negative where the overlap wins more than it hides).
+void overlap_two_batches(Ctx& c, double batch) {
+  Terms& t = c.t;
+  Work hw;
+  const Pass half = decode_pass(c, batch / 2.0, t.q, 0, 0, &hw);
+  t.tbo_core_half = half.core();
+  t.tbo_a2a_half = hw.a2a;
+  t.tbo_core_full = t.step.core();
+  t.a2a = 2.0 * std::max(t.tbo_core_half, t.tbo_a2a_half) - t.tbo_core_full;
+  t.step.t_comm += t.a2a - t.a2a_serial;
+}
+
+}  // namespace
+
 void compute_decode_step(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   const Workload& w = c.s.work;
@@ -35,9 +69,13 @@ void compute_decode_step(Ctx& c, Values& v) {
   t.kernels_per_step = c.kernel_s > 0 ? (st.floor_c[0] + st.floor_c[1] + st.floor_c[2] + st.floor_c[3]) / c.kernel_s : 0.0;
   t.ar_attn = dw.ar_attn;
   t.ar_ffn = dw.ar_ffn;
-  t.a2a = dw.a2a;
+  t.a2a = t.a2a_serial = dw.a2a;
+  t.a2a_layer_bytes = dw.a2a_bytes;
+  t.a2a_ll = dw.a2a_ll;
+  t.tbo = dw.a2a > 0 && batch >= 2 && runs_tbo(c);
+  if (t.tbo) overlap_two_batches(c, batch);
   v[F::DecodeDistinctExperts] = distinct_experts(m.experts, c.k, t.tokens_moe);
-  v[F::DecodeExpertsPerRank] = dw.load.distinct_rank;
+  v[F::DecodeExpertsPerRank] = dw.load.distinct_busiest;
   v[F::DecodeBusiestRank] = dw.load.busiest;
   v[F::DecodeImbalance] = dw.load.imbalance();
   v[F::DecodeDestRanks] = dw.load.dest_ranks;
@@ -71,8 +109,13 @@ void compute_decode_terms(Ctx& c, Values& v) {
   v[F::DecodeTAllreduce] = t.ar_attn + t.ar_ffn;
   v[F::DecodeTOverhead] = st.t_above_roofs;
   if (d > 0 && m.draft_layers > 0) {
+    // Each draft token runs the draft module's layer(s) at the batch's M (one token per session), reading
+    // its own weights and KV like an average layer of the one-token step, then the head for its logits.
     const Pass one = decode_pass(c, c.batch, 1.0, 0, 0);
-    v[F::DecodeTDraft] = d * m.draft_layers * (one.time() / std::max(1.0, t.layers));
+    const double head_flop = 2.0 * t.p_head * t.batch_replica / t.tp;
+    t.draft_head = std::max(c.peak[0] > 0 ? head_flop / c.peak[0] : 0.0, t.bw > 0 ? t.w_head / t.bw : 0.0);
+    t.draft_layer = (one.time() - t.draft_head) / std::max(1.0, t.layers);
+    v[F::DecodeTDraft] = d * (m.draft_layers * t.draft_layer + t.draft_head);
   }
   t.weight_bytes_b1 = decode_pass(c, 1, 1, 0, 0).weight_bytes;
 }
@@ -86,7 +129,11 @@ void compute_decode_rates(Ctx& c, Values& v) {
   const double d = std::max(0, w.spec_tokens);
   v[F::DecodeStepTime] = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
   const double p = std::clamp(w.spec_accept, 0.0, 1.0);
-  t.accepted = d > 0 ? (p < 1.0 ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p) : d + 1.0) : 1.0;
+  // An engine's reported acceptance length (accepted drafts + the bonus token) wins over the per-draft chance.
+  t.accepted = d <= 0                   ? 1.0
+               : w.spec_accept_len > 0 ? std::clamp(w.spec_accept_len, 1.0, d + 1.0)
+               : p < 1.0               ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p)
+                                       : d + 1.0;
   v[F::DecodeTokensPerStep] = t.accepted;
   v[F::DecodeTpot] = v[F::DecodeStepTime] / t.accepted;
   v[F::DecodeTokensPerS] = batch * t.accepted / v[F::DecodeStepTime];
@@ -113,7 +160,7 @@ void compute_crossover(Ctx& c, Values& v) {
     const ExpertLoad l = load_at(c.epc, b * t.q);
     const double comp = tokens * fd / c.peak[0] + (n_moe > 0 ? 2.0 * t.p_expert * n_moe * l.busiest / t.mt / c.peak[1] : 0.0) +
                         tokens * fa / c.peak[2] + tokens * fi / c.peak[3];
-    const double mem = (wd + n_moe * l.distinct_rank * t.p_expert * t.bpv_experts / t.mt + br * kv_sess + tokens * app_tok) / t.bw;
+    const double mem = (wd + n_moe * l.distinct_busiest * t.p_expert * t.bpv_experts / t.mt + br * kv_sess + tokens * app_tok) / t.bw;
     return mem > 0 && comp > 0 ? std::log(comp / mem) : -1.0;
   };
   double lo = 0, hi = 27;  // batch 1 to 2^27
