@@ -144,8 +144,13 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
   // the MoE all-to-all when attention is data-parallel and experts are spread.
   const double act = tokens * c.H * kActBytes;
-  if (t.tp > 1) w.ar_attn = n * c.allreduce(t.tp, act);
-  if (t.tp > 1) w.ar_ffn += n_dffn * c.allreduce(t.tp, act);
+  if (t.tp > 1) {
+    const double one = c.allreduce(t.tp, act);
+    w.ar_attn = n * one;
+    w.ar_ffn += n_dffn * one;
+    w.ar_count_tp = n + n_dffn;
+    w.ar_bytes_tp = act;
+  }
   if (n_moe > 0 && t.gpus > 1) {
     if (t.dp > 1 && t.ep > 1) {
       // Low-latency kernels send each token-expert assignment on its own (expert-major), so the busiest
@@ -158,6 +163,8 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
     } else {
       const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
       w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
+      w.ar_count_moe = n_moe;
+      w.ar_bytes_moe = moe_act;
     }
   }
   return w;

@@ -106,6 +106,8 @@ struct Work {
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
   double a2a_bytes = 0;  // per MoE layer at the busiest rank, dispatch + combine
   bool a2a_ll = false;
+  double ar_count_tp = 0, ar_count_moe = 0;  // all-reduces over tp (attention, dense FFN) and over the instance (MoE)
+  double ar_bytes_tp = 0, ar_bytes_moe = 0;  // the bytes each reduces
   double layers = 0;
   ExpertLoad load;
   double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }

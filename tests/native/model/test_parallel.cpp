@@ -214,8 +214,9 @@ TEST_CASE("step: two-batch overlap hides the all-to-all behind compute and is ne
   for (const char* kv : {"gpu=h100", "gpus=72", "dp=72", "tp=1", "ep=72", "redundant=32", "engine=sglang", "ctx=2048"}) {
     const std::string text(kv);
     const auto eq = text.find('=');
-    edit(s, text.substr(0, eq).c_str(), text.substr(eq + 1).c_str());
+    set(s, text.substr(0, eq).c_str(), text.substr(eq + 1).c_str());
   }
+  REQUIRE(validate(s).empty());
   for (const char* batch : {"2304", "18432", "73728"}) {
     edit(s, "batch", batch);
     edit(s, "tbo", "off");
@@ -235,10 +236,11 @@ TEST_CASE("step: two-batch overlap hides the all-to-all behind compute and is ne
     CHECK(on.values[F::DecodeStepTime] >= off.values[F::DecodeStepTime] - off.values[F::DecodeTA2a] - 1e-12);
   }
   // NVLink-only: auto leaves it off (GB200 NVL72 ran without it).
-  edit(s, "gpus", "8");
-  edit(s, "dp", "8");
-  edit(s, "ep", "8");
-  edit(s, "redundant", "0");
+  set(s, "gpus", "8");
+  set(s, "dp", "8");
+  set(s, "ep", "8");
+  set(s, "redundant", "0");
+  REQUIRE(validate(s).empty());
   CHECK(!computed(s).terms.tbo);
 }
 
