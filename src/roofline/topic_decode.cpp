@@ -205,7 +205,7 @@ namespace {
 // The skew real routing puts on the busiest rank, as the load used it (topic_capacity.cpp).
 double routing_skew(const Scenario& s) { return std::max(1.0, s.par.redundant > 0 ? 1.0 + s.par.eplb_residual : s.par.route_skew); }
 Expr skew_leaf(const Scenario& s) {
-  return s.par.redundant > 0 ? n(routing_skew(s)).named("1 + EPLB residual") : n(routing_skew(s)).named("routing skew");
+  return s.par.redundant > 0 ? n(routing_skew(s)).named("EPLB floor") : n(routing_skew(s)).named("routing skew");
 }
 
 // One all-reduce over `ranks` GPUs, the ring model of parallel.h: latency + 2(n − 1)/n × bytes / bandwidth.
