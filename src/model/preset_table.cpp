@@ -61,7 +61,9 @@ const InputSource kEngine[] = {
     {"pp", P::Derived, "pipeline stages are not modelled: no preset's engine recipe pipelines decode (docs/model.md)"},
     {"redundant", P::Assumed, "no redundant expert slots unless the engine recipe names them"},
     {"spec_accept_len", P::Derived,
-     "0: the tokens a step yields follow from spec_accept, (1 − p^(d+1))/(1 − p); set it to an engine's reported mean acceptance length where one is measured"},
+     "0: the tokens a step yields follow from spec_accept, (1 − p^(d+1))/(1 − p); set it to an engine's measured acceptance length, e.g. DeepSeek-R1 MTP on "
+     "TensorRT-LLM 1.92 / 2.58 / 2.82 for 1 / 2 / 3 drafts, strict acceptance "
+     "(https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md)"},
     {"route_skew", P::Assumed,
      "assumed 1 (uniform routing): real traffic without balancing puts 1.5-2.6× the mean on the hottest rank (FACTS-parallel §4.3, "
      "DeepSeek-R1 EP32 on GB200 ratio 1.564: https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); "
@@ -73,7 +75,8 @@ const InputSource kEngine[] = {
      "auto: DeepEP low-latency kernels in decode, normal kernels in prefill, as SGLang (--deepep-mode auto) and DeepSeek run them "
      "(FACTS-parallel §1.3, §3.2: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://github.com/deepseek-ai/DeepEP)"},
     {"tbo", P::Engine,
-     "auto: two-batch overlap where the engine runs it, SGLang and DeepSeek with data-parallel attention over expert parallelism on Hopper; "
+     "auto: two-batch overlap where the engine runs it, DeepSeek always and SGLang's large-EP recipes (its flag enable_two_batch_overlap is off by default), "
+     "with data-parallel attention over expert parallelism across nodes; "
      "off on NVLink-only GB200 (FACTS-parallel §3.7: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-06-16-gb200-part-1/)"},
     {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
