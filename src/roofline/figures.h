@@ -292,7 +292,15 @@ struct Terms {
   double flop_dense = 0, flop_experts = 0, flop_attn = 0, flop_index = 0;
   double append_bytes = 0;
   double kernels_per_step = 0;     // kernels one decode step launches (floors ÷ kernel_us)
-  double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step
+  double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step (a2a: what the step pays, after any overlap)
+  double a2a_layer_bytes = 0;      // all-to-all bytes at the busiest rank per MoE layer (dispatch + combine)
+  bool a2a_ll = false;             // low-latency (expert-major) kernels rather than normal (rank-major)
+  bool tbo = false;                // two-batch overlap runs the step as two micro-batches
+  double a2a_serial = 0;           // the all-to-all un-overlapped (one pass of the whole batch)
+  double tbo_core_half = 0, tbo_a2a_half = 0, tbo_core_full = 0;  // one micro-batch's compute and all-to-all; the one-pass compute
+  double ar_count_tp = 0, ar_count_moe = 0, ar_bytes_tp = 0, ar_bytes_moe = 0;  // the step's all-reduces (Work)
+  double draft_one = 0;            // the one-token step a draft's layer is the average of
+  double draft_layer = 0, draft_head = 0;  // one draft token's layer (average layer at the batch) and head time
   Pass step;                       // the decode step's roofline
   double accepted = 1;             // tokens per session per step
   double engram_window = 0;        // time before the first Engram layer runs

@@ -33,10 +33,11 @@ struct RangeInfo {
   double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
 };
 
-// The expert-parallel constants of a scenario (independent of the token count), so a pass costs one pow
-// and one sqrt for its expert load.
+// The expert-parallel constants of a scenario (independent of the token count), so a pass costs a few
+// pows and two short sums for its expert load. `skew` is the floor busiest ÷ mean real routing puts on
+// the hottest rank: route_skew without redundant slots, 1 + eplb_residual with them.
 struct EpConst {
-  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1;
+  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1, pair_miss = 0, skew = 1;
 };
 
 // expert_load() for `tokens`, from the constants (tested against it). Inline: the crossover search calls
@@ -45,15 +46,24 @@ inline ExpertLoad load_at(const EpConst& x, double tokens) {
   ExpertLoad l;
   if (x.E <= 0 || x.k <= 0 || tokens <= 0) return l;
   l.mean = tokens * x.k / x.ep;
-  l.distinct_rank = x.per_rank * (1.0 - std::pow(x.miss, tokens));
+  const double q = std::pow(x.miss, tokens);
+  l.distinct_rank = x.per_rank * (1.0 - q);
   l.c = x.c;
   l.dest_ranks = x.dest;
   if (x.ep <= 1) {
-    l.busiest = l.mean;
+    l.uniform = l.busiest = l.mean;
+    l.distinct_uniform = l.distinct_busiest = l.distinct_rank;
     return l;
   }
+  const int n = static_cast<int>(x.ep);
   l.sigma = std::sqrt(tokens * x.var);
-  l.busiest = std::min(tokens * std::min(x.k, x.per_rank), l.mean + x.c * l.sigma);
+  const double cap = tokens * std::min(x.k, x.per_rank);
+  l.uniform = expected_max_count(l.mean, tokens * x.var, n, x.c, cap);
+  l.busiest = std::min(cap, std::max(l.uniform, x.skew * l.mean));
+  const double q2 = std::pow(x.pair_miss, tokens);
+  const double var_d = (x.per_rank * (1.0 - q) * q + x.per_rank * (x.per_rank - 1.0) * (q2 - q * q)) * x.ep / (x.ep - 1.0);
+  l.distinct_uniform = expected_max_distinct(x.per_rank, 1.0 - q, var_d, n, x.c);
+  l.distinct_busiest = std::max(l.distinct_uniform, x.per_rank * (1.0 - std::pow(x.miss, x.skew * tokens)));
   return l;
 }
 
@@ -94,6 +104,10 @@ struct Work {
   double w_dense = 0, w_experts = 0;
   double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
+  double a2a_bytes = 0;  // per MoE layer at the busiest rank, dispatch + combine
+  bool a2a_ll = false;
+  double ar_count_tp = 0, ar_count_moe = 0;  // all-reduces over tp (attention, dense FFN) and over the instance (MoE)
+  double ar_bytes_tp = 0, ar_bytes_moe = 0;  // the bytes each reduces
   double layers = 0;
   ExpertLoad load;
   double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }
@@ -104,7 +118,7 @@ struct Work {
 // The shared helpers (compute.cpp).
 double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
-EpConst ep_const(double E, double k, int ep);
+EpConst ep_const(double E, double k, int ep, double skew = 1.0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
 // Fills a pass's four classes from one work taken `times` times.
 void add_work(Pass& p, const Work& w, double times);
