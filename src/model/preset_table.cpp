@@ -15,7 +15,8 @@ using P = Provenance;
 
 // Engine and runtime constants every preset shares: one set, never tuned per preset or per point.
 constexpr const char* kEngineSettings =
-    "mbu=0.85&mfu=0.35&kernel_us=7.5&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
+    "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
+    "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
     "chunk=8192&spec_tokens=0&spec_accept=0.7&swa_pool=0.1";
 
@@ -28,14 +29,27 @@ constexpr const char* kV41Config =
     "FACTS §1.4.1: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/dba1be0a40aa45a94ad051997016db3960a90277/config.json";
 
 const InputSource kEngine[] = {
-    {"mbu", P::Assumed,
-     "assumed 0.85: FACTS-parallel §5.3 measures a 92 % HBM streaming ceiling (https://techcommunity.microsoft.com/blog/azurehighperformancecomputingblog/azure%E2%80%99s-nd-gb200-v6-delivers-record-performance-for-inference-workloads/4399253) "
-     "and 94 % for a batch-1 decode step under CUDA graphs (https://cloudai.pt/tag/cuda-graphs/); small grouped expert GEMMs reach less"},
-    {"mfu", P::Measured,
-     "FACTS-parallel §5.2-5.3: measured prefill reaches 27-41 % of FP8 peak (https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-09-25-gb200-part-2/), large-batch decode ~29 %; 0.35 taken"},
-    {"kernel_us", P::Engine,
-     "FACTS-parallel §5.4: fusing routing top-k into 2 kernels took it to 15 µs of kernel time, 7.5 µs per small kernel "
-     "(https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_NVIDIA_Blackwell_GPUs.html)"},
+    {"mbu,mfu", P::Derived,
+     "0: each kernel class at its own achieved shares from the engine profile (model/engine.cpp); a value above 0 forces one share on every class"},
+    {"kernel_us", P::Derived,
+     "0: the engine profile's launch floor, a small kernel replayed from a CUDA graph ~2.5 µs or launched eagerly ~15 µs on Hopper and Blackwell "
+     "(FACTS-parallel §5.3, https://cloudai.pt/tag/cuda-graphs/ ; §5.4, https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_NVIDIA_Blackwell_GPUs.html)"},
+    {"cuda_graphs", P::Engine,
+     "auto: decode replays CUDA graphs up to the engine's largest captured batch and runs eagerly above it (vLLM 512, "
+     "https://docs.vllm.ai/en/latest/design/cuda_graphs.html ; SGLang cuda_graph_max_bs, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py ; "
+     "TRT-LLM 128, https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html)"},
+    {"host_us", P::Assumed,
+     "0: the engine profile's host time per step, assumed 300 µs; SGLang's and TRT-LLM's overlap schedulers hide 90 % of it, vLLM's does not "
+     "(FACTS-parallel §5.4: https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_NVIDIA_Blackwell_GPUs.html ; "
+     "https://blog.vllm.ai/2024/09/05/perf-update.html)"},
+    {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
+     "0: the engine profile's GEMM curves, share(M) = eff × M / (M + m_half): dense 0.94 of HBM (a graphed batch-1 step, FACTS-parallel §5.3, "
+     "https://cloudai.pt/tag/cuda-graphs/) and 0.70 of peak at large M (https://github.com/deepseek-ai/DeepGEMM), m_half 0.05 tokens; "
+     "grouped experts 0.85 and 0.65 with m_half 2 rows per expert (assumed: small masked grouped GEMMs stream below the dense rate); Blackwell and CDNA 5 points lower"},
+    {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
+     "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA); "
+     "FlashAttention-3 0.75 of BF16 peak (https://arxiv.org/abs/2407.08608); paged GQA decode 0.80 of HBM and the indexer's scoring 0.80 / 0.50 assumed; "
+     "Blackwell and CDNA 5 points lower"},
     {"link_eff", P::Engine,
      "FACTS-parallel §2.1, §3.4: NCCL reaches ~370 of 450 GB/s on NVLink 4 (https://github.com/NVIDIA/nccl-tests/issues/212); one-sided all-to-all ~80 % of 900 GB/s"},
     {"ar_lat_us", P::Measured, "FACTS-parallel §2.1: 1 KB all-reduce on 4×H800 ≈ 3.5 µs (https://github.com/NVIDIA/nccl/issues/1984)"},

@@ -58,11 +58,13 @@ void compute_decode_terms(Ctx& c, Values& v) {
   const double d = std::max(0, w.spec_tokens);
   const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * z.main);
   const double kvb = t.batch_replica * t.kv_share;
-  v[F::DecodeTWeights] = hbm_transfer_time(t, st.weight_bytes);
-  v[F::DecodeTIndex] = hbm_transfer_time(t, kvb * (t.dec.fullpool + t.dec.pool));
-  v[F::DecodeTGather] = hbm_transfer_time(t, kvb * (gather_q + t.dec.dense));
-  v[F::DecodeTWindow] = hbm_transfer_time(t, kvb * t.dec.window);
-  v[F::DecodeTAppend] = hbm_transfer_time(t, t.append_bytes);
+  // Each read at its own class's bandwidth: weights at the GEMM classes', the KV at attention's, the
+  // index keys at the indexer's.
+  v[F::DecodeTWeights] = st.bytes_c[0] / st.bw_c[0] + (st.bytes_c[1] > 0 ? st.bytes_c[1] / st.bw_c[1] : 0.0);
+  v[F::DecodeTIndex] = st.bytes_c[3] > 0 ? st.bytes_c[3] / st.bw_c[3] : 0.0;
+  v[F::DecodeTGather] = kvb * (gather_q + t.dec.dense) / st.bw_c[2];
+  v[F::DecodeTWindow] = kvb * t.dec.window / st.bw_c[2];
+  v[F::DecodeTAppend] = t.append_bytes / st.bw_c[2];
   v[F::DecodeTCompute] = st.t_above_memory;
   v[F::DecodeTTopk] = t.selecting_layers > 0
                           ? t.selecting_layers * t.sram_lat + t.tokens_replica * t.dec.select_keys * kTopkScoreBytes * kTopkPasses / t.sram_bw
@@ -84,7 +86,11 @@ void compute_decode_rates(Ctx& c, Values& v) {
   const Pass& st = t.step;
   const double batch = c.batch;
   const double d = std::max(0, w.spec_tokens);
-  v[F::DecodeStepTime] = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
+  // The host runs one step ahead (overlap scheduler): it shows where it outlasts the GPU, plus its residual.
+  t.gpu_step = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
+  t.host_step = (t.host_us + t.host_per_seq_us * t.batch_replica) * 1e-6;
+  v[F::DecodeTHost] = std::max(0.0, t.host_step - t.gpu_step) + t.host_res_us * 1e-6;
+  v[F::DecodeStepTime] = t.gpu_step + v[F::DecodeTHost];
   const double p = std::clamp(w.spec_accept, 0.0, 1.0);
   t.accepted = d > 0 ? (p < 1.0 ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p) : d + 1.0) : 1.0;
   v[F::DecodeTokensPerStep] = t.accepted;
