@@ -138,6 +138,8 @@ const std::vector<MeasuredPoint>& measured_points() {
   static const std::vector<MeasuredPoint> list = [] {
     std::vector<MeasuredPoint> out;
     for (const Anchor& a : anchors()) {
+      // A chart draws decode steps: prefill points and points of a serving curve (no one step) stay out.
+      if (a.replay || !anchor_is_decode(a.metric)) continue;
       MeasuredPoint p;
       if (!make_preset(a.preset, p.base)) continue;
       p.result = evaluate_anchor(a);
@@ -172,7 +174,7 @@ void add_measured_marks(const Scenario& s, Chart& c) {
     m.brief = (m.elsewhere ? "measured on " + m.setup : std::string("measured")) + " · model " + num_sig(m.ratio, 3) + "×";
     m.text = "measured on " + m.setup + (m.elsewhere ? " (this chart: " + setup_text(s) + ")" : std::string()) + ": " +
              human(r.step_measured, "s") + " per decode step at batch " + num(m.x) + " (" + anchor_metric_name(a.metric) + " " +
-             human(a.measured, figure_info(anchor_figure(a.metric)).unit) + "); the model gives " + human(r.step_model, "s") +
+             human(a.measured, anchor_unit(a.metric)) + "); the model gives " + human(r.step_model, "s") +
              " for that setup and settings: model ÷ measured " + num_sig(m.ratio, 3) + "× · " + a.url;
     c.marks.push_back(std::move(m));
   }

@@ -320,56 +320,89 @@ void print_chart(const Options& opt, const Chart& c, Output& o) {
   }
 }
 
-// Measured serving points against the model under one set of engine constants.
-void cmd_anchors(const Options& opt, Output& o) {
-  const std::vector<AnchorResult> results = evaluate_anchors();
-  if (opt.format == Format::Json) {
-    Json arr = Json::array();
-    for (const AnchorResult& r : results) {
-      const Anchor& a = *r.anchor;
-      Json terms = Json::array();
-      for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
-      arr.push_back(Json{{"id", a.id}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings}, {"assumed", a.assumed},
-                         {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
-                         {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)}, {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)},
-                         {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured}, {"terms", std::move(terms)},
-                         {"ok", r.ok}, {"why", r.why}, {"provenance", provenance_name(a.provenance)}, {"date", a.date}, {"url", a.url}});
-    }
-    o.out = Json{{"anchors", std::move(arr)}}.dump(2) + "\n";
+// Measured serving points against the model under one set of engine constants, grouped by model family
+// (the table's order), each saying whether it counts toward the aim, and the summary line.
+Json anchor_json(const AnchorResult& r) {
+  const Anchor& a = *r.anchor;
+  Json terms = Json::array();
+  for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
+  return Json{{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
+              {"assumed", a.assumed}, {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
+              {"unit", anchor_unit(a.metric)}, {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)},
+              {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)}, {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured},
+              {"terms", std::move(terms)}, {"ok", r.ok}, {"why", r.why}, {"replay", a.replay}, {"counts", counts_toward_aim(r)},
+              {"provenance", provenance_name(a.provenance)}, {"date", a.date}, {"url", a.url}};
+}
+
+// One anchor as text: the metric, its step (or prefill pass) term by term, and whether it counts.
+void anchor_text(const AnchorResult& r, std::string& out) {
+  const Anchor& a = *r.anchor;
+  const char* unit = anchor_unit(a.metric);
+  const std::string row = a.row > 0 ? "FACTS-parallel §6 row " + std::to_string(a.row) + " · " : std::string();
+  appendf(out, "%s  %s\n    %s%s\n", a.id, a.what, row.c_str(), a.url);
+  out += a.replay ? "    counts toward the aim: no (needs the serving replay, issue 22)\n"
+                  : r.ok ? "    counts toward the aim: yes (single step)\n"
+                         : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
+  if (!r.ok) {
+    appendf(out, "    not computed: %s\n\n", r.why.c_str());
     return;
   }
-  if (opt.format == Format::Csv) {
-    o.out = "id,metric,measured,model,ratio,step_model_s,step_measured_s,what,settings,assumed,url\n";
-    for (const AnchorResult& r : results) {
-      const Anchor& a = *r.anchor;
-      o.out += csv_field(a.id) + "," + csv_field(anchor_metric_name(a.metric)) + "," + num_exact(a.measured) + "," +
-               (r.ok ? num_exact(r.model) : std::string()) + "," + (r.ok ? num_exact(r.ratio) : std::string()) + "," + num_exact(r.step_model) + "," +
-               num_exact(r.step_measured) + "," + csv_field(a.what) + "," + csv_field(a.settings) + "," + csv_field(a.assumed) + "," + csv_field(a.url) + "\n";
-    }
-    return;
-  }
-  o.out = "measured points against the model (one set of engine constants, no per-point tuning)\n\n";
-  for (const AnchorResult& r : results) {
-    const Anchor& a = *r.anchor;
-    const char* unit = figure_info(anchor_figure(a.metric)).unit;
-    appendf(o.out, "%s  %s\n    %s\n", a.id, a.what, a.url);
-    if (!r.ok) {
-      appendf(o.out, "    not computed: %s\n\n", r.why.c_str());
-      continue;
-    }
-    appendf(o.out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
-            human(r.model, unit).c_str(), r.ratio);
-    appendf(o.out, "    per decode step: measured %s, model %s =", human(r.step_measured, "s").c_str(), human(r.step_model, "s").c_str());
+  appendf(out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
+          human(r.model, unit).c_str(), r.ratio);
+  if (!anchor_is_decode(a.metric)) {
+    appendf(out, "    per prefill pass (one prompt per replica): measured %s, model %s (prefill.time)\n", human(r.step_measured, "s").c_str(),
+            human(r.step_model, "s").c_str());
+  } else {
+    appendf(out, "    per decode step: measured %s, model %s =", human(r.step_measured, "s").c_str(), human(r.step_model, "s").c_str());
     bool first = true;
     for (const StepTerm& g : r.terms) {
       if (g.seconds <= 0) continue;
-      appendf(o.out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
+      appendf(out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
       first = false;
     }
-    appendf(o.out, "\n    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
-    if (a.assumed[0]) appendf(o.out, "    assumed: %s\n", a.assumed);
-    o.out += "\n";
+    out += "\n";
   }
+  appendf(out, "    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
+  if (a.assumed[0]) appendf(out, "    assumed: %s\n", a.assumed);
+  out += "\n";
+}
+
+void cmd_anchors(const Options& opt, Output& o) {
+  const std::vector<AnchorResult> results = evaluate_anchors();
+  const AnchorSummary sum = summarize_anchors(results);
+  const std::string summary = anchor_summary_text(sum);
+  if (opt.format == Format::Json) {
+    Json arr = Json::array();
+    for (const AnchorResult& r : results) arr.push_back(anchor_json(r));
+    const Json js{{"points", sum.points}, {"within_2x", sum.within_2x}, {"median_abs_log2", sum.median_abs_log2},
+                  {"replay", sum.replay}, {"not_computed", sum.not_computed}, {"text", summary}};
+    o.out = Json{{"anchors", std::move(arr)}, {"summary", js}}.dump(2) + "\n";
+    return;
+  }
+  if (opt.format == Format::Csv) {
+    o.out = "id,family,row,metric,measured,model,ratio,counts,replay,step_model_s,step_measured_s,what,settings,assumed,url\n";
+    for (const AnchorResult& r : results) {
+      const Anchor& a = *r.anchor;
+      o.out += csv_field(a.id) + "," + csv_field(anchor_family(a)) + "," + std::to_string(a.row) + "," + csv_field(anchor_metric_name(a.metric)) +
+               "," + num_exact(a.measured) + "," + (r.ok ? num_exact(r.model) : std::string()) + "," + (r.ok ? num_exact(r.ratio) : std::string()) +
+               "," + (counts_toward_aim(r) ? "true" : "false") + "," + (a.replay ? "true" : "false") + "," + num_exact(r.step_model) + "," +
+               num_exact(r.step_measured) + "," + csv_field(a.what) + "," + csv_field(a.settings) + "," + csv_field(a.assumed) + "," +
+               csv_field(a.url) + "\n";
+    }
+    return;
+  }
+  o.out = "measured points against the model (one set of engine constants, no per-point tuning)\n";
+  o.out += "SUMMARY: " + summary + "\n";
+  const char* family = "";
+  for (const AnchorResult& r : results) {
+    const char* f = anchor_family(*r.anchor);
+    if (std::string_view(f) != family) {
+      appendf(o.out, "\n== %s\n\n", f);
+      family = f;
+    }
+    anchor_text(r, o.out);
+  }
+  o.out += "SUMMARY: " + summary + "\n";
 }
 
 void cmd_presets(const Options& opt, Output& o) {

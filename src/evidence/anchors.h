@@ -17,10 +17,13 @@ enum class AnchorMetric : std::uint8_t {
   TokensPerSGpu,   // output tokens per second per GPU, prefill interleaved (serve.tokens_per_s_gpu)
   StepTime,        // one decode step, decode-only (decode.step_time)
   DecodeTokensPerSGpu,  // output tokens per second per GPU of a decode-only pool (decode.tokens_per_s_gpu)
+  PrefillTokensPerSGpu, // prompt tokens per second per GPU: dp replicas each prefilling one prompt (dp × prompt ÷ prefill.time ÷ gpus)
   Count
 };
 const char* anchor_metric_name(AnchorMetric m);  // "TPOT", "tokens/s per GPU", ...
-FigureId anchor_figure(AnchorMetric m);
+FigureId anchor_figure(AnchorMetric m);          // the figure the metric reads (prefill: prefill.time, which it divides)
+const char* anchor_unit(AnchorMetric m);         // the metric's unit ("s", "tokens/s")
+bool anchor_is_decode(AnchorMetric m);           // whether the metric is a decode step's (prefill is not)
 
 struct Anchor {
   const char* id;        // stable key, e.g. "v41-gb300-c1"
@@ -34,8 +37,16 @@ struct Anchor {
   Provenance provenance; // Measured (third party) or Engine (an engine team's own benchmark)
   const char* date;
   const char* url;
+  int row = 0;          // the row of FACTS-parallel §6 it carries (0: another fact-sheet section, named in `what`)
+  bool replay = false;  // needs the serving replay (issue 22): the metric is a point of a serving curve, a trace
+                        // or a benchmark with arrivals, which one step at a fixed batch does not reproduce;
+                        // carried and evaluated, but kept out of the summary's aim
 };
 std::span<const Anchor> anchors();
+
+// The model family an anchor belongs to (from its preset): "DeepSeek V4.1", "DeepSeek-V3 / R1", "Llama",
+// "gpt-oss", "Qwen3". anchors() lists them grouped by family.
+const char* anchor_family(const Anchor& a);
 
 struct AnchorResult {
   const Anchor* anchor = nullptr;
@@ -51,5 +62,18 @@ struct AnchorResult {
 // Evaluates one anchor (or all) under the shared engine constants; no per-point tuning.
 AnchorResult evaluate_anchor(const Anchor& a);
 std::vector<AnchorResult> evaluate_anchors();
+
+// Whether an evaluated anchor counts toward the aim: it ran and does not need the serving replay.
+bool counts_toward_aim(const AnchorResult& r);
+
+// The summary line's numbers: of the single-step points that evaluated (`points`), how many are within 2×
+// (`within_2x`) and the median |log₂(model ÷ measured)|; the points marked for the serving replay; the
+// single-step points that could not be evaluated.
+struct AnchorSummary {
+  int points = 0, within_2x = 0, replay = 0, not_computed = 0;
+  double median_abs_log2 = 0;
+};
+AnchorSummary summarize_anchors(const std::vector<AnchorResult>& results);
+std::string anchor_summary_text(const AnchorSummary& s);  // "N of M single-step points within 2×, median …"
 
 }  // namespace tierscope::model

@@ -262,6 +262,100 @@ const InputSource kLlama8Hw[] = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] models of the measured serving points (FACTS-parallel §6 rows 11-15, 30, 35, 36)
+
+constexpr const char* kGptOss120Config = "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json";
+constexpr const char* kQwen235Config = "https://huggingface.co/Qwen/Qwen3-235B-A22B/blob/main/config.json";
+constexpr const char* kQwen30Config = "https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json";
+constexpr const char* kTrtPerfTable =
+    "FACTS-parallel §1.5, §6 rows 15, 24, 30, 35, 36: TensorRT-LLM's perf table layouts (https://nvidia.github.io/TensorRT-LLM/developer-guide/perf-overview.html)";
+
+// gpt-oss-120b: 36 layers alternating a 128-token banded window (S: the layer keeps and attends only its
+// window) with full attention (D), GQA 64 query / 8 KV heads of 64, 128 experts top-4 of width 2880. The
+// attention sinks are one learned scalar per head: no bytes or FLOPs worth a term, so they are left out.
+constexpr const char* kGptOss120Settings =
+    "modes=SDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSD&hidden=2880&vocab=201088&attn=mha&q_heads=64&kv_heads=8&head_dim=64&v_dim=64&"
+    "n_win=128&swa_all=0&kv_fmt=bf16&swa_fmt=bf16&experts=128&shared_experts=0&experts_per_token=4&expert_inter=2880&"
+    "dense_layers=0&dense_inter=0&experts_fmt=fp4_g32&dense_fmt=bf16&head_fmt=bf16&act_fmt=bf16&max_pos=131072&bounded_replay=0&"
+    "draft_layers=0&tied_embed=0&checkpoint_gb=0";
+
+const InputSource kGptOss120Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,n_win,experts,experts_per_token,expert_inter,max_pos,tied_embed", P::Paper,
+     "config.json of gpt-oss-120b (layer_types sliding_attention / full_attention → S / D, sliding_window 128): https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json"},
+    {"swa_all,shared_experts,dense_layers,dense_inter,bounded_replay", P::Paper,
+     "config.json of gpt-oss-120b: only the sliding layers keep a window, every layer is MoE with no shared expert, the window's KV is cached with the prefix"},
+    {"experts_fmt,dense_fmt,head_fmt", P::Paper,
+     "config.json of gpt-oss-120b quantization_config: MXFP4 experts; attention, router, embedding and head not converted (BF16)"},
+    {"kv_fmt,swa_fmt,act_fmt", P::Assumed, "assumed BF16 KV and activations (config.json does not say; an anchor sets FP8 where its engine ran it)"},
+    {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,kv_rope_bf16,kv_pad,idx_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block,"
+     "engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,draft_layers",
+     P::Paper, "gpt-oss is a GQA decoder: no MLA, indexer, Engram or draft module (https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json); "
+     "its per-head attention sinks are one scalar each and are ignored"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+
+// Qwen3-235B-A22B: 94 GQA layers (64 query / 4 KV heads of 128), 128 experts top-8 of width 1536, no
+// shared expert; the FP8 checkpoint has 128×128 weight blocks.
+constexpr const char* kQwen235Settings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&hidden=4096&vocab=151936&"
+    "attn=mha&q_heads=64&kv_heads=4&head_dim=128&v_dim=128&kv_fmt=bf16&experts=128&shared_experts=0&experts_per_token=8&expert_inter=1536&"
+    "dense_layers=0&dense_inter=0&experts_fmt=fp8_b128&dense_fmt=fp8_b128&head_fmt=bf16&act_fmt=fp8&max_pos=40960&tied_embed=0&checkpoint_gb=0";
+
+// Qwen3-30B-A3B: 48 GQA layers (32 query / 4 KV heads of 128), 128 experts top-8 of width 768; NVIDIA's
+// NVFP4 checkpoint quantizes the block's linear layers (weights and activations) and the KV cache to FP8.
+constexpr const char* kQwen30Settings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&hidden=2048&vocab=151936&attn=mha&q_heads=32&kv_heads=4&head_dim=128&"
+    "v_dim=128&kv_fmt=fp8&experts=128&shared_experts=0&experts_per_token=8&expert_inter=768&dense_layers=0&dense_inter=0&"
+    "experts_fmt=fp4_g16&dense_fmt=fp4_g16&head_fmt=bf16&act_fmt=fp4_g16&max_pos=40960&tied_embed=0&checkpoint_gb=0";
+
+// What every Qwen3 MoE model lacks.
+const InputSource kQwen3MoeNone[] = {
+    {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,"
+     "cand_blocks,cand_block,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay,draft_layers",
+     P::Paper, "Qwen3 MoE is a GQA decoder with no sliding window (use_sliding_window false), MLA, indexer, Engram or draft module"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+
+const InputSource kQwen235Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,max_pos,tied_embed",
+     P::Paper, "config.json of Qwen3-235B-A22B (num_hidden_layers 94, moe_intermediate_size 1536, decoder_sparse_step 1): https://huggingface.co/Qwen/Qwen3-235B-A22B/blob/main/config.json"},
+    {"experts_fmt,dense_fmt,head_fmt,act_fmt", P::Paper,
+     "config.json of Qwen3-235B-A22B-FP8 quantization_config: fp8, weight_block_size [128, 128], dynamic activations; lm_head and gate kept "
+     "(https://huggingface.co/Qwen/Qwen3-235B-A22B-FP8/blob/main/config.json)"},
+    {"kv_fmt", P::Assumed, "assumed BF16 KV (config.json does not say; an anchor sets FP8 where its engine table ran it)"},
+};
+
+const InputSource kQwen30Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,max_pos,tied_embed",
+     P::Paper, "config.json of Qwen3-30B-A3B (num_hidden_layers 48, moe_intermediate_size 768): https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json"},
+    {"experts_fmt,dense_fmt,head_fmt,act_fmt,kv_fmt", P::Paper,
+     "NVIDIA's NVFP4 checkpoint: NVFP4 weights and activations of the linear layers, FP8 KV cache, router and head kept "
+     "(https://huggingface.co/nvidia/Qwen3-30B-A3B-FP4/blob/main/hf_quant_config.json)"},
+};
+
+// DeepSeek-R1-0528 as NVIDIA's NVFP4 checkpoint: the V3 architecture with NVFP4 routed experts (weights and
+// activations), FP8 elsewhere and an FP8 KV cache.
+const InputSource kR1B200[] = {
+    {"experts_fmt,act_fmt,kv_fmt", P::Paper,
+     "NVIDIA's DeepSeek-R1-0528 NVFP4 checkpoint: NVFP4 routed experts, FP8 KV cache (https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4/blob/main/hf_quant_config.json)"},
+    {"gpu,gpus,tp,dp,ep,engine", P::Engine,
+     "FACTS-parallel §1.5, §6 rows 11-12: TensorRT-LLM's max-throughput R1 layout on 8×B200, DEP8 (attention DP8, experts EP8) "
+     "(https://nvidia.github.io/TensorRT-LLM/latest/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.html)"},
+};
+
+const InputSource kGptOssH200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
+};
+const InputSource kQwen235H200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
+};
+const InputSource kQwen30B200[] = {
+    {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
+};
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] the presets
 
 // One serving instance of each recipe; the layout keys are all named (pp and redundant too). A root preset
@@ -303,6 +397,24 @@ const PresetInfo kPresets[] = {
      {kLlama8Settings, kLlama31Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
       "gpu=h100&gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0"},
      {kLlama8Hw, kLlamaModel, kB200Node, kEngine, kWorkload}},
+    {"gpt-oss-120b-1xh200", "gpt-oss-120b · 1×H200 (TP1, TensorRT-LLM)",
+     "MXFP4 experts, BF16 attention alternating 128-token windows with full attention: the perf table's H200 layout.", nullptr,
+     {kGptOss120Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h200&gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0&engine=trtllm&max_batch=0&price_miss=0&price_hit=0&price_out=0"},
+     {kGptOssH200, kGptOss120Model, kB200Node, kEngine, kWorkload}},
+    {"qwen3-235b-a22b-4xh200", "Qwen3-235B-A22B FP8 · 4×H200 (DEP4, TensorRT-LLM)",
+     "94 GQA layers, 128 experts top-8, FP8 blocks: attention DP4 with experts EP4, as TensorRT-LLM's perf table runs it.", nullptr,
+     {kQwen235Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h200&gpus=4&tp=1&dp=4&ep=4&pp=1&redundant=0&engine=trtllm&max_batch=0&ctx=40960&price_miss=0&price_hit=0&price_out=0"},
+     {kQwen235H200, kQwen235Model, kQwen3MoeNone, kB200Node, kEngine, kWorkload}},
+    {"qwen3-30b-a3b-1xb200", "Qwen3-30B-A3B NVFP4 · 1×B200 (TP1, TensorRT-LLM)",
+     "48 GQA layers, 128 small experts top-8, NVFP4 weights and activations, FP8 KV on one B200.", nullptr,
+     {kQwen30Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpus=1&tp=1&dp=1&ep=1&pp=1&redundant=0&engine=trtllm&max_batch=0&ctx=40960&price_miss=0&price_hit=0&price_out=0"},
+     {kQwen30B200, kQwen30Model, kQwen3MoeNone, kB200Node, kEngine, kWorkload}},
+    {"deepseek-r1-8xb200", "DeepSeek-R1-0528 NVFP4 · 8×B200 (DEP8, TensorRT-LLM)",
+     "The V3 architecture with NVFP4 experts and an FP8 KV cache, in TensorRT-LLM's max-throughput layout.", "deepseek-v3-8xh200",
+     {"gpu=b200&experts_fmt=fp4_g16&act_fmt=fp4_g16&kv_fmt=fp8&gpus=8&tp=1&dp=8&ep=8&engine=trtllm"}, {kR1B200}},
 };
 
 struct Alias {

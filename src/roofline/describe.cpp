@@ -107,6 +107,19 @@ std::string Say::classes(const Pass& p) const {
   return x + " = " + S(p.core()) + ", " + bound_name(p);
 }
 
+Expr Say::classes_expr(const Pass& p) const {
+  std::vector<Expr> parts;
+  for (int i = 0; i < kWorkClasses; ++i) {
+    if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0) continue;
+    const double kernels = hw.kernel_us > 0 ? p.floor_c[i] / (hw.kernel_us * 1e-6) : 0.0;
+    Expr part = max_of({q(p.flop_c[i], "FLOP") / q(t.peak_c[i], "FLOP/s"), q(p.bytes_c[i], "B") / q(t.bw, "B/s"),
+                        n(kernels, "kernels") * q(hw.kernel_us * 1e-6, "s")});
+    part.named(work_class_name(static_cast<WorkClass>(i)));
+    parts.push_back(std::move(part));
+  }
+  return sum_of(std::move(parts));
+}
+
 }  // namespace topics
 
 Figures describe(const Scenario& s) {

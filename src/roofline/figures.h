@@ -20,6 +20,7 @@
 #include "base/errors.h"
 #include "model/presets.h"
 #include "model/scenario.h"
+#include "roofline/formula.h"
 
 namespace tierscope::model {
 
@@ -357,7 +358,8 @@ struct Figure {
   std::string_view label;
   double value = 0;
   std::string_view unit;
-  std::string formula;  // with the scenario's numbers substituted
+  std::string formula;  // with the scenario's numbers substituted: "value = " + expr.render()
+  Expr expr;            // the formula as the expression its value comes from (text() where it is not arithmetic)
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
   std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
   bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number

@@ -191,18 +191,28 @@ struct Say {
     if (h.empty()) h = human(v[id], figure_info(id).unit);
     return h;
   }
-  // "value = text", or why the figure is not computed.
-  void set(F id, std::string text) {
+  // "value = expression": the text rendered from the terms the value used (formula.h), or why the
+  // figure is not computed.
+  void set(F id, Expr e) {
     Figure& f = list[static_cast<std::size_t>(id)];
     if (!f.feasible) {
-      f.formula = "not computed: this setup cannot run (" + why_not + ")";
+      f.expr = words("not computed: this setup cannot run (" + why_not + ")");
+      f.formula = f.expr.render();
       return;
     }
-    text.insert(0, H(id) + " = ");  // into the text's own buffer: one copy, not three
-    f.formula = std::move(text);
+    f.formula = H(id);
+    f.formula += " = ";
+    e.render_to(f.formula);
+    f.expr = std::move(e);
   }
+  // The same for a text not yet written as an expression (the formula test lists these).
+  void set(F id, std::string text) { set(id, words(std::move(text))); }
+  void set(F id, const char* text) { set(id, words(text)); }
   // "Σ over kernel classes of max(compute, memory): dense projections 4.2 ms memory-bound (…) + … = 32 ms, memory-bound"
   std::string classes(const Pass& p) const;
+  // The same as an expression: Σ over the classes with work of max(FLOP / rate, bytes / bandwidth,
+  // kernels × launch floor), each class named; it evaluates to p.core() exactly.
+  Expr classes_expr(const Pass& p) const;
   // The classes plus the pass's collectives.
   std::string roof(const Pass& p) const { return classes(p) + "; + collectives " + S(p.t_comm); }
 };

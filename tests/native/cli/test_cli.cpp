@@ -1,7 +1,11 @@
 // The CLI end to end through its pure layer: arguments in, output text and exit codes out.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -10,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "codec/json_codec.h"
+#include "evidence/anchors.h"
 #include "model/presets.h"
 
 using namespace tierscope;
@@ -124,10 +129,50 @@ TEST_CASE("cli: sweep over one and two parameters") {
 TEST_CASE("cli: anchors list every measured point with its ratio") {
   const Output a = run({"anchors", "--format", "csv"});
   CHECK(a.exit_code == 0);
-  CHECK(a.out.find("v41-gb300-c1,TPOT,0.0021,") != std::string::npos);
+  CHECK(a.out.find("v41-gb300-c1,DeepSeek V4.1,0,TPOT,0.0021,") != std::string::npos);
   const Output t = run({"anchors"});
   CHECK(t.out.find("model/measured") != std::string::npos);
   CHECK(t.out.find("per decode step") != std::string::npos);
+  CHECK(t.out.find("per prefill pass") != std::string::npos);
+  CHECK(t.out.find("\n== Qwen3\n") != std::string::npos);
+}
+
+TEST_CASE("cli: anchors as JSON and as text agree: every point's ratio, whether it counts, and the summary") {
+  const Output j = run({"anchors", "--format", "json"});
+  const Output t = run({"anchors"});
+  REQUIRE(j.exit_code == 0);
+  REQUIRE(t.exit_code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  const auto& list = doc.at("anchors");
+  REQUIRE(list.size() == model::anchors().size());
+  int counted = 0, within = 0, replay = 0;
+  for (const auto& x : list) {
+    const std::string id = x.at("id").get<std::string>();
+    INFO(id);
+    const std::size_t at = t.out.find("\n" + id + "  ");
+    REQUIRE(at != std::string::npos);
+    const std::size_t end = t.out.find("\n\n", at + 1);
+    const std::string block = t.out.substr(at, end - at);
+    const bool counts = x.at("counts").get<bool>();
+    CHECK(block.find(counts ? "counts toward the aim: yes" : "counts toward the aim: no") != std::string::npos);
+    if (x.at("replay").get<bool>()) ++replay;
+    if (!x.at("ok").get<bool>()) {
+      CHECK(block.find("not computed: " + x.at("why").get<std::string>()) != std::string::npos);
+      continue;
+    }
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "model/measured %.2f", x.at("ratio").get<double>());
+    CHECK(block.find(ratio) != std::string::npos);
+    if (counts) {
+      ++counted;
+      if (std::fabs(std::log2(x.at("ratio").get<double>())) <= 1) ++within;
+    }
+  }
+  const auto& s = doc.at("summary");
+  CHECK(s.at("points").get<int>() == counted);
+  CHECK(s.at("within_2x").get<int>() == within);
+  CHECK(s.at("replay").get<int>() == replay);
+  CHECK(t.out.find("SUMMARY: " + s.at("text").get<std::string>() + "\n") != std::string::npos);
 }
 
 TEST_CASE("cli: bad flags and values map to distinct exit codes") {

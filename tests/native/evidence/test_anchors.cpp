@@ -1,26 +1,171 @@
-// The measured anchors: every published point applies its settings to its preset, can run, and its step's
-// terms add up to the model's step time.
+// The measured anchors: every published point applies its settings to its preset and runs (or says why),
+// its step's terms add up to the model's step, the ratio is model ÷ measured (checked by hand for two
+// points), the summary counts the rows, and the table is grouped by model family.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "evidence/anchors.h"
+#include "model/params.h"
+#include "model/presets.h"
 
 using namespace tierscope::model;
 
-TEST_CASE("anchors: every measured point applies its settings, can run, and its terms add up to the model's step") {
-  REQUIRE(anchors().size() >= 5);
+namespace {
+
+const AnchorResult& find_result(const std::vector<AnchorResult>& all, std::string_view id) {
+  for (const AnchorResult& r : all) {
+    if (id == r.anchor->id) return r;
+  }
+  FAIL("no anchor " << id);
+  return all.front();
+}
+
+// A preset with settings applied through the registry, as a person would type them.
+Scenario with(const char* preset, std::initializer_list<std::pair<const char*, const char*>> settings) {
+  Scenario s;
+  REQUIRE(make_preset(preset, s));
+  for (const auto& [key, value] : settings) {
+    Adjustments moved;
+    Error e;
+    const ParamDef* p = find_param(key);
+    REQUIRE(p);
+    REQUIRE(edit_param(s, *p, value, moved, e));
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("anchors: every measured point applies its settings and runs or says why; its terms add up to the model's step") {
+  REQUIRE(anchors().size() >= 90);
+  std::set<std::string> ids;
   int v41 = 0, others = 0;
   for (const AnchorResult& r : evaluate_anchors()) {
-    INFO(r.anchor->id << ": " << r.why);
-    REQUIRE(r.ok);
-    (std::string(r.anchor->preset).rfind("v41", 0) == 0 ? v41 : others) += 1;
-    double sum = 0;
-    for (const StepTerm& t : r.terms) sum += t.seconds;
-    CHECK(sum == Approx(r.step_model).epsilon(1e-9));
+    const Anchor& a = *r.anchor;
+    INFO(a.id << ": " << r.why);
+    CHECK(ids.insert(a.id).second);  // ids are unique
+    CHECK(std::string(a.url).rfind("https://", 0) == 0);
+    CHECK(a.measured > 0);
+    CHECK(a.row >= 0);
+    CHECK(a.row <= 36);
+    if (!r.ok) {
+      CHECK_FALSE(r.why.empty());  // a point that cannot run says why
+      continue;
+    }
+    (std::string(a.preset).rfind("v41", 0) == 0 ? v41 : others) += 1;
     CHECK(r.ratio > 0);
-    CHECK(std::string(r.anchor->url).rfind("https://", 0) == 0);
+    CHECK(r.ratio == Approx(r.model / a.measured).epsilon(1e-12));
+    if (anchor_is_decode(a.metric)) {
+      double sum = 0;
+      for (const StepTerm& t : r.terms) sum += t.seconds;
+      CHECK(sum == Approx(r.step_model).epsilon(1e-9));
+    } else {
+      CHECK(r.terms.empty());
+      CHECK(r.step_model == Approx(r.scenario.par.dp * static_cast<double>(r.scenario.work.prompt) / r.scenario.hw.gpus / r.model));
+    }
   }
   CHECK(v41 >= 2);
-  CHECK(others >= 3);
+  CHECK(others >= 80);
+}
+
+TEST_CASE("anchors: each carried row of FACTS-parallel §6 is there, and rows without a preset-able model are not") {
+  std::set<int> rows;
+  for (const Anchor& a : anchors()) rows.insert(a.row);
+  for (int row : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 25, 26, 27, 28, 30, 31, 32, 33, 34, 35, 36}) {
+    INFO("row " << row);
+    CHECK(rows.count(row) == 1);
+  }
+  for (int row : {21, 22, 23, 29}) {  // V4-Pro, Kimi K2, and a chart without numbers (docs/anchors.md)
+    INFO("row " << row);
+    CHECK(rows.count(row) == 0);
+  }
+}
+
+TEST_CASE("anchors: the summary counts the rows: single-step points within 2×, the median, the replay points") {
+  const std::vector<AnchorResult> all = evaluate_anchors();
+  const AnchorSummary s = summarize_anchors(all);
+  int points = 0, within = 0, replay = 0, missing = 0;
+  std::vector<double> logs;
+  for (const AnchorResult& r : all) {
+    if (r.anchor->replay) {
+      ++replay;
+      CHECK_FALSE(counts_toward_aim(r));
+      continue;
+    }
+    if (!r.ok) {
+      ++missing;
+      continue;
+    }
+    CHECK(counts_toward_aim(r));
+    ++points;
+    logs.push_back(std::fabs(std::log2(r.ratio)));
+    if (logs.back() <= 1) ++within;
+  }
+  CHECK(s.points == points);
+  CHECK(s.within_2x == within);
+  CHECK(s.replay == replay);
+  CHECK(s.not_computed == missing);
+  CHECK(points + replay + missing == static_cast<int>(all.size()));
+  CHECK(replay > 0);
+  REQUIRE(points > 0);
+  std::sort(logs.begin(), logs.end());
+  const std::size_t n = logs.size();
+  CHECK(s.median_abs_log2 == Approx(n % 2 ? logs[n / 2] : (logs[n / 2 - 1] + logs[n / 2]) / 2).epsilon(1e-12));
+  const std::string text = anchor_summary_text(s);
+  CHECK(text.find(std::to_string(within) + " of " + std::to_string(points) + " single-step points within 2×") == 0);
+  CHECK(text.find(std::to_string(replay) + " marked for the serving replay") != std::string::npos);
+}
+
+TEST_CASE("anchors: the ratio is model ÷ measured, checked by hand for a decode and a prefill point") {
+  const std::vector<AnchorResult> all = evaluate_anchors();
+  // Qwen3-30B-A3B FP4 on one B200 at 1K/1K, maximum load: every session that fits, output tokens/s per GPU.
+  {
+    const AnchorResult& r = find_result(all, "q30-b200-tp1");
+    REQUIRE(r.ok);
+    Scenario s = with("qwen3-30b-a3b-1xb200", {{"prompt", "1024"}, {"output", "1024"}, {"prefix_hit", "0"}, {"ctx", "1536"}});
+    Computed c;
+    compute_values(s, c);
+    CHECK(r.scenario.work.batch <= c.values[FigureId::HbmSessions]);  // capacity: no more than HBM holds
+    CHECK(r.scenario.work.batch > 1);
+    s.work.batch = r.scenario.work.batch;
+    compute_values(s, c);
+    const double tokens = c.values[FigureId::ServeTokensPerSGpu];
+    CHECK(r.model == Approx(tokens).epsilon(1e-12));
+    CHECK(r.ratio == Approx(tokens / 26971).epsilon(1e-12));
+  }
+  // DeepSeek-V3 prefill on 32 H100 (DP32, EP32), 4K prompts: 32 replicas × 4,096 tokens ÷ prefill.time ÷ 32 GPUs.
+  {
+    const AnchorResult& r = find_result(all, "v3-h100-prefill-4k");
+    REQUIRE(r.ok);
+    const Scenario s = with("deepseek-v3-8xh200", {{"gpu", "h100"}, {"gpus", "32"}, {"tp", "1"}, {"dp", "32"}, {"ep", "32"}, {"redundant", "32"},
+                                                    {"engine", "sglang"}, {"prompt", "4096"}, {"prefix_hit", "0"}, {"ctx", "4096"}});
+    Computed c;
+    compute_values(s, c);
+    const double model = 32.0 * 4096 / c.values[FigureId::PrefillTime] / 32;
+    CHECK(r.model == Approx(model).epsilon(1e-12));
+    CHECK(r.ratio == Approx(model / (50302.0 / 8)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("anchors: the table is grouped by model family, and every family's preset exists") {
+  std::set<std::string> closed;
+  std::string current;
+  for (const Anchor& a : anchors()) {
+    INFO(a.id);
+    Scenario s;
+    CHECK(make_preset(a.preset, s));
+    const std::string f = anchor_family(a);
+    CHECK(f != "other");
+    if (f != current) {
+      CHECK(closed.count(f) == 0);  // a family, once left, does not come back
+      if (!current.empty()) closed.insert(current);
+      current = f;
+    }
+  }
+  CHECK(closed.size() + 1 == 5);
 }

@@ -1,13 +1,16 @@
 // Presets as data: every settings string reads through the parameter registry with no errors and in the
-// registry's own words, each preset is its base plus its strings, and the link codec rebuilds it from them.
+// registry's own words, each preset is its base plus its strings, and the link codec rebuilds it from them;
+// the measured points' models against their published parameter totals.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "codec/url_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/figures.h"
 
 using namespace tierscope::model;
 
@@ -135,4 +138,70 @@ TEST_CASE("presets: a retired name reads as its successor") {
   REQUIRE(p);
   CHECK(std::string_view(p->name) == "llama31-70b-8xh100");
   check_same(preset("llama3-70b-8xh100"), preset("llama31-70b-8xh100"), "alias");
+}
+
+// A published parameter count held within 2 %.
+static void check_params(double model, double published, const char* what) {
+  INFO(what << ": model " << model << ", published " << published);
+  CHECK(std::fabs(model - published) <= 0.02 * published);
+}
+
+TEST_CASE("presets: the measured points' models add up to their published totals, on the layouts their engines ran") {
+  using F = FigureId;
+  // gpt-oss-120b model card (https://arxiv.org/abs/2508.10925, Table 1): 116.83B total, 5.13B active
+  // (unembedding counted, embedding not): the model's active count less the 201,088 × 2,880 embedding.
+  {
+    const Scenario s = preset("gpt-oss-120b-1xh200");
+    Computed c;
+    compute_values(s, c);
+    check_params(c.values[F::ParamsTotal], 116.8e9, "gpt-oss-120b total");
+    check_params(c.values[F::ParamsActiveDecode] - 201088.0 * 2880, 5.1e9, "gpt-oss-120b active");
+    CHECK(layers_to_text(s.model) == "SDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSDSD");  // 18 window-only layers, 18 full
+    CHECK(s.model.swa_all == 0);
+    CHECK(c.values[F::KvGlobalPerToken] == 18.0 * 2 * 8 * 64 * 2);
+    CHECK(c.values[F::KvSwaPerSession] == 18.0 * 128 * (2 * 8 * 64 * 2));
+    CHECK(s.model.experts_fmt == NumFormat::FP4_G32);
+    CHECK(s.model.dense_fmt == NumFormat::BF16);
+    CHECK(s.engine.kind == EngineKind::Trtllm);
+    CHECK(s.hw.gpu == GpuKind::H200);
+    CHECK(s.hw.gpus == 1);
+  }
+  // Qwen3-235B-A22B card (https://huggingface.co/Qwen/Qwen3-235B-A22B): 235B total, 22B activated.
+  {
+    const Scenario s = preset("qwen3-235b-a22b-4xh200");
+    Computed c;
+    compute_values(s, c);
+    check_params(c.values[F::ParamsTotal], 235e9, "Qwen3-235B-A22B total");
+    check_params(c.values[F::ParamsActiveDecode], 22e9, "Qwen3-235B-A22B active");
+    CHECK(s.par.dp == 4);
+    CHECK(s.par.ep == 4);
+    CHECK(s.par.tp == 1);
+    CHECK(s.model.experts_fmt == NumFormat::FP8_B128);
+    CHECK(s.engine.kind == EngineKind::Trtllm);
+  }
+  // Qwen3-30B-A3B card (https://huggingface.co/Qwen/Qwen3-30B-A3B): 30.5B total, 3.3B activated.
+  {
+    const Scenario s = preset("qwen3-30b-a3b-1xb200");
+    Computed c;
+    compute_values(s, c);
+    check_params(c.values[F::ParamsTotal], 30.5e9, "Qwen3-30B-A3B total");
+    check_params(c.values[F::ParamsActiveDecode], 3.3e9, "Qwen3-30B-A3B active");
+    CHECK(s.model.experts_fmt == NumFormat::FP4_G16);
+    CHECK(s.model.kv_fmt == NumFormat::FP8);
+    CHECK(s.hw.gpu == GpuKind::B200);
+    CHECK(s.hw.gpus == 1);
+  }
+  // DeepSeek-R1-0528 NVFP4: the V3 model (671B) with NVFP4 experts and FP8 KV, DEP8 on 8 B200.
+  {
+    const Scenario s = preset("deepseek-r1-8xb200");
+    Computed c;
+    compute_values(s, c);
+    check_params(c.values[F::ParamsTotal], 671e9, "DeepSeek-R1 total");
+    CHECK(c.values[F::KvGlobalPerToken] == 35136);  // (512 + 64) × 61 × 1 B, FACTS-parallel §1.6
+    CHECK(s.model.experts_fmt == NumFormat::FP4_G16);
+    CHECK(s.par.dp == 8);
+    CHECK(s.par.ep == 8);
+    CHECK(s.engine.kind == EngineKind::Trtllm);
+    CHECK(validate(s).empty());
+  }
 }
