@@ -54,7 +54,8 @@ constexpr const char* kGemmSource =
     "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M ≤ 128 stream 0.45-0.80 of HBM "
     "(0.80 taken, a graphed BF16 batch-1 Llama step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
     "(https://github.com/deepseek-ai/DeepGEMM/issues/114 ; 0.55 taken), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); "
-    "compute share 0.75 × M / (M + 400) on Hopper FP8 and 0.55 × M / (M + 250) for Blackwell FP4 experts, fitted to the same tables; CDNA assumed ~20 % lower";
+    "compute share 0.75 × M / (M + 128) on Hopper and 0.55 × M / (M + 128) on Blackwell, fitted to the same tables (masked grouped at 256 rows 0.47, "
+    "large M 0.62-0.72; NVFP4 0.27-0.44 at 227-1024 rows) with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
 constexpr const char* kAttnSource =
     "FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA); Blackwell MLA decode 0.60 of HBM "
     "(CuTe-DSL kernel, https://github.com/vllm-project/vllm/pull/41778) and 0.45 of BF16 (assumed); paged GQA decode 0.55 of HBM on Hopper "
@@ -88,18 +89,18 @@ EngineProfile kernels_of(GpuGen g) {
   switch (g) {
     case GpuGen::Hopper:
       p.kernel_graph_us = 1.5, p.kernel_eager_us = 9;
-      p.gemm = GemmCurve{0.80, 0.75, 400}, p.expert = GemmCurve{0.55, 0.75, 400};
+      p.gemm = GemmCurve{0.80, 0.75, 128}, p.expert = GemmCurve{0.55, 0.75, 128};
       p.mla_bw = 0.90, p.mla_flop = 0.67, p.paged_bw = 0.55, p.paged_flop = 0.70, p.index_bw = 0.60, p.index_flop = 0.50;
       break;
     case GpuGen::Cdna:
       p.kernel_graph_us = 3.5, p.kernel_eager_us = 10;
-      p.gemm = GemmCurve{0.55, 0.45, 400}, p.expert = GemmCurve{0.45, 0.45, 400};
+      p.gemm = GemmCurve{0.55, 0.45, 128}, p.expert = GemmCurve{0.45, 0.45, 128};
       p.mla_bw = 0.50, p.mla_flop = 0.40, p.paged_bw = 0.50, p.paged_flop = 0.50, p.index_bw = 0.50, p.index_flop = 0.40;
       break;
     case GpuGen::Blackwell:
     case GpuGen::Count:
       p.kernel_graph_us = 1.5, p.kernel_eager_us = 7;
-      p.gemm = GemmCurve{0.80, 0.55, 400}, p.expert = GemmCurve{0.55, 0.55, 250};
+      p.gemm = GemmCurve{0.80, 0.55, 128}, p.expert = GemmCurve{0.55, 0.55, 128};
       p.mla_bw = 0.60, p.mla_flop = 0.45, p.paged_bw = 0.63, p.paged_flop = 0.65, p.index_bw = 0.79, p.index_flop = 0.50;
       break;
   }

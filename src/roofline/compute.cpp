@@ -162,6 +162,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   // Kernel floors: every kernel takes at least its launch cost, however little it has to do (decode
   // replays CUDA graphs up to the engine's captured batch; prompts run eagerly).
   const double ks = pre ? c.prefill_kernel_s : c.kernel_s;
+  w.kernel_s = ks;
   const bool latent = m.attn != AttnKind::MHA || m.q_lora > 0;
   const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
   w.floor_dense = ks * (n * per_layer + n_dffn * kKernelsDenseFfn +
@@ -189,6 +190,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
 
 // Fills a pass's four classes from one or more works (each taken `times` times).
 void add_work(Pass& p, const Work& w, double times) {
+  if (w.kernel_s > 0) p.launch_s = w.kernel_s;
   p.flop_c[0] += times * w.flop_dense;
   p.bytes_c[0] += times * w.w_dense;
   p.floor_c[0] += times * w.floor_dense;

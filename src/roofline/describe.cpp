@@ -111,9 +111,14 @@ Expr Say::classes_expr(const Pass& p) const {
   std::vector<Expr> parts;
   for (int i = 0; i < kWorkClasses; ++i) {
     if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0) continue;
-    const double kernels = hw.kernel_us > 0 ? p.floor_c[i] / (hw.kernel_us * 1e-6) : 0.0;
-    Expr part = max_of({q(p.flop_c[i], "FLOP") / q(t.peak_c[i], "FLOP/s"), q(p.bytes_c[i], "B") / q(t.bw, "B/s"),
-                        n(kernels, "kernels") * q(hw.kernel_us * 1e-6, "s")});
+    // Each class at its own achieved rates in this pass (class_rates) and the pass's launch floor.
+    const double kernels = p.launch_s > 0 ? p.floor_c[i] / p.launch_s : 0.0;
+    std::vector<Expr> roofs;
+    if (p.flop_c[i] > 0 && p.rate_c[i] > 0) roofs.push_back(q(p.flop_c[i], "FLOP") / q(p.rate_c[i], "FLOP/s"));
+    if (p.bytes_c[i] > 0 && p.bw_c[i] > 0) roofs.push_back(q(p.bytes_c[i], "B") / q(p.bw_c[i], "B/s"));
+    if (p.floor_c[i] > 0) roofs.push_back(n(kernels, "kernels") * q(p.launch_s, "s"));
+    if (roofs.empty()) continue;
+    Expr part = roofs.size() == 1 ? std::move(roofs[0]) : max_of(std::move(roofs));
     part.named(work_class_name(static_cast<WorkClass>(i)));
     parts.push_back(std::move(part));
   }

@@ -204,6 +204,7 @@ struct Pass {
   double flop_c[kWorkClasses] = {}, bytes_c[kWorkClasses] = {};
   double floor_c[kWorkClasses] = {};  // kernels × kernel_us: the least the class can take
   double rate_c[kWorkClasses] = {}, bw_c[kWorkClasses] = {};  // each class's achieved FLOP/s and B/s in this pass
+  double launch_s = 0;  // one kernel's launch floor in this pass (floor_c ÷ launch_s = the class's kernels)
   double flop = 0, weight_bytes = 0, kv_bytes = 0;
   double flop_all = 0;  // the whole instance's FLOP for this pass (every GPU)
   double t_compute = 0, t_memory = 0;  // totals: Σ FLOP ÷ (peak × MFU), Σ bytes ÷ (bandwidth × MBU)

@@ -101,8 +101,14 @@ void describe_placement(Say& y) {
   y.set(F::HbmKvSessionPerGpu, y.H(F::KvPerSession) + (t.kv_share < 1 ? " / tp " + tp : std::string(" (whole, on every GPU of the replica)")));
   y.set(F::HbmKvBudget, num(v[F::HwHbmPerGpu] / 1e9) + " GB × " + num(hw.hbm_usable) + " usable − " + num(hw.workspace_gb) +
                             " GB workspace − weights " + y.H(F::HbmWeightsPerGpu) + " per GPU");
-  y.set(F::HbmSessions, "⌊" + y.H(F::HbmKvBudget) + " / " + y.H(F::HbmKvSessionPerGpu) + "⌋ = ⌊" + num_sig(t.sessions_raw, 5) +
-                            "⌋ per replica × " + num(t.dp) + (t.dp == 1 ? " replica" : " replicas"));
+  // Capacity: the sessions HBM holds, at most the engine's running-batch cap (max_batch or its default).
+  Expr hbm = (floor_of(q(std::max(0.0, v[F::HbmKvBudget]), "B", "KV budget") / q(v[F::HbmKvSessionPerGpu], "B", "per session")) *
+              n(t.dp, t.dp == 1 ? "replica" : "replicas"))
+                 .named("in HBM");
+  y.set(F::HbmSessions, min_of({std::move(hbm), n(t.batch_cap, y.s.engine.max_batch > 0 ? "max_batch" : "the engine's default cap")})
+                            .note(y.s.engine.max_batch > 0 ? std::string("max_batch set")
+                                                           : std::string(engine_label(y.s.engine.kind)) + " caps each replica at " +
+                                                                 num(t.batch_cap / t.dp) + " running sessions"));
   y.set(F::HbmSessionsPerGpu, y.H(F::HbmSessions) + " / " + gpus + " GPUs" +
                                   (t.kv_share >= 1 && t.tp > 1 ? " (each GPU of a replica still holds the KV of all its replica's sessions)" : std::string()));
   y.set(F::HbmSessionsPerNode, t.gpus <= t.node_gpus

@@ -100,6 +100,7 @@ struct Work {
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
   double layers = 0;
   double tokens = 0;       // the dense GEMMs' M
+  double kernel_s = 0;     // one kernel's launch floor (graph or eager)
   double rows_expert = 1;  // the grouped expert GEMMs' M: rows per expert on the busiest rank
   ExpertLoad load;
   double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }
