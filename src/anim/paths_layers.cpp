@@ -51,7 +51,7 @@ void build_engram(Builder& b) {
       e.bytes = bytes;
       e.engram_rows = rows;
       b.cite(e, FigureId::EngramFetchTime, B(bytes) + " = " + N(orders) + " orders × " + N(b.m.engram_heads) + " heads × " + N(row_bytes) +
-                                               " B row; " + S(e.duration) + " by the same path as " + b.fig(FigureId::EngramFetchTime).formula);
+                                               " B row; " + S(e.duration) + " by the same path as " + b.fig(FigureId::EngramFetchTime).formula());
       e.highlight.layers.add(layer);
       e.sentence = N(rows) + " rows of " + N(row_bytes) + " B are read from a table of " + N(table_rows) + " rows in " +
                    (b.m.engram_home == model::EngramHome::Remote ? std::string("another node's memory over RDMA")

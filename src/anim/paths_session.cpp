@@ -31,7 +31,7 @@ void build_swa_resume(Builder& b) {
     e.phase = "park";
     e.bytes = window_bytes;
     e.overlapped = true;
-    b.cite(e, FigureId::SwaRestoreSessionTime, b.fig(FigureId::SwaRestoreSessionTime).formula + " (the same link in the other direction)");
+    b.cite(e, FigureId::SwaRestoreSessionTime, b.fig(FigureId::SwaRestoreSessionTime).formula() + " (the same link in the other direction)");
     e.highlight.add(ObjectKind::SwaWindow);
     e.highlight.layers = b.all_layers();
     e.changes[0] = {ObjectKind::SwaWindow, -window_bytes, -win};
@@ -42,7 +42,7 @@ void build_swa_resume(Builder& b) {
   if (kv_left_hbm) {
     LedgerEntry& e = b.add("leave-hbm", Endpoint::Hbm, Endpoint::Dram, ObjectKind::GlobalKv, 0);
     e.phase = "park";
-    b.cite(e, FigureId::SwaPoolVsHbm, b.fig(FigureId::SwaPoolVsHbm).formula + "; the rows were persisted with the prefix, so freeing them moves nothing");
+    b.cite(e, FigureId::SwaPoolVsHbm, b.fig(FigureId::SwaPoolVsHbm).formula() + "; the rows were persisted with the prefix, so freeing them moves nothing");
     e.changes[0] = {ObjectKind::GlobalKv, -global_bytes, -ctx};
     e.sentence = "HBM holds " + model::human(hbm, "sessions") + " per node against the pool's " + model::human(pool, "sessions") +
                  ", so while the session idles its " + B(global_bytes) + " of global KV is released from HBM; its copy waits in host DRAM.";
@@ -53,7 +53,7 @@ void build_swa_resume(Builder& b) {
     e.bytes = window_bytes;
     e.overlapped = true;
     b.cite(e, FigureId::SwaRestoreSessionTime,
-           b.fig(FigureId::SwaRestoreSessionTime).formula + "; per layer " + b.fig(FigureId::SwaRestoreLayerTime).formula);
+           b.fig(FigureId::SwaRestoreSessionTime).formula() + "; per layer " + b.fig(FigureId::SwaRestoreLayerTime).formula());
     e.highlight.add(ObjectKind::SwaPool);
     e.highlight.layers = b.all_layers();
     e.changes[0] = {ObjectKind::SwaPool, -window_bytes, -win};
@@ -65,14 +65,14 @@ void build_swa_resume(Builder& b) {
     LedgerEntry& e = b.add_timed("reload-kv", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::ResumeKvReloadTime);
     e.phase = "hit";
     e.bytes = global_bytes;
-    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula);
+    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula());
     e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
     e.sentence = "Its global KV left HBM while it idled, so the " + B(global_bytes) + " come back from host DRAM before the turn starts.";
   }
   {
     LedgerEntry& e = b.add("drop", Endpoint::Dram, Endpoint::Dram, ObjectKind::SwaPool, 0);
     e.phase = "miss";
-    b.cite(e, FigureId::SwaPoolSessions, "the pool evicts its least recent window: nothing moves; pool " + b.fig(FigureId::SwaPoolSessions).formula);
+    b.cite(e, FigureId::SwaPoolSessions, "the pool evicts its least recent window: nothing moves; pool " + b.fig(FigureId::SwaPoolSessions).formula());
     e.highlight.add(ObjectKind::SwaPool);
     e.changes[0] = {ObjectKind::SwaPool, -window_bytes, -win};
     e.sentence = "Miss: another time the session idles longer than " + model::human(pool, "sessions") +
@@ -82,12 +82,12 @@ void build_swa_resume(Builder& b) {
     LedgerEntry& a = b.add_timed("promote-kv-ssd", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::ResumeKvSsdTime);
     a.phase = "miss";
     a.bytes = ctx * b.val(FigureId::KvGlobalPerToken);
-    b.cite(a, FigureId::ResumeKvSsdTime, b.fig(FigureId::ResumeKvSsdTime).formula);
+    b.cite(a, FigureId::ResumeKvSsdTime, b.fig(FigureId::ResumeKvSsdTime).formula());
     a.sentence = "A session idle that long has lost its global KV from host DRAM too: it is read back from the SSD prefix cache.";
     LedgerEntry& e = b.add_timed("promote-kv-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::ResumeKvReloadTime);
     e.phase = "miss";
     e.bytes = global_bytes;
-    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula);
+    b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula());
     e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
     e.sentence = "…and promoted into HBM before the turn starts.";
   }
@@ -95,7 +95,7 @@ void build_swa_resume(Builder& b) {
     LedgerEntry& e = b.add_timed("bounded-replay", Endpoint::Tokens, Endpoint::Decoder, ObjectKind::HiddenStream, FigureId::ReplayTime);
     e.phase = "miss";
     e.flop = b.val(FigureId::ReplayFlop);
-    b.cite(e, FigureId::ReplayTime, b.fig(FigureId::ReplayTime).formula + "; alone it would take " + b.fig(FigureId::ReplayTimeStandalone).formula);
+    b.cite(e, FigureId::ReplayTime, b.fig(FigureId::ReplayTime).formula() + "; alone it would take " + b.fig(FigureId::ReplayTimeStandalone).formula());
     e.highlight.layers = b.all_layers();
     e.highlight.add(Endpoint::Encoder);
     e.highlight.add(ObjectKind::GlobalKv);
@@ -105,7 +105,7 @@ void build_swa_resume(Builder& b) {
     r.phase = "miss";
     r.bytes = window_bytes;
     r.overlapped = true;
-    b.cite(r, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula + "; " + S(r.duration) + " = " + B(window_bytes) + " / HBM, inside the replay");
+    b.cite(r, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula() + "; " + S(r.duration) + " = " + B(window_bytes) + " / HBM, inside the replay");
     r.highlight.layers = b.all_layers();
     r.changes[0] = {ObjectKind::SwaWindow, window_bytes, win};
     r.sentence = "The replay writes the " + B(window_bytes) + " window back to HBM: the miss cost compute instead of a copy, and nothing came from SSD "
@@ -116,7 +116,7 @@ void build_swa_resume(Builder& b) {
                            model::ssd_read_time(t, bytes) + model::host_transfer_time(t, bytes * t.kv_share));
     e.phase = "miss";
     e.bytes = bytes;
-    b.cite(e, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula + "; " + S(e.duration) + " = SSD read " +
+    b.cite(e, FigureId::KvSwaPerSession, b.fig(FigureId::KvSwaPerSession).formula() + "; " + S(e.duration) + " = SSD read " +
                                              S(model::ssd_read_time(t, bytes)) + " + host link " + S(model::host_transfer_time(t, bytes * t.kv_share)));
     e.changes[0] = {ObjectKind::SwaWindow, window_bytes, win};
     e.sentence = "This model has no bounded replay: its window was cached with the prefix, so the miss reads it back from SSD.";
@@ -140,7 +140,7 @@ void build_prefix_cache(Builder& b) {
     LedgerEntry& e = b.add_timed("promote-ssd-dram", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::PrefixSsdReadTime);
     e.phase = "hit";
     e.bytes = bytes;
-    b.cite(e, FigureId::PrefixSsdReadTime, b.fig(FigureId::PrefixHitBytes).formula + "; " + b.fig(FigureId::PrefixSsdReadTime).formula);
+    b.cite(e, FigureId::PrefixSsdReadTime, b.fig(FigureId::PrefixHitBytes).formula() + "; " + b.fig(FigureId::PrefixSsdReadTime).formula());
     e.sources = std::string(kPrefixUnitSource) + "\n" + e.sources;
     e.highlight.add(ObjectKind::GlobalKv);
     e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their KV is read from SSD into host DRAM.";
@@ -149,7 +149,7 @@ void build_prefix_cache(Builder& b) {
     LedgerEntry& e = b.add_timed("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixUploadTime);
     e.phase = "hit";
     e.bytes = bytes * t.kv_share;
-    b.cite(e, FigureId::PrefixUploadTime, b.fig(FigureId::PrefixUploadTime).formula);
+    b.cite(e, FigureId::PrefixUploadTime, b.fig(FigureId::PrefixUploadTime).formula());
     e.changes[0] = {ObjectKind::GlobalKv, hit * b_tok * t.kv_share, hit};
     e.sentence = "From host DRAM the rows move up into HBM before the turn starts, so no step waits on SSD.";
   }
@@ -158,7 +158,7 @@ void build_prefix_cache(Builder& b) {
     e.phase = "hit";
     const double win = std::min<double>(b.m.n_win, hit);
     e.flop = t.rest_replay.flop_all() - t.rest.flop_all();
-    b.cite(e, FigureId::PrefixReplayTime, b.fig(FigureId::PrefixReplayTime).formula);
+    b.cite(e, FigureId::PrefixReplayTime, b.fig(FigureId::PrefixReplayTime).formula());
     e.changes[0] = {ObjectKind::SwaWindow, t.window_layers * win * b.z.swa * t.kv_share, win};
     e.highlight.layers = b.all_layers();
     e.sentence = "SWA KV was never cached, so the hit's last " + N(win) + " tokens are replayed in front of the new ones to rebuild the window.";
@@ -168,7 +168,7 @@ void build_prefix_cache(Builder& b) {
     LedgerEntry& e = b.add_timed("prefill-rest", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixRestTime);
     e.phase = "hit";
     e.flop = t.rest.flop_all();
-    b.cite(e, FigureId::PrefixRestTime, b.fig(FigureId::PrefixRestTime).formula);
+    b.cite(e, FigureId::PrefixRestTime, b.fig(FigureId::PrefixRestTime).formula());
     e.highlight.layers.add_range(0, std::max(0, static_cast<int>(t.full_layers) - 1));
     e.changes[0] = {ObjectKind::GlobalKv, rest * b_tok * t.kv_share, rest};
     e.sentence = "Only the " + N(rest) + " new tokens of the prompt are prefilled; they attend over the promoted prefix.";
@@ -177,7 +177,7 @@ void build_prefix_cache(Builder& b) {
     LedgerEntry& e = b.add_timed("first-decode", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeStepTime);
     e.phase = "hit";
     e.bytes = b.val(FigureId::DecodeWeightBytes) + b.val(FigureId::DecodeKvBytes);
-    b.cite(e, FigureId::DecodeStepTime, b.fig(FigureId::DecodeStepTime).formula);
+    b.cite(e, FigureId::DecodeStepTime, b.fig(FigureId::DecodeStepTime).formula());
     e.highlight.layers = b.all_layers();
     e.highlight.add(ObjectKind::GlobalKv);
     e.sentence = "The turn's first decode step starts with the whole prefix already in HBM.";
@@ -186,7 +186,7 @@ void build_prefix_cache(Builder& b) {
     LedgerEntry& e = b.add_timed("recompute", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixRecomputeTime);
     e.phase = "recompute";
     e.flop = t.prefill.flop_all() - t.rest.flop_all();
-    b.cite(e, FigureId::PrefixRecomputeTime, b.fig(FigureId::PrefixRecomputeTime).formula + "; against the hit: " + b.fig(FigureId::PrefixSpeedup).formula);
+    b.cite(e, FigureId::PrefixRecomputeTime, b.fig(FigureId::PrefixRecomputeTime).formula() + "; against the hit: " + b.fig(FigureId::PrefixSpeedup).formula());
     e.highlight.layers.add_range(0, std::max(0, static_cast<int>(t.full_layers) - 1));
     const double ratio = b.val(FigureId::PrefixSpeedup);
     e.sentence = "Without the cache the " + N(hit) + " tokens would be recomputed: " + S(e.duration) + " against " +
@@ -228,7 +228,7 @@ void build_step_budget(Builder& b) {
       e.figure = time;
       e.provenance = fp[time].provenance;
       e.sources = model::figure_sources(fp, fp[time]);
-      e.formula = fp[time].formula + (what != FigureId::Count ? "; " + fp[what].formula : std::string());
+      e.formula = fp[time].formula() + (what != FigureId::Count ? "; " + fp[what].formula() : std::string());
       e.highlight.add(Endpoint::Decoder);
       e.sentence = "At batch " + N(p[0]) + " and " + N(p[1]) + " tokens of context, " + name + " take " + S(e.duration) + ": " +
                    model::human(e.duration / step, "fraction") + " of the " + S(step) + " step (" + model::bound_name(t.step) + ").";

@@ -67,8 +67,8 @@ void build_prefill(Builder& b) {
     e.bytes = bytes;
     e.overlapped = true;
     e.engram_rows = P * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramPromptFetchTime, B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) +
-                                                   "; " + b.share_text(FigureId::EngramPromptFetchTime, 1) + " = " + b.fig(FigureId::EngramPromptFetchTime).formula);
+    b.cite(e, FigureId::EngramPromptFetchTime, B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
+                                                   "; " + b.share_text(FigureId::EngramPromptFetchTime, 1) + " = " + b.fig(FigureId::EngramPromptFetchTime).formula());
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
     e.sentence = "Engram layers " + b.layer_list(e.highlight.layers) + " read " + N(e.engram_rows) +
                  " table rows for the prompt's n-grams; the addresses follow from the tokens alone, so the reads are prefetched "
@@ -78,7 +78,7 @@ void build_prefill(Builder& b) {
   {
     LedgerEntry& e = b.add_timed("encode", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefillFullTime);
     e.flop = t.prefill.full.flop_all;
-    b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula);
+    b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula());
     e.highlight.layers = full_layers;
     // The prompt's FLOP (prefill.flop, the walkthrough's number) is this pass and the window's together:
     // the sentence says which part this is, so the two numbers never read as one that disagrees.
@@ -132,7 +132,7 @@ void build_prefill(Builder& b) {
     LedgerEntry& e = b.add_timed(b.ced ? "decoder-window" : "last-window", b.ced ? Endpoint::Stream : b.prefill_side(), Endpoint::Decoder,
                                  ObjectKind::HiddenStream, FigureId::PrefillWindowTime);
     e.flop = t.prefill.win.flop_all;
-    b.cite(e, FigureId::PrefillWindowTime, b.fig(FigureId::PrefillWindowTime).formula);
+    b.cite(e, FigureId::PrefillWindowTime, b.fig(FigureId::PrefillWindowTime).formula());
     e.highlight.layers = win_layers;
     e.sentence = "Layers " + b.layer_list(win_layers) + " own no KV beyond " + (b.m.n_win > 0 ? "their window" : "what the prompt needs") +
                  ", so they run only on the last " + N(win) + (win == 1 ? " token" : " tokens") + " of the prompt" +
@@ -202,8 +202,8 @@ void build_decode(Builder& b) {
     e.bytes = bytes;
     e.overlapped = true;
     e.engram_rows = t.tokens_replica * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramStepFetchTime, B(bytes) + " = " + N(t.tokens_replica) + " tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula) +
-                                                 "; " + b.fig(FigureId::EngramStepFetchTime).formula + "; stall " + b.fig(FigureId::EngramStall).formula);
+    b.cite(e, FigureId::EngramStepFetchTime, B(bytes) + " = " + N(t.tokens_replica) + " tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
+                                                 "; " + b.fig(FigureId::EngramStepFetchTime).formula() + "; stall " + b.fig(FigureId::EngramStall).formula());
     for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
     e.sentence = "Engram rows for the new tokens' n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) + " (" + N(e.engram_rows) +
                  " rows); the fetch hides behind the layers before layer " + N(b.m.engram_layers[0]) + ", stalling " + S(b.val(FigureId::EngramStall)) + ".";
@@ -212,7 +212,7 @@ void build_decode(Builder& b) {
   {
     LedgerEntry& e = b.add_timed("weights", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeTWeights);
     e.bytes = b.val(FigureId::DecodeWeightBytes);
-    b.cite(e, FigureId::DecodeWeightBytes, b.fig(FigureId::DecodeWeightBytes).formula + "; " + b.fig(FigureId::DecodeTWeights).formula);
+    b.cite(e, FigureId::DecodeWeightBytes, b.fig(FigureId::DecodeWeightBytes).formula() + "; " + b.fig(FigureId::DecodeTWeights).formula());
     e.highlight.layers = b.all_layers();
     const std::string which = b.m.experts > 0 ? "This GPU's share of the " + N(b.val(FigureId::DecodeExpertsPerRank)) +
                                                     " experts touched on its rank per layer, plus its slice of the attention and shared weights,"
@@ -226,7 +226,7 @@ void build_decode(Builder& b) {
     LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
                                  fullpool / (fullpool + pool));
     e.bytes = kvs * fullpool;
-    b.cite(e, FigureId::IndexFullpoolBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexFullpoolBytes).formula) + share + "; " +
+    b.cite(e, FigureId::IndexFullpoolBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexFullpoolBytes).formula()) + share + "; " +
                                                 b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the full-pool share of the index reads");
     e.highlight.layers = b.layers_where(is_full_pool);
     e.highlight.add(ObjectKind::GlobalKv);
@@ -237,7 +237,7 @@ void build_decode(Builder& b) {
     LedgerEntry& e = b.add_timed("candidate-pool", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
                                  pool / (fullpool + pool));
     e.bytes = kvs * pool;
-    b.cite(e, FigureId::IndexCandidateBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexCandidateBytes).formula) + share + "; " +
+    b.cite(e, FigureId::IndexCandidateBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexCandidateBytes).formula()) + share + "; " +
                                                  b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the candidate-pool share");
     e.highlight.layers = b.layers_where(is_pool);
     e.highlight.layers.add(b.m.cand_src);
@@ -248,7 +248,7 @@ void build_decode(Builder& b) {
   if (b.val(FigureId::DecodeTTopk) > 0) {
     LedgerEntry& e = b.add_timed("top-k", Endpoint::Sram, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTTopk);
     e.bytes = t.tokens_replica * t.dec.select_keys * 4.0;
-    b.cite(e, FigureId::TopkSelectTime, b.fig(FigureId::DecodeTTopk).formula);
+    b.cite(e, FigureId::TopkSelectTime, b.fig(FigureId::DecodeTTopk).formula());
     e.highlight.layers = b.layers_where(selects);
     e.highlight.add(ObjectKind::WorkingSet);
     e.sentence = "Each selecting layer sorts its " + N(t.dec.select_keys / std::max(1.0, t.selecting_layers)) +
@@ -290,8 +290,8 @@ void build_decode(Builder& b) {
   if (b.val(FigureId::DecodeTWindow) > 0) {
     LedgerEntry& e = b.add_timed("swa-window", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SwaWindow, FigureId::DecodeTWindow);
     e.bytes = kvs * t.dec.window;
-    b.cite(e, FigureId::SwaWindowBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::SwaWindowBytes).formula) + share + "; " +
-                                            b.fig(FigureId::DecodeTWindow).formula);
+    b.cite(e, FigureId::SwaWindowBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::SwaWindowBytes).formula()) + share + "; " +
+                                            b.fig(FigureId::DecodeTWindow).formula());
     e.highlight.layers = b.layers_where(has_win);
     e.sentence = "Every window layer reads its last " + N(std::min<double>(b.m.n_win, b.s.work.ctx)) + " tokens of SWA KV, independent of the context length.";
   }
@@ -309,7 +309,7 @@ void build_decode(Builder& b) {
   auto fixed = [&](std::string_view step, FigureId id, Endpoint from, Endpoint to, ObjectKind obj, const std::string& sentence) {
     if (b.val(id) <= 0) return;
     LedgerEntry& e = b.add_timed(step, from, to, obj, id);
-    b.cite(e, id, b.fig(id).formula);
+    b.cite(e, id, b.fig(id).formula());
     e.highlight.layers = b.all_layers();
     e.sentence = sentence;
   };

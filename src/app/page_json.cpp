@@ -309,7 +309,7 @@ std::string figures_view_json(const App& app, std::string_view ids) {
     w.object().str("id", f.id).str("label", f.label).num("value", f.value).str("unit", f.unit);
     w.str("scope", model::scope_name(model::figure_info(f.fid).scope));  // what it counts: shown by the unit
     w.str("text", model::figure_text(f));  // the same words as the downloads
-    w.boolean("feasible", f.feasible).str("formula", f.formula).str("provenance", model::provenance_name(f.provenance)).end();
+    w.boolean("feasible", f.feasible).str("formula", f.formula()).str("provenance", model::provenance_name(f.provenance)).end();
   }
   return w.end().end().take();
 }

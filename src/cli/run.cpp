@@ -193,7 +193,7 @@ void cmd_figures(const Options& opt, const Scenario& s, Output& o) {
       for (const char ch : shown) cols += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;
       const std::string padded = shown + std::string(cols < 16 ? 16 - cols : 0, ' ');
       appendf(o.out, "%-28.*s %s %.*s\n    %s  [%s]\n", static_cast<int>(x.id.size()), x.id.data(), padded.c_str(),
-              static_cast<int>(x.label.size()), x.label.data(), x.formula.c_str(), provenance_name(x.provenance));
+              static_cast<int>(x.label.size()), x.label.data(), x.formula().c_str(), provenance_name(x.provenance));
     }
   }
   report_infeasible(o, t);

@@ -42,7 +42,7 @@ std::string figures_to_json(const Figures& f, const Scenario& s, std::span<const
     w.object(json_lines(6)).str("id", x.id).str("label", x.label);
     w.num("value", x.value);  // non-finite (a value the setup cannot reach) is null
     w.str("unit", x.unit).str("scope", scope_name(figure_info(x.fid).scope)).str("text", figure_text(x));
-    w.boolean("feasible", x.feasible).str("formula", x.formula).str("provenance", provenance_name(x.provenance));
+    w.boolean("feasible", x.feasible).str("formula", x.formula()).str("provenance", provenance_name(x.provenance));
     w.str("sources", figure_sources(f, x)).str("tier", tier_name(x.tier)).str("lifetime", lifetime_name(x.lifetime));
     w.end();
   }
@@ -67,7 +67,7 @@ std::string figures_to_csv(const Figures& f, std::span<const FigureId> ids) {
     o += ',';
     append_csv_field(o, lifetime_name(x.lifetime));
     o += ',';
-    append_csv_field(o, x.formula);
+    append_csv_field(o, x.formula());
     o += ',';
     append_csv_field(o, figure_sources(f, x));
     o += ',';  // the scope last: columns a script reads by position keep their places

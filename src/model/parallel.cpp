@@ -44,22 +44,109 @@ double expected_max_normal(int n) {
   return normal_quantile((n - 0.375) / (n + 0.25));
 }
 
-ExpertLoad expert_load(double E, double k, int ep, double tokens) {
+namespace {
+
+// Below this many terms of (1 − F)ⁿ the sums add 1 without calling pow: F(x)ⁿ < e⁻³⁰.
+inline bool negligible(double F, int n) { return F <= 0 || n * std::log(F) < -30.0; }
+
+// Σ_{x ≥ 0} (1 − F(x)ⁿ) for a Poisson(mu) count, the expected maximum of n of them, summed to cap.
+double poisson_max_sum(double mu, int n, double cap) {
+  double sum = 0, p = std::exp(-mu), F = p;
+  for (int x = 0; x < cap; ++x) {
+    const double term = negligible(F, n) ? 1.0 : 1.0 - std::pow(std::min(F, 1.0), n);
+    if (term < 1e-10) break;
+    sum += term;
+    p *= mu / (x + 1);
+    F += p;
+  }
+  return sum;
+}
+
+// Σ_{x ≥ 0} (1 − F(x)ⁿ) for a Binomial(N, p) count, p ≤ 1/2 (the expected maximum of n of them).
+double binomial_max_sum(int N, double p, int n) {
+  double sum = 0, pm = std::pow(1.0 - p, N), F = pm;
+  const double odds = p / (1.0 - p);
+  for (int x = 0; x < N; ++x) {
+    const double term = negligible(F, n) ? 1.0 : 1.0 - std::pow(std::min(F, 1.0), n);
+    if (term < 1e-10) break;
+    sum += term;
+    pm *= (N - x) / (x + 1.0) * odds;
+    F += pm;
+  }
+  return sum;
+}
+
+// Σ_{x ≥ 0} (1 − F(x))ⁿ for a Binomial(N, p) count: the expected minimum of n of them.
+double binomial_min_sum(int N, double p, int n) {
+  double sum = 0, pm = std::pow(1.0 - p, N), F = pm;
+  const double odds = p / (1.0 - p);
+  for (int x = 0; x < N; ++x) {
+    const double term = std::pow(std::max(0.0, 1.0 - F), n);
+    if (term < 1e-10) break;
+    sum += term;
+    pm *= (N - x) / (x + 1.0) * odds;
+    F += pm;
+  }
+  return sum;
+}
+
+}  // namespace
+
+double expected_max_count(double mu, double var, int n, double c, double cap) {
+  if (mu <= 0 || cap <= 0) return 0.0;
+  if (n <= 1) return std::min(mu, cap);
+  const double pmax = mu < 8.0 ? poisson_max_sum(mu, n, cap) : mu + c * std::sqrt(mu) + (c * c - 1.0) / 6.0;
+  return std::min(cap, mu + (pmax - mu) * std::sqrt(std::max(0.0, var) / mu));
+}
+
+double expected_max_distinct(double slots, double p, double var, int n, double c) {
+  if (slots <= 0 || p <= 0) return 0.0;
+  const double mean = slots * p;
+  if (n <= 1 || p >= 1.0 - 1e-12) return std::min(slots, mean);
+  const double spread = slots * p * (1.0 - p);
+  double bmax = 0;
+  if (spread > 25.0 || slots > 4096) {
+    // Cornish-Fisher: the binomial's skew (1 − 2p)/√(Np(1 − p)) bends the normal's c.
+    const double sd = std::sqrt(spread);
+    bmax = mean + c * sd + (c * c - 1.0) / 6.0 * (1.0 - 2.0 * p);
+  } else {
+    const int N = static_cast<int>(std::lround(slots));
+    // Above p = 1/2 the untouched experts are the small count: max touched = slots − min untouched.
+    bmax = p <= 0.5 ? binomial_max_sum(N, p, n) : slots - binomial_min_sum(N, 1.0 - p, n);
+  }
+  const double scale = spread > 0 ? std::sqrt(std::max(0.0, var) / spread) : 0.0;
+  return std::min(slots, mean + (bmax - mean) * scale);
+}
+
+ExpertLoad expert_load(double E, double k, int ep, double tokens, double skew) {
   ExpertLoad x;
   if (E <= 0 || k <= 0 || tokens <= 0 || ep < 1) return x;
   const double n = ep;
   const double per_rank = E / n;
+  const double miss = std::max(0.0, 1.0 - k / E);
   x.mean = tokens * k / n;
-  x.distinct_rank = per_rank * (1.0 - std::pow(std::max(0.0, 1.0 - k / E), tokens));
+  x.distinct_rank = per_rank * (1.0 - std::pow(miss, tokens));
   if (ep == 1) {
-    x.busiest = x.mean;
+    x.uniform = x.busiest = x.mean;
+    x.distinct_uniform = x.distinct_busiest = x.distinct_rank;
     x.dest_ranks = 1;
     return x;
   }
-  // Each token's k picks are drawn without replacement, so a rank's count is hypergeometric per token.
-  x.sigma = E > 1 ? std::sqrt(tokens * k * (1.0 / n) * (1.0 - 1.0 / n) * (E - k) / (E - 1.0)) : 0.0;
+  // Each token's k picks are drawn without replacement, so a rank's count is hypergeometric per token;
+  // the ranks' counts sum to tokens·k, so they are equicorrelated at −1/(ep − 1) and their expected
+  // maximum spreads as if the variance were n/(n − 1) times one rank's.
+  x.sigma = E > 1 ? std::sqrt(tokens * k * (1.0 / n) * (E - k) / (E - 1.0)) : 0.0;
   x.c = expected_max_normal(ep);
-  x.busiest = std::min(tokens * std::min(k, per_rank), x.mean + x.c * x.sigma);
+  const double cap = tokens * std::min(k, per_rank);
+  x.uniform = expected_max_count(x.mean, x.sigma * x.sigma, ep, x.c, cap);
+  x.busiest = std::min(cap, std::max(x.uniform, std::max(1.0, skew) * x.mean));
+  // Distinct experts on one rank: per_rank indicators, pairwise covariance q₂ − q² (two experts both
+  // untouched: q₂ = ((E − k)(E − k − 1)/(E(E − 1)))^tokens), times n/(n − 1) as above.
+  const double q = std::pow(miss, tokens);
+  const double q2 = E > 1 ? std::pow(std::max(0.0, (E - k) * (E - k - 1.0) / (E * (E - 1.0))), tokens) : 0.0;
+  const double var_d = (per_rank * (1.0 - q) * q + per_rank * (per_rank - 1.0) * (q2 - q * q)) * n / (n - 1.0);
+  x.distinct_uniform = expected_max_distinct(per_rank, 1.0 - q, var_d, ep, x.c);
+  x.distinct_busiest = std::max(x.distinct_uniform, per_rank * (1.0 - std::pow(miss, std::max(1.0, skew) * tokens)));
   // P(a token sends nothing to a given rank) = C(E − E/ep, k) / C(E, k) = Π_{i<k} (E − E/ep − i)/(E − i).
   double none = 1.0;
   const int kk = static_cast<int>(std::min(k, E));

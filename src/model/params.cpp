@@ -28,6 +28,10 @@ const char* const kEngineKeys[] = {"vllm", "sglang", "trtllm", "deepseek"};
 static_assert(sizeof kEngineKeys / sizeof *kEngineKeys == static_cast<int>(EngineKind::Count));
 const char* const kGraphKeys[] = {"auto", "on", "off"};
 static_assert(sizeof kGraphKeys / sizeof *kGraphKeys == static_cast<int>(CudaGraphs::Count));
+const char* const kA2aKeys[] = {"auto", "normal", "ll"};
+static_assert(sizeof kA2aKeys / sizeof *kA2aKeys == static_cast<int>(A2aKind::Count));
+const char* const kTboKeys[] = {"auto", "off", "on"};
+static_assert(sizeof kTboKeys / sizeof *kTboKeys == static_cast<int>(Tbo::Count));
 const char* const kThinkKeys[] = {"exp", "lognormal"};
 static_assert(sizeof kThinkKeys / sizeof *kThinkKeys == static_cast<int>(ThinkDist::Count));
 const char* const kRouterKeys[] = {"prefix", "least", "random"};
@@ -143,6 +147,7 @@ const ParamDef kParams[] = {
     TS_INT("chunk", Workload, "tokens", 1, 16777216, "prefill chunk: prompt tokens per forward pass", work.chunk),
     TS_INT("spec_tokens", Workload, "tokens", 0, 16, "speculative draft tokens per decode step (0 = off)", work.spec_tokens),
     TS_REAL("spec_accept", Workload, "fraction", 0, 1, "chance each draft token is accepted", work.spec_accept),
+    TS_REAL("spec_accept_len", Workload, "tokens", 0, 17, "tokens one step yields as the engine reports its acceptance length (0 = from spec_accept)", work.spec_accept_len),
     TS_REAL("swa_pool", Workload, "fraction", 0, 1, "share of host DRAM for recent sessions' SWA windows", work.swa_pool),
     TS_REAL("price_miss", Workload, "USD/M tokens", 0, 1000, "input price on a cache miss", work.price_miss),
     TS_REAL("price_hit", Workload, "USD/M tokens", 0, 1000, "input price on a cache hit", work.price_hit),
@@ -184,6 +189,8 @@ const ParamDef kParams[] = {
     TS_INT("dp", Layout, "replicas", 1, 4096, "data-parallel attention replicas", par.dp),
     TS_INT("ep", Layout, "GPUs", 1, 4096, "expert parallel (divides gpus; each expert split gpus/ep ways)", par.ep),
     TS_INT("redundant", Layout, "slots", 0, 65536, "redundant expert slots (copies of hot experts, spread with the rest)", par.redundant),
+    TS_REAL("route_skew", Layout, "ratio", 1, 64, "busiest ÷ mean expert-rank load of real routing without balancing (1 = uniform)", par.route_skew),
+    TS_REAL("eplb_residual", Layout, "fraction", 0, 10, "(busiest − mean) ÷ mean rank load left by load balancing with redundant slots", par.eplb_residual),
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     TS_ENUM("engine", Layout, kEngineKeys, "serving engine: its defaults (running-batch cap, CUDA graphs, kernel rates)", engine.kind),
     TS_INT("max_batch", Layout, "sessions", 0, 1000000, "running sessions one instance schedules at most (0 = the engine's default)", engine.max_batch),
@@ -199,6 +206,8 @@ const ParamDef kParams[] = {
     TS_REAL("attn_flop_eff", Layout, "fraction", 0, 1, "attention kernels: share of peak FLOP/s at their format (0 = the engine's)", engine.attn_flop_eff),
     TS_REAL("index_bw_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of HBM bandwidth (0 = the engine's)", engine.index_bw_eff),
     TS_REAL("index_flop_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of peak FLOP/s (0 = the engine's)", engine.index_flop_eff),
+    TS_ENUM("a2a_kind", Layout, kA2aKeys, "MoE all-to-all kernels: normal (bandwidth), ll (low-latency), auto (ll in decode, normal in prefill)", engine.a2a),
+    TS_ENUM("tbo", Layout, kTboKeys, "two-batch overlap hiding the all-to-all behind compute: on, off, auto (where the engine runs it)", engine.tbo),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
      "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes, same_modes},

@@ -18,7 +18,7 @@ constexpr const char* kEngineSettings =
     "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
     "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
-    "chunk=8192&spec_tokens=0&spec_accept=0.7&swa_pool=0.1";
+    "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=1&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
 
 // A DGX/HGX B200-class node (FACTS §2.1-2.4).
 constexpr const char* kB200NodeSettings = "gpu=b200&host_dram_gb=2000&host_link=pcie5&nic_gbps=50&ssd_count=8&ssd_gbps=14&ssd_tb=3.84";
@@ -76,6 +76,24 @@ const InputSource kEngine[] = {
     {"hbm_gb,hbm_tbps,link_gbps,link_domain,node_gpus,host_gbps,host_lat_us", P::Derived, "0: the GPU's or the host link's catalog entry"},
     {"pp", P::Derived, "pipeline stages are not modelled: no preset's engine recipe pipelines decode (docs/model.md)"},
     {"redundant", P::Assumed, "no redundant expert slots unless the engine recipe names them"},
+    {"spec_accept_len", P::Derived,
+     "0: the tokens a step yields follow from spec_accept, (1 − p^(d+1))/(1 − p); set it to an engine's measured acceptance length, e.g. DeepSeek-R1 MTP on "
+     "TensorRT-LLM 1.92 / 2.58 / 2.82 for 1 / 2 / 3 drafts, strict acceptance "
+     "(https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md)"},
+    {"route_skew", P::Assumed,
+     "assumed 1 (uniform routing): real traffic without balancing puts 1.5-2.6× the mean on the hottest rank (FACTS-parallel §4.3, "
+     "DeepSeek-R1 EP32 on GB200 ratio 1.564: https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); "
+     "the skew depends on the dataset, so it is an input to set per workload"},
+    {"eplb_residual", P::Engine,
+     "FACTS-parallel §4.3: offline EPLB with 288 slots leaves (max − mean)/mean 0.109-0.115 at EP32-EP36 "
+     "(https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); applies only with redundant slots"},
+    {"a2a_kind", P::Engine,
+     "auto: DeepEP low-latency kernels in decode, normal kernels in prefill, as SGLang (--deepep-mode auto) and DeepSeek run them "
+     "(FACTS-parallel §1.3, §3.2: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://github.com/deepseek-ai/DeepEP)"},
+    {"tbo", P::Engine,
+     "auto: two-batch overlap where the engine runs it, DeepSeek always and SGLang's large-EP recipes (its flag enable_two_batch_overlap is off by default), "
+     "with data-parallel attention over expert parallelism across nodes; "
+     "off on NVLink-only GB200 (FACTS-parallel §3.7: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-06-16-gb200-part-1/)"},
     {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
 };

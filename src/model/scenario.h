@@ -201,6 +201,8 @@ struct Hardware {
 struct Parallel {
   std::int32_t tp = 8, dp = 1, ep = 8, pp = 1;
   std::int32_t redundant = 0;  // extra expert slots holding copies of hot experts (load balancing)
+  double route_skew = 1.0;     // busiest ÷ mean rank load of real routing without balancing (1 = uniform)
+  double eplb_residual = 0.11; // (busiest − mean) ÷ mean left by a balancer with redundant slots
 };
 
 // The serving engine that runs the instance: its defaults (running-batch cap, CUDA graphs, kernel
@@ -208,9 +210,17 @@ struct Parallel {
 enum class EngineKind : std::uint8_t { Vllm, Sglang, Trtllm, Deepseek, Count };
 // CUDA graphs: auto follows the engine (on up to its largest captured batch, eager above it).
 enum class CudaGraphs : std::uint8_t { Auto, On, Off, Count };
+// The MoE all-to-all kernels: DeepEP's bandwidth-oriented "normal" kernels or its graph-capturable
+// low-latency ones; auto = the engines' default (low-latency in decode, normal in prefill).
+enum class A2aKind : std::uint8_t { Auto, Normal, LowLatency, Count };
+// Two-batch overlap: the step split in two micro-batches, one's all-to-all hidden behind the other's
+// compute; auto = where the engine runs it (SGLang and DeepSeek with data-parallel attention over EP).
+enum class Tbo : std::uint8_t { Auto, Off, On, Count };
 struct Engine {
   EngineKind kind = EngineKind::Vllm;
   std::int32_t max_batch = 0;  // running sessions one instance schedules at most (0 = the engine's default)
+  A2aKind a2a = A2aKind::Auto;
+  Tbo tbo = Tbo::Auto;
   CudaGraphs cuda_graphs = CudaGraphs::Auto;
   double host_us = 0;          // host, scheduler and sampling time per decode step (0 = the engine's default)
   // Each kernel class's achieved shares (0 = the engine profile's, model/engine.cpp). The GEMM classes
@@ -232,6 +242,7 @@ struct Workload {
   std::int32_t chunk = 8192;      // prefill chunk: prompt tokens per forward pass
   std::int32_t spec_tokens = 0;   // speculative draft tokens per decode step (0 = off)
   double spec_accept = 0.7;       // chance each draft token is accepted
+  double spec_accept_len = 0;     // tokens a step yields as the engine measures it (0 = from spec_accept)
   double swa_pool = 0.10;         // share of host DRAM holding recent sessions' SWA windows
   double price_miss = 0, price_hit = 0, price_out = 0;  // USD per million tokens (0: unpriced)
 };

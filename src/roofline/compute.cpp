@@ -103,7 +103,7 @@ ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double 
   return r;
 }
 
-EpConst ep_const(double E, double k, int ep) {
+EpConst ep_const(double E, double k, int ep, double skew) {
   EpConst x;
   const ExpertLoad one = expert_load(E, k, ep, 1);  // the formulas' constants, from the public function
   x.E = E;
@@ -111,7 +111,9 @@ EpConst ep_const(double E, double k, int ep) {
   x.ep = ep;
   x.per_rank = ep > 0 ? E / ep : 0;
   x.miss = E > 0 ? std::max(0.0, 1.0 - k / E) : 1.0;
-  x.var = E > 1 && ep > 1 ? k * (1.0 / ep) * (1.0 - 1.0 / ep) * (E - k) / (E - 1.0) : 0.0;
+  x.var = E > 1 && ep > 1 ? k * (1.0 / ep) * (E - k) / (E - 1.0) : 0.0;  // effective, per token (parallel.h)
+  x.pair_miss = E > 1 ? std::max(0.0, (E - k) * (E - k - 1.0) / (E * (E - 1.0))) : 0.0;
+  x.skew = std::max(1.0, skew);
   x.c = one.c;
   x.dest = one.dest_ranks;
   return x;
@@ -150,9 +152,9 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   w.flop_dense = 2.0 * tokens * ((n * t.p_attn_layer + p_ffn_dense) / t.tp + p_router);
   if (n_moe > 0) {
     w.load = load_at(c.epc, moe_tokens);
-    w.w_experts = n_moe * w.load.distinct_rank * t.p_expert * t.bpv_experts / t.mt;
+    w.w_experts = n_moe * w.load.distinct_busiest * t.p_expert * t.bpv_experts / t.mt;
     w.flop_experts = 2.0 * t.p_expert * n_moe * w.load.busiest / t.mt;
-    w.rows_expert = w.load.distinct_rank > 0 ? std::max(1.0, w.load.busiest / w.load.distinct_rank) : 1.0;
+    w.rows_expert = w.load.distinct_busiest > 0 ? std::max(1.0, w.load.busiest / w.load.distinct_busiest) : 1.0;
   }
   w.tokens = tokens;
   w.flop_attn = queries * r.positions * (pre ? c.attn_flop_pre : c.attn_flop_dec) / t.tp;
@@ -173,16 +175,27 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
   // the MoE all-to-all when attention is data-parallel and experts are spread.
   const double act = tokens * c.H * kActBytes;
-  if (t.tp > 1) w.ar_attn = n * c.allreduce(t.tp, act);
-  if (t.tp > 1) w.ar_ffn += n_dffn * c.allreduce(t.tp, act);
+  if (t.tp > 1) {
+    const double one = c.allreduce(t.tp, act);
+    w.ar_attn = n * one;
+    w.ar_ffn += n_dffn * one;
+    w.ar_count_tp = n + n_dffn;
+    w.ar_bytes_tp = act;
+  }
   if (n_moe > 0 && t.gpus > 1) {
     if (t.dp > 1 && t.ep > 1) {
-      const double per_gpu = moe_tokens / t.gpus;
-      const double bytes = per_gpu * w.load.dest_ranks * (t.pay_dispatch + t.pay_combine) * (1.0 + w.load.imbalance());
-      w.a2a = n_moe * (2.0 * t.link_lat_a2a + bytes / (t.cross_node ? t.nic_bw : t.link_bw));
+      // Low-latency kernels send each token-expert assignment on its own (expert-major), so the busiest
+      // rank receives its assignments; normal kernels send a token once per destination rank.
+      const A2aKind kind = c.s.engine.a2a;
+      w.a2a_ll = kind == A2aKind::LowLatency || (kind == A2aKind::Auto && !pre);
+      const double pay = t.pay_dispatch + t.pay_combine;
+      w.a2a_bytes = w.a2a_ll ? w.load.busiest * pay : moe_tokens / t.gpus * w.load.dest_ranks * (1.0 + w.load.imbalance()) * pay;
+      w.a2a = n_moe * (2.0 * t.link_lat_a2a + w.a2a_bytes / (t.cross_node ? t.nic_bw : t.link_bw));
     } else {
       const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
       w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
+      w.ar_count_moe = n_moe;
+      w.ar_bytes_moe = moe_act;
     }
   }
   return w;

@@ -1,8 +1,12 @@
 // describe(): turns computed values into Figures whose formulas quote the scenario's own numbers, name the
 // roof that won for every timed step, and carry where each input comes from. Each formula sits beside its
 // arithmetic in its topic (topic_*.cpp); this file fills every figure's facts and provenance, formats the
-// phrases many formulas share (topics::Say) and calls the topics.
+// phrases many formulas share (topics::Say) and calls the topics — when a formula is first read, not in
+// describe() itself: most callers read a few formulas or none (sweeps, charts, the page's numbers), and
+// writing them all costs ten times the values.
+#include <array>
 #include <limits>
+#include <mutex>
 
 #include "model/params.h"
 #include "model/presets.h"
@@ -29,37 +33,62 @@ int strength(Provenance p) {
 }
 
 // Every figure's static facts and value, its provenance for this scenario, and whether it is shown.
-void fill_facts(Figures& out) {
+// Every figure's table row with its texts' lengths measured once (a describe() per scenario would measure
+// them again).
+const std::vector<Figure>& figure_rows() {
+  static const std::vector<Figure> rows = [] {
+    std::vector<Figure> r(static_cast<std::size_t>(kFigureCount));
+    for (int i = 0; i < kFigureCount; ++i) {
+      const FigureInfo& info = figure_info(static_cast<FigureId>(i));
+      Figure& f = r[static_cast<std::size_t>(i)];
+      f.id = info.id;
+      f.fid = info.fid;
+      f.label = info.label;
+      f.unit = info.unit;
+      f.deps = info.deps;
+      f.tier = info.tier;
+      f.lifetime = info.lifetime;
+    }
+    return r;
+  }();
+  return rows;
+}
+
+void fill_facts(Figures& out, const Scenario& s) {
   const Values& v = out.computed.values;
   const Terms& t = out.computed.terms;
-  out.list.resize(kFigureCount);
+  out.list = figure_rows();
+  bool any_override = false;
+  for (const InputSourceOf& in : out.inputs) any_override = any_override || in.provenance == Provenance::Override;
   for (int i = 0; i < kFigureCount; ++i) {
     const FigureId fid = static_cast<FigureId>(i);
     const FigureInfo& info = figure_info(fid);
     Figure& f = out.list[static_cast<std::size_t>(i)];
-    f.id = info.id;
-    f.fid = fid;
-    f.label = info.label;
-    f.unit = info.unit;
     f.value = v.v[i];
-    f.deps = info.deps;
-    f.tier = info.tier;
-    f.lifetime = info.lifetime;
     f.provenance = Provenance::Derived;
-    // A fact (not a computation) takes the weakest provenance among its inputs for this scenario.
-    bool overridden = false;
-    Provenance weakest = Provenance::Paper;
-    for (std::uint8_t idx : figure_dep_indices(fid)) {
-      const Provenance p = out.inputs[idx].provenance;
-      if (p == Provenance::Override) overridden = true;
-      if (strength(p) < strength(weakest)) weakest = p;
+    // A fact (not a computation) takes the weakest provenance among its inputs for this scenario; a
+    // computation is Derived unless an input is overridden (none is in a preset as it stands).
+    if (info.provenance != Provenance::Derived) {
+      Provenance weakest = Provenance::Paper;
+      for (std::uint8_t idx : figure_dep_indices(fid)) {
+        const Provenance p = out.inputs[idx].provenance;
+        if (strength(p) < strength(weakest)) weakest = p;
+      }
+      f.provenance = weakest;
+    } else if (any_override) {
+      for (std::uint8_t idx : figure_dep_indices(fid)) {
+        if (out.inputs[idx].provenance == Provenance::Override) f.provenance = Provenance::Override;
+      }
     }
-    if (info.provenance != Provenance::Derived) f.provenance = weakest;
-    else if (overridden) f.provenance = Provenance::Override;
     if (!figure_shown(t, fid)) {
       f.feasible = false;
       f.value = std::numeric_limits<double>::quiet_NaN();
     }
+  }
+  // The Engram tables sit in the tier they live in.
+  const EngramHome home = s.model.engram_home;
+  for (FigureId id : {FigureId::EngramParams, FigureId::EngramBytesPerToken, FigureId::EngramTableBytes}) {
+    out.list[static_cast<std::size_t>(id)].tier = home == EngramHome::Hbm ? Tier::Hbm : home == EngramHome::Dram ? Tier::Dram : Tier::Remote;
   }
 }
 
@@ -67,14 +96,14 @@ void fill_facts(Figures& out) {
 
 namespace topics {
 
-Say::Say(std::vector<Figure>& figures, const Computed& computed, const Scenario& scenario)
+Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenario)
     : s(scenario),
       m(scenario.model),
       hw(scenario.hw),
       w(scenario.work),
       v(computed.values),
       t(computed.terms),
-      list(figures),
+      page(formulas),
       said(static_cast<std::size_t>(kFigureCount)) {
   why_not = t.feasible() ? std::string() : infeasible_summary(t);
   bw = human(t.bw_raw, "B/s") + " × streaming share " + num_sig(t.bw_raw > 0 ? t.bw / t.bw_raw : 0.0, 3);
@@ -127,32 +156,111 @@ Expr Say::classes_expr(const Pass& p) const {
 
 }  // namespace topics
 
+namespace {
+
+using Topic = void (*)(topics::Say&);
+// The topics in the order their formulas were always written (where two write one figure, the first keeps it).
+constexpr Topic kTopics[] = {
+    topics::describe_params,          topics::describe_kv,           topics::describe_placement,
+    topics::describe_decode_experts,  topics::describe_decode_bytes, topics::describe_decode_terms,
+    topics::describe_engram,          topics::describe_decode_rates, topics::describe_serving,
+    topics::describe_sparse_reads,    topics::describe_swa,          topics::describe_replay,
+    topics::describe_prefill,         topics::describe_prefix,       topics::describe_ssd,
+    topics::describe_turn_cost,       topics::describe_hardware,
+};
+constexpr int kTopicCount = static_cast<int>(sizeof(kTopics) / sizeof(kTopics[0]));
+
+// The topic that writes each figure (-1: none), found once by writing every topic for the default scenario.
+// A setup where that topic leaves the figure unwritten still reads the right text: FormulaBook::text then
+// writes the other topics in order.
+const std::array<int, kFigureCount>& topic_of() {
+  static const std::array<int, kFigureCount> table = [] {
+    std::array<int, kFigureCount> a;
+    a.fill(-1);
+    const Scenario s = default_scenario();
+    Computed c;
+    compute_values(s, c);
+    auto page = std::make_unique<topics::FormulaPage>();
+    topics::Say y(*page, c, s);
+    for (int k = 0; k < kTopicCount; ++k) {
+      kTopics[k](y);
+      for (int i = 0; i < kFigureCount; ++i) {
+        if (page->written[i] && a[static_cast<std::size_t>(i)] < 0) a[static_cast<std::size_t>(i)] = k;
+      }
+    }
+    return a;
+  }();
+  return table;
+}
+
+}  // namespace
+
+// What one describe()'s formulas need (the scenario and its computed numbers, which figures show a number)
+// and the texts written so far, a topic at a time.
+class FormulaBook {
+ public:
+  FormulaBook(const Scenario& s, const Computed& c, const std::vector<Figure>& list) : s_(s), c_(c) {
+    for (int i = 0; i < kFigureCount; ++i) shown_[i] = list[static_cast<std::size_t>(i)].feasible;
+  }
+  const std::string& text(FigureId id) {
+    const int i = static_cast<int>(id);
+    const std::lock_guard<std::mutex> lock(mu_);
+    written(i);
+    return page_->text[i];
+  }
+  const Expr& expr(FigureId id) {
+    const int i = static_cast<int>(id);
+    const std::lock_guard<std::mutex> lock(mu_);
+    written(i);
+    return page_->expr[i];
+  }
+
+ private:
+  // Writes figure i's topic unless written; where that topic leaves it unwritten, the others in order.
+  void written(int i) {
+    if (!page_) {  // the page and the shared phrases on the first read, not in describe()
+      page_ = std::make_unique<topics::FormulaPage>();
+      for (int j = 0; j < kFigureCount; ++j) page_->shown[j] = shown_[j];
+      say_ = std::make_unique<topics::Say>(*page_, c_, s_);
+    }
+    if (page_->written[i]) return;
+    const int k = topic_of()[static_cast<std::size_t>(i)];
+    if (k >= 0) write(k);
+    for (int j = 0; j < kTopicCount && !page_->written[i]; ++j) write(j);
+  }
+  void write(int k) {
+    if (done_[k]) return;
+    done_[k] = true;
+    kTopics[k](*say_);
+  }
+  const Scenario s_;
+  const Computed c_;
+  bool shown_[kFigureCount] = {};
+  std::unique_ptr<topics::FormulaPage> page_;
+  std::unique_ptr<topics::Say> say_;
+  bool done_[kTopicCount] = {};
+  std::mutex mu_;
+};
+
+const std::string& Figure::formula() const {
+  static const std::string none;
+  return book ? book->text(fid) : none;
+}
+
+const Expr& Figure::expr() const {
+  static const Expr none;
+  return book ? book->expr(fid) : none;
+}
+
 Figures describe(const Scenario& s) {
   Figures out;
   compute_values(s, out.computed);
   // Where every input comes from, once.
   out.origin = s.origin;
   all_input_provenance(s, out.inputs);
-  fill_facts(out);
-  using namespace topics;
-  Say y(out.list, out.computed, s);
-  describe_params(y);          // parameters and weights
-  describe_kv(y);              // KV layout
-  describe_placement(y);       // placement and capacity
-  describe_decode_experts(y);  // the decode step
-  describe_decode_bytes(y);
-  describe_decode_terms(y);
-  describe_engram(y);          // Engram tables, fetch and stall
-  describe_decode_rates(y);
-  describe_serving(y);         // steady serving
-  describe_sparse_reads(y);    // sparse reads per session
-  describe_swa(y);             // SWA restore and pool
-  describe_replay(y);          // replay
-  describe_prefill(y);         // prefill
-  describe_prefix(y);          // prefix cache
-  describe_ssd(y);             // SSD retention
-  describe_turn_cost(y);       // cost
-  describe_hardware(y);        // hardware facts
+  fill_facts(out, s);
+  const auto book = std::make_shared<FormulaBook>(s, out.computed, out.list);
+  for (Figure& f : out.list) f.book = book;
   return out;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -305,7 +306,15 @@ struct Terms {
   double host_us = 0, host_per_seq_us = 0, host_res_us = 0;  // host per step: h0 + h1 × requests, the always-exposed residual
   double host_step = 0;            // the host's work this step (s): h0 + h1 × the busiest replica's sessions
   double gpu_step = 0;             // the GPU's step before the host term (s)
-  double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step
+  double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step (a2a: what the step pays, after any overlap)
+  double a2a_layer_bytes = 0;      // all-to-all bytes at the busiest rank per MoE layer (dispatch + combine)
+  bool a2a_ll = false;             // low-latency (expert-major) kernels rather than normal (rank-major)
+  bool tbo = false;                // two-batch overlap runs the step as two micro-batches
+  double a2a_serial = 0;           // the all-to-all un-overlapped (one pass of the whole batch)
+  double tbo_core_half = 0, tbo_a2a_half = 0, tbo_core_full = 0;  // one micro-batch's compute and all-to-all; the one-pass compute
+  double ar_count_tp = 0, ar_count_moe = 0, ar_bytes_tp = 0, ar_bytes_moe = 0;  // the step's all-reduces (Work)
+  double draft_one = 0;            // the one-token step a draft's layer is the average of
+  double draft_layer = 0, draft_head = 0;  // one draft token's layer (average layer at the batch) and head time
   Pass step;                       // the decode step's roofline
   double accepted = 1;             // tokens per session per step
   double engram_window = 0;        // time before the first Engram layer runs
@@ -353,14 +362,22 @@ void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, uns
 // The parts of compute_values a figure needs (0: only what is always computed).
 unsigned figure_scope(FigureId id);
 
+// A describe()'s formulas, written when first read (describe.cpp): its figures share it.
+class FormulaBook;
+
 struct Figure {
   std::string_view id;
   FigureId fid = FigureId::Count;
   std::string_view label;
   double value = 0;
   std::string_view unit;
-  std::string formula;  // with the scenario's numbers substituted: "value = " + expr.render()
-  Expr expr;            // the formula as the expression its value comes from (text() where it is not arithmetic)
+  // The formula with the scenario's numbers substituted, "value = " + expr().render(). describe() writes no
+  // text: the first read writes this figure's topic (it and its neighbours) from the numbers the figures
+  // keep; "" without a book.
+  const std::string& formula() const;
+  // The formula as the expression its value comes from (text() where it is not arithmetic), written with it.
+  const Expr& expr() const;
+  std::shared_ptr<FormulaBook> book;
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
   std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
   bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number
@@ -410,7 +427,9 @@ const RetiredFigure* retired_figure(std::string_view old_id);
 // "8×B200 · two TP4 instances", "8×H200 · one TP8 instance", "16×GB300 · one DP2×TP8 instance over 2 nodes".
 std::string layout_label(const Scenario& s);
 
-// Values plus the text layer. Slower than compute_values() because it formats every formula.
+// Values plus the text layer: facts, provenance and each figure's formula, the formulas written on first
+// read (Figure::formula). A Figures and its copies may be read from one thread at a time or from several
+// (the book locks while it writes).
 Figures describe(const Scenario& s);
 // A figure's dependency keys as indices into params() (worked out once).
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);

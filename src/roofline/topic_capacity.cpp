@@ -15,7 +15,9 @@ void layout(Ctx& c, const Values& v) {
   t.tp = std::max(1, s.par.tp);
   t.dp = std::max(1, s.par.dp);
   t.ep = std::max(1, s.par.ep);
-  c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep));
+  // Real routing's floor on the busiest rank: the balancer's residual with redundant slots, else the skew.
+  const double skew = s.par.redundant > 0 ? 1.0 + s.par.eplb_residual : s.par.route_skew;
+  c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep), skew);
   t.mt = std::max(1.0, t.gpus / t.ep);
   t.node_gpus = node_gpus(hw);
   t.cross_node = t.gpus > link_domain(hw);
@@ -78,42 +80,84 @@ void compute_feasibility(Ctx& c, const Values& v) {
   if (m.max_pos > 0 && w.prompt > m.max_pos) add_infeasible(t, Infeasible::PromptOverMaxPos, "prompt", w.prompt, m.max_pos, "tokens", w.prompt);
 }
 
+namespace {
+
+Expr by_tp(Expr e, double tp) { return tp > 1 ? std::move(e) / n(tp).named("tp") : e; }
+
+// What one GPU holds of the weights: the TP-split parts, its share of the expert slots, the router whole.
+Expr weights_per_gpu(const Say& y) {
+  const ModelArch& m = y.m;
+  const Terms& t = y.t;
+  const double slots = m.experts + (m.experts > 0 ? y.s.par.redundant : 0);  // as compute_params counts them
+  Expr e = by_tp(q(t.p_attn * t.bpv_dense, "B", "attention"), t.tp);
+  if (t.p_shared + t.p_dense_ffn > 0) {
+    const char* what = t.p_shared > 0 && t.p_dense_ffn > 0 ? "shared experts and dense FFN" : t.p_shared > 0 ? "shared experts" : "dense FFN";
+    e = std::move(e) + by_tp(q((t.p_shared + t.p_dense_ffn) * t.bpv_dense, "B", what), t.tp);
+  }
+  if (t.moe_layers > 0 && slots > 0) {
+    e = std::move(e) + q(t.moe_layers * slots * t.p_expert * t.bpv_experts, "B", "routed expert slots") / n(t.gpus, "GPUs");
+  }
+  if (t.w_router > 0) e = std::move(e) + std::move(q(t.w_router, "B", "router").note("every GPU"));
+  e = std::move(e) + by_tp(q((t.p_head + t.p_emb) * t.bpv_head, "B", "head and embedding"), t.tp);
+  if (t.w_engram > 0) {
+    e = std::move(e) + std::move((q(y.v[F::EngramTableBytes], "B", "Engram tables") / n(t.gpus, "GPUs")).note("row-sharded in HBM"));
+  } else if (m.engram_count > 0) {
+    e.note("Engram tables outside HBM");
+  }
+  return e;
+}
+
+// Whole sessions: ⌊budget / one session's KV⌋, the budget at least nothing.
+Expr sessions_per_replica(const Say& y) {
+  const double budget = y.v[F::HbmKvBudget];
+  Expr room = budget >= 0 ? q(budget, "B", "KV budget") : max_of({q(0, "B"), q(budget, "B", "KV budget")});
+  return floor_of(std::move(room) / q(y.v[F::HbmKvSessionPerGpu], "B", "one session"));
+}
+
+}  // namespace
+
 void describe_placement(Say& y) {
   const ModelArch& m = y.m;
   const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
-  const std::string& tp = y.tp;
-  const std::string& gpus = y.gpus;
-  y.set(F::HbmWeightsPerGpu, "attention " + B(t.w_attn * t.tp) + " / tp " + tp + " + shared and dense FFN " + B(t.w_dense * t.tp) + " / " + tp +
-                                 " + routed expert slots " + B(t.w_experts * t.gpus) + " / " + gpus + " GPUs + router " + B(t.w_router) +
-                                 " (every GPU) + head and embedding " + B((t.p_head + t.p_emb) * t.bpv_head) + " / " + tp +
-                                 (t.w_engram > 0 ? " + Engram tables " + y.H(F::EngramTableBytes) + " / " + gpus + " (row-sharded in HBM)"
-                                                 : std::string(m.engram_count > 0 ? " (Engram tables outside HBM)" : "")));
-  y.set(F::HbmWeights, gpus + " GPUs × " + y.H(F::HbmWeightsPerGpu) + " (the TP-split parts are copied in each of " + num(t.dp) +
-                           (t.dp == 1 ? " replica)" : " replicas)"));
-  y.set(F::HbmKvCopies, m.attn == AttnKind::MHA
-                            ? num(m.kv_heads) + " KV heads split over tp " + tp + ": each GPU holds " + num(m.kv_heads / t.tp) +
-                                  " heads, one copy in all"
-                            : std::string(m.attn == AttnKind::MLA ? "an MLA latent" : "one shared latent") +
-                                  " per token has a single KV head, which tensor parallelism cannot split: each of the " + tp +
-                                  " GPUs of a replica holds every session's KV");
-  y.set(F::HbmKvSessionPerGpu, y.H(F::KvPerSession) + (t.kv_share < 1 ? " / tp " + tp : std::string(" (whole, on every GPU of the replica)")));
-  y.set(F::HbmKvBudget, num(v[F::HwHbmPerGpu] / 1e9) + " GB × " + num(hw.hbm_usable) + " usable − " + num(hw.workspace_gb) +
-                            " GB workspace − weights " + y.H(F::HbmWeightsPerGpu) + " per GPU");
-  // Capacity: the sessions HBM holds, at most the engine's running-batch cap (max_batch or its default).
-  Expr hbm = (floor_of(q(std::max(0.0, v[F::HbmKvBudget]), "B", "KV budget") / q(v[F::HbmKvSessionPerGpu], "B", "per session")) *
-              n(t.dp, t.dp == 1 ? "replica" : "replicas"))
-                 .named("in HBM");
-  y.set(F::HbmSessions, min_of({std::move(hbm), n(t.batch_cap, y.s.engine.max_batch > 0 ? "max_batch" : "the engine's default cap")})
-                            .note(y.s.engine.max_batch > 0 ? std::string("max_batch set")
-                                                           : std::string(engine_label(y.s.engine.kind)) + " caps each replica at " +
-                                                                 num(t.batch_cap / t.dp) + " running sessions"));
-  y.set(F::HbmSessionsPerGpu, y.H(F::HbmSessions) + " / " + gpus + " GPUs" +
-                                  (t.kv_share >= 1 && t.tp > 1 ? " (each GPU of a replica still holds the KV of all its replica's sessions)" : std::string()));
-  y.set(F::HbmSessionsPerNode, t.gpus <= t.node_gpus
-                                   ? "⌊" + num(t.node_gpus) + " GPUs per node / " + gpus + "⌋ instances × " + y.H(F::HbmSessions)
-                                   : y.H(F::HbmSessions) + " × " + num(t.node_gpus) + "/" + gpus + " of the instance per node");
+  y.set(F::HbmWeightsPerGpu, weights_per_gpu(y));
+  {
+    Expr e = n(t.gpus, "GPUs") * q(v[F::HbmWeightsPerGpu], "B", "per GPU");
+    if (t.dp > 1) e.note("the TP-split parts are copied in each of " + num(t.dp) + " replicas");
+    y.set(F::HbmWeights, std::move(e));
+  }
+  if (m.attn == AttnKind::MHA) {
+    // Each GPU of a replica holds its share of the KV heads: one copy in all.
+    y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));
+  } else {
+    y.set(F::HbmKvCopies, std::move(n(t.tp, "GPUs").note(std::string(m.attn == AttnKind::MLA ? "an MLA latent" : "one shared latent") +
+                                                         " per token has a single KV head, which tensor parallelism cannot split: each GPU of "
+                                                         "a replica holds every session's KV")));
+  }
+  if (t.kv_share < 1) y.set(F::HbmKvSessionPerGpu, q(v[F::KvPerSession], "B", "session's KV") / n(t.tp).named("tp"));
+  else y.set(F::HbmKvSessionPerGpu, std::move(q(v[F::KvPerSession], "B", "session's KV").note("whole, on every GPU of the replica")));
+  y.set(F::HbmKvBudget, q(v[F::HwHbmPerGpu], "B", "HBM") * n(hw.hbm_usable).named("usable") - q(hw.workspace_gb * 1e9, "B", "workspace") -
+                            q(v[F::HbmWeightsPerGpu], "B", "weights per GPU"));
+  if (v[F::HbmKvSessionPerGpu] > 0) {
+    // Capacity: the sessions HBM holds, at most the engine's running-batch cap (max_batch or its default).
+    Expr hbm = t.dp > 1 ? sessions_per_replica(y).named("per replica") * n(t.dp, "replicas") : sessions_per_replica(y);
+    y.set(F::HbmSessions, min_of({std::move(hbm.named("in HBM")), n(t.batch_cap, y.s.engine.max_batch > 0 ? "max_batch" : "the engine's default cap")})
+                              .note(y.s.engine.max_batch > 0 ? std::string("max_batch set")
+                                                             : std::string(engine_label(y.s.engine.kind)) + " caps each replica at " +
+                                                                   num(t.batch_cap / t.dp) + " running sessions"));
+  }
+  else y.set(F::HbmSessions, words("no KV per session: capacity not bounded by HBM"));
+  {
+    Expr e = q(v[F::HbmSessions], "sessions") / n(t.gpus, "GPUs");
+    if (t.kv_share >= 1 && t.tp > 1) e.note("each GPU of a replica still holds the KV of all its replica's sessions");
+    y.set(F::HbmSessionsPerGpu, std::move(e));
+  }
+  if (t.gpus <= t.node_gpus) {
+    y.set(F::HbmSessionsPerNode, floor_of(n(t.node_gpus, "GPUs per node") / n(t.gpus, "GPUs")).named("instances") * q(v[F::HbmSessions], "sessions"));
+  } else {
+    y.set(F::HbmSessionsPerNode, floor_of(q(v[F::HbmSessions], "sessions") * (n(t.node_gpus, "GPUs per node") / n(t.gpus, "GPUs of the instance"))));
+  }
 }
 
 }  // namespace tierscope::model::topics

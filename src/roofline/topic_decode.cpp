@@ -10,6 +10,40 @@ namespace tierscope::model::topics {
 
 // --- Values ------------------------------------------------------------------------------------------
 
+namespace {
+
+// Two-batch overlap where the engine runs it: SGLang and DeepSeek split the step when attention is
+// data-parallel over expert parallelism and the all-to-all leaves the NVLink domain (H100 EP72 runs it;
+// NVLink-only GB200 NVL72 turned it off, FACTS-parallel §3.7).
+bool runs_tbo(const Ctx& c) {
+  const Terms& t = c.t;
+  if (t.dp <= 1 || t.ep <= 1 || t.gpus <= 1) return false;
+  switch (c.s.engine.tbo) {
+    case Tbo::On: return true;
+    case Tbo::Off: return false;
+    case Tbo::Auto:
+    case Tbo::Count: break;
+  }
+  const EngineKind e = c.s.engine.kind;
+  return (e == EngineKind::Sglang || e == EngineKind::Deepseek) && t.cross_node;
+}
+
+// Under two-batch overlap each half's all-to-all runs behind the other half's compute: the step takes
+// 2 × max(half compute, half all-to-all), each half reading the weights again. What the step pays for the
+// all-to-all is that minus the one-pass compute (negative where the overlap wins more than it hides).
+void overlap_two_batches(Ctx& c, double batch) {
+  Terms& t = c.t;
+  Work hw;
+  const Pass half = decode_pass(c, batch / 2.0, t.q, 0, 0, &hw);
+  t.tbo_core_half = half.core();
+  t.tbo_a2a_half = hw.a2a;
+  t.tbo_core_full = t.step.core();
+  t.a2a = 2.0 * std::max(t.tbo_core_half, t.tbo_a2a_half) - t.tbo_core_full;
+  t.step.t_comm += t.a2a - t.a2a_serial;
+}
+
+}  // namespace
+
 void compute_decode_step(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   const Workload& w = c.s.work;
@@ -35,9 +69,17 @@ void compute_decode_step(Ctx& c, Values& v) {
   t.kernels_per_step = c.kernel_s > 0 ? (st.floor_c[0] + st.floor_c[1] + st.floor_c[2] + st.floor_c[3]) / c.kernel_s : 0.0;
   t.ar_attn = dw.ar_attn;
   t.ar_ffn = dw.ar_ffn;
-  t.a2a = dw.a2a;
+  t.a2a = t.a2a_serial = dw.a2a;
+  t.a2a_layer_bytes = dw.a2a_bytes;
+  t.ar_count_tp = dw.ar_count_tp;
+  t.ar_count_moe = dw.ar_count_moe;
+  t.ar_bytes_tp = dw.ar_bytes_tp;
+  t.ar_bytes_moe = dw.ar_bytes_moe;
+  t.a2a_ll = dw.a2a_ll;
+  t.tbo = dw.a2a > 0 && batch >= 2 && runs_tbo(c);
+  if (t.tbo) overlap_two_batches(c, batch);
   v[F::DecodeDistinctExperts] = distinct_experts(m.experts, c.k, t.tokens_moe);
-  v[F::DecodeExpertsPerRank] = dw.load.distinct_rank;
+  v[F::DecodeExpertsPerRank] = dw.load.distinct_busiest;
   v[F::DecodeBusiestRank] = dw.load.busiest;
   v[F::DecodeImbalance] = dw.load.imbalance();
   v[F::DecodeDestRanks] = dw.load.dest_ranks;
@@ -73,8 +115,14 @@ void compute_decode_terms(Ctx& c, Values& v) {
   v[F::DecodeTAllreduce] = t.ar_attn + t.ar_ffn;
   v[F::DecodeTOverhead] = st.t_above_roofs;
   if (d > 0 && m.draft_layers > 0) {
+    // Each draft token runs the draft module's layer(s) at the batch's M (one token per session), reading
+    // its own weights and KV like an average layer of the one-token step, then the head for its logits.
     const Pass one = decode_pass(c, c.batch, 1.0, 0, 0);
-    v[F::DecodeTDraft] = d * m.draft_layers * (one.time() / std::max(1.0, t.layers));
+    const double head_flop = 2.0 * t.p_head * t.batch_replica / t.tp;
+    t.draft_head = std::max(c.peak[0] > 0 ? head_flop / c.peak[0] : 0.0, t.bw > 0 ? t.w_head / t.bw : 0.0);
+    t.draft_one = one.time();
+    t.draft_layer = (t.draft_one - t.draft_head) / std::max(1.0, t.layers);
+    v[F::DecodeTDraft] = d * (m.draft_layers * t.draft_layer + t.draft_head);
   }
   t.weight_bytes_b1 = decode_pass(c, 1, 1, 0, 0).weight_bytes;
 }
@@ -92,7 +140,11 @@ void compute_decode_rates(Ctx& c, Values& v) {
   v[F::DecodeTHost] = std::max(0.0, t.host_step - t.gpu_step) + t.host_res_us * 1e-6;
   v[F::DecodeStepTime] = t.gpu_step + v[F::DecodeTHost];
   const double p = std::clamp(w.spec_accept, 0.0, 1.0);
-  t.accepted = d > 0 ? (p < 1.0 ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p) : d + 1.0) : 1.0;
+  // An engine's reported acceptance length (accepted drafts + the bonus token) wins over the per-draft chance.
+  t.accepted = d <= 0                   ? 1.0
+               : w.spec_accept_len > 0 ? std::clamp(w.spec_accept_len, 1.0, d + 1.0)
+               : p < 1.0               ? (1.0 - std::pow(p, d + 1.0)) / (1.0 - p)
+                                       : d + 1.0;
   v[F::DecodeTokensPerStep] = t.accepted;
   v[F::DecodeTpot] = v[F::DecodeStepTime] / t.accepted;
   v[F::DecodeTokensPerS] = batch * t.accepted / v[F::DecodeStepTime];
@@ -118,12 +170,12 @@ void compute_crossover(Ctx& c, Values& v) {
   auto gap = [&](double x) {
     const double b = std::exp2(x), br = b / t.dp, tokens = br * t.q;
     const ExpertLoad l = load_at(c.epc, b * t.q);
-    const double rows = l.distinct_rank > 0 ? std::max(1.0, l.busiest / l.distinct_rank) : 1.0;
+    const double rows = l.distinct_busiest > 0 ? std::max(1.0, l.busiest / l.distinct_busiest) : 1.0;
     double rate[kWorkClasses], bw[kWorkClasses];
     class_rates(c, std::max(1.0, tokens), rows, rate, bw);
     const double comp = tokens * fd / rate[0] + (n_moe > 0 ? 2.0 * t.p_expert * n_moe * l.busiest / t.mt / rate[1] : 0.0) +
                         tokens * fa / rate[2] + tokens * fi / rate[3];
-    const double mem = wd / bw[0] + n_moe * l.distinct_rank * t.p_expert * t.bpv_experts / t.mt / bw[1] + (br * kv_sess + tokens * app_tok) / bw[2] +
+    const double mem = wd / bw[0] + n_moe * l.distinct_busiest * t.p_expert * t.bpv_experts / t.mt / bw[1] + (br * kv_sess + tokens * app_tok) / bw[2] +
                        br * idx_sess / bw[3];
     return mem > 0 && comp > 0 ? std::log(comp / mem) : -1.0;
   };
@@ -159,35 +211,62 @@ void compute_crossover(Ctx& c, Values& v) {
 
 // --- Formulas ----------------------------------------------------------------------------------------
 
+namespace {
+
+// The skew real routing puts on the busiest rank, as the load used it (topic_capacity.cpp).
+double routing_skew(const Scenario& s) { return std::max(1.0, s.par.redundant > 0 ? 1.0 + s.par.eplb_residual : s.par.route_skew); }
+Expr skew_leaf(const Scenario& s) {
+  return s.par.redundant > 0 ? n(routing_skew(s)).named("EPLB floor") : n(routing_skew(s)).named("routing skew");
+}
+
+// One all-reduce over `ranks` GPUs, the ring model of parallel.h: latency + 2(n − 1)/n × bytes / bandwidth.
+Expr ring(const Say& y, double ranks, double bytes) {
+  const bool far = ranks > link_domain(y.hw);
+  return q(far ? y.t.rdma_lat : y.t.link_lat_ar, "s", "latency") +
+         n(2.0 * (ranks - 1) / ranks) * q(bytes, "B") / q(far ? y.t.nic_bw : y.t.link_bw, "B/s");
+}
+
+}  // namespace
+
 void describe_decode_experts(Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const Values& v = y.v;
-  const std::string T = num(t.tokens_moe), ep = num(t.ep);
-  const double slots = m.experts + (m.experts > 0 ? y.s.par.redundant : 0);
-  const std::string routing = " (uniform routing assumed)";
-  y.set(F::DecodeDistinctExperts, m.experts > 0 ? num(m.experts) + " × (1 − (1 − " + num(m.experts_per_token) + "/" + num(m.experts) + ")^" + T +
-                                                      " tokens)" + routing
-                                                : std::string("dense model, no experts"));
-  y.set(F::DecodeExpertsPerRank, m.experts > 0 ? num(slots) + " slots / ep " + ep + " × (1 − (1 − " + num(m.experts_per_token) + "/" +
-                                                     num(slots) + ")^" + T + ")" + routing
-                                               : std::string("dense model, no experts"));
-  {
-    const double mean = t.tokens_moe * m.experts_per_token / t.ep;
-    const double sigma = mean > 0 && v[F::DecodeBusiestRank] > mean && expected_max_normal(static_cast<int>(t.ep)) > 0
-                             ? (v[F::DecodeBusiestRank] - mean) / expected_max_normal(static_cast<int>(t.ep))
-                             : 0.0;
-    y.set(F::DecodeBusiestRank, m.experts == 0 ? std::string("dense model, no experts")
-                                : t.ep <= 1    ? "one expert rank holds every slot: " + T + " tokens × " + num(m.experts_per_token) + " experts"
-                                               : "min(" + T + " × min(k, slots/ep), μ + c(" + ep + ")·σ) with μ = " + T + " × " +
-                                                     num(m.experts_per_token) + " / " + ep + " = " + num(mean) + ", c(" + ep + ") = " +
-                                                     num_sig(expected_max_normal(static_cast<int>(t.ep)), 4) +
-                                                     " (Blom's expected maximum of " + ep + " normals), σ = " + num(sigma) + routing);
+  if (m.experts <= 0) {
+    for (F id : {F::DecodeDistinctExperts, F::DecodeExpertsPerRank, F::DecodeBusiestRank, F::DecodeImbalance, F::DecodeDestRanks})
+      y.set(id, words("dense model, no experts"));
+    return;
   }
-  y.set(F::DecodeImbalance, y.H(F::DecodeBusiestRank) + " busiest / " + num(t.tokens_moe * m.experts_per_token / std::max(1.0, t.ep)) + " mean − 1");
-  y.set(F::DecodeDestRanks, m.experts > 0 ? "ep " + ep + " × (1 − C(" + num(slots) + " − " + num(slots / t.ep) + ", " +
-                                                num(m.experts_per_token) + ") / C(" + num(slots) + ", " + num(m.experts_per_token) + "))"
-                                          : std::string("dense model, no experts"));
+  const double T = t.tokens_moe, k = m.experts_per_token, ep = t.ep;
+  const double slots = m.experts + y.s.par.redundant, per = slots / ep, skew = routing_skew(y.s);
+  const Expr tokens = n(T, "tokens"), picks = n(k);
+  y.set(F::DecodeDistinctExperts,
+        (n(m.experts) * (n(1) - pow_of(n(1) - picks / n(m.experts), tokens))).note("uniform routing"));
+  const ExpertLoad l = expert_load(slots, k, static_cast<int>(ep), T, skew);
+  const Expr miss = n(1) - picks / n(slots, "slots");
+  if (ep <= 1) {
+    y.set(F::DecodeExpertsPerRank, n(slots, "slots") * (n(1) - pow_of(miss, tokens)));
+    y.set(F::DecodeBusiestRank, (tokens * picks).note("one expert rank holds every slot"));
+  } else {
+    Expr uniform_d = sig(l.distinct_uniform, 4, "experts", "uniform routing's busiest rank");
+    uniform_d.note("expected max over " + num(ep) + " ranks of a binomial count of " + num(per) + " slots, spread by its exact variance");
+    y.set(F::DecodeExpertsPerRank, max_of({std::move(uniform_d), (n(per, "slots per rank") * (n(1) - pow_of(miss, skew_leaf(y.s) * tokens)))
+                                                                     .named("the hot rank's traffic")}));
+    Expr uniform = sig(l.uniform, 4, "assignments", "uniform routing's busiest rank");
+    uniform.note("expected max of " + num(ep) + " fixed-sum rank counts: Poisson shape, spread √(T·k/ep·(E − k)/(E − 1)), c(" + num(ep) + ") = " +
+                 num_sig(l.c, 4));
+    y.set(F::DecodeBusiestRank, min_of({(tokens * n(std::min(k, per))).named("cap"),
+                                        max_of({std::move(uniform), skew_leaf(y.s) * (tokens * picks / n(ep, "ranks")).named("mean")})}));
+  }
+  const double mean = T * k / std::max(1.0, ep);
+  y.set(F::DecodeImbalance, mean > 0 ? sig(v[F::DecodeBusiestRank], 6, "assignments", "busiest") / sig(mean, 6, "", "mean") - n(1)
+                                     : words("no tokens"));
+  if (ep <= 1) {
+    y.set(F::DecodeDestRanks, n(1, "rank").note("one expert rank"));
+  } else {
+    Expr none = sig(1.0 - v[F::DecodeDestRanks] / ep, 6, "", "C(" + num(slots) + " − " + num(per) + ", " + num(k) + ") / C(" + num(slots) + ", " + num(k) + ")");
+    y.set(F::DecodeDestRanks, n(ep, "ranks") * (n(1) - std::move(none)));
+  }
 }
 
 namespace {
@@ -260,6 +339,43 @@ void describe_decode_bytes(Say& y) {
   y.set(F::DecodeTAppend, q(t.append_bytes, "B", "appends") / q(st.bw_c[2], "B/s", "attention"));
 }
 
+namespace {
+
+// The step's all-to-all (serial, or what two-batch overlap leaves) and its all-reduces.
+void describe_collectives(Say& y) {
+  const Terms& t = y.t;
+  if (t.a2a_serial > 0) {
+    const double bw = t.cross_node ? t.nic_bw : t.link_bw;
+    const Expr pay = (q(t.pay_dispatch, "B", "FP8 dispatch") + q(t.pay_combine, "B", "BF16 combine"));
+    Expr bytes = t.a2a_ll ? (sig(y.v[F::DecodeBusiestRank], 6, "assignments", "busiest rank") * pay).named("low-latency kernels, expert-major")
+                          : (n(t.tokens_moe, "tokens") / n(t.gpus, "GPUs") * sig(y.v[F::DecodeDestRanks], 6, "ranks") *
+                             (n(1) + sig(y.v[F::DecodeImbalance], 6, "imbalance")) * pay)
+                                .named("normal kernels, rank-major");
+    Expr serial = n(t.moe_layers, "MoE layers") * (n(2) * q(t.link_lat_a2a, "s", "floor") + std::move(bytes) / q(bw, "B/s"));
+    serial.note(t.cross_node ? "over the NIC" : "over the scale-up link");
+    if (t.tbo) {
+      y.set(F::DecodeTA2a, (n(2) * max_of({q(t.tbo_core_half, "s", "half-batch compute"), q(t.tbo_a2a_half, "s", "half-batch all-to-all")}) -
+                            q(t.tbo_core_full, "s", "one-pass compute"))
+                               .note("two-batch overlap: each half's all-to-all behind the other's compute; un-overlapped " + S(t.a2a_serial)));
+    } else {
+      y.set(F::DecodeTA2a, std::move(serial));
+    }
+  } else {
+    y.set(F::DecodeTA2a, t.gpus <= 1 ? words("one GPU: no all-to-all")
+                                     : words("no all-to-all: attention is not data-parallel or experts are not spread, so the MoE output is all-reduced"));
+  }
+  if (t.ar_attn + t.ar_ffn > 0) {
+    std::vector<Expr> parts;
+    if (t.ar_count_tp > 0) parts.push_back((n(t.ar_count_tp, "attention and dense-FFN all-reduces") * ring(y, t.tp, t.ar_bytes_tp)).named("over tp " + y.tp));
+    if (t.ar_count_moe > 0) parts.push_back((n(t.ar_count_moe, "MoE all-reduces") * ring(y, t.gpus, t.ar_bytes_moe)).named("over " + y.gpus + " GPUs"));
+    y.set(F::DecodeTAllreduce, sum_of(std::move(parts)).note("ring"));
+  } else {
+    y.set(F::DecodeTAllreduce, words("no all-reduce: nothing is tensor-split"));
+  }
+}
+
+}  // namespace
+
 void describe_decode_terms(Say& y) {
   const ModelArch& m = y.m;
   const Hardware& hw = y.hw;
@@ -270,24 +386,18 @@ void describe_decode_terms(Say& y) {
                                                      num(t.tokens_replica) + " queries × " + num(t.dec.select_keys) +
                                                      " scores × 4 B × 2 passes / " + human(t.sram_bw, "B/s") + " on-chip"
                                                : std::string("no top-k selection"));
-  if (t.a2a > 0) {
-    y.set(F::DecodeTA2a, num(t.moe_layers) + " MoE layers × (2 × " + num(t.link_lat_a2a * 1e6) + " µs floor + " + num(t.tokens_moe / t.gpus) +
-                             " tokens per GPU × " + num_sig(v[F::DecodeDestRanks], 3) + " ranks × (" + num(t.pay_dispatch) + " B FP8 out + " +
-                             num(t.pay_combine) + " B BF16 back) × (1 + " + num_sig(v[F::DecodeImbalance], 3) + ") / " +
-                             human(t.cross_node ? t.nic_bw : t.link_bw, "B/s") + (t.cross_node ? " over the NIC)" : " over the scale-up link)"));
-  } else {
-    y.set(F::DecodeTA2a, t.gpus <= 1 ? std::string("one GPU: no all-to-all")
-                                     : std::string("no all-to-all: attention is not data-parallel or experts are not spread, so the MoE output is all-reduced"));
-  }
-  y.set(F::DecodeTAllreduce, t.ar_attn + t.ar_ffn > 0
-                                 ? "attention " + S(t.ar_attn) + " (" + num(t.layers) + " × all-reduce over tp " + y.tp + ") + FFN/MoE " + S(t.ar_ffn) +
-                                       "; ring: " + num(hw.ar_lat_us) + " µs + 2(n − 1)/n × " + B(t.tokens_replica * m.hidden * 2.0) + " / " +
-                                       human(t.link_bw, "B/s") + " each"
-                                 : std::string("no all-reduce: nothing is tensor-split"));
+  describe_collectives(y);
   y.set(F::DecodeTOverhead, above_sum(t.step, true).note(num(t.kernels_per_step) + " kernels per step, each at least " + num(t.kernel_us) + " µs (" +
                                                            (t.cuda_graphs ? "replayed from CUDA graphs)" : "launched eagerly)")));
-  y.set(F::DecodeTDraft, v[F::DecodeTDraft] > 0 ? num(y.w.spec_tokens) + " draft tokens × " + num(m.draft_layers) + " layer × the one-token step's time per layer"
-                                                : std::string("no speculative drafts"));
+  if (v[F::DecodeTDraft] > 0) {
+    y.set(F::DecodeTDraft, n(y.w.spec_tokens, "drafts") *
+                               (n(m.draft_layers, "draft layer") * ((q(t.draft_one, "s", "one-token step") - q(t.draft_head, "s", "head")) /
+                                                                   n(std::max(1.0, t.layers), "layers"))
+                                                                      .named("an average layer at the batch") +
+                                q(t.draft_head, "s", "head")));
+  } else {
+    y.set(F::DecodeTDraft, words("no speculative drafts"));
+  }
 }
 
 void describe_decode_rates(Say& y) {
@@ -305,11 +415,16 @@ void describe_decode_rates(Say& y) {
                                  q(0, "s")}) +
                          q(t.host_res_us * 1e-6, "s", "residual"))
                             .note(std::string(engine_label(y.s.engine.kind)) + " runs the host one step ahead: only what outlasts the GPU shows"));
-  const double p = std::clamp(w.spec_accept, 0.0, 1.0);
-  const double d = std::max(0, w.spec_tokens);
-  y.set(F::DecodeTokensPerStep, d <= 0   ? n(1, "token: no speculative decoding")
-                                : p < 1.0 ? (n(1) - pow_of(n(p, "accepted each"), n(d + 1))) / (n(1) - n(p))
-                                          : n(d) + n(1));
+  if (w.spec_tokens <= 0) {
+    y.set(F::DecodeTokensPerStep, n(1).note("no speculative decoding"));
+  } else if (w.spec_accept_len > 0) {
+    y.set(F::DecodeTokensPerStep, max_of({n(1), min_of({n(w.spec_accept_len).named("the engine's acceptance length"), n(w.spec_tokens, "drafts") + n(1)})}));
+  } else if (std::clamp(w.spec_accept, 0.0, 1.0) < 1.0) {
+    const double p = std::clamp(w.spec_accept, 0.0, 1.0);
+    y.set(F::DecodeTokensPerStep, (n(1) - pow_of(n(p).named("p"), n(w.spec_tokens, "drafts") + n(1))) / (n(1) - n(p).named("p")));
+  } else {
+    y.set(F::DecodeTokensPerStep, n(w.spec_tokens, "drafts") + n(1));
+  }
   y.set(F::DecodeTpot, q(v[F::DecodeStepTime], "s", "step") / sig(t.accepted, 6, "tokens per step"));
   y.set(F::DecodeTokensPerS, n(std::max(1, w.batch), "sessions") * sig(t.accepted, 6, "tokens per step") / q(v[F::DecodeStepTime], "s", "step"));
   y.set(F::DecodeTokensPerSGpu, q(v[F::DecodeTokensPerS], "tokens/s") / n(t.gpus, "GPUs"));

@@ -4,6 +4,35 @@
 
 namespace tierscope::model::topics {
 
+namespace {
+
+// The step's time before the Engram stall: the pass, top-k and the drafts (the stall's window is a share of it).
+double before_engram(const Terms& t, const Values& v) { return t.step.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft]; }
+
+// engram_fetch_time() of `bytes` as an expression: the home's latency plus the bytes over its link.
+Expr fetch_expr(const Say& y, Expr bytes) {
+  const Terms& t = y.t;
+  switch (y.m.engram_home) {
+    case EngramHome::Dram: return q(t.host_lat, "s", "host DMA latency") + std::move(bytes) / q(t.host_bw, "B/s", "host link");
+    case EngramHome::Remote: return q(t.rdma_lat, "s", "RDMA latency") + std::move(bytes) / q(t.nic_bw, "B/s", "NIC");
+    case EngramHome::Hbm:
+    case EngramHome::Count: break;
+  }
+  return std::move(q(t.hbm_lat, "s", "HBM latency") + std::move(bytes) / (q(t.bw_raw, "B/s") * n(t.bw / t.bw_raw).named("streaming share")))
+      .note("row-sharded in HBM");
+}
+
+// Σ rows over the tables: "(a rows + b rows)".
+Expr engram_rows(const ModelArch& m) {
+  std::vector<Expr> rows;
+  for (int i = 0; i < m.engram_count; ++i) rows.push_back(n(m.engram_rows[static_cast<std::size_t>(i)], "rows"));
+  Expr e = sum_of(std::move(rows));
+  if (e.op() != Expr::Op::Leaf) e.named("rows of " + num(m.engram_count) + " tables");
+  return e;
+}
+
+}  // namespace
+
 void compute_engram_tables(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
@@ -25,40 +54,35 @@ void compute_engram_stall(Ctx& c, Values& v) {
   v[F::EngramFetchTime] = engram_fetch_time(t, m.engram_home, v[F::EngramBytesPerToken]);
   v[F::EngramPromptFetchTime] = engram_fetch_time(t, m.engram_home, c.s.work.prompt * v[F::EngramBytesPerToken]);
   v[F::EngramStepFetchTime] = engram_fetch_time(t, m.engram_home, t.tokens_replica * v[F::EngramBytesPerToken]);
-  const double before_stall = t.step.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft];
-  t.engram_window = t.layers > 0 ? m.engram_layers[0] / t.layers * before_stall : 0.0;
+  t.engram_window = t.layers > 0 ? m.engram_layers[0] / t.layers * before_engram(t, v) : 0.0;
   v[F::DecodeTStall] = std::max(0.0, v[F::EngramStepFetchTime] - t.engram_window);
   v[F::EngramStall] = v[F::DecodeTStall];
 }
 
 void describe_engram(Say& y) {
   const ModelArch& m = y.m;
-  const Hardware& hw = y.hw;
   const Terms& t = y.t;
-  // The tables sit in the tier they live in.
-  for (F id : {F::EngramParams, F::EngramBytesPerToken, F::EngramTableBytes}) {
-    y.list[static_cast<std::size_t>(id)].tier = m.engram_home == EngramHome::Hbm    ? Tier::Hbm
-                                                : m.engram_home == EngramHome::Dram ? Tier::Dram
-                                                                                    : Tier::Remote;
+  const Values& v = y.v;
+  if (m.engram_count == 0) {
+    for (F id : {F::EngramFetchTime, F::EngramStepFetchTime, F::DecodeTStall, F::EngramStall, F::EngramPromptFetchTime, F::EngramParams,
+                 F::EngramBytesPerToken, F::EngramTableBytes}) {
+      y.set(id, words("no Engram"));
+    }
+    return;
   }
-  y.set(F::EngramFetchTime, m.engram_count == 0 ? std::string("no Engram")
-                            : m.engram_home == EngramHome::Dram
-                                ? human(t.host_lat, "s") + " host DMA latency + " + y.H(F::EngramBytesPerToken) + " / " + human(t.host_bw, "B/s") + " host link"
-                            : m.engram_home == EngramHome::Remote
-                                ? num(hw.lat_rdma_us) + " µs RDMA latency + " + y.H(F::EngramBytesPerToken) + " / " + human(t.nic_bw, "B/s") + " NIC"
-                                : num(hw.lat_hbm_us) + " µs HBM latency + " + y.H(F::EngramBytesPerToken) + " / (" + y.bw + ") (row-sharded in HBM)");
-  y.set(F::EngramStepFetchTime, m.engram_count == 0 ? std::string("no Engram")
-                                                    : "the same path for " + num(t.tokens_replica) + " tokens × " + y.H(F::EngramBytesPerToken));
-  y.set(F::DecodeTStall, m.engram_count == 0 ? std::string("no Engram")
-                                             : "max(0, " + y.H(F::EngramStepFetchTime) + " fetch − " + S(t.engram_window) + " until layer " +
-                                                   num(m.engram_layers[0]) + " of " + num(t.layers) + " runs)");
-  y.set(F::EngramStall, "the step's stall: " + y.H(F::DecodeTStall));
-  y.set(F::EngramPromptFetchTime, m.engram_count == 0 ? std::string("no Engram") : "the same path for " + num(y.w.prompt) + " prompt tokens × " + y.H(F::EngramBytesPerToken));
-  y.set(F::EngramParams, m.engram_count > 0 ? "Σ rows of " + num(m.engram_count) + " tables × " + num(m.engram_dim) + " dims" : std::string("no Engram"));
-  y.set(F::EngramBytesPerToken, m.engram_count > 0 ? num(m.engram_count) + " layers × " + num(std::max(0, m.engram_ngram - 1)) + " n-gram orders × " +
-                                                         num(m.engram_heads) + " hash heads × " + num(t.engram_row_bytes) + " B row"
-                                                   : std::string("no Engram"));
-  y.set(F::EngramTableBytes, m.engram_count > 0 ? "Σ rows × " + num(t.engram_row_bytes) + " B per row (" + fmt_label(m.engram_fmt) + ")" : std::string("no Engram"));
+  const Expr per_token = q(v[F::EngramBytesPerToken], "B", "rows per token");
+  y.set(F::EngramFetchTime, fetch_expr(y, per_token));
+  y.set(F::EngramStepFetchTime, fetch_expr(y, n(t.tokens_replica, "tokens") * per_token));
+  y.set(F::EngramPromptFetchTime, fetch_expr(y, n(y.w.prompt, "prompt tokens") * per_token));
+  // The next token is known only after sampling: the fetch hides behind the layers before the first Engram layer.
+  const Expr window = (n(m.engram_layers[0]) / n(t.layers, "layers")).named("share of the layers before Engram layer " + num(m.engram_layers[0])) *
+                      q(before_engram(t, v), "s", "step before the stall");
+  y.set(F::DecodeTStall, max_of({q(0, "s"), q(v[F::EngramStepFetchTime], "s", "fetch") - window}));
+  y.set(F::EngramStall, q(v[F::DecodeTStall], "s", "the step's stall"));
+  y.set(F::EngramParams, engram_rows(m) * n(m.engram_dim, "dims"));
+  y.set(F::EngramBytesPerToken, n(m.engram_count, "layers") * n(std::max(0, m.engram_ngram - 1), "n-gram orders") *
+                                    n(m.engram_heads, "hash heads") * n(t.engram_row_bytes, "B row"));
+  y.set(F::EngramTableBytes, std::move((engram_rows(m) * n(t.engram_row_bytes, "B row")).note(fmt_label(m.engram_fmt))));
 }
 
 }  // namespace tierscope::model::topics

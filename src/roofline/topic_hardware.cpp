@@ -70,23 +70,37 @@ void compute_hardware(Ctx& c, Values& v) {
   t.pay_combine = c.H * 2.0;
 }
 
+// A catalog fact is its one input, said as words; a scenario input or an override is the input itself, named.
 void describe_hardware(Say& y) {
   const Hardware& hw = y.hw;
+  const Values& v = y.v;
   const GpuInfo& g = gpu_info(hw.gpu);
-  y.set(F::HwHbmPerGpu, hw.hbm_gb > 0 ? std::string("override") : std::string(g.label) + " catalog");
-  y.set(F::HwHbmBwPerGpu, hw.hbm_tbps > 0 ? std::string("override") : std::string(g.label) + " catalog");
-  y.set(F::HwSramPerGpu, std::string(g.label) + " catalog (L2)");
-  y.set(F::HwSramLatency, "lat_sram_ns " + num(hw.lat_sram_ns) + " ns; " + g.label + " levels: registers " + num(g.reg_ns) + " ns, L1/shared " +
-                              num(g.l1_ns) + " ns, L2 " + num(g.l2_ns) + " ns");
-  y.set(F::HwHostLinkBw, hw.host_gbps > 0 ? std::string("override") : std::string(link_info(hw.host_link).label) + " catalog (achieved DMA rate)");
-  y.set(F::HwLinkBw, hw.link_gbps > 0 ? std::string("override") : std::string(g.label) + " catalog");
-  y.set(F::HwPeakFlops, std::string(g.label) + " dense " + (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : "FP8"));
-  y.set(F::HwSsdBwPerDrive, "scenario parameter ssd_gbps");
-  y.set(F::HwHbmLatency, "lat_hbm_us " + num(hw.lat_hbm_us) + " µs");
-  y.set(F::HwHostDram, "host_dram_gb " + num(hw.host_dram_gb) + " GB");
-  y.set(F::HwHostLatency, hw.host_lat_us > 0 ? "host_lat_us " + num(hw.host_lat_us) + " µs (override)"
-                                             : std::string(link_info(hw.host_link).label) + " catalog DMA latency");
-  y.set(F::HwSsdLatency, "lat_ssd_us " + num(hw.lat_ssd_us) + " µs");
+  const std::string gpu = g.label;
+  const std::string link = link_info(hw.host_link).label;
+  auto input = [&](F id, std::string_view key, bool overridden = false) {
+    Expr e = q(v[id], figure_info(id).unit, key);
+    if (overridden) e.note("override");
+    y.set(id, std::move(e));
+  };
+  if (hw.hbm_gb > 0) input(F::HwHbmPerGpu, "hbm_gb", true);
+  else y.set(F::HwHbmPerGpu, words("catalog: " + gpu));
+  if (hw.hbm_tbps > 0) input(F::HwHbmBwPerGpu, "hbm_tbps", true);
+  else y.set(F::HwHbmBwPerGpu, words("catalog: " + gpu));
+  y.set(F::HwSramPerGpu, words("catalog: " + gpu + " L2"));
+  y.set(F::HwSramLatency, std::move(q(v[F::HwSramLatency], "s", "lat_sram_ns")
+                                        .note(gpu + " levels: registers " + num(g.reg_ns) + " ns, L1/shared " + num(g.l1_ns) + " ns, L2 " +
+                                              num(g.l2_ns) + " ns")));
+  if (hw.host_gbps > 0) input(F::HwHostLinkBw, "host_gbps", true);
+  else y.set(F::HwHostLinkBw, words("catalog: " + link + " (achieved DMA rate)"));
+  if (hw.link_gbps > 0) input(F::HwLinkBw, "link_gbps", true);
+  else y.set(F::HwLinkBw, words("catalog: " + gpu));
+  y.set(F::HwPeakFlops, words("catalog: " + gpu + " dense " + (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : "FP8")));
+  input(F::HwSsdBwPerDrive, "ssd_gbps");
+  input(F::HwHbmLatency, "lat_hbm_us");
+  input(F::HwHostDram, "host_dram_gb");
+  if (hw.host_lat_us > 0) input(F::HwHostLatency, "host_lat_us", true);
+  else y.set(F::HwHostLatency, words("catalog: " + link + " DMA latency"));
+  input(F::HwSsdLatency, "lat_ssd_us");
 }
 
 }  // namespace tierscope::model::topics

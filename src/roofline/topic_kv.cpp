@@ -89,23 +89,25 @@ void compute_kv_reads(Ctx& c, const LayerPlan* given) {
 
 namespace {
 
-// "288 B = 512 values × 4/8 + ⌈512/16⌉ × 1 B (FP4 E2M1 + E4M3 scale per 16)"
-std::string vector_formula(const ModelArch& m, NumFormat f, double dims, bool kv_layout) {
+// "288 B = 448 values × 0.5 B + ⌈448 / 16⌉ × 1 B scale + 64 RoPE dims × 2 B (BF16) (FP4 E2M1 + E4M3/16)",
+// as kv_vector_bytes() (kv_layout) or vector_bytes() counts it.
+Expr vector_formula(const ModelArch& m, NumFormat f, double dims, bool kv_layout) {
   const FormatInfo& i = format_info(f);
   const bool rope_apart = kv_layout && m.kv_rope_bf16 != 0 && m.rope_dim > 0 && dims > m.rope_dim;
   const double body = rope_apart ? dims - m.rope_dim : dims;
-  std::string s = num(body) + " values × " + num(i.value_bits) + "/8 B";
-  if (i.scale_group > 0) s += " + ⌈" + num(body) + "/" + num(i.scale_group) + "⌉ × " + num(i.scale_bytes) + " B scale";
-  if (rope_apart) s += " + " + num(m.rope_dim) + " RoPE dims × 2 B (BF16)";
-  if (kv_layout && m.kv_pad > 0) s += " + " + num(m.kv_pad) + " B pad";
-  s += " (" + fmt_label(f) + ")";
-  return s;
+  Expr e = n(body, "values") * sig(i.value_bits / 8.0, 6, "B");
+  if (i.scale_group > 0) e = std::move(e) + ceil_of(n(body) / n(i.scale_group)) * n(i.scale_bytes, "B scale");
+  if (rope_apart) e = std::move(e) + n(m.rope_dim, "RoPE dims") * n(2, "B (BF16)");
+  if (kv_layout && m.kv_pad > 0) e = std::move(e) + n(m.kv_pad, "B pad");
+  e.note(fmt_label(f));
+  return e;
 }
 
-// Many owners' ratios grouped by value: "(30/4 + 1/128)", first-seen order.
-std::string grouped_ratios(const ModelArch& m, bool index_only) {
+// Σ 1/ratio over the KV owners (or the index owners), grouped by ratio in first-seen order:
+// "30 layers / 4 + 1 layer / 128"; ratio 1 is the layers themselves.
+Expr inverse_ratio_sum(const ModelArch& m, bool index_only) {
   auto counts = [&](const Layer& l) { return index_only ? l.mode == LayerMode::Full : owns_kv(l.mode); };
-  std::string s;
+  std::vector<Expr> parts;
   int seen[kMaxLayers];
   int nseen = 0;
   for (int i = 0; i < m.layer_count; ++i) {
@@ -120,28 +122,13 @@ std::string grouped_ratios(const ModelArch& m, bool index_only) {
       const Layer& o = m.layers[static_cast<std::size_t>(j)];
       if (counts(o) && o.ratio == l.ratio) ++count;
     }
-    if (nseen > 1) s += " + ";
-    s += std::to_string(count) + "/" + std::to_string(l.ratio);
+    parts.push_back(l.ratio == 1 ? n(count, "layers") : n(count, "layers") / n(l.ratio));
   }
-  return s;
-}
-
-// Σ 1/r over KV owners written out: "(1/2+1/2+1/2+1/1)" for a few owners, grouped when many.
-std::string inverse_ratio_sum(const ModelArch& m, bool index_only) {
-  auto counts = [&](const Layer& l) { return index_only ? l.mode == LayerMode::Full : owns_kv(l.mode); };
-  int owners = 0;
-  for (int i = 0; i < m.layer_count; ++i) owners += counts(m.layers[static_cast<std::size_t>(i)]) ? 1 : 0;
-  if (owners > 6) return "(" + grouped_ratios(m, index_only) + ")";
-  std::string s = "(";
-  bool first = true;
-  for (int i = 0; i < m.layer_count; ++i) {
-    const Layer& l = m.layers[static_cast<std::size_t>(i)];
-    if (!counts(l)) continue;
-    if (!first) s += "+";
-    s += "1/" + std::to_string(l.ratio);
-    first = false;
-  }
-  return s + ")";
+  Expr e = sum_of(std::move(parts));
+  // One group of ratio 1 is a plain count: "KV-owning 61 layers".
+  e.named(e.op() == Expr::Op::Leaf ? (index_only ? "index-owning" : "KV-owning")
+                                   : (index_only ? "index-owning layers, 1/ratio each" : "KV-owning layers, 1/ratio each"));
+  return e;
 }
 
 }  // namespace
@@ -151,20 +138,36 @@ void describe_kv(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   y.set(F::KvMainEntry, vector_formula(m, m.kv_fmt, kv_dims(m), true));
-  y.set(F::KvIndexEntry, m.idx_dim > 0 ? vector_formula(m, m.idx_fmt, m.idx_dim, false) : std::string("no index keys"));
-  y.set(F::KvSwaEntry, m.n_win > 0 ? vector_formula(m, m.swa_fmt, kv_dims(m), true) : std::string("no sliding window"));
-  {
-    const std::string inv_main = inverse_ratio_sum(m, false);
-    std::string g;
-    if (t.index_owners == 0) g = inv_main + " × " + num(v[F::KvMainEntry]) + " B";
-    else if (t.index_owners == t.owners) g = inv_main + " × (" + num(v[F::KvMainEntry]) + " + " + num(v[F::KvIndexEntry]) + ") B";
-    else g = inv_main + " × " + num(v[F::KvMainEntry]) + " B + " + inverse_ratio_sum(m, true) + " × " + num(v[F::KvIndexEntry]) + " B";
-    y.set(F::KvGlobalPerToken, "Σ over " + num(t.owners) + " KV-owning layers of 1/ratio: " + g);
+  y.set(F::KvIndexEntry, m.idx_dim > 0 ? vector_formula(m, m.idx_fmt, m.idx_dim, false) : words("no index keys"));
+  y.set(F::KvSwaEntry, m.n_win > 0 ? vector_formula(m, m.swa_fmt, kv_dims(m), true) : words("no sliding window"));
+  if (t.owners == 0) {
+    y.set(F::KvGlobalPerToken, words("no layer keeps KV"));
+  } else {
+    // Each owner keeps one entry per `ratio` tokens; index owners keep an index key beside it.
+    const Expr main = q(v[F::KvMainEntry], "B", "main entry"), idx = q(v[F::KvIndexEntry], "B", "index key");
+    Expr owners = inverse_ratio_sum(m, false);
+    if (t.index_owners == 0) y.set(F::KvGlobalPerToken, std::move(owners) * main);
+    else if (t.index_owners == t.owners) y.set(F::KvGlobalPerToken, std::move(owners) * (main + idx));
+    else {
+      y.set(F::KvGlobalPerToken,
+            std::move(owners) * main + inverse_ratio_sum(m, true) * idx);
+    }
   }
-  y.set(F::KvSwaPerSession, num(t.window_layers) + " layers × " + num(m.n_win) + " tokens × " + num(v[F::KvSwaEntry]) + " B");
-  y.set(F::KvPerSession, num(y.w.ctx) + " tokens × " + num(v[F::KvGlobalPerToken]) + " B/token + " + y.H(F::KvSwaPerSession) + " SWA");
-
-  y.set(F::KvSwaShare, y.H(F::KvSwaPerSession) + " / " + y.H(F::KvPerSession));
+  if (y.win) {
+    y.set(F::KvSwaPerSession, n(t.window_layers, "layers") * n(m.n_win, "tokens") * q(v[F::KvSwaEntry], "B", "window entry"));
+  } else {
+    y.set(F::KvSwaPerSession, words("no sliding window"));
+  }
+  {
+    Expr e = n(y.w.ctx, "tokens") * q(v[F::KvGlobalPerToken], "B/token", "global KV");
+    if (y.win) e = std::move(e) + q(v[F::KvSwaPerSession], "B", "SWA window");
+    y.set(F::KvPerSession, std::move(e));
+  }
+  if (y.win && v[F::KvPerSession] > 0) {
+    y.set(F::KvSwaShare, q(v[F::KvSwaPerSession], "B", "SWA window") / q(v[F::KvPerSession], "B", "session's KV"));
+  } else {
+    y.set(F::KvSwaShare, words(y.win ? "no KV at this context" : "no sliding window"));
+  }
 }
 
 }  // namespace tierscope::model::topics

@@ -20,25 +20,45 @@ void compute_swa(Ctx& c, Values& v) {
   v[F::SwaPoolVsHbm] = v[F::HbmSessionsPerNode] > 0 ? v[F::SwaPoolSessions] / v[F::HbmSessionsPerNode] : 0.0;
 }
 
+namespace {
+
+// host_transfer_time() as an expression: DMA latency + the bytes (a GPU's share of them) over the host link.
+Expr host_expr(const Say& y, Expr bytes) {
+  const Terms& t = y.t;
+  if (t.kv_share < 1) bytes = std::move(bytes) / n(t.tp).named("tp");
+  return q(t.host_lat, "s", "DMA latency") + std::move(bytes) / q(t.host_bw, "B/s", link_info(y.hw.host_link).label);
+}
+
+}  // namespace
+
 void describe_swa(Say& y) {
   const ModelArch& m = y.m;
   const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  const std::string& link = y.link;
-  const std::string& share = y.share;
-  const bool win = y.win;
-  y.set(F::SwaRestoreLayerTime, !win ? std::string("no sliding window")
-                                     : human(t.host_lat, "s") + " DMA latency + " + num(m.n_win) + " × " + num(v[F::KvSwaEntry]) + " B" + share + link);
-  y.set(F::SwaRestoreSessionTime, !win ? std::string("no sliding window") : human(t.host_lat, "s") + " DMA latency + " + y.H(F::KvSwaPerSession) + share + link);
-  y.set(F::SwaPoolBytes, !win ? std::string("no sliding window") : num(w.swa_pool) + " × " + num(hw.host_dram_gb) + " GB host DRAM");
-  y.set(F::SwaPoolSessions, !win ? std::string("no sliding window")
-                                 : "⌊" + y.H(F::SwaPoolBytes) + " / " + y.H(F::KvSwaPerSession) + "⌋ = ⌊" +
-                                       num_sig(v[F::KvSwaPerSession] > 0 ? v[F::SwaPoolBytes] / v[F::KvSwaPerSession] : 0, 6) + "⌋");
-  y.set(F::ResumeKvReloadTime, human(t.host_lat, "s") + " DMA latency + " + num(w.ctx) + " tokens × " + num(v[F::KvGlobalPerToken]) + " B/token" + share + link);
-  y.set(F::ResumeKvSsdTime, num(hw.lat_ssd_us) + " µs + " + B(w.ctx * v[F::KvGlobalPerToken]) + " / (" + num(hw.ssd_count) + " × " + num(hw.ssd_gbps) + " GB/s)");
-  y.set(F::SwaPoolVsHbm, !win ? std::string("no sliding window") : y.H(F::SwaPoolSessions) + " in the pool / " + y.H(F::HbmSessionsPerNode) + " in one node's HBM");
+  const Expr global = (n(w.ctx, "tokens") * q(v[F::KvGlobalPerToken], "B/token")).named("global KV");
+  y.set(F::ResumeKvReloadTime, host_expr(y, global));
+  y.set(F::ResumeKvSsdTime, q(t.ssd_lat, "s", "I/O latency") + global / (n(hw.ssd_count, "drives") * q(hw.ssd_gbps * 1e9, "B/s")));
+  if (!y.win) {
+    for (F id : {F::SwaRestoreLayerTime, F::SwaRestoreSessionTime, F::SwaPoolBytes, F::SwaPoolSessions, F::SwaPoolVsHbm}) {
+      y.set(id, words("no sliding window"));
+    }
+    return;
+  }
+  y.set(F::SwaRestoreLayerTime, host_expr(y, (n(m.n_win, "tokens") * q(v[F::KvSwaEntry], "B")).named("one layer's window")));
+  y.set(F::SwaRestoreSessionTime, host_expr(y, q(v[F::KvSwaPerSession], "B", "the session's window")));
+  y.set(F::SwaPoolBytes, n(w.swa_pool).named("swa_pool") * q(hw.host_dram_gb * 1e9, "B", "host DRAM"));
+  if (v[F::KvSwaPerSession] > 0) {
+    y.set(F::SwaPoolSessions, floor_of(q(v[F::SwaPoolBytes], "B", "pool") / q(v[F::KvSwaPerSession], "B", "one session's window")));
+  } else {
+    y.set(F::SwaPoolSessions, words("no layer keeps a window"));
+  }
+  if (v[F::HbmSessionsPerNode] > 0) {
+    y.set(F::SwaPoolVsHbm, q(v[F::SwaPoolSessions], "sessions", "in the pool") / q(v[F::HbmSessionsPerNode], "sessions", "in one node's HBM"));
+  } else {
+    y.set(F::SwaPoolVsHbm, words("no session fits in HBM"));
+  }
 }
 
 }  // namespace tierscope::model::topics

@@ -55,39 +55,93 @@ void compute_weights(Ctx& c, Values& v) {
                           (t.p_router + t.p_head) * t.bpv_head;
 }
 
+namespace {
+
+Expr params(double v, std::string_view label) { return q(v, "params", label); }
+// "routed experts 1.2T params × 0.53125 B": parameters at their stored bytes per value.
+Expr stored(double p, std::string_view label, double bytes_per_value) { return params(p, label) * sig(bytes_per_value, 6, "B"); }
+// "attention, shared experts and dense FFN", naming only the parts the model has.
+std::string dense_label(const Terms& t, std::string first) {
+  if (t.p_shared > 0 && t.p_dense_ffn > 0) return first + ", shared experts and dense FFN";
+  if (t.p_shared > 0) return first + " and shared experts";
+  if (t.p_dense_ffn > 0) return first + " and dense FFN";
+  return first;
+}
+// Adds a part that a model may not have (no router in a dense model, no dense FFN layers).
+void add_part(std::vector<Expr>& parts, double p, std::string_view label) {
+  if (p != 0) parts.push_back(params(p, label));
+}
+
+}  // namespace
+
 void describe_params(Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const Values& v = y.v;
-  const std::string emb_text = m.tied_embed ? std::string(" (embedding tied to the head: one matrix)") : " + embedding " + P(t.p_emb);
   const double p_exp = t.p_expert;
-  y.set(F::ParamsPerExpert, "3 matrices × " + num(m.expert_inter) + " intermediate × " + num(m.hidden) + " hidden");
-  y.set(F::ParamsTotal, num(t.moe_layers) + " MoE layers × (" + num(m.experts) + " routed + " + num(m.shared_experts) +
-                            " shared) × " + P(p_exp) + " + attention " + P(t.p_attn) + " + router " + P(t.p_router) +
-                            " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text +
-                            " (Engram tables counted apart)");
-  y.set(F::ParamsActiveDecode, "routed " + num(m.experts_per_token) + " × " + num(t.moe_layers) + " × " + P(p_exp) + " + shared " +
-                                   P(t.p_shared) + " + attention " + num(t.layers) + " × " + P(t.p_attn_layer) + " + router " +
-                                   P(t.p_router) + " + dense FFN " + P(t.p_dense_ffn) + " + head " + P(t.p_head) + emb_text);
-  y.set(F::ParamsActivePrefill,
-        num(t.full_layers) + "/" + num(t.layers) + " layers × " +
-            P(t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) + " per-layer total" + (m.tied_embed ? std::string(" (embedding tied to the head)") : " + embedding " + P(t.p_emb)) +
-            (t.last_source >= 0 && t.full_layers < t.layers
-                 ? " (the layers from the last KV source, layer " + num(t.last_source) + ", run only on the prompt's last window)"
-                 : std::string()));
-  y.set(F::WeightsDerived, "routed experts " + P(t.p_routed_all) + " × " + num_sig(t.bpv_experts, 6) + " B + attention, shared and dense FFN " +
-                               P(t.p_shared + t.p_attn + t.p_dense_ffn) + " × " + num_sig(t.bpv_dense, 6) + " B + router, head and embedding " +
-                               P(t.p_router + t.p_head + t.p_emb) + " × " + num_sig(t.bpv_head, 6) + " B" +
-                               (m.engram_count > 0 ? " + Engram tables " + y.H(F::EngramTableBytes) : std::string()));
-  y.set(F::CheckpointPublished,
-        m.checkpoint_gb > 0 ? "published " + num(m.checkpoint_gb) + " GB against " + y.H(F::WeightsDerived) +
-                                  " derived from the dims: the " + B(v[F::CheckpointPublished] - v[F::WeightsDerived]) +
-                                  " difference is what the dims leave out (vision encoder, draft blocks, norms)"
-                            : std::string("no published size carried"));
-
-  y.set(F::WeightsPerToken, "routed " + P(t.p_routed_active) + " × " + num_sig(t.bpv_experts, 6) + " B + attention, shared and dense FFN " +
-                                P(t.p_shared + t.p_attn + t.p_dense_ffn) + " × " + num_sig(t.bpv_dense, 6) + " B + router and head " +
-                                P(t.p_router + t.p_head) + " × " + num_sig(t.bpv_head, 6) + " B");
+  const bool moe = t.moe_layers > 0 && m.experts > 0;
+  if (m.experts > 0) y.set(F::ParamsPerExpert, n(3, "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
+  else y.set(F::ParamsPerExpert, words("dense model, no experts"));
+  {
+    std::vector<Expr> parts;
+    if (moe) {
+      parts.push_back(n(t.moe_layers, "MoE layers") * (n(m.experts, "routed") + n(m.shared_experts, "shared")) * params(p_exp, "per expert"));
+    }
+    parts.push_back(params(t.p_attn, "attention"));
+    add_part(parts, t.p_router, "router");
+    add_part(parts, t.p_dense_ffn, "dense FFN");
+    parts.push_back(params(t.p_head, "head"));
+    if (m.tied_embed) parts.back().note("embedding tied to the head: one matrix");
+    else parts.push_back(params(t.p_emb, "embedding"));
+    y.set(F::ParamsTotal, std::move(sum_of(std::move(parts)).note("Engram tables counted apart")));
+  }
+  {
+    std::vector<Expr> parts;
+    if (moe) parts.push_back((n(m.experts_per_token, "experts") * n(t.moe_layers, "MoE layers") * params(p_exp, "each")).named("routed"));
+    add_part(parts, t.p_shared, "shared");
+    parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
+    add_part(parts, t.p_router, "router");
+    add_part(parts, t.p_dense_ffn, "dense FFN");
+    parts.push_back(params(t.p_head, "head"));
+    if (m.tied_embed) parts.back().note("embedding tied to the head: one matrix");
+    else parts.push_back(params(t.p_emb, "embedding"));
+    y.set(F::ParamsActiveDecode, sum_of(std::move(parts)));
+  }
+  {
+    // Every layer's active parameters (the head runs once, on the last token) shared out per layer, over
+    // the layers the whole prompt runs through.
+    const double below_head = t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn;
+    Expr e = (n(t.full_layers) / n(t.layers, "layers")).named("layers the whole prompt runs") * params(below_head, "active in all layers");
+    if (m.tied_embed) e.note("embedding tied to the head");
+    else e = std::move(e) + params(t.p_emb, "embedding");
+    if (t.last_source >= 0 && t.full_layers < t.layers) {
+      e.note("the layers from the last KV source, layer " + num(t.last_source) + ", run only on the prompt's last window");
+    }
+    y.set(F::ParamsActivePrefill, std::move(e));
+  }
+  {
+    std::vector<Expr> parts;
+    if (t.p_routed_all > 0) parts.push_back(stored(t.p_routed_all, "routed experts", t.bpv_experts));
+    parts.push_back(stored(t.p_shared + t.p_attn + t.p_dense_ffn, dense_label(t, "attention"), t.bpv_dense));
+    parts.push_back(stored(t.p_router + t.p_head + t.p_emb, t.p_router > 0 ? "router, head and embedding" : "head and embedding", t.bpv_head));
+    if (m.engram_count > 0) parts.push_back(q(v[F::EngramTableBytes], "B", "Engram tables"));
+    y.set(F::WeightsDerived, sum_of(std::move(parts)));
+  }
+  if (m.checkpoint_gb > 0) {
+    y.set(F::CheckpointPublished, std::move(q(v[F::CheckpointPublished], "B", "published checkpoint")
+                                               .note("against " + y.H(F::WeightsDerived) + " derived from the dims: the " +
+                                                     B(v[F::CheckpointPublished] - v[F::WeightsDerived]) +
+                                                     " difference is what the dims leave out (vision encoder, draft blocks, norms)")));
+  } else {
+    y.set(F::CheckpointPublished, words("no published size carried"));
+  }
+  {
+    std::vector<Expr> parts;
+    if (t.p_routed_active > 0) parts.push_back(stored(t.p_routed_active, "routed", t.bpv_experts));
+    parts.push_back(stored(t.p_shared + t.p_attn + t.p_dense_ffn, dense_label(t, "attention"), t.bpv_dense));
+    parts.push_back(stored(t.p_router + t.p_head, t.p_router > 0 ? "router and head" : "head", t.bpv_head));
+    y.set(F::WeightsPerToken, sum_of(std::move(parts)));
+  }
 }
 
 }  // namespace tierscope::model::topics

@@ -34,10 +34,11 @@ struct RangeInfo {
   double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
 };
 
-// The expert-parallel constants of a scenario (independent of the token count), so a pass costs one pow
-// and one sqrt for its expert load.
+// The expert-parallel constants of a scenario (independent of the token count), so a pass costs a few
+// pows and two short sums for its expert load. `skew` is the floor busiest ÷ mean real routing puts on
+// the hottest rank: route_skew without redundant slots, 1 + eplb_residual with them.
 struct EpConst {
-  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1;
+  double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1, pair_miss = 0, skew = 1;
 };
 
 // expert_load() for `tokens`, from the constants (tested against it). Inline: the crossover search calls
@@ -46,15 +47,24 @@ inline ExpertLoad load_at(const EpConst& x, double tokens) {
   ExpertLoad l;
   if (x.E <= 0 || x.k <= 0 || tokens <= 0) return l;
   l.mean = tokens * x.k / x.ep;
-  l.distinct_rank = x.per_rank * (1.0 - std::pow(x.miss, tokens));
+  const double q = std::pow(x.miss, tokens);
+  l.distinct_rank = x.per_rank * (1.0 - q);
   l.c = x.c;
   l.dest_ranks = x.dest;
   if (x.ep <= 1) {
-    l.busiest = l.mean;
+    l.uniform = l.busiest = l.mean;
+    l.distinct_uniform = l.distinct_busiest = l.distinct_rank;
     return l;
   }
+  const int n = static_cast<int>(x.ep);
   l.sigma = std::sqrt(tokens * x.var);
-  l.busiest = std::min(tokens * std::min(x.k, x.per_rank), l.mean + x.c * l.sigma);
+  const double cap = tokens * std::min(x.k, x.per_rank);
+  l.uniform = expected_max_count(l.mean, tokens * x.var, n, x.c, cap);
+  l.busiest = std::min(cap, std::max(l.uniform, x.skew * l.mean));
+  const double q2 = std::pow(x.pair_miss, tokens);
+  const double var_d = (x.per_rank * (1.0 - q) * q + x.per_rank * (x.per_rank - 1.0) * (q2 - q * q)) * x.ep / (x.ep - 1.0);
+  l.distinct_uniform = expected_max_distinct(x.per_rank, 1.0 - q, var_d, n, x.c);
+  l.distinct_busiest = std::max(l.distinct_uniform, x.per_rank * (1.0 - std::pow(x.miss, x.skew * tokens)));
   return l;
 }
 
@@ -98,6 +108,10 @@ struct Work {
   double w_dense = 0, w_experts = 0;
   double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
+  double a2a_bytes = 0;  // per MoE layer at the busiest rank, dispatch + combine
+  bool a2a_ll = false;
+  double ar_count_tp = 0, ar_count_moe = 0;  // all-reduces over tp (attention, dense FFN) and over the instance (MoE)
+  double ar_bytes_tp = 0, ar_bytes_moe = 0;  // the bytes each reduces
   double layers = 0;
   double tokens = 0;       // the dense GEMMs' M
   double kernel_s = 0;     // one kernel's launch floor (graph or eager)
@@ -111,7 +125,7 @@ struct Work {
 // The shared helpers (compute.cpp).
 double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
-EpConst ep_const(double E, double k, int ep);
+EpConst ep_const(double E, double k, int ep, double skew = 1.0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
 // Each class's achieved FLOP/s and B/s at a pass's M: dense GEMMs at `tokens`, grouped experts at
 // `rows_expert` rows per expert, attention and indexer at their kernels' rates.
@@ -164,17 +178,26 @@ inline std::string FL(double x) { return human(x, "FLOP"); }
 inline std::string P(double x) { return human(x, "params"); }
 inline std::string fmt_label(NumFormat f) { return format_info(f).label; }
 
-// What describe() passes from topic to topic: the values, the figure list it fills, and the phrases many
-// formulas quote, formatted once.
+// The formulas' text as the topics write it: one per figure, whether the setup lets the figure show a number,
+// and whether a topic has written it (the first writer keeps it, so topics written in any order agree).
+struct FormulaPage {
+  std::string text[kFigureCount];
+  Expr expr[kFigureCount];
+  bool shown[kFigureCount] = {};
+  bool written[kFigureCount] = {};
+};
+
+// What describe() passes from topic to topic: the values, the page it fills, and the phrases many formulas
+// quote, formatted once.
 struct Say {
-  Say(std::vector<Figure>& figures, const Computed& computed, const Scenario& scenario);
+  Say(FormulaPage& page, const Computed& computed, const Scenario& scenario);
   const Scenario& s;
   const ModelArch& m;
   const Hardware& hw;
   const Workload& w;
   const Values& v;
   const Terms& t;
-  std::vector<Figure>& list;
+  FormulaPage& page;
   std::string why_not;              // why the setup cannot run (empty when it can)
   std::vector<std::string> said;    // each figure's value in words, formatted on first use
   std::string bw, peak;             // "8 TB/s × MBU 0.8", "4.5 PFLOP/s × MFU 0.5"
@@ -195,16 +218,19 @@ struct Say {
   // "value = expression": the text rendered from the terms the value used (formula.h), or why the
   // figure is not computed.
   void set(F id, Expr e) {
-    Figure& f = list[static_cast<std::size_t>(id)];
-    if (!f.feasible) {
-      f.expr = words("not computed: this setup cannot run (" + why_not + ")");
-      f.formula = f.expr.render();
+    const int i = static_cast<int>(id);
+    if (page.written[i]) return;
+    page.written[i] = true;
+    if (!page.shown[i]) {
+      page.expr[i] = words("not computed: this setup cannot run (" + why_not + ")");
+      page.text[i] = page.expr[i].render();
       return;
     }
-    f.formula = H(id);
-    f.formula += " = ";
-    e.render_to(f.formula);
-    f.expr = std::move(e);
+    std::string& text = page.text[i];
+    text = H(id);
+    text += " = ";
+    e.render_to(text);
+    page.expr[i] = std::move(e);
   }
   // The same for a text not yet written as an expression (the formula test lists these).
   void set(F id, std::string text) { set(id, words(std::move(text))); }

@@ -91,7 +91,7 @@ void figure_card(App& app, FigureId id) {
   ImGui::PushID(static_cast<int>(id));
   ImGui::Separator();
   para(std::string(f.label) + " = " + display_value(f.value, f.unit));
-  para(f.formula, true);
+  para(f.formula(), true);
   std::string meta = model::provenance_name(f.provenance);
   if (f.lifetime != model::Lifetime::None) meta += std::string(" · ") + model::lifetime_name(f.lifetime);
   para(meta, true);

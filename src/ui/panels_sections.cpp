@@ -260,7 +260,7 @@ void figures_panel(App& app) {
       select_target(app, {});
       set_panel(app, Panel::Inspector, true);
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.formula.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.formula().c_str());
     ImGui::SetCursorPos(at);
     para(label);
     ImGui::PopID();

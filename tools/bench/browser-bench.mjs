@@ -108,7 +108,9 @@ function modelBench() {
   const out = {};
   const parse = (text) => {
     const get = (re) => { const m = re.exec(text); return m ? Number(m[1]) : NaN; };
-    return { describeUs: get(/all figures with formulas, default scenario \(median\)\s+([\d.]+) us/), sweepPerS: get(/sweep of the decode step[^\n]*?\s(\d+) \/s/),
+    return { describeUs: get(/all figures with formulas, default scenario \(median\)\s+([\d.]+) us/),
+      writtenUs: get(/the same with every formula read \(written\)\s+([\d.]+) us/), oneUs: get(/the same with one formula read[^\n]*?\s([\d.]+) us/),
+      sweepPerS: get(/sweep of the decode step[^\n]*?\s(\d+) \/s/),
       sweepAllPerS: get(/sweep of every figure[^\n]*?\s(\d+) \/s/) };
   };
   const native = path.join(ROOT, 'build/native/tools/bench/model_bench');
@@ -282,6 +284,8 @@ const lines = [
   '| measure | native | WebAssembly (node) |',
   '| --- | ---: | ---: |',
   `| all figures with formulas, one scenario | ${fmt(r.model.native?.describeUs)} µs | ${fmt(r.model.wasm?.describeUs)} µs |`,
+  `| the same with every formula read (each written on first read) | ${fmt(r.model.native?.writtenUs)} µs | ${fmt(r.model.wasm?.writtenUs)} µs |`,
+  `| the same with one formula read (decode.step_time) | ${fmt(r.model.native?.oneUs)} µs | ${fmt(r.model.wasm?.oneUs)} µs |`,
   `| figures per second (all figures of a scenario) | ${fmt(1e6 / r.model.native?.describeUs, 0)} | ${fmt(1e6 / r.model.wasm?.describeUs, 0)} |`,
   `| sweep of the decode step (ctx × batch), scenarios/s | ${fmt(r.model.native?.sweepPerS, 0)} | ${fmt(r.model.wasm?.sweepPerS, 0)} |`,
   `| sweep of every figure's value, scenarios/s | ${fmt(r.model.native?.sweepAllPerS, 0)} | ${fmt(r.model.wasm?.sweepAllPerS, 0)} |`,

@@ -44,6 +44,15 @@ int main() {
 
   const double describe_us = median_us(51, 50, [&] { g_sink = g_sink + describe(base).list[0].value; });
   const double describe_big_us = median_us(51, 50, [&] { g_sink = g_sink + describe(big).list[0].value; });
+  // describe() writes a formula when it is first read: the same with every formula read (the CLI's
+  // `figures`, the page's figure list), and with one read (a tooltip, the inspector).
+  const double written_us = median_us(51, 50, [&] {
+    const Figures f = describe(base);
+    for (const Figure& x : f.list) g_sink = g_sink + static_cast<double>(x.formula().size());
+  });
+  const double one_us = median_us(51, 50, [&] {
+    g_sink = g_sink + static_cast<double>(describe(base)[FigureId::DecodeStepTime].formula().size());
+  });
   Computed c;
   const double values_us = median_us(51, 2000, [&] {
     compute_values(base, c);
@@ -103,6 +112,8 @@ int main() {
   std::printf("%-52s %12s\n", "measurement", "result");
   std::printf("%-52s %9.2f us\n", "all figures with formulas, default scenario (median)", describe_us);
   std::printf("%-52s %9.2f us\n", "all figures with formulas, 1M ctx x 100k sessions", describe_big_us);
+  std::printf("%-52s %9.2f us\n", "the same with every formula read (written)", written_us);
+  std::printf("%-52s %9.2f us\n", "the same with one formula read (decode.step_time)", one_us);
   std::printf("%-52s %9.3f us\n", "values only (compute_values), default (median)", values_us);
   std::printf("%-52s %9.0f /s\n", "sweep of the decode step, 100k scenarios (ctx x batch)", per_s);
   std::printf("%-52s %9.0f /s\n", "sweep of every figure, 10k scenarios", per_s_all);

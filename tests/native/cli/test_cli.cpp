@@ -73,7 +73,7 @@ TEST_CASE("cli: help and listing commands succeed") {
 TEST_CASE("cli: figures in text, json and csv") {
   const Output t = run({"figures", "--figures", "kv.global_per_token"});
   CHECK(t.exit_code == 0);
-  CHECK(t.out.find("(1/2+1/2+1/2+1/1) × (288 + 68) B") != std::string::npos);
+  CHECK(t.out.find("(3 layers / 2 + 1 layer) × (main entry 288 B + index key 68 B)") != std::string::npos);
   const Output j = run({"figures", "--format=json", "--set", "ctx=1048576"});
   CHECK(j.exit_code == 0);
   // The JSON writer escapes '&' (the same text is safe inside an HTML page).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "scenario_helpers.h"
 
@@ -81,13 +82,13 @@ TEST_CASE("V4.1 Flash: KV entry sizes and 890 B/token (FACTS 1.4.4)") {
 
 TEST_CASE("V4.1 Flash: formula text quotes the substituted numbers") {
   const Figures f = describe(default_scenario());
-  const std::string& g = f[F::KvGlobalPerToken].formula;
+  const std::string& g = f[F::KvGlobalPerToken].formula();
   CHECK(g.find("890 B/token") == 0);
-  CHECK(g.find("(1/2+1/2+1/2+1/1) × (288 + 68) B") != std::string::npos);
-  CHECK(f[F::KvSwaPerSession].formula.find("40 layers × 128 tokens × 528 B") != std::string::npos);
+  CHECK(g.find("(3 layers / 2 + 1 layer) × (main entry 288 B + index key 68 B)") != std::string::npos);
+  CHECK(f[F::KvSwaPerSession].formula().find("40 layers × 128 tokens × window entry 528 B") != std::string::npos);
   for (const Figure& x : f.list) {
     INFO(std::string(x.id));
-    CHECK_FALSE(x.formula.empty());
+    CHECK_FALSE(x.formula().empty());
     CHECK_FALSE(figure_sources(f, x).empty());
     CHECK(std::isfinite(x.value));
     CHECK(x.feasible);
@@ -289,4 +290,43 @@ TEST_CASE("per-layer modes: ownership is derived, edits change the figures") {
   REQUIRE_FALSE(e.empty());
   CHECK(e[0].code == ErrorCode::Inconsistent);
   CHECK(e[0].field == "modes");
+}
+
+// describe() writes no text: a formula is written on first read with its topic. Read one figure at a time
+// (each from a fresh describe, so its topic is written first) or all in order, the texts and expressions
+// are the same, and a copy of the figures reads them as well after the original is gone.
+TEST_CASE("formulas written on first read: one at a time, all in order and from a copy read the same") {
+  const char* const edits[][2] = {{"batch", "1024"}, {"ctx", "2048"}, {"engram_home", "dram"}, {"tp", "1"}, {"prefix_hit", "0"}};
+  std::vector<Scenario> scenarios;
+  for (const PresetInfo& p : presets()) {
+    scenarios.push_back(preset(p.name));
+    for (const auto& e : edits) {
+      Scenario s = scenarios.back();
+      const ParamDef* def = find_param(e[0]);
+      REQUIRE(def != nullptr);
+      Adjustments moved;
+      Error err;
+      if (edit_param(s, *def, e[1], moved, err) && validate(s).empty()) scenarios.push_back(s);
+    }
+  }
+  for (const Scenario& s : scenarios) {
+    INFO(s.preset);
+    const Figures all = describe(s);
+    std::vector<std::string> texts;
+    for (const Figure& x : all.list) texts.push_back(x.formula());
+    for (int i = 0; i < kFigureCount; ++i) {
+      const FigureId id = static_cast<FigureId>(i);
+      const Figures one = describe(s);
+      INFO(figure_info(id).id);
+      CHECK(one[id].formula() == texts[static_cast<std::size_t>(i)]);
+      CHECK(one[id].expr().render() == all[id].expr().render());
+    }
+    Figure kept;
+    {
+      const Figures gone = describe(s);
+      kept = gone[F::DecodeStepTime];
+    }
+    CHECK(kept.formula() == texts[static_cast<std::size_t>(F::DecodeStepTime)]);
+  }
+  CHECK(Figure().formula().empty());
 }

@@ -21,20 +21,20 @@ bool has_rounding_step(const std::string& text) { return text.find("⌊") != std
 
 // Why a figure's formula does not add up to its value, or empty when it does.
 std::string mismatch(const Figure& f) {
-  if (!f.feasible || !f.expr.arithmetic() || !std::isfinite(f.value)) return {};
-  const double exact = f.expr.eval();
-  const double shown = f.expr.eval_shown();
-  const double scale = std::max(std::fabs(f.value), f.expr.magnitude_shown());
+  if (!f.feasible || !f.expr().arithmetic() || !std::isfinite(f.value)) return {};
+  const double exact = f.expr().eval();
+  const double shown = f.expr().eval_shown();
+  const double scale = std::max(std::fabs(f.value), f.expr().magnitude_shown());
   std::ostringstream why;
   if (!std::isfinite(exact) || std::fabs(exact - f.value) > 1e-9 * scale + 1e-300) {
     why << "the terms give " << exact << " from the exact numbers";
   } else {
     // Printed numbers carry 4 significant digits: about 5e-4 of each term; a floor or ceiling may step by one.
-    const double tol = 6e-4 * f.expr.leaf_count() * scale + (has_rounding_step(f.formula) ? 1.0 : 0.0);
+    const double tol = 6e-4 * f.expr().leaf_count() * scale + (has_rounding_step(f.formula()) ? 1.0 : 0.0);
     if (!std::isfinite(shown) || std::fabs(shown - f.value) > tol) why << "the printed terms give " << shown;
   }
   if (why.tellp() == 0) return {};
-  why << ", the value is " << f.value << ": " << f.formula;
+  why << ", the value is " << f.value << ": " << f.formula();
   return why.str();
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("every figure's formula adds up to its value, in every preset and vari
     ++scenarios_seen;
     const Figures f = describe(s);
     for (const Figure& fig : f.list) {
-      if (fig.feasible && fig.expr.arithmetic()) ++checked;
+      if (fig.feasible && fig.expr().arithmetic()) ++checked;
       const std::string why = mismatch(fig);
       if (!why.empty()) wrong.push_back(name + ": " + std::string(fig.id) + ": " + why);
     }

@@ -38,7 +38,7 @@ TEST_CASE("roofline: no step is ever below either roof, and the bound is named")
         CHECK(parts == Approx(v[F::DecodeStepTime]).epsilon(1e-12));
         CHECK(v[F::PrefillTime] >= c.terms.prefill.full.t_compute);
         const Figures f = describe(s);
-        const std::string& text = f[F::DecodeStepTime].formula;
+        const std::string& text = f[F::DecodeStepTime].formula();
         CHECK((text.find("memory-bound") != std::string::npos || text.find("compute-bound") != std::string::npos ||
                text.find("launch-bound") != std::string::npos));
       }
@@ -110,7 +110,7 @@ TEST_CASE("feasibility: setups that cannot run are named, with the numbers") {
   const Figures f = describe(s);
   CHECK_FALSE(f[F::DecodeStepTime].feasible);
   CHECK(std::isnan(f[F::DecodeStepTime].value));
-  CHECK(f[F::DecodeStepTime].formula.find("cannot run") != std::string::npos);
+  CHECK(f[F::DecodeStepTime].formula().find("cannot run") != std::string::npos);
   CHECK(f[F::KvGlobalPerToken].feasible);
   CHECK(f[F::KvGlobalPerToken].value == Approx(890));
 
