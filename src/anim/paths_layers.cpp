@@ -19,8 +19,9 @@ void build_engram(Builder& b) {
     return;
   }
   const model::Terms& t = b.t;
-  const double kernel = b.s.hw.kernel_us * 1e-6;
-  const std::string kernel_text = S(kernel) + " = kernel_us " + N(b.s.hw.kernel_us) + " µs: one small kernel at its launch floor";
+  const double kernel = t.kernel_us * 1e-6;
+  const std::string kernel_text = S(kernel) + " = " + N(t.kernel_us) + " µs: one small kernel at its launch floor (" +
+                                  (t.cuda_graphs ? "replayed from a CUDA graph)" : "launched eagerly)");
   const double orders = std::max(0, b.m.engram_ngram - 1);
   const double rows = orders * b.m.engram_heads;
   const double row_bytes = t.engram_row_bytes;

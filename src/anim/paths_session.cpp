@@ -243,6 +243,7 @@ void build_step_budget(Builder& b) {
     part("all-to-all", ObjectKind::HiddenStream, FigureId::DecodeTA2a, FigureId::Count, "the MoE all-to-all", D, D);
     part("all-reduce", ObjectKind::HiddenStream, FigureId::DecodeTAllreduce, FigureId::Count, "the all-reduces", D, D);
     part("kernel-floors", ObjectKind::WorkingSet, FigureId::DecodeTOverhead, FigureId::Count, "kernel launch floors", R, R);
+    part("host", ObjectKind::WorkingSet, FigureId::DecodeTHost, FigureId::Count, "the host's scheduling and sampling", D, D);
   }
 }
 

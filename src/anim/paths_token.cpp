@@ -324,6 +324,9 @@ void build_decode(Builder& b) {
   fixed("kernel-floors", FigureId::DecodeTOverhead, Endpoint::Sram, Endpoint::Sram, ObjectKind::WorkingSet,
         "Small kernels take their launch floor however little they do: " + N(t.kernels_per_step) + " kernels this step, " +
             S(b.val(FigureId::DecodeTOverhead)) + " above both roofs.");
+  fixed("host", FigureId::DecodeTHost, Endpoint::Decoder, Endpoint::Decoder, ObjectKind::WorkingSet,
+        "The host schedules the next step, prepares its inputs and samples the tokens: " + S(b.val(FigureId::DecodeTHost)) +
+            " of it shows past what the overlap scheduler hides behind the GPU.");
   fixed("drafts", FigureId::DecodeTDraft, b.prefill_side(), Endpoint::Decoder, ObjectKind::HiddenStream,
         "The draft module proposes " + N(b.s.work.spec_tokens) + " tokens per session for the next step to verify.");
   fixed("engram-stall", FigureId::DecodeTStall, b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables,

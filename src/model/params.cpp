@@ -28,6 +28,8 @@ const char* const kEngineKeys[] = {"vllm", "sglang", "trtllm", "deepseek"};
 static_assert(sizeof kEngineKeys / sizeof *kEngineKeys == static_cast<int>(EngineKind::Count));
 const char* const kPrefixTierKeys[] = {"auto", "hbm", "dram", "ssd"};
 static_assert(sizeof kPrefixTierKeys / sizeof *kPrefixTierKeys == static_cast<int>(PrefixTier::Count));
+const char* const kGraphKeys[] = {"auto", "on", "off"};
+static_assert(sizeof kGraphKeys / sizeof *kGraphKeys == static_cast<int>(CudaGraphs::Count));
 const char* const kA2aKeys[] = {"auto", "normal", "ll"};
 static_assert(sizeof kA2aKeys / sizeof *kA2aKeys == static_cast<int>(A2aKind::Count));
 const char* const kTboKeys[] = {"auto", "off", "on"};
@@ -158,9 +160,9 @@ const ParamDef kParams[] = {
     TS_ENUM("gpu", Hardware, kGpuKeys, "GPU kind (sets HBM, L2 and FLOPS from the catalog)", hw.gpu),
     TS_INT("gpus", Hardware, "GPUs", 1, 4096, "GPUs of one serving instance", hw.gpus),
     TS_INT("node_gpus", Hardware, "GPUs", 0, 1024, "GPUs per node (0 = catalog)", hw.node_gpus),
-    TS_REAL("mbu", Hardware, "fraction", 0.01, 1, "memory-bandwidth utilisation of the step's kernels", hw.mbu),
-    TS_REAL("mfu", Hardware, "fraction", 0.01, 1, "achieved share of dense peak FLOP/s", hw.mfu),
-    TS_REAL("kernel_us", Hardware, "µs", 0, 100000, "the least time any kernel takes (launch, ramp and tail)", hw.kernel_us),
+    TS_REAL("mbu", Hardware, "fraction", 0, 1, "share of HBM bandwidth forced on every kernel class (0 = each class's own)", hw.mbu),
+    TS_REAL("mfu", Hardware, "fraction", 0, 1, "share of peak FLOP/s forced on every kernel class (0 = each class's own)", hw.mfu),
+    TS_REAL("kernel_us", Hardware, "µs", 0, 100000, "the least time any kernel takes (0 = the engine's CUDA-graph or eager cost)", hw.kernel_us),
     TS_REAL("link_gbps", Hardware, "GB/s", 0, 100000, "scale-up link per GPU per direction (0 = catalog)", hw.link_gbps),
     TS_INT("link_domain", Hardware, "GPUs", 0, 100000, "GPUs on the scale-up link (0 = catalog)", hw.link_domain),
     TS_REAL("link_eff", Hardware, "fraction", 0.01, 1, "achieved share of link bandwidth in collectives", hw.link_eff),
@@ -196,6 +198,18 @@ const ParamDef kParams[] = {
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     TS_ENUM("engine", Layout, kEngineKeys, "serving engine: its defaults (running-batch cap, CUDA graphs, kernel rates)", engine.kind),
     TS_INT("max_batch", Layout, "sessions", 0, 1000000, "running sessions one instance schedules at most (0 = the engine's default)", engine.max_batch),
+    TS_ENUM("cuda_graphs", Layout, kGraphKeys, "CUDA graphs for decode: auto (the engine's, up to its largest captured batch), on, off", engine.cuda_graphs),
+    TS_REAL("host_us", Layout, "µs", 0, 1000000, "host, scheduler and sampling time per decode step (0 = the engine's default)", engine.host_us),
+    TS_REAL("gemm_bw_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of HBM bandwidth (0 = the engine's)", engine.gemm_bw_eff),
+    TS_REAL("gemm_flop_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of peak FLOP/s (0 = the engine's)", engine.gemm_flop_eff),
+    TS_REAL("gemm_m_half", Layout, "rows", 0, 1000000, "dense GEMMs: M at which they reach half their saturated shares (0 = the engine's)", engine.gemm_m_half),
+    TS_REAL("expert_bw_eff", Layout, "fraction", 0, 1, "grouped expert GEMMs: saturated share of HBM bandwidth (0 = the engine's)", engine.expert_bw_eff),
+    TS_REAL("expert_flop_eff", Layout, "fraction", 0, 1, "grouped expert GEMMs: saturated share of peak FLOP/s (0 = the engine's)", engine.expert_flop_eff),
+    TS_REAL("expert_m_half", Layout, "rows", 0, 1000000, "grouped expert GEMMs: rows per expert at half their saturated shares (0 = the engine's)", engine.expert_m_half),
+    TS_REAL("attn_bw_eff", Layout, "fraction", 0, 1, "attention kernels: share of HBM bandwidth (0 = the engine's for this attention kind)", engine.attn_bw_eff),
+    TS_REAL("attn_flop_eff", Layout, "fraction", 0, 1, "attention kernels: share of peak FLOP/s at their format (0 = the engine's)", engine.attn_flop_eff),
+    TS_REAL("index_bw_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of HBM bandwidth (0 = the engine's)", engine.index_bw_eff),
+    TS_REAL("index_flop_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of peak FLOP/s (0 = the engine's)", engine.index_flop_eff),
     TS_ENUM("a2a_kind", Layout, kA2aKeys, "MoE all-to-all kernels: normal (bandwidth), ll (low-latency), auto (ll in decode, normal in prefill)", engine.a2a),
     TS_ENUM("tbo", Layout, kTboKeys, "two-batch overlap hiding the all-to-all behind compute: on, off, auto (where the engine runs it)", engine.tbo),
     // Model

@@ -15,7 +15,8 @@ using P = Provenance;
 
 // Engine and runtime constants every preset shares: one set, never tuned per preset or per point.
 constexpr const char* kEngineSettings =
-    "mbu=0.85&mfu=0.35&kernel_us=7.5&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
+    "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
+    "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
     "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=1&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
 
@@ -28,14 +29,29 @@ constexpr const char* kV41Config =
     "FACTS §1.4.1: https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/dba1be0a40aa45a94ad051997016db3960a90277/config.json";
 
 const InputSource kEngine[] = {
-    {"mbu", P::Assumed,
-     "assumed 0.85: FACTS-parallel §5.3 measures a 92 % HBM streaming ceiling (https://techcommunity.microsoft.com/blog/azurehighperformancecomputingblog/azure%E2%80%99s-nd-gb200-v6-delivers-record-performance-for-inference-workloads/4399253) "
-     "and 94 % for a batch-1 decode step under CUDA graphs (https://cloudai.pt/tag/cuda-graphs/); small grouped expert GEMMs reach less"},
-    {"mfu", P::Measured,
-     "FACTS-parallel §5.2-5.3: measured prefill reaches 27-41 % of FP8 peak (https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-09-25-gb200-part-2/), large-batch decode ~29 %; 0.35 taken"},
-    {"kernel_us", P::Engine,
-     "FACTS-parallel §5.4: fusing routing top-k into 2 kernels took it to 15 µs of kernel time, 7.5 µs per small kernel "
-     "(https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_NVIDIA_Blackwell_GPUs.html)"},
+    {"mbu,mfu", P::Derived,
+     "0: each kernel class at its own achieved shares from the engine profile (model/engine.cpp); a value above 0 forces one share on every class"},
+    {"kernel_us", P::Derived,
+     "0: the engine profile's launch floor: 1.5 µs for a kernel replayed from a CUDA graph (https://github.com/pytorch/pytorch/issues/161104 ; "
+     "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
+     "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts)"},
+    {"cuda_graphs", P::Engine,
+     "auto: decode replays CUDA graphs up to the engine's largest captured batch per replica and runs eagerly above it (vLLM 512, "
+     "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py ; SGLang 256 below TP4 on Hopper, else 512, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py ; "
+     "TRT-LLM 128, https://nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/DecodeCudaGraphConfig.html ; DeepSeek 128, https://github.com/deepseek-ai/profile-data)"},
+    {"host_us", P::Engine,
+     "0: the engine profile's 0.5 ms per step plus 4-29 µs per running request, run one step ahead by the overlap scheduler (on by default in vLLM V1, "
+     "SGLang and TRT-LLM) so only what outlasts the GPU step shows, plus a residual of 0.2-0.45 ms (https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "
+     "https://github.com/NVIDIA/TensorRT-LLM/issues/13957 ; https://github.com/vllm-project/vllm/pull/23569 ; https://lmsys.org/blog/2024-12-04-sglang-v0-4/)"},
+    {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
+     "0: the engine profile's GEMM curves: a flat HBM share, dense 0.80 (DeepGEMM FP8 at M ≤ 128 0.45-0.80, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; "
+     "a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.55 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
+     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell (SOURCES21 §3.4)"},
+    {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
+     "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA), "
+     "0.60 / 0.45 on Blackwell (https://github.com/vllm-project/vllm/pull/41778); paged GQA decode 0.55 of HBM on Hopper (https://github.com/Dao-AILab/flash-attention/issues/1572), "
+     "0.63 on Blackwell (https://github.com/Dao-AILab/flash-attention/pull/2104); the indexer's FP8 logits 0.79 of HBM on B200 (https://github.com/vllm-project/vllm/pull/48582), "
+     "0.60 on Hopper (assumed), 0.50 of FP8 peak (https://github.com/sgl-project/sglang/issues/11989); CDNA assumed"},
     {"link_eff", P::Engine,
      "FACTS-parallel §2.1, §3.4: NCCL reaches ~370 of 450 GB/s on NVLink 4 (https://github.com/NVIDIA/nccl-tests/issues/212); one-sided all-to-all ~80 % of 900 GB/s"},
     {"ar_lat_us", P::Measured, "FACTS-parallel §2.1: 1 KB all-reduce on 4×H800 ≈ 3.5 µs (https://github.com/NVIDIA/nccl/issues/1984)"},

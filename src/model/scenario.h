@@ -167,9 +167,9 @@ struct Hardware {
   GpuKind gpu = GpuKind::B200;
   std::int32_t gpus = 8;       // GPUs of one serving instance (the engine's world size)
   std::int32_t node_gpus = 0;  // GPUs per node (0 = catalog)
-  double mbu = 0.7;            // memory-bandwidth utilisation of the step's kernels
-  double mfu = 0.3;            // achieved share of dense peak FLOP/s
-  double kernel_us = 7.5;      // the least time any kernel takes: launch, ramp and tail
+  double mbu = 0;              // > 0 forces this share of HBM bandwidth on every kernel class (0 = per class)
+  double mfu = 0;              // > 0 forces this share of peak FLOP/s on every kernel class (0 = per class)
+  double kernel_us = 0;        // the least time any kernel takes (0 = the engine's graph or eager cost)
   double link_gbps = 0;        // scale-up link per GPU per direction (0 = catalog)
   std::int32_t link_domain = 0;  // GPUs on that link (0 = catalog); a wider instance crosses the NIC
   double link_eff = 0.8;       // achieved share of a link's bandwidth in collectives
@@ -208,6 +208,8 @@ struct Parallel {
 // The serving engine that runs the instance: its defaults (running-batch cap, CUDA graphs, kernel
 // rates) come from its own documentation per GPU generation (model/engine.h).
 enum class EngineKind : std::uint8_t { Vllm, Sglang, Trtllm, Deepseek, Count };
+// CUDA graphs: auto follows the engine (on up to its largest captured batch, eager above it).
+enum class CudaGraphs : std::uint8_t { Auto, On, Off, Count };
 // The MoE all-to-all kernels: DeepEP's bandwidth-oriented "normal" kernels or its graph-capturable
 // low-latency ones; auto = the engines' default (low-latency in decode, normal in prefill).
 enum class A2aKind : std::uint8_t { Auto, Normal, LowLatency, Count };
@@ -219,6 +221,14 @@ struct Engine {
   std::int32_t max_batch = 0;  // running sessions one instance schedules at most (0 = the engine's default)
   A2aKind a2a = A2aKind::Auto;
   Tbo tbo = Tbo::Auto;
+  CudaGraphs cuda_graphs = CudaGraphs::Auto;
+  double host_us = 0;          // host, scheduler and sampling time per decode step (0 = the engine's default)
+  // Each kernel class's achieved shares (0 = the engine profile's, model/engine.cpp). The GEMM classes
+  // follow share(M) = eff × M / (M + m_half) in their M (tokens; rows per expert on the busiest rank).
+  double gemm_bw_eff = 0, gemm_flop_eff = 0, gemm_m_half = 0;
+  double expert_bw_eff = 0, expert_flop_eff = 0, expert_m_half = 0;
+  double attn_bw_eff = 0, attn_flop_eff = 0;
+  double index_bw_eff = 0, index_flop_eff = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -26,12 +26,14 @@ const char* work_class_name(WorkClass c) {
   return "";
 }
 
-void Pass::close(const double* peak, double bw) {
+void Pass::close(const double* rate, const double* bw) {
   flop = 0;
   t_compute = t_memory = t_by_compute = t_by_memory = t_by_launch = t_above_memory = t_above_roofs = 0;
   for (int i = 0; i < kWorkClasses; ++i) {
+    rate_c[i] = rate[i];
+    bw_c[i] = bw[i];
     flop += flop_c[i];
-    const double c = peak[i] > 0 ? flop_c[i] / peak[i] : 0.0, m = bw > 0 ? bytes_c[i] / bw : 0.0, f = floor_c[i];
+    const double c = rate[i] > 0 ? flop_c[i] / rate[i] : 0.0, m = bw[i] > 0 ? bytes_c[i] / bw[i] : 0.0, f = floor_c[i];
     t_compute += c;
     t_memory += m;
     t_above_memory += std::max(0.0, c - m);
@@ -40,6 +42,11 @@ void Pass::close(const double* peak, double bw) {
     else if (c > m) t_by_compute += c;
     else t_by_memory += m;
   }
+}
+
+void Pass::close(const double* rate, double bw) {
+  const double b[kWorkClasses] = {bw, bw, bw, bw};
+  close(rate, b);
 }
 
 namespace topics {
@@ -112,6 +119,25 @@ EpConst ep_const(double E, double k, int ep, double skew) {
   return x;
 }
 
+void class_rates(const Ctx& c, double tokens, double rows_expert, double* rate, double* bw) {
+  const EngineRates& e = c.er;
+  const double b = c.t.bw_raw;
+  rate[0] = c.peak_raw[0] * e.gemm.flop_at(tokens);
+  bw[0] = b * e.gemm.bw_at(tokens);
+  rate[1] = c.peak_raw[1] * e.expert.flop_at(rows_expert);
+  bw[1] = b * e.expert.bw_at(rows_expert);
+  rate[2] = c.peak_raw[2] * e.attn_flop;
+  bw[2] = b * e.attn_bw;
+  rate[3] = c.peak_raw[3] * e.index_flop;
+  bw[3] = b * e.index_bw;
+}
+
+void close_at(const Ctx& c, Pass& p, double tokens, double rows_expert) {
+  double rate[kWorkClasses], bw[kWorkClasses];
+  class_rates(c, std::max(1.0, tokens), rows_expert, rate, bw);
+  p.close(rate, bw);
+}
+
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre) {
   const ModelArch& m = c.m;
   const Terms& t = c.t;
@@ -128,19 +154,24 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
     w.load = load_at(c.epc, moe_tokens);
     w.w_experts = n_moe * w.load.distinct_busiest * t.p_expert * t.bpv_experts / t.mt;
     w.flop_experts = 2.0 * t.p_expert * n_moe * w.load.busiest / t.mt;
+    w.rows_expert = w.load.distinct_busiest > 0 ? std::max(1.0, w.load.busiest / w.load.distinct_busiest) : 1.0;
   }
+  w.tokens = tokens;
   w.flop_attn = queries * r.positions * (pre ? c.attn_flop_pre : c.attn_flop_dec) / t.tp;
   w.flop_index = queries * r.keys * c.key_flop / t.tp;
   w.flop_experts_all = 2.0 * t.p_expert * n_moe * moe_tokens * c.k;
   w.flop_all = (w.flop_dense + w.flop_attn + w.flop_index) * t.tp + w.flop_experts_all;
-  // Kernel floors: every kernel takes at least kernel_us, however little it has to do.
+  // Kernel floors: every kernel takes at least its launch cost, however little it has to do (decode
+  // replays CUDA graphs up to the engine's captured batch; prompts run eagerly).
+  const double ks = pre ? c.prefill_kernel_s : c.kernel_s;
+  w.kernel_s = ks;
   const bool latent = m.attn != AttnKind::MHA || m.q_lora > 0;
   const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
-  w.floor_dense = c.kernel_s * (n * per_layer + n_dffn * kKernelsDenseFfn +
+  w.floor_dense = ks * (n * per_layer + n_dffn * kKernelsDenseFfn +
                                 n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + ri.engram_layers * kKernelsEngram);
-  w.floor_experts = c.kernel_s * n_moe * kKernelsExperts;
-  w.floor_attn = c.kernel_s * n * kKernelsAttention;
-  w.floor_index = c.kernel_s * ri.index_layers * kKernelsIndexer;
+  w.floor_experts = ks * n_moe * kKernelsExperts;
+  w.floor_attn = ks * n * kKernelsAttention;
+  w.floor_index = ks * ri.index_layers * kKernelsIndexer;
   // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
   // the MoE all-to-all when attention is data-parallel and experts are spread.
   const double act = tokens * c.H * kActBytes;
@@ -172,6 +203,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
 
 // Fills a pass's four classes from one or more works (each taken `times` times).
 void add_work(Pass& p, const Work& w, double times) {
+  if (w.kernel_s > 0) p.launch_s = w.kernel_s;
   p.flop_c[0] += times * w.flop_dense;
   p.bytes_c[0] += times * w.w_dense;
   p.floor_c[0] += times * w.floor_dense;
@@ -204,7 +236,7 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
   p.bytes_c[0] += t.w_head;
   p.bytes_c[2] += kv - index + append;
   p.bytes_c[3] += index;
-  p.close(c.peak, t.bw);
+  close_at(c, p, tokens, w.rows_expert);
   p.flop_all = (w.flop_all - w.flop_experts_all) * t.dp + w.flop_experts_all + 2.0 * t.p_head * batch * q;
   p.weight_bytes = w.weights() + t.w_head;
   p.kv_bytes = kv + append;
@@ -254,7 +286,7 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   Pass& f = pp.full;
   add_work(f, fw, chunks);
   f.bytes_c[2] += full * t.kv_share * c.b_tok;  // the prompt's global KV written as it is authored
-  f.close(c.peak, t.bw);
+  close_at(c, f, fw.tokens, fw.rows_expert);
   f.flop_all = chunks * own_flop(fw, t.dp);
   f.weight_bytes = chunks * fw.weights();
   f.kv_bytes = f.bytes_c[2];
@@ -263,7 +295,7 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   g.flop_c[0] += proj_flop + 2.0 * t.p_head / t.tp;
   g.bytes_c[0] += t.w_head;
   g.bytes_c[2] += win * t.kv_share * t.window_layers * c.z.swa;
-  g.close(c.peak, t.bw);
+  close_at(c, g, ww.tokens, ww.rows_expert);
   g.flop_all = own_flop(ww, t.dp) + proj_flop * t.tp + 2.0 * t.p_head;
   g.weight_bytes = ww.weights() + t.w_head;
   g.kv_bytes = g.bytes_c[2];

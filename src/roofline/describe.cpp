@@ -106,8 +106,8 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
       page(formulas),
       said(static_cast<std::size_t>(kFigureCount)) {
   why_not = t.feasible() ? std::string() : infeasible_summary(t);
-  bw = human(t.bw_raw, "B/s") + " × MBU " + num(hw.mbu);
-  peak = human(t.peak_raw, "FLOP/s") + " × MFU " + num(hw.mfu);
+  bw = human(t.bw_raw, "B/s") + " × streaming share " + num_sig(t.bw_raw > 0 ? t.bw / t.bw_raw : 0.0, 3);
+  peak = human(t.peak_raw, "FLOP/s") + " × FLOP share " + num_sig(t.peak_raw > 0 ? t.peak / t.peak_raw : 0.0, 3);
   per_gpu_note = " (one GPU of " + num(t.gpus) + ")";
   per_gpu = " / (" + bw + ")";
   tp = num(t.tp);
@@ -121,16 +121,15 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
 }
 
 std::string Say::classes(const Pass& p) const {
-  std::string x = "Σ over kernel classes of max(FLOP / (rate × MFU " + num(hw.mfu) + "), bytes / (" + bw + "), kernels × " +
-                  num(hw.kernel_us) + " µs): ";
+  std::string x = "Σ over kernel classes of max(FLOP / achieved FLOP/s, bytes / achieved B/s, kernels × launch floor): ";
   bool first = true;
   for (int i = 0; i < kWorkClasses; ++i) {
     if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0) continue;
-    const double c = t.peak_c[i] > 0 ? p.flop_c[i] / t.peak_c[i] : 0, mm = p.bytes_c[i] / t.bw, fl = p.floor_c[i];
+    const double c = p.rate_c[i] > 0 ? p.flop_c[i] / p.rate_c[i] : 0, mm = p.bw_c[i] > 0 ? p.bytes_c[i] / p.bw_c[i] : 0, fl = p.floor_c[i];
     x += (first ? "" : " + ") + std::string(work_class_name(static_cast<WorkClass>(i))) + " " + S(std::max({c, mm, fl})) + " (" +
-         (fl > c && fl > mm ? num(fl / (hw.kernel_us * 1e-6)) + " kernels, launch-bound"
-          : c > mm          ? FL(p.flop_c[i]) + " at " + human(t.peak_c[i], "FLOP/s") + ", compute-bound"
-                            : B(p.bytes_c[i]) + ", memory-bound") +
+         (fl > c && fl > mm ? "launch floor, launch-bound"
+          : c > mm          ? FL(p.flop_c[i]) + " at " + human(p.rate_c[i], "FLOP/s") + ", compute-bound"
+                            : B(p.bytes_c[i]) + " at " + human(p.bw_c[i], "B/s") + ", memory-bound") +
          ")";
     first = false;
   }
@@ -141,9 +140,14 @@ Expr Say::classes_expr(const Pass& p) const {
   std::vector<Expr> parts;
   for (int i = 0; i < kWorkClasses; ++i) {
     if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0) continue;
-    const double kernels = hw.kernel_us > 0 ? p.floor_c[i] / (hw.kernel_us * 1e-6) : 0.0;
-    Expr part = max_of({q(p.flop_c[i], "FLOP") / q(t.peak_c[i], "FLOP/s"), q(p.bytes_c[i], "B") / q(t.bw, "B/s"),
-                        n(kernels, "kernels") * q(hw.kernel_us * 1e-6, "s")});
+    // Each class at its own achieved rates in this pass (class_rates) and the pass's launch floor.
+    const double kernels = p.launch_s > 0 ? p.floor_c[i] / p.launch_s : 0.0;
+    std::vector<Expr> roofs;
+    if (p.flop_c[i] > 0 && p.rate_c[i] > 0) roofs.push_back(q(p.flop_c[i], "FLOP") / q(p.rate_c[i], "FLOP/s"));
+    if (p.bytes_c[i] > 0 && p.bw_c[i] > 0) roofs.push_back(q(p.bytes_c[i], "B") / q(p.bw_c[i], "B/s"));
+    if (p.floor_c[i] > 0) roofs.push_back(n(kernels, "kernels") * q(p.launch_s, "s"));
+    if (roofs.empty()) continue;
+    Expr part = roofs.size() == 1 ? std::move(roofs[0]) : max_of(std::move(roofs));
     part.named(work_class_name(static_cast<WorkClass>(i)));
     parts.push_back(std::move(part));
   }

@@ -28,13 +28,13 @@ namespace {
 #define TS_IDX "idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block"
 #define TS_LAYOUT "gpus,tp,dp,ep,redundant"
 #define TS_HBM "gpu,hbm_gb,hbm_usable,workspace_gb"
-#define TS_MEM "gpu,hbm_tbps,mbu"
-#define TS_FLOPS "gpu,compute,mfu"
+#define TS_MEM "gpu,hbm_tbps,mbu,engine,gemm_bw_eff,gemm_m_half,expert_bw_eff,expert_m_half,attn_bw_eff,index_bw_eff"
+#define TS_FLOPS "gpu,compute,mfu,gemm_flop_eff,expert_flop_eff,attn_flop_eff,index_flop_eff"
 #define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
 #define TS_HOST "host_link,host_gbps,host_lat_us"
 #define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
 #define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
-  ",kernel_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
+  ",kernel_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
 #define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,chunk"
 
 using P = Provenance;
@@ -64,7 +64,8 @@ const FigureInfo kInfo[] = {
     {F::HbmKvCopies, "hbm.kv_copies", "Copies of a session's KV in its attention group", "copies", P::Derived, "attn,tp", T::Hbm, L::Request, N0, S::PerSession},
     {F::HbmKvSessionPerGpu, "hbm.kv_session_per_gpu", "One session's KV on one GPU", "B", P::Derived, TS_KV "," TS_WIN ",ctx,tp", T::Hbm, L::Request, N0, S::PerGpu},
     {F::HbmKvBudget, "hbm.kv_budget_per_gpu", "HBM left for KV per GPU", "B", P::Derived, TS_HBM "," TS_LAYOUT "," TS_WFMT "," TS_ENGRAM ",engram_home", T::Hbm, L::Request, NF, S::PerGpu},
-    {F::HbmSessions, "hbm.sessions", "Sessions that fit in the instance's HBM", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, NF, S::PerInstance},
+    {F::HbmSessions, "hbm.sessions", "Sessions the instance runs at once: those its HBM holds, at most the engine's cap", "sessions", P::Derived,
+     TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx,engine,max_batch", T::Hbm, L::Request, NF, S::PerInstance},
     {F::HbmSessionsPerGpu, "hbm.sessions_per_gpu", "Sessions served per GPU (the instance's, spread over its GPUs)", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, NF, S::PerGpu},
     {F::HbmSessionsPerNode, "hbm.sessions_per_node", "Sessions per node", "sessions", P::Derived, TS_HBM "," TS_LAYOUT "," TS_KV "," TS_WIN ",ctx,node_gpus", T::Hbm, L::Request, NF, S::PerNode},
     {F::DecodeDistinctExperts, "decode.distinct_experts", "Distinct experts per layer per step (instance)", "experts", P::Derived, "experts,experts_per_token,batch,dp,spec_tokens", T::None, L::Weight, N0, S::PerStep},
@@ -88,6 +89,8 @@ const FigureInfo kInfo[] = {
     {F::DecodeTAllreduce, "decode.t_allreduce", "Step time in all-reduces", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTOverhead, "decode.t_overhead", "Step time kernels spend at their launch floor above both roofs", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTDraft, "decode.t_draft", "Step time drafting speculative tokens", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
+    {F::DecodeTHost, "decode.t_host", "Step time the host's scheduling and sampling add, past what the overlap scheduler hides", "s", P::Derived,
+     "engine,host_us,batch,dp", T::None, L::None, NR, S::PerStep},
     {F::DecodeTStall, "decode.t_stall", "Step time stalled on Engram rows", "s", P::Derived, TS_STEP "," TS_ENGRAM ",engram_home," TS_HOST ",lat_hbm_us,lat_rdma_us", T::None, L::None, NR, S::PerStep},
     {F::DecodeStepTime, "decode.step_time", "Decode step time", "s", P::Derived, TS_STEP, T::Hbm, L::None, NR, S::PerStep},
     {F::DecodeTokensPerStep, "decode.tokens_per_step", "Tokens per session per step (speculative decoding)", "tokens", P::Derived, "spec_tokens,spec_accept,spec_accept_len", T::None, L::None, N0, S::PerSessionStep},
@@ -374,6 +377,10 @@ std::string infeasible_text(const InfeasibleReason& r) {
     case Infeasible::KvDoesNotFit:
       return "one session's KV (" + v + " per GPU) needs more than the " + lim + " left beside the weights";
     case Infeasible::BatchOverCapacity:
+      if (r.engine_cap > 0) {
+        return "batch " + num(r.value) + " exceeds the engine's running-batch cap max_batch = " + num(r.engine_cap) +
+               " sessions (set max_batch higher, or run fewer sessions)";
+      }
       return "batch " + num(r.value) + " exceeds the " + num(r.limit) + (r.limit == 1 ? " session" : " sessions") +
              " that fit in HBM at this context";
     case Infeasible::CtxOverMaxPos:
@@ -400,7 +407,8 @@ Errors infeasible_errors(const Terms& t) {
         allowed = "a context whose KV fits the " + human(r.limit, "B") + " left per GPU beside the weights";
         break;
       case Infeasible::BatchOverCapacity:
-        allowed = "at most " + human(r.limit, "sessions") + " at this context (HBM capacity)";
+        allowed = r.engine_cap > 0 ? "at most " + human(r.limit, "sessions") + " (the engine's running-batch cap max_batch = " + num(r.engine_cap) + ")"
+                                   : "at most " + human(r.limit, "sessions") + " at this context (HBM capacity)";
         break;
       case Infeasible::CtxOverMaxPos:
       case Infeasible::PromptOverMaxPos:

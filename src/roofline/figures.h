@@ -71,6 +71,7 @@ enum class FigureId : std::uint8_t {
   DecodeTAllreduce,         // decode.t_allreduce
   DecodeTOverhead,          // decode.t_overhead
   DecodeTDraft,             // decode.t_draft
+  DecodeTHost,              // decode.t_host
   DecodeTStall,             // decode.t_stall
   DecodeStepTime,           // decode.step_time
   DecodeTokensPerStep,      // decode.tokens_per_step
@@ -196,8 +197,9 @@ struct ReadSums {
 
 // One forward pass on the busiest GPU. Its kernels fall in four classes that run one after another —
 // dense projections, routed experts, attention over the KV, the sparse indexer — and each class is
-// bound by its own roof: the pass takes Σ max(FLOP ÷ (peak × MFU), bytes ÷ (bandwidth × MBU)) over the
-// classes, plus the fixed terms (collectives and per-layer costs).
+// bound by its own roof at its own rates: the pass takes Σ max(FLOP ÷ (peak × share), bytes ÷ (bandwidth
+// × share), kernels × launch cost) over the classes, plus the collectives. The shares are each class's
+// (model/engine.h): the GEMM classes' follow their M, attention and indexer their kernels' measured rates.
 enum class WorkClass : std::uint8_t { Dense, Experts, Attention, Index, Count };
 constexpr int kWorkClasses = static_cast<int>(WorkClass::Count);
 const char* work_class_name(WorkClass c);  // "dense projections", "routed experts", "attention", "indexer"
@@ -205,6 +207,8 @@ const char* work_class_name(WorkClass c);  // "dense projections", "routed exper
 struct Pass {
   double flop_c[kWorkClasses] = {}, bytes_c[kWorkClasses] = {};
   double floor_c[kWorkClasses] = {};  // kernels × kernel_us: the least the class can take
+  double rate_c[kWorkClasses] = {}, bw_c[kWorkClasses] = {};  // each class's achieved FLOP/s and B/s in this pass
+  double launch_s = 0;  // one kernel's launch floor in this pass (floor_c ÷ launch_s = the class's kernels)
   double flop = 0, weight_bytes = 0, kv_bytes = 0;
   double flop_all = 0;  // the whole instance's FLOP for this pass (every GPU)
   double t_compute = 0, t_memory = 0;  // totals: Σ FLOP ÷ (peak × MFU), Σ bytes ÷ (bandwidth × MBU)
@@ -215,8 +219,10 @@ struct Pass {
   double core() const { return t_by_compute + t_by_memory + t_by_launch; }
   double time() const { return core() + t_comm; }
   bool compute_bound() const { return t_by_compute > t_by_memory && t_by_compute >= t_by_launch; }
-  // Fills the totals and the per-class roofs from flop_c, bytes_c and floor_c (peak per class).
-  void close(const double* peak, double bw);
+  // Fills the totals and the per-class roofs from flop_c, bytes_c and floor_c at each class's rates.
+  void close(const double* rate, const double* bw);
+  // The same with one bandwidth for every class.
+  void close(const double* rate, double bw);
 };
 // A prompt's two passes: the layers before the last KV source over every prompt token (in chunks), then
 // the layers from it on over the last window only. They run one after the other.
@@ -247,6 +253,7 @@ struct InfeasibleReason {
   double limit = 0;        // what fits
   const char* unit = "";
   double setting = 0;      // the field's current value
+  double engine_cap = 0;   // > 0: the batch runs into the engine's running-batch cap (max_batch), not HBM
 };
 constexpr int kMaxInfeasible = 5;
 
@@ -276,6 +283,8 @@ struct Terms {
   double usable = 0;               // HBM the engine may allocate, minus workspace
   double sessions_replica = 0;     // sessions one attention replica holds (whole)
   double sessions_raw = 0;         // the same before the floor
+  double sessions_hbm = 0;         // sessions the instance's HBM holds (every replica)
+  double batch_cap = 0;            // the engine's running-batch cap in force (max_batch or its default)
 
   // Rates (per GPU) and what each costs.
   double bw = 0, bw_raw = 0, peak = 0, peak_raw = 0;  // bandwidth × MBU; dense FLOP/s × MFU (FP8 rate)
@@ -295,6 +304,11 @@ struct Terms {
   double flop_dense = 0, flop_experts = 0, flop_attn = 0, flop_index = 0;
   double append_bytes = 0;
   double kernels_per_step = 0;     // kernels one decode step launches (floors ÷ kernel_us)
+  double kernel_us = 0;            // a decode kernel's launch floor in force (µs): graph or eager, or the override
+  bool cuda_graphs = false;        // whether the decode step replays CUDA graphs
+  double host_us = 0, host_per_seq_us = 0, host_res_us = 0;  // host per step: h0 + h1 × requests, the always-exposed residual
+  double host_step = 0;            // the host's work this step (s): h0 + h1 × the busiest replica's sessions
+  double gpu_step = 0;             // the GPU's step before the host term (s)
   double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step (a2a: what the step pays, after any overlap)
   double a2a_layer_bytes = 0;      // all-to-all bytes at the busiest rank per MoE layer (dispatch + combine)
   bool a2a_ll = false;             // low-latency (expert-major) kernels rather than normal (rank-major)

@@ -19,6 +19,7 @@ std::vector<StepTerm> step_terms(const Values& v, bool serve) {
       {"kernel launch floors", v[F::DecodeTOverhead]},
       {"speculative drafts", v[F::DecodeTDraft]},
       {"Engram stall", v[F::DecodeTStall]},
+      {"host and scheduler", v[F::DecodeTHost]},
       {"prefill interleaved", serve ? v[F::ServePrefillShare] : 0.0},
   };
 }

@@ -54,7 +54,10 @@ void compute_placement(Ctx& c, Values& v) {
   v[F::HbmKvBudget] = t.usable - resident;
   t.sessions_raw = v[F::HbmKvSessionPerGpu] > 0 ? std::max(0.0, v[F::HbmKvBudget]) / v[F::HbmKvSessionPerGpu] : 0.0;
   t.sessions_replica = std::floor(t.sessions_raw);
-  v[F::HbmSessions] = t.sessions_replica * t.dp;
+  // Capacity: what fits in HBM, at most the engine's running-batch cap (model/engine.h).
+  t.sessions_hbm = t.sessions_replica * t.dp;
+  t.batch_cap = c.er.max_batch;
+  v[F::HbmSessions] = std::min(t.sessions_hbm, t.batch_cap);
   v[F::HbmSessionsPerGpu] = v[F::HbmSessions] / t.gpus;
   const double instances_per_node = t.gpus <= t.node_gpus ? std::floor(t.node_gpus / t.gpus) : t.node_gpus / t.gpus;
   v[F::HbmSessionsPerNode] = std::floor(v[F::HbmSessions] * instances_per_node);
@@ -68,7 +71,11 @@ void compute_feasibility(Ctx& c, const Values& v) {
   const double resident = v[F::HbmWeightsPerGpu];
   if (resident > t.usable) add_infeasible(t, Infeasible::WeightsDoNotFit, "gpus", resident, t.usable, "B", hw.gpus);
   else if (t.sessions_replica < 1) add_infeasible(t, Infeasible::KvDoesNotFit, "ctx", v[F::HbmKvSessionPerGpu], v[F::HbmKvBudget], "B", w.ctx);
-  else if (w.batch > v[F::HbmSessions]) add_infeasible(t, Infeasible::BatchOverCapacity, "batch", w.batch, v[F::HbmSessions], "sessions", w.batch);
+  else if (w.batch > v[F::HbmSessions]) {
+    add_infeasible(t, Infeasible::BatchOverCapacity, "batch", w.batch, v[F::HbmSessions], "sessions", w.batch);
+    // Name the engine's cap when it, not HBM, is what the batch runs into.
+    if (t.batch_cap < t.sessions_hbm) t.infeasible[t.infeasible_count - 1].engine_cap = t.batch_cap;
+  }
   if (m.max_pos > 0 && w.ctx > m.max_pos) add_infeasible(t, Infeasible::CtxOverMaxPos, "ctx", w.ctx, m.max_pos, "tokens", w.ctx);
   if (m.max_pos > 0 && w.prompt > m.max_pos) add_infeasible(t, Infeasible::PromptOverMaxPos, "prompt", w.prompt, m.max_pos, "tokens", w.prompt);
 }
@@ -133,7 +140,12 @@ void describe_placement(Say& y) {
   y.set(F::HbmKvBudget, q(v[F::HwHbmPerGpu], "B", "HBM") * n(hw.hbm_usable).named("usable") - q(hw.workspace_gb * 1e9, "B", "workspace") -
                             q(v[F::HbmWeightsPerGpu], "B", "weights per GPU"));
   if (v[F::HbmKvSessionPerGpu] > 0) {
-    y.set(F::HbmSessions, t.dp > 1 ? sessions_per_replica(y).named("per replica") * n(t.dp, "replicas") : sessions_per_replica(y));
+    // Capacity: the sessions HBM holds, at most the engine's running-batch cap (max_batch or its default).
+    Expr hbm = t.dp > 1 ? sessions_per_replica(y).named("per replica") * n(t.dp, "replicas") : sessions_per_replica(y);
+    y.set(F::HbmSessions, min_of({std::move(hbm.named("in HBM")), n(t.batch_cap, y.s.engine.max_batch > 0 ? "max_batch" : "the engine's default cap")})
+                              .note(y.s.engine.max_batch > 0 ? std::string("max_batch set")
+                                                             : std::string(engine_label(y.s.engine.kind)) + " caps each replica at " +
+                                                                   num(t.batch_cap / t.dp) + " running sessions"));
   }
   else y.set(F::HbmSessions, words("no KV per session: capacity not bounded by HBM"));
   {

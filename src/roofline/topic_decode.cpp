@@ -100,11 +100,13 @@ void compute_decode_terms(Ctx& c, Values& v) {
   const double d = std::max(0, w.spec_tokens);
   const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * z.main);
   const double kvb = t.batch_replica * t.kv_share;
-  v[F::DecodeTWeights] = hbm_transfer_time(t, st.weight_bytes);
-  v[F::DecodeTIndex] = hbm_transfer_time(t, kvb * (t.dec.fullpool + t.dec.pool));
-  v[F::DecodeTGather] = hbm_transfer_time(t, kvb * (gather_q + t.dec.dense));
-  v[F::DecodeTWindow] = hbm_transfer_time(t, kvb * t.dec.window);
-  v[F::DecodeTAppend] = hbm_transfer_time(t, t.append_bytes);
+  // Each read at its own class's bandwidth: weights at the GEMM classes', the KV at attention's, the
+  // index keys at the indexer's.
+  v[F::DecodeTWeights] = st.bytes_c[0] / st.bw_c[0] + (st.bytes_c[1] > 0 ? st.bytes_c[1] / st.bw_c[1] : 0.0);
+  v[F::DecodeTIndex] = st.bytes_c[3] > 0 ? st.bytes_c[3] / st.bw_c[3] : 0.0;
+  v[F::DecodeTGather] = kvb * (gather_q + t.dec.dense) / st.bw_c[2];
+  v[F::DecodeTWindow] = kvb * t.dec.window / st.bw_c[2];
+  v[F::DecodeTAppend] = t.append_bytes / st.bw_c[2];
   v[F::DecodeTCompute] = st.t_above_memory;
   v[F::DecodeTTopk] = topk_select_time(c, t.tokens_replica);
   v[F::DecodeTA2a] = t.a2a;
@@ -130,7 +132,11 @@ void compute_decode_rates(Ctx& c, Values& v) {
   const Pass& st = t.step;
   const double batch = c.batch;
   const double d = std::max(0, w.spec_tokens);
-  v[F::DecodeStepTime] = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
+  // The host runs one step ahead (overlap scheduler): it shows where it outlasts the GPU, plus its residual.
+  t.gpu_step = st.time() + v[F::DecodeTTopk] + v[F::DecodeTDraft] + v[F::DecodeTStall];
+  t.host_step = (t.host_us + t.host_per_seq_us * t.batch_replica) * 1e-6;
+  v[F::DecodeTHost] = std::max(0.0, t.host_step - t.gpu_step) + t.host_res_us * 1e-6;
+  v[F::DecodeStepTime] = t.gpu_step + v[F::DecodeTHost];
   const double p = std::clamp(w.spec_accept, 0.0, 1.0);
   // An engine's reported acceptance length (accepted drafts + the bonus token) wins over the per-draft chance.
   t.accepted = d <= 0                   ? 1.0
@@ -155,15 +161,20 @@ void compute_crossover(Ctx& c, Values& v) {
   const double fd = unit.flop_dense + 2.0 * t.p_head / t.tp, fa = unit.flop_attn, fi = unit.flop_index;
   const double wd = unit.w_dense + t.w_head;
   const double n_moe = c.range[LayerPlan::All].n_moe;
-  const double kv_sess = t.kv_share * (t.dec.fullpool + t.dec.pool + std::min(t.dec.gather * t.q, t.dec.rows_all * z.main) +
-                                       t.dec.dense + t.dec.window);
+  const double idx_sess = t.kv_share * (t.dec.fullpool + t.dec.pool);
+  const double kv_sess = t.kv_share * (std::min(t.dec.gather * t.q, t.dec.rows_all * z.main) + t.dec.dense + t.dec.window);
   const double app_tok = t.kv_share * (c.b_tok + t.window_layers * z.swa);
+  // Both roofs at each class's own rates for this batch's M (class_rates), as the step takes them.
   auto gap = [&](double x) {
     const double b = std::exp2(x), br = b / t.dp, tokens = br * t.q;
     const ExpertLoad l = load_at(c.epc, b * t.q);
-    const double comp = tokens * fd / c.peak[0] + (n_moe > 0 ? 2.0 * t.p_expert * n_moe * l.busiest / t.mt / c.peak[1] : 0.0) +
-                        tokens * fa / c.peak[2] + tokens * fi / c.peak[3];
-    const double mem = (wd + n_moe * l.distinct_busiest * t.p_expert * t.bpv_experts / t.mt + br * kv_sess + tokens * app_tok) / t.bw;
+    const double rows = l.distinct_busiest > 0 ? std::max(1.0, l.busiest / l.distinct_busiest) : 1.0;
+    double rate[kWorkClasses], bw[kWorkClasses];
+    class_rates(c, std::max(1.0, tokens), rows, rate, bw);
+    const double comp = tokens * fd / rate[0] + (n_moe > 0 ? 2.0 * t.p_expert * n_moe * l.busiest / t.mt / rate[1] : 0.0) +
+                        tokens * fa / rate[2] + tokens * fi / rate[3];
+    const double mem = wd / bw[0] + n_moe * l.distinct_busiest * t.p_expert * t.bpv_experts / t.mt / bw[1] + (br * kv_sess + tokens * app_tok) / bw[2] +
+                       br * idx_sess / bw[3];
     return mem > 0 && comp > 0 ? std::log(comp / mem) : -1.0;
   };
   double lo = 0, hi = 27;  // batch 1 to 2^27
@@ -256,29 +267,74 @@ void describe_decode_experts(Say& y) {
   }
 }
 
+namespace {
+
+// One class's time at one of its roofs, as the pass ran it: "dense projections 3.2 GB / 6.4 TB/s".
+Expr class_bytes(const Pass& p, int i, std::string_view what) {
+  return (q(p.bytes_c[i], "B", what) / q(p.bw_c[i], "B/s")).named(work_class_name(static_cast<WorkClass>(i)));
+}
+Expr class_flop(const Pass& p, int i) {
+  return (q(p.flop_c[i], "FLOP") / q(p.rate_c[i], "FLOP/s")).named(work_class_name(static_cast<WorkClass>(i)));
+}
+// Σ over the classes with work of one roof (bytes or FLOP), each at the class's own achieved rate.
+Expr roof_sum(const Pass& p, bool memory) {
+  std::vector<Expr> parts;
+  for (int i = 0; i < kWorkClasses; ++i) {
+    if (memory && p.bytes_c[i] > 0 && p.bw_c[i] > 0) parts.push_back(class_bytes(p, i, ""));
+    if (!memory && p.flop_c[i] > 0 && p.rate_c[i] > 0) parts.push_back(class_flop(p, i));
+  }
+  return sum_of(std::move(parts));
+}
+// Σ over the classes of max(0, a − b) with a, b each class's (compute, memory) or (floor, both roofs).
+Expr above_sum(const Pass& p, bool floors) {
+  std::vector<Expr> parts;
+  for (int i = 0; i < kWorkClasses; ++i) {
+    const bool has_c = p.flop_c[i] > 0 && p.rate_c[i] > 0, has_m = p.bytes_c[i] > 0 && p.bw_c[i] > 0;
+    const Expr c = has_c ? q(p.flop_c[i] / p.rate_c[i], "s", "compute") : q(0, "s", "compute");
+    const Expr m = has_m ? q(p.bytes_c[i] / p.bw_c[i], "s", "memory") : q(0, "s", "memory");
+    if (floors) {
+      if (p.floor_c[i] <= 0 || p.launch_s <= 0) continue;
+      parts.push_back(max_of({n(p.floor_c[i] / p.launch_s, "kernels") * q(p.launch_s, "s") - max_of({c, m}), q(0, "s")})
+                          .named(work_class_name(static_cast<WorkClass>(i))));
+    } else {
+      if (!has_c) continue;
+      parts.push_back(max_of({c - m, q(0, "s")}).named(work_class_name(static_cast<WorkClass>(i))));
+    }
+  }
+  return parts.empty() ? q(0, "s") : sum_of(std::move(parts));
+}
+
+}  // namespace
+
 void describe_decode_bytes(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
-  const std::string& bw = y.bw;
-  y.set(F::DecodeWeightBytes, "attention, dense parts, router and head " + B(t.w_step_dense) + " + " + num(t.moe_layers) + " MoE layers × " +
-                                  num_sig(v[F::DecodeExpertsPerRank], 4) + " experts × " + P(t.p_expert) + " × " + num_sig(t.bpv_experts, 6) +
-                                  " B / " + num(t.mt) + " (each expert split " + num(t.mt) + " ways)" + y.per_gpu_note);
-  const std::string sess = num(t.batch_replica) + (t.batch_replica == 1 ? " session" : " sessions");
-  y.set(F::DecodeKvBytes, sess + " on the busiest replica (⌈" + num(y.w.batch) + "/" + num(t.dp) + "⌉) × " +
-                              (t.kv_share < 1 ? "1/" + y.tp + " × " : std::string()) + "(full-pool scan " + y.H(F::IndexFullpoolBytes) +
-                              " + candidate scoring " + y.H(F::IndexCandidateBytes) + " + sparse gather " + y.H(F::GatherBytes) +
-                              (t.q > 1 ? " × " + num(t.q) + " queries" : std::string()) + " + dense reads " + B(t.dec.dense) +
-                              " + SWA window " + y.H(F::SwaWindowBytes) + ") + appends " + B(t.append_bytes));
-  y.set(F::DecodeFlop, "dense and attention projections " + FL(t.flop_dense) + " + routed experts " + FL(t.flop_experts) + " (busiest rank) + attention core " +
-                           FL(t.flop_attn) + " + indexer " + FL(t.flop_index) + y.per_gpu_note);
-  y.set(F::DecodeMemoryRoof, "(" + y.H(F::DecodeWeightBytes) + " + " + y.H(F::DecodeKvBytes) + ") / (" + bw + ")");
-  y.set(F::DecodeComputeRoof, y.H(F::DecodeFlop) + " / (" + y.peak + ")");
-  y.set(F::DecodeTWeights, y.H(F::DecodeWeightBytes) + " / (" + bw + ")");
-  y.set(F::DecodeTIndex, B(t.batch_replica * t.kv_share * (t.dec.fullpool + t.dec.pool)) + " / (" + bw + ")");
-  y.set(F::DecodeTGather, B(t.batch_replica * t.kv_share * (std::min(t.dec.gather * t.q, t.dec.rows_all * v[F::KvMainEntry]) + t.dec.dense)) +
-                              " / (" + bw + ")");
-  y.set(F::DecodeTWindow, B(t.batch_replica * t.kv_share * t.dec.window) + " / (" + bw + ")");
-  y.set(F::DecodeTAppend, B(t.append_bytes) + " / (" + bw + ")");
+  const Pass& st = t.step;
+  Expr weights = q(t.w_step_dense, "B", "attention, dense parts, router and head");
+  if (t.w_step_experts > 0) {
+    weights = weights + (n(t.moe_layers, "MoE layers") * sig(v[F::DecodeExpertsPerRank], 4, "experts") * q(t.p_expert, "params") *
+                         sig(t.bpv_experts, 6, "B") / n(t.mt, "ways each expert is split"))
+                            .named("routed experts");
+  }
+  y.set(F::DecodeWeightBytes, std::move(weights.note("one GPU of " + num(t.gpus))));
+  const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * v[F::KvMainEntry]);
+  Expr per_session = q(t.dec.fullpool, "B", "full-pool scan") + q(t.dec.pool, "B", "candidate scoring") + q(gather_q, "B", "sparse gather") +
+                     q(t.dec.dense, "B", "dense reads") + q(t.dec.window, "B", "SWA window");
+  y.set(F::DecodeKvBytes, n(t.batch_replica, "sessions on the busiest replica") * sig(t.kv_share, 6, "of each session's KV") * per_session +
+                              q(t.append_bytes, "B", "appends"));
+  y.set(F::DecodeFlop, (q(t.flop_dense, "FLOP", "dense and attention projections") + q(t.flop_experts, "FLOP", "routed experts (busiest rank)") +
+                        q(t.flop_attn, "FLOP", "attention core") + q(t.flop_index, "FLOP", "indexer"))
+                           .note("one GPU of " + num(t.gpus)));
+  y.set(F::DecodeMemoryRoof, roof_sum(st, true).note("each class at its own share of HBM bandwidth"));
+  y.set(F::DecodeComputeRoof, roof_sum(st, false).note("each class at its own share of peak FLOP/s at its M"));
+  Expr tw = class_bytes(st, 0, "weights and head");
+  if (st.bytes_c[1] > 0) tw = tw + class_bytes(st, 1, "expert weights");
+  y.set(F::DecodeTWeights, std::move(tw));
+  const double kvb = t.batch_replica * t.kv_share;
+  y.set(F::DecodeTIndex, st.bytes_c[3] > 0 ? class_bytes(st, 3, "index keys") : q(0, "s").note("no indexer"));
+  y.set(F::DecodeTGather, q(kvb * (gather_q + t.dec.dense), "B", "sparse gather and dense reads") / q(st.bw_c[2], "B/s", "attention"));
+  y.set(F::DecodeTWindow, q(kvb * t.dec.window, "B", "SWA window") / q(st.bw_c[2], "B/s", "attention"));
+  y.set(F::DecodeTAppend, q(t.append_bytes, "B", "appends") / q(st.bw_c[2], "B/s", "attention"));
 }
 
 namespace {
@@ -323,8 +379,7 @@ void describe_decode_terms(Say& y) {
   const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
-  y.set(F::DecodeTCompute, "the compute-bound classes' FLOP time above their own reads: " + S(t.step.core()) + " − memory " + y.H(F::DecodeMemoryRoof) +
-                               " (" + bound_name(t.step) + ")");
+  y.set(F::DecodeTCompute, above_sum(t.step, false).note("what each compute-bound class's FLOP time adds above its own reads"));
   if (t.selecting_layers > 0) {
     y.set(F::DecodeTTopk, (n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_keys_per_s(hw.gpu), "keys/s"))
                               .note("a radix-select kernel over " + num(t.selecting_layers) + " selecting layers' candidates"));
@@ -332,8 +387,8 @@ void describe_decode_terms(Say& y) {
     y.set(F::DecodeTTopk, words("no top-k selection"));
   }
   describe_collectives(y);
-  y.set(F::DecodeTOverhead, "Σ over kernel classes of max(0, kernels × " + num(hw.kernel_us) + " µs − both roofs): " + num(t.layers) +
-                                " layers launch " + num(t.kernels_per_step) + " kernels, each taking at least " + num(hw.kernel_us) + " µs");
+  y.set(F::DecodeTOverhead, above_sum(t.step, true).note(num(t.kernels_per_step) + " kernels per step, each at least " + num(t.kernel_us) + " µs (" +
+                                                           (t.cuda_graphs ? "replayed from CUDA graphs)" : "launched eagerly)")));
   if (v[F::DecodeTDraft] > 0) {
     y.set(F::DecodeTDraft, n(y.w.spec_tokens, "drafts") *
                                (n(m.draft_layers, "draft layer") * ((q(t.draft_one, "s", "one-token step") - q(t.draft_head, "s", "head")) /
@@ -349,9 +404,17 @@ void describe_decode_rates(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  y.set(F::DecodeStepTime, y.classes(t.step) + "; + top-k " + y.H(F::DecodeTTopk) + " + all-to-all " + y.H(F::DecodeTA2a) + " + all-reduce " +
-                               y.H(F::DecodeTAllreduce) + " + per-layer costs " + y.H(F::DecodeTOverhead) + " + drafts " + y.H(F::DecodeTDraft) +
-                               " + Engram stall " + y.H(F::DecodeTStall));
+  // Each term once: the classes' max(compute, memory, launch floor) carry the kernel floors; the
+  // collectives, top-k, drafts, Engram stall and the host follow.
+  y.set(F::DecodeStepTime, (y.classes_expr(t.step) + q(v[F::DecodeTA2a], "s", "all-to-all") + q(v[F::DecodeTAllreduce], "s", "all-reduce") +
+                            q(v[F::DecodeTTopk], "s", "top-k") + q(v[F::DecodeTDraft], "s", "drafts") + q(v[F::DecodeTStall], "s", "Engram stall") +
+                            q(v[F::DecodeTHost], "s", "host"))
+                               .note(bound_name(t.step)));
+  y.set(F::DecodeTHost, (max_of({(q(t.host_us * 1e-6, "s", "host per step") + q(t.host_per_seq_us * 1e-6, "s") * n(t.batch_replica, "sessions")) -
+                                     q(t.gpu_step, "s", "GPU step"),
+                                 q(0, "s")}) +
+                         q(t.host_res_us * 1e-6, "s", "residual"))
+                            .note(std::string(engine_label(y.s.engine.kind)) + " runs the host one step ahead: only what outlasts the GPU shows"));
   if (w.spec_tokens <= 0) {
     y.set(F::DecodeTokensPerStep, n(1).note("no speculative decoding"));
   } else if (w.spec_accept_len > 0) {
@@ -362,10 +425,10 @@ void describe_decode_rates(Say& y) {
   } else {
     y.set(F::DecodeTokensPerStep, n(w.spec_tokens, "drafts") + n(1));
   }
-  y.set(F::DecodeTpot, y.H(F::DecodeStepTime) + " / " + num_sig(t.accepted, 4) + " tokens per step");
-  y.set(F::DecodeTokensPerS, num(w.batch) + " sessions × " + num_sig(t.accepted, 4) + " / " + y.H(F::DecodeStepTime));
-  y.set(F::DecodeTokensPerSGpu, y.H(F::DecodeTokensPerS) + " / " + y.gpus + " GPUs");
-  y.set(F::DecodeWeightShare, y.H(F::DecodeWeightBytes) + " / (" + y.H(F::DecodeWeightBytes) + " + " + y.H(F::DecodeKvBytes) + ")");
+  y.set(F::DecodeTpot, q(v[F::DecodeStepTime], "s", "step") / sig(t.accepted, 6, "tokens per step"));
+  y.set(F::DecodeTokensPerS, n(std::max(1, w.batch), "sessions") * sig(t.accepted, 6, "tokens per step") / q(v[F::DecodeStepTime], "s", "step"));
+  y.set(F::DecodeTokensPerSGpu, q(v[F::DecodeTokensPerS], "tokens/s") / n(t.gpus, "GPUs"));
+  y.set(F::DecodeWeightShare, q(v[F::DecodeWeightBytes], "B", "weights") / (q(v[F::DecodeWeightBytes], "B", "weights") + q(v[F::DecodeKvBytes], "B", "KV")));
   y.set(F::DecodeCrossoverBatch, words(v[F::DecodeCrossoverBatch] == 1 ? std::string("compute-bound from batch 1")
                                        : v[F::DecodeCrossoverBatch] == 0
                                            ? std::string("the compute roof stays below the memory roof up to batch 2^27")

@@ -18,7 +18,7 @@ Expr fetch_expr(const Say& y, Expr bytes) {
     case EngramHome::Hbm:
     case EngramHome::Count: break;
   }
-  return std::move(q(t.hbm_lat, "s", "HBM latency") + std::move(bytes) / (q(t.bw_raw, "B/s") * n(y.hw.mbu).named("MBU")))
+  return std::move(q(t.hbm_lat, "s", "HBM latency") + std::move(bytes) / (q(t.bw_raw, "B/s") * n(t.bw / t.bw_raw).named("streaming share")))
       .note("row-sharded in HBM");
 }
 

@@ -25,10 +25,11 @@ void hardware_rates(Ctx& c, Values& v) {
   v[F::HwHostDram] = hw.host_dram_gb * 1e9;
   v[F::HwHostLatency] = host_lat_us(hw) * 1e-6;
   v[F::HwSsdLatency] = hw.lat_ssd_us * 1e-6;
+  c.er = engine_rates(c.s);
   t.bw_raw = v[F::HwHbmBwPerGpu];
-  t.bw = t.bw_raw * hw.mbu;
+  t.bw = t.bw_raw * c.er.gemm.bw_eff;  // plain copies stream at the saturated dense rate
   t.peak_raw = v[F::HwPeakFlops];
-  t.peak = t.peak_raw * hw.mfu;
+  t.peak = t.peak_raw * c.er.gemm.flop_eff;
   t.ssd_bw = hw.ssd_count * hw.ssd_gbps * 1e9;
   t.ssd_lat = hw.lat_ssd_us * 1e-6;
   t.nic_bw = hw.nic_gbps * 1e9;
@@ -36,7 +37,13 @@ void hardware_rates(Ctx& c, Values& v) {
   t.hbm_lat = hw.lat_hbm_us * 1e-6;
   t.sram_bw = g.sram_tbps * 1e12;
   t.sram_lat = hw.lat_sram_ns * 1e-9;
-  c.kernel_s = hw.kernel_us * 1e-6;
+  c.kernel_s = c.er.kernel_us * 1e-6;
+  c.prefill_kernel_s = c.er.prefill_kernel_us * 1e-6;
+  t.kernel_us = c.er.kernel_us;
+  t.cuda_graphs = c.er.graphs;
+  t.host_us = c.er.host_us;
+  t.host_per_seq_us = c.er.host_per_seq_us;
+  t.host_res_us = c.er.host_res_us;
 }
 
 }  // namespace
@@ -46,14 +53,16 @@ void compute_hardware(Ctx& c, Values& v) {
   const Hardware& hw = c.s.hw;
   Terms& t = c.t;
   hardware_rates(c, v);
-  // Each class at the rate its formats allow (scenario.h, ComputeFormat), times the achieved share.
+  // Each class at the rate its formats allow (scenario.h, ComputeFormat); the passes take each class's
+  // achieved share at their own M (class_rates), c.peak holds the saturated shares (large M).
   const NumFormat attn_fmt = format_info(m.kv_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
   const NumFormat idx_fmt = format_info(m.idx_fmt).value_bits <= 8 ? NumFormat::FP8 : NumFormat::BF16;
-  c.peak[0] = gemm_pflops(hw, m.dense_fmt, m.act_fmt) * 1e15 * hw.mfu;
-  c.peak[1] = gemm_pflops(hw, m.experts_fmt, m.act_fmt) * 1e15 * hw.mfu;
-  c.peak[2] = gemm_pflops(hw, attn_fmt, attn_fmt) * 1e15 * hw.mfu;
-  c.peak[3] = gemm_pflops(hw, idx_fmt, idx_fmt) * 1e15 * hw.mfu;
-  for (int i = 0; i < kWorkClasses; ++i) t.peak_c[i] = c.peak[i];
+  c.peak_raw[0] = gemm_pflops(hw, m.dense_fmt, m.act_fmt) * 1e15;
+  c.peak_raw[1] = gemm_pflops(hw, m.experts_fmt, m.act_fmt) * 1e15;
+  c.peak_raw[2] = gemm_pflops(hw, attn_fmt, attn_fmt) * 1e15;
+  c.peak_raw[3] = gemm_pflops(hw, idx_fmt, idx_fmt) * 1e15;
+  const double share[kWorkClasses] = {c.er.gemm.flop_eff, c.er.expert.flop_eff, c.er.attn_flop, c.er.index_flop};
+  for (int i = 0; i < kWorkClasses; ++i) t.peak_c[i] = c.peak[i] = c.peak_raw[i] * share[i];
   c.attn_flop_dec = 2.0 * m.q_heads * decode_attn_dims(m);
   c.attn_flop_pre = 2.0 * m.q_heads * prefill_attn_dims(m);
   c.key_flop = 2.0 * m.idx_heads * m.idx_dim;

@@ -49,11 +49,15 @@ void describe_serving(Say& y) {
   } else if (w.prompt <= 0) {
     y.set(F::ServePrefillShare, words("no prompt tokens"));
   } else {
-    // The prompt's compute on the busiest GPU, class by class at each class's own rate (its formats').
+    // The prompt's compute on the busiest GPU, class by class at the rate each class reaches in each of the
+    // prompt's passes (its formats', at the pass's rows).
     std::vector<Expr> parts;
-    for (int i = 0; i < kWorkClasses; ++i) {
-      const double f = t.prefill.full.flop_c[i] + t.prefill.win.flop_c[i];
-      if (f > 0 && t.peak_c[i] > 0) parts.push_back((q(f, "FLOP") / q(t.peak_c[i], "FLOP/s")).named(work_class_name(static_cast<WorkClass>(i))));
+    const Pass* passes[] = {&t.prefill.full, &t.prefill.win};
+    for (const Pass* pass : passes) {
+      for (int i = 0; i < kWorkClasses; ++i) {
+        const double f = pass->flop_c[i];
+        if (f > 0 && pass->rate_c[i] > 0) parts.push_back((q(f, "FLOP") / q(pass->rate_c[i], "FLOP/s")).named(work_class_name(static_cast<WorkClass>(i))));
+      }
     }
     Expr compute = sum_of(std::move(parts));
     compute.named("the prompt's compute");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "model/engine.h"
 #include "model/layers.h"
 #include "model/parallel.h"
 #include "roofline/figures.h"
@@ -80,8 +81,11 @@ struct Ctx {
   double H = 0, E = 0, k = 0, L = 0;
   double attn_flop_dec = 0, attn_flop_pre = 0, key_flop = 0;  // per position / per key, whole model width
   double b_tok = 0, swa_session = 0;
-  double kernel_s = 0;
-  double peak[kWorkClasses] = {};  // FLOP/s × MFU by class
+  double kernel_s = 0;          // a decode kernel's launch floor (CUDA graphs or eager, model/engine.h)
+  double prefill_kernel_s = 0;  // a prompt kernel's (eager)
+  EngineRates er;               // the engine's rates and limits, resolved against its profile
+  double peak_raw[kWorkClasses] = {};  // each class's tensor-core FLOP/s at its formats
+  double peak[kWorkClasses] = {};      // the same × the class's saturated FLOP share (large M)
   double batch = 1;                // the decode batch, at least one session
   double hit = 0, rest = 0;        // prompt tokens found in the prefix cache, and those after them
 
@@ -107,6 +111,9 @@ struct Work {
   double ar_count_tp = 0, ar_count_moe = 0;  // all-reduces over tp (attention, dense FFN) and over the instance (MoE)
   double ar_bytes_tp = 0, ar_bytes_moe = 0;  // the bytes each reduces
   double layers = 0;
+  double tokens = 0;       // the dense GEMMs' M
+  double kernel_s = 0;     // one kernel's launch floor (graph or eager)
+  double rows_expert = 1;  // the grouped expert GEMMs' M: rows per expert on the busiest rank
   ExpertLoad load;
   double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }
   double weights() const { return w_dense + w_experts; }
@@ -118,6 +125,11 @@ double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
 EpConst ep_const(double E, double k, int ep, double skew = 1.0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
+// Each class's achieved FLOP/s and B/s at a pass's M: dense GEMMs at `tokens`, grouped experts at
+// `rows_expert` rows per expert, attention and indexer at their kernels' rates.
+void class_rates(const Ctx& c, double tokens, double rows_expert, double* rate, double* bw);
+// Closes a pass at the class rates of its M.
+void close_at(const Ctx& c, Pass& p, double tokens, double rows_expert);
 // Fills a pass's four classes from one work taken `times` times.
 void add_work(Pass& p, const Work& w, double times);
 // The decode step for `batch` sessions with `q` query tokens each, plus `extra` tokens of one session that

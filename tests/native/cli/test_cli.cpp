@@ -94,7 +94,7 @@ TEST_CASE("cli: scenario files") {
   const Output f = run({"figures", "--scenario", "h200.json", "--figures", "hbm.sessions", "--format", "csv"});
   CHECK(f.exit_code == 0);
   // H200 at TP4 with the Engram tables in host DRAM: ⌊(126.9 − 4 − 74.64 GB) / 935.9 MB⌋ at 1M tokens.
-  CHECK(f.out.find("hbm.sessions,Sessions that fit in the instance's HBM,51,") != std::string::npos);
+  CHECK(f.out.find("hbm.sessions,\"Sessions the instance runs at once: those its HBM holds, at most the engine's cap\",51,") != std::string::npos);
   CHECK(run({"figures", "--scenario", "full.json"}).exit_code == 0);
   CHECK(run({"figures", "--scenario", "missing.json"}).exit_code == cli::kExitFile);
   const Output bad = run({"figures", "--scenario", "bad.json"});

@@ -44,16 +44,16 @@ TEST_CASE("card check under the default scenario (FACTS 4): verdicts and conditi
   CHECK(w.verdict == Verdict::HoldsOnlyIf);
   CHECK(w.value == Approx(12.48e9).epsilon(1e-3));
   CHECK(w.condition == "every weight is stored as bf16");
-  // The ~0.4–0.5 ms "floor" is the memory roof alone; the step itself is launch-bound.
+  // The ~0.4–0.5 ms "floor" is at most the memory roof alone; with each kernel class at its own HBM share
+  // (grouped experts at 0.55) even that roof is ~0.6 ms, and the step adds its other terms.
   const CardRow& f = row(rows, "step-floor");
-  CHECK(f.verdict == Verdict::HoldsOnlyIf);
-  CHECK(f.condition.find("memory roof") != std::string::npos);
-  CHECK(f.alt_value <= 0.5e-3);
+  CHECK(f.verdict != Verdict::Consistent);
+  CHECK(f.alt_value <= 0.7e-3);
   // Read literally the slice time is tens of ns; the physical gather is what takes about 1 µs.
   const CardRow& t = row(rows, "topk-time");
   CHECK(t.verdict == Verdict::HoldsOnlyIf);
   CHECK(t.value < 0.1e-6);
-  CHECK(t.alt_value == Approx(5603328.0 / (8e12 * 0.85)));
+  CHECK(t.alt_value == Approx(5603328.0 / (8e12 * 0.80)));
   CHECK(row(rows, "index-sub-us").verdict == Verdict::HoldsOnlyIf);
   CHECK(row(rows, "swa-hit").verdict == Verdict::HoldsOnlyIf);
   // The ~2 µs Engram stall is the RDMA or host-link path, not HBM-resident tables.

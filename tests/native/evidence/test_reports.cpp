@@ -26,7 +26,7 @@ TEST_CASE("reports: figures JSON holds every figure with its display text, and C
   for (const Json& x : j["figures"]) {
     const Figure* fig = f.find(x["id"].get<std::string>());
     REQUIRE(fig);
-    CHECK(x["text"] == display_value(fig->value, fig->unit));
+    CHECK(x["text"] == figure_value_text(*fig));
     CHECK(x["value"].get<double>() == fig->value);  // exact
     // What it counts, beside the unit: every figure has one, named as the table names it.
     CHECK(x["scope"] == scope_name(figure_info(fig->fid).scope));

@@ -120,10 +120,12 @@ TEST_CASE("V4.1 Flash: per-GPU weight stream at batch 1 under TP4 with every exp
   const double expert = 3.0 * 2304 * 5120, head = 129280.0 * 5120;
   const double attn = 40 * (5120.0 * 1280 + 1280.0 * 64 * 512 + 5120.0 * 512 + 64.0 * 512 * 1024 + 8.0 * 1024 * 5120);
   const double fp8 = 1.0 + 1.0 / 1024, mxfp4 = 0.5 + 1.0 / 32;
-  const double want = (attn + 40 * expert) * fp8 / 4 + 40 * 6 * expert * mxfp4 / 4 + head * 2 / 4 + 40 * 384 * 5120.0 * 2;
+  const double dense = (attn + 40 * expert) * fp8 / 4 + head * 2 / 4 + 40 * 384 * 5120.0 * 2, routed = 40 * 6 * expert * mxfp4 / 4;
+  const double want = dense + routed;
   const Values v = values(s);
   CHECK(v[F::DecodeWeightBytes] == Approx(want).epsilon(1e-9));
-  CHECK(v[F::DecodeTWeights] == Approx(want / (8e12 * 0.85)).epsilon(1e-9));
+  // Each GEMM class at its own HBM share on Blackwell: dense 0.80, grouped experts 0.55 (model/engine.cpp).
+  CHECK(v[F::DecodeTWeights] == Approx(dense / (8e12 * 0.80) + routed / (8e12 * 0.55)).epsilon(1e-9));
 }
 
 TEST_CASE("distinct experts per layer at batch B (FACTS 1.4.7)") {
@@ -161,7 +163,7 @@ TEST_CASE("full-pool index scan grows with context, candidate pool stays flat") 
   set(s, "ctx", "1048576");
   // Its own roofline: 170 B per position read, 4 × 2 × 32 heads × 128 dims FLOP per position scored.
   const double mem = 1048576.0 * 170 / 8e12, flop = (3 * 524288.0 + 1048576.0) * 2 * 32 * 128;
-  CHECK(values(s)[F::IndexFullpoolTime] == Approx(std::max(mem, flop / (9e15 * 0.35))).epsilon(1e-9));
+  CHECK(values(s)[F::IndexFullpoolTime] == Approx(std::max(mem, flop / (9e15 * 0.50))).epsilon(1e-9));
 }
 
 TEST_CASE("SWA restore per layer and per session, pool capacity (FACTS 4 #13)") {
@@ -173,7 +175,7 @@ TEST_CASE("SWA restore per layer and per session, pool capacity (FACTS 4 #13)") 
   CHECK(v[F::SwaPoolSessions] == std::floor(200e9 / 2703360.0));
   set(s, "host_gbps", "900");
   CHECK(values(s)[F::SwaRestoreSessionTime] == Approx(1.5e-6 + 2703360.0 / 900e9));
-  CHECK(v[F::SwaWindowTime] == Approx(2703360.0 / (8e12 * 0.85)));
+  CHECK(v[F::SwaWindowTime] == Approx(2703360.0 / (8e12 * 0.80)));  // a plain copy at the streaming share
 }
 
 TEST_CASE("Engram: bytes per token, table footprint, and a fetch that follows where the tables live") {
@@ -182,7 +184,7 @@ TEST_CASE("Engram: bytes per token, table footprint, and a fetch that follows wh
   CHECK(v[F::EngramBytesPerToken] == Approx(12672.0));
   CHECK(v[F::EngramTableBytes] == Approx(202.755e9).epsilon(1e-4));
   CHECK(v[F::EngramParams] == Approx(196.611e9).epsilon(1e-4));
-  CHECK(v[F::EngramFetchTime] == Approx(0.5e-6 + 12672.0 / (8e12 * 0.85)));  // row-sharded in HBM
+  CHECK(v[F::EngramFetchTime] == Approx(0.5e-6 + 12672.0 / (8e12 * 0.80)));  // row-sharded in HBM
   CHECK(v[F::EngramStall] == 0.0);
   set(s, "engram_home", "dram");
   CHECK(values(s)[F::EngramFetchTime] == Approx(1.5e-6 + 12672.0 / 50e9));   // over the host link
@@ -351,7 +353,7 @@ TEST_CASE("prefill under data parallel: every replica's tokens meet at the exper
   const Pass& full = c.terms.prefill.full;
   // 32 prompts of 4,096 tokens × 8 experts each over 32 ranks, 58 MoE layers before the last: ~167 TFLOP on the busiest rank.
   CHECK(full.flop_c[1] == Approx(166.3e12).epsilon(0.01));
-  CHECK(full.flop_c[1] / c.terms.peak_c[1] > 0.2);
+  CHECK(full.flop_c[1] / full.rate_c[1] > 0.1);  // over a hundred milliseconds of expert GEMMs on the busiest rank
   // Half the replicas: about half the experts' work per rank.
   set(s, "gpus", "16");
   set(s, "dp", "16");

@@ -1,0 +1,193 @@
+// The engine profile table (engine × GPU generation) and the resolution of a scenario's engine inputs
+// against it. The sources named here are the ones each preset's engine inputs cite (preset_table.cpp).
+#include "model/engine.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tierscope::model {
+
+GpuGen gpu_gen(GpuKind g) {
+  switch (g) {
+    case GpuKind::H100:
+    case GpuKind::H200: return GpuGen::Hopper;
+    case GpuKind::MI300X:
+    case GpuKind::MI355X: return GpuGen::Cdna;
+    case GpuKind::B200:
+    case GpuKind::B300:
+    case GpuKind::GB200:
+    case GpuKind::GB300:
+    case GpuKind::Count: break;
+  }
+  return GpuGen::Blackwell;
+}
+
+const char* gpu_gen_name(GpuGen g) {
+  switch (g) {
+    case GpuGen::Hopper: return "Hopper";
+    case GpuGen::Blackwell: return "Blackwell";
+    case GpuGen::Cdna: return "CDNA";
+    case GpuGen::Count: break;
+  }
+  return "";
+}
+
+const char* engine_label(EngineKind e) {
+  switch (e) {
+    case EngineKind::Vllm: return "vLLM";
+    case EngineKind::Sglang: return "SGLang";
+    case EngineKind::Trtllm: return "TensorRT-LLM";
+    case EngineKind::Deepseek: return "DeepSeek";
+    case EngineKind::Count: break;
+  }
+  return "";
+}
+
+namespace {
+
+constexpr const char* kLaunchSource =
+    "a tiny kernel inside a CUDA graph occupies ~1.5 µs (0.9-1.3 µs measured for trivial kernels, https://github.com/pytorch/pytorch/issues/161104 ; "
+    "0.6 µs per graph node, https://github.com/ahrefs/ocannl/issues/488); eager ~9 µs on Hopper, from Llama 3.1 8B on H100 at 8.4 ms eager "
+    "against a 4.8 ms weight floor over ~360 kernels (FACTS-parallel §5.3, https://cloudai.pt/tag/cuda-graphs/), ~7 µs on Blackwell (assumed: "
+    "faster hosts); CDNA 3.5 / 10 µs assumed from HIP graph nodes at ~3.9 µs (https://github.com/ROCm/rocm-systems/issues/10834)";
+constexpr const char* kGemmSource =
+    "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M ≤ 128 stream 0.45-0.80 of HBM "
+    "(0.80 taken, a graphed BF16 batch-1 Llama step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
+    "(https://github.com/deepseek-ai/DeepGEMM/issues/114 ; 0.55 taken), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); "
+    "compute share 0.75 × M / (M + 128) on Hopper and 0.55 × M / (M + 128) on Blackwell, fitted to the same tables (masked grouped at 256 rows 0.47, "
+    "large M 0.62-0.72; NVFP4 0.27-0.44 at 227-1024 rows) with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
+constexpr const char* kAttnSource =
+    "FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA); Blackwell MLA decode 0.60 of HBM "
+    "(CuTe-DSL kernel, https://github.com/vllm-project/vllm/pull/41778) and 0.45 of BF16 (assumed); paged GQA decode 0.55 of HBM on Hopper "
+    "(FA3, https://github.com/Dao-AILab/flash-attention/issues/1572) and 0.63 on Blackwell (https://github.com/Dao-AILab/flash-attention/pull/2104), "
+    "0.70 / 0.65 of BF16 in prefill (FlashAttention-3, https://arxiv.org/abs/2407.08608); the indexer's paged FP8 logits 0.79 of HBM on B200 "
+    "(https://github.com/vllm-project/vllm/pull/48582) and 0.60 on Hopper (assumed), 0.50 of FP8 peak (DeepGEMM fp8_mqa_logits, "
+    "https://github.com/sgl-project/sglang/issues/11989); CDNA assumed";
+
+constexpr const char* kVllmBatch =
+    "vLLM V1 defaults max_num_seqs to 1024 per engine (DP rank) on ≥70 GiB GPUs (https://github.com/vllm-project/vllm/blob/main/vllm/engine/arg_utils.py) "
+    "and captures decode CUDA graphs up to 512 tokens (https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py)";
+constexpr const char* kSglangBatch =
+    "SGLang runs at most min(KV fit, 4096) requests per worker (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/model_executor/model_runner.py) "
+    "and captures decode graphs up to cuda_graph_max_bs: 256 on 80-160 GB GPUs below TP4, else 512 "
+    "(https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py)";
+constexpr const char* kTrtBatch =
+    "TensorRT-LLM's LLM API defaults max_batch_size to 2048 (https://nvidia.github.io/TensorRT-LLM/llm-api/reference.html); an empty "
+    "cuda_graph_config captures up to batch 128 (https://nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/DecodeCudaGraphConfig.html)";
+constexpr const char* kDeepseekBatch =
+    "DeepSeek's decode profile runs 128 requests per GPU in a graph-captured step (https://github.com/deepseek-ai/profile-data)";
+constexpr const char* kHostSource =
+    "host per step h0 + h1 × running requests, overlapped one step ahead (on by default): shows where it outlasts the GPU step, plus a residual. "
+    "h0 0.5 ms; h1 29 µs on TRT-LLM (45 ms at 1,536 requests, https://github.com/NVIDIA/TensorRT-LLM/pull/10273), 15 µs SGLang (assumed), "
+    "4 µs vLLM (from https://github.com/vllm-project/vllm/pull/46112, assumed ×3-4); residual 0.45 ms TRT-LLM "
+    "(https://github.com/NVIDIA/TensorRT-LLM/issues/13957), 0.2 ms SGLang (https://lmsys.org/blog/2024-12-04-sglang-v0-4/), 0.35 ms vLLM "
+    "(async scheduling, https://github.com/vllm-project/vllm/pull/23569), 0.2 ms DeepSeek (assumed)";
+
+// The kernel rates of one generation; the engine rows below add their batch, graph and host defaults.
+EngineProfile kernels_of(GpuGen g) {
+  EngineProfile p;
+  switch (g) {
+    case GpuGen::Hopper:
+      p.kernel_graph_us = 1.5, p.kernel_eager_us = 9;
+      p.gemm = GemmCurve{0.80, 0.75, 128}, p.expert = GemmCurve{0.55, 0.75, 128};
+      p.mla_bw = 0.90, p.mla_flop = 0.67, p.paged_bw = 0.55, p.paged_flop = 0.70, p.index_bw = 0.60, p.index_flop = 0.50;
+      break;
+    case GpuGen::Cdna:
+      p.kernel_graph_us = 3.5, p.kernel_eager_us = 10;
+      p.gemm = GemmCurve{0.55, 0.45, 128}, p.expert = GemmCurve{0.45, 0.45, 128};
+      p.mla_bw = 0.50, p.mla_flop = 0.40, p.paged_bw = 0.50, p.paged_flop = 0.50, p.index_bw = 0.50, p.index_flop = 0.40;
+      break;
+    case GpuGen::Blackwell:
+    case GpuGen::Count:
+      p.kernel_graph_us = 1.5, p.kernel_eager_us = 7;
+      p.gemm = GemmCurve{0.80, 0.55, 128}, p.expert = GemmCurve{0.55, 0.55, 128};
+      p.mla_bw = 0.60, p.mla_flop = 0.45, p.paged_bw = 0.63, p.paged_flop = 0.65, p.index_bw = 0.79, p.index_flop = 0.50;
+      break;
+  }
+  p.launch_source = kLaunchSource;
+  p.gemm_source = kGemmSource;
+  p.attn_source = kAttnSource;
+  p.host_us = 500;
+  p.host_source = kHostSource;
+  return p;
+}
+
+EngineProfile make_profile(EngineKind e, GpuGen g) {
+  EngineProfile p = kernels_of(g);
+  switch (e) {
+    case EngineKind::Vllm:
+      p.max_batch = 1024, p.graph_max_batch = 512, p.host_per_seq_us = 4, p.host_res_us = 350;
+      p.batch_source = kVllmBatch;
+      break;
+    case EngineKind::Sglang:
+      p.max_batch = 4096, p.graph_max_batch = 512, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.batch_source = kSglangBatch;
+      break;
+    case EngineKind::Trtllm:
+      p.max_batch = 2048, p.graph_max_batch = 128, p.host_per_seq_us = 29, p.host_res_us = 450;
+      p.batch_source = kTrtBatch;
+      break;
+    case EngineKind::Deepseek:
+    case EngineKind::Count:
+      p.max_batch = 128, p.graph_max_batch = 128, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.batch_source = kDeepseekBatch;
+      break;
+  }
+  return p;
+}
+
+struct ProfileTable {
+  EngineProfile p[static_cast<int>(EngineKind::Count)][static_cast<int>(GpuGen::Count)];
+  ProfileTable() {
+    for (int e = 0; e < static_cast<int>(EngineKind::Count); ++e) {
+      for (int g = 0; g < static_cast<int>(GpuGen::Count); ++g) p[e][g] = make_profile(static_cast<EngineKind>(e), static_cast<GpuGen>(g));
+    }
+  }
+};
+
+double pick(double input, double profile) { return input > 0 ? input : profile; }
+
+}  // namespace
+
+const EngineProfile& engine_profile(EngineKind e, GpuGen g) {
+  static const ProfileTable table;
+  const int ei = std::min(static_cast<int>(e), static_cast<int>(EngineKind::Count) - 1);
+  const int gi = std::min(static_cast<int>(g), static_cast<int>(GpuGen::Count) - 1);
+  return table.p[ei][gi];
+}
+
+EngineRates engine_rates(const Scenario& s) {
+  const Engine& en = s.engine;
+  const Hardware& hw = s.hw;
+  const EngineProfile& p = engine_profile(en.kind, gpu_gen(hw.gpu));
+  EngineRates r;
+  // The engine's scheduler caps each attention replica; an explicit max_batch caps the whole instance.
+  const int dp = std::max(1, s.par.dp);
+  r.max_batch = en.max_batch > 0 ? en.max_batch : p.max_batch * dp;
+  const double per_replica = std::ceil(std::max(1, s.work.batch) / static_cast<double>(dp) - 1e-9);
+  // SGLang captures fewer graphs below TP4 on 80-160 GB GPUs (server_args.py).
+  const int graph_max = en.kind == EngineKind::Sglang && gpu_gen(hw.gpu) == GpuGen::Hopper && s.par.tp < 4 ? 256 : p.graph_max_batch;
+  r.graph_max_batch = graph_max;
+  r.graphs = en.cuda_graphs == CudaGraphs::On || (en.cuda_graphs == CudaGraphs::Auto && per_replica <= graph_max);
+  r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
+  r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
+  r.host_us = pick(en.host_us, p.host_us);
+  r.host_per_seq_us = p.host_per_seq_us;
+  r.host_res_us = p.host_res_us;
+  r.gemm = GemmCurve{pick(en.gemm_bw_eff, p.gemm.bw_eff), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
+  r.expert = GemmCurve{pick(en.expert_bw_eff, p.expert.bw_eff), pick(en.expert_flop_eff, p.expert.flop_eff), pick(en.expert_m_half, p.expert.m_half)};
+  const bool latent = s.model.attn != AttnKind::MHA;
+  r.attn_bw = pick(en.attn_bw_eff, latent ? p.mla_bw : p.paged_bw);
+  r.attn_flop = pick(en.attn_flop_eff, latent ? p.mla_flop : p.paged_flop);
+  r.index_bw = pick(en.index_bw_eff, p.index_bw);
+  r.index_flop = pick(en.index_flop_eff, p.index_flop);
+  // mbu / mfu > 0: one forced share for every class, flat in M (m_half 0).
+  if (hw.mbu > 0) r.gemm.bw_eff = r.expert.bw_eff = r.attn_bw = r.index_bw = hw.mbu;
+  if (hw.mfu > 0) {
+    r.gemm.flop_eff = r.expert.flop_eff = r.attn_flop = r.index_flop = hw.mfu;
+    r.gemm.m_half = r.expert.m_half = 0;
+  }
+  return r;
+}
+
+}  // namespace tierscope::model

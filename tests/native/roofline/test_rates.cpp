@@ -1,0 +1,118 @@
+// Kernel classes at their own rates and the engine's limits: each GEMM class's curve is monotone in M and
+// bounded by its roof, batch 1 is no longer decided by launch floors alone, CUDA graphs matter, and the
+// engine's running-batch cap bounds capacity with a message that names it.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "model/engine.h"
+#include "scenario_helpers.h"
+
+using namespace tierscope::model;
+using namespace tierscope::test;
+using F = FigureId;
+
+TEST_CASE("rates: every GEMM curve is monotone in M and bounded by its roof, in every engine and generation") {
+  for (int e = 0; e < static_cast<int>(EngineKind::Count); ++e) {
+    for (int g = 0; g < static_cast<int>(GpuGen::Count); ++g) {
+      const EngineProfile& p = engine_profile(static_cast<EngineKind>(e), static_cast<GpuGen>(g));
+      for (const GemmCurve* c : {&p.gemm, &p.expert}) {
+        INFO("engine " << e << " generation " << g);
+        double last_bw = 0, last_flop = 0;
+        for (double m = 1; m <= 1 << 20; m *= 2) {
+          CHECK(c->bw_at(m) >= last_bw);
+          CHECK(c->flop_at(m) >= last_flop);
+          CHECK(c->bw_at(m) <= c->bw_eff);
+          CHECK(c->flop_at(m) <= c->flop_eff);
+          CHECK(c->bw_eff <= 1.0);
+          CHECK(c->flop_eff <= 1.0);
+          last_bw = c->bw_at(m);
+          last_flop = c->flop_at(m);
+        }
+        CHECK(c->flop_at(1) < 0.5 * c->flop_eff);  // small M runs far below the compute roof
+      }
+      CHECK(p.mla_bw <= 1.0);
+      CHECK(p.paged_bw <= 1.0);
+      CHECK(p.index_bw <= 1.0);
+      CHECK(p.kernel_graph_us < p.kernel_eager_us);
+      CHECK(p.max_batch > 0);
+    }
+  }
+}
+
+TEST_CASE("rates: each class's achieved rates in the step stay below the GPU's roofs") {
+  for (const char* name : {"v41-flash-8xb200", "deepseek-v3-8xh200", "llama31-8b-1xh100"}) {
+    Scenario s = preset(name);
+    for (const char* batch : {"1", "64", "512"}) {
+      edit(s, "batch", batch);
+      const Computed c = computed(s);
+      INFO(name << " batch " << batch);
+      for (int i = 0; i < kWorkClasses; ++i) {
+        CHECK(c.terms.step.bw_c[i] <= c.terms.bw_raw);
+        CHECK(c.terms.step.bw_c[i] > 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("rates: V4.1 at batch 1 differs between 128K and 1M context (the floor no longer decides everything)") {
+  Scenario s = preset("v41-flash-8xb200");
+  edit(s, "ctx", "131072");
+  const double short_step = values(s)[F::DecodeStepTime];
+  edit(s, "ctx", "1048576");
+  const double long_step = values(s)[F::DecodeStepTime];
+  CHECK(long_step > short_step);
+}
+
+TEST_CASE("rates: CUDA graphs off is slower, and auto runs eagerly above the engine's captured batch") {
+  Scenario s = preset("v41-flash-8xb200");
+  const Computed on = computed(s);
+  CHECK(on.terms.cuda_graphs);
+  edit(s, "cuda_graphs", "off");
+  const Computed off = computed(s);
+  CHECK_FALSE(off.terms.cuda_graphs);
+  CHECK(off.values[F::DecodeStepTime] > on.values[F::DecodeStepTime]);
+  CHECK(off.terms.kernel_us > on.terms.kernel_us);
+  // vLLM captures up to 512 tokens per replica: batch 1024 (cap 1024) runs eagerly under auto.
+  edit(s, "cuda_graphs", "auto");
+  edit(s, "batch", "1024");
+  const Computed big = computed(s);
+  CHECK_FALSE(big.terms.cuda_graphs);
+}
+
+TEST_CASE("rates: the host's time is one term of the step, hidden where the GPU step outlasts it") {
+  Scenario s = preset("v41-flash-8xb200");
+  const Computed c = computed(s);
+  CHECK(c.values[F::DecodeTHost] >= c.terms.host_res_us * 1e-6 - 1e-15);
+  CHECK(c.values[F::DecodeStepTime] == Approx(c.terms.gpu_step + c.values[F::DecodeTHost]));
+  edit(s, "host_us", "100000");  // a host slower than the GPU's step shows past it
+  const Computed slow = computed(s);
+  CHECK(slow.values[F::DecodeStepTime] == Approx(slow.terms.host_step + slow.terms.host_res_us * 1e-6));
+}
+
+TEST_CASE("capacity: the engine's running-batch cap bounds hbm.sessions, and a batch above it is infeasible, named") {
+  Scenario s = preset("v41-flash-8xb200");
+  edit(s, "ctx", "2048");
+  const Computed free_cap = computed(s);
+  const double hbm = free_cap.terms.sessions_hbm;
+  REQUIRE(hbm > 64);
+  edit(s, "max_batch", "64");
+  const Computed capped = computed(s);
+  CHECK(capped.values[F::HbmSessions] == 64);
+  CHECK(capped.terms.sessions_hbm == hbm);
+  edit(s, "batch", "64");
+  CHECK(computed(s).terms.feasible());
+  edit(s, "batch", "65");
+  const Computed over = computed(s);
+  REQUIRE_FALSE(over.terms.feasible());
+  CHECK(over.terms.infeasible[0].kind == Infeasible::BatchOverCapacity);
+  CHECK(over.terms.infeasible[0].engine_cap == 64);
+  const std::string why = infeasible_text(over.terms.infeasible[0]);
+  CHECK(why.find("max_batch") != std::string::npos);
+  CHECK(why.find("64") != std::string::npos);
+  // The engine's own default: vLLM's 1024 per replica.
+  edit(s, "max_batch", "0");
+  edit(s, "batch", "1");
+  CHECK(computed(s).values[F::HbmSessions] == std::min(hbm, 1024.0 * computed(s).terms.dp));
+}
