@@ -165,4 +165,12 @@ double a2a_phase_time(double bytes, double bw, double lat) {
   return lat + bytes / bw;
 }
 
+double routing_skew(const Parallel& p) {
+  if (p.redundant > 0) return 1.0 + p.eplb_residual;
+  if (p.route_skew > 0) return std::max(1.0, p.route_skew);
+  const double lg = std::log2(std::max(1, p.ep));
+  if (lg <= 3) return 1.0 + 0.8 * lg / 3.0;
+  return std::min(2.56, 1.8 + 0.76 * (lg - 3.0) / 2.0);
+}
+
 }  // namespace tierscope::model

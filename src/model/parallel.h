@@ -2,6 +2,8 @@
 // needs: pure closed-form functions the decode, prefill and replay timings share.
 #pragma once
 
+#include "model/scenario.h"
+
 namespace tierscope::model {
 
 // Expected distinct experts touched in one MoE layer when `tokens` tokens each pick k of E experts
@@ -46,5 +48,11 @@ ExpertLoad expert_load(double E, double k, int ep, double tokens, double skew = 
 double allreduce_time(int n, double bytes, double bw, double lat);
 // One all-to-all phase (dispatch or combine): lat + bytes / bw, the bytes being what the busiest rank sends.
 double a2a_phase_time(double bytes, double bw, double lat);
+
+// The busiest expert rank's load over the mean under real routing: the balancer's residual with redundant
+// slots (1 + eplb_residual), else route_skew when set, else the skew real traffic shows at this EP size
+// without balancing: log-linear through 1 at EP1, 1.8 at EP8 (assumed) and 2.56 at EP32 (DeepSeek-R1 on 32
+// GB200, FACTS-parallel §4.3), flat beyond.
+double routing_skew(const Parallel& p);
 
 }  // namespace tierscope::model

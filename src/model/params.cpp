@@ -193,7 +193,7 @@ const ParamDef kParams[] = {
     TS_INT("dp", Layout, "replicas", 1, 4096, "data-parallel attention replicas", par.dp),
     TS_INT("ep", Layout, "GPUs", 1, 4096, "expert parallel (divides gpus; each expert split gpus/ep ways)", par.ep),
     TS_INT("redundant", Layout, "slots", 0, 65536, "redundant expert slots (copies of hot experts, spread with the rest)", par.redundant),
-    TS_REAL("route_skew", Layout, "ratio", 1, 64, "busiest ÷ mean expert-rank load of real routing without balancing (1 = uniform)", par.route_skew),
+    TS_REAL("route_skew", Layout, "ratio", 0, 64, "busiest ÷ mean expert-rank load of real routing without balancing (1 = uniform; 0 = what real traffic shows at this EP size)", par.route_skew),
     TS_REAL("eplb_residual", Layout, "fraction", 0, 10, "(busiest − mean) ÷ mean rank load left by load balancing with redundant slots", par.eplb_residual),
     TS_INT("pp", Layout, "stages", 1, 1, "pipeline stages: only 1, no preset's engine recipe pipelines decode", par.pp),
     TS_ENUM("engine", Layout, kEngineKeys, "serving engine: its defaults (running-batch cap, CUDA graphs, kernel rates)", engine.kind),

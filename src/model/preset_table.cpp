@@ -18,7 +18,7 @@ constexpr const char* kEngineSettings =
     "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
     "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
-    "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=1&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
+    "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=0&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
 
 // A DGX/HGX B200-class node (FACTS §2.1-2.4).
 constexpr const char* kB200NodeSettings = "gpu=b200&host_dram_gb=2000&host_link=pcie5&nic_gbps=50&ssd_count=8&ssd_gbps=14&ssd_tb=3.84";
@@ -80,10 +80,11 @@ const InputSource kEngine[] = {
      "0: the tokens a step yields follow from spec_accept, (1 − p^(d+1))/(1 − p); set it to an engine's measured acceptance length, e.g. DeepSeek-R1 MTP on "
      "TensorRT-LLM 1.92 / 2.58 / 2.82 for 1 / 2 / 3 drafts, strict acceptance "
      "(https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md)"},
-    {"route_skew", P::Assumed,
-     "assumed 1 (uniform routing): real traffic without balancing puts 1.5-2.6× the mean on the hottest rank (FACTS-parallel §4.3, "
-     "DeepSeek-R1 EP32 on GB200 ratio 1.564: https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); "
-     "the skew depends on the dataset, so it is an input to set per workload"},
+    {"route_skew", P::Measured,
+     "0: the skew real traffic shows without balancing at the layout's EP size, log-linear from 1 at EP1 through 1.8 at EP8 (assumed) to 2.56 at "
+     "EP32, DeepSeek-R1 on 32 GB200 with no EPLB: hottest rank 2.56× the mean (FACTS-parallel §4.3, "
+     "https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); "
+     "the skew depends on the dataset: set it per workload (1 = uniform routing)"},
     {"eplb_residual", P::Engine,
      "FACTS-parallel §4.3: offline EPLB with 288 slots leaves (max − mean)/mean 0.109-0.115 at EP32-EP36 "
      "(https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.html); applies only with redundant slots"},
@@ -290,9 +291,6 @@ const InputSource kLlama8Hw[] = {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] models of the measured serving points (FACTS-parallel §6 rows 11-15, 30, 35, 36)
 
-constexpr const char* kGptOss120Config = "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json";
-constexpr const char* kQwen235Config = "https://huggingface.co/Qwen/Qwen3-235B-A22B/blob/main/config.json";
-constexpr const char* kQwen30Config = "https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json";
 constexpr const char* kTrtPerfTable =
     "FACTS-parallel §1.5, §6 rows 15, 24, 30, 35, 36: TensorRT-LLM's perf table layouts (https://nvidia.github.io/TensorRT-LLM/developer-guide/perf-overview.html)";
 

@@ -136,6 +136,9 @@ double gemm_pflops(const Hardware& hw, NumFormat w, NumFormat act) {
   const GpuInfo& g = gpu_info(hw.gpu);
   if (hw.compute == ComputeFormat::FP8) return g.fp8_pflops;
   if (hw.compute == ComputeFormat::FP4) return g.fp4_pflops > 0 ? g.fp4_pflops : g.fp8_pflops;
+  // A part without FP4 tensor cores (Hopper, MI300X) upcasts FP4 weights in the GEMM's main loop and
+  // multiplies in BF16 (W4A16: Marlin, Triton's MXFP4 MoE kernels), whatever the activations.
+  if (format_info(w).value_bits <= 4 && g.fp4_pflops <= 0) return g.fp8_pflops / 2;
   const double bits = std::max(format_info(w).value_bits, format_info(act).value_bits);
   if (bits <= 4 && g.fp4_pflops > 0) return g.fp4_pflops;
   if (bits <= 8) return g.fp8_pflops;

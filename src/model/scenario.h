@@ -201,7 +201,7 @@ struct Hardware {
 struct Parallel {
   std::int32_t tp = 8, dp = 1, ep = 8, pp = 1;
   std::int32_t redundant = 0;  // extra expert slots holding copies of hot experts (load balancing)
-  double route_skew = 1.0;     // busiest ÷ mean rank load of real routing without balancing (1 = uniform)
+  double route_skew = 0;       // busiest ÷ mean rank load of real routing without balancing (1 = uniform, 0 = by EP size)
   double eplb_residual = 0.11; // (busiest − mean) ÷ mean left by a balancer with redundant slots
 };
 

@@ -16,7 +16,7 @@ void layout(Ctx& c, const Values& v) {
   t.dp = std::max(1, s.par.dp);
   t.ep = std::max(1, s.par.ep);
   // Real routing's floor on the busiest rank: the balancer's residual with redundant slots, else the skew.
-  const double skew = s.par.redundant > 0 ? 1.0 + s.par.eplb_residual : s.par.route_skew;
+  const double skew = routing_skew(s.par);
   c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep), skew);
   t.mt = std::max(1.0, t.gpus / t.ep);
   t.node_gpus = node_gpus(hw);

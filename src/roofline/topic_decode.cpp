@@ -212,9 +212,8 @@ void compute_crossover(Ctx& c, Values& v) {
 namespace {
 
 // The skew real routing puts on the busiest rank, as the load used it (topic_capacity.cpp).
-double routing_skew(const Scenario& s) { return std::max(1.0, s.par.redundant > 0 ? 1.0 + s.par.eplb_residual : s.par.route_skew); }
 Expr skew_leaf(const Scenario& s) {
-  return s.par.redundant > 0 ? n(routing_skew(s)).named("EPLB floor") : n(routing_skew(s)).named("routing skew");
+  return s.par.redundant > 0 ? n(routing_skew(s.par)).named("EPLB floor") : n(routing_skew(s.par)).named(s.par.route_skew > 0 ? "routing skew" : "routing skew at this EP size");
 }
 
 // One all-reduce over `ranks` GPUs, the ring model of parallel.h: latency + 2(n − 1)/n × bytes / bandwidth.
@@ -236,7 +235,7 @@ void describe_decode_experts(Say& y) {
     return;
   }
   const double T = t.tokens_moe, k = m.experts_per_token, ep = t.ep;
-  const double slots = m.experts + y.s.par.redundant, per = slots / ep, skew = routing_skew(y.s);
+  const double slots = m.experts + y.s.par.redundant, per = slots / ep, skew = routing_skew(y.s.par);
   const Expr tokens = n(T, "tokens"), picks = n(k);
   y.set(F::DecodeDistinctExperts,
         (n(m.experts) * (n(1) - pow_of(n(1) - picks / n(m.experts), tokens))).note("uniform routing"));

@@ -348,6 +348,7 @@ TEST_CASE("prefill under data parallel: every replica's tokens meet at the exper
   set(s, "ep", "32");
   set(s, "prompt", "4096");
   set(s, "prefix_hit", "0");
+  set(s, "route_skew", "1");  // uniform routing: the replicas' tokens alone, no skew
   Computed c;
   compute_values(s, c);
   const Pass& full = c.terms.prefill.full;
