@@ -166,7 +166,7 @@ void describe_prefix(Say& y) {
   {
     const std::string why = tier_reason(y);
     switch (t.prefix_from) {
-      case PrefixTier::Hbm: y.set(F::PrefixHitTime, words("nothing to read: the hit is still in HBM (" + why + ")")); break;
+      case PrefixTier::Hbm: y.set(F::PrefixHitTime, q(0, "s").note("nothing to read: the hit is still in HBM; " + why)); break;
       case PrefixTier::Dram: y.set(F::PrefixHitTime, Expr(up).note("read from host DRAM: " + why)); break;
       case PrefixTier::Ssd:
       case PrefixTier::Auto:

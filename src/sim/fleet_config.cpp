@@ -17,6 +17,10 @@ using model::make_error;
 
 namespace {
 
+// How far the offered decode may exceed the most the node serves before a run is refused up front.
+constexpr double kDecodeOverloadRefused = 2.0;
+
+
 constexpr double kMaxTurnsPerRun = 2e8;         // beyond this a run takes minutes: refused with its numbers
 constexpr double kMaxMapEntries = 16777216;     // per-node maps (prefixes or trace blocks) × nodes
 constexpr double kMaxBatchGrid = 1048576;
@@ -221,7 +225,9 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
     }
     const double offered = lam * turns * f.out_tokens;
     c.arrivals_limit = std::min(prefill_limit, f.arrivals * best / offered);
-    if (offered > best) {
+    // Up to twice what decode can serve, the run itself is the better answer: its queue grows and the
+    // report says the node is overloaded, by how much (sim::fleet_overload). Beyond that it is refused.
+    if (offered > kDecodeOverloadRefused * best) {
       errors.push_back(make_error(
           ErrorCode::Infeasible, "arrivals", model::num_sig(f.arrivals, 4) + " sessions/s",
           "at most " + model::num_sig(f.arrivals * best / offered, 3) + " sessions/s for " + std::to_string(f.nodes) +

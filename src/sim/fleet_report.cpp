@@ -276,7 +276,10 @@ Overload fleet_overload(const FleetResult& r) {
   for (const Sample& s : r.samples) {
     if (s.t <= r.t - 3600) o.queued_hour_before = s.queued;
   }
-  o.overloaded = o.refused > 0 || (o.queued > 0 && o.queued > o.queued_hour_before);
+  // Overloaded: sessions refused, the queue still growing in the last hour, or more than an hour of the
+  // node's own turns still waiting at the end (a day's traffic that ebbs at night drains the queue a little
+  // in the last hour without the node ever keeping up).
+  o.overloaded = o.refused > 0 || (o.queued > 0 && o.queued > o.queued_hour_before) || (o.queued > 0 && o.queued > o.served_per_h);
   return o;
 }
 
@@ -287,7 +290,8 @@ std::string fleet_overload_line(const FleetResult& r) {
   std::string s = "overloaded: turns arrive at " + model::num(std::round(o.offered_per_h)) + "/h and " + where +
                   model::num(std::round(o.served_per_h)) + "/h (offered load " +
                   model::num_sig(o.served_per_h > 0 ? 100 * o.offered_per_h / o.served_per_h : 0, 3) + " % of served); the queue for HBM held " +
-                  model::num(o.queued) + " turns at the end (" + model::num(o.queued_hour_before) + " an hour before), so waits grow hour by hour";
+                  model::num(o.queued) + " turns at the end (" + model::num(o.queued_hour_before) + " an hour before), " +
+                  (o.queued > o.queued_hour_before ? "so waits grow hour by hour" : "more than an hour of the node's turns still waiting");
   if (o.refused > 0) s += "; " + model::num(o.refused) + " sessions refused at a full queue";
   return s;
 }

@@ -61,7 +61,7 @@ test('the panel opens from the header by keyboard, its tabs move by arrow keys, 
   const again = await openApp(env.browser.context, env.site.url + hash);
   await again.page.waitForSelector('#chart-figure svg');
   assert.equal(await again.page.$eval('#chart-figure-id', (s) => s.value), 'hbm.sessions');
-  assert.match(await again.page.$eval('#chart-figure svg title', (t) => t.textContent), /Sessions that fit/);
+  assert.match(await again.page.$eval('#chart-figure svg title', (t) => t.textContent), /Sessions the instance runs at once/);
   // Closing returns to the animation alone.
   await page.click('#charts-close');
   assert.equal(await page.isVisible('#charts'), false);

@@ -54,8 +54,10 @@ test('the roofline draws its four lines, breaks them where batches cannot run, a
   // The shading starts between the last batch that fits and the first that does not.
   const lastFit = chart.xs[chart.xs.indexOf(chart.infeasible[0].from) - 1];
   assert.ok(shade.x > L.plot.x && shade.x + shade.w <= L.plot.x + L.plot.w + 0.5);
+  // The crossover is marked where the chart has one (the default's compute roof stays below its memory
+  // roof over the range, and then no mark is drawn).
   const crossing = L.marks.find((m) => m.kind === 'crossover');
-  assert.ok(crossing, 'the crossover is marked');
+  assert.equal(Boolean(crossing), chart.marks.some((m) => m.kind === 'crossover'), 'the crossover is marked when the roofs cross');
   assert.ok(lastFit < chart.infeasible[0].from);
 });
 

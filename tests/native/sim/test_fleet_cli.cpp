@@ -92,20 +92,25 @@ TEST_CASE("fleet cli: bad flags and impossible workloads are named; fleet flags 
 }
 
 TEST_CASE("fleet cli: the Llama 3.1 70B node cannot keep up and says so, with times in hours, never in e-notation") {
-  // It printed "p95 TTFT 1.175e+04 s" with no word that the node was overloaded. With the engine's own
-  // rates (host time, kernel classes) its decode serves at most ~1.55 sessions/s: the preset's 2 are
-  // refused up front, naming arrivals and the most the node serves.
+  // It printed "p95 TTFT 1.175e+04 s" with no word that the node was overloaded.
   const cli::Output t = run({"fleet", "--preset", "llama31-70b-8xh100"});
-  CHECK(t.exit_code != cli::kExitOk);
-  CHECK(t.err.find("arrivals") != std::string::npos);
-  CHECK(t.err.find("at most") != std::string::npos);
-  CHECK(t.err.find("e+") == std::string::npos);
-  // Below that ceiling it runs, and its waits read in hours.
-  const cli::Output slow = run({"fleet", "--preset", "llama31-70b-8xh100", "--set", "arrivals=1.5"});
-  REQUIRE(slow.exit_code == cli::kExitOk);
-  CHECK(slow.out.find("e+") == std::string::npos);
-  CHECK(slow.out.find("hour 24 (23:00–24:00): ") != std::string::npos);
-  CHECK(slow.out.find(" h\n") != std::string::npos);  // the last hour's p95 TTFT, in hours
+  REQUIRE(t.exit_code == cli::kExitOk);
+  CHECK(t.out.find("e+") == std::string::npos);
+  CHECK(t.out.find("hour 24 (23:00–24:00): ") != std::string::npos);
+  CHECK(t.out.find(" h\n") != std::string::npos);  // the last hour's p95 TTFT, in hours
+  const std::size_t over = t.out.find("overloaded: turns arrive at ");
+  REQUIRE(over != std::string::npos);
+  CHECK(t.out.find("/h and the node serves ", over) != std::string::npos);
+  CHECK(t.out.find("turns at the end", over) != std::string::npos);
+  // The numbers are the simulator's.
+  model::Scenario s;
+  REQUIRE(model::make_preset("llama31-70b-8xh100", s));
+  const sim::FleetResult r = sim::run_fleet(fleet_test::config(s));
+  const sim::Overload o = sim::fleet_overload(r);
+  CHECK(o.overloaded);
+  CHECK(o.offered_per_h > o.served_per_h);
+  CHECK(o.served_per_h == Approx(static_cast<double>(r.total.turns) / 24));
+  CHECK(t.out.find(sim::fleet_overload_line(r)) == over);
   // A node that keeps up says nothing of the kind.
   const cli::Output ok = run({"fleet", "--hours", "2"});
   CHECK(ok.out.find("overloaded") == std::string::npos);
