@@ -55,8 +55,9 @@ constexpr const char* kGemmSource =
     "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M ≤ 128 stream 0.45-0.80 of HBM "
     "(0.80 taken, a graphed BF16 batch-1 Llama step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
     "(https://github.com/deepseek-ai/DeepGEMM/issues/114 ; 0.55 taken), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); "
-    "compute share 0.75 × M / (M + 128) on Hopper and 0.55 × M / (M + 128) on Blackwell, fitted to the same tables (masked grouped at 256 rows 0.47, "
-    "large M 0.62-0.72; NVFP4 0.27-0.44 at 227-1024 rows) with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
+    "compute share 0.75 × M / (M + 128) on Hopper (masked grouped FP8 at 256 rows 0.47, large M 0.62-0.72) and 0.55 × M / (M + 128) on Blackwell "
+    "for dense GEMMs, 0.55 × M / (M + 250) for its NVFP4 W4A4 grouped expert GEMMs (0.27 measured at 227 rows per expert, 0.44 at 1024), "
+    "fitted to the same tables with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
 constexpr const char* kAttnSource =
     "FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA); Blackwell MLA decode 0.60 of HBM "
     "(CuTe-DSL kernel, https://github.com/vllm-project/vllm/pull/41778) and 0.45 of BF16 (assumed); paged GQA decode 0.55 of HBM on Hopper "
@@ -157,6 +158,10 @@ const EngineProfile& engine_profile(EngineKind e, GpuGen g) {
   return table.p[ei][gi];
 }
 
+namespace {
+constexpr double kNvfp4ExpertMHalf = 250;  // rows per expert at half the saturated share, NVFP4 W4A4 on Blackwell
+}  // namespace
+
 EngineRates engine_rates(const Scenario& s) {
   const Engine& en = s.engine;
   const Hardware& hw = s.hw;
@@ -176,7 +181,13 @@ EngineRates engine_rates(const Scenario& s) {
   r.host_per_seq_us = p.host_per_seq_us;
   r.host_res_us = p.host_res_us;
   r.gemm = GemmCurve{pick(en.gemm_bw_eff, p.gemm.bw_eff), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
-  r.expert = GemmCurve{pick(en.expert_bw_eff, p.expert.bw_eff), pick(en.expert_flop_eff, p.expert.flop_eff), pick(en.expert_m_half, p.expert.m_half)};
+  // Grouped expert GEMMs with FP4 weights and FP4 activations on a part with FP4 tensor cores (NVFP4 W4A4)
+  // reach half their share only at ~250 rows per expert (0.27 measured at 227 rows, FlashInfer's NVFP4
+  // grouped GEMMs): the FP4 rate doubles the peak, so the same tile keeps them memory-bound at small M.
+  const bool w4a4 = format_info(s.model.experts_fmt).value_bits <= 4 && format_info(s.model.act_fmt).value_bits <= 4 &&
+                    gpu_info(hw.gpu).fp4_pflops > 0 && hw.compute == ComputeFormat::Formats;
+  const double expert_m_half = w4a4 && gpu_gen(hw.gpu) == GpuGen::Blackwell ? kNvfp4ExpertMHalf : p.expert.m_half;
+  r.expert = GemmCurve{pick(en.expert_bw_eff, p.expert.bw_eff), pick(en.expert_flop_eff, p.expert.flop_eff), pick(en.expert_m_half, expert_m_half)};
   const bool latent = s.model.attn != AttnKind::MHA;
   r.attn_bw = pick(en.attn_bw_eff, latent ? p.mla_bw : p.paged_bw);
   r.attn_flop = pick(en.attn_flop_eff, latent ? p.mla_flop : p.paged_flop);
