@@ -32,7 +32,7 @@ const InputSource kEngine[] = {
     {"mbu,mfu", P::Derived,
      "0: each kernel class at its own achieved shares from the engine profile (model/engine.cpp); a value above 0 forces one share on every class"},
     {"kernel_us", P::Derived,
-     "0: the engine profile's launch floor: 1.5 µs for a kernel replayed from a CUDA graph (https://github.com/pytorch/pytorch/issues/161104 ; "
+     "0: the engine profile's launch floor: 3 µs for a small decode kernel replayed from a CUDA graph, 2-4 µs measured for norm, RoPE, quantise and top-k kernels with their own work against 0.9-1.3 µs for a trivial one (https://github.com/pytorch/pytorch/issues/161104 ; "
      "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
      "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts)"},
     {"cuda_graphs", P::Engine,
@@ -46,7 +46,7 @@ const InputSource kEngine[] = {
     {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
      "0: the engine profile's GEMM curves: a flat HBM share, dense 0.80 (DeepGEMM FP8 at M ≤ 128 0.45-0.80, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; "
      "a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.55 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
-     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell (SOURCES21 §3.4)"},
+     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert)"},
     {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
      "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA), "
      "0.60 / 0.45 on Blackwell (https://github.com/vllm-project/vllm/pull/41778); paged GQA decode 0.55 of HBM on Hopper (https://github.com/Dao-AILab/flash-attention/issues/1572), "
