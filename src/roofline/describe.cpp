@@ -120,22 +120,6 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
   hit = std::min(w.prefix_hit, w.prompt);
 }
 
-std::string Say::classes(const Pass& p) const {
-  std::string x = "Σ over kernel classes of max(FLOP / achieved FLOP/s, bytes / achieved B/s, kernels × launch floor): ";
-  bool first = true;
-  for (int i = 0; i < kWorkClasses; ++i) {
-    if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0) continue;
-    const double c = p.rate_c[i] > 0 ? p.flop_c[i] / p.rate_c[i] : 0, mm = p.bw_c[i] > 0 ? p.bytes_c[i] / p.bw_c[i] : 0, fl = p.floor_c[i];
-    x += (first ? "" : " + ") + std::string(work_class_name(static_cast<WorkClass>(i))) + " " + S(std::max({c, mm, fl})) + " (" +
-         (fl > c && fl > mm ? "launch floor, launch-bound"
-          : c > mm          ? FL(p.flop_c[i]) + " at " + human(p.rate_c[i], "FLOP/s") + ", compute-bound"
-                            : B(p.bytes_c[i]) + " at " + human(p.bw_c[i], "B/s") + ", memory-bound") +
-         ")";
-    first = false;
-  }
-  return x + " = " + S(p.core()) + ", " + bound_name(p);
-}
-
 Expr Say::classes_expr(const Pass& p) const {
   std::vector<Expr> parts;
   for (int i = 0; i < kWorkClasses; ++i) {

@@ -239,13 +239,9 @@ struct Say {
   // The same for a text not yet written as an expression (the formula test lists these).
   void set(F id, std::string text) { set(id, words(std::move(text))); }
   void set(F id, const char* text) { set(id, words(text)); }
-  // "Σ over kernel classes of max(compute, memory): dense projections 4.2 ms memory-bound (…) + … = 32 ms, memory-bound"
-  std::string classes(const Pass& p) const;
-  // The same as an expression: Σ over the classes with work of max(FLOP / rate, bytes / bandwidth,
+  // Σ over the classes with work of max(FLOP / rate, bytes / bandwidth,
   // kernels × launch floor), each class named; it evaluates to p.core() exactly.
   Expr classes_expr(const Pass& p) const;
-  // The classes plus the pass's collectives.
-  std::string roof(const Pass& p) const { return classes(p) + "; + collectives " + S(p.t_comm); }
 };
 
 // The topics' formulas (any order: each writes its own figures).
