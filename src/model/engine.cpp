@@ -191,8 +191,8 @@ EngineRates engine_rates(const Scenario& s) {
   r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
   r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
   r.host_us = pick(en.host_us, p.host_us);
-  r.host_per_seq_us = p.host_per_seq_us;
-  r.host_res_us = p.host_res_us;
+  r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);
+  r.host_res_us = pick(en.host_res_us, p.host_res_us);
   r.small = p.small;
   r.gemm = GemmCurve{pick(en.gemm_bw_eff, p.gemm.bw_eff), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
   // Grouped expert GEMMs with FP4 weights and FP4 activations on a part with FP4 tensor cores (NVFP4 W4A4)

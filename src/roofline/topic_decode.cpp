@@ -388,13 +388,13 @@ void describe_collectives(Say& y) {
 
 void describe_decode_terms(Say& y) {
   const ModelArch& m = y.m;
-  const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
   y.set(F::DecodeTCompute, above_sum(t.step, false).note("what each compute-bound class's FLOP time adds above its own reads"));
   if (t.selecting_layers > 0) {
-    y.set(F::DecodeTTopk, (n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_keys_per_s(hw.gpu), "keys/s"))
-                              .note("a radix-select kernel over " + num(t.selecting_layers) + " selecting layers' candidates"));
+    y.set(F::DecodeTTopk, (n(t.selecting_layers, "selecting layers") * q(topk_call_s(), "s", "a call") +
+                           n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_rate(y.s), "keys/s"))
+                              .note("a radix-select kernel over each selecting layer's candidates: a fixed time per call plus the scores at its streaming rate"));
   } else {
     y.set(F::DecodeTTopk, words("no top-k selection"));
   }

@@ -147,6 +147,8 @@ PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w =
                         double* proj = nullptr);
 // A radix top-k select over `queries` queries' candidates at the kernel's rate (topic_sparse.cpp).
 double topk_keys_per_s(GpuKind g);
+double topk_rate(const Scenario& s);  // topk_gkeys when set, else topk_keys_per_s
+double topk_call_s();                 // a top-k call's fixed time, one per selecting layer
 double topk_select_time(const Ctx& c, double queries);
 void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting);
 

@@ -111,6 +111,15 @@ TEST_CASE("rates: the host's time is one term of the step, hidden where the GPU 
   edit(s, "host_us", "100000");  // a host slower than the GPU's step shows past it
   const Computed slow = computed(s);
   CHECK(slow.values[F::DecodeStepTime] == Approx(slow.terms.host_step + slow.terms.host_res_us * 1e-6));
+  // The per-request time and the residual are inputs too: 1 ms per request at batch 64 outlasts the GPU.
+  edit(s, "host_us", "0");
+  edit(s, "batch", "64");
+  edit(s, "host_per_seq_us", "1000");
+  edit(s, "host_res_us", "50");
+  const Computed per_seq = computed(s);
+  CHECK(per_seq.terms.host_res_us == 50);
+  CHECK(per_seq.terms.host_step == Approx((per_seq.terms.host_us + 1000.0 * per_seq.terms.batch_replica) * 1e-6));
+  CHECK(per_seq.values[F::DecodeStepTime] == Approx(per_seq.terms.host_step + 50e-6));
 }
 
 TEST_CASE("capacity: the engine's running-batch cap bounds hbm.sessions, and a batch above it is infeasible, named") {
