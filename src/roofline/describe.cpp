@@ -6,7 +6,6 @@
 // writing them all costs ten times the values.
 #include <array>
 #include <limits>
-#include <mutex>
 
 #include "model/params.h"
 #include "model/presets.h"
@@ -190,13 +189,11 @@ class FormulaBook {
   }
   const std::string& text(FigureId id) {
     const int i = static_cast<int>(id);
-    const std::lock_guard<std::mutex> lock(mu_);
     written(i);
     return page_->text[i];
   }
   const Expr& expr(FigureId id) {
     const int i = static_cast<int>(id);
-    const std::lock_guard<std::mutex> lock(mu_);
     written(i);
     return page_->expr[i];
   }
@@ -225,7 +222,6 @@ class FormulaBook {
   std::unique_ptr<topics::FormulaPage> page_;
   std::unique_ptr<topics::Say> say_;
   bool done_[kTopicCount] = {};
-  std::mutex mu_;
 };
 
 const std::string& Figure::formula() const {
