@@ -171,6 +171,8 @@ r.model = modelBench();
 try { r.lighthouse = await lighthouse({ runs: 3 }); } catch (e) { r.lighthouse = { error: String(e.message || e).split('\n')[0] }; }
 // What each step of making the page lean saved, measured when the step was made (tools/bench/bundle-steps.json).
 const steps = JSON.parse(fs.readFileSync(path.join(ROOT, 'tools/bench/bundle-steps.json'), 'utf8'));
+// What each step of making the first load fast moved, measured when the step was made (tools/bench/load-steps.json).
+const loadSteps = JSON.parse(fs.readFileSync(path.join(ROOT, 'tools/bench/load-steps.json'), 'utf8'));
 
 function phaseRows(p) {
   const rows = [
@@ -253,9 +255,17 @@ const lines = [
   '| --- | ---: | --- |',
   ...phaseRows(r.startup.phases),
   '',
-  '## Lighthouse (desktop preset, offline on 127.0.0.1)',
+  '## Lighthouse (mobile profile and desktop preset, compressed serving, offline on 127.0.0.1)',
   '',
   ...lighthouseLines(r.lighthouse),
+  '',
+  '### What each load step moved',
+  '',
+  loadSteps.note,
+  '',
+  '| step | figure | before | after |',
+  '| --- | --- | ---: | ---: |',
+  ...loadSteps.steps.map((x) => `| ${x.step} | ${x.figure} | ${x.before} | ${x.after} |`),
   '',
   '## Frames while playing every path, and idle',
   '',
