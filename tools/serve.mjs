@@ -10,7 +10,8 @@ const MIME = {
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.json': 'application/json',
   '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain; charset=utf-8', '.webmanifest': 'application/manifest+json',
 };
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// worker-src names what default-src allows already: the page's own worker (worker.js), nothing else.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'";
 
 export function parseArgs(argv) {
   const opts = { root: 'build/web/site', port: 8080, csp: false, quiet: false };
