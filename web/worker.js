@@ -61,11 +61,17 @@ function drain() {
       const job = queue.shift();
       if (job) {
         const run = JOBS[job.kind];
-        if (!run) postMessage({ id: job.id, failed: `${job.kind}: the worker does no such job` });
+        if (!run) postMessage({ id: job.id, failed: 'the worker does no such job' });
         else {
-          const { reply, numbers } = run(m, job.args || {});
-          if (numbers) postMessage({ id: job.id, reply, numbers }, [numbers.buffer]);
-          else postMessage({ id: job.id, reply });
+          try {
+            const { reply, numbers } = run(m, job.args || {});
+            if (numbers) postMessage({ id: job.id, reply, numbers }, [numbers.buffer]);
+            else postMessage({ id: job.id, reply });
+          } catch (e) {
+            // The module stopped (it aborted): say so, and start it afresh for the next job.
+            postMessage({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
+            module = null;
+          }
         }
       }
       drain();

@@ -1,7 +1,9 @@
 // The worker module's bridge: the one file of the second WebAssembly module (no Dear ImGui, SDL2 or GL)
 // that talks to JavaScript. It runs in a Web Worker (web/worker.js) and does the work the first frame does
 // not need — the charts' series with their measured anchors, and reading a config.json — for the page's
-// module, in the link codec's own words: a scenario's link keys in, the page's JSON out.
+// module, in the link codec's own words: a scenario's link keys in, the page's JSON out. A new kind of job
+// (the serving replay, when it lands) is one export here and one entry in web/worker.js's JOBS; a long one
+// runs in slices the script calls in turn, posting progress and reading its cancel between them.
 #include "app/app.h"
 #include "app/page_json.h"
 #include "base/errors.h"
