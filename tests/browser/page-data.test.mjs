@@ -186,6 +186,8 @@ test('a model\'s config.json loads through the dialog and through loadConfig; a 
   await page.click('#open-config');
   await page.fill('#config-text', '{"model_type": "mamba"}');
   await page.click('#config-load');
+  // The file is read in the worker: the dialog says "Reading…", then the reader's refusal.
+  await page.waitForFunction(() => document.getElementById('config-result').textContent !== 'Reading…');
   assert.match(await page.locator('#config-result').textContent(), /model_type|mamba/);
   assert.equal(await page.evaluate(() => document.getElementById('config-dialog').open), true, 'the dialog stays open to fix it');
   await page.keyboard.press('Escape');
