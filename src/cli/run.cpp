@@ -11,6 +11,7 @@
 #include "codec/json_codec.h"
 #include "codec/url_codec.h"
 #include "evidence/anchors.h"
+#include "serve/frontier.h"
 #include "serve/serve_anchors.h"
 #include "evidence/card_check.h"
 #include "evidence/reports.h"
@@ -267,6 +268,23 @@ void print_chart(const Options& opt, const Chart& c, Output& o);
 void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const FromLink& link, Output& o) {
   ChartKind kind{};
   chart_from_key(opt.chart, kind);
+  if (is_replay_chart(kind)) {
+    // One serving replay per layout and concurrency: --input and --output set the requests, --concurrency
+    // the largest concurrency swept.
+    serve::FrontierOptions fo;
+    fo.input = opt.serve.input;
+    fo.output = opt.serve.output;
+    fo.max_concurrency = opt.serve.concurrency;
+    fo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+    Chart c;
+    Errors errors;
+    if (!serve::frontier_chart(s, fo, c, errors)) {
+      report(o, errors, kExitInvalid);
+      return;
+    }
+    print_chart(opt, c, o);
+    return;
+  }
   if (is_fleet_chart(kind)) {
     // Drawn from a fleet run: the fleet-sweep chart sweeps the SWA pool unless --sweep names a tier.
     Options run_opt = opt;
@@ -638,7 +656,9 @@ std::string usage_text() {
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
          "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
          "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
-         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier)\n"
+         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier); frontier:\n"
+         "                output tokens/s per GPU against tokens/s per user over layouts and concurrencies, replayed\n"
+         "                (--input, --output, --concurrency: the largest swept), the Pareto front and measured points\n"
          "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
          "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
          "  serve         a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"

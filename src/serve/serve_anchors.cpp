@@ -53,6 +53,8 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r) {
     return out;
   }
   out.prefill = res.prefill;
+  out.tps_user = res.tps_user;
+  out.tps_gpu = res.output_tps_gpu;
   const double gpus = static_cast<double>(res.instances) * res.gpus_per_instance;
   switch (m) {
     case model::AnchorMetric::Tpot: out.model = res.tpot.mean; break;

@@ -16,6 +16,7 @@ struct ReplayedAnchor {
   double ratio = 0;      // model / measured
   int concurrency = 0;   // clients in the closed loop (the anchor's batch)
   std::string prefill;   // the scheduler's prefill mode in the replay
+  double tps_user = 0, tps_gpu = 0;  // the replay's tokens/s per user and output tokens/s per GPU
 };
 
 // Replays one evaluated anchor (its scenario with the settings applied). Not ok for an anchor the single

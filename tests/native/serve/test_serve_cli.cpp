@@ -73,3 +73,15 @@ TEST_CASE("serve cli: refused flags name themselves") {
   CHECK(trace_alone.exit_code == cli::kExitUsage);
   CHECK(run({"--help"}).out.find("--concurrency N") != std::string::npos);
 }
+
+TEST_CASE("serve cli: chart frontier prints the front and its series; serve flags only where they belong") {
+  const cli::Output c = run({"chart", "frontier", "--preset", "v41-flash-4xgb300", "--input", "1024", "--output", "128", "--concurrency", "16",
+                             "--format", "csv"});
+  REQUIRE(c.exit_code == cli::kExitOk);
+  CHECK(c.out.rfind("tokens_per_s_user,pareto,", 0) == 0);
+  const cli::Output j = run({"chart", "frontier", "--preset", "v41-flash-4xgb300", "--input", "1024", "--output", "128", "--concurrency", "16",
+                             "--format", "json"});
+  REQUIRE(j.exit_code == cli::kExitOk);
+  CHECK(j.out.find("\"kind\":\"front\"") != std::string::npos);
+  CHECK(run({"chart", "roofline", "--input", "1024"}).exit_code == cli::kExitUsage);
+}
