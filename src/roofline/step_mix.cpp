@@ -16,7 +16,10 @@ std::uint64_t key2(double a, double b) {
 
 double StepTimer::bucket(double x) {
   if (x <= 64) return std::max(0.0, std::round(x));
-  const double step = std::exp2(std::floor(std::log2(x))) / 64.0;
+  // frexp, not log2: exact on every platform, so the page and the command line round alike.
+  int e = 0;
+  std::frexp(x, &e);
+  const double step = std::ldexp(1.0, e - 1) / 64.0;
   return std::round(x / step) * step;
 }
 
