@@ -175,25 +175,42 @@ std::string scaled(double v, const Scale* scales, int count, const char* unit) {
   out += unit;
   return out;
 }
+
+// The scales human() writes, by unit; shown_scale() reads the same tables back.
+constexpr Scale kSi[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+constexpr Scale kTime[] = {{1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
+constexpr Scale kCount[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+struct ScaledUnit {
+  std::string_view unit;
+  const Scale* scales;
+  int count;
+  const char* suffix;  // what follows the prefix
+};
+constexpr ScaledUnit kScaled[] = {{"B", kSi, 6, "B"},       {"B/token", kSi, 6, "B/token"}, {"B/s", kSi, 6, "B/s"}, {"s", kTime, 5, "s"},
+                                  {"FLOP", kSi, 6, "FLOP"}, {"FLOP/s", kSi, 6, "FLOP/s"},   {"params", kCount, 5, " params"}};
+const ScaledUnit* scaled_unit(std::string_view unit) {
+  for (const ScaledUnit& u : kScaled) {
+    if (u.unit == unit) return &u;
+  }
+  return nullptr;
+}
 }  // namespace
+
+double shown_scale(std::string_view unit, std::string_view rest) {
+  const ScaledUnit* u = scaled_unit(unit);
+  if (!u) return 1.0;
+  for (int i = 0; i < u->count; ++i) {
+    const std::string_view prefix = u->scales[i].prefix;
+    if (!prefix.empty() && rest.starts_with(prefix)) return u->scales[i].factor;
+  }
+  return 1.0;
+}
 
 std::string human(double value, std::string_view unit) {
   if (!std::isfinite(value)) return num(value);
-  static const Scale kSi[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-  static const Scale kBytes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-  static const Scale kTime[] = {{1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
   if (value == 0) return unit == "fraction" ? "0 %" : unit == "ratio" ? "0×" : "0 " + std::string(unit);
   if (unit == "ratio") return num_sig(value, 4) + "×";
-  if (unit == "B") return scaled(value, kBytes, 6, "B");
-  if (unit == "B/token") return scaled(value, kBytes, 6, "B/token");
-  if (unit == "B/s") return scaled(value, kBytes, 6, "B/s");
-  if (unit == "s") return scaled(value, kTime, 5, "s");
-  if (unit == "FLOP") return scaled(value, kSi, 6, "FLOP");
-  if (unit == "FLOP/s") return scaled(value, kSi, 6, "FLOP/s");
-  if (unit == "params") {
-    static const Scale kCount[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-    return scaled(value, kCount, 5, " params");
-  }
+  if (const ScaledUnit* u = scaled_unit(unit)) return scaled(value, u->scales, u->count, u->suffix);
   if (unit == "fraction") return num_sig(value * 100.0, 4) + " %";
   if (unit == "USD") {
     char buf[64];

@@ -20,6 +20,9 @@ std::string num_exact(double v);
 // A value with a scaled unit: bytes → "12.48 GB", seconds → "0.195 ms", FLOP → "4.19 TFLOP".
 // Units understood: "B", "B/token", "s", "FLOP", "params", "B/s", "USD", "fraction"; others print plainly.
 std::string human(double value, std::string_view unit);
+// The factor of the prefix human() wrote before `unit` at the start of `rest` ("ms" for "s": 1e-3; "GB" for
+// "B": 1e9; "B params" for "params": 1e9); 1 where there is none or the unit is not scaled.
+double shown_scale(std::string_view unit, std::string_view rest);
 // A value as the page, the canvas and the figures' "text" say it: human() with each unit once, sessions
 // whole (a floor: a fraction of a session does not fit; formulas keep the exact quotient) and counts of
 // experts singular for exactly one.

@@ -85,6 +85,14 @@ constexpr const char* kHostSource =
     "(https://github.com/NVIDIA/TensorRT-LLM/issues/13957), 0.2 ms SGLang (https://lmsys.org/blog/2024-12-04-sglang-v0-4/), 0.35 ms vLLM "
     "(async scheduling, https://github.com/vllm-project/vllm/pull/23569), 0.2 ms DeepSeek (assumed)";
 
+constexpr const char* kSmallSource =
+    "from each engine's model code with its default fusions (no engine publishes a trace count): an MLA + MoE decode layer launches ~28-34 "
+    "kernels in vLLM (https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/deepseek_v2.py), ~26-30 in SGLang "
+    "(https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/deepseek_v2.py), ~18-22 in TensorRT-LLM's 13 fused modules "
+    "(https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md), "
+    "24 assumed for DeepSeek's own; a GQA layer ~10-12 in vLLM (https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama.py), "
+    "~8-10 in TensorRT-LLM; the model counts 13 (MLA + MoE) and 7 (GQA) kernels that carry bytes, the rest are these";
+
 // The kernel rates of one generation; the engine rows below add their batch, graph and host defaults.
 EngineProfile kernels_of(GpuGen g) {
   EngineProfile p;
@@ -111,6 +119,7 @@ EngineProfile kernels_of(GpuGen g) {
   p.attn_source = kAttnSource;
   p.host_us = 500;
   p.host_source = kHostSource;
+  p.small_source = kSmallSource;
   return p;
 }
 
@@ -119,19 +128,23 @@ EngineProfile make_profile(EngineKind e, GpuGen g) {
   switch (e) {
     case EngineKind::Vllm:
       p.max_batch = 1024, p.graph_max_batch = 512, p.host_per_seq_us = 4, p.host_res_us = 350;
+      p.small = SmallKernels{9, 1, 9, 2};
       p.batch_source = kVllmBatch;
       break;
     case EngineKind::Sglang:
       p.max_batch = 4096, p.graph_max_batch = 512, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.small = SmallKernels{7, 1, 8, 2};
       p.batch_source = kSglangBatch;
       break;
     case EngineKind::Trtllm:
       p.max_batch = 2048, p.graph_max_batch = 128, p.host_per_seq_us = 29, p.host_res_us = 450;
+      p.small = SmallKernels{4, 0, 3, 2};
       p.batch_source = kTrtBatch;
       break;
     case EngineKind::Deepseek:
     case EngineKind::Count:
       p.max_batch = 128, p.graph_max_batch = 128, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.small = SmallKernels{5, 1, 6, 2};
       p.batch_source = kDeepseekBatch;
       break;
   }
@@ -178,8 +191,9 @@ EngineRates engine_rates(const Scenario& s) {
   r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
   r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
   r.host_us = pick(en.host_us, p.host_us);
-  r.host_per_seq_us = p.host_per_seq_us;
-  r.host_res_us = p.host_res_us;
+  r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);
+  r.host_res_us = pick(en.host_res_us, p.host_res_us);
+  r.small = p.small;
   r.gemm = GemmCurve{pick(en.gemm_bw_eff, p.gemm.bw_eff), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
   // Grouped expert GEMMs with FP4 weights and FP4 activations on a part with FP4 tensor cores (NVFP4 W4A4)
   // reach half their share only at ~250 rows per expert (0.27 measured at 227 rows, FlashInfer's NVFP4

@@ -23,6 +23,16 @@ struct GemmCurve {
   double flop_at(double m) const { return m > 0 ? flop_eff * m / (m + m_half) : 0.0; }
 };
 
+// Small kernels a layer launches beyond the ones that carry its weights and KV (norms, RoPE, quantise,
+// router top-k, permute, split-KV combine, activation): each costs a launch floor whatever else runs, so
+// they add to their class instead of hiding under its roofs. Counted per engine from its model code.
+struct SmallKernels {
+  double attn_latent = 0;  // per latent (MLA-style) attention layer
+  double attn_gqa = 0;     // per GQA / MHA attention layer
+  double moe = 0;          // per MoE layer
+  double dense_ffn = 0;    // per dense FFN layer
+};
+
 // One engine on one GPU generation: every default with its source.
 struct EngineProfile {
   int max_batch = 0;           // running sessions one instance schedules by default
@@ -37,6 +47,8 @@ struct EngineProfile {
   double mla_bw = 0, mla_flop = 0;      // latent (MLA) decode attention: FlashMLA-class kernels
   double paged_bw = 0, paged_flop = 0;  // paged GQA/MHA attention: FlashInfer / FlashAttention-3 class
   double index_bw = 0, index_flop = 0;  // the sparse indexer's scoring kernel
+  SmallKernels small;
+  const char* small_source = "";    // small
   const char* batch_source = "";    // max_batch, graph_max_batch
   const char* launch_source = "";   // kernel_graph_us, kernel_eager_us
   const char* host_source = "";     // host_us, host_per_seq_us, host_res_us
@@ -57,6 +69,7 @@ struct EngineRates {
   GemmCurve gemm, expert;
   double attn_bw = 0, attn_flop = 0, index_bw = 0, index_flop = 0;
   double prefill_kernel_us = 0;  // prompts run eagerly (engines capture decode only)
+  SmallKernels small;            // the engine's small kernels per layer (each at kernel_us)
 };
 EngineRates engine_rates(const Scenario& s);
 

@@ -155,6 +155,17 @@ ExpertLoad expert_load(double E, double k, int ep, double tokens, double skew) {
   return x;
 }
 
+double remote_dest_nodes(double E, double k, int ep, int node_ranks) {
+  if (E <= 0 || k <= 0 || ep <= 1 || node_ranks < 1) return 0.0;
+  const int nodes = (ep + node_ranks - 1) / node_ranks;
+  if (nodes <= 1) return 0.0;
+  const double per_node = E / nodes;
+  double none = 1.0;  // the chance a node holds none of the token's picks (drawn without replacement)
+  const int kk = static_cast<int>(std::min(k, E));
+  for (int i = 0; i < kk && none > 0; ++i) none *= std::max(0.0, (E - per_node - i) / (E - i));
+  return (nodes - 1) * (1.0 - none);
+}
+
 double allreduce_time(int n, double bytes, double bw, double lat) {
   if (n <= 1 || bytes <= 0 || bw <= 0) return 0.0;
   return lat + 2.0 * (n - 1) / n * bytes / bw;

@@ -44,6 +44,11 @@ struct ExpertLoad {
 };
 ExpertLoad expert_load(double E, double k, int ep, double tokens, double skew = 1.0);
 
+// Expected distinct nodes other than the sender's that one token's k experts sit on, the E experts spread
+// evenly over ep ranks of `node_ranks` each: (N − 1)·(1 − C(E − E/N, k)/C(E, k)), N = ⌈ep ÷ node_ranks⌉.
+// DeepEP's normal kernels send a token once per such node over RDMA and fan it out over NVLink there.
+double remote_dest_nodes(double E, double k, int ep, int node_ranks);
+
 // Ring all-reduce of `bytes` over n ranks: lat + 2(n − 1)/n · bytes / bw (0 for n ≤ 1).
 double allreduce_time(int n, double bytes, double bw, double lat);
 // One all-to-all phase (dispatch or combine): lat + bytes / bw, the bytes being what the busiest rank sends.

@@ -15,7 +15,7 @@ using P = Provenance;
 
 // Engine and runtime constants every preset shares: one set, never tuned per preset or per point.
 constexpr const char* kEngineSettings =
-    "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
+    "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&host_per_seq_us=0&host_res_us=0&topk_gkeys=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
     "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
     "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=0&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
@@ -39,6 +39,14 @@ const InputSource kEngine[] = {
      "auto: decode replays CUDA graphs up to the engine's largest captured batch per replica and runs eagerly above it (vLLM 512, "
      "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py ; SGLang 256 below TP4 on Hopper, else 512, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py ; "
      "TRT-LLM 128, https://nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/DecodeCudaGraphConfig.html ; DeepSeek 128, https://github.com/deepseek-ai/profile-data)"},
+    {"host_per_seq_us,host_res_us", P::Engine,
+     "0: the engine profile's h1 per running request (29 µs TensorRT-LLM, 45 ms at 1,536 requests, https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "
+     "15 µs SGLang assumed; 4 µs vLLM, from https://github.com/vllm-project/vllm/pull/46112, assumed ×3-4) and its always-exposed residual (0.45 ms "
+     "TensorRT-LLM, https://github.com/NVIDIA/TensorRT-LLM/issues/13957 ; 0.2 ms SGLang, https://lmsys.org/blog/2024-12-04-sglang-v0-4/ ; 0.35 ms vLLM, "
+     "https://github.com/vllm-project/vllm/pull/23569 ; 0.2 ms DeepSeek, assumed)"},
+    {"topk_gkeys", P::Engine,
+     "0: a radix-select top-k over the candidates at ~15 G scores/s on Hopper and CDNA, ~25 G/s on Blackwell (assumed from one- and two-pass "
+     "radix select at HBM rates over FP32 scores, https://github.com/NVIDIA/cccl/pull/3702)"},
     {"host_us", P::Engine,
      "0: the engine profile's 0.5 ms per step plus 4-29 µs per running request, run one step ahead by the overlap scheduler (on by default in vLLM V1, "
      "SGLang and TRT-LLM) so only what outlasts the GPU step shows, plus a residual of 0.2-0.45 ms (https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "

@@ -223,6 +223,9 @@ struct Engine {
   Tbo tbo = Tbo::Auto;
   CudaGraphs cuda_graphs = CudaGraphs::Auto;
   double host_us = 0;          // host, scheduler and sampling time per decode step (0 = the engine's default)
+  double host_per_seq_us = 0;  // the host's time per running request per step (0 = the engine's)
+  double host_res_us = 0;      // host time per step no overlap hides (0 = the engine's)
+  double topk_gkeys = 0;       // top-k selection rate, G candidate scores per second (0 = the GPU's radix-select rate)
   // Each kernel class's achieved shares (0 = the engine profile's, model/engine.cpp). The GEMM classes
   // follow share(M) = eff × M / (M + m_half) in their M (tokens; rows per expert on the busiest rank).
   double gemm_bw_eff = 0, gemm_flop_eff = 0, gemm_m_half = 0;

@@ -37,10 +37,11 @@ void Pass::close(const double* rate, const double* bw) {
     t_compute += c;
     t_memory += m;
     t_above_memory += std::max(0.0, c - m);
-    t_above_roofs += std::max(0.0, f - std::max(c, m));
+    t_above_roofs += std::max(0.0, f - std::max(c, m)) + small_c[i];
     if (f > c && f > m) t_by_launch += f;
     else if (c > m) t_by_compute += c;
     else t_by_memory += m;
+    t_by_launch += small_c[i];
   }
 }
 
@@ -103,7 +104,7 @@ ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double 
   return r;
 }
 
-EpConst ep_const(double E, double k, int ep, double skew) {
+EpConst ep_const(double E, double k, int ep, double skew, int node_ranks) {
   EpConst x;
   const ExpertLoad one = expert_load(E, k, ep, 1);  // the formulas' constants, from the public function
   x.E = E;
@@ -116,6 +117,7 @@ EpConst ep_const(double E, double k, int ep, double skew) {
   x.skew = std::max(1.0, skew);
   x.c = one.c;
   x.dest = one.dest_ranks;
+  x.dest_nodes = node_ranks > 0 ? remote_dest_nodes(E, k, ep, node_ranks) : 0.0;
   return x;
 }
 
@@ -172,6 +174,10 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   w.floor_experts = ks * n_moe * kKernelsExperts;
   w.floor_attn = ks * n * kKernelsAttention;
   w.floor_index = ks * ri.index_layers * kKernelsIndexer;
+  const SmallKernels& sk = c.er.small;
+  w.small_dense = ks * n_dffn * sk.dense_ffn;
+  w.small_experts = ks * n_moe * sk.moe;
+  w.small_attn = ks * n * (latent ? sk.attn_latent : sk.attn_gqa);
   // Collectives per layer: an all-reduce after attention when heads are split; the FFN's reduction, or
   // the MoE all-to-all when attention is data-parallel and experts are spread.
   const double act = tokens * c.H * kActBytes;
@@ -189,8 +195,16 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
       const A2aKind kind = c.s.engine.a2a;
       w.a2a_ll = kind == A2aKind::LowLatency || (kind == A2aKind::Auto && !pre);
       const double pay = t.pay_dispatch + t.pay_combine;
-      w.a2a_bytes = w.a2a_ll ? w.load.busiest * pay : moe_tokens / t.gpus * w.load.dest_ranks * (1.0 + w.load.imbalance()) * pay;
-      w.a2a = n_moe * (2.0 * t.link_lat_a2a + w.a2a_bytes / (t.cross_node ? t.nic_bw : t.link_bw));
+      const double per_dest = moe_tokens / t.gpus * (1.0 + w.load.imbalance()) * pay;
+      w.a2a_bytes = w.a2a_ll ? w.load.busiest * pay : per_dest * w.load.dest_ranks;
+      double wire = w.a2a_bytes / (t.cross_node ? t.nic_bw : t.link_bw);
+      if (!w.a2a_ll && t.cross_node) {
+        // Normal kernels across nodes send a token once per remote node over RDMA and forward it to its
+        // ranks there over NVLink; the two run pipelined, so the slower of the two sets the phase.
+        w.a2a_node_bytes = per_dest * c.epc.dest_nodes;
+        wire = std::max(w.a2a_node_bytes / t.nic_bw, w.a2a_bytes / t.link_bw);
+      }
+      w.a2a = n_moe * (2.0 * t.link_lat_a2a + wire);
     } else {
       const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
       w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
@@ -207,6 +221,9 @@ void add_work(Pass& p, const Work& w, double times) {
   p.flop_c[0] += times * w.flop_dense;
   p.bytes_c[0] += times * w.w_dense;
   p.floor_c[0] += times * w.floor_dense;
+  p.small_c[0] += times * w.small_dense;
+  p.small_c[1] += times * w.small_experts;
+  p.small_c[2] += times * w.small_attn;
   p.flop_c[1] += times * w.flop_experts;
   p.bytes_c[1] += times * w.w_experts;
   p.floor_c[1] += times * w.floor_experts;

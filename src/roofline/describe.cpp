@@ -6,7 +6,6 @@
 // writing them all costs ten times the values.
 #include <array>
 #include <limits>
-#include <mutex>
 
 #include "model/params.h"
 #include "model/presets.h"
@@ -123,7 +122,7 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
 Expr Say::classes_expr(const Pass& p) const {
   std::vector<Expr> parts;
   for (int i = 0; i < kWorkClasses; ++i) {
-    if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0) continue;
+    if (p.flop_c[i] <= 0 && p.bytes_c[i] <= 0 && p.floor_c[i] <= 0 && p.small_c[i] <= 0) continue;
     // Each class at its own achieved rates in this pass (class_rates) and the pass's launch floor.
     const double kernels = p.launch_s > 0 ? p.floor_c[i] / p.launch_s : 0.0;
     std::vector<Expr> roofs;
@@ -132,6 +131,8 @@ Expr Say::classes_expr(const Pass& p) const {
     if (p.floor_c[i] > 0) roofs.push_back(n(kernels, "kernels") * q(p.launch_s, "s"));
     if (roofs.empty()) continue;
     Expr part = roofs.size() == 1 ? std::move(roofs[0]) : max_of(std::move(roofs));
+    // Small kernels (norms, RoPE, quantise, top-k, combine) launch beside the roofs, so they add.
+    if (p.small_c[i] > 0) part = std::move(part) + n(p.small_c[i] / p.launch_s, "small kernels") * q(p.launch_s, "s");
     part.named(work_class_name(static_cast<WorkClass>(i)));
     parts.push_back(std::move(part));
   }
@@ -188,13 +189,11 @@ class FormulaBook {
   }
   const std::string& text(FigureId id) {
     const int i = static_cast<int>(id);
-    const std::lock_guard<std::mutex> lock(mu_);
     written(i);
     return page_->text[i];
   }
   const Expr& expr(FigureId id) {
     const int i = static_cast<int>(id);
-    const std::lock_guard<std::mutex> lock(mu_);
     written(i);
     return page_->expr[i];
   }
@@ -223,7 +222,6 @@ class FormulaBook {
   std::unique_ptr<topics::FormulaPage> page_;
   std::unique_ptr<topics::Say> say_;
   bool done_[kTopicCount] = {};
-  std::mutex mu_;
 };
 
 const std::string& Figure::formula() const {

@@ -207,6 +207,7 @@ const char* work_class_name(WorkClass c);  // "dense projections", "routed exper
 struct Pass {
   double flop_c[kWorkClasses] = {}, bytes_c[kWorkClasses] = {};
   double floor_c[kWorkClasses] = {};  // kernels × kernel_us: the least the class can take
+  double small_c[kWorkClasses] = {};  // small kernels × kernel_us: launched beside the class's roofs, never under them
   double rate_c[kWorkClasses] = {}, bw_c[kWorkClasses] = {};  // each class's achieved FLOP/s and B/s in this pass
   double launch_s = 0;  // one kernel's launch floor in this pass (floor_c ÷ launch_s = the class's kernels)
   double flop = 0, weight_bytes = 0, kv_bytes = 0;
@@ -214,7 +215,7 @@ struct Pass {
   double t_compute = 0, t_memory = 0;  // totals: Σ FLOP ÷ (peak × MFU), Σ bytes ÷ (bandwidth × MBU)
   double t_by_compute = 0, t_by_memory = 0, t_by_launch = 0;  // time of the classes each bound wins
   double t_above_memory = 0;  // Σ max(0, compute − memory): what compute adds above the reads
-  double t_above_roofs = 0;   // Σ max(0, floor − both roofs): what kernel floors add above both roofs
+  double t_above_roofs = 0;   // Σ max(0, floor − both roofs) + small kernels: what launch floors add above both roofs
   double t_comm = 0;          // collectives
   double core() const { return t_by_compute + t_by_memory + t_by_launch; }
   double time() const { return core() + t_comm; }
@@ -311,6 +312,7 @@ struct Terms {
   double gpu_step = 0;             // the GPU's step before the host term (s)
   double ar_attn = 0, ar_ffn = 0, a2a = 0;  // seconds per step (a2a: what the step pays, after any overlap)
   double a2a_layer_bytes = 0;      // all-to-all bytes at the busiest rank per MoE layer (dispatch + combine)
+  double dest_nodes = 0;           // remote nodes one token is sent to (normal kernels cross nodes once per node)
   bool a2a_ll = false;             // low-latency (expert-major) kernels rather than normal (rank-major)
   bool tbo = false;                // two-batch overlap runs the step as two micro-batches
   double a2a_serial = 0;           // the all-to-all un-overlapped (one pass of the whole batch)

@@ -50,29 +50,7 @@ double parse_shown(const std::string& text, std::string_view unit) {
   while (i < text.size() && text[i] == ' ') ++i;
   const std::string_view rest = std::string_view(text).substr(i);
   if (unit == "fraction") return x / 100.0;
-  const bool timed = unit == "s";
-  const bool counted = unit == "params";
-  const bool scaled = unit == "B" || unit == "B/token" || unit == "B/s" || unit == "FLOP" || unit == "FLOP/s";
-  if (timed) {
-    if (rest.starts_with("ms")) return x * 1e-3;
-    if (rest.starts_with("µs")) return x * 1e-6;
-    if (rest.starts_with("ns")) return x * 1e-9;
-    if (rest.starts_with("ps")) return x * 1e-12;
-    return x;
-  }
-  if (scaled || counted) {
-    if (rest.empty()) return x;
-    switch (rest[0]) {
-      case 'P': return x * 1e15;
-      case 'T': return x * 1e12;
-      case 'G': return x * 1e9;
-      case 'M': return x * 1e6;
-      case 'k': return x * 1e3;
-      case 'B': return counted ? x * 1e9 : x;
-      default: return x;
-    }
-  }
-  return x;
+  return x * shown_scale(unit, rest);
 }
 
 }  // namespace

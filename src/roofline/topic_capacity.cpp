@@ -17,10 +17,12 @@ void layout(Ctx& c, const Values& v) {
   t.ep = std::max(1, s.par.ep);
   // Real routing's floor on the busiest rank: the balancer's residual with redundant slots, else the skew.
   const double skew = routing_skew(s.par);
-  c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep), skew);
   t.mt = std::max(1.0, t.gpus / t.ep);
   t.node_gpus = node_gpus(hw);
   t.cross_node = t.gpus > link_domain(hw);
+  // Ranks per scale-up domain, in EP ranks: what normal all-to-all kernels fan out to over NVLink.
+  const int domain_ranks = static_cast<int>(std::max(1.0, link_domain(hw) / t.mt));
+  c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep), skew, t.cross_node ? domain_ranks : 0);
   t.link_bw = v[F::HwLinkBw] * hw.link_eff;
   t.link_lat_ar = hw.ar_lat_us * 1e-6;
   t.link_lat_a2a = (t.cross_node ? hw.a2a_rdma_lat_us : hw.a2a_lat_us) * 1e-6;

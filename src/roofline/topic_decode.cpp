@@ -66,11 +66,14 @@ void compute_decode_step(Ctx& c, Values& v) {
   t.flop_attn = dw.flop_attn;
   t.flop_index = dw.flop_index;
   t.append_bytes = st.kv_bytes - dkv;
-  t.kernels_per_step = c.kernel_s > 0 ? (st.floor_c[0] + st.floor_c[1] + st.floor_c[2] + st.floor_c[3]) / c.kernel_s : 0.0;
+  double launched = 0;
+  for (int i = 0; i < kWorkClasses; ++i) launched += st.floor_c[i] + st.small_c[i];
+  t.kernels_per_step = c.kernel_s > 0 ? launched / c.kernel_s : 0.0;
   t.ar_attn = dw.ar_attn;
   t.ar_ffn = dw.ar_ffn;
   t.a2a = t.a2a_serial = dw.a2a;
   t.a2a_layer_bytes = dw.a2a_bytes;
+  t.dest_nodes = c.epc.dest_nodes;
   t.ar_count_tp = dw.ar_count_tp;
   t.ar_count_moe = dw.ar_count_moe;
   t.ar_bytes_tp = dw.ar_bytes_tp;
@@ -292,9 +295,10 @@ Expr above_sum(const Pass& p, bool floors) {
     const Expr c = has_c ? q(p.flop_c[i] / p.rate_c[i], "s", "compute") : q(0, "s", "compute");
     const Expr m = has_m ? q(p.bytes_c[i] / p.bw_c[i], "s", "memory") : q(0, "s", "memory");
     if (floors) {
-      if (p.floor_c[i] <= 0 || p.launch_s <= 0) continue;
-      parts.push_back(max_of({n(p.floor_c[i] / p.launch_s, "kernels") * q(p.launch_s, "s") - max_of({c, m}), q(0, "s")})
-                          .named(work_class_name(static_cast<WorkClass>(i))));
+      if ((p.floor_c[i] <= 0 && p.small_c[i] <= 0) || p.launch_s <= 0) continue;
+      Expr part = max_of({n(p.floor_c[i] / p.launch_s, "kernels") * q(p.launch_s, "s") - max_of({c, m}), q(0, "s")});
+      if (p.small_c[i] > 0) part = std::move(part) + n(p.small_c[i] / p.launch_s, "small kernels") * q(p.launch_s, "s");
+      parts.push_back(std::move(part).named(work_class_name(static_cast<WorkClass>(i))));
     } else {
       if (!has_c) continue;
       parts.push_back(max_of({c - m, q(0, "s")}).named(work_class_name(static_cast<WorkClass>(i))));
@@ -344,12 +348,21 @@ void describe_collectives(Say& y) {
   if (t.a2a_serial > 0) {
     const double bw = t.cross_node ? t.nic_bw : t.link_bw;
     const Expr pay = (q(t.pay_dispatch, "B", "FP8 dispatch") + q(t.pay_combine, "B", "BF16 combine"));
-    Expr bytes = t.a2a_ll ? (sig(y.v[F::DecodeBusiestRank], 6, "assignments", "busiest rank") * pay).named("low-latency kernels, expert-major")
-                          : (n(t.tokens_moe, "tokens") / n(t.gpus, "GPUs") * sig(y.v[F::DecodeDestRanks], 6, "ranks") *
-                             (n(1) + sig(y.v[F::DecodeImbalance], 6, "imbalance")) * pay)
-                                .named("normal kernels, rank-major");
-    Expr serial = n(t.moe_layers, "MoE layers") * (n(2) * q(t.link_lat_a2a, "s", "floor") + std::move(bytes) / q(bw, "B/s"));
-    serial.note(t.cross_node ? "over the NIC" : "over the scale-up link");
+    const auto per_dest = [&] {
+      return n(t.tokens_moe, "tokens") / n(t.gpus, "GPUs") * (n(1) + sig(y.v[F::DecodeImbalance], 6, "imbalance")) * pay;
+    };
+    Expr wire = q(0, "s");
+    if (t.a2a_ll) {
+      wire = (sig(y.v[F::DecodeBusiestRank], 6, "assignments", "busiest rank") * pay).named("low-latency kernels, expert-major") / q(bw, "B/s");
+    } else if (t.cross_node) {
+      // Normal kernels across nodes: once per remote node over RDMA, fanned out over NVLink, pipelined.
+      wire = max_of({(per_dest() * sig(t.dest_nodes, 6, "remote nodes")).named("RDMA, once per node") / q(t.nic_bw, "B/s", "NIC"),
+                     (per_dest() * sig(y.v[F::DecodeDestRanks], 6, "ranks")).named("NVLink fan-out") / q(t.link_bw, "B/s", "scale-up link")});
+    } else {
+      wire = (per_dest() * sig(y.v[F::DecodeDestRanks], 6, "ranks")).named("normal kernels, rank-major") / q(bw, "B/s");
+    }
+    Expr serial = n(t.moe_layers, "MoE layers") * (n(2) * q(t.link_lat_a2a, "s", "floor") + std::move(wire));
+    serial.note(t.cross_node ? (t.a2a_ll ? "over the NIC" : "normal kernels: RDMA between nodes, NVLink within") : "over the scale-up link");
     if (t.tbo) {
       y.set(F::DecodeTA2a, (n(2) * max_of({q(t.tbo_core_half, "s", "half-batch compute"), q(t.tbo_a2a_half, "s", "half-batch all-to-all")}) -
                             q(t.tbo_core_full, "s", "one-pass compute"))
@@ -375,13 +388,13 @@ void describe_collectives(Say& y) {
 
 void describe_decode_terms(Say& y) {
   const ModelArch& m = y.m;
-  const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
   y.set(F::DecodeTCompute, above_sum(t.step, false).note("what each compute-bound class's FLOP time adds above its own reads"));
   if (t.selecting_layers > 0) {
-    y.set(F::DecodeTTopk, (n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_keys_per_s(hw.gpu), "keys/s"))
-                              .note("a radix-select kernel over " + num(t.selecting_layers) + " selecting layers' candidates"));
+    y.set(F::DecodeTTopk, (n(t.selecting_layers, "selecting layers") * q(topk_call_s(), "s", "a call") +
+                           n(t.tokens_replica, "queries") * n(t.dec.select_keys, "candidate scores each") / n(topk_rate(y.s), "keys/s"))
+                              .note("a radix-select kernel over each selecting layer's candidates: a fixed time per call plus the scores at its streaming rate"));
   } else {
     y.set(F::DecodeTTopk, words("no top-k selection"));
   }

@@ -4,28 +4,35 @@
 
 namespace tierscope::model::topics {
 
-// A radix top-k select runs as a kernel over its candidates at a measured rate in keys per second, not
-// at the chip's on-chip bandwidth: vLLM's persistent top-2048 radix select takes 21.8 µs for 4 rows ×
-// 128,000 keys on B200 (https://github.com/vllm-project/vllm/pull/37421), about 25 G keys/s per GPU;
-// Hopper and the AMD parts are assumed at 15 G keys/s (fewer SMs at a lower clock; no measurement found).
-// Its launch floor is already one of the indexer's kernels (kKernelsIndexer).
+// A radix top-k select is a kernel over its candidates: a fixed time per call (its passes over a row
+// are latency-bound) plus the scores at a streaming rate, not the chip's on-chip bandwidth. On B200,
+// TensorRT-LLM's radix kernel selects top-2,048 of 1,024 rows × ~131K FP32 scores in 461-497 µs (~288 G
+// scores/s, https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog29_GVR_V2_Self_Sampling_Exact_TopK_for_Sparse_Attention.md)
+// and short rows take ~13-14 µs a call (64 × 9,295 scores 14.3 µs,
+// https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog15_Optimizing_DeepSeek_V32_on_NVIDIA_Blackwell_GPUs.md ;
+// 4 × 16,384 13.5 µs, https://github.com/vllm-project/vllm/pull/37421). Hopper and the AMD parts are
+// assumed at 150 G scores/s (about half the HBM bandwidth; no measurement found) with the same call time.
+constexpr double kTopkCallS = 13e-6;
 double topk_keys_per_s(GpuKind g) {
   switch (g) {
     case GpuKind::B200:
     case GpuKind::B300:
     case GpuKind::GB200:
-    case GpuKind::GB300: return 25e9;
+    case GpuKind::GB300: return 288e9;
     case GpuKind::H100:
     case GpuKind::H200:
     case GpuKind::MI300X:
     case GpuKind::MI355X:
     case GpuKind::Count: break;
   }
-  return 15e9;
+  return 150e9;
 }
 
+double topk_rate(const Scenario& s) { return s.engine.topk_gkeys > 0 ? s.engine.topk_gkeys * 1e9 : topk_keys_per_s(s.hw.gpu); }
+double topk_call_s() { return kTopkCallS; }
+
 double topk_select_time(const Ctx& c, double queries) {
-  return c.t.selecting_layers > 0 ? queries * c.t.dec.select_keys / topk_keys_per_s(c.s.hw.gpu) : 0.0;
+  return c.t.selecting_layers > 0 ? c.t.selecting_layers * kTopkCallS + queries * c.t.dec.select_keys / topk_rate(c.s) : 0.0;
 }
 
 void compute_sparse_reads(Ctx& c, Values& v) {
@@ -66,8 +73,9 @@ void describe_sparse_reads(Say& y) {
                                .note("the card multiplies by the whole-model bytes per token"));
   y.set(F::TopkSliceTime, q(v[F::TopkSliceBytes], "B") / q(t.bw, "B/s"));
   if (t.selecting_layers > 0) {
-    y.set(F::TopkSelectTime, (n(t.dec.select_keys, "candidate scores") / n(topk_keys_per_s(y.s.hw.gpu), "keys/s"))
-                                 .note(num(t.selecting_layers) + " selecting layers, a radix-select kernel's rate; its launch is one of the indexer's kernels"));
+    y.set(F::TopkSelectTime, (n(t.selecting_layers, "selecting layers") * q(topk_call_s(), "s", "a call") +
+                              n(t.dec.select_keys, "candidate scores") / n(topk_rate(y.s), "keys/s"))
+                                 .note("a radix-select kernel: a fixed time per call plus the scores at its streaming rate"));
   } else {
     y.set(F::TopkSelectTime, words("no top-k selection"));
   }

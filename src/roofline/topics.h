@@ -37,6 +37,7 @@ struct RangeInfo {
 // the hottest rank: route_skew without redundant slots, 1 + eplb_residual with them.
 struct EpConst {
   double E = 0, k = 0, ep = 1, per_rank = 0, miss = 1, var = 0, c = 0, dest = 1, pair_miss = 0, skew = 1;
+  double dest_nodes = 0;  // remote nodes one token is sent to (remote_dest_nodes), 0 inside one node
 };
 
 // expert_load() for `tokens`, from the constants (tested against it). Inline: the crossover search calls
@@ -105,8 +106,10 @@ struct Work {
   double flop_experts_all = 0;
   double w_dense = 0, w_experts = 0;
   double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
+  double small_dense = 0, small_experts = 0, small_attn = 0;  // small kernels' floors (EngineRates::small)
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
   double a2a_bytes = 0;  // per MoE layer at the busiest rank, dispatch + combine
+  double a2a_node_bytes = 0;  // of them, what normal kernels send over RDMA (once per remote node)
   bool a2a_ll = false;
   double ar_count_tp = 0, ar_count_moe = 0;  // all-reduces over tp (attention, dense FFN) and over the instance (MoE)
   double ar_bytes_tp = 0, ar_bytes_moe = 0;  // the bytes each reduces
@@ -123,7 +126,7 @@ struct Work {
 // The shared helpers (compute.cpp).
 double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
-EpConst ep_const(double E, double k, int ep, double skew = 1.0);
+EpConst ep_const(double E, double k, int ep, double skew = 1.0, int node_ranks = 0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
 // Each class's achieved FLOP/s and B/s at a pass's M: dense GEMMs at `tokens`, grouped experts at
 // `rows_expert` rows per expert, attention and indexer at their kernels' rates.
@@ -144,6 +147,8 @@ PromptPasses prefill_of(const Ctx& c, double n, double before, double* chunk_w =
                         double* proj = nullptr);
 // A radix top-k select over `queries` queries' candidates at the kernel's rate (topic_sparse.cpp).
 double topk_keys_per_s(GpuKind g);
+double topk_rate(const Scenario& s);  // topk_gkeys when set, else topk_keys_per_s
+double topk_call_s();                 // a top-k call's fixed time, one per selecting layer
 double topk_select_time(const Ctx& c, double queries);
 void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting);
 

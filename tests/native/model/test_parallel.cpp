@@ -113,6 +113,48 @@ TEST_CASE("expert coverage tends to every expert as the batch grows") {
   CHECK(expert_load(256, 8, 32, 1).dest_ranks == Approx(7.27).epsilon(0.01));
 }
 
+TEST_CASE("normal all-to-all across nodes: the remote nodes a token is sent to, against a seeded Monte Carlo") {
+  struct Case {
+    int E, k, ep, node_ranks;
+  };
+  // DeepSeek-V3 on 4, 9 and 18 nodes of 8 (EP32, EP72 with 288 slots, EP144), and a 4-expert model on 2 nodes.
+  const Case cases[] = {{256, 8, 32, 8}, {288, 8, 72, 8}, {288, 8, 144, 8}, {128, 4, 16, 8}, {256, 8, 16, 4}};
+  std::mt19937_64 rng(20261202);
+  for (const Case& c : cases) {
+    const int per_node = c.E / (c.ep / c.node_ranks), trials = 20000;
+    std::vector<int> experts(static_cast<std::size_t>(c.E));
+    for (int i = 0; i < c.E; ++i) experts[static_cast<std::size_t>(i)] = i;
+    double remote = 0;
+    for (int trial = 0; trial < trials; ++trial) {
+      std::vector<char> hit(static_cast<std::size_t>(c.ep / c.node_ranks), 0);
+      for (int j = 0; j < c.k; ++j) {
+        std::uniform_int_distribution<int> pick(j, c.E - 1);
+        std::swap(experts[static_cast<std::size_t>(j)], experts[static_cast<std::size_t>(pick(rng))]);
+        hit[static_cast<std::size_t>(experts[static_cast<std::size_t>(j)] / per_node)] = 1;
+      }
+      for (std::size_t node = 1; node < hit.size(); ++node) remote += hit[node];  // the sender sits on node 0
+    }
+    INFO("E " << c.E << " k " << c.k << " ep " << c.ep << " ranks per node " << c.node_ranks);
+    CHECK(remote_dest_nodes(c.E, c.k, c.ep, c.node_ranks) == Approx(remote / trials).epsilon(0.02));
+    CHECK(remote_dest_nodes(c.E, c.k, c.ep, c.node_ranks) < expert_load(c.E, c.k, c.ep, 1).dest_ranks);
+  }
+  CHECK(remote_dest_nodes(256, 8, 8, 8) == 0.0);  // one node: nothing crosses the NIC
+}
+
+TEST_CASE("prefill on 32 H100: normal all-to-all sends a token once per remote node, so it costs less than once per rank") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  for (const auto& [k, val] : {std::pair{"gpu", "h100"}, {"gpus", "32"}, {"tp", "1"}, {"dp", "32"}, {"ep", "32"},
+                               {"redundant", "32"}, {"engine", "sglang"}, {"prompt", "4096"}, {"prefix_hit", "0"}, {"ctx", "4096"}})
+    edit(s, k, val);
+  const Computed c = computed(s);
+  // Worked out here: 4,096 tokens per replica, each to (N − 1)(1 − C(E − E/N, k)/C(E, k)) remote nodes over a
+  // 50 GB/s NIC; the per-rank bound (7.3 ranks each over the NIC) would be 2.7× that.
+  const double nodes = remote_dest_nodes(288, 8, 32, 8);
+  CHECK(nodes == Approx(2.71).epsilon(0.01));
+  CHECK(c.values[F::PrefillFullTime] < 0.8);  // the per-rank count gave 1.10 s, of which 0.83 s collectives
+  CHECK(c.values[F::PrefillFullTime] > 0.3);  // still above its compute alone (~0.27 s)
+}
+
 // [SECTION] placement ----------------------------------------------------------------------------------------
 
 TEST_CASE("placement: a single-latent cache is copied to every TP rank, GQA splits by KV head") {

@@ -81,6 +81,28 @@ TEST_CASE("rates: CUDA graphs off is slower, and auto runs eagerly above the eng
   CHECK_FALSE(big.terms.cuda_graphs);
 }
 
+TEST_CASE("rates: small kernels add their launch floors beside the roofs, by the engine's count per layer") {
+  // DeepSeek-V3 on 8 H200 at batch 1: whatever the classes' roofs, the norms, RoPE, quantise and top-k
+  // kernels launch anyway, so the step grows with the engine's count of them.
+  Scenario s = preset("deepseek-v3-8xh200");
+  edit(s, "batch", "1");
+  edit(s, "engine", "trtllm");
+  const Computed trt = computed(s);
+  edit(s, "engine", "vllm");
+  const Computed vllm = computed(s);
+  const SmallKernels& a = engine_profile(EngineKind::Trtllm, GpuGen::Hopper).small;
+  const SmallKernels& b = engine_profile(EngineKind::Vllm, GpuGen::Hopper).small;
+  REQUIRE(b.attn_latent + b.moe > a.attn_latent + a.moe);
+  // The counts differ by (Δ attention × layers + Δ MoE × MoE layers) kernels per step; each costs kernel_us
+  // (3 µs in a graph on both), and the host terms differ too: compare the GPU's step only.
+  const double layers = trt.terms.layers, moe_layers = trt.terms.moe_layers;
+  const double extra = (b.attn_latent - a.attn_latent) * layers + (b.moe - a.moe) * moe_layers;
+  CHECK(vllm.terms.kernels_per_step - trt.terms.kernels_per_step == Approx(extra));
+  CHECK(vllm.terms.gpu_step - trt.terms.gpu_step == Approx(extra * trt.terms.kernel_us * 1e-6).epsilon(0.02));
+  // They count in decode.t_overhead, the launch floors above both roofs.
+  CHECK(trt.values[F::DecodeTOverhead] >= (a.attn_latent * layers + a.moe * moe_layers) * trt.terms.kernel_us * 1e-6 * 0.999);
+}
+
 TEST_CASE("rates: the host's time is one term of the step, hidden where the GPU step outlasts it") {
   Scenario s = preset("v41-flash-8xb200");
   const Computed c = computed(s);
@@ -89,6 +111,15 @@ TEST_CASE("rates: the host's time is one term of the step, hidden where the GPU 
   edit(s, "host_us", "100000");  // a host slower than the GPU's step shows past it
   const Computed slow = computed(s);
   CHECK(slow.values[F::DecodeStepTime] == Approx(slow.terms.host_step + slow.terms.host_res_us * 1e-6));
+  // The per-request time and the residual are inputs too: 1 ms per request at batch 64 outlasts the GPU.
+  edit(s, "host_us", "0");
+  edit(s, "batch", "64");
+  edit(s, "host_per_seq_us", "1000");
+  edit(s, "host_res_us", "50");
+  const Computed per_seq = computed(s);
+  CHECK(per_seq.terms.host_res_us == 50);
+  CHECK(per_seq.terms.host_step == Approx((per_seq.terms.host_us + 1000.0 * per_seq.terms.batch_replica) * 1e-6));
+  CHECK(per_seq.values[F::DecodeStepTime] == Approx(per_seq.terms.host_step + 50e-6));
 }
 
 TEST_CASE("capacity: the engine's running-batch cap bounds hbm.sessions, and a batch above it is infeasible, named") {

@@ -1,0 +1,36 @@
+// human() and shown_scale(): every prefix human() writes is one shown_scale() reads back, so a formula's
+// printed numbers can be checked against its value (roofline/test_formulas.cpp relies on this).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include "base/text.h"
+
+using namespace tierscope::model;
+
+namespace {
+// The number and the rest of a human() text: "2.73 ms" → 2.73 and "ms".
+double read_back(const std::string& text, const char* unit) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  std::string_view rest(end);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  return x * shown_scale(unit, rest);
+}
+}  // namespace
+
+TEST_CASE("text: every scaled unit human() writes reads back through shown_scale within its 4 digits") {
+  const char* units[] = {"B", "B/token", "B/s", "s", "FLOP", "FLOP/s", "params"};
+  const double values[] = {3.2e-12, 4.5e-10, 7.7e-7, 2.73e-3, 0.5, 1, 12, 999, 1024, 6.4e6, 3.35e9, 1.2e12, 9e15, 2.5e18};
+  for (const char* unit : units) {
+    for (const double v : values) {
+      const std::string text = human(v, unit);
+      INFO(unit << ": " << v << " written as " << text);
+      CHECK(read_back(text, unit) == Approx(v).epsilon(5e-4));
+    }
+  }
+  CHECK(shown_scale("tokens", "k tokens") == 1.0);  // unscaled units have no prefix
+  CHECK(shown_scale("s", "s") == 1.0);
+  CHECK(shown_scale("params", "B params") == 1e9);
+}
