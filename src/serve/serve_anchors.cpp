@@ -40,7 +40,12 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r) {
   // batch stays quick.
   spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
   if (m == model::AnchorMetric::DecodeTokensPerSGpu || m == model::AnchorMetric::StepTime) spec.prefill = PrefillMode::None;
-  if (m == model::AnchorMetric::PrefillTokensPerSGpu) spec.output = 2;
+  if (m == model::AnchorMetric::PrefillTokensPerSGpu) {
+    // As the single-step metric reads it: every replica prefilling a prompt of its own at once.
+    spec.output = 2;
+    spec.concurrency = std::max(spec.concurrency, std::max(1, s.par.dp));
+    spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
+  }
   out.concurrency = spec.concurrency;
   ServeResult res;
   model::Errors errors;
