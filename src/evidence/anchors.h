@@ -41,6 +41,7 @@ struct Anchor {
   bool replay = false;  // needs the serving replay (issue 22): the metric is a point of a serving curve, a trace
                         // or a benchmark with arrivals, which one step at a fixed batch does not reproduce;
                         // carried and evaluated, but kept out of the summary's aim
+  double per_user = 0;  // a serving curve's point at this output tok/s per user (0: at the settings' concurrency)
 };
 std::span<const Anchor> anchors();
 
