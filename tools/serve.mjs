@@ -1,19 +1,70 @@
-// A small static file server for the built site, on 127.0.0.1 only, with the right MIME types (wasm
-// needs application/wasm to stream) and an optional strict Content-Security-Policy.
-// usage: node tools/serve.mjs [--root DIR] [--port N] [--csp] [--quiet]
+// A small static file server for the built site, on 127.0.0.1 only, serving it as static hosts do: the right
+// MIME types (wasm needs application/wasm to stream), brotli or gzip when the browser accepts it, a year's
+// cache for content-hashed names and revalidation (ETag) for the rest, and an optional strict CSP.
+// usage: node tools/serve.mjs [--root DIR] [--port N] [--csp] [--no-compress] [--quiet]
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.json': 'application/json',
   '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain; charset=utf-8', '.webmanifest': 'application/manifest+json',
 };
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// Types worth compressing (fonts and images are compressed already).
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.svg', '.txt', '.webmanifest']);
+// name.<10 hex>.ext, as tools/hash-site.mjs names the shipped files: their bytes never change.
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
+export const LONG_CACHE = 'public, max-age=31536000, immutable';
+
+// The encoding to send for an Accept-Encoding header: brotli first, then gzip, else none. A coding the
+// browser gives q=0 is refused.
+export function pickEncoding(accept) {
+  const offered = new Map();
+  for (const part of String(accept || '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    offered.set(name, q ? Number(q[1]) : 1);
+  }
+  const ok = (n) => (offered.has(n) ? offered.get(n) > 0 : offered.has('*') && offered.get('*') > 0);
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return '';
+}
+
+export const cacheControl = (rel) => (HASHED.test(rel) ? LONG_CACHE : 'no-cache');
+
+// Compressed bodies, made once per file version (path, size and time) and kept while the server runs.
+const compressed = new Map();
+function compressedBody(file, st, encoding) {
+  const key = `${file}|${st.size}|${st.mtimeMs}|${encoding}`;
+  if (!compressed.has(key)) {
+    const raw = fs.readFileSync(file);
+    compressed.set(key, encoding === 'br'
+      ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+      : zlib.gzipSync(raw, { level: 9 }));
+  }
+  return compressed.get(key);
+}
+
+// Compresses every compressible file under root both ways ahead of the first request, so a measurement's
+// first load does not wait for the compressor.
+export function precompress(root) {
+  const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  for (const file of walk(path.resolve(root))) {
+    if (!COMPRESSIBLE.has(path.extname(file).toLowerCase())) continue;
+    const st = fs.statSync(file);
+    for (const enc of ['br', 'gzip']) compressedBody(file, st, enc);
+  }
+}
+
+// worker-src names what default-src allows already: the page's own worker (worker.js), nothing else.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'";
 
 export function parseArgs(argv) {
-  const opts = { root: 'build/web/site', port: 8080, csp: false, quiet: false };
+  const opts = { root: 'build/web/site', port: 8080, csp: false, compress: true, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -27,13 +78,14 @@ export function parseArgs(argv) {
       if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port: '${v}' is not a port number (0–65535; 0 picks a free one)`);
       opts.port = n;
     } else if (a === '--csp') opts.csp = true;
+    else if (a === '--no-compress') opts.compress = false;
     else if (a === '--quiet') opts.quiet = true;
-    else throw new Error(`unknown option '${a}' (allowed: --root DIR, --port N, --csp, --quiet)`);
+    else throw new Error(`unknown option '${a}' (allowed: --root DIR, --port N, --csp, --no-compress, --quiet)`);
   }
   return opts;
 }
 
-export function createServer({ root, csp }) {
+export function createServer({ root, csp, compress = true }) {
   const base = path.resolve(root);
   return http.createServer((req, res) => {
     let pathname;
@@ -46,14 +98,26 @@ export function createServer({ root, csp }) {
     if (pathname.endsWith('/')) file = path.join(file, 'index.html');
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: ' + pathname); return; }
+      const ext = path.extname(file).toLowerCase();
+      const encoding = compress && COMPRESSIBLE.has(ext) ? pickEncoding(req.headers['accept-encoding']) : '';
+      const etag = `"${st.size.toString(16)}-${Math.trunc(st.mtimeMs).toString(16)}${encoding ? '-' + encoding : ''}"`;
       const headers = {
-        'Content-Type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
-        'Content-Length': st.size,
-        'Cache-Control': 'no-cache',
+        'Content-Type': MIME[ext] || 'application/octet-stream',
+        'Cache-Control': cacheControl(path.basename(file)),
+        ETag: etag,
         'X-Content-Type-Options': 'nosniff',
       };
+      if (compress && COMPRESSIBLE.has(ext)) headers.Vary = 'Accept-Encoding';
       if (csp) headers['Content-Security-Policy'] = STRICT_CSP;
-      res.writeHead(200, headers);
+      if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
+      if (encoding) {
+        let body;
+        try { body = compressedBody(file, st, encoding); } catch (e) { res.writeHead(500, { 'Content-Type': 'text/plain' }).end('could not read ' + pathname + ': ' + e.message); return; }
+        res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': st.size });
       if (req.method === 'HEAD') { res.end(); return; }
       fs.createReadStream(file).pipe(res);
     });

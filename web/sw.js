@@ -15,16 +15,32 @@ self.addEventListener('activate', (event) => {
     .then(() => self.clients.claim()));
 });
 
-// Network first, so an online reader always gets the current release; the cache answers when offline.
-self.addEventListener('fetch', (event) => {
-  const req = event.request;
-  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
-  event.respondWith(fetch(req).then((res) => {
+// A file whose name carries its content's hash never changes: the cache answers it first (no request at
+// all on a reload), the network only when this release has not cached it. Everything else (the page, a
+// link's own address) is network first, so an online reader always gets the current release, and the
+// cache answers when offline: the page a release cached names only files that release cached too.
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
+
+function fromNetwork(req) {
+  return fetch(req).then((res) => {
     if (res.ok && res.type === 'basic') {
       const copy = res.clone();
       caches.open(CACHE).then((c) => c.put(req, copy));
     }
     return res;
-  }).catch(() => caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: true }))
-    .then((hit) => hit || new Response('offline and not cached: ' + new URL(req.url).pathname, { status: 503, headers: { 'Content-Type': 'text/plain' } }))));
+  });
+}
+
+const notCached = (url) => new Response('offline and not cached: ' + new URL(url).pathname, { status: 503, headers: { 'Content-Type': 'text/plain' } });
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  const cached = () => caches.match(req, { ignoreSearch: true });
+  if (HASHED.test(url.pathname)) {
+    event.respondWith(cached().then((hit) => hit || fromNetwork(req)).catch(() => notCached(req.url)));
+    return;
+  }
+  event.respondWith(fromNetwork(req).catch(() => caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: true })).then((hit) => hit || notCached(req.url))));
 });

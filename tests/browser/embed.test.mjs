@@ -165,7 +165,7 @@ test('an embed below the fold waits until it is scrolled into view before loadin
   const page = await env.browser.context.newPage();
   await page.setViewportSize({ width: 900, height: 500 });
   const wasm = [];
-  page.on('request', (r) => { if (r.url().endsWith('tierscope.wasm')) wasm.push(r.frame().url()); });
+  page.on('request', (r) => { if (/\/tierscope\.[0-9a-f]{10}\.wasm$/.test(r.url())) wasm.push(r.frame().url()); });
   await page.goto(env.site.url + 'examples/index.html');
   await page.evaluate(() => {
     const spacer = document.createElement('div');

@@ -164,7 +164,7 @@ test('window.tierscope validates its arguments and never throws', async () => {
 
 test('before the app is ready, calls answer "not ready" instead of throwing', async () => {
   const page = await env.browser.context.newPage();
-  await page.route('**/tierscope.wasm', () => {});  // never answers
+  await page.route('**/tierscope.*.wasm', () => {});  // never answers
   await page.goto(env.site.url);
   const r = await page.evaluate(() => [window.tierscope.play('decode'), window.tierscope.seek(1), window.tierscope.state()]);
   assert.equal(r[0].errors[0].code, 'not-ready');

@@ -126,7 +126,7 @@ test('a browser whose WebAssembly lacks bulk memory is told so before anything l
 
 test('an app file that is not valid WebAssembly is said to have failed to compile, not to download', async () => {
   const page = await env.browser.context.newPage();
-  await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0x7f]) }));
+  await page.route('**/tierscope.*.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0x7f]) }));
   await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /could not be compiled/);
@@ -135,17 +135,17 @@ test('an app file that is not valid WebAssembly is said to have failed to compil
 
 test('a failed download of the app shows which file and why', async () => {
   const page = await env.browser.context.newPage();
-  await page.route('**/tierscope.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  await page.route('**/tierscope.*.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
   await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /could not be downloaded/);
-  assert.match(await page.locator('#fatal-detail').textContent(), /tierscope\.wasm: HTTP 404/);
+  assert.match(await page.locator('#fatal-detail').textContent(), /tierscope\.[0-9a-f]{10}\.wasm: HTTP 404/);
   await page.close();
 });
 
 test('a missing app script is reported too', async () => {
   const page = await env.browser.context.newPage();
-  await page.route('**/tierscope.js', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.route('**/tierscope.*.js', (route) => route.fulfill({ status: 404, body: '' }));
   await page.goto(env.site.url);
   await page.waitForSelector('#fatal:not([hidden])');
   assert.match(await page.locator('#fatal-title').textContent(), /could not be loaded/);

@@ -20,7 +20,7 @@ test('before the app arrives the walkthrough is real text with placeholders, the
   const page = await env.browser.context.newPage();
   let release;
   const held = new Promise((r) => { release = r; });
-  await page.route('**/tierscope.wasm', async (route) => { await held; await route.continue(); });
+  await page.route('**/tierscope.*.wasm', async (route) => { await held; await route.continue(); });
   await page.goto(env.site.url);
   await page.waitForSelector('#tour-body .fig.pending');
   assert.equal(await page.locator('#tour-title').textContent(), variantFor(INTRO, null).title);

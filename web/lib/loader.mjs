@@ -96,7 +96,9 @@ export function createLoader({ S, $, win, doc, hooks }) {
     let response;
     try { response = await request; } catch (e) { throw new Error(url + ': ' + e.message); }
     if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
-    const total = Number(response.headers.get('Content-Length')) || 0;
+    // A compressed response's length counts the compressed bytes, not the ones read here: the bar then
+    // shows what has arrived without a total.
+    const total = response.headers.get('Content-Encoding') ? 0 : Number(response.headers.get('Content-Length')) || 0;
     if (!response.body || typeof response.body.tee !== 'function' || typeof win.WebAssembly.compileStreaming !== 'function') {
       const bytes = await readBytes(response, total);
       return win.WebAssembly.compile(bytes);
