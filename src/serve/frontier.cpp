@@ -141,10 +141,10 @@ std::vector<std::size_t> pareto_front(const std::vector<double>& x, const std::v
   return front;
 }
 
-bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
-  const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
-  const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
-  std::vector<Layout> ls = layouts(s);
+namespace {
+
+// Every layout at every concurrency it holds, replayed.
+std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int output, const FrontierOptions& o) {
   std::vector<Point> pts;
   for (std::size_t li = 0; li < ls.size(); ++li) {
     for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency)) {
@@ -162,6 +162,44 @@ bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::C
       pts.push_back(Point{li, n, r.tps_user, r.output_tps_gpu});
     }
   }
+  return pts;
+}
+
+}  // namespace
+
+std::vector<FrontPoint> replayed_front(const model::Scenario& s, const FrontierOptions& o) {
+  const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
+  const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
+  const std::vector<Layout> ls = layouts(s);
+  const std::vector<Point> pts = replay_grid(ls, input, output, o);
+  std::vector<double> xs, ys;
+  for (const Point& p : pts) {
+    xs.push_back(p.x);
+    ys.push_back(p.y);
+  }
+  std::vector<FrontPoint> front;
+  for (std::size_t i : pareto_front(xs, ys)) front.push_back(FrontPoint{pts[i].x, pts[i].y, ls[pts[i].layout].id, pts[i].concurrency});
+  return front;
+}
+
+double front_at(const std::vector<FrontPoint>& front, double tps_user) {
+  if (front.empty() || !(tps_user > 0)) return 0.0;
+  if (tps_user <= front.front().tps_user) return front.front().tps_gpu;
+  for (std::size_t i = 1; i < front.size(); ++i) {
+    const FrontPoint& a = front[i - 1];
+    const FrontPoint& b = front[i];
+    if (tps_user > b.tps_user) continue;
+    const double t = std::log(tps_user / a.tps_user) / std::log(b.tps_user / a.tps_user);
+    return std::exp(std::log(a.tps_gpu) + t * (std::log(b.tps_gpu) - std::log(a.tps_gpu)));
+  }
+  return 0.0;
+}
+
+bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
+  const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
+  const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
+  std::vector<Layout> ls = layouts(s);
+  const std::vector<Point> pts = replay_grid(ls, input, output, o);
   if (pts.empty()) {
     errors.push_back(model::make_error(model::ErrorCode::Infeasible, "frontier", model::setup_text(s),
                                        "a GPU count on which at least one TP × DP layout holds the model and one session"));

@@ -4,6 +4,9 @@
 // marked, and the measured points of the same model and hardware drawn on it.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "base/errors.h"
 #include "charts/charts.h"
 #include "model/scenario.h"
@@ -15,6 +18,18 @@ struct FrontierOptions {
   int max_concurrency = 0;    // 0: what the layout's HBM holds (at most 4096)
   std::uint64_t seed = 1;
 };
+
+// One point of the replayed Pareto front: a layout at one concurrency.
+struct FrontPoint {
+  double tps_user = 0, tps_gpu = 0;  // tokens/s per user, output tokens/s per GPU
+  std::string layout;                // "tp1-dp8-mtp"
+  int concurrency = 0;
+};
+// The Pareto front over every layout's replays, in increasing tokens/s per user (empty: no layout runs).
+std::vector<FrontPoint> replayed_front(const model::Scenario& s, const FrontierOptions& options);
+// The front's output tokens/s per GPU at `tps_user`: log-log between its points, its least interactive
+// point's throughput below them, 0 beyond its most interactive point (no layout gets there).
+double front_at(const std::vector<FrontPoint>& front, double tps_user);
 
 // Fills `out` (kind Frontier). False with errors when no layout of the scenario can run.
 bool frontier_chart(const model::Scenario& s, const FrontierOptions& options, model::Chart& out, model::Errors& errors);

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
 #include "evidence/anchors.h"
+#include "serve/frontier.h"
 
 namespace tierscope::serve {
 
@@ -21,7 +24,11 @@ struct ReplayedAnchor {
 
 // Replays one evaluated anchor (its scenario with the settings applied). Not ok for an anchor the single
 // step could not evaluate, or one not marked for the replay.
-ReplayedAnchor replay_anchor(const model::AnchorResult& r);
+// A serving curve's point measured at a tokens/s per user (Anchor::per_user) is read off the replayed
+// Pareto front of every layout at that interactivity, as the source's "best configuration" is; `fronts`
+// keeps each setup's front for the anchors that share it (null: computed each time).
+using FrontCache = std::map<std::string, std::vector<FrontPoint>>;
+ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts = nullptr);
 std::vector<ReplayedAnchor> replay_anchors(const std::vector<model::AnchorResult>& results);
 
 struct ReplaySummary {

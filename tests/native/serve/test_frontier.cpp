@@ -3,9 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "model/presets.h"
+#include "evidence/anchors.h"
 #include "serve/frontier.h"
+#include "serve/serve_anchors.h"
 
 using namespace tierscope;
 
@@ -61,4 +65,28 @@ TEST_CASE("frontier: the Pareto front keeps exactly the points no other beats on
   const std::vector<double> y = {10, 8, 5, 1, 4, 12};
   const std::vector<std::size_t> f = serve::pareto_front(x, y);
   CHECK(f == std::vector<std::size_t>{5, 0, 1, 2, 3});
+}
+
+TEST_CASE("frontier: a point measured at a tokens/s per user is read off the front at that interactivity") {
+  // A made-up front: 10 tok/s/user at 1,000 tok/s/GPU, 100 at 100 — log-log between them.
+  const std::vector<serve::FrontPoint> front = {{10, 1000, "a", 64}, {100, 100, "b", 4}};
+  CHECK(serve::front_at(front, 10) == Approx(1000));
+  CHECK(serve::front_at(front, std::sqrt(10.0) * 10) == Approx(std::sqrt(10.0) * 100));  // halfway in logs
+  CHECK(serve::front_at(front, 5) == Approx(1000));  // less interactive than any replay: the front's throughput
+  CHECK(serve::front_at(front, 150) == 0);           // more interactive than any layout gets: not reached
+  CHECK(serve::front_at({}, 10) == 0);
+  // The anchors that carry a per-user rate are replayed that way, and say so.
+  std::vector<model::AnchorResult> results;
+  for (const model::Anchor& a : model::anchors())
+    if (std::string(a.id) == "r1-b200-fp8-42" || std::string(a.id) == "r1-b200-fp8-100") results.push_back(model::evaluate_anchor(a));
+  REQUIRE(results.size() == 2);
+  const std::vector<serve::ReplayedAnchor> replayed = serve::replay_anchors(results);
+  for (const serve::ReplayedAnchor& r : replayed) {
+    INFO(r.why);
+    REQUIRE(r.ok);
+    CHECK(r.prefill.find("front of every layout") != std::string::npos);
+  }
+  CHECK(replayed[0].tps_user == 42);
+  CHECK(replayed[1].tps_user == 100);
+  CHECK(replayed[0].tps_gpu > replayed[1].tps_gpu);  // more interactivity costs throughput on the front
 }
