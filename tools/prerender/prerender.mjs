@@ -54,6 +54,9 @@ export function renderDefaultView(doc, data) {
   ledger.markCurrent();
   tables.renderFigures();
   tables.renderCard();
+  // The walkthrough again, as the app's next refresh draws it: a step's words that choose their claim from
+  // the numbers (the dots' names) now have every figure.
+  walkthrough.render();
   settleUntilReady(doc, $);
   return S;
 }
