@@ -76,11 +76,34 @@ set_target_properties(tierscope_web PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMM
 set_property(TARGET tierscope_web APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 target_link_options(tierscope_web PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 
+# --- the worker module -----------------------------------------------------------------------------------
+# The second WebAssembly module, run in a Web Worker (web/worker.js) and fetched on first use or when the
+# page is idle after its first frame: the charts' series with the measured anchors and the config.json
+# reader, from the same sources as the app but without Dear ImGui, SDL2 or GL. Its one bridge file is
+# src/worker/worker_bridge.cpp; the page's module then links none of that work.
+add_executable(tierscope_worker_web ${PROJECT_SOURCE_DIR}/src/worker/worker_bridge.cpp)
+set_target_properties(tierscope_worker_web PROPERTIES OUTPUT_NAME tierscope-worker SUFFIX ".js")
+target_link_libraries(tierscope_worker_web PRIVATE tierscope_app tierscope_headers)
+tierscope_own_target(tierscope_worker_web)
+set(_worker_link
+  -Oz -fno-exceptions -fno-rtti
+  -sMODULARIZE=1 -sEXPORT_NAME=createTierscopeWorker -sENVIRONMENT=worker
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sTOTAL_STACK=256KB
+  -sFILESYSTEM=0 -sMALLOC=emmalloc -sSUPPORT_LONGJMP=0 -sDYNAMIC_EXECUTION=0 -sTEXTDECODER=2
+  -sINCOMING_MODULE_JS_API=[locateFile,onAbort,print,printErr]
+  -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPF64]
+  -sEXPORTED_FUNCTIONS=[_malloc,_free])
+if(TIERSCOPE_CLOSURE_COMPILER AND EXISTS "${TIERSCOPE_CLOSURE_COMPILER}")
+  list(APPEND _worker_link --closure 1)
+endif()
+target_link_options(tierscope_worker_web PRIVATE ${_worker_link})
+set_target_properties(tierscope_worker_web PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_link_env}")
+
 # The deployable folder: the HTML shell, the app, fonts; re-assembled on every build (it takes a moment and
 # picks up edits to web/ without a relink). Printed sizes are raw and gzip -9.
 add_custom_target(site ALL
   COMMAND ${CMAKE_COMMAND} -E env "TIERSCOPE_ESBUILD=${TIERSCOPE_ESBUILD}"
           "${PROJECT_SOURCE_DIR}/tools/assemble-site" "${CMAKE_CURRENT_BINARY_DIR}" "${CMAKE_BINARY_DIR}/site"
-  DEPENDS tierscope_web
+  DEPENDS tierscope_web tierscope_worker_web
   COMMENT "Assembling the site in ${CMAKE_BINARY_DIR}/site"
   VERBATIM)

@@ -60,7 +60,8 @@ export function precompress(root) {
   }
 }
 
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// worker-src names what default-src allows already: the page's own worker (worker.js), nothing else.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'";
 
 export function parseArgs(argv) {
   const opts = { root: 'build/web/site', port: 8080, csp: false, compress: true, quiet: false };

@@ -144,8 +144,9 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
   return true;
 }
 
-bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes, std::string_view file) {
-  model::Scenario next = app.scenario;
+bool config_scenario(model::Scenario& s, std::string_view json, std::string_view file, model::Errors& errors,
+                     std::vector<std::string>& notes) {
+  model::Scenario next = s;
   model::Errors errs;
   std::vector<std::string> said;
   if (!model::apply_hf_config(next, json, file, errs, said)) {
@@ -160,6 +161,20 @@ bool load_config(App& app, std::string_view json, model::Errors& errors, std::ve
     notes.push_back("context: ctx " + std::to_string(w.ctx) + " and prompt " + std::to_string(w.prompt) + " tokens against the model's " +
                     std::to_string(max_pos) + " trained positions; timed figures are not computed until they fit");
   }
+  s = std::move(next);
+  return true;
+}
+
+bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes, std::string_view file) {
+  model::Scenario next = app.scenario;
+  if (!config_scenario(next, json, file, errors, notes)) return false;
+  set_scenario(app, next);
+  return true;
+}
+
+bool apply_scenario_hash(App& app, std::string_view hash, model::Errors& errors) {
+  model::Scenario next;
+  if (!model::scenario_from_hash(hash, next, errors)) return false;
   set_scenario(app, next);
   return true;
 }

@@ -113,6 +113,15 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors);
 bool load_config(App& app, std::string_view json, model::Errors& errors, std::vector<std::string>& notes,
                  std::string_view file = {});
 
+// load_config's reading without an app: `s` becomes the scenario the file makes of it, with the same notes.
+// The worker module reads files this way and hands the page's module the result as a link's scenario keys.
+bool config_scenario(model::Scenario& s, std::string_view json, std::string_view file, model::Errors& errors,
+                     std::vector<std::string>& notes);
+// Replaces the scenario by the one a link's scenario keys name (model::scenario_from_hash; view keys are
+// skipped), keeping the path, as set_scenario does: how the page's module takes an import from the worker.
+// Nothing changes on error.
+bool apply_scenario_hash(App& app, std::string_view hash, model::Errors& errors);
+
 void set_path(App& app, anim::PathId path);
 bool set_path(App& app, std::string_view key, model::Errors& errors);
 void play(App& app);

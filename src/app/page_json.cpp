@@ -244,30 +244,57 @@ bool card_export(const App& app, std::string_view format, std::string& out, mode
   return true;
 }
 
-bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
-                std::vector<double>* numbers) {
-  model::ChartKind kind{};
+namespace {
+// The chart key and its options as the page gives them (JSON text), or false with errors naming them.
+bool chart_request(std::string_view name, std::string_view options, model::ChartKind& kind, model::ChartOptions& co,
+                   model::Errors& errors) {
   if (!model::chart_from_key(name, kind)) {
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "one of: " + model::chart_keys_text()));
     return false;
   }
+  return model::chart_options_from_json(kind, options.empty() ? std::string_view("{}") : options, co, errors);
+}
+}  // namespace
+
+bool scenario_chart_json(const model::Scenario& s, const model::Scenario* pinned, std::string_view name, std::string_view options,
+                         std::string& out, model::Errors& errors, std::vector<double>* numbers) {
+  model::ChartKind kind{};
   model::ChartOptions co;
-  if (!model::chart_options_from_json(kind, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
+  if (!chart_request(name, options, kind, co, errors)) return false;
   if (model::is_fleet_chart(kind)) {
-    // A fleet chart is the finished run's: it takes no options.
-    if (co.points != model::ChartOptions{}.points) {
-      errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "points", std::to_string(co.points), std::string("no options with ") + model::chart_key(kind)));
-      return false;
-    }
-    return fleet_chart_json(app, kind, out, errors, numbers);
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "a chart of the scenario, not of a fleet run"));
+    return false;
   }
   model::Chart c;
   // While a scenario is pinned, every chart shows A (pinned) and B (current) on the same axes.
-  const bool ok = app.comparing ? model::make_chart_pair(app.pinned, app.scenario, kind, co, c, errors)
-                                : model::make_chart(app.scenario, kind, co, c, errors);
+  const bool ok = pinned ? model::make_chart_pair(*pinned, s, kind, co, c, errors) : model::make_chart(s, kind, co, c, errors);
   if (!ok) return false;
   out = model::chart_to_json(c, numbers);
   return true;
+}
+
+bool run_chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
+                    std::vector<double>* numbers) {
+  model::ChartKind kind{};
+  model::ChartOptions co;
+  if (!chart_request(name, options, kind, co, errors)) return false;
+  if (!model::is_fleet_chart(kind)) {
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "name", name, "a chart of the fleet run"));
+    return false;
+  }
+  // A fleet chart is the finished run's: it takes no options.
+  if (co.points != model::ChartOptions{}.points) {
+    errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "points", std::to_string(co.points), std::string("no options with ") + model::chart_key(kind)));
+    return false;
+  }
+  return fleet_chart_json(app, kind, out, errors, numbers);
+}
+
+bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
+                std::vector<double>* numbers) {
+  model::ChartKind kind{};
+  if (model::chart_from_key(name, kind) && model::is_fleet_chart(kind)) return run_chart_json(app, name, options, out, errors, numbers);
+  return scenario_chart_json(app.scenario, app.comparing ? &app.pinned : nullptr, name, options, out, errors, numbers);
 }
 
 namespace {

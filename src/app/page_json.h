@@ -44,5 +44,12 @@ std::string compare_json(const App& app);
 // errors naming the option. With `numbers`, the per-point arrays go there in binary (see chart_to_json).
 bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
                 std::vector<double>* numbers = nullptr);
+// chart_json's two halves, so each module links only its own: the charts of a scenario (with `pinned`, A
+// beside it as while comparing), which the worker module computes from the link's scenario keys; and the
+// fleet run's charts, which the page's module keeps with its run. Each refuses the other's keys by name.
+bool scenario_chart_json(const model::Scenario& s, const model::Scenario* pinned, std::string_view name, std::string_view options,
+                         std::string& out, model::Errors& errors, std::vector<double>* numbers = nullptr);
+bool run_chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,
+                    std::vector<double>* numbers = nullptr);
 
 }  // namespace tierscope::app

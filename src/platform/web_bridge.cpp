@@ -8,7 +8,6 @@
 #include "base/errors.h"
 #include "base/json_writer.h"
 #include "base/text.h"
-#include "hf/hf_config.h"
 #include "platform/platform.h"
 #include "sim/fleet_run.h"
 #include "sim/trace.h"
@@ -362,8 +361,9 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
   return hand_out(out.end().take());
 }
 
-// A chart's series as {ok, errors, chart, f64}: `name` is a chart key, `options` JSON text (see
-// charts/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
+// A fleet run's chart as {ok, errors, chart, f64}: `name` is a fleet chart's key (the scenario's charts come
+// from the worker module: web/worker.js), `options` JSON text (see charts/chart_options.h), for fleet
+// charts none. The chart is what `tierscope chart NAME --format json` prints, except that its
 // per-point arrays are {"f64":[at,count]}: doubles from the address `f64`, valid until the next call (the
 // page copies them at once; web/lib/bridge.mjs puts them back in place).
 TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
@@ -375,7 +375,7 @@ TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   numbers.clear();
   model::Errors errors;
   std::string chart;
-  const bool ok = app::chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
+  const bool ok = app::run_chart_json(*bridge::g_app, n, o, chart, errors, &numbers);
   model::JsonWriter out;
   out.object();
   app::errors_members(out, errors);
@@ -471,24 +471,17 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   return hand_out(app::result_json(errors, moved));
 }
 
-// Replaces the model by a Hugging Face config.json's text (the page reads the file; the app never sees a
-// path, only the file's name, which names a model whose file does not). Returns {ok, errors, notes}: notes
-// say what was assumed, ignored, or moved in the layout and the context.
-TS_EXPORT const char* ts_bridge_load_config(const char* json, const char* file) {
+// Replaces the scenario by the one a link's scenario keys name, keeping the path and the view: how an
+// import read in the worker module (web/worker.js, its {scenarioHash}) reaches the canvas, so this module
+// carries no config.json reader. Returns {ok, errors}; nothing changes on error.
+TS_EXPORT const char* ts_bridge_apply_scenario(const char* hash) {
   if (!bridge::g_app) return not_ready();
-  std::string_view text;
-  if (!arg_text(json, text, model::kMaxConfigBytes)) {
-    model::Errors e{model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
-                                      "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes")};
-    return hand_out(app::errors_notes_json(e, {}));
-  }
+  std::string_view h;
+  if (!arg_text(hash, h)) return bad_arg("scenario");
   model::Errors errors;
-  std::vector<std::string> notes;
-  std::string_view name;
-  if (!arg_text(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
-  app::load_config(*bridge::g_app, text, errors, notes, name);
+  app::apply_scenario_hash(*bridge::g_app, h, errors);
   after_change();
-  return hand_out(app::errors_notes_json(errors, notes));
+  return hand_out(app::errors_json(errors));
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {

@@ -8,7 +8,7 @@ import { STRICT_CSP } from '../../tools/serve.mjs';
 
 const env = useBrowser({ csp: true });
 
-test('under a strict CSP the app loads, draws, plays, walks the walkthrough and shows the embed code with no policy violation', async () => {
+test('under a strict CSP the app loads, draws, plays, walks the walkthrough, draws a chart in its worker and shows the embed code with no policy violation', async () => {
   const page = await env.browser.context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -32,6 +32,10 @@ test('under a strict CSP the app loads, draws, plays, walks the walkthrough and 
   await settled(page, since);
   await page.click('#tour-next');
   assert.equal((await page.evaluate(() => window.tierscope.state())).path, 'csa2-modes');
+  // A chart comes from the worker: its script and its WebAssembly run under the same policy.
+  await page.click('#open-charts');
+  await page.waitForSelector('#chart-figure svg', { timeout: 15000 });
+  await page.click('#charts-close');
   await page.click('#open-embed');
   assert.match(await page.inputValue('#embed-code'), /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#[^"]*path=csa2-modes/);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);

@@ -75,7 +75,7 @@ test('the page\'s fleet summary, hourly ledger and charts equal the CLI\'s for t
   assert.deepEqual(await page.evaluate(() => window.tierscope.fleetResults()), JSON.parse(cli(['fleet', '--hash', hash2, '--sweep', 'pool', '--format', 'json'])));
   sameChart(await page.evaluate(() => window.tierscope.chart('fleet-sweep')), JSON.parse(cli(['chart', 'fleet-sweep', '--hash', hash2, '--sweep', 'pool', '--format', 'json'])), 'fleet-sweep');
   // Bad calls are refused by name.
-  const bad = await page.evaluate(() => [window.tierscope.runFleet({ sweep: 'hbm' }), window.tierscope.runFleet('x'), window.tierscope.chart('fleet-hits', { points: 3 })]);
+  const bad = await page.evaluate(() => Promise.all([window.tierscope.runFleet({ sweep: 'hbm' }), window.tierscope.runFleet('x'), window.tierscope.chart('fleet-hits', { points: 3 })]));
   assert.deepEqual(bad.map((b) => b.errors[0].field), ['sweep', 'options', 'points']);
   // Reopening the link reproduces the run.
   const again = await page.context().newPage();

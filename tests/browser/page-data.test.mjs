@@ -112,8 +112,8 @@ test('chart(name, options) gives the CLI\'s chart series; bad names and options 
   sameChart(sweep, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--figures', 'hbm.sessions', '--over', 'ctx=4096,16384,65536', '--over', 'gpus=4,8', '--format', 'json'])));
   const range = await page.evaluate(() => window.tierscope.chart('sweep', { x: 'batch', values: { from: 1, to: 64, points: 7, log: true } }));
   sameChart(range, JSON.parse(cli(['chart', 'sweep', '--preset', 'deepseek-v3-8xh200', '--over', 'batch=1,2,4,8,16,32,64', '--format', 'json'])));
-  const bad = await page.evaluate(() => [window.tierscope.chart('pie'), window.tierscope.chart('sweep', { colour: 'red' }), window.tierscope.chart('roofline', { x: 'ctx' }),
-    window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1 } }), window.tierscope.chart('sweep', 'x')]);
+  const bad = await page.evaluate(() => Promise.all([window.tierscope.chart('pie'), window.tierscope.chart('sweep', { colour: 'red' }), window.tierscope.chart('roofline', { x: 'ctx' }),
+    window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1 } }), window.tierscope.chart('sweep', 'x')]));
   assert.deepEqual(bad.map((r) => [r.ok, r.errors[0].field, r.errors[0].code]), [[false, 'name', 'bad-enum'], [false, 'colour', 'unknown-key'],
     [false, 'x', 'bad-syntax'], [false, 'values', 'missing-field'], [false, 'options', 'wrong-type']]);
   assert.deepEqual(errors, []);
@@ -178,7 +178,7 @@ test('a model\'s config.json loads through the dialog and through loadConfig; a 
   assert.equal(r.ok, true);
   assert.ok(Array.isArray(r.notes) && r.notes.length > 0);
   const before = await page.evaluate(() => window.tierscope.state());
-  const bad = await page.evaluate(() => [window.tierscope.loadConfig('{"model_type": "mamba", "num_hidden_layers": 64}'), window.tierscope.loadConfig('{not json'), window.tierscope.loadConfig(7)]);
+  const bad = await page.evaluate(() => Promise.all([window.tierscope.loadConfig('{"model_type": "mamba", "num_hidden_layers": 64}'), window.tierscope.loadConfig('{not json'), window.tierscope.loadConfig(7)]));
   for (const b of bad) assert.equal(b.ok, false);
   assert.equal(bad[2].errors[0].code, 'wrong-type');
   assert.ok(bad[0].errors[0].field.length > 0 && bad[0].errors[0].message.includes(bad[0].errors[0].field));
@@ -186,6 +186,8 @@ test('a model\'s config.json loads through the dialog and through loadConfig; a 
   await page.click('#open-config');
   await page.fill('#config-text', '{"model_type": "mamba"}');
   await page.click('#config-load');
+  // The file is read in the worker: the dialog says "Reading…", then the reader's refusal.
+  await page.waitForFunction(() => document.getElementById('config-result').textContent !== 'Reading…');
   assert.match(await page.locator('#config-result').textContent(), /model_type|mamba/);
   assert.equal(await page.evaluate(() => document.getElementById('config-dialog').open), true, 'the dialog stays open to fix it');
   await page.keyboard.press('Escape');

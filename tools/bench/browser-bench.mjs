@@ -229,7 +229,7 @@ const lines = [
   ...r.bundle.files.map((f) => `| ${f.file} | ${f.raw} | ${f.gzip9} |`),
   `| **total** | **${r.bundle.totalRaw}** | **${r.bundle.totalGzip9}** |`,
   '',
-  `Aim: ≤ 290 kB gzip (below the lightest peer we measured, 293 kB). Measured: ${kb(r.bundle.totalGzip9)} kB.`,
+  `Aim (issue 23): ≤ 350 kB gzip before the first frame; the total shipped may grow. Measured: ${r.bundle.firstFrameGzip9 === undefined ? '—' : kb(r.bundle.firstFrameGzip9)} kB before the first frame, ${kb(r.bundle.totalGzip9)} kB in all (the worker module comes after the first frame).`,
   '',
   '### What each step saved',
   '',

@@ -1,6 +1,23 @@
 // Calls into the app: strings in and out of WebAssembly memory, JSON parsed once, and a clear result
 // when an export is missing (an older build) instead of a TypeError deep in the page.
 
+// A chart's per-point arrays (xs and each line's y) as {f64: [at, count]}: `count` doubles from index
+// `at0 + at` of `numbers` (the app's memory, or the copy the worker posts), put back in place as plain
+// arrays, non-finite as null — the chart is then exactly what `tierscope chart NAME --format json` prints,
+// without a number printed or parsed as text.
+export function readNumbers(chart, numbers, at0 = 0) {
+  const read = (v) => {
+    const ref = v && v.f64;
+    if (!Array.isArray(ref) || ref.length !== 2) return v;
+    const out = new Array(ref[1]);
+    for (let i = 0, at = at0 + ref[0]; i < ref[1]; i++) { const x = numbers[at + i]; out[i] = Number.isFinite(x) ? x : null; }
+    return out;
+  };
+  chart.xs = read(chart.xs);
+  for (const l of chart.lines || []) l.y = read(l.y);
+  return chart;
+}
+
 export function makeBridge(m) {
   const has = (name) => !!m && typeof m['_ts_bridge_' + name] === 'function';
   const missing = (name) => ({ ok: false, errors: [{ code: 'unavailable', field: name, value: '', allowed: '', message: `${name}: this build of the app does not offer it` }] });
@@ -35,24 +52,12 @@ export function makeBridge(m) {
     if (r.chart && typeof r.chart === 'object') out.chart = typeof r.f64 === 'number' ? withNumbers(r.chart, r.f64) : r.chart;
     return out;
   }
-  // A chart's per-point arrays (xs and each line's y) come as {f64: [at, count]}: doubles at the address
-  // `base` in the app's memory (valid until its next chart call), copied here into plain arrays, non-finite as
-  // null — the chart is then exactly what `tierscope chart NAME --format json` prints, without a number
-  // printed or parsed as text.
+  // A chart's per-point arrays come as {f64: [at, count]}: doubles at the address `base` in the app's memory
+  // (valid until its next chart call), copied into plain arrays (readNumbers).
   function withNumbers(chart, base) {
     const heap = m.HEAPF64;
     if (!heap || base % 8 !== 0) return chart;
-    const at0 = base / 8;
-    const read = (v) => {
-      const ref = v && v.f64;
-      if (!Array.isArray(ref) || ref.length !== 2) return v;
-      const out = new Array(ref[1]);
-      for (let i = 0, at = at0 + ref[0]; i < ref[1]; i++) { const x = heap[at + i]; out[i] = Number.isFinite(x) ? x : null; }
-      return out;
-    };
-    chart.xs = read(chart.xs);
-    for (const l of chart.lines || []) l.y = read(l.y);
-    return chart;
+    return readNumbers(chart, heap, base / 8);
   }
   // {ok, errors} of an already parsed reply.
   function result0(r) { return { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] }; }
@@ -76,13 +81,12 @@ export function makeBridge(m) {
     exportText: (what, format, tier = '', object = '') => (has('export')
       ? withString(what, (w) => withString(format, (f) => withString(tier, (t) => withString(object, (o) => result(m._ts_bridge_export(w, f, t, o))))))
       : missing('export')),
+    // A fleet run's chart (the scenario's charts come from the worker: worker-client.mjs).
     chart: (name, options) => (has('chart')
       ? withString(name, (n) => withString(options, (o) => result(m._ts_bridge_chart(n, o))))
       : missing('chart')),
-    // `name`: the file's name ("Qwen3-30B-A3B.json"), which names a model whose config.json does not.
-    loadConfig: (text, name = '') => (has('load_config')
-      ? withString(text, (p) => withString(name, (n) => result(m._ts_bridge_load_config(p, n))))
-      : missing('load_config')),
+    // Applies a scenario's link keys (an import the worker read: its scenarioHash), keeping the path and view.
+    applyScenario: (hash) => (has('apply_scenario') ? withString(hash, (p) => result(m._ts_bridge_apply_scenario(p))) : missing('apply_scenario')),
     // Opens a walkthrough step (-1: its first screen; 1 to N) on the entry it talks about, or playing its path.
     openTourStep: (tour, play = false) => call('open_tour_step', tour, play ? 1 : 0),
     // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.

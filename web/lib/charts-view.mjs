@@ -25,6 +25,8 @@ export function sweepText(o) {
 
 export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }) {
   let drawnKey = '';
+  let asked = null;  // the chart request in the worker: {id, key}
+  const fleetKeys = () => ((S.catalog && S.catalog.fleetChartLabels) || []).map((c) => c.key);
   let measureCtx = null;
   // The room the chart has, from the ResizeObserver (reading it from the layout in every redraw would force
   // the browser to lay the page out mid-update); read once from the layout until the observer reports.
@@ -147,8 +149,30 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     // A span on the browser's timeline (DevTools' Performance panel; tools/bench reads the main thread's CPU
     // time between the two marks from a trace). Cleared at once, so nothing piles up while a value is dragged.
     if (perf.mark) perf.mark('tierscope-chart-begin');
-    const r = S.bridge.chart(k, JSON.stringify(options));
-    const t1 = perf.now();
+    // A fleet run's chart comes from the app, which holds the run; the scenario's from the worker, off the
+    // page's thread: a newer request cancels one not yet started (a value dragged asks for many).
+    if (fleetKeys().includes(k)) { draw(k, { width, height }, S.bridge.chart(k, JSON.stringify(options)), t0, perf.now()); return; }
+    if (asked) S.work.cancel(asked.id);
+    const job = S.work.chart(S.state.scenarioHash, S.state.compare ? S.state.compare.hash : '', k, JSON.stringify(options));
+    asked = { id: job.id, key };
+    busy(true);
+    job.done.then((r) => {
+      if (!asked || asked.id !== job.id) return;  // superseded: a newer request draws
+      asked = null;
+      busy(false);
+      if (r.cancelled) return;
+      // The panel closed or moved on meanwhile: what it shows now is drawn by its own request.
+      if (drawnKey !== key || !open()) return;
+      draw(k, { width, height }, r, t0, perf.now());
+    });
+  }
+
+  // Says, on the figure, that a chart is being computed (the last one stays until the new one is drawn).
+  function busy(on) { $('chart-figure').setAttribute('aria-busy', on ? 'true' : 'false'); }
+
+  function draw(k, { width, height }, r, t0, t1) {
+    const perf = win.performance;
+    const box = $('chart-figure');
     if (!r.ok || !r.chart) {
       if (perf.clearMarks) perf.clearMarks('tierscope-chart-begin');
       notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes), { key: 'chart' });
@@ -174,7 +198,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
       perf.clearMarks('tierscope-chart-begin');
       perf.clearMarks('tierscope-chart-end');
     }
-    // The redraw, and its parts: the app's series through the bridge, the layout, the SVG written in place.
+    // The redraw, and its parts: the series (from the worker: the wait for it), the layout, the SVG in place.
     S.timings.add('chart', t3 - t0);
     S.timings.add('chart.series', t1 - t0);
     S.timings.add('chart.layout', t2 - t1);
@@ -217,7 +241,11 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     $('charts').hidden = !show;
     $('open-charts').setAttribute('aria-expanded', show ? 'true' : 'false');
     doc.documentElement.classList.toggle('chart-only', S.embed && show);
-    if (!show) { drawnKey = ''; room = null; shownChart = tableOf = null; return; }
+    if (!show) {
+      drawnKey = ''; room = null; shownChart = tableOf = null;
+      if (asked) { S.work.cancel(asked.id); asked = null; busy(false); }
+      return;
+    }
     tabs();
     sweepForm();
     compareBar();

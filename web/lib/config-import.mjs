@@ -14,8 +14,11 @@ export function createConfigImport({ S, $, doc, notices, api }) {
   let chosen = null;
   let last = '';
 
-  // Loads text through the public API (which checks it) and says what happened.
-  function load(text, name = '') { return report(api.loadConfig(text, name)); }
+  // Loads text through the public API (which checks it, then reads it in the worker) and says what happened.
+  async function load(text, name = '') {
+    result().textContent = 'Reading…';
+    return report(await api.loadConfig(text, name));
+  }
 
   function report(r) {
     const reasons = S.catalog && S.catalog.errorCodes;

@@ -1,7 +1,8 @@
 // Wires the page shell from one page state: the loader, the walkthrough, the ledger, the header and
 // playback, the figures and card tables, share links and the embed view, config.json import, notices and
 // window.tierscope. Each part is a module of its own (lib/*-view.mjs, …) over the state made here.
-import { makeBridge } from './bridge.mjs';
+import { makeBridge, readNumbers } from './bridge.mjs';
+import { createWorkerClient, createWork } from './worker-client.mjs';
 import { makeEl, makeById } from './dom.mjs';
 import { createPageState } from './page-state.mjs';
 import { earlyTour } from './hash.mjs';
@@ -32,6 +33,9 @@ export function init(win) {
   if (S.embed) doc.documentElement.classList.add('embed');
   S.readyPromise = new Promise((resolve, reject) => { S.resolveReady = resolve; S.rejectReady = reject; });
   S.readyPromise.catch(() => {});  // failures are shown on the page; callers may still await and catch
+  // The worker module (web/worker.js): the charts' series and the config.json reader, off the page's thread
+  // and out of the first load. It starts on first use, or once the page is idle after its first frame.
+  S.work = createWork(createWorkerClient(() => new win.Worker(new win.URL('worker.js', doc.baseURI))), readNumbers);
 
   // Every part refreshes through here: the app's state once, then each view in turn.
   const parts = {};
@@ -158,6 +162,15 @@ export function init(win) {
     if (S.resolveReady) S.resolveReady(api);
     parts.embed.postEvent('ready');
     registerServiceWorker();
+    warmWorker();
+  }
+
+  // Once the page is idle after the first frame, the worker module is fetched and compiled, so the first chart
+  // or import does not wait for its download.
+  function warmWorker() {
+    if (typeof win.Worker !== 'function') return;
+    if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(() => S.work.warm(), { timeout: 5000 });
+    else win.setTimeout(() => S.work.warm(), 1000);
   }
 
   // Offline: a versioned service worker caches the site after the first visit.

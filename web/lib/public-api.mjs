@@ -74,14 +74,18 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
       const bad = checkSpeed(speed);
       return bad ? fail(bad) : done(b().setSpeed(speed));
     },
-    // Replaces the model by a config.json's; {ok, errors, notes}. The share link then carries the inputs.
-    // `name` (optional): the file's name, for a config.json that does not name its model.
-    loadConfig(text, name = '') {
+    // Replaces the model by a config.json's: a promise of {ok, errors, notes}. The share link then carries the
+    // inputs. `name` (optional): the file's name, for a config.json that does not name its model. The file is
+    // read in the worker (web/worker.js), over the scenario on screen when it is called.
+    async loadConfig(text, name = '') {
       if (!S.ready) return { ...notReady('loadConfig'), notes: [] };
       const bad = checkConfigText(text, MAX_CONFIG_BYTES) || checkConfigName(name);
       if (bad) return { ...fail(bad), notes: [] };
-      const r = done(b().loadConfig(text, name));
-      return { ok: r.ok, errors: r.errors, notes: r.notes || [] };
+      const s = b().state();
+      const r = await S.work.readConfig(s ? s.scenarioHash : '', text, name);
+      if (!r.ok) return { ok: false, errors: r.errors, notes: r.notes };
+      const applied = done(b().applyScenario(r.scenarioHash));
+      return { ok: applied.ok, errors: applied.errors, notes: applied.ok ? r.notes : [] };
     },
     state,
     stats() {
@@ -105,14 +109,18 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
     ledger: () => (S.ready ? b().ledger() : null),
     // The names and labels the page shows (paths, objects, endpoints, speeds, panels, error codes, …).
     catalog: () => (S.ready ? b().catalog() : null),
-    // A chart's series, as `tierscope chart NAME --format json` prints it, or {ok: false, errors}.
-    chart(name, options) {
+    // A promise of a chart's series, as `tierscope chart NAME --format json` prints it, or of {ok: false,
+    // errors}. The scenario's charts are computed in the worker (web/worker.js), a fleet run's by the app.
+    async chart(name, options) {
       if (!S.ready) return notReady('chart');
       const bad = checkChart(name, options, S.catalog ? S.catalog.charts : []);
       if (bad) return fail(bad);
       let text;
       try { text = options === undefined ? '{}' : JSON.stringify(options); } catch { return fail(argError('wrong-type', 'options', options, 'plain data (numbers, strings, arrays, objects)')); }
-      const r = b().chart(name, text);
+      const fleetCharts = ((S.catalog && S.catalog.fleetChartLabels) || []).map((c) => c.key);
+      const s = b().state();
+      const r = fleetCharts.includes(name) || !s ? b().chart(name, text)
+        : await S.work.chart(s.scenarioHash, s.compare ? s.compare.hash : '', name, text).done;
       return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
     },
     // The fleet view: opens it and starts a run of the current scenario (synthetic traffic, or a trace's

@@ -24,7 +24,7 @@ try {
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
       window.tierscope.setParam('batch', String(1 + (i % 7)));
-      const c = window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1024, to: 1048576, points: 256, log: true } });
+      const c = await window.tierscope.chart('sweep', { x: 'ctx', values: { from: 1024, to: 1048576, points: 256, log: true } });
       if (!c || !c.lines) return null;
       out.push(performance.now() - t0);
       await new Promise((r) => requestAnimationFrame(r));

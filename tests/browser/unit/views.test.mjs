@@ -45,15 +45,25 @@ function setup({ ready = true } = {}) {
     // The app opens a walkthrough step in one operation: its path, on screen as state().tour and .path.
     openTourStep: (n, play) => { calls.push(['openTourStep', n, play]); S.state = { ...(S.state || {}), tour: n, path: ['prefill', 'decode', 'engram'][n - 1] || 'prefill', view: '' }; return { ok: true, errors: [] }; },
     step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
-    loadConfig: (text) => (text.includes('llama') ? { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] } : { ok: false, errors: [{ code: 'bad-syntax', field: 'config', value: 'x', allowed: 'JSON', message: "config: 'x' is not allowed (bad-syntax); allowed: JSON" }] }),
-    chart: (name, options) => ({ ok: true, errors: [], chart: { chart: name, options: JSON.parse(options) } }),
+    applyScenario: (hash) => { calls.push(['applyScenario', hash]); return { ok: true, errors: [] }; },
+    chart: (name, options) => { calls.push(['bridge.chart', name]); return { ok: true, errors: [], chart: { chart: name, options: JSON.parse(options), from: 'app' } }; },
     state: () => S.state, stats: () => ({}), has: () => true,
+  };
+  // The worker's jobs (web/lib/worker-client.mjs), answered as the worker module answers them.
+  S.work = {
+    readConfig: async (scenario, text, name) => {
+      calls.push(['worker.config', scenario, name]);
+      return text.includes('llama') ? { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'], scenarioHash: 'preset=v41-flash-8xb200&model=llama' }
+        : { ok: false, errors: [{ code: 'bad-syntax', field: 'config', value: 'x', allowed: 'JSON', message: "config: 'x' is not allowed (bad-syntax); allowed: JSON" }], notes: [] };
+    },
+    chart: (scenario, pinned, name, options) => { calls.push(['worker.chart', scenario, pinned, name]); return { id: 1, done: Promise.resolve({ ok: true, errors: [], chart: { chart: name, options: JSON.parse(options) } }) }; },
+    cancel: () => false,
   };
   S.ready = ready;
   S.state = { path: 'decode', scenarioHash: 'preset=v41-flash-8xb200', step: 1, steps: 2, speed: 1, playing: false, pathLabel: 'Decode step', presetLabel: 'DeepSeek V4.1 Flash · 8×B200', preset: 'v41-flash-8xb200', layoutText: '8×B200 · two TP4 instances',
     counterText: { globalKvTokens: '131,072', globalKvBytes: '116.7 MB', swaKvTokens: '128', swaKvBytes: '3.1 MB', engramRows: '6,144' }, tModelText: '1.6 ms', totalText: '1.62 ms',
     feasible: true, infeasible: '', infeasibleErrors: [], entrySentence: 'KV is read.', adjustmentsSeq: 0, adjustments: [], viewHash: 'preset=v41-flash-8xb200&path=decode&step=1' };
-  S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown'], paths: [{ key: 'decode', label: 'Decode step', summary: '' }],
+  S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown', 'fleet-hits'], fleetChartLabels: [{ key: 'fleet-hits', label: 'Hits' }], paths: [{ key: 'decode', label: 'Decode step', summary: '' }],
     speeds: [{ value: 0.25, label: '¼×' }, { value: 1, label: '1×' }], counters: [{ key: 'global', label: 'Global KV', scope: 'per GPU', applies: true }, { key: 'swa', label: 'SWA KV', scope: 'per GPU', applies: true },
       { key: 'engram', label: 'Engram rows', scope: 'so far', applies: true }, { key: 'policy', label: 'CSA2 policy', scope: '', applies: true }] };
   const $ = makeById(doc), el = makeEl(doc);
@@ -231,31 +241,44 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.equal(w.current(), 0);
 });
 
-test('window.tierscope: refuses before ready and on bad arguments; loadConfig and chart go to the app', () => {
+test('window.tierscope: refuses before ready and on bad arguments; loadConfig and chart go to the worker, a fleet chart to the app', async () => {
   const t = setup({ ready: false });
   const api = createApi({ S: t.S, win: t.win, refresh: t.refresh, link: () => 'l' });
-  assert.equal(api.loadConfig('{}').errors[0].code, 'not-ready');
-  assert.deepEqual(api.loadConfig('{}').notes, []);
-  assert.equal(api.chart('roofline').errors[0].code, 'not-ready');
+  assert.equal((await api.loadConfig('{}')).errors[0].code, 'not-ready');
+  assert.deepEqual((await api.loadConfig('{}')).notes, []);
+  assert.equal((await api.chart('roofline')).errors[0].code, 'not-ready');
   t.S.ready = true;
-  assert.equal(api.loadConfig(42).errors[0].code, 'wrong-type');
-  assert.equal(api.loadConfig('').errors[0].code, 'out-of-range');
-  assert.equal(api.loadConfig('x'.repeat(300000)).errors[0].code, 'too-large');
-  assert.deepEqual(api.loadConfig('{"model_type":"llama"}'), { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] });
-  assert.equal(api.chart('pie').errors[0].code, 'bad-enum');
-  assert.equal(api.chart('sweep', [1]).errors[0].field, 'options');
+  assert.equal((await api.loadConfig(42)).errors[0].code, 'wrong-type');
+  assert.equal((await api.loadConfig('')).errors[0].code, 'out-of-range');
+  assert.equal((await api.loadConfig('x'.repeat(300000))).errors[0].code, 'too-large');
+  assert.equal(t.calls.length, 0, 'refused before the worker or the app hears of it');
+  assert.deepEqual(await api.loadConfig('{"model_type":"llama"}', 'llama.json'), { ok: true, errors: [], notes: ['KV cache: bf16 (assumed)'] });
+  assert.deepEqual(t.calls, [['worker.config', 'preset=v41-flash-8xb200', 'llama.json'], ['applyScenario', 'preset=v41-flash-8xb200&model=llama']],
+    'read over the scenario on screen, then the worker\'s link keys applied');
+  t.calls.length = 0;
+  assert.equal((await api.loadConfig('x')).ok, false);
+  assert.deepEqual(t.calls, [['worker.config', 'preset=v41-flash-8xb200', '']], 'a refused file changes nothing');
+  t.calls.length = 0;
+  assert.equal((await api.chart('pie')).errors[0].code, 'bad-enum');
+  assert.equal((await api.chart('sweep', [1])).errors[0].field, 'options');
   const cyclic = {}; cyclic.self = cyclic;
-  assert.equal(api.chart('sweep', cyclic).errors[0].code, 'wrong-type');
-  assert.deepEqual(api.chart('sweep', { x: 'ctx' }), { chart: 'sweep', options: { x: 'ctx' } });
+  assert.equal((await api.chart('sweep', cyclic)).errors[0].code, 'wrong-type');
+  assert.deepEqual(await api.chart('sweep', { x: 'ctx' }), { chart: 'sweep', options: { x: 'ctx' } });
+  t.S.state = { ...t.S.state, compare: { label: 'A', hash: 'preset=v41-flash-8xb200&ctx=4096' } };
+  await api.chart('roofline');
+  assert.deepEqual((await api.chart('fleet-hits')).from, 'app');
+  assert.deepEqual(t.calls, [['worker.chart', 'preset=v41-flash-8xb200', '', 'sweep'], ['worker.chart', 'preset=v41-flash-8xb200', 'preset=v41-flash-8xb200&ctx=4096', 'roofline'], ['bridge.chart', 'fleet-hits']]);
 });
 
-test('config import: notes and refusals become notices and the dialog says what happened', () => {
+test('config import: notes and refusals become notices and the dialog says what happened', async () => {
   const t = setup();
   const api = createApi({ S: t.S, win: t.win, refresh: t.refresh, link: () => 'l' });
   const c = createConfigImport({ ...t, api });
-  assert.equal(c.load('{"model_type":"llama"}').ok, true);
+  const loading = c.load('{"model_type":"llama"}');
+  assert.equal(t.$('config-result').textContent, 'Reading…', 'the dialog says the file is being read');
+  assert.equal((await loading).ok, true);
   assert.match(t.$('notices').querySelector('.notice.config').textContent, /KV cache: bf16/);
-  assert.equal(c.load('x').ok, false);
+  assert.equal((await c.load('x')).ok, false);
   assert.match(t.$('config-result').textContent, /config: 'x' is not allowed/);
   assert.match(t.$('notices').querySelector('.notice.refused').textContent, /config.*cannot be read/);
 });

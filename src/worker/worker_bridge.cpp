@@ -1,0 +1,113 @@
+// The worker module's bridge: the one file of the second WebAssembly module (no Dear ImGui, SDL2 or GL)
+// that talks to JavaScript. It runs in a Web Worker (web/worker.js) and does the work the first frame does
+// not need — the charts' series with their measured anchors, and reading a config.json — for the page's
+// module, in the link codec's own words: a scenario's link keys in, the page's JSON out. A new kind of job
+// (the serving replay, when it lands) is one export here and one entry in web/worker.js's JOBS; a long one
+// runs in slices the script calls in turn, posting progress and reading its cancel between them.
+#include "app/app.h"
+#include "app/page_json.h"
+#include "base/errors.h"
+#include "base/json_writer.h"
+#include "codec/url_codec.h"
+#include "hf/hf_config.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
+#else
+#define TS_EXPORT extern "C"
+#endif
+
+using namespace tierscope;
+
+namespace {
+std::string g_out;               // the last answer handed to JS; valid until the next call
+std::vector<double> g_numbers;   // the last chart's per-point numbers (see ts_worker_chart)
+
+// Reads a C string from JS defensively: null and over-long input are refused, not trusted.
+bool arg_text(const char* p, std::string_view& out, std::size_t limit) {
+  if (!p) return false;
+  std::size_t n = 0;
+  while (n <= limit && p[n] != '\0') ++n;
+  if (n > limit) return false;
+  out = std::string_view(p, n);
+  return true;
+}
+const char* hand_out(std::string s) {
+  g_out = std::move(s);
+  return g_out.c_str();
+}
+model::Error too_long(const char* field, std::size_t limit, const char* what) {
+  return model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
+                           std::string(what) + " of at most " + std::to_string(limit) + " bytes");
+}
+// A scenario from its link keys ("preset=…&ctx=…", as state_json's scenarioHash gives them).
+bool scenario_arg(const char* text, const char* field, model::Scenario& s, model::Errors& errors) {
+  std::string_view h;
+  if (!arg_text(text, h, model::kMaxHashBytes)) {
+    errors.push_back(too_long(field, model::kMaxHashBytes, "a link's scenario keys"));
+    return false;
+  }
+  return model::scenario_from_hash(h, s, errors);
+}
+}  // namespace
+
+// A chart of a scenario as {ok, errors, chart, f64, f64n}: `scenario` is its link keys, `pinned` A's while
+// comparing (empty: none), `name` a chart key that is not a fleet run's, `options` JSON text
+// (charts/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
+// per-point arrays are {"f64":[at,count]}: doubles from the address `f64` on, `f64n` of them, valid until the
+// next call (the worker script posts a copy beside the answer; web/lib/bridge.mjs puts them in place).
+TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, const char* name, const char* options) {
+  model::Errors errors;
+  model::Scenario b, a;
+  std::string_view n, o, p;
+  if (!arg_text(name, n, 64)) errors.push_back(too_long("name", 64, "a chart key"));
+  if (!arg_text(options, o, 8192)) errors.push_back(too_long("options", 8192, "JSON text"));
+  if (!arg_text(pinned, p, model::kMaxHashBytes)) errors.push_back(too_long("pinned", model::kMaxHashBytes, "a link's scenario keys"));
+  if (errors.empty() && scenario_arg(scenario, "scenario", b, errors) && (p.empty() || scenario_arg(pinned, "pinned", a, errors))) {
+    g_numbers.clear();
+    std::string chart;
+    if (app::scenario_chart_json(b, p.empty() ? nullptr : &a, n, o, chart, errors, &g_numbers)) {
+      model::JsonWriter out;
+      out.object();
+      app::errors_members(out, errors);
+      out.key("chart").raw(chart).integer("f64", static_cast<long long>(reinterpret_cast<std::uintptr_t>(g_numbers.data())));
+      out.integer("f64n", static_cast<long long>(g_numbers.size()));
+      return hand_out(out.end().take());
+    }
+  }
+  return hand_out(app::errors_json(errors));
+}
+
+// Reads a Hugging Face config.json's text over a scenario (its link keys), as the page's import does:
+// {ok, errors, notes, scenarioHash}. The new scenario's link keys are what the page's module applies (its
+// share link then names the imported model); `file` is the file's name, which names a model whose file
+// does not. Nothing is kept between calls.
+TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* json, const char* file) {
+  model::Errors errors;
+  std::vector<std::string> notes;
+  std::string_view text, name;
+  model::Scenario s;
+  if (!arg_text(json, text, model::kMaxConfigBytes)) {
+    errors.push_back(model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
+                                       "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes"));
+    return hand_out(app::errors_notes_json(errors, notes));
+  }
+  if (!arg_text(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
+  if (!scenario_arg(scenario, "scenario", s, errors) || !app::config_scenario(s, text, name, errors, notes))
+    return hand_out(app::errors_notes_json(errors, notes));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  out.array("notes");
+  for (const std::string& note : notes) out.str(note);
+  out.end().str("scenarioHash", model::scenario_to_hash(s));
+  return hand_out(out.end().take());
+}

@@ -1,0 +1,156 @@
+// The worker module's exports (src/worker/worker_bridge.cpp) called as web/worker.js calls them: a chart of
+// a scenario's link keys is the command line's chart of the same link, number for number; a config.json read
+// there hands back link keys that make the same scenario as the page's own import; bad input is refused
+// with errors naming the field.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/app.h"
+#include "app/page_json.h"
+#include "cli/cli.h"
+#include "codec/json_codec.h"
+#include "codec/url_codec.h"
+
+using namespace tierscope;
+using nlohmann::json;
+
+extern "C" const char* ts_worker_chart(const char* scenario, const char* pinned, const char* name, const char* options);
+extern "C" const char* ts_worker_load_config(const char* scenario, const char* json, const char* file);
+
+namespace {
+std::string corpus_file(const char* name) {
+  std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+bool no_files(const std::string&, std::string&, std::string& why) {
+  why = "no files in this test";
+  return false;
+}
+std::string cli_out(std::vector<std::string_view> args) {
+  const cli::Output o = cli::run_cli(args, no_files);
+  REQUIRE(o.exit_code == cli::kExitOk);
+  return o.out;
+}
+// The worker's answer with its {"f64":[at,count]} arrays read back from the module's memory, as the worker
+// script does (this process is the module's memory here), non-finite numbers as null.
+json with_numbers(json answer) {
+  const auto base = reinterpret_cast<const double*>(static_cast<std::uintptr_t>(answer["f64"].get<long long>()));
+  const auto read = [base](json& v) {
+    if (!v.is_object() || !v.contains("f64")) return;
+    json out = json::array();
+    const long long at = v["f64"][0], n = v["f64"][1];
+    for (long long i = 0; i < n; ++i) {
+      const double x = base[at + i];
+      out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+    }
+    v = out;
+  };
+  json chart = answer["chart"];
+  read(chart["xs"]);
+  for (json& line : chart["lines"]) read(line["y"]);
+  return chart;
+}
+std::vector<std::string> codes(const json& answer) {
+  std::vector<std::string> out;
+  for (const json& e : answer["errors"]) out.push_back(e["field"].get<std::string>() + ":" + e["code"].get<std::string>());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a chart from the worker is the command line's chart of the same link") {
+  const std::string hash = "preset=v41-flash-8xb200&ctx=65536&batch=16";
+  for (const char* name : {"roofline", "sweep", "breakdown"}) {
+    INFO(name);
+    const json answer = json::parse(ts_worker_chart(hash.c_str(), "", name, "{}"));
+    REQUIRE(answer["ok"] == true);
+    const std::string link = "#" + hash;
+    const json cli = json::parse(cli_out({"chart", name, "--hash", link, "--format", "json"}));
+    CHECK(with_numbers(answer) == cli);
+  }
+}
+
+TEST_CASE("a chart from the worker while comparing shows A and B, as the page's module drew them") {
+  app::App page;
+  app::init(page);
+  app::set_compare(page, true);
+  model::Errors errors;
+  REQUIRE(app::set_param(page, "ctx", "32768", errors));
+  std::vector<double> numbers;
+  std::string mine;
+  REQUIRE(app::chart_json(page, "roofline", "{}", mine, errors, &numbers));
+  const std::string a = model::scenario_to_hash(page.pinned), b = model::scenario_to_hash(page.scenario);
+  const json answer = json::parse(ts_worker_chart(b.c_str(), a.c_str(), "roofline", "{}"));
+  REQUIRE(answer["ok"] == true);
+  json expected = json::parse(mine);
+  // The same chart, its numbers compared as numbers (the addresses differ between the two calls).
+  json worker = with_numbers(answer);
+  json page_chart = with_numbers(json{{"chart", expected}, {"f64", static_cast<long long>(reinterpret_cast<std::uintptr_t>(numbers.data()))}});
+  CHECK(worker == page_chart);
+  CHECK(worker.dump().find("\"series\":\"B\"") != std::string::npos);
+}
+
+TEST_CASE("the worker refuses a bad chart request by field, and a fleet run's chart, which is the page's") {
+  const std::string ok = "preset=v41-flash-8xb200";
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "pie", "{}"))) == std::vector<std::string>{"name:bad-enum"});
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "fleet-occupancy", "{}"))) == std::vector<std::string>{"name:bad-enum"});
+  CHECK(codes(json::parse(ts_worker_chart("preset=nope", "", "roofline", "{}"))).front().rfind("preset:", 0) == 0);
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "preset=nope", "roofline", "{}"))).front().rfind("preset:", 0) == 0);
+  CHECK(codes(json::parse(ts_worker_chart(nullptr, "", "roofline", "{}"))) == std::vector<std::string>{"scenario:too-large"});
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "sweep", "{\"points\": \"many\"}"))).front().rfind("points:", 0) == 0);
+  const json answer = json::parse(ts_worker_chart(ok.c_str(), "", "roofline", "not json"));
+  CHECK(answer["ok"] == false);
+  CHECK_FALSE(answer.contains("chart"));
+}
+
+TEST_CASE("a config.json read in the worker gives link keys that make the page's own import, as its share link reopens it") {
+  for (const char* file : {"Qwen3-30B-A3B.json", "gemma-3-27b-it.json", "DeepSeek-V2-Lite-Chat.json"}) {
+    INFO(file);
+    app::App direct, through;
+    app::init(direct);
+    app::init(through);
+    model::Errors errors;
+    std::vector<std::string> notes;
+    const std::string text = corpus_file(file);
+    REQUIRE(app::load_config(direct, text, errors, notes, file));
+    const std::string start = model::scenario_to_hash(through.scenario);
+    const json answer = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), file));
+    REQUIRE(answer["ok"] == true);
+    CHECK(answer["notes"] == json(notes));
+    REQUIRE(app::apply_scenario_hash(through, answer["scenarioHash"].get<std::string>(), errors));
+    CHECK(errors.empty());
+    CHECK(model::scenario_equal(through.scenario, direct.scenario));
+    CHECK(app::view_hash(through) == app::view_hash(direct));
+    // Every figure's value and words, with the sources a share link of the import gives (the link carries
+    // the model's keys, each sourced to the named config.json, not the file's own field names).
+    app::App link;
+    app::init(link);
+    REQUIRE(app::apply_hash(link, app::view_hash(direct), errors));
+    CHECK(app::figures_view_json(through) == app::figures_view_json(link));
+  }
+}
+
+TEST_CASE("the worker refuses a bad config.json with the page's own messages, and a missing one by size") {
+  const std::string start = "preset=v41-flash-8xb200";
+  app::App page;
+  app::init(page);
+  model::Errors errors;
+  std::vector<std::string> notes;
+  CHECK_FALSE(app::load_config(page, "{\"model_type\": \"mamba\"}", errors, notes));
+  const json answer = json::parse(ts_worker_load_config(start.c_str(), "{\"model_type\": \"mamba\"}", ""));
+  CHECK(answer["ok"] == false);
+  CHECK(answer["errors"] == json::parse(app::errors_json(errors))["errors"]);
+  CHECK_FALSE(answer.contains("scenarioHash"));
+  CHECK(codes(json::parse(ts_worker_load_config(start.c_str(), nullptr, ""))) == std::vector<std::string>{"config:too-large"});
+  CHECK(codes(json::parse(ts_worker_load_config("preset=nope", "{}", ""))).front().rfind("preset:", 0) == 0);
+}
