@@ -19,7 +19,7 @@ namespace tierscope::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown", "fleet-occupancy", "fleet-hits", "fleet-sweep"};
+constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown", "fleet-occupancy", "fleet-hits", "fleet-sweep", "frontier"};
 static_assert(std::size(kChartKeys) == static_cast<std::size_t>(ChartKind::Count));
 
 using F = FigureId;
@@ -495,6 +495,8 @@ bool is_fleet_chart(ChartKind k) {
   return k == ChartKind::FleetOccupancy || k == ChartKind::FleetHits || k == ChartKind::FleetSweep;
 }
 
+bool is_replay_chart(ChartKind k) { return k == ChartKind::Frontier; }
+
 std::string chart_keys_text() {
   std::string s;
   for (const char* k : kChartKeys) s += (s.empty() ? "" : ", ") + std::string(k);
@@ -509,6 +511,7 @@ const char* chart_label(ChartKind k) {
     case ChartKind::FleetOccupancy: return "Occupancy over the run";
     case ChartKind::FleetHits: return "Hit rates by hour";
     case ChartKind::FleetSweep: return "Hit rate against capacity";
+    case ChartKind::Frontier: return "Throughput against interactivity";
     case ChartKind::Count: break;
   }
   return "";
@@ -548,6 +551,10 @@ bool make_chart_at(const Scenario& s, ChartKind kind, const ChartOptions& option
     case ChartKind::FleetSweep:
       // Drawn from a run, not from the scenario alone (sim/fleet_charts.h).
       errors.push_back(make_error(ErrorCode::BadEnum, "chart", chart_key(kind), "a chart of the scenario (roofline, sweep, breakdown); fleet charts come from a fleet run"));
+      break;
+    case ChartKind::Frontier:
+      // Drawn from serving replays (serve/frontier.h).
+      errors.push_back(make_error(ErrorCode::BadEnum, "chart", chart_key(kind), "a chart of the scenario (roofline, sweep, breakdown); the frontier comes from serving replays"));
       break;
     case ChartKind::Count: errors.push_back(make_error(ErrorCode::BadEnum, "chart", "", "one of: " + chart_keys_text())); break;
   }

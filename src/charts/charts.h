@@ -15,11 +15,13 @@
 
 namespace tierscope::model {
 
-// The fleet kinds are drawn from a finished fleet run (sim/fleet_charts.h), not from the scenario alone.
-enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, FleetOccupancy, FleetHits, FleetSweep, Count };
+// The fleet kinds are drawn from a finished fleet run (sim/fleet_charts.h), the frontier from serving
+// replays (serve/frontier.h), not from the scenario's figures alone.
+enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, FleetOccupancy, FleetHits, FleetSweep, Frontier, Count };
 const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown", "fleet-…" (URL view=chart-<key>)
 bool chart_from_key(std::string_view key, ChartKind& out);
 bool is_fleet_chart(ChartKind k);
+bool is_replay_chart(ChartKind k);  // the frontier: one serving replay per point
 std::string chart_keys_text();  // "roofline, sweep, breakdown, fleet-occupancy, …"
 const char* chart_label(ChartKind k);  // the chart's name on its tab: "Roofline", "Sweep", "Where the time goes"
 

@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "charts/charts.h"
 #include "model/params.h"
+#include "serve/serve.h"
 #include "sim/fleet_report.h"
 
 namespace tierscope::cli {
@@ -135,7 +136,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
+        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
         continue;
       }
       have_command = true;
@@ -148,7 +149,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       else if (a == "anchors") o.command = Command::Anchors;
       else if (a == "chart") o.command = Command::Chart;
       else if (a == "fleet") o.command = Command::Fleet;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
+      else if (a == "serve") o.command = Command::Serve;
+      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -162,11 +164,12 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
                        flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
-                       flag == "--object" || fleet_flag;
+                       flag == "--object" || fleet_flag || serve::is_serve_flag(flag);
     if (!known) {
       usage(ErrorCode::UnknownKey, "flag", flag,
             "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
-            "--sweep, --help");
+            "--sweep, --concurrency, --rate, --requests, --input, --output, --lengths, --range-ratio, --len-sigma, --budget, --prefill, "
+            "--instances, --steps, --help");
       continue;
     }
     if (!has_value) {
@@ -216,6 +219,14 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       o.path = std::string(value);
+    } else if (flag != "--seed" && serve::is_serve_flag(flag)) {
+      Error e;
+      if (!serve::set_serve_flag(flag, value, o.serve, e)) {
+        r.errors.push_back(e);
+        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+        continue;
+      }
+      o.serve_flags.push_back(std::string(flag));
     } else if (flag == "--hours" || flag == "--seed") {
       // Shorthands for the registry keys, applied in order with the --set flags.
       o.sets.push_back(SetArg{flag == "--hours" ? "hours" : "seed", std::string(value)});
@@ -249,20 +260,33 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet");
+    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
     return r;
+  }
+  // The serve flags belong to the serve command and the frontier chart (which replays at each point).
+  const bool frontier = o.command == Command::Chart && o.chart == "frontier";
+  if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
+    usage(ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command or chart frontier");
+  }
+  // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
+  if (o.command == Command::Serve || frontier) {
+    std::erase_if(fleet_flags, [](const std::string& f) { return f == "--seed" || f == "--trace"; });
+    if (!o.trace_file.empty() && o.serve.lengths != serve::Lengths::Trace) {
+      usage(ErrorCode::Inconsistent, "--trace", o.trace_file, "--lengths trace with a trace file (serve replays the trace's lengths)");
+    }
   }
   // A fleet chart is drawn from a fleet run: it takes the fleet command's flags too.
   model::ChartKind chart_kind{};
   const bool fleet_chart = o.command == Command::Chart && model::chart_from_key(o.chart, chart_kind) && model::is_fleet_chart(chart_kind);
   if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
-    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)");
+    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)"
+          + std::string(fleet_flags[0] == "--seed" || fleet_flags[0] == "--trace" ? ", or serve" : ""));
   }
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
   }
   if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
-    usage(ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart or fleet");
+    usage(ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart, fleet or serve");
   }
   if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
     usage(ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");

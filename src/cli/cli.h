@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "serve/serve.h"
 
 namespace tierscope::cli {
 
@@ -22,7 +23,7 @@ enum ExitCode : int {
   kExitFile = 4,      // the --scenario, --config or --trace file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet, Serve };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {
@@ -50,6 +51,8 @@ struct Options {
   std::string hash;                      // --hash: a share link's hash (link/view_codec.h); scenario and path
   bool hash_given = false;
   std::string tier, object;              // --tier, --object (ledger): only the entries that match
+  serve::ServeSpec serve;                // serve (and chart frontier): the benchmark's flags
+  std::vector<std::string> serve_flags;  // the serve flags given, to refuse them elsewhere
 };
 
 struct ParseResult {

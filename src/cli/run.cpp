@@ -11,6 +11,8 @@
 #include "codec/json_codec.h"
 #include "codec/url_codec.h"
 #include "evidence/anchors.h"
+#include "serve/frontier.h"
+#include "serve/serve_anchors.h"
 #include "evidence/card_check.h"
 #include "evidence/reports.h"
 #include "hf/hf_config.h"
@@ -266,6 +268,23 @@ void print_chart(const Options& opt, const Chart& c, Output& o);
 void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const FromLink& link, Output& o) {
   ChartKind kind{};
   chart_from_key(opt.chart, kind);
+  if (is_replay_chart(kind)) {
+    // One serving replay per layout and concurrency: --input and --output set the requests, --concurrency
+    // the largest concurrency swept.
+    serve::FrontierOptions fo;
+    fo.input = opt.serve.input;
+    fo.output = opt.serve.output;
+    fo.max_concurrency = opt.serve.concurrency;
+    fo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+    Chart c;
+    Errors errors;
+    if (!serve::frontier_chart(s, fo, c, errors)) {
+      report(o, errors, kExitInvalid);
+      return;
+    }
+    print_chart(opt, c, o);
+    return;
+  }
   if (is_fleet_chart(kind)) {
     // Drawn from a fleet run: the fleet-sweep chart sweeps the SWA pool unless --sweep names a tier.
     Options run_opt = opt;
@@ -322,11 +341,16 @@ void print_chart(const Options& opt, const Chart& c, Output& o) {
 
 // Measured serving points against the model under one set of engine constants, grouped by model family
 // (the table's order), each saying whether it counts toward the aim, and the summary line.
-Json anchor_json(const AnchorResult& r) {
+Json replayed_json(const serve::ReplayedAnchor& p) {
+  if (!p.ok) return Json{{"ok", false}, {"why", p.why}};
+  return Json{{"ok", true}, {"model", p.model}, {"ratio", p.ratio}, {"concurrency", p.concurrency}, {"prefill", p.prefill}};
+}
+
+Json anchor_json(const AnchorResult& r, const serve::ReplayedAnchor& p) {
   const Anchor& a = *r.anchor;
   Json terms = Json::array();
   for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
-  return Json{{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
+  return Json{{"replayed", a.replay ? replayed_json(p) : Json(nullptr)},{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
               {"assumed", a.assumed}, {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
               {"unit", anchor_unit(a.metric)}, {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)},
               {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)}, {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured},
@@ -335,12 +359,12 @@ Json anchor_json(const AnchorResult& r) {
 }
 
 // One anchor as text: the metric, its step (or prefill pass) term by term, and whether it counts.
-void anchor_text(const AnchorResult& r, std::string& out) {
+void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::string& out) {
   const Anchor& a = *r.anchor;
   const char* unit = anchor_unit(a.metric);
   const std::string row = a.row > 0 ? "FACTS-parallel §6 row " + std::to_string(a.row) + " · " : std::string();
   appendf(out, "%s  %s\n    %s%s\n", a.id, a.what, row.c_str(), a.url);
-  out += a.replay ? "    counts toward the aim: no (needs the serving replay, issue 22)\n"
+  out += a.replay ? "    counts toward the aim: no (a serving benchmark: its replayed ratio counts toward the replayed aim)\n"
                   : r.ok ? "    counts toward the aim: yes (single step)\n"
                          : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
   if (!r.ok) {
@@ -349,6 +373,12 @@ void anchor_text(const AnchorResult& r, std::string& out) {
   }
   appendf(out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
           human(r.model, unit).c_str(), r.ratio);
+  if (a.replay && p.ok) {
+    appendf(out, "    replayed (serve, concurrency %d, prefill %s): %s, replay/measured %.2f\n", p.concurrency, p.prefill.c_str(),
+            human(p.model, unit).c_str(), p.ratio);
+  } else if (a.replay) {
+    appendf(out, "    replayed: not computed: %s\n", p.why.c_str());
+  }
   if (!anchor_is_decode(a.metric)) {
     appendf(out, "    per prefill pass (one prompt per replica): measured %s, model %s (prefill.time)\n", human(r.step_measured, "s").c_str(),
             human(r.step_model, "s").c_str());
@@ -369,23 +399,30 @@ void anchor_text(const AnchorResult& r, std::string& out) {
 
 void cmd_anchors(const Options& opt, Output& o) {
   const std::vector<AnchorResult> results = evaluate_anchors();
+  const std::vector<serve::ReplayedAnchor> replayed = serve::replay_anchors(results);
   const AnchorSummary sum = summarize_anchors(results);
-  const std::string summary = anchor_summary_text(sum);
+  const serve::ReplaySummary rsum = serve::summarize_replayed(replayed, results);
+  const std::string summary = anchor_summary_text(sum), rsummary = serve::replay_summary_text(rsum);
   if (opt.format == Format::Json) {
     Json arr = Json::array();
-    for (const AnchorResult& r : results) arr.push_back(anchor_json(r));
+    for (std::size_t i = 0; i < results.size(); ++i) arr.push_back(anchor_json(results[i], replayed[i]));
     const Json js{{"points", sum.points}, {"within_2x", sum.within_2x}, {"median_abs_log2", sum.median_abs_log2},
-                  {"replay", sum.replay}, {"not_computed", sum.not_computed}, {"text", summary}};
+                  {"replay", sum.replay}, {"not_computed", sum.not_computed}, {"text", summary},
+                  {"replayed", Json{{"points", rsum.points}, {"within_2x", rsum.within_2x}, {"median_abs_log2", rsum.median_abs_log2},
+                                    {"not_computed", rsum.not_computed}, {"text", rsummary}}}};
     o.out = Json{{"anchors", std::move(arr)}, {"summary", js}}.dump(2) + "\n";
     return;
   }
   if (opt.format == Format::Csv) {
-    o.out = "id,family,row,metric,measured,model,ratio,counts,replay,step_model_s,step_measured_s,what,settings,assumed,url\n";
-    for (const AnchorResult& r : results) {
+    o.out = "id,family,row,metric,measured,model,ratio,counts,replay,replayed_model,replayed_ratio,step_model_s,step_measured_s,what,settings,assumed,url\n";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const AnchorResult& r = results[i];
+      const serve::ReplayedAnchor& p = replayed[i];
       const Anchor& a = *r.anchor;
       o.out += csv_field(a.id) + "," + csv_field(anchor_family(a)) + "," + std::to_string(a.row) + "," + csv_field(anchor_metric_name(a.metric)) +
                "," + num_exact(a.measured) + "," + (r.ok ? num_exact(r.model) : std::string()) + "," + (r.ok ? num_exact(r.ratio) : std::string()) +
-               "," + (counts_toward_aim(r) ? "true" : "false") + "," + (a.replay ? "true" : "false") + "," + num_exact(r.step_model) + "," +
+               "," + (counts_toward_aim(r) ? "true" : "false") + "," + (a.replay ? "true" : "false") + "," + (p.ok ? num_exact(p.model) : std::string()) +
+               "," + (p.ok ? num_exact(p.ratio) : std::string()) + "," + num_exact(r.step_model) + "," +
                num_exact(r.step_measured) + "," + csv_field(a.what) + "," + csv_field(a.settings) + "," + csv_field(a.assumed) + "," +
                csv_field(a.url) + "\n";
     }
@@ -393,16 +430,18 @@ void cmd_anchors(const Options& opt, Output& o) {
   }
   o.out = "measured points against the model (one set of engine constants, no per-point tuning)\n";
   o.out += "SUMMARY: " + summary + "\n";
+  o.out += "SUMMARY (replayed): " + rsummary + "\n";
   const char* family = "";
-  for (const AnchorResult& r : results) {
-    const char* f = anchor_family(*r.anchor);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const char* f = anchor_family(*results[i].anchor);
     if (std::string_view(f) != family) {
       appendf(o.out, "\n== %s\n\n", f);
       family = f;
     }
-    anchor_text(r, o.out);
+    anchor_text(results[i], replayed[i], o.out);
   }
   o.out += "SUMMARY: " + summary + "\n";
+  o.out += "SUMMARY (replayed): " + rsummary + "\n";
 }
 
 void cmd_presets(const Options& opt, Output& o) {
@@ -518,6 +557,43 @@ void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output
   else o.out = sim::fleet_text(result, swept ? &sweep : nullptr);
 }
 
+// The spec as given, with the scenario's seed and a trace's lengths.
+bool serve_spec(const Options& opt, const Scenario& s, ReadFile read_file, serve::ServeSpec& spec, Output& o) {
+  spec = opt.serve;
+  spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+  if (opt.trace_file.empty()) return true;
+  std::string text, why;
+  if (!read_file(opt.trace_file, text, why)) {
+    report(o, {make_error(ErrorCode::BadSyntax, "--trace", opt.trace_file, "a readable file (" + why + ")")}, kExitFile);
+    return false;
+  }
+  sim::Trace trace;
+  Error e;
+  if (!sim::parse_trace(text, s.fleet.block_tokens, trace, e)) {
+    e.field = opt.trace_file + ": " + e.field;
+    report(o, {e}, kExitInvalid);
+    return false;
+  }
+  spec.trace_input = trace.input;
+  spec.trace_output = trace.output;
+  return true;
+}
+
+// A serving benchmark replayed step by step: the summary the engines' tools print (docs/serve.md).
+void cmd_serve(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+  serve::ServeSpec spec;
+  if (!serve_spec(opt, s, read_file, spec, o)) return;
+  serve::ServeResult r;
+  Errors errors;
+  if (!serve::run_serve(s, spec, r, errors)) {
+    report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
+    return;
+  }
+  if (opt.format == Format::Json) o.out = serve::serve_json(r);
+  else if (opt.format == Format::Csv) o.out = serve::serve_csv(r);
+  else o.out = serve::serve_text(r);
+}
+
 }  // namespace
 
 Output run(const Options& opt, ReadFile read_file) {
@@ -532,7 +608,8 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Sweep:
     case Command::Ledger:
     case Command::Chart:
-    case Command::Fleet: break;
+    case Command::Fleet:
+    case Command::Serve: break;
   }
   Scenario s;
   FromLink link;
@@ -548,6 +625,7 @@ Output run(const Options& opt, ReadFile read_file) {
   }
   else if (opt.command == Command::Ledger) cmd_ledger(opt, s, hash_path, o);
   else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
+  else if (opt.command == Command::Serve) cmd_serve(opt, s, read_file, o);
   else cmd_sweep(opt, s, o);
   return o;
 }
@@ -578,9 +656,13 @@ std::string usage_text() {
          "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
          "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
          "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
-         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier)\n"
+         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier); frontier:\n"
+         "                output tokens/s per GPU against tokens/s per user over layouts and concurrencies, replayed\n"
+         "                (--input, --output, --concurrency: the largest swept), the Pareto front and measured points\n"
          "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
          "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
+         "  serve         a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"
+         "                E2E percentiles, output tokens per second per GPU and per user (docs/serve.md)\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -593,9 +675,11 @@ std::string usage_text() {
          "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
          "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
          "  --hours H            fleet: simulated hours (the same as --set hours=H)\n"
-         "  --seed S             fleet: random seed (the same as --set seed=S)\n"
-         "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic\n"
+         "  --seed S             fleet, serve: random seed (the same as --set seed=S)\n"
+         "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic;\n"
+         "                       serve: its requests' lengths (with --lengths trace)\n"
          "  --sweep TIER         fleet: also run the tier (pool, dram, ssd) at 1/16 to 16 times its capacity\n"
+         + std::string(serve::serve_flags_text()) +
          "  --tier KEY           ledger: only moves from or to this place (sram, hbm, dram, ssd, …)\n"
          "  --object KEY         ledger: only moves of this object (global-kv, moe-weights, …)\n"
          "  --help               this text\n"
@@ -611,6 +695,7 @@ std::string usage_text() {
          "  tierscope ledger --hash '#preset=v41-flash-8xh200&ctx=1048576&path=prefill' --format csv\n"
          "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
          "  tierscope chart roofline --format json\n"
+         "  tierscope serve --concurrency 64 --input 1024 --output 1024\n"
          "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"
          "  tierscope figures --config Qwen3-8B/config.json --preset llama31-8b-1xh100\n";
 }

@@ -350,17 +350,9 @@ double engram_fetch_time(const Terms& t, EngramHome home, double bytes) {
   return t.hbm_lat + hbm_transfer_time(t, bytes);
 }
 
-namespace {
+namespace topics {
 
-// The whole evaluation, topic by topic, each reading what the ones before it filled; `given` is s.model's
-// layer plan when the caller already has it, and `scope` leaves out the passes no requested figure needs.
-void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsigned scope) {
-  using namespace topics;
-  Terms& t = out.terms;
-  Values& v = out.values;
-  t = Terms{};
-  v = Values{};
-  Ctx c(s, t);
+void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given) {
   compute_params(c, v);         // parameters by part, bytes per value
   compute_kv_layout(c, v);      // KV owners, entry sizes, bytes per token and per session
   compute_kv_reads(c, given);   // the layer plan and what one decode query reads at ctx
@@ -373,6 +365,22 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   compute_decode_terms(c, v);
   compute_engram_stall(c, v);
   compute_decode_rates(c, v);
+}
+
+}  // namespace topics
+
+namespace {
+
+// The whole evaluation, topic by topic, each reading what the ones before it filled; `given` is s.model's
+// layer plan when the caller already has it, and `scope` leaves out the passes no requested figure needs.
+void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsigned scope) {
+  using namespace topics;
+  Terms& t = out.terms;
+  Values& v = out.values;
+  t = Terms{};
+  v = Values{};
+  Ctx c(s, t);
+  compute_through_decode(c, v, given);
   if (scope & kScopeCrossover) compute_crossover(c, v);
   compute_sparse_reads(c, v);   // per session per step on one GPU
   compute_swa(c, v);            // the window's restore and pool, a resumed session's KV

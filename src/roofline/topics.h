@@ -152,6 +152,9 @@ double topk_call_s();                 // a top-k call's fixed time, one per sele
 double topk_select_time(const Ctx& c, double queries);
 void add_infeasible(Terms& t, Infeasible kind, std::string_view field, double value, double limit, const char* unit, double setting);
 
+// compute_all's first part, up to the decode step's rates (the serving replay's step timer stops there).
+void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given);
+
 // The topics' values, in the order compute_all calls them (each reads what the ones before it filled).
 void compute_params(Ctx& c, Values& v);          // topic_weights.cpp
 void compute_kv_layout(Ctx& c, Values& v);       // topic_kv.cpp

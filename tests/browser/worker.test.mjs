@@ -22,8 +22,9 @@ const env = useBrowser();
 function watchWorkerFiles(context) {
   const asked = [];
   const seen = (r) => {
-    const m = /\/(worker\.js|tierscope-worker\.(js|wasm))$/.exec(r.url());
-    if (m) asked.push({ file: m[1], at: Date.now() });
+    // The site names each file with a content hash (name.<10 hex>.ext); the test asks by name and type.
+    const m = /\/(worker|tierscope-worker)(?:\.[0-9a-f]{10})?\.(js|wasm)$/.exec(r.url());
+    if (m) asked.push({ file: `${m[1]}.${m[2]}`, at: Date.now() });
   };
   context.on('request', seen);
   asked.stop = () => context.off('request', seen);
@@ -107,7 +108,7 @@ test('a worker that cannot start says so; the page stays usable and the next cha
   const context = env.browser.context;
   let block = true;
   const handler = (route) => (block ? route.abort() : route.continue());
-  await context.route('**/tierscope-worker.wasm', handler);
+  await context.route('**/tierscope-worker.*.wasm', handler);
   try {
     const { page } = await openApp(context, env.site.url);
     await page.click('#open-charts');
@@ -121,6 +122,6 @@ test('a worker that cannot start says so; the page stays usable and the next cha
     assert.ok(await page.$$eval('#chart-figure svg rect.chart-seg', (r) => r.length) > 2);
     await page.close();
   } finally {
-    await context.unroute('**/tierscope-worker.wasm', handler);
+    await context.unroute('**/tierscope-worker.*.wasm', handler);
   }
 });

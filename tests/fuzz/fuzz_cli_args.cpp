@@ -1,5 +1,6 @@
 // libFuzzer target: the CLI argument parser and the commands behind it. The input is split into
 // arguments at NUL or newline; every outcome must be a result with a known exit code, never a crash.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -52,6 +53,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.sets.push_back(SetArg{"arrivals", "1"});
     options.sets.push_back(SetArg{"nodes", "1"});
     if (chart != tierscope::model::ChartKind::FleetSweep) options.sweep_tier.clear();
+  }
+  // Replays (serve, the frontier) and the anchors' replays: the parsing runs, long replays belong to the
+  // benchmark (fuzz_serve runs short replays with every flag).
+  if (options.command == Command::Anchors || (options.command == Command::Chart && chart == tierscope::model::ChartKind::Frontier)) return 0;
+  if (options.command == Command::Serve) {
+    options.serve.requests = std::min(options.serve.requests > 0 ? options.serve.requests : 16, 16);
+    options.serve.concurrency = std::min(options.serve.concurrency, 16);
+    options.serve.input = std::min(options.serve.input, 2048);
+    options.serve.output = std::min(std::max(options.serve.output, 1), 64);
   }
   g_file.assign(input);
   const Output out = run(options, read_fuzz_file);

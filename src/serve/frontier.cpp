@@ -1,0 +1,247 @@
+// The frontier chart: layouts × concurrencies replayed, the Pareto front over all of them, the measured
+// points of the same preset and GPU placed with the replay supplying the coordinate the source does not give.
+#include "serve/frontier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "base/text.h"
+#include "evidence/anchors.h"
+#include "model/params.h"
+#include "roofline/figures.h"
+#include "serve/serve.h"
+#include "serve/serve_anchors.h"
+
+namespace tierscope::serve {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Point {
+  std::size_t layout = 0;
+  int concurrency = 0;
+  double x = 0, y = 0;  // tokens/s per user, output tokens/s per GPU
+};
+
+struct Layout {
+  model::Scenario s;
+  std::string id, label, settings;
+};
+
+// Sets one key as a person would (dependent fields follow); false when the value is refused.
+bool set_key(model::Scenario& s, const char* key, const std::string& value) {
+  const model::ParamDef* p = model::find_param(key);
+  model::Adjustments moved;
+  model::Error err;
+  return p && model::edit_param(s, *p, value, moved, err);
+}
+
+// Every TP × DP split of the instance's GPUs (TP a power of two), experts over all GPUs for a MoE model,
+// each with MTP off and on (the scenario's draft count, or 3) when the model has a draft module.
+std::vector<Layout> layouts(const model::Scenario& base) {
+  std::vector<Layout> out;
+  const int gpus = std::max(1, base.hw.gpus);
+  const bool moe = base.model.experts > 0;
+  const int drafts = base.model.draft_layers > 0 ? std::max(1, base.work.spec_tokens > 0 ? base.work.spec_tokens : 3) : 0;
+  for (int tp = 1; tp <= gpus; tp *= 2) {
+    if (gpus % tp) continue;
+    for (int mtp = 0; mtp <= (drafts > 0 ? 1 : 0); ++mtp) {
+      Layout l;
+      l.s = base;
+      const int dp = gpus / tp, ep = moe ? gpus : 1;
+      const int spec = mtp ? drafts : 0;
+      if (!set_key(l.s, "tp", std::to_string(tp)) || !set_key(l.s, "dp", std::to_string(dp)) || !set_key(l.s, "ep", std::to_string(ep)) ||
+          !set_key(l.s, "spec_tokens", std::to_string(spec)))
+        continue;
+      if (l.s.par.tp != tp || l.s.par.dp != dp) continue;  // the model's heads or experts moved the layout: another split
+      l.s.work.batch = 1;
+      if (!model::validate(l.s).empty()) continue;
+      l.id = "tp" + std::to_string(tp) + "-dp" + std::to_string(dp) + (mtp ? "-mtp" : "");
+      l.label = "TP" + std::to_string(tp) + (dp > 1 ? " DP" + std::to_string(dp) : "") + (moe && ep > 1 ? " EP" + std::to_string(ep) : "") +
+                (mtp ? ", MTP " + std::to_string(spec) : ", no MTP");
+      l.settings = "tp=" + std::to_string(tp) + "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) + "&spec_tokens=" + std::to_string(spec);
+      out.push_back(std::move(l));
+    }
+  }
+  return out;
+}
+
+// Concurrencies 1, 2, 4, … up to what the layout holds, and that capacity itself.
+std::vector<int> concurrencies(const model::Scenario& s, int input, int output, int cap) {
+  model::Scenario at = s;
+  at.work.batch = 1;
+  at.work.prompt = input;
+  at.work.output = output;
+  at.work.prefix_hit = 0;
+  at.work.ctx = input + output / 2;
+  model::Computed c;
+  model::compute_values(at, c);
+  if (!c.terms.fits()) return {};
+  const int hold = static_cast<int>(std::min<double>(cap > 0 ? cap : 4096, c.values[model::FigureId::HbmSessions]));
+  std::vector<int> out;
+  for (int n = 1; n < hold; n *= 2) out.push_back(n);
+  if (hold >= 1) out.push_back(hold);
+  return out;
+}
+
+void measured_marks(const model::Scenario& s, model::Chart& c) {
+  for (const model::Anchor& a : model::anchors()) {
+    if (a.metric != model::AnchorMetric::Tpot && a.metric != model::AnchorMetric::TokensPerSGpu) continue;
+    const model::AnchorResult r = model::evaluate_anchor(a);
+    if (!r.ok || r.scenario.preset != s.preset || r.scenario.hw.gpu != s.hw.gpu) continue;
+    model::AnchorResult as_replay = r;
+    model::Anchor copy = a;
+    copy.replay = true;
+    as_replay.anchor = &copy;
+    const ReplayedAnchor p = replay_anchor(as_replay);
+    if (!p.ok) continue;
+    model::ChartMark m;
+    m.id = a.id;
+    m.kind = "measured";
+    m.label = a.what;
+    m.setup = model::setup_text(r.scenario);
+    m.elsewhere = r.scenario.hw.gpus != s.hw.gpus;
+    // The source gives one coordinate; the replay at its settings gives the other.
+    if (a.metric == model::AnchorMetric::Tpot) {
+      m.x = 1.0 / a.measured;
+      m.y = p.tps_gpu;
+    } else {
+      m.x = p.tps_user;
+      m.y = a.measured;
+    }
+    m.model = p.model;
+    m.ratio = p.ratio;
+    m.text = m.setup + ": " + model::human(m.y, "tokens/s") + " per GPU at " + model::human(m.x, "tokens/s") + " per user (" +
+             model::anchor_metric_name(a.metric) + " measured, the other from the replay at its settings); replay/measured " + model::num_sig(p.ratio, 3);
+    m.brief = "measured · " + model::num_sig(p.ratio, 3) + "×";
+    c.marks.push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
+std::vector<std::size_t> pareto_front(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+    if (std::isfinite(x[i]) && std::isfinite(y[i])) idx.push_back(i);
+  // Highest x first; a point joins the front when its y beats every point with more x.
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return x[a] != x[b] ? x[a] > x[b] : y[a] > y[b]; });
+  std::vector<std::size_t> front;
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::size_t i : idx) {
+    if (y[i] > best) {
+      front.push_back(i);
+      best = y[i];
+    }
+  }
+  std::reverse(front.begin(), front.end());
+  return front;
+}
+
+bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
+  const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
+  const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
+  std::vector<Layout> ls = layouts(s);
+  std::vector<Point> pts;
+  for (std::size_t li = 0; li < ls.size(); ++li) {
+    for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency)) {
+      ServeSpec spec;
+      spec.concurrency = n;
+      spec.requests = std::max(32, 3 * n);
+      spec.input = input;
+      spec.output = output;
+      spec.lengths = Lengths::Random;
+      spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
+      spec.seed = o.seed;
+      ServeResult r;
+      model::Errors e;
+      if (!run_serve(ls[li].s, spec, r, e) || r.completed == 0 || !(r.tps_user > 0)) continue;
+      pts.push_back(Point{li, n, r.tps_user, r.output_tps_gpu});
+    }
+  }
+  if (pts.empty()) {
+    errors.push_back(model::make_error(model::ErrorCode::Infeasible, "frontier", model::setup_text(s),
+                                       "a GPU count on which at least one TP × DP layout holds the model and one session"));
+    return false;
+  }
+  model::Chart c;
+  c.kind = model::ChartKind::Frontier;
+  c.title = "Throughput against interactivity";
+  c.x = {};
+  c.x.key = "tokens_per_s_user";
+  c.x.label = "tokens per second per user";
+  c.x.unit = "tokens/s";
+  c.x.log = true;
+  c.y = {};
+  c.y.key = "output_tokens_per_s_gpu";
+  c.y.label = "output tokens per second per GPU";
+  c.y.unit = "tokens/s";
+  c.y.log = true;
+  std::vector<double> xs, ys;
+  for (const Point& p : pts) {
+    xs.push_back(p.x);
+    ys.push_back(p.y);
+  }
+  std::vector<std::size_t> order(pts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return xs[a] < xs[b]; });
+  for (std::size_t i : order) c.xs.push_back(xs[i]);
+  std::vector<std::size_t> row(pts.size());
+  for (std::size_t k = 0; k < order.size(); ++k) row[order[k]] = k;
+  for (std::size_t li = 0; li < ls.size(); ++li) {
+    model::ChartLine l;
+    l.id = ls[li].id;
+    l.label = ls[li].label;
+    l.role = "family";
+    l.y.assign(c.xs.size(), kNaN);
+    bool any = false;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      if (pts[i].layout == li) {
+        l.y[row[i]] = pts[i].y;
+        any = true;
+      }
+    if (any) c.lines.push_back(std::move(l));
+  }
+  model::ChartLine front;
+  front.id = "pareto";
+  front.label = "Pareto front";
+  front.role = "model";
+  front.y.assign(c.xs.size(), kNaN);
+  const std::vector<std::size_t> f = pareto_front(xs, ys);
+  for (std::size_t i : f) {
+    front.y[row[i]] = ys[i];
+    const Point& p = pts[i];
+    model::ChartMark m;
+    m.id = ls[p.layout].id + "-c" + std::to_string(p.concurrency);
+    m.kind = "front";
+    m.label = ls[p.layout].label + ", concurrency " + std::to_string(p.concurrency);
+    m.text = model::human(p.y, "tokens/s") + " per GPU at " + model::human(p.x, "tokens/s") + " per user";
+    m.brief = "c" + std::to_string(p.concurrency);
+    m.x = p.x;
+    m.y = p.y;
+    m.setup = ls[p.layout].settings + "&batch=" + std::to_string(p.concurrency);  // opens this point as the scenario
+    c.marks.push_back(std::move(m));
+  }
+  c.lines.insert(c.lines.begin(), std::move(front));
+  measured_marks(s, c);
+  double xlo = c.xs.front(), xhi = c.xs.back(), ylo = *std::min_element(ys.begin(), ys.end()), yhi = *std::max_element(ys.begin(), ys.end());
+  for (const model::ChartMark& m : c.marks) {
+    if (!(m.x > 0) || !(m.y > 0)) continue;
+    xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x), ylo = std::min(ylo, m.y), yhi = std::max(yhi, m.y);
+  }
+  model::axis_ticks(c.x, xlo, xhi);
+  model::axis_ticks(c.y, ylo, yhi);
+  c.description = "Output tokens per second per GPU against tokens per second per user, each point a replay of " + std::to_string(input) + "/" +
+                  std::to_string(output) + "-token requests (±20 %) at one concurrency on one layout of " + model::setup_text(s) + ", " +
+                  std::to_string(ls.size()) + " layouts in all; " + std::to_string(f.size()) + " points on the Pareto front, from " +
+                  model::human(xs[f.front()], "tokens/s") + " per user at " + model::human(ys[f.front()], "tokens/s") + " per GPU to " +
+                  model::human(xs[f.back()], "tokens/s") + " per user at " + model::human(ys[f.back()], "tokens/s") + " per GPU.";
+  c.command = "tierscope chart frontier --format json";
+  out = std::move(c);
+  return true;
+}
+
+}  // namespace tierscope::serve

@@ -1,0 +1,114 @@
+// Replayed anchors: closed-loop clients at the anchor's concurrency with its lengths, the engine's own
+// scheduler defaults, the metric read from the benchmark summary.
+#include "serve/serve_anchors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "serve/serve.h"
+
+namespace tierscope::serve {
+
+namespace {
+
+// The benchmarks' random datasets draw lengths around the nominal ones; ±20 % is assumed (docs/serve.md),
+// which also keeps fixed lengths from marching in lockstep.
+constexpr double kAnchorRangeRatio = 0.2;
+
+}  // namespace
+
+ReplayedAnchor replay_anchor(const model::AnchorResult& r) {
+  ReplayedAnchor out;
+  if (!r.anchor || !r.anchor->replay) {
+    out.why = "not a serving benchmark";
+    return out;
+  }
+  if (!r.ok) {
+    out.why = r.why;
+    return out;
+  }
+  const model::Scenario& s = r.scenario;
+  const model::AnchorMetric m = r.anchor->metric;
+  ServeSpec spec;
+  spec.concurrency = std::max(1, s.work.batch);
+  spec.input = std::max(1, s.work.prompt - std::min(s.work.prefix_hit, s.work.prompt));
+  spec.output = std::max(2, s.work.output);
+  spec.lengths = Lengths::Random;
+  spec.range_ratio = kAnchorRangeRatio;
+  // Enough requests for several generations of clients (the first wave's ramp fades), bounded so a large
+  // batch stays quick.
+  spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
+  if (m == model::AnchorMetric::DecodeTokensPerSGpu || m == model::AnchorMetric::StepTime) spec.prefill = PrefillMode::None;
+  if (m == model::AnchorMetric::PrefillTokensPerSGpu) {
+    // As the single-step metric reads it: every replica prefilling a prompt of its own at once.
+    spec.output = 2;
+    spec.concurrency = std::max(spec.concurrency, std::max(1, s.par.dp));
+    spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
+  }
+  out.concurrency = spec.concurrency;
+  ServeResult res;
+  model::Errors errors;
+  if (!run_serve(s, spec, res, errors)) {
+    out.why = errors.empty() ? "the replay did not run" : errors.front().message();
+    return out;
+  }
+  if (res.completed == 0) {
+    out.why = res.refused_why.empty() ? "no request completed" : res.refused_why;
+    return out;
+  }
+  out.prefill = res.prefill;
+  out.tps_user = res.tps_user;
+  out.tps_gpu = res.output_tps_gpu;
+  const double gpus = static_cast<double>(res.instances) * res.gpus_per_instance;
+  switch (m) {
+    case model::AnchorMetric::Tpot: out.model = res.tpot.mean; break;
+    case model::AnchorMetric::TokensPerSGpu:
+    case model::AnchorMetric::DecodeTokensPerSGpu: out.model = res.output_tps_gpu; break;
+    case model::AnchorMetric::StepTime: out.model = res.itl.mean; break;
+    case model::AnchorMetric::PrefillTokensPerSGpu: out.model = res.duration > 0 ? res.input_tokens / res.duration / gpus : 0.0; break;
+    case model::AnchorMetric::Count: break;
+  }
+  out.ok = out.model > 0;
+  out.ratio = r.anchor->measured > 0 ? out.model / r.anchor->measured : 0.0;
+  return out;
+}
+
+std::vector<ReplayedAnchor> replay_anchors(const std::vector<model::AnchorResult>& results) {
+  std::vector<ReplayedAnchor> out;
+  out.reserve(results.size());
+  for (const model::AnchorResult& r : results) out.push_back(replay_anchor(r));
+  return out;
+}
+
+ReplaySummary summarize_replayed(const std::vector<ReplayedAnchor>& replayed, const std::vector<model::AnchorResult>& results) {
+  ReplaySummary s;
+  std::vector<double> logs;
+  for (std::size_t i = 0; i < replayed.size() && i < results.size(); ++i) {
+    if (!results[i].anchor || !results[i].anchor->replay) continue;
+    if (!replayed[i].ok || replayed[i].ratio <= 0) {
+      s.not_computed += 1;
+      continue;
+    }
+    const double l = std::fabs(std::log2(replayed[i].ratio));
+    logs.push_back(l);
+    s.points += 1;
+    if (l <= 1.0) s.within_2x += 1;
+  }
+  if (!logs.empty()) {
+    std::sort(logs.begin(), logs.end());
+    const std::size_t n = logs.size();
+    s.median_abs_log2 = n % 2 ? logs[n / 2] : 0.5 * (logs[n / 2 - 1] + logs[n / 2]);
+  }
+  return s;
+}
+
+std::string replay_summary_text(const ReplaySummary& s) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%d of %d replayed points within 2×, median |log₂(replay ÷ measured)| %.2f", s.within_2x, s.points, s.median_abs_log2);
+  std::string out = buf;
+  if (s.not_computed > 0) out += "; " + std::to_string(s.not_computed) + " replayed points not computed (each says why)";
+  return out;
+}
+
+}  // namespace tierscope::serve

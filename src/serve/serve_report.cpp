@@ -1,0 +1,138 @@
+// A replay's summary in the shape the engines' benchmark tools print (requests, duration, throughput, then
+// TTFT, TPOT, ITL and E2E as mean, median, p90 and p99), and the same numbers as JSON and CSV.
+#include <cstdio>
+
+#include "base/json_writer.h"
+#include "base/text.h"
+#include "serve/serve.h"
+
+namespace tierscope::serve {
+
+namespace {
+
+std::string line(const char* label, const std::string& value) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%-44s %s\n", label, value.c_str());
+  return buf;
+}
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+struct Metric {
+  const char* key;
+  const char* name;
+  const Summary ServeResult::*field;
+};
+constexpr Metric kMetrics[] = {{"ttft", "Time to First Token", &ServeResult::ttft},
+                               {"tpot", "Time per Output Token (excl. 1st token)", &ServeResult::tpot},
+                               {"itl", "Inter-token Latency", &ServeResult::itl},
+                               {"e2e", "End-to-end Latency", &ServeResult::e2e}};
+
+std::string setup_text(const ServeResult& r) {
+  std::string load = r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s";
+  return r.engine + ", " + std::to_string(r.instances) + (r.instances == 1 ? " instance" : " instances") + " of " + std::to_string(r.gpus_per_instance) +
+         " GPUs, " + r.mode + " at " + load + ", " + r.lengths + " lengths, prefill " + r.prefill + ", budget " + std::to_string(r.budget) +
+         " tokens per step, running-batch cap " + std::to_string(r.max_batch) + ", seed " + std::to_string(r.seed);
+}
+
+}  // namespace
+
+std::string serve_text(const ServeResult& r) {
+  std::string o = "============ Serving Benchmark Result ============\n";
+  o += setup_text(r) + "\n";
+  o += line("Successful requests:", std::to_string(r.completed));
+  o += line("Refused requests:", std::to_string(r.refused));
+  o += line("Benchmark duration (s):", fixed(r.duration, 2));
+  o += line("Total input tokens:", fixed(r.input_tokens, 0));
+  o += line("Total generated tokens:", fixed(r.output_tokens, 0));
+  o += line("Request throughput (req/s):", fixed(r.request_rate, 2));
+  o += line("Output token throughput (tok/s):", fixed(r.output_tps, 2));
+  o += line("Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2));
+  o += line("Total token throughput (tok/s):", fixed(r.total_tps, 2));
+  o += line("Tokens per second per user (1 / mean TPOT):", fixed(r.tps_user, 2));
+  o += line("Mean requests in flight:", fixed(r.mean_in_flight, 2));
+  o += line("Largest decode batch:", fixed(r.max_batch_seen, 0));
+  o += line("Mean tokens per decode step (MTP):", fixed(r.accept_len, 3));
+  o += line("Scheduled steps:", std::to_string(r.steps));
+  for (const Metric& m : kMetrics) {
+    const Summary& s = r.*m.field;
+    std::string head = std::string(m.name);
+    const std::size_t pad = head.size() + 2 < 50 ? (50 - head.size() - 2) / 2 : 0;
+    o += std::string(pad, '-') + head + std::string(50 - pad - head.size() > 50 ? 0 : 50 - pad - head.size(), '-') + "\n";
+    const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
+    o += line(("Mean " + k + " (ms):").c_str(), fixed(s.mean * 1e3, 2));
+    o += line(("Median " + k + " (ms):").c_str(), fixed(s.median * 1e3, 2));
+    o += line(("P90 " + k + " (ms):").c_str(), fixed(s.p90 * 1e3, 2));
+    o += line(("P99 " + k + " (ms):").c_str(), fixed(s.p99 * 1e3, 2));
+  }
+  o += "==================================================\n";
+  o += "Admission: " + r.admission + ".\n";
+  if (r.refused > 0) o += "Refused: " + r.refused_why + ".\n";
+  for (const StepRecord& st : r.trace) {
+    o += "step at " + model::human(st.start, "s") + " on instance " + std::to_string(st.instance) + ": " + model::human(st.seconds, "s") + " — " +
+         std::to_string(st.decodes.size()) + " decodes at context " + model::num(st.ctx) + " (" + model::human(st.decode_s, "s") + ")";
+    if (!st.prefills.empty()) {
+      o += ", prompt chunks";
+      for (std::size_t i = 0; i < st.prefills.size(); ++i) o += " #" + std::to_string(st.prefills[i]) + ":" + std::to_string(st.chunk_tokens[i]);
+      o += " (" + model::human(st.prefill_s, "s") + ")";
+    }
+    o += ", " + st.bound + "\n";
+  }
+  return o;
+}
+
+std::string serve_json(const ServeResult& r) {
+  model::JsonWriter w;
+  w.object(model::json_lines(2));
+  w.str("engine", r.engine).str("mode", r.mode).str("prefill", r.prefill).str("lengths", r.lengths).str("admission", r.admission);
+  w.integer("concurrency", r.concurrency).num("rate", r.rate).integer("instances", r.instances).integer("gpus_per_instance", r.gpus_per_instance);
+  w.integer("budget", r.budget).integer("max_batch", r.max_batch).num("kv_tokens", r.kv_tokens).num("accept_len", r.accept_len);
+  w.integer("seed", static_cast<long long>(r.seed));
+  w.integer("requests", static_cast<long long>(r.requests)).integer("completed", static_cast<long long>(r.completed));
+  w.integer("refused", static_cast<long long>(r.refused)).str("refused_why", r.refused_why);
+  w.integer("steps", static_cast<long long>(r.steps)).num("duration_s", r.duration);
+  w.num("input_tokens", r.input_tokens).num("output_tokens", r.output_tokens).num("request_rate", r.request_rate);
+  w.num("output_tokens_per_s", r.output_tps).num("output_tokens_per_s_gpu", r.output_tps_gpu).num("total_tokens_per_s", r.total_tps);
+  w.num("tokens_per_s_user", r.tps_user).num("mean_in_flight", r.mean_in_flight).num("largest_decode_batch", r.max_batch_seen);
+  for (const Metric& m : kMetrics) {
+    const Summary& s = r.*m.field;
+    w.object(m.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
+  }
+  w.array("steps_trace", model::json_lines(4));
+  for (const StepRecord& st : r.trace) {
+    w.object(model::kJsonSpaced).num("start_s", st.start).num("seconds", st.seconds).integer("instance", st.instance);
+    w.array("decodes");
+    for (std::uint32_t id : st.decodes) w.integer(id);
+    w.end().array("prefills");
+    for (std::size_t i = 0; i < st.prefills.size(); ++i) w.array().integer(st.prefills[i]).integer(st.chunk_tokens[i]).end();
+    w.end().num("decode_s", st.decode_s).num("prefill_s", st.prefill_s).num("ctx", st.ctx).str("bound", st.bound).end();
+  }
+  w.end().end().newline();
+  return w.take();
+}
+
+std::string serve_csv(const ServeResult& r) {
+  std::string o = "metric,value\n";
+  auto row = [&](const char* k, double v) { o += std::string(k) + "," + model::num_exact(v) + "\n"; };
+  row("completed", static_cast<double>(r.completed));
+  row("refused", static_cast<double>(r.refused));
+  row("duration_s", r.duration);
+  row("request_rate", r.request_rate);
+  row("output_tokens_per_s", r.output_tps);
+  row("output_tokens_per_s_gpu", r.output_tps_gpu);
+  row("total_tokens_per_s", r.total_tps);
+  row("tokens_per_s_user", r.tps_user);
+  row("mean_in_flight", r.mean_in_flight);
+  for (const Metric& m : kMetrics) {
+    const Summary& s = r.*m.field;
+    const std::string k = m.key;
+    o += k + "_mean_s," + model::num_exact(s.mean) + "\n" + k + "_median_s," + model::num_exact(s.median) + "\n" + k + "_p90_s," + model::num_exact(s.p90) +
+         "\n" + k + "_p99_s," + model::num_exact(s.p99) + "\n";
+  }
+  return o;
+}
+
+}  // namespace tierscope::serve

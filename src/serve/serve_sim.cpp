@@ -1,0 +1,423 @@
+// The replay's event loop: arrivals (closed-loop clients or Poisson), admission against the running-batch
+// cap and the instance's KV capacity, one scheduled step at a time per instance, each timed by the step
+// model for its mix, and the streaming statistics of every request that completes.
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+
+#include "base/text.h"
+#include "model/engine.h"
+#include "roofline/step_mix.h"
+#include "serve/serve.h"
+#include "sim/rng.h"
+
+namespace tierscope::serve {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Request {
+  std::uint32_t id = 0;
+  double arrival = 0, first = -1, last = 0;
+  int prompt = 0, output = 0, prefilled = 0, generated = 0;
+  int chunk = 0;  // tokens of its prompt in the step running now
+};
+
+struct Instance {
+  std::deque<std::uint32_t> waiting;   // slots, first come first served
+  std::vector<std::uint32_t> running;  // admitted, in admission order
+  double kv_used = 0;
+  bool busy = false;
+  double end = kInf;
+  std::vector<std::uint32_t> dec, pre;  // the step in flight
+};
+
+// The chance p of each draft being accepted that gives a mean of `mean` tokens per step with `d` drafts:
+// E = (1 − p^(d+1)) / (1 − p), increasing in p, solved by bisection.
+double per_draft_chance(double mean, int d) {
+  if (d <= 0 || mean <= 1) return 0;
+  if (mean >= d + 1) return 1;
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double p = 0.5 * (lo + hi);
+    double e = 0, pk = 1;
+    for (int k = 0; k <= d; ++k, pk *= p) e += pk;
+    (e < mean ? lo : hi) = p;
+  }
+  return 0.5 * (lo + hi);
+}
+
+class Replay {
+ public:
+  Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r) : s_(s), spec_(spec), r_(r), timer_(s) {}
+  bool setup(model::Errors& errors);
+  void run();
+
+ private:
+  void issue(double t);
+  void start_step(int i, double t);
+  void finish_step(int i, double t);
+  void complete(Instance& in, Request& q, double t);
+  int draw_accepted();
+  void draw_lengths(std::uint32_t id, int& prompt, int& output);
+
+  const model::Scenario& s_;
+  const ServeSpec& spec_;
+  ServeResult& r_;
+  model::StepTimer timer_;
+  std::vector<Request> slots_;
+  std::vector<std::uint32_t> free_;
+  std::vector<Instance> inst_;
+  sim::Rng arrivals_, accept_;
+  double p_accept_ = 0;
+  bool first_ = false;  // prefill-first steps
+  bool none_ = false;   // prompts arrive cached (a decode pool)
+  int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
+  std::uint64_t total_ = 0, issued_ = 0;
+  double next_arrival_ = kInf, in_flight_ = 0, area_ = 0;
+  Histogram ttft_, tpot_, itl_, e2e_, queue_;
+};
+
+bool Replay::setup(model::Errors& errors) {
+  const model::Computed& base = timer_.base();
+  const model::Terms& t = base.terms;
+  if (!t.fits()) {
+    errors.push_back(make_error(model::ErrorCode::Infeasible, "scenario", model::infeasible_summary(t), "a setup whose weights fit and whose context the model holds"));
+    return false;
+  }
+  const SchedulerDefaults& d = scheduler_defaults(s_.engine.kind);
+  const PrefillMode mode = spec_.prefill == PrefillMode::Auto ? d.prefill : spec_.prefill;
+  r_.engine = model::engine_label(s_.engine.kind);
+  r_.prefill = prefill_mode_name(mode);
+  first_ = mode == PrefillMode::First;
+  none_ = mode == PrefillMode::None;
+  // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
+  r_.budget = (spec_.budget > 0 ? spec_.budget : d.budget) * static_cast<int>(std::max(1.0, t.dp));
+  r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
+  r_.instances = spec_.instances;
+  r_.gpus_per_instance = static_cast<int>(t.gpus);
+  r_.concurrency = spec_.concurrency;
+  r_.rate = spec_.concurrency > 0 ? 0 : spec_.rate;
+  r_.mode = spec_.concurrency > 0 ? "closed loop" : "open loop (Poisson)";
+  r_.lengths = lengths_name(spec_.lengths);
+  r_.seed = spec_.seed;
+  // KV capacity of one instance in tokens: each replica's KV budget over a session's KV per GPU at the
+  // scenario's context, times that context, over the replicas.
+  const model::Values& v = base.values;
+  const double per_token = s_.work.ctx > 0 ? v[model::FigureId::HbmKvSessionPerGpu] / s_.work.ctx : 0.0;
+  r_.kv_tokens = per_token > 0 ? std::floor(std::max(0.0, v[model::FigureId::HbmKvBudget]) / per_token) * t.dp : 0.0;
+  r_.admission = "each request reserves its prompt + output KV when admitted; when HBM or the running-batch cap is full it queues "
+                 "(first come, first served, no preemption)";
+  drafts_ = std::max(0, s_.work.spec_tokens);
+  q_ = 1 + drafts_;
+  r_.accept_len = t.accepted;
+  p_accept_ = per_draft_chance(t.accepted, drafts_);
+  input_ = spec_.input > 0 ? spec_.input : std::max(1, s_.work.prompt);
+  output_ = spec_.output > 0 ? spec_.output : std::max(1, s_.work.output);
+  max_pos_ = s_.model.max_pos;
+  if (spec_.lengths == Lengths::Trace && spec_.trace_input.empty()) {
+    errors.push_back(make_error(model::ErrorCode::MissingField, "--lengths", "trace", "a trace file (--trace FILE) with at least one request"));
+    return false;
+  }
+  total_ = spec_.requests > 0 ? static_cast<std::uint64_t>(spec_.requests)
+           : spec_.concurrency > 0 ? std::max<std::uint64_t>(100, 10ull * static_cast<std::uint64_t>(spec_.concurrency))
+                                   : 1000;
+  inst_.assign(static_cast<std::size_t>(spec_.instances), Instance{});
+  arrivals_ = sim::Rng::of(spec_.seed, 0xA11u);
+  accept_ = sim::Rng::of(spec_.seed, 0xACCu);
+  return true;
+}
+
+void Replay::draw_lengths(std::uint32_t id, int& prompt, int& output) {
+  sim::Rng g = sim::Rng::of(spec_.seed, 0x100000000ull + id);
+  const auto uniform_len = [&](int mean) {
+    const int lo = std::max(1, static_cast<int>(std::floor(mean * (1 - spec_.range_ratio))));
+    const int hi = std::max(lo, static_cast<int>(std::ceil(mean * (1 + spec_.range_ratio))));
+    return lo + static_cast<int>(g.below(static_cast<std::uint32_t>(hi - lo + 1)));
+  };
+  const auto lognormal_len = [&](int mean) {
+    return static_cast<int>(std::clamp(std::round(g.lognormal(mean, spec_.len_sigma)), 1.0, 16.0 * mean));
+  };
+  switch (spec_.lengths) {
+    case Lengths::Random:
+      prompt = uniform_len(input_);
+      output = uniform_len(output_);
+      return;
+    case Lengths::Sharegpt:
+      prompt = lognormal_len(input_);
+      output = lognormal_len(output_);
+      return;
+    case Lengths::Trace: {
+      const std::size_t k = id % spec_.trace_input.size();
+      prompt = static_cast<int>(std::max(1u, spec_.trace_input[k]));
+      output = static_cast<int>(std::max(1u, spec_.trace_output[k]));
+      return;
+    }
+    case Lengths::Fixed:
+    case Lengths::Count: break;
+  }
+  prompt = input_;
+  output = output_;
+}
+
+int Replay::draw_accepted() {
+  int k = 1;
+  for (int i = 0; i < drafts_ && accept_.uniform() < p_accept_; ++i) ++k;
+  return k;
+}
+
+// A new request at t, routed to the instance with the fewest outstanding; refused when it can never fit.
+void Replay::issue(double t) {
+  const auto id = static_cast<std::uint32_t>(issued_++);
+  Request q;
+  q.id = id;
+  q.arrival = t;
+  draw_lengths(id, q.prompt, q.output);
+  const double need = static_cast<double>(q.prompt) + q.output;
+  const char* why = nullptr;
+  if (max_pos_ > 0 && need > max_pos_) why = "its prompt + output exceed the model's trained positions";
+  else if (need > r_.kv_tokens) why = "its prompt + output KV exceeds what one instance's HBM holds beside the weights";
+  if (why) {
+    if (r_.refused++ == 0) {
+      r_.refused_why = "request " + std::to_string(id) + " (" + std::to_string(q.prompt) + " + " + std::to_string(q.output) + " tokens): " + why +
+                       " (" + model::num(r_.kv_tokens) + " tokens of KV, " + model::num(max_pos_) + " positions)";
+    }
+    if (spec_.concurrency > 0 && issued_ < total_) issue(t);  // the client sends its next request at once
+    return;
+  }
+  std::uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+    slots_[slot] = q;
+  } else {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.push_back(q);
+  }
+  if (none_) {
+    Request& r = slots_[slot];
+    r.prefilled = r.prompt;
+    r.first = r.last = t;
+    r.generated = 1;
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < inst_.size(); ++i) {
+    if (inst_[i].waiting.size() + inst_[i].running.size() < inst_[best].waiting.size() + inst_[best].running.size()) best = i;
+  }
+  inst_[best].waiting.push_back(slot);
+  in_flight_ += 1;
+}
+
+// Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
+// (chunked), or a prompt-only step whenever a prompt waits (first).
+void Replay::start_step(int i, double t) {
+  Instance& in = inst_[static_cast<std::size_t>(i)];
+  while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
+    const Request& q = slots_[in.waiting.front()];
+    const double need = static_cast<double>(q.prompt) + q.output;
+    if (in.kv_used + need > r_.kv_tokens) break;
+    in.kv_used += need;
+    in.running.push_back(in.waiting.front());
+    in.waiting.pop_front();
+    queue_.add(t - q.arrival);
+  }
+  in.dec.clear();
+  in.pre.clear();
+  bool prompts = false;
+  for (std::uint32_t slot : in.running) prompts = prompts || slots_[slot].prefilled < slots_[slot].prompt;
+  const bool first = first_;
+  double left = r_.budget, ctx = 0;
+  if (!(first && prompts)) {
+    for (std::uint32_t slot : in.running) {
+      const Request& q = slots_[slot];
+      if (q.prefilled < q.prompt) continue;
+      in.dec.push_back(slot);
+      ctx += q.prompt + q.generated;
+    }
+    left -= static_cast<double>(in.dec.size()) * q_;
+  }
+  for (std::uint32_t slot : in.running) {
+    if (left < 1) break;
+    Request& q = slots_[slot];
+    if (q.prefilled >= q.prompt) continue;
+    q.chunk = static_cast<int>(std::min<double>(q.prompt - q.prefilled, left));
+    left -= q.chunk;
+    in.pre.push_back(slot);
+  }
+  if (in.dec.empty() && in.pre.empty()) return;  // nothing admitted yet: idle until an arrival
+  double seconds = 0, decode_s = 0, prefill_s = 0;
+  std::string bound;
+  if (!in.dec.empty()) {
+    ctx /= static_cast<double>(in.dec.size());
+    const model::DecodeCost d = timer_.decode(static_cast<int>(in.dec.size()), ctx);
+    decode_s = d.seconds;
+    bound = d.bound;
+  }
+  for (std::size_t k = 0; k < in.pre.size(); ++k) {
+    const Request& q = slots_[in.pre[k]];
+    const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
+    // The first chunk of a prompt-only step streams the weights; every other chunk costs its compute.
+    const bool alone = in.dec.empty() && k == 0;
+    prefill_s += alone ? c.alone : c.compute;
+    if (alone) bound = c.bound;
+  }
+  seconds = decode_s + prefill_s;
+  in.busy = true;
+  in.end = t + seconds;
+  r_.steps += 1;
+  r_.max_batch_seen = std::max<double>(r_.max_batch_seen, static_cast<double>(in.dec.size()));
+  if (r_.trace.size() < static_cast<std::size_t>(spec_.steps)) {
+    StepRecord rec;
+    rec.start = t;
+    rec.seconds = seconds;
+    rec.instance = i;
+    for (std::uint32_t slot : in.dec) rec.decodes.push_back(slots_[slot].id);
+    for (std::uint32_t slot : in.pre) {
+      rec.prefills.push_back(slots_[slot].id);
+      rec.chunk_tokens.push_back(static_cast<std::uint32_t>(slots_[slot].chunk));
+    }
+    rec.decode_s = decode_s;
+    rec.prefill_s = prefill_s;
+    rec.ctx = ctx;
+    rec.bound = bound;
+    r_.trace.push_back(std::move(rec));
+  }
+}
+
+void Replay::complete(Instance& in, Request& q, double t) {
+  const double e2e = t - q.arrival;
+  e2e_.add(e2e);
+  if (q.output > 1) tpot_.add((t - q.first) / (q.output - 1));
+  r_.completed += 1;
+  r_.input_tokens += q.prompt;
+  r_.output_tokens += q.output;
+  r_.duration = t;
+  in.kv_used -= static_cast<double>(q.prompt) + q.output;
+  in_flight_ -= 1;
+}
+
+// The step's tokens land: drafts accepted per session, prompt chunks cached, first tokens out.
+void Replay::finish_step(int i, double t) {
+  Instance& in = inst_[static_cast<std::size_t>(i)];
+  in.busy = false;
+  in.end = kInf;
+  int done = 0;
+  for (std::uint32_t slot : in.dec) {
+    Request& q = slots_[slot];
+    q.generated = std::min(q.output, q.generated + draw_accepted());
+    itl_.add(t - q.last);
+    q.last = t;
+    if (q.generated >= q.output) ++done;
+  }
+  for (std::uint32_t slot : in.pre) {
+    Request& q = slots_[slot];
+    q.prefilled += q.chunk;
+    q.chunk = 0;
+    if (q.prefilled < q.prompt) continue;
+    q.first = q.last = t;  // the last chunk's pass yields the first token
+    q.generated = 1;
+    ttft_.add(t - q.arrival);
+    if (q.generated >= q.output) ++done;
+  }
+  if (done == 0) return;
+  std::size_t w = 0;
+  int reissue = 0;
+  for (std::uint32_t slot : in.running) {
+    Request& q = slots_[slot];
+    if (q.first >= 0 && q.generated >= q.output) {
+      complete(in, q, t);
+      free_.push_back(slot);
+      ++reissue;
+    } else {
+      in.running[w++] = slot;
+    }
+  }
+  in.running.resize(w);
+  if (spec_.concurrency > 0) {
+    for (int k = 0; k < reissue && issued_ < total_; ++k) issue(t);
+  }
+}
+
+void Replay::run() {
+  double t = 0;
+  if (spec_.concurrency > 0) {
+    for (int c = 0; c < spec_.concurrency && issued_ < total_; ++c) issue(0);
+  } else {
+    next_arrival_ = arrivals_.exponential(1.0 / spec_.rate);
+  }
+  for (;;) {
+    for (std::size_t i = 0; i < inst_.size(); ++i) {
+      if (!inst_[i].busy) start_step(static_cast<int>(i), t);
+    }
+    double next = spec_.concurrency > 0 || issued_ >= total_ ? kInf : next_arrival_;
+    int who = -1;
+    for (std::size_t i = 0; i < inst_.size(); ++i) {
+      if (inst_[i].end < next) {
+        next = inst_[i].end;
+        who = static_cast<int>(i);
+      }
+    }
+    if (!(next < kInf)) break;
+    area_ += in_flight_ * (next - t);
+    t = next;
+    if (who >= 0) {
+      finish_step(who, t);
+    } else {
+      issue(t);
+      next_arrival_ = issued_ < total_ ? t + arrivals_.exponential(1.0 / spec_.rate) : kInf;
+    }
+  }
+  r_.requests = issued_;
+  r_.evaluations = timer_.evaluations();
+  const double d = r_.duration;
+  const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance;
+  r_.request_rate = d > 0 ? static_cast<double>(r_.completed) / d : 0.0;
+  r_.output_tps = d > 0 ? r_.output_tokens / d : 0.0;
+  r_.output_tps_gpu = r_.output_tps / gpus;
+  r_.total_tps = d > 0 ? (r_.input_tokens + r_.output_tokens) / d : 0.0;
+  r_.mean_in_flight = d > 0 ? area_ / t : 0.0;
+  r_.ttft = ttft_.summary();
+  r_.tpot = tpot_.summary();
+  r_.itl = itl_.summary();
+  r_.e2e = e2e_.summary();
+  r_.queue = queue_.summary();
+  r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
+}
+
+}  // namespace
+
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors) {
+  out = ServeResult{};
+  if (spec.concurrency <= 0 && !(spec.rate > 0)) {
+    errors.push_back(make_error(model::ErrorCode::MissingField, "--concurrency", "none", "a concurrency (--concurrency N) or a request rate (--rate R)"));
+    return false;
+  }
+  if (spec.concurrency > 0 && spec.rate > 0) {
+    errors.push_back(make_error(model::ErrorCode::Inconsistent, "--rate", model::num(spec.rate), "either --concurrency or --rate, not both"));
+    return false;
+  }
+  if (spec.lengths == Lengths::Trace && spec.trace_input.size() != spec.trace_output.size()) {
+    errors.push_back(make_error(model::ErrorCode::Inconsistent, "--trace", "lengths", "as many output lengths as input lengths"));
+    return false;
+  }
+  // The step model at the run's own lengths: batch 1 (the replay sets each step's), the mean context of a
+  // request's decode.
+  model::Scenario base = s;
+  base.work.batch = 1;
+  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
+  const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
+  base.work.prompt = in;
+  base.work.output = on;
+  base.work.prefix_hit = 0;
+  // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
+  base.work.ctx = std::max(1, in + on / 2);
+  if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
+  Replay r(base, spec, out);
+  if (!r.setup(errors)) return false;
+  r.run();
+  return true;
+}
+
+}  // namespace tierscope::serve

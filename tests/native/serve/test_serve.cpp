@@ -1,0 +1,187 @@
+// The serving replay's relations, asserted as relations (the step model's numbers move as it is refined):
+// concurrency 1 against the single-step figures, Little's law, TPOT against concurrency and prefill share,
+// the same bytes for the same seed, refusals with their reason, and the percentiles' accuracy.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "model/presets.h"
+#include "roofline/figures.h"
+#include "serve/serve.h"
+
+using namespace tierscope;
+using model::FigureId;
+
+namespace {
+
+model::Scenario preset(const char* name = "v41-flash-8xb200") {
+  model::Scenario s;
+  REQUIRE(model::make_preset(name, s));
+  return s;
+}
+
+serve::ServeResult replay(const model::Scenario& s, serve::ServeSpec spec) {
+  serve::ServeResult r;
+  model::Errors errors;
+  REQUIRE(serve::run_serve(s, spec, r, errors));
+  REQUIRE(errors.empty());
+  return r;
+}
+
+serve::ServeSpec closed(int concurrency, int requests, int input = 1024, int output = 1024) {
+  serve::ServeSpec spec;
+  spec.concurrency = concurrency;
+  spec.requests = requests;
+  spec.input = input;
+  spec.output = output;
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("serve: at concurrency 1 the replay gives the single-step figures") {
+  for (const char* name : {"v41-flash-8xb200", "deepseek-v3-8xh200"}) {
+    model::Scenario s = preset(name);
+    const serve::ServeResult r = replay(s, closed(1, 4));
+    // The figures at the replay's lengths, the context a request's decode averages (prompt + half the output).
+    s.work.batch = 1;
+    s.work.prompt = 1024;
+    s.work.output = 1024;
+    s.work.prefix_hit = 0;
+    s.work.ctx = 1536;
+    model::Computed c;
+    model::compute_values(s, c);
+    INFO(name);
+    CHECK(r.completed == 4);
+    CHECK(r.ttft.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(1e-9));
+    CHECK(r.tpot.mean == Approx(c.values[FigureId::DecodeTpot]).epsilon(0.01));
+    // Throughput per GPU: the serving figure amortises the prompt over the output as the replay does.
+    CHECK(r.output_tps_gpu == Approx(c.values[FigureId::ServeTokensPerSGpu]).epsilon(0.02));
+    CHECK(r.max_batch_seen == 1);
+  }
+}
+
+TEST_CASE("serve: Little's law holds in steady state (concurrency = throughput × E2E latency)") {
+  const model::Scenario s = preset();
+  for (int n : {8, 64}) {
+    serve::ServeSpec spec = closed(n, 40 * n);
+    spec.lengths = serve::Lengths::Random;
+    spec.range_ratio = 0.5;
+    const serve::ServeResult r = replay(s, spec);
+    INFO("concurrency " << n);
+    CHECK(r.completed == static_cast<std::uint64_t>(40 * n));
+    CHECK(r.request_rate * r.e2e.mean == Approx(n).epsilon(0.05));
+    CHECK(r.mean_in_flight == Approx(n).epsilon(0.05));
+  }
+  // Open loop: arrivals at a rate well under capacity leave as many as arrive.
+  serve::ServeSpec open;
+  open.rate = 2;
+  open.requests = 400;
+  open.input = 1024;
+  open.output = 256;
+  const serve::ServeResult r = replay(s, open);
+  CHECK(r.completed == 400);
+  CHECK(r.request_rate == Approx(2).epsilon(0.15));
+  CHECK(r.mean_in_flight == Approx(r.request_rate * r.e2e.mean).epsilon(0.02));
+}
+
+TEST_CASE("serve: TPOT grows with concurrency and with the prefill share") {
+  const model::Scenario s = preset();
+  double last = 0;
+  for (int n : {1, 8, 64, 256}) {
+    const serve::ServeResult r = replay(s, closed(n, 4 * n, 1024, 256));
+    INFO("concurrency " << n);
+    CHECK(r.tpot.mean > last);
+    last = r.tpot.mean;
+  }
+  // The same clients with longer prompts: more prefill shares each step.
+  serve::ServeSpec a = closed(32, 320, 1024, 512), b = closed(32, 320, 8192, 512);
+  a.lengths = b.lengths = serve::Lengths::Random;
+  a.range_ratio = b.range_ratio = 0.5;
+  CHECK(replay(s, b).tpot.mean > replay(s, a).tpot.mean);
+}
+
+TEST_CASE("serve: the same seed gives the same bytes; another seed other draws") {
+  const model::Scenario s = preset();
+  serve::ServeSpec spec = closed(16, 200);
+  spec.lengths = serve::Lengths::Sharegpt;
+  spec.steps = 20;
+  const std::string one = serve::serve_json(replay(s, spec));
+  CHECK(one == serve::serve_json(replay(s, spec)));
+  spec.seed = 2;
+  CHECK(one != serve::serve_json(replay(s, spec)));
+  CHECK(one.find("\"steps_trace\"") != std::string::npos);
+}
+
+TEST_CASE("serve: a request that cannot fit is refused with the reason, the rest run") {
+  const model::Scenario s = preset();
+  const serve::ServeResult probe = replay(s, closed(1, 1));
+  REQUIRE(probe.kv_tokens > 0);
+  // Lengths beyond the instance's KV capacity: every request refused, each run ends.
+  const int too_long = static_cast<int>(probe.kv_tokens) + 1;
+  const serve::ServeResult r = replay(s, closed(4, 10, too_long, 1));
+  CHECK(r.refused == 10);
+  CHECK(r.completed == 0);
+  CHECK(!r.refused_why.empty());
+  CHECK((r.refused_why.find("HBM") != std::string::npos || r.refused_why.find("positions") != std::string::npos));
+  CHECK(serve::serve_text(r).find("Refused: request 0") != std::string::npos);
+}
+
+TEST_CASE("serve: a setup whose weights do not fit is named, not replayed") {
+  model::Scenario s = preset();
+  s.hw.gpus = 1;
+  s.par.tp = s.par.dp = s.par.ep = 1;
+  serve::ServeResult r;
+  model::Errors errors;
+  CHECK_FALSE(serve::run_serve(s, closed(4, 8), r, errors));
+  REQUIRE(!errors.empty());
+  CHECK(errors.front().code == model::ErrorCode::Infeasible);
+}
+
+TEST_CASE("serve: prefill-first steps and chunked steps both finish every request; first waits longer for its first token") {
+  const model::Scenario s = preset();
+  serve::ServeSpec a = closed(64, 256, 4096, 256), b = a;
+  a.prefill = serve::PrefillMode::Chunked;
+  b.prefill = serve::PrefillMode::First;
+  const serve::ServeResult ra = replay(s, a), rb = replay(s, b);
+  CHECK(ra.completed == 256);
+  CHECK(rb.completed == 256);
+  CHECK(ra.prefill == "chunked");
+  CHECK(rb.prefill == "first");
+  CHECK(rb.ttft.mean > ra.ttft.mean);
+}
+
+TEST_CASE("serve: percentiles within the histogram's resolution, memory fixed") {
+  serve::Histogram h;
+  for (int i = 1; i <= 10000; ++i) h.add(i * 1e-3);
+  CHECK(h.mean() == Approx(5.0005).epsilon(1e-12));
+  CHECK(h.quantile(0.5) == Approx(5.0).epsilon(0.012));
+  CHECK(h.quantile(0.9) == Approx(9.0).epsilon(0.012));
+  CHECK(h.quantile(0.99) == Approx(9.9).epsilon(0.012));
+  CHECK(h.quantile(1.0) <= 10.0);
+  CHECK(sizeof(serve::Histogram) < 16384);
+}
+
+TEST_CASE("serve: every bad flag names itself, its value and what is allowed") {
+  struct Bad {
+    const char* flag;
+    const char* value;
+  };
+  for (const Bad& b : {Bad{"--concurrency", "0"}, Bad{"--concurrency", "1.5"}, Bad{"--rate", "-1"}, Bad{"--rate", "nan"},
+                       Bad{"--requests", "0"}, Bad{"--input", "x"}, Bad{"--lengths", "zipf"}, Bad{"--range-ratio", "1"},
+                       Bad{"--len-sigma", "4"}, Bad{"--budget", "0"}, Bad{"--prefill", "later"}, Bad{"--instances", "65"},
+                       Bad{"--steps", "-1"}, Bad{"--nope", "1"}}) {
+    serve::ServeSpec spec;
+    model::Error e;
+    INFO(b.flag << " " << b.value);
+    CHECK_FALSE(serve::set_serve_flag(b.flag, b.value, spec, e));
+    CHECK(!e.field.empty());
+    CHECK(!e.allowed.empty());
+    CHECK(e.message().find(std::string(b.flag) == "--nope" ? b.flag : b.value) != std::string::npos);
+  }
+  serve::ServeResult r;
+  model::Errors errors;
+  CHECK_FALSE(serve::run_serve(preset(), serve::ServeSpec{}, r, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].field == "--concurrency");
+}

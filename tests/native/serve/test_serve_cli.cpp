@@ -1,0 +1,87 @@
+// The serve command end to end: the benchmark summary in text, JSON that is byte for byte serve_json of the
+// same run, CSV rows, a trace's lengths, and flags that belong to serve only.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+
+using namespace tierscope;
+
+namespace {
+
+bool fake_read(const std::string& path, std::string& text, std::string& why) {
+  if (path == "two.jsonl") {
+    text = "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 40, \"hash_ids\": [1, 2]}\n"
+           "{\"timestamp\": 10, \"input_length\": 300, \"output_length\": 20, \"hash_ids\": [3]}\n";
+    return true;
+  }
+  why = "no such file";
+  return false;
+}
+
+cli::Output run(std::vector<std::string_view> args) { return cli::run_cli(args, fake_read); }
+
+}  // namespace
+
+TEST_CASE("serve cli: the benchmark summary, JSON and CSV of the same run") {
+  const cli::Output t = run({"serve", "--concurrency", "4", "--requests", "8", "--input", "512", "--output", "64"});
+  REQUIRE(t.exit_code == cli::kExitOk);
+  CHECK(t.out.find("Serving Benchmark Result") != std::string::npos);
+  CHECK(t.out.find("Successful requests:                         8") != std::string::npos);
+  CHECK(t.out.find("P99 TPOT (ms):") != std::string::npos);
+  const cli::Output j = run({"serve", "--concurrency", "4", "--requests", "8", "--input", "512", "--output", "64", "--format", "json"});
+  REQUIRE(j.exit_code == cli::kExitOk);
+  CHECK(j.out.find("\"completed\": 8") != std::string::npos);
+  CHECK(j.out == run({"serve", "--input", "512", "--concurrency", "4", "--output", "64", "--requests", "8", "--format", "json"}).out);
+  const cli::Output c = run({"serve", "--concurrency", "4", "--requests", "8", "--format", "csv"});
+  REQUIRE(c.exit_code == cli::kExitOk);
+  CHECK(c.out.rfind("metric,value\ncompleted,8\n", 0) == 0);
+}
+
+TEST_CASE("serve cli: a trace's lengths, the seed, a link") {
+  const cli::Output t = run({"serve", "--concurrency", "2", "--requests", "4", "--lengths", "trace", "--trace", "two.jsonl", "--format", "json"});
+  REQUIRE(t.exit_code == cli::kExitOk);
+  CHECK(t.out.find("\"input_tokens\": 1800") != std::string::npos);
+  CHECK(t.out.find("\"output_tokens\": 120") != std::string::npos);
+  const cli::Output missing = run({"serve", "--concurrency", "2", "--lengths", "trace", "--trace", "none.jsonl"});
+  CHECK(missing.exit_code == cli::kExitFile);
+  const cli::Output seeded = run({"serve", "--concurrency", "2", "--requests", "4", "--lengths", "sharegpt", "--seed", "7", "--format", "json"});
+  REQUIRE(seeded.exit_code == cli::kExitOk);
+  CHECK(seeded.out.find("\"seed\": 7") != std::string::npos);
+  const cli::Output link = run({"serve", "--hash", "#preset=v41-flash-8xb200&seed=7", "--concurrency", "2", "--requests", "4", "--lengths", "sharegpt",
+                                "--format", "json"});
+  REQUIRE(link.exit_code == cli::kExitOk);
+  CHECK(link.out == seeded.out);
+}
+
+TEST_CASE("serve cli: refused flags name themselves") {
+  const cli::Output none = run({"serve"});
+  CHECK(none.exit_code == cli::kExitUsage);
+  CHECK(none.err.find("--concurrency") != std::string::npos);
+  const cli::Output both = run({"serve", "--concurrency", "2", "--rate", "3"});
+  CHECK(both.exit_code == cli::kExitUsage);
+  const cli::Output elsewhere = run({"figures", "--concurrency", "2"});
+  CHECK(elsewhere.exit_code == cli::kExitUsage);
+  CHECK(elsewhere.err.find("only with the serve command") != std::string::npos);
+  const cli::Output bad = run({"serve", "--lengths", "zipf"});
+  CHECK(bad.exit_code == cli::kExitUsage);
+  CHECK(bad.err.find("zipf") != std::string::npos);
+  CHECK(bad.err.find("fixed, random, sharegpt, trace") != std::string::npos);
+  const cli::Output trace_alone = run({"serve", "--concurrency", "2", "--trace", "two.jsonl"});
+  CHECK(trace_alone.exit_code == cli::kExitUsage);
+  CHECK(run({"--help"}).out.find("--concurrency N") != std::string::npos);
+}
+
+TEST_CASE("serve cli: chart frontier prints the front and its series; serve flags only where they belong") {
+  const cli::Output c = run({"chart", "frontier", "--preset", "v41-flash-4xgb300", "--input", "1024", "--output", "128", "--concurrency", "16",
+                             "--format", "csv"});
+  REQUIRE(c.exit_code == cli::kExitOk);
+  CHECK(c.out.rfind("tokens_per_s_user,pareto,", 0) == 0);
+  const cli::Output j = run({"chart", "frontier", "--preset", "v41-flash-4xgb300", "--input", "1024", "--output", "128", "--concurrency", "16",
+                             "--format", "json"});
+  REQUIRE(j.exit_code == cli::kExitOk);
+  CHECK(j.out.find("\"kind\":\"front\"") != std::string::npos);
+  CHECK(run({"chart", "roofline", "--input", "1024"}).exit_code == cli::kExitUsage);
+}
