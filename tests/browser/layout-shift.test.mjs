@@ -27,7 +27,9 @@ for (const [name, contextOptions] of WINDOWS) {
       const held = new Promise((r) => { release = r; });
       await page.route('**/tierscope.*.wasm', async (route) => { await held; await route.continue(); });
       await page.goto(site.url);
-      await page.waitForSelector('#tour-body .fig.pending');
+      // The page's scripts have run (the walkthrough's numbers are the build's prerendered ones).
+      await page.waitForLoadState('load');
+      await page.waitForSelector('#tour-body .fig');
       const before = await boxes(page);
       release();
       await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });

@@ -25,6 +25,10 @@ export function init(win) {
   const doc = win.document;
   const $ = makeById(doc);
   const el = makeEl(doc);
+  // The scenario whose text the build wrote into the page (none when served from the source), and whether
+  // a link names a view that text may not be (early.js marks it before the first paint).
+  const prerendered = (doc.body && doc.body.getAttribute('data-prerendered')) || '';
+  const linkPending = doc.documentElement.classList.contains('link-pending');
   const S = createPageState({ embed: new win.URLSearchParams(win.location.search).get('embed') === '1', framed: win.parent !== win });
   if (S.embed) doc.documentElement.classList.add('embed');
   S.readyPromise = new Promise((resolve, reject) => { S.resolveReady = resolve; S.rejectReady = reject; });
@@ -140,6 +144,10 @@ export function init(win) {
     parts.walkthrough.render();
     S.lastHash = null;
     parts.share.applyLocationHash();
+    // The build's text is the default scenario's: tables of another (a link's) are read afresh, and the
+    // parts hidden while the link was pending now show the link's values.
+    if (prerendered && S.state && prerendered !== S.state.scenarioHash) parts.tables.clear();
+    doc.documentElement.classList.remove('link-pending');
     // A walkthrough step chosen while the app was downloading opens now.
     if (movedEarly) { parts.walkthrough.openStep(S.earlyTour); refresh(); }
     if (win.performance && win.performance.mark) win.performance.mark('tierscope-page-built');
@@ -192,8 +200,14 @@ export function init(win) {
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }
   const tour = earlyTour(win.location.hash, STEPS.length);
   if (tour) S.earlyTour = tour - 1;
-  parts.walkthrough.render();
-  parts.walkthrough.renderPaths();
+  // A page the build prerendered (tools/prerender) already shows the default view's text, the app's own:
+  // it stays until the app writes the same again. A link's walkthrough step is drawn now (its numbers
+  // pending), in place of the prerendered step it hid.
+  if (!prerendered || linkPending) {
+    parts.walkthrough.render();
+    parts.walkthrough.renderPaths();
+    for (const id of ['tour-count', 'tour-title', 'tour-body', 'tour-look', 'tour-dots', 'path-list']) $(id).classList.remove('pre');
+  }
   parts.embed.startWhenVisible();
   return { S, parts, api };
 }

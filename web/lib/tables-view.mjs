@@ -75,6 +75,15 @@ export function createTables({ S, $, el, win, notices, download }) {
     return r;
   }
 
+  // Empties both tables (the build wrote the default scenario's rows; a link named another): each is
+  // filled again, for the scenario on screen, when it opens.
+  function clear() {
+    figuresKey = null; cardKey = null;
+    for (const id of ['figures-table', 'card-table']) $(id).querySelector('tbody').replaceChildren();
+    for (const id of ['figures-count', 'card-count']) $(id).textContent = '';
+    sync();
+  }
+
   function enable(on) {
     for (const id of ['figures-csv', 'figures-json', 'card-csv', 'card-json']) $(id).disabled = !on;
   }
@@ -89,5 +98,5 @@ export function createTables({ S, $, el, win, notices, download }) {
     enable(false);
   }
 
-  return { sync, renderFigures, renderCard, wire, enable, save, win };
+  return { sync, renderFigures, renderCard, clear, wire, enable, save, win };
 }

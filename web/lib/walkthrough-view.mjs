@@ -108,7 +108,7 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     else { shown = { step: -1, id: '' }; setText($('tour-look'), `Look at ${words.look}.`); }
     const dots = $('tour-dots');
     if (dots.children.length !== STEPS.length) {
-      dots.replaceChildren(...STEPS.map((s, k) => el('li', {}, el('button', { type: 'button', class: 'dot', onclick: () => go(k) }))));
+      dots.replaceChildren(...STEPS.map(() => el('li', {}, el('button', { type: 'button', class: 'dot' }))));
     }
     [...dots.querySelectorAll('.dot')].forEach((d, k) => {
       setAttr(d, 'aria-current', k === i && !fleet ? 'step' : 'false');
@@ -199,6 +199,12 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     $('tour-body').addEventListener('click', (e) => {
       const b = e.target && e.target.closest ? e.target.closest('button.fig[data-fig]') : null;
       if (b) showFigure(b.dataset.fig);
+    });
+    // A dot opens its step (one listener on the list: the dots may be the build's, written before any script).
+    $('tour-dots').addEventListener('click', (e) => {
+      const b = e.target && e.target.closest ? e.target.closest('button.dot') : null;
+      const k = b ? [...$('tour-dots').querySelectorAll('button.dot')].indexOf(b) : -1;
+      if (k >= 0) go(k);
     });
     $('tour-back').addEventListener('click', () => go(inFleet() ? current() : current() - 1));
     $('tour-next').addEventListener('click', () => go(current() + 1));
