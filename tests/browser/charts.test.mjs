@@ -51,6 +51,9 @@ test('the panel opens from the header by keyboard, its tabs move by arrow keys, 
   assert.equal(await page.isVisible('#chart-sweep-form'), true);
   await page.keyboard.press('End');
   await page.waitForFunction(() => /view=chart-breakdown/.test(location.hash));
+  // The chart comes back from the worker module: wait until it is drawn, not just asked for.
+  await page.waitForFunction(() => document.getElementById('chart-figure').getAttribute('aria-busy') !== 'true' &&
+    document.querySelectorAll('#chart-figure svg rect.chart-seg').length > 0, null, { timeout: 15000 });
   assert.ok(await page.$$eval('#chart-figure svg rect.chart-seg', (r) => r.length) > 2, 'the stacked bar has its terms');
   // Choosing the sweep's figure and axis is a link of its own.
   await page.click('#chart-tab-sweep');
