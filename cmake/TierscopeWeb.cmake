@@ -83,7 +83,7 @@ target_link_options(tierscope_web PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/sr
 # src/worker/worker_bridge.cpp; the page's module then links none of that work.
 add_executable(tierscope_worker_web ${PROJECT_SOURCE_DIR}/src/worker/worker_bridge.cpp)
 set_target_properties(tierscope_worker_web PROPERTIES OUTPUT_NAME tierscope-worker SUFFIX ".js")
-target_link_libraries(tierscope_worker_web PRIVATE tierscope_app tierscope_headers)
+target_link_libraries(tierscope_worker_web PRIVATE tierscope_app tierscope_serve tierscope_headers)
 tierscope_own_target(tierscope_worker_web)
 set(_worker_link
   -Oz -fno-exceptions -fno-rtti

@@ -91,8 +91,6 @@ void catalog_charts(JsonWriter& w) {
     w.array(fleet ? "fleetChartLabels" : "chartLabels");
     for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
       const auto k = static_cast<model::ChartKind>(i);
-      // The frontier's tab waits for the page's replay of it (serve/frontier.h); the command line draws it.
-      if (model::is_replay_chart(k)) continue;
       if (model::is_fleet_chart(k) == fleet) key_label(w, model::chart_key(k), model::chart_label(k)).end();
     }
     w.end();

@@ -48,6 +48,8 @@ void mark_json(JsonWriter& w, const ChartMark& m) {
   w.object().str("id", m.id).str("kind", m.kind).str("label", m.label).str("text", m.text).str("brief", m.brief);
   w.str("series", m.series).num("x", m.x).num("y", m.y);
   if (m.kind == "measured") w.num("model", m.model).num("ratio", m.ratio).str("setup", m.setup).boolean("elsewhere", m.elsewhere);
+  // A point of the frontier's Pareto front names the link keys of its layout and concurrency (the page opens it).
+  if (m.kind == "front") w.str("setup", m.setup);
   w.boolean("reachable", m.reachable).end();
 }
 

@@ -511,7 +511,7 @@ const char* chart_label(ChartKind k) {
     case ChartKind::FleetOccupancy: return "Occupancy over the run";
     case ChartKind::FleetHits: return "Hit rates by hour";
     case ChartKind::FleetSweep: return "Hit rate against capacity";
-    case ChartKind::Frontier: return "Throughput against interactivity";
+    case ChartKind::Frontier: return "Frontier";
     case ChartKind::Count: break;
   }
   return "";

@@ -273,11 +273,13 @@ bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::C
   model::axis_ticks(c.x, xlo, xhi);
   model::axis_ticks(c.y, ylo, yhi);
   c.description = "Output tokens per second per GPU against tokens per second per user, each point a replay of " + std::to_string(input) + "/" +
-                  std::to_string(output) + "-token requests (±20 %) at one concurrency on one layout of " + model::setup_text(s) + ", " +
+                  std::to_string(output) + "-token requests (±20 %) at one concurrency on one layout of " + model::setup_text(s) +
+                  (o.max_concurrency > 0 ? " (concurrencies up to " + std::to_string(o.max_concurrency) + "; without --concurrency, up to what each layout's HBM holds)" : std::string()) +
+                  ", " +
                   std::to_string(ls.size()) + " layouts in all; " + std::to_string(f.size()) + " points on the Pareto front, from " +
                   model::human(xs[f.front()], "tokens/s") + " per user at " + model::human(ys[f.front()], "tokens/s") + " per GPU to " +
                   model::human(xs[f.back()], "tokens/s") + " per user at " + model::human(ys[f.back()], "tokens/s") + " per GPU.";
-  c.command = "tierscope chart frontier --format json";
+  c.command = "tierscope chart frontier" + (o.max_concurrency > 0 ? " --concurrency " + std::to_string(o.max_concurrency) : std::string()) + " --format json";
   out = std::move(c);
   return true;
 }

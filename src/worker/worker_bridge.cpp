@@ -2,15 +2,18 @@
 // that talks to JavaScript. It runs in a Web Worker (web/worker.js) and does the work the first frame does
 // not need — the charts' series with their measured anchors, and reading a config.json — for the page's
 // module, in the link codec's own words: a scenario's link keys in, the page's JSON out. A new kind of job
-// (the serving replay, when it lands) is one export here and one entry in web/worker.js's JOBS; a long one
+// (the serving replay) is one export here and one entry in web/worker.js's JOBS; a long one
 // runs in slices the script calls in turn, posting progress and reading its cancel between them.
 #include "app/app.h"
 #include "app/page_json.h"
 #include "base/errors.h"
 #include "base/json_writer.h"
 #include "codec/url_codec.h"
+#include "charts/chart_options.h"
 #include "hf/hf_config.h"
+#include "serve/frontier.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -57,11 +60,33 @@ bool scenario_arg(const char* text, const char* field, model::Scenario& s, model
   }
   return model::scenario_from_hash(h, s, errors);
 }
+// The frontier of a scenario, as `tierscope chart frontier --concurrency 512 --format json` draws it from the
+// same link: the requests are the scenario's prompt and output, the seed its fleet seed. Concurrencies stop
+// at 512 (the description says so): every one the HBM holds, up to 4096, takes a few seconds in a phone's
+// browser, most of it in the least interactive replays. It takes no options; while comparing it shows the scenario as it is now (B), since
+// its layouts are the scenario's own alternatives, not a second scenario's.
+constexpr int kPageFrontierConcurrency = 512;
+bool frontier_json(const model::Scenario& s, std::string_view options, std::string& out, model::Errors& errors,
+                   std::vector<double>* numbers) {
+  model::ChartOptions co;
+  if (!model::chart_options_from_json(model::ChartKind::Frontier, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
+  if (co.points != model::ChartOptions{}.points) {
+    errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "points", std::to_string(co.points), "no options with frontier"));
+    return false;
+  }
+  serve::FrontierOptions fo;
+  fo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+  fo.max_concurrency = kPageFrontierConcurrency;
+  model::Chart c;
+  if (!serve::frontier_chart(s, fo, c, errors)) return false;
+  out = model::chart_to_json(c, numbers);
+  return true;
+}
 }  // namespace
 
 // A chart of a scenario as {ok, errors, chart, f64, f64n}: `scenario` is its link keys, `pinned` A's while
 // comparing (empty: none), `name` a chart key that is not a fleet run's, `options` JSON text
-// (charts/chart_options.h). The chart is what `tierscope chart NAME --format json` prints, except that its
+// (charts/chart_options.h; the frontier takes none, and is B's alone). The chart is what `tierscope chart NAME --format json` prints, except that its
 // per-point arrays are {"f64":[at,count]}: doubles from the address `f64` on, `f64n` of them, valid until the
 // next call (the worker script posts a copy beside the answer; web/lib/bridge.mjs puts them in place).
 TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, const char* name, const char* options) {
@@ -74,7 +99,9 @@ TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, 
   if (errors.empty() && scenario_arg(scenario, "scenario", b, errors) && (p.empty() || scenario_arg(pinned, "pinned", a, errors))) {
     g_numbers.clear();
     std::string chart;
-    if (app::scenario_chart_json(b, p.empty() ? nullptr : &a, n, o, chart, errors, &g_numbers)) {
+    const bool made = n == model::chart_key(model::ChartKind::Frontier) ? frontier_json(b, o, chart, errors, &g_numbers)
+                                                                        : app::scenario_chart_json(b, p.empty() ? nullptr : &a, n, o, chart, errors, &g_numbers);
+    if (made) {
       model::JsonWriter out;
       out.object();
       app::errors_members(out, errors);

@@ -50,6 +50,9 @@ test('the panel opens from the header by keyboard, its tabs move by arrow keys, 
   assert.equal(await page.evaluate(() => document.activeElement.dataset.chart), 'sweep');
   assert.equal(await page.isVisible('#chart-sweep-form'), true);
   await page.keyboard.press('End');
+  await page.waitForFunction(() => /view=chart-frontier/.test(location.hash));
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chart), 'frontier');
+  await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => /view=chart-breakdown/.test(location.hash));
   // The chart comes back from the worker module: wait until it is drawn, not just asked for.
   await page.waitForFunction(() => document.getElementById('chart-figure').getAttribute('aria-busy') !== 'true' &&

@@ -144,7 +144,12 @@ function draw(E, svg, chart, L, id) {
     if (!Number.isFinite(m.x)) continue;
     const name = markName(m);
     const cls = `kind-${m.kind}${m.series === 'B' ? ' series-b' : ''}${m.elsewhere ? ' elsewhere' : ''}`;
-    const point = E(marks, 'g', { class: `chart-point ${cls}`, tabindex: 0, role: 'img', 'aria-label': name, 'data-tip': name });
+    // A point of the frontier's Pareto front is a button: it opens its layout and concurrency as the scenario.
+    const opens = m.kind === 'front' && typeof m.setup === 'string' && m.setup ? m.setup : null;
+    const point = E(marks, 'g', {
+      class: `chart-point ${cls}`, tabindex: 0, role: opens ? 'button' : 'img',
+      'aria-label': opens ? `${name} · opens it as the scenario (${opens.replaceAll('&', ', ')})` : name, 'data-tip': name, 'data-setup': opens,
+    });
     E(point, 'circle', { class: 'chart-hit', cx: f1(m.x), cy: f1(m.y), r: HIT_R });
     if (m.elsewhere) E(point, 'path', { class: `chart-mark ${cls}`, d: `M${f1(m.x)} ${f1(m.y - 6)}L${f1(m.x + 6)} ${f1(m.y)}L${f1(m.x)} ${f1(m.y + 6)}L${f1(m.x - 6)} ${f1(m.y)}Z` });
     else E(point, 'circle', { class: `chart-mark ${cls}`, cx: f1(m.x), cy: f1(m.y), r: 5 });

@@ -236,6 +236,22 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     morphChildren($('chart-table'), el('div', {}, chartTable(doc, shownChart)));
   }
 
+  // Opens a point of the frontier's front as the scenario: each link key it names ("tp=1&dp=4&…&batch=64")
+  // set as an edit would set it, the chart staying open, so the share link names that layout and concurrency.
+  // A key the app refuses says so and stops there (the keys set before it stay, as edits by hand would).
+  function openSetup(setup) {
+    if (!S.ready) return;
+    for (const pair of String(setup).split('&')) {
+      const at = pair.indexOf('=');
+      if (at <= 0) continue;
+      const r = S.bridge.setParam(pair.slice(0, at), pair.slice(at + 1));
+      if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', S.catalog && S.catalog.errorCodes)); break; }
+    }
+    S.pushNext = true;
+    refresh();
+    writeHash();
+  }
+
   function sync() {
     const show = open();
     $('charts').hidden = !show;
@@ -279,7 +295,11 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     fig.addEventListener('pointerout', (e) => { if (pointOf(e) && !pointOf({ target: e.relatedTarget }) && doc.activeElement !== tipFor) showTip(null); });
     fig.addEventListener('focusin', (e) => showTip(pointOf(e)));
     fig.addEventListener('focusout', (e) => { if (!pointOf({ target: e.relatedTarget })) showTip(null); });
-    fig.addEventListener('keydown', (e) => { if (e.key === 'Escape' && tipFor && tip && !tip.hidden) { showTip(null); e.stopPropagation(); } });
+    fig.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && tipFor && tip && !tip.hidden) { showTip(null); e.stopPropagation(); }
+      if ((e.key === 'Enter' || e.key === ' ') && pointOf(e) && pointOf(e).dataset.setup) { e.preventDefault(); openSetup(pointOf(e).dataset.setup); }
+    });
+    fig.addEventListener('click', (e) => { const p = pointOf(e); if (p && p.dataset.setup) openSetup(p.dataset.setup); });
     $('chart-pin').addEventListener('click', () => {
       if (!S.ready) return;
       S.bridge.setCompare(!(S.state && S.state.compare));

@@ -100,6 +100,39 @@ TEST_CASE("a chart from the worker while comparing shows A and B, as the page's 
   CHECK(worker.dump().find("\"series\":\"B\"") != std::string::npos);
 }
 
+TEST_CASE("the frontier from the worker is the command line's at the page's 512 concurrencies, its front points naming their link keys") {
+  const std::string hash = "preset=v41-flash-8xb200&prompt=2048&output=256";
+  const json answer = json::parse(ts_worker_chart(hash.c_str(), "", "frontier", "{}"));
+  REQUIRE(answer["ok"] == true);
+  const json cli = json::parse(cli_out({"chart", "frontier", "--hash", "#" + hash, "--concurrency", "512", "--format", "json"}));
+  const json chart = with_numbers(answer);
+  CHECK(chart == cli);
+  CHECK(chart["command"] == "tierscope chart frontier --concurrency 512 --format json");
+  CHECK(chart["description"].get<std::string>().find("concurrencies up to 512") != std::string::npos);
+  int front = 0;
+  for (const json& m : chart["marks"]) {
+    if (m["kind"] != "front") continue;
+    ++front;
+    const std::string setup = m["setup"];
+    CHECK(setup.rfind("tp=", 0) == 0);
+    CHECK(setup.find("&batch=") != std::string::npos);
+    // The keys open as a scenario the link codec reads.
+    model::Scenario s;
+    model::Errors errors;
+    CHECK(model::scenario_from_hash(hash + "&" + setup, s, errors));
+    CHECK(errors.empty());
+  }
+  CHECK(front > 0);
+  // While comparing, the frontier is the current scenario's (B) alone.
+  CHECK(with_numbers(json::parse(ts_worker_chart(hash.c_str(), "preset=v41-flash-8xb200", "frontier", "{}"))) == cli);
+}
+
+TEST_CASE("the worker refuses frontier options by field") {
+  const std::string ok = "preset=v41-flash-8xb200";
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "frontier", "{\"points\": 8}"))) == std::vector<std::string>{"points:bad-syntax"});
+  CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "frontier", "{\"figure\": \"x\"}"))) == std::vector<std::string>{"figure:bad-syntax"});
+}
+
 TEST_CASE("the worker refuses a bad chart request by field, and a fleet run's chart, which is the page's") {
   const std::string ok = "preset=v41-flash-8xb200";
   CHECK(codes(json::parse(ts_worker_chart(ok.c_str(), "", "pie", "{}"))) == std::vector<std::string>{"name:bad-enum"});
