@@ -3,6 +3,7 @@
 // model for its mix, and the streaming statistics of every request that completes.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <limits>
 
@@ -223,21 +224,29 @@ void Replay::start_step(int i, double t) {
     in.waiting.pop_front();
     queue_.add(t - q.arrival);
   }
-  in.dec.clear();
   in.pre.clear();
+  // One pass: the sessions past their prompt decode, their contexts summed (in integers: exact, as a sum of
+  // doubles of whole numbers below 2^53 is), and whether any prompt waits.
+  in.dec.resize(in.running.size());
+  std::size_t decoding = 0;
   bool prompts = false;
-  for (std::uint32_t slot : in.running) prompts = prompts || slots_[slot].prefilled < slots_[slot].prompt;
-  const bool first = first_;
-  double left = r_.budget, ctx = 0;
-  if (!(first && prompts)) {
-    for (std::uint32_t slot : in.running) {
-      const Request& q = slots_[slot];
-      if (q.prefilled < q.prompt) continue;
-      in.dec.push_back(slot);
-      ctx += q.prompt + q.generated;
-    }
-    left -= static_cast<double>(in.dec.size()) * q_;
+  std::int64_t ctx_tokens = 0;
+  for (std::uint32_t slot : in.running) {
+    const Request& q = slots_[slot];
+    const bool past = q.prefilled >= q.prompt;
+    prompts = prompts || !past;
+    in.dec[decoding] = slot;
+    decoding += past ? 1 : 0;
+    ctx_tokens += past ? static_cast<std::int64_t>(q.prompt) + q.generated : 0;
   }
+  double left = r_.budget, ctx = 0;
+  if (first_ && prompts) {
+    decoding = 0;  // a prompt-only step: the decodes wait
+  } else {
+    ctx = static_cast<double>(ctx_tokens);
+    left -= static_cast<double>(decoding) * q_;
+  }
+  in.dec.resize(decoding);
   for (std::uint32_t slot : in.running) {
     if (left < 1) break;
     Request& q = slots_[slot];
@@ -304,13 +313,23 @@ void Replay::finish_step(int i, double t) {
   in.busy = false;
   in.end = kInf;
   int done = 0;
+  // Sessions that took their last token in the same step share one gap: count runs of equal gaps.
+  double gap = -1;
+  std::uint32_t run = 0;
   for (std::uint32_t slot : in.dec) {
     Request& q = slots_[slot];
     q.generated = std::min(q.output, q.generated + draw_accepted());
-    itl_.add(t - q.last);
+    const double g = t - q.last;
+    if (g != gap) {
+      itl_.add(gap, run);
+      gap = g;
+      run = 0;
+    }
+    ++run;
     q.last = t;
     if (q.generated >= q.output) ++done;
   }
+  itl_.add(gap, run);
   for (std::uint32_t slot : in.pre) {
     Request& q = slots_[slot];
     q.prefilled += q.chunk;

@@ -14,7 +14,10 @@ struct Summary {
 
 class Histogram {
  public:
-  void add(double x);
+  void add(double x) { add(x, 1); }
+  // The same value n times (a step's sessions share one inter-token gap): one bucket lookup, the sum
+  // accumulated term by term so the mean is bit-identical to n single adds.
+  void add(double x, std::uint32_t n);
   std::uint64_t count() const { return n_; }
   double mean() const { return n_ ? sum_ / static_cast<double>(n_) : 0.0; }
   // The q-quantile (0 ≤ q ≤ 1): the geometric middle of the bucket it falls in, clamped to the range seen.

@@ -51,6 +51,21 @@ function longTasks(report) {
     .sort((a, b) => b.ms - a.ms);
 }
 
+// Which element the largest paint was, and where its time went (time to first byte, load delay, load
+// time, render delay), from the run's largest-contentful-paint-element audit.
+function lcpElement(report) {
+  const items = report.audits['largest-contentful-paint-element']?.details?.items || [];
+  const seen = report.audits.metrics?.details?.items?.[0] || {};
+  const node = items.find((t) => t.type === 'table' || t.items)?.items?.[0]?.node || items[0]?.node;
+  const phases = items.find((t) => t.headings && t.items && t.items[0] && 'phase' in t.items[0]);
+  return {
+    element: node ? (node.selector || node.snippet || '') : '',
+    phases: phases ? phases.items.map((x) => ({ phase: x.phase, ms: x.timing })) : [],
+    // What the browser saw before the slow network and CPU were simulated over the trace.
+    observed: { fcp: seen.observedFirstContentfulPaint, lcp: seen.observedLargestContentfulPaint, load: seen.observedLoad },
+  };
+}
+
 // The name of a shipped file without its content hash (tierscope.1a2b3c4d5e.wasm → tierscope.wasm).
 const unhashed = (name) => name.replace(/\.[0-9a-f]{10}(\.[a-z0-9]+)$/, '$1');
 
@@ -73,7 +88,7 @@ function summarise(reports, profile) {
   const bytes = (mid.audits['network-requests']?.details?.items || []).map((q) => ({ file: unhashed(path.basename(new URL(q.url).pathname)) || 'index.html', bytes: q.transferSize }))
     .filter((q) => q.bytes > 0).sort((a, b) => b.bytes - a.bytes);
   const tasks = longTasks(mid).map((t) => ({ ...t, url: unhashed(t.url) }));
-  return { profile, scores, metrics, failed: [...failed.values()], tasks, bytes };
+  return { profile, scores, metrics, failed: [...failed.values()], tasks, bytes, lcp: lcpElement(mid) };
 }
 
 // Runs Lighthouse `runs` times per profile on a fresh server (the runs of the profiles alternate, so a busy
@@ -127,6 +142,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const c of CATEGORIES) console.log(`${c.padEnd(26)} ${p.scores[c].toFixed(2)}`);
     for (const [k, t] of Object.entries(METRICS)) console.log(`${t.padEnd(26)} ${formatMetric(k, p.metrics[k])}`);
     for (const t of p.tasks.slice(0, 5)) console.log(`long task                  ${t.ms.toFixed(0)} ms (${t.url || 'browser'})`);
+    if (p.lcp && p.lcp.element) console.log(`largest paint              ${p.lcp.element}${p.lcp.phases.length ? " (" + p.lcp.phases.map((x) => `${x.phase} ${x.ms.toFixed(0)} ms`).join(", ") + ")" : ""}`);
+    if (p.lcp && p.lcp.observed && p.lcp.observed.lcp !== undefined) console.log(`observed, unthrottled     first paint ${Math.round(p.lcp.observed.fcp)} ms, largest ${Math.round(p.lcp.observed.lcp)} ms, load ${Math.round(p.lcp.observed.load)} ms`);
     for (const b of p.bytes.slice(0, 4)) console.log(`transferred                ${(b.bytes / 1024).toFixed(0)} KiB ${b.file}`);
     for (const f of p.failed) console.log(`not passed (${f.category}): ${f.title}${f.value ? ' — ' + f.value : ''} [${f.score}]`);
   }
