@@ -137,8 +137,13 @@ export function layoutChart(chart, opts = {}) {
   const y2Ticks = y2 ? thinTicks(y2.ticks, (t) => sy2(t.v), () => small) : [];
 
   const paths = [];
+  // The frontier's x values are every layout's replays together: a line's gap there is another layout's
+  // point, not a span where it cannot run, so each line joins its own points.
+  const joined = chart.chart === 'frontier';
   chart.lines.forEach((l, i) => {
-    const { d, dots } = linePoints(chart.xs, l.y, sx, l.role === 'secondary' && sy2 ? sy2 : sy);
+    const own = joined ? chart.xs.map((_, k) => k).filter((k) => l.y[k] !== null && Number.isFinite(l.y[k])) : null;
+    const xs = own ? own.map((k) => chart.xs[k]) : chart.xs, ys = own ? own.map((k) => l.y[k]) : l.y;
+    const { d, dots } = linePoints(xs, ys, sx, l.role === 'secondary' && sy2 ? sy2 : sy);
     if (d || dots.length) paths.push({ key: l.id, id: l.id, label: l.label, role: l.role, index: i, series: l.series || '', d, dots });
   });
 

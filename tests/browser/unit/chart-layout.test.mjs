@@ -153,3 +153,22 @@ test('a chart redrawn in place is the chart drawn afresh, keeping the elements t
   }
   assert.equal(svg.childNodes[0], title, 'the title element stays');
 });
+
+test('the frontier joins each layout\'s own points across the other layouts\' x values; other charts break there', () => {
+  const axis = (key) => ({ key, label: key, unit: 'tokens/s', log: true, lo: 1, hi: 1000, ticks: [{ v: 1, label: '1', level: 0 }, { v: 1000, label: '1000', level: 0 }] });
+  const chart = {
+    chart: 'frontier', title: 't', description: 'd', x: axis('x'), y: axis('y'), xs: [2, 4, 8, 16], x_text: ['2', '4', '8', '16'],
+    lines: [
+      { id: 'a', label: 'A', role: 'family', y: [500, null, 100, null], y_text: [] },
+      { id: 'b', label: 'B', role: 'family', y: [null, 300, null, 50], y_text: [] },
+    ],
+    marks: [], infeasible: [],
+  };
+  const measure = (t, px) => estimate(t, px);
+  for (const p of layoutChart(chart, { width: 640, height: 360, px: 12, measure }).paths) {
+    assert.match(p.d, /^M[\d.]+ [\d.]+L[\d.]+ [\d.]+$/, `${p.id} is one stroke through its two points`);
+    assert.equal(p.dots.length, 0);
+  }
+  const broken = layoutChart({ ...chart, chart: 'sweep' }, { width: 640, height: 360, px: 12, measure }).paths;
+  assert.ok(broken.every((p) => p.d === '' && p.dots.length === 2), 'a sweep leaves the gaps open');
+});
