@@ -46,7 +46,7 @@ struct ChartAxis {
 // A line over the chart's x values. y is NaN where the figure is not shown (the point cannot run).
 struct ChartLine {
   std::string id, label;
-  std::string role;  // "model", "memory-roof", "compute-roof", "family", "secondary" (a second y axis)
+  std::string role;  // "model", "memory-roof", "compute-roof", "family", "secondary" (a second y axis), "front" (a Pareto front)
   std::string unit;  // the line's own unit when role is "secondary"
   std::string series;  // "A" or "B" when two scenarios are compared, else empty
   std::vector<double> y;

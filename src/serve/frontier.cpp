@@ -246,7 +246,7 @@ bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::C
   model::ChartLine front;
   front.id = "pareto";
   front.label = "Pareto front";
-  front.role = "model";
+  front.role = "front";  // drawn in the text colour and thicker: never one of the layouts' repeating colours
   front.y.assign(c.xs.size(), kNaN);
   const std::vector<std::size_t> f = pareto_front(xs, ys);
   for (std::size_t i : f) {

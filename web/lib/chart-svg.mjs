@@ -106,9 +106,11 @@ function draw(E, svg, chart, L, id) {
     E(axes, 'text', { class: 'chart-axis-title', x: f1(t.x), y: f1(t.y), 'text-anchor': 'middle', transform: `rotate(${angle} ${f1(t.x)} ${f1(t.y)})` }, t.text);
   }
 
-  // Lines: each role its own colour class; B of a comparison dashed.
+  // Lines: each role its own colour class; B of a comparison dashed. A Pareto front leads the legend but is
+  // drawn last, over the layouts' lines it runs along.
   const lines = g('chart-lines');
-  for (const p of L.paths) {
+  const drawn = [...L.paths.filter((p) => p.role !== 'front'), ...L.paths.filter((p) => p.role === 'front')];
+  for (const p of drawn) {
     const cls = `chart-line role-${p.role} n${p.index % 6}${p.series === 'B' ? ' series-b' : ''}`;
     if (p.d) {
       const path = E(lines, 'path', { class: cls, d: p.d });
