@@ -2,8 +2,8 @@
 // that talks to JavaScript. It runs in a Web Worker (web/worker.js) and does the work the first frame does
 // not need — the charts' series with their measured anchors, and reading a config.json — for the page's
 // module, in the link codec's own words: a scenario's link keys in, the page's JSON out. A new kind of job
-// (the serving replay) is one export here and one entry in web/worker.js's JOBS; a long one
-// runs in slices the script calls in turn, posting progress and reading its cancel between them.
+// (the serving replay) is one export here and one entry in web/worker.js's JOBS; a long one runs in slices
+// the script calls in turn, posting progress and reading its cancel between them.
 #include "app/app.h"
 #include "app/page_json.h"
 #include "base/errors.h"
@@ -63,8 +63,8 @@ bool scenario_arg(const char* text, const char* field, model::Scenario& s, model
 // The frontier of a scenario, as `tierscope chart frontier --concurrency 512 --format json` draws it from the
 // same link: the requests are the scenario's prompt and output, the seed its fleet seed. Concurrencies stop
 // at 512 (the description says so): every one the HBM holds, up to 4096, takes a few seconds in a phone's
-// browser, most of it in the least interactive replays. It takes no options; while comparing it shows the scenario as it is now (B), since
-// its layouts are the scenario's own alternatives, not a second scenario's.
+// browser, most of it in the least interactive replays. It takes no options; while comparing it shows the
+// scenario as it is now (B), since its layouts are the scenario's own alternatives, not a second scenario's.
 constexpr int kPageFrontierConcurrency = 512;
 bool frontier_json(const model::Scenario& s, std::string_view options, std::string& out, model::Errors& errors,
                    std::vector<double>* numbers) {
@@ -86,9 +86,10 @@ bool frontier_json(const model::Scenario& s, std::string_view options, std::stri
 
 // A chart of a scenario as {ok, errors, chart, f64, f64n}: `scenario` is its link keys, `pinned` A's while
 // comparing (empty: none), `name` a chart key that is not a fleet run's, `options` JSON text
-// (charts/chart_options.h; the frontier takes none, and is B's alone). The chart is what `tierscope chart NAME --format json` prints, except that its
-// per-point arrays are {"f64":[at,count]}: doubles from the address `f64` on, `f64n` of them, valid until the
-// next call (the worker script posts a copy beside the answer; web/lib/bridge.mjs puts them in place).
+// (charts/chart_options.h; the frontier takes none, and is B's alone). The chart is what `tierscope chart
+// NAME --format json` prints, except that its per-point arrays are {"f64":[at,count]}: doubles from the
+// address `f64` on, `f64n` of them, valid until the next call (the worker script posts a copy beside the
+// answer; web/lib/bridge.mjs puts them in place).
 TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, const char* name, const char* options) {
   model::Errors errors;
   model::Scenario b, a;
