@@ -5,6 +5,7 @@
 #include "anim/format.h"
 #include "base/text.h"
 #include "codec/json_codec.h"
+#include "codec/serve_spec.h"
 #include "codec/url_codec.h"
 #include "hf/hf_config.h"
 #include "link/view_codec.h"
@@ -375,6 +376,7 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
     app.pinned_figures = model::describe(app.pinned);
   }
   set_view(app, v.view, v.sweep, errors);
+  app.serve = v.serve;  // read and spelled by the view codec
   changed(app);
   return errors.size() == errors_before;
 }
@@ -389,6 +391,7 @@ std::string view_hash(const App& app) {
   v.panels = app.panels;
   v.view = app.view;
   v.sweep = app.sweep;
+  v.serve = app.serve;
   v.compare = app.comparing;
   if (app.comparing) v.compare_scenario = app.pinned;
   // Once the reader has used the walkthrough, the link names its step, which always tells the path on screen.
@@ -411,6 +414,17 @@ bool set_view(App& app, std::string_view view, std::string_view sweep, model::Er
     if (!to_fleet) app.fleet_clock.playing = false;
     app.view = std::string(view);
     app.sweep = std::string(sweep);
+    ++app.revision;
+  }
+  return true;
+}
+
+bool set_serve(App& app, std::string_view settings, model::Errors& errors) {
+  serve::ServeSpec spec;
+  if (!serve::serve_settings_from_text(settings, spec, errors)) return false;
+  std::string text = serve::serve_settings_text(spec);
+  if (text != app.serve) {
+    app.serve = std::move(text);
     ++app.revision;
   }
   return true;
@@ -616,7 +630,7 @@ std::string state_json(const App& app) {
   w.str("viewHash", view_hash(app)).str("path", anim::path_key(app.playback.path));
   w.str("pathLabel", anim::path_label(app.playback.path, app.scenario.model));
   clock_json(w, app, fleet);
-  w.integer("tour", app.tour).str("view", app.view).str("sweep", app.sweep).key("compare");
+  w.integer("tour", app.tour).str("view", app.view).str("sweep", app.sweep).str("serve", app.serve).key("compare");
   if (app.comparing) w.object().str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
   else w.null();
   w.integer("ledgerLength", static_cast<long long>(app.ledger.entries.size())).array("panels");

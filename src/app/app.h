@@ -84,6 +84,7 @@ struct App {
   int tour = 0;
   std::string view;
   std::string sweep;  // the sweep chart's choice ("FIGURE:X[:FAMILY:V1,V2]"), kept for the link
+  std::string serve;  // the Serve panel's settings (serve::serve_settings_text), kept for the link
   // A comparison: scenario A pinned beside the current one (B). Figures and charts of A are computed once,
   // when it is pinned; its ledger follows the path shown.
   bool comparing = false;
@@ -176,6 +177,9 @@ int tour_entry_index(const App& app, int tour);
 // The page's view: "" (the animation), "fleet" (the fleet view) or "chart-<key>" (a chart), and the sweep chart's choice; both travel
 // in the share link. Bad values are errors naming them; nothing changes then.
 bool set_view(App& app, std::string_view view, std::string_view sweep, model::Errors& errors);
+// The Serve panel's settings ("concurrency:64,input:1024", codec/serve_spec.h), kept in their one spelling
+// for the share link. Refused settings are errors naming them ("serve.concurrency"); nothing changes then.
+bool set_serve(App& app, std::string_view settings, model::Errors& errors);
 // Pins the current scenario as A of a comparison (on), or ends the comparison (off).
 void set_compare(App& app, bool on);
 

@@ -91,6 +91,7 @@ void catalog_charts(JsonWriter& w) {
     w.array(fleet ? "fleetChartLabels" : "chartLabels");
     for (int i = 0; i < static_cast<int>(model::ChartKind::Count); ++i) {
       const auto k = static_cast<model::ChartKind>(i);
+      if (model::is_serve_chart(k)) continue;  // the Serve panel draws it
       if (model::is_fleet_chart(k) == fleet) key_label(w, model::chart_key(k), model::chart_label(k)).end();
     }
     w.end();

@@ -19,7 +19,7 @@ namespace tierscope::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown", "fleet-occupancy", "fleet-hits", "fleet-sweep", "frontier"};
+constexpr const char* kChartKeys[] = {"roofline", "sweep", "breakdown", "fleet-occupancy", "fleet-hits", "fleet-sweep", "frontier", "serve-latency"};
 static_assert(std::size(kChartKeys) == static_cast<std::size_t>(ChartKind::Count));
 
 using F = FigureId;
@@ -497,6 +497,8 @@ bool is_fleet_chart(ChartKind k) {
 
 bool is_replay_chart(ChartKind k) { return k == ChartKind::Frontier; }
 
+bool is_serve_chart(ChartKind k) { return k == ChartKind::ServeLatency; }
+
 std::string chart_keys_text() {
   std::string s;
   for (const char* k : kChartKeys) s += (s.empty() ? "" : ", ") + std::string(k);
@@ -512,6 +514,7 @@ const char* chart_label(ChartKind k) {
     case ChartKind::FleetHits: return "Hit rates by hour";
     case ChartKind::FleetSweep: return "Hit rate against capacity";
     case ChartKind::Frontier: return "Frontier";
+    case ChartKind::ServeLatency: return "Latency by percentile";
     case ChartKind::Count: break;
   }
   return "";
@@ -555,6 +558,10 @@ bool make_chart_at(const Scenario& s, ChartKind kind, const ChartOptions& option
     case ChartKind::Frontier:
       // Drawn from serving replays (serve/frontier.h).
       errors.push_back(make_error(ErrorCode::BadEnum, "chart", chart_key(kind), "a chart of the scenario (roofline, sweep, breakdown); the frontier comes from serving replays"));
+      break;
+    case ChartKind::ServeLatency:
+      // Drawn from one serving replay (serve/serve.h).
+      errors.push_back(make_error(ErrorCode::BadEnum, "chart", chart_key(kind), "a chart of the scenario (roofline, sweep, breakdown); serve-latency comes from a serving replay"));
       break;
     case ChartKind::Count: errors.push_back(make_error(ErrorCode::BadEnum, "chart", "", "one of: " + chart_keys_text())); break;
   }

@@ -17,11 +17,14 @@ namespace tierscope::model {
 
 // The fleet kinds are drawn from a finished fleet run (sim/fleet_charts.h), the frontier from serving
 // replays (serve/frontier.h), not from the scenario's figures alone.
-enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, FleetOccupancy, FleetHits, FleetSweep, Frontier, Count };
+enum class ChartKind : std::uint8_t { Roofline, Sweep, Breakdown, FleetOccupancy, FleetHits, FleetSweep, Frontier, ServeLatency, Count };
 const char* chart_key(ChartKind k);  // "roofline", "sweep", "breakdown", "fleet-…" (URL view=chart-<key>)
 bool chart_from_key(std::string_view key, ChartKind& out);
 bool is_fleet_chart(ChartKind k);
 bool is_replay_chart(ChartKind k);  // the frontier: one serving replay per point
+// The latency of one serving replay by percentile: drawn by the page's Serve panel (view=serve), not a tab of
+// the Charts panel nor a view of its own.
+bool is_serve_chart(ChartKind k);
 std::string chart_keys_text();  // "roofline, sweep, breakdown, fleet-occupancy, …"
 const char* chart_label(ChartKind k);  // the chart's name on its tab: "Roofline", "Sweep", "Where the time goes"
 

@@ -227,6 +227,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
         continue;
       }
       o.serve_flags.push_back(std::string(flag));
+      o.serve_args.push_back(SetArg{std::string(flag), std::string(value)});
     } else if (flag == "--hours" || flag == "--seed") {
       // Shorthands for the registry keys, applied in order with the --set flags.
       o.sets.push_back(SetArg{flag == "--hours" ? "hours" : "seed", std::string(value)});
@@ -264,9 +265,9 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     return r;
   }
   // The serve flags belong to the serve command and the frontier chart (which replays at each point).
-  const bool frontier = o.command == Command::Chart && o.chart == "frontier";
+  const bool frontier = o.command == Command::Chart && (o.chart == "frontier" || o.chart == "serve-latency");
   if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
-    usage(ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command or chart frontier");
+    usage(ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command, chart frontier or chart serve-latency");
   }
   // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
   if (o.command == Command::Serve || frontier) {

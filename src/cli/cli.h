@@ -53,6 +53,7 @@ struct Options {
   std::string tier, object;              // --tier, --object (ledger): only the entries that match
   serve::ServeSpec serve;                // serve (and chart frontier): the benchmark's flags
   std::vector<std::string> serve_flags;  // the serve flags given, to refuse them elsewhere
+  std::vector<SetArg> serve_args;        // the same with their values, in order (applied over a link's serve=)
 };
 
 struct ParseResult {

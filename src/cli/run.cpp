@@ -61,6 +61,7 @@ std::string config_name_hint(std::string_view path) {
 // From --hash: the path it names, and the pinned scenario of a comparison (cmp=…), if any.
 struct FromLink {
   std::string path;
+  std::string serve;  // the Serve panel's settings (serve=…)
   bool compare = false;
   Scenario pinned;
 };
@@ -79,6 +80,7 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
     }
     s = v.scenario;
     link.path = link_path(v);
+    link.serve = v.serve;
     link.compare = v.compare;
     link.pinned = v.compare_scenario;
   } else if (!opt.scenario_file.empty()) {
@@ -263,6 +265,8 @@ bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file
                        sim::SweepResult& sweep, bool& swept);
 
 void print_chart(const Options& opt, const Chart& c, Output& o);
+// The serve command's spec: a link's serve= settings, the flags over them, a trace's lengths.
+bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o);
 
 // A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
 void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const FromLink& link, Output& o) {
@@ -282,6 +286,21 @@ void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const 
       report(o, errors, kExitInvalid);
       return;
     }
+    print_chart(opt, c, o);
+    return;
+  }
+  if (is_serve_chart(kind)) {
+    // One serving replay, as `tierscope serve` runs it with the same flags and link.
+    serve::ServeSpec spec;
+    if (!serve_spec(opt, s, link, read_file, spec, o)) return;
+    serve::ServeResult r;
+    Errors errors;
+    if (!serve::run_serve(s, spec, r, errors)) {
+      report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
+      return;
+    }
+    Chart c;
+    serve::latency_chart(r, c);
     print_chart(opt, c, o);
     return;
   }
@@ -558,9 +577,20 @@ void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output
 }
 
 // The spec as given, with the scenario's seed and a trace's lengths.
-bool serve_spec(const Options& opt, const Scenario& s, ReadFile read_file, serve::ServeSpec& spec, Output& o) {
+// A link's serve= settings come first, the flags over them.
+bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o) {
   spec = opt.serve;
+  if (!link.serve.empty()) {
+    spec = serve::ServeSpec{};
+    Errors ignored;  // read once already, by the view codec
+    serve::serve_settings_from_text(link.serve, spec, ignored);
+    for (const SetArg& a : opt.serve_args) {
+      Error e;
+      serve::set_serve_flag(a.key, a.value, spec, e);  // checked when the flags were read
+    }
+  }
   spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+  serve::default_load(spec, s);
   if (opt.trace_file.empty()) return true;
   std::string text, why;
   if (!read_file(opt.trace_file, text, why)) {
@@ -580,9 +610,9 @@ bool serve_spec(const Options& opt, const Scenario& s, ReadFile read_file, serve
 }
 
 // A serving benchmark replayed step by step: the summary the engines' tools print (docs/serve.md).
-void cmd_serve(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o) {
   serve::ServeSpec spec;
-  if (!serve_spec(opt, s, read_file, spec, o)) return;
+  if (!serve_spec(opt, s, link, read_file, spec, o)) return;
   serve::ServeResult r;
   Errors errors;
   if (!serve::run_serve(s, spec, r, errors)) {
@@ -625,7 +655,7 @@ Output run(const Options& opt, ReadFile read_file) {
   }
   else if (opt.command == Command::Ledger) cmd_ledger(opt, s, hash_path, o);
   else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
-  else if (opt.command == Command::Serve) cmd_serve(opt, s, read_file, o);
+  else if (opt.command == Command::Serve) cmd_serve(opt, s, link, read_file, o);
   else cmd_sweep(opt, s, o);
   return o;
 }

@@ -124,13 +124,14 @@ int panel_index(std::string_view key) {
 
 bool view_known(std::string_view view) {
   ChartKind kind{};
-  return view.empty() || view == kFleetView ||
-         (view.starts_with(kChartViewPrefix) && chart_from_key(view.substr(kChartViewPrefix.size()), kind));
+  return view.empty() || view == kFleetView || view == kServeView ||
+         (view.starts_with(kChartViewPrefix) && chart_from_key(view.substr(kChartViewPrefix.size()), kind) && !is_serve_chart(kind));
 }
 
 std::string views_allowed_text() {
-  std::string s(kFleetView);
-  for (int i = 0; i < static_cast<int>(ChartKind::Count); ++i) s += ", " + std::string(kChartViewPrefix) + chart_key(static_cast<ChartKind>(i));
+  std::string s = std::string(kFleetView) + ", " + std::string(kServeView);
+  for (int i = 0; i < static_cast<int>(ChartKind::Count); ++i)
+    if (!is_serve_chart(static_cast<ChartKind>(i))) s += ", " + std::string(kChartViewPrefix) + chart_key(static_cast<ChartKind>(i));
   return s;
 }
 
@@ -273,6 +274,9 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
     } else if (k == "sweep") {
       if (sweep_known(v)) out.sweep = std::string(v);
       else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, sweep_allowed_text()));
+    } else if (k == serve::kServeKey) {
+      serve::ServeSpec spec;
+      if (serve::serve_settings_from_text(v, spec, errors)) out.serve = serve::serve_settings_text(spec);
     } else if (k == "cmp" || k.starts_with("cmp_")) {
       // Read above, with the scenario keys.
     } else if (k == "embed") {
@@ -310,6 +314,7 @@ std::string view_to_hash(const ViewState& v) {
   }
   if (!v.view.empty()) h += "&view=" + v.view;
   if (!v.sweep.empty()) h += "&sweep=" + v.sweep;
+  if (!v.serve.empty()) h += "&" + std::string(serve::kServeKey) + "=" + v.serve;
   if (v.compare) {
     // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
     const std::string a = scenario_to_hash(v.compare_scenario);

@@ -11,6 +11,7 @@
 #include "anim/ledger.h"
 #include "anim/playback.h"
 #include "base/errors.h"
+#include "codec/serve_spec.h"
 #include "model/params.h"
 #include "model/scenario.h"
 
@@ -43,7 +44,9 @@ TourEntry tour_entry(int tour);
 // through the tiers, run from the link's scenario and its fleet keys).
 constexpr std::string_view kChartViewPrefix = "chart-";
 constexpr std::string_view kFleetView = "fleet";
-// Whether `view` is "", "fleet" or "chart-<chart key>"; views_allowed_text() says so in words.
+// The Serve panel: a serving benchmark of the link's scenario, replayed with its `serve=` settings.
+constexpr std::string_view kServeView = "serve";
+// Whether `view` is "", "fleet", "serve" or "chart-<chart key>"; views_allowed_text() says so in words.
 bool view_known(std::string_view view);
 std::string views_allowed_text();
 // Whether `sweep` is a sweep chart's choice a link may carry: "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" (a figure
@@ -61,13 +64,15 @@ struct ViewState {
   bool panels_given = false;
   std::uint32_t panels = 0;   // bits in kPanelKeys order
   int tour = 0;               // 0: not given; kTourIntro; else 1 to kTourSteps (consistent with `path` when both given)
-  std::string view;           // "", "fleet" or "chart-<key>"
+  std::string view;           // "", "fleet", "serve" or "chart-<key>"
   // A comparison: scenario A pinned beside the current one (B). The link carries A as `cmp=PRESET` and
   // `cmp_KEY=VALUE` for each of A's overrides, so it reopens the same comparison.
   bool compare = false;
   Scenario compare_scenario;
   // The sweep chart's choice: "FIGURE:X" or "FIGURE:X:FAMILY:V1,V2" ("" when not given).
   std::string sweep;
+  // The Serve panel's settings in their one spelling (serve::serve_settings_text; "" when none are given).
+  std::string serve;
   bool embed = false;
 };
 

@@ -297,7 +297,7 @@ const ParamDef kParams[] = {
 #undef TS_INT
 #undef TS_ENUM
 
-const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour", "cmp", "sweep"};
+const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour", "cmp", "sweep", "serve"};
 
 bool parse_double(std::string_view text, double& out) {
   if (text.empty() || text.size() > 64) return false;

@@ -8,6 +8,7 @@
 #include "base/errors.h"
 #include "base/json_writer.h"
 #include "base/text.h"
+#include "codec/serve_spec.h"
 #include "platform/platform.h"
 #include "sim/fleet_run.h"
 #include "sim/trace.h"
@@ -414,6 +415,17 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
   model::Errors errors;
   app::set_view(*bridge::g_app, v, w, errors);
+  return hand_out(app::errors_json(errors));
+}
+
+// The Serve panel's settings ("concurrency:64,input:1024"), for the share link: {ok, errors}; state().serve
+// then gives them in their one spelling.
+TS_EXPORT const char* ts_bridge_set_serve(const char* settings) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view s;
+  if (!arg_text(settings, s, serve::kMaxServeSettingsBytes)) return bad_arg("serve", serve::kMaxServeSettingsBytes);
+  model::Errors errors;
+  app::set_serve(*bridge::g_app, s, errors);
   return hand_out(app::errors_json(errors));
 }
 

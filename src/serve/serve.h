@@ -5,46 +5,20 @@
 // mix (roofline/step_mix.h). The summary reads like the engines' own benchmark output.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/errors.h"
+#include "charts/charts.h"
+#include "codec/serve_spec.h"
 #include "model/scenario.h"
 #include "serve/stats.h"
 
 namespace tierscope::serve {
-
-enum class Lengths : std::uint8_t { Fixed, Random, Sharegpt, Trace, Count };
-// Auto: the engine's default. None: a decode pool of a disaggregated deployment (prompts arrive cached, the
-// first token already out).
-enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Count };
-const char* lengths_name(Lengths l);       // "fixed", "random", "sharegpt", "trace"
-const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none"
-
-// What a person sets beside the scenario: every field has a `serve` flag of the same name (serve_flags()).
-struct ServeSpec {
-  int concurrency = 0;        // closed loop: clients, each sending its next request when the last ends
-  double rate = 0;            // open loop: Poisson arrivals per second (used when concurrency is 0)
-  int requests = 0;           // 0: 10 × concurrency (at least 100), or 1000 at a rate
-  int input = 0, output = 0;  // mean lengths; 0: the scenario's prompt and output
-  Lengths lengths = Lengths::Fixed;
-  double range_ratio = 0;     // random: uniform on [L × (1 − r), L × (1 + r)] (the engines' random dataset)
-  double len_sigma = 1.0;     // sharegpt: σ of the log of both lengths
-  int budget = 0;             // tokens one step schedules (decodes and prefill chunks); 0: the engine's
-  PrefillMode prefill = PrefillMode::Auto;
-  int instances = 1;          // identical instances behind a least-outstanding router
-  int steps = 0;              // scheduled steps kept for the trace (the first ones)
-  std::uint64_t seed = 1;
-  // From a recorded trace (Lengths::Trace): each request's input and output tokens, in order.
-  std::vector<std::uint32_t> trace_input, trace_output;
-};
-
-// One flag: "--concurrency", "128". False with `err` naming the flag, the value and what is allowed.
-bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& spec, model::Error& err);
-bool is_serve_flag(std::string_view flag);
-const char* serve_flags_text();  // the flags for the CLI's help, one per line
 
 // An engine's scheduler defaults, each with its source (or "assumed: …" with the reason).
 struct SchedulerDefaults {
@@ -81,12 +55,47 @@ struct ServeResult {
   double mean_in_flight = 0;  // time-average of requests in the system
   double max_batch_seen = 0;
   Summary ttft, tpot, itl, e2e, queue;
+  // TTFT, TPOT, ITL and E2E at each of `percentiles` (0, 2, …, 100 %), for the latency chart; a metric no
+  // request measured is empty.
+  std::vector<double> percentiles;
+  std::array<std::vector<double>, 4> by_percentile;
   std::vector<StepRecord> trace;
 };
+constexpr int kPercentileSteps = 50;
 
 // Checks the spec against the scenario and runs it. False with errors naming each bad field (flags, or the
 // scenario when it cannot run at all); a request that can never fit is refused and counted, with its reason.
 bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
+
+// The same replay run in slices, so a page can run it between frames or messages, show its progress and
+// stop it: start, then advance until it says done; the result is then what run_serve gives, byte for byte.
+class ServeRun {
+ public:
+  ServeRun();
+  ~ServeRun();
+  ServeRun(ServeRun&&) noexcept;
+  ServeRun& operator=(ServeRun&&) noexcept;
+  // False with errors as run_serve gives them (nothing is then running).
+  bool start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors);
+  // Runs up to `events` more events (a step's end or an arrival); true once the replay is done.
+  bool advance(std::uint64_t events);
+  bool started() const;
+  bool done() const;
+  double progress() const;         // requests finished or refused, as a share of all
+  std::uint64_t requests() const;  // the run's requests in all
+  const ServeResult& result() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// TTFT, TPOT and E2E by percentile (y, log) over 0–100 % of requests (x): the spread of one run.
+void latency_chart(const ServeResult& r, model::Chart& out);
+
+// A spec that names neither a concurrency nor a rate runs the scenario's own batch as a closed loop's
+// clients: what the page's Serve panel and `tierscope serve` do when given no load.
+void default_load(ServeSpec& spec, const model::Scenario& s);
 
 // The summary as the engines' benchmark tools print it, and as JSON and CSV.
 std::string serve_text(const ServeResult& r);

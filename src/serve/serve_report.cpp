@@ -1,5 +1,6 @@
 // A replay's summary in the shape the engines' benchmark tools print (requests, duration, throughput, then
 // TTFT, TPOT, ITL and E2E as mean, median, p90 and p99), and the same numbers as JSON and CSV.
+#include <algorithm>
 #include <cstdio>
 
 #include "base/json_writer.h"
@@ -112,6 +113,47 @@ std::string serve_json(const ServeResult& r) {
   }
   w.end().end().newline();
   return w.take();
+}
+
+void latency_chart(const ServeResult& r, model::Chart& out) {
+  model::Chart c;
+  c.kind = model::ChartKind::ServeLatency;
+  c.title = "Latency by percentile of requests";
+  c.x.key = "percentile";
+  c.x.label = "share of requests at or below";
+  c.x.unit = "%";
+  c.y.key = "latency";
+  c.y.label = "latency";
+  c.y.unit = "s";
+  c.y.log = true;
+  c.xs = r.percentiles;
+  double lo = 0, hi = 0;
+  std::string spread;
+  for (std::size_t m = 0; m < r.by_percentile.size(); ++m) {
+    const std::vector<double>& ys = r.by_percentile[m];
+    if (ys.size() != c.xs.size()) continue;  // no request measured it (one output token: no TPOT)
+    model::ChartLine l;
+    l.id = kMetrics[m].key;
+    l.label = m == 0 ? "TTFT" : m == 1 ? "TPOT" : m == 2 ? "ITL" : "E2E";
+    l.role = "family";
+    l.y = ys;
+    for (const double y : ys) {
+      if (!(y > 0)) continue;
+      lo = lo > 0 ? std::min(lo, y) : y;
+      hi = std::max(hi, y);
+    }
+    const Summary& s = r.*kMetrics[m].field;
+    spread += (spread.empty() ? "" : "; ") + l.label + " median " + model::human(s.median, "s") + ", p99 " + model::human(s.p99, "s");
+    c.lines.push_back(std::move(l));
+  }
+  model::axis_ticks(c.x, 0, 100);
+  if (!(lo > 0)) lo = hi = 1e-3;
+  model::axis_ticks(c.y, lo, hi);
+  c.description = "The latency of each of " + std::to_string(r.completed) + " requests by percentile (" + r.engine + ", " +
+                  (r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s") +
+                  "): " + (spread.empty() ? std::string("no request completed") : spread) + ".";
+  c.command = "tierscope chart serve-latency --format json";
+  out = std::move(c);
 }
 
 std::string serve_csv(const ServeResult& r) {

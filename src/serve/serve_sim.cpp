@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 
 #include "base/text.h"
 #include "model/engine.h"
@@ -54,7 +55,11 @@ class Replay {
  public:
   Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r) : s_(s), spec_(spec), r_(r), timer_(s) {}
   bool setup(model::Errors& errors);
-  void run();
+  void begin();
+  // Runs up to `events` events (a step's end or an arrival); true once nothing is left (the result is final).
+  bool advance(std::uint64_t events);
+  double progress() const;
+  std::uint64_t total() const { return total_; }
 
  private:
   void issue(double t);
@@ -63,6 +68,7 @@ class Replay {
   void complete(Instance& in, Request& q, double t);
   int draw_accepted();
   void draw_lengths(std::uint32_t id, int& prompt, int& output);
+  void finish();
 
   const model::Scenario& s_;
   const ServeSpec& spec_;
@@ -77,7 +83,7 @@ class Replay {
   bool none_ = false;   // prompts arrive cached (a decode pool)
   int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
   std::uint64_t total_ = 0, issued_ = 0;
-  double next_arrival_ = kInf, in_flight_ = 0, area_ = 0;
+  double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
 };
 
@@ -359,16 +365,18 @@ void Replay::finish_step(int i, double t) {
   }
 }
 
-void Replay::run() {
-  double t = 0;
+void Replay::begin() {
   if (spec_.concurrency > 0) {
     for (int c = 0; c < spec_.concurrency && issued_ < total_; ++c) issue(0);
   } else {
     next_arrival_ = arrivals_.exponential(1.0 / spec_.rate);
   }
-  for (;;) {
+}
+
+bool Replay::advance(std::uint64_t events) {
+  for (std::uint64_t e = 0; e < events; ++e) {
     for (std::size_t i = 0; i < inst_.size(); ++i) {
-      if (!inst_[i].busy) start_step(static_cast<int>(i), t);
+      if (!inst_[i].busy) start_step(static_cast<int>(i), t_);
     }
     double next = spec_.concurrency > 0 || issued_ >= total_ ? kInf : next_arrival_;
     int who = -1;
@@ -378,16 +386,27 @@ void Replay::run() {
         who = static_cast<int>(i);
       }
     }
-    if (!(next < kInf)) break;
-    area_ += in_flight_ * (next - t);
-    t = next;
+    if (!(next < kInf)) {
+      finish();
+      return true;
+    }
+    area_ += in_flight_ * (next - t_);
+    t_ = next;
     if (who >= 0) {
-      finish_step(who, t);
+      finish_step(who, t_);
     } else {
-      issue(t);
-      next_arrival_ = issued_ < total_ ? t + arrivals_.exponential(1.0 / spec_.rate) : kInf;
+      issue(t_);
+      next_arrival_ = issued_ < total_ ? t_ + arrivals_.exponential(1.0 / spec_.rate) : kInf;
     }
   }
+  return false;
+}
+
+double Replay::progress() const {
+  return total_ ? static_cast<double>(r_.completed + r_.refused) / static_cast<double>(total_) : 1.0;
+}
+
+void Replay::finish() {
   r_.requests = issued_;
   r_.evaluations = timer_.evaluations();
   const double d = r_.duration;
@@ -396,19 +415,26 @@ void Replay::run() {
   r_.output_tps = d > 0 ? r_.output_tokens / d : 0.0;
   r_.output_tps_gpu = r_.output_tps / gpus;
   r_.total_tps = d > 0 ? (r_.input_tokens + r_.output_tokens) / d : 0.0;
-  r_.mean_in_flight = d > 0 ? area_ / t : 0.0;
+  r_.mean_in_flight = d > 0 ? area_ / t_ : 0.0;
   r_.ttft = ttft_.summary();
   r_.tpot = tpot_.summary();
   r_.itl = itl_.summary();
   r_.e2e = e2e_.summary();
   r_.queue = queue_.summary();
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
+  r_.percentiles.clear();
+  for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);
+  for (std::size_t m = 0; m < r_.by_percentile.size(); ++m) {
+    const Histogram& h = m == 0 ? ttft_ : m == 1 ? tpot_ : m == 2 ? itl_ : e2e_;
+    std::vector<double>& out = r_.by_percentile[m];
+    out.clear();
+    if (h.count() == 0) continue;
+    for (const double q : r_.percentiles) out.push_back(h.quantile(q / 100.0));
+  }
 }
-
-}  // namespace
-
-bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors) {
-  out = ServeResult{};
+// The step model at the run's own lengths: batch 1 (the replay sets each step's), the mean context of a
+// request's decode. False with errors when the spec cannot run at all.
+bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base, model::Errors& errors) {
   if (spec.concurrency <= 0 && !(spec.rate > 0)) {
     errors.push_back(make_error(model::ErrorCode::MissingField, "--concurrency", "none", "a concurrency (--concurrency N) or a request rate (--rate R)"));
     return false;
@@ -421,9 +447,7 @@ bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out
     errors.push_back(make_error(model::ErrorCode::Inconsistent, "--trace", "lengths", "as many output lengths as input lengths"));
     return false;
   }
-  // The step model at the run's own lengths: batch 1 (the replay sets each step's), the mean context of a
-  // request's decode.
-  model::Scenario base = s;
+  base = s;
   base.work.batch = 1;
   const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
   const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
@@ -433,9 +457,62 @@ bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out
   // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
   base.work.ctx = std::max(1, in + on / 2);
   if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
-  Replay r(base, spec, out);
-  if (!r.setup(errors)) return false;
-  r.run();
+  return true;
+}
+
+}  // namespace
+
+// The replay and what it needs kept alive between slices: its scenario, spec and result.
+struct ServeRun::State {
+  model::Scenario base;
+  ServeSpec spec;
+  ServeResult result;
+  std::unique_ptr<Replay> replay;
+  bool done = false;
+};
+
+ServeRun::ServeRun() = default;
+ServeRun::~ServeRun() = default;
+ServeRun::ServeRun(ServeRun&&) noexcept = default;
+ServeRun& ServeRun::operator=(ServeRun&&) noexcept = default;
+
+bool ServeRun::start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors) {
+  state_.reset();
+  auto st = std::make_unique<State>();
+  if (!check_spec(s, spec, st->base, errors)) return false;
+  st->spec = spec;
+  st->replay = std::make_unique<Replay>(st->base, st->spec, st->result);
+  if (!st->replay->setup(errors)) return false;
+  st->replay->begin();
+  state_ = std::move(st);
+  return true;
+}
+
+bool ServeRun::advance(std::uint64_t events) {
+  if (!state_) return true;
+  if (!state_->done) state_->done = state_->replay->advance(events);
+  return state_->done;
+}
+
+bool ServeRun::started() const { return state_ != nullptr; }
+bool ServeRun::done() const { return state_ && state_->done; }
+double ServeRun::progress() const { return !state_ ? 0.0 : state_->done ? 1.0 : std::min(1.0, state_->replay->progress()); }
+std::uint64_t ServeRun::requests() const { return state_ ? state_->replay->total() : 0; }
+const ServeResult& ServeRun::result() const {
+  static const ServeResult kNone;
+  return state_ ? state_->result : kNone;
+}
+
+void default_load(ServeSpec& spec, const model::Scenario& s) {
+  if (spec.concurrency <= 0 && !(spec.rate > 0)) spec.concurrency = std::max(1, s.work.batch);
+}
+
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors) {
+  out = ServeResult{};
+  ServeRun run;
+  if (!run.start(s, spec, errors)) return false;
+  run.advance(std::numeric_limits<std::uint64_t>::max());
+  out = run.result();
   return true;
 }
 

@@ -8,10 +8,12 @@
 #include "app/page_json.h"
 #include "base/errors.h"
 #include "base/json_writer.h"
+#include "base/text.h"
 #include "codec/url_codec.h"
 #include "charts/chart_options.h"
 #include "hf/hf_config.h"
 #include "serve/frontier.h"
+#include "serve/serve.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -33,6 +35,7 @@ using namespace tierscope;
 namespace {
 std::string g_out;               // the last answer handed to JS; valid until the next call
 std::vector<double> g_numbers;   // the last chart's per-point numbers (see ts_worker_chart)
+serve::ServeRun g_serve;         // the Serve panel's replay, run a slice per call (ts_worker_serve_*)
 
 // Reads a C string from JS defensively: null and over-long input are refused, not trusted.
 bool arg_text(const char* p, std::string_view& out, std::size_t limit) {
@@ -139,3 +142,56 @@ TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* js
   out.end().str("scenarioHash", model::scenario_to_hash(s));
   return hand_out(out.end().take());
 }
+
+// Starts the Serve panel's replay of a scenario (its link keys) with the panel's settings (the `serve=` link
+// key's text: "concurrency:64,input:1024"; no concurrency nor rate runs the scenario's batch): {ok, errors,
+// requests}. A run already going is dropped. The replay then runs in slices, ts_worker_serve_advance.
+TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* settings) {
+  g_serve = serve::ServeRun{};
+  model::Errors errors;
+  model::Scenario s;
+  std::string_view text;
+  serve::ServeSpec spec;
+  if (!arg_text(settings, text, serve::kMaxServeSettingsBytes)) errors.push_back(too_long("serve", serve::kMaxServeSettingsBytes, "serve settings"));
+  if (errors.empty() && scenario_arg(scenario, "scenario", s, errors) && serve::serve_settings_from_text(text, spec, errors)) {
+    spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));  // as `tierscope serve` takes it
+    serve::default_load(spec, s);
+    if (g_serve.start(s, spec, errors)) {
+      model::JsonWriter out;
+      out.object();
+      app::errors_members(out, errors);
+      out.integer("requests", static_cast<long long>(g_serve.requests()));
+      return hand_out(out.end().take());
+    }
+  }
+  return hand_out(app::errors_json(errors));
+}
+
+// Runs up to `events` more events of the replay (1 to 10^7; a step's end or an arrival each): {ok, errors,
+// done, progress}; once done also `summary`, what `tierscope serve --format json` prints for the same link,
+// and `chart`, what `tierscope chart serve-latency --format json` prints. With no run started: an error.
+TS_EXPORT const char* ts_worker_serve_advance(double events) {
+  model::Errors errors;
+  if (!(events >= 1 && events <= 1e7)) {
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "events", model::num(events), "1 to 10000000 events a slice"));
+    return hand_out(app::errors_json(errors));
+  }
+  if (!g_serve.started()) {
+    errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "serve", "(no run)", "a run started by ts_worker_serve_start"));
+    return hand_out(app::errors_json(errors));
+  }
+  const bool done = g_serve.advance(static_cast<std::uint64_t>(events));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  out.boolean("done", done).num("progress", g_serve.progress());
+  if (done) {
+    model::Chart c;
+    serve::latency_chart(g_serve.result(), c);
+    out.key("summary").raw(serve::serve_json(g_serve.result())).key("chart").raw(model::chart_to_json(c));
+  }
+  return hand_out(out.end().take());
+}
+
+// Drops the replay (a cancel, or the panel closed): its memory is given back.
+TS_EXPORT void ts_worker_serve_stop() { g_serve = serve::ServeRun{}; }

@@ -93,6 +93,8 @@ export function makeBridge(m) {
     setView: (view, sweep) => (has('set_view')
       ? withString(view || '', (v) => withString(sweep || '', (w) => result(m._ts_bridge_set_view(v, w))))
       : missing('set_view')),
+    // The Serve panel's settings ("concurrency:64,input:1024"), for the share link; state().serve spells them.
+    setServe: (settings) => (has('set_serve') ? withString(settings || '', (p) => result(m._ts_bridge_set_serve(p))) : missing('set_serve')),
     // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
     setCompare: (on) => call('set_compare', on ? 1 : 0),
     compare: () => read('compare_json'),

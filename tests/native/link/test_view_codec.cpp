@@ -222,3 +222,27 @@ TEST_CASE("view codec: a bad model name is named and dropped; the other keys app
     CHECK(v.path == "prefill");
   }
 }
+
+TEST_CASE("view codec: the Serve panel's view and settings travel in the link, in one spelling") {
+  ViewState v;
+  Errors errors;
+  REQUIRE(parse_view("preset=v41-flash-8xb200&view=serve&serve=input:2048,concurrency:64", v, errors));
+  CHECK(v.view == "serve");
+  CHECK(v.serve == "concurrency:64,input:2048");
+  CHECK(view_to_hash(v) == "preset=v41-flash-8xb200&view=serve&serve=concurrency:64,input:2048");
+  // A bad setting is refused by name; the link's other keys apply.
+  ViewState bad;
+  Errors e2;
+  CHECK_FALSE(parse_view("ctx=4096&view=serve&serve=concurrency:0", bad, e2));
+  CHECK(has_error(e2, "serve.concurrency", ErrorCode::OutOfRange));
+  CHECK(bad.serve.empty());
+  CHECK(bad.view == "serve");
+  CHECK(bad.scenario.work.ctx == 4096);
+  // The latency chart is the Serve panel's, not a view of its own.
+  ViewState chart;
+  Errors e3;
+  CHECK_FALSE(parse_view("view=chart-serve-latency", chart, e3));
+  CHECK(has_error(e3, "view", ErrorCode::BadEnum));
+  CHECK(views_allowed_text().find("serve") != std::string::npos);
+  CHECK(views_allowed_text().find("serve-latency") == std::string::npos);
+}

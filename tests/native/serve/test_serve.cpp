@@ -185,3 +185,47 @@ TEST_CASE("serve: every bad flag names itself, its value and what is allowed") {
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].field == "--concurrency");
 }
+
+TEST_CASE("serve: a replay run in slices gives run_serve's result, and its progress only grows") {
+  serve::ServeSpec spec;
+  spec.concurrency = 16;
+  spec.requests = 120;
+  spec.input = 1024;
+  spec.output = 48;
+  spec.lengths = serve::Lengths::Sharegpt;
+  serve::ServeResult whole;
+  model::Errors errors;
+  REQUIRE(serve::run_serve(preset(), spec, whole, errors));
+  serve::ServeRun run;
+  CHECK_FALSE(run.started());
+  CHECK(run.advance(10));  // nothing to run is done at once
+  REQUIRE(run.start(preset(), spec, errors));
+  CHECK(run.requests() == 120);
+  double last = run.progress();
+  int slices = 0;
+  while (!run.advance(3)) {
+    CHECK(run.progress() >= last);
+    last = run.progress();
+    ++slices;
+  }
+  CHECK(slices > 10);
+  CHECK(run.progress() == 1.0);
+  CHECK(serve::serve_json(run.result()) == serve::serve_json(whole));
+  CHECK(run.result().percentiles.size() == serve::kPercentileSteps + 1);
+  // The latency chart: a line per metric, rising with the percentile, its ends the summary's extremes.
+  model::Chart c;
+  serve::latency_chart(run.result(), c);
+  REQUIRE(c.lines.size() == 4);
+  for (const model::ChartLine& l : c.lines) {
+    INFO(l.id);
+    REQUIRE(l.y.size() == c.xs.size());
+    for (std::size_t i = 1; i < l.y.size(); ++i) CHECK(l.y[i] >= l.y[i - 1]);
+  }
+  CHECK(c.lines[0].y.back() == Approx(whole.ttft.max).epsilon(1e-9));
+  CHECK(c.description.find("120 requests") != std::string::npos);
+  // A run that cannot start leaves nothing running.
+  serve::ServeSpec none;
+  errors.clear();
+  CHECK_FALSE(run.start(preset(), none, errors));
+  CHECK_FALSE(run.started());
+}

@@ -57,9 +57,10 @@ TEST_CASE("serve cli: a trace's lengths, the seed, a link") {
 }
 
 TEST_CASE("serve cli: refused flags name themselves") {
-  const cli::Output none = run({"serve"});
-  CHECK(none.exit_code == cli::kExitUsage);
-  CHECK(none.err.find("--concurrency") != std::string::npos);
+  // No load given: the scenario's own batch as the closed loop's clients, as the page's Serve panel runs it.
+  const cli::Output none = run({"serve", "--requests", "8", "--set", "batch=3"});
+  REQUIRE(none.exit_code == cli::kExitOk);
+  CHECK(none.out.find("closed loop at concurrency 3,") != std::string::npos);
   const cli::Output both = run({"serve", "--concurrency", "2", "--rate", "3"});
   CHECK(both.exit_code == cli::kExitUsage);
   const cli::Output elsewhere = run({"figures", "--concurrency", "2"});
@@ -84,4 +85,29 @@ TEST_CASE("serve cli: chart frontier prints the front and its series; serve flag
   REQUIRE(j.exit_code == cli::kExitOk);
   CHECK(j.out.find("\"kind\":\"front\"") != std::string::npos);
   CHECK(run({"chart", "roofline", "--input", "1024"}).exit_code == cli::kExitUsage);
+}
+
+TEST_CASE("serve cli: a link's serve settings run as the flags would, the flags over them") {
+  const cli::Output flags = run({"serve", "--preset", "v41-flash-8xb200", "--concurrency", "4", "--requests", "12", "--input", "2048",
+                                 "--lengths", "random", "--range-ratio", "0.25", "--steps", "3", "--format", "json"});
+  REQUIRE(flags.exit_code == cli::kExitOk);
+  const char* hash = "#preset=v41-flash-8xb200&view=serve&serve=concurrency:4,requests:12,input:2048,lengths:random,range-ratio:0.25,steps:3";
+  const cli::Output link = run({"serve", "--hash", hash, "--format", "json"});
+  REQUIRE(link.exit_code == cli::kExitOk);
+  CHECK(link.out == flags.out);
+  CHECK(link.out.find("\"steps_trace\"") != std::string::npos);
+  // A flag given beside the link wins over its setting.
+  const cli::Output over = run({"serve", "--hash", hash, "--concurrency", "2", "--format", "json"});
+  REQUIRE(over.exit_code == cli::kExitOk);
+  CHECK(over.out.find("\"concurrency\": 2,") != std::string::npos);
+  // A bad setting in a link is refused whole here, naming it as the link spells it.
+  const cli::Output bad = run({"serve", "--hash", "#preset=v41-flash-8xb200&serve=concurrency:many"});
+  CHECK(bad.exit_code == cli::kExitInvalid);
+  CHECK(bad.err.find("serve.concurrency") != std::string::npos);
+  CHECK(bad.err.find("many") != std::string::npos);
+  // The latency chart of the same run: one line per metric over 0 to 100 %.
+  const cli::Output chart = run({"chart", "serve-latency", "--hash", hash, "--format", "csv"});
+  REQUIRE(chart.exit_code == cli::kExitOk);
+  CHECK(chart.out.rfind("percentile,ttft,tpot,itl,e2e\n0,", 0) == 0);
+  CHECK(chart.out.find("\n100,") != std::string::npos);
 }

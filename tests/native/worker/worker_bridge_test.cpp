@@ -187,3 +187,50 @@ TEST_CASE("the worker refuses a bad config.json with the page's own messages, an
   CHECK(codes(json::parse(ts_worker_load_config(start.c_str(), nullptr, ""))) == std::vector<std::string>{"config:too-large"});
   CHECK(codes(json::parse(ts_worker_load_config("preset=nope", "{}", ""))).front().rfind("preset:", 0) == 0);
 }
+
+extern "C" const char* ts_worker_serve_start(const char* scenario, const char* settings);
+extern "C" const char* ts_worker_serve_advance(double events);
+extern "C" void ts_worker_serve_stop();
+
+TEST_CASE("a serving replay run in the worker's slices is the command line's serve of the same link, byte for byte") {
+  const std::string scenario = "preset=v41-flash-8xb200", settings = "concurrency:8,requests:40,input:2048,output:64,lengths:random,range-ratio:0.2,steps:4";
+  const json started = json::parse(ts_worker_serve_start(scenario.c_str(), settings.c_str()));
+  REQUIRE(started["ok"] == true);
+  CHECK(started["requests"] == 40);
+  json last;
+  int slices = 0;
+  double progress = 0;
+  for (; slices < 100000; ++slices) {
+    last = json::parse(ts_worker_serve_advance(7));
+    REQUIRE(last["ok"] == true);
+    CHECK(last["progress"].get<double>() >= progress);  // progress only moves forward
+    progress = last["progress"];
+    if (last["done"] == true) break;
+  }
+  CHECK(slices > 5);  // it really ran in slices
+  CHECK(progress == 1.0);
+  const std::string hash = "#" + scenario + "&view=serve&serve=" + settings;
+  CHECK(last["summary"] == json::parse(cli_out({"serve", "--hash", hash, "--format", "json"})));
+  CHECK(last["chart"] == json::parse(cli_out({"chart", "serve-latency", "--hash", hash, "--format", "json"})));
+  CHECK(last["summary"]["steps_trace"].size() == 4);
+  // Settled: more slices change nothing.
+  CHECK(json::parse(ts_worker_serve_advance(7))["done"] == true);
+  // No load in the settings: the scenario's batch, as the command line does.
+  REQUIRE(json::parse(ts_worker_serve_start("preset=v41-flash-8xb200&batch=3", "requests:6"))["ok"] == true);
+  json done = json::parse(ts_worker_serve_advance(1e7));
+  CHECK(done["summary"]["concurrency"] == 3);
+  ts_worker_serve_stop();
+}
+
+TEST_CASE("the worker refuses a bad serving replay by field, and never advances a run it does not have") {
+  CHECK(codes(json::parse(ts_worker_serve_start("preset=v41-flash-8xb200", "concurrency:0,nope:1"))) ==
+        std::vector<std::string>{"serve.concurrency:out-of-range", "serve.nope:unknown-key"});
+  CHECK(codes(json::parse(ts_worker_serve_advance(100))) == std::vector<std::string>{"serve:bad-syntax"});
+  CHECK(codes(json::parse(ts_worker_serve_start("preset=nope", "concurrency:2")))[0].rfind("preset:", 0) == 0);
+  CHECK(codes(json::parse(ts_worker_serve_start(nullptr, "")))[0] == "scenario:too-large");
+  REQUIRE(json::parse(ts_worker_serve_start("preset=v41-flash-8xb200", "concurrency:2,requests:4"))["ok"] == true);
+  CHECK(codes(json::parse(ts_worker_serve_advance(0))) == std::vector<std::string>{"events:out-of-range"});
+  CHECK(codes(json::parse(ts_worker_serve_advance(std::nan("")))) == std::vector<std::string>{"events:out-of-range"});
+  ts_worker_serve_stop();
+  CHECK(codes(json::parse(ts_worker_serve_advance(100))) == std::vector<std::string>{"serve:bad-syntax"});
+}

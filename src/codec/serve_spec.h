@@ -1,0 +1,60 @@
+// A serving benchmark's settings (`tierscope serve`'s flags, and the page's `serve=` link key), read and
+// written in one place: the command line, a share link and the page's Serve panel go through these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/errors.h"
+
+namespace tierscope::serve {
+
+enum class Lengths : std::uint8_t { Fixed, Random, Sharegpt, Trace, Count };
+// Auto: the engine's default. None: a decode pool of a disaggregated deployment (prompts arrive cached, the
+// first token already out).
+enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Count };
+const char* lengths_name(Lengths l);           // "fixed", "random", "sharegpt", "trace"
+const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none"
+
+// What a person sets beside the scenario: every field has a `serve` flag of the same name (serve_flags_text()).
+struct ServeSpec {
+  int concurrency = 0;        // closed loop: clients, each sending its next request when the last ends
+  double rate = 0;            // open loop: Poisson arrivals per second (used when concurrency is 0)
+  int requests = 0;           // 0: 10 × concurrency (at least 100), or 1000 at a rate
+  int input = 0, output = 0;  // mean lengths; 0: the scenario's prompt and output
+  Lengths lengths = Lengths::Fixed;
+  double range_ratio = 0;     // random: uniform on [L × (1 − r), L × (1 + r)] (the engines' random dataset)
+  double len_sigma = 1.0;     // sharegpt: σ of the log of both lengths
+  int budget = 0;             // tokens one step schedules (decodes and prefill chunks); 0: the engine's
+  PrefillMode prefill = PrefillMode::Auto;
+  int instances = 1;          // identical instances behind a least-outstanding router
+  int steps = 0;              // scheduled steps kept for the trace (the first ones)
+  std::uint64_t seed = 1;
+  // From a recorded trace (Lengths::Trace): each request's input and output tokens, in order.
+  std::vector<std::uint32_t> trace_input, trace_output;
+};
+
+// One flag: "--concurrency", "128". False with `err` naming the flag, the value and what is allowed.
+bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& spec, model::Error& err);
+bool is_serve_flag(std::string_view flag);
+const char* serve_flags_text();  // the flags for the CLI's help, one per line
+
+// The `serve=` link key: the flags without their dashes, as NAME:VALUE pairs joined by commas
+// ("concurrency:64,input:1024,lengths:random,range-ratio:0.2"). The seed is the scenario's (`seed=`), and a
+// recorded trace is a file, so neither is a setting a link carries here.
+constexpr std::size_t kMaxServeSettingsBytes = 512;
+constexpr std::string_view kServeKey = "serve";
+// Reads settings over `spec` (what they leave out keeps its value). Each refused setting is an error whose
+// field is "serve.NAME"; the rest apply. True when none was refused.
+bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Errors& errors);
+// The settings that differ from ServeSpec{}, in the flags' order, as serve_settings_from_text reads them:
+// one spelling per run, so a link written twice is the same link.
+std::string serve_settings_text(const ServeSpec& spec);
+// Whether `text` reads without refusal, and its canonical spelling in `canonical`.
+bool serve_settings_known(std::string_view text, std::string* canonical = nullptr);
+std::string serve_settings_allowed_text();
+
+}  // namespace tierscope::serve
