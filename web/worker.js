@@ -4,7 +4,8 @@
 // page's side. Messages in: {id, kind, args} or {cancel: id}; out: {id, reply, numbers?}, {id, progress}, or
 // {id, failed: message} when the module cannot start, {id, cancelled: true}. One job runs at a time, in
 // order, each in a task of its own; a job cancelled before it starts never runs. A kind that runs long (the
-// serving replay, when it lands) may post {id, progress} between its slices and read its cancel there.
+// serving replay) runs in slices, each a task of its own: it posts {id, progress} between them and reads
+// its cancel there.
 'use strict';
 importScripts('tierscope-worker.js');
 
@@ -38,7 +39,45 @@ const JOBS = {
   },
   // {scenario, text, name} → {ok, errors, notes, scenarioHash}
   config: (m, a) => ({ reply: call(m, m._ts_worker_load_config, a.scenario, a.text, a.name || '') }),
+  // {scenario, settings} → {ok, errors, done, summary, chart, setup, rows, latency, steps}, run in slices.
+  serve: {
+    start: (m, a) => call(m, m._ts_worker_serve_start, a.scenario, a.settings || ''),
+    slice: (m, events) => JSON.parse(m.UTF8ToString(m._ts_worker_serve_advance(events))),
+    stop: (m) => m._ts_worker_serve_stop(),
+  },
 };
+
+// A slice aims at this long: short enough that a cancel is read within a blink, long enough that posting
+// progress costs nothing next to the work.
+const SLICE_MS = 30;
+let sliced = null;  // the sliced job running now: {id, kind, events, cancelled, ms (its slices' time so far)}
+
+// Runs one slice of the sliced job, sizes the next from its time, and posts progress or the answer.
+function runSlice(m) {
+  const job = sliced, run = JOBS[job.kind];
+  const finish = (message) => {
+    sliced = null;
+    draining = false;
+    try { run.stop(m); } catch { /* the module stopped: nothing to free */ }
+    if (message) postMessage(message);
+    drain();
+  };
+  if (job.cancelled) return finish({ id: job.id, cancelled: true });
+  let r;
+  const t0 = performance.now();
+  try {
+    r = run.slice(m, job.events);
+  } catch (e) {
+    module = null;
+    return finish({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
+  }
+  const ms = performance.now() - t0;
+  job.ms += ms;
+  job.events = Math.max(64, Math.min(1e6, Math.round(job.events * SLICE_MS / Math.max(1, ms))));
+  if (!r.ok || r.done) return finish({ id: job.id, reply: { ...r, computeMs: job.ms } });
+  postMessage({ id: job.id, progress: r.progress });
+  setTimeout(() => runSlice(m), 0);
+}
 
 function start() {
   if (!module) {
@@ -62,7 +101,23 @@ function drain() {
       if (job) {
         const run = JOBS[job.kind];
         if (!run) postMessage({ id: job.id, failed: 'the worker does no such job' });
-        else {
+        else if (run.slice) {
+          // Started here; its slices then run one task each, and the queue waits for it to finish.
+          let r;
+          try { r = run.start(m, job.args || {}); } catch (e) {
+            module = null;
+            postMessage({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
+            drain();
+            return;
+          }
+          if (!r.ok) postMessage({ id: job.id, reply: r });
+          else {
+            draining = true;
+            sliced = { id: job.id, kind: job.kind, events: 2000, cancelled: false, ms: 0 };
+            setTimeout(() => runSlice(m), 0);
+            return;
+          }
+        } else {
           try {
             const { reply, numbers } = run(m, job.args || {});
             if (numbers) postMessage({ id: job.id, reply, numbers }, [numbers.buffer]);
@@ -87,6 +142,7 @@ function drain() {
 self.onmessage = (e) => {
   const d = e.data || {};
   if (d.cancel !== undefined) {
+    if (sliced && sliced.id === d.cancel) { sliced.cancelled = true; return; }  // read before its next slice
     const at = queue.findIndex((j) => j.id === d.cancel);
     if (at >= 0) { queue.splice(at, 1); postMessage({ id: d.cancel, cancelled: true }); }
     return;

@@ -12,6 +12,7 @@
 #include "model/params.h"
 #include "model/presets.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <utility>
@@ -630,7 +631,12 @@ std::string state_json(const App& app) {
   w.str("viewHash", view_hash(app)).str("path", anim::path_key(app.playback.path));
   w.str("pathLabel", anim::path_label(app.playback.path, app.scenario.model));
   clock_json(w, app, fleet);
-  w.integer("tour", app.tour).str("view", app.view).str("sweep", app.sweep).str("serve", app.serve).key("compare");
+  w.integer("tour", app.tour).str("view", app.view).str("sweep", app.sweep).str("serve", app.serve);
+  // What the Serve panel runs where its settings name nothing: the scenario's batch as clients, its prompt
+  // and output lengths, 10 × the clients as requests (at least 100).
+  const int clients = std::max(1, app.scenario.work.batch);
+  w.key("serveDefaults").object().integer("concurrency", clients).integer("requests", std::max(100, 10 * clients));
+  w.integer("input", std::max(1, app.scenario.work.prompt)).integer("output", std::max(1, app.scenario.work.output)).end().key("compare");
   if (app.comparing) w.object().str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
   else w.null();
   w.integer("ledgerLength", static_cast<long long>(app.ledger.entries.size())).array("panels");

@@ -99,6 +99,19 @@ void default_load(ServeSpec& spec, const model::Scenario& s);
 
 // The summary as the engines' benchmark tools print it, and as JSON and CSV.
 std::string serve_text(const ServeResult& r);
+// Its parts, for a page that shows them as tables: the set-up line, the throughput rows (label, value as
+// printed), each latency metric's row in milliseconds, and a scheduled step in words.
+struct ReportRow {
+  std::string label, value;
+};
+struct LatencyRow {
+  std::string key, name, abbrev;  // "ttft", "Time to First Token", "TTFT"
+  std::string mean_ms, median_ms, p90_ms, p99_ms;
+};
+std::string serve_setup_text(const ServeResult& r);
+std::vector<ReportRow> serve_rows(const ServeResult& r);
+std::vector<LatencyRow> serve_latency_rows(const ServeResult& r);
+std::string step_text(const StepRecord& st);
 std::string serve_json(const ServeResult& r);
 std::string serve_csv(const ServeResult& r);
 

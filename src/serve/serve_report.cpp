@@ -41,50 +41,65 @@ std::string setup_text(const ServeResult& r) {
 
 }  // namespace
 
+std::string serve_setup_text(const ServeResult& r) { return setup_text(r); }
+
+std::vector<ReportRow> serve_rows(const ServeResult& r) {
+  return {{"Successful requests:", std::to_string(r.completed)},
+          {"Refused requests:", std::to_string(r.refused)},
+          {"Benchmark duration (s):", fixed(r.duration, 2)},
+          {"Total input tokens:", fixed(r.input_tokens, 0)},
+          {"Total generated tokens:", fixed(r.output_tokens, 0)},
+          {"Request throughput (req/s):", fixed(r.request_rate, 2)},
+          {"Output token throughput (tok/s):", fixed(r.output_tps, 2)},
+          {"Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2)},
+          {"Total token throughput (tok/s):", fixed(r.total_tps, 2)},
+          {"Tokens per second per user (1 / mean TPOT):", fixed(r.tps_user, 2)},
+          {"Mean requests in flight:", fixed(r.mean_in_flight, 2)},
+          {"Largest decode batch:", fixed(r.max_batch_seen, 0)},
+          {"Mean tokens per decode step (MTP):", fixed(r.accept_len, 3)},
+          {"Scheduled steps:", std::to_string(r.steps)}};
+}
+
+std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
+  std::vector<LatencyRow> out;
+  for (const Metric& m : kMetrics) {
+    const Summary& s = r.*m.field;
+    const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
+    out.push_back({m.key, m.name, k, fixed(s.mean * 1e3, 2), fixed(s.median * 1e3, 2), fixed(s.p90 * 1e3, 2), fixed(s.p99 * 1e3, 2)});
+  }
+  return out;
+}
+
+std::string step_text(const StepRecord& st) {
+  std::string o = "step at " + model::human(st.start, "s") + " on instance " + std::to_string(st.instance) + ": " + model::human(st.seconds, "s") + " — " +
+                  std::to_string(st.decodes.size()) + " decodes at context " + model::num(st.ctx) + " (" + model::human(st.decode_s, "s") + ")";
+  if (!st.prefills.empty()) {
+    o += ", prompt chunks";
+    for (std::size_t i = 0; i < st.prefills.size(); ++i) o += " #" + std::to_string(st.prefills[i]) + ":" + std::to_string(st.chunk_tokens[i]);
+    o += " (" + model::human(st.prefill_s, "s") + ")";
+  }
+  return o + ", " + st.bound;
+}
+
 std::string serve_text(const ServeResult& r) {
   std::string o = "============ Serving Benchmark Result ============\n";
   o += setup_text(r) + "\n";
-  o += line("Successful requests:", std::to_string(r.completed));
-  o += line("Refused requests:", std::to_string(r.refused));
-  o += line("Benchmark duration (s):", fixed(r.duration, 2));
-  o += line("Total input tokens:", fixed(r.input_tokens, 0));
-  o += line("Total generated tokens:", fixed(r.output_tokens, 0));
-  o += line("Request throughput (req/s):", fixed(r.request_rate, 2));
-  o += line("Output token throughput (tok/s):", fixed(r.output_tps, 2));
-  o += line("Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2));
-  o += line("Total token throughput (tok/s):", fixed(r.total_tps, 2));
-  o += line("Tokens per second per user (1 / mean TPOT):", fixed(r.tps_user, 2));
-  o += line("Mean requests in flight:", fixed(r.mean_in_flight, 2));
-  o += line("Largest decode batch:", fixed(r.max_batch_seen, 0));
-  o += line("Mean tokens per decode step (MTP):", fixed(r.accept_len, 3));
-  o += line("Scheduled steps:", std::to_string(r.steps));
-  for (const Metric& m : kMetrics) {
-    const Summary& s = r.*m.field;
-    std::string head = std::string(m.name);
+  for (const ReportRow& row : serve_rows(r)) o += line(row.label.c_str(), row.value);
+  for (const LatencyRow& m : serve_latency_rows(r)) {
+    const std::string head = m.name;
     const std::size_t pad = head.size() + 2 < 50 ? (50 - head.size() - 2) / 2 : 0;
     o += std::string(pad, '-') + head + std::string(50 - pad - head.size() > 50 ? 0 : 50 - pad - head.size(), '-') + "\n";
-    const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
-    o += line(("Mean " + k + " (ms):").c_str(), fixed(s.mean * 1e3, 2));
-    o += line(("Median " + k + " (ms):").c_str(), fixed(s.median * 1e3, 2));
-    o += line(("P90 " + k + " (ms):").c_str(), fixed(s.p90 * 1e3, 2));
-    o += line(("P99 " + k + " (ms):").c_str(), fixed(s.p99 * 1e3, 2));
+    o += line(("Mean " + m.abbrev + " (ms):").c_str(), m.mean_ms);
+    o += line(("Median " + m.abbrev + " (ms):").c_str(), m.median_ms);
+    o += line(("P90 " + m.abbrev + " (ms):").c_str(), m.p90_ms);
+    o += line(("P99 " + m.abbrev + " (ms):").c_str(), m.p99_ms);
   }
   o += "==================================================\n";
   o += "Admission: " + r.admission + ".\n";
   if (r.refused > 0) o += "Refused: " + r.refused_why + ".\n";
-  for (const StepRecord& st : r.trace) {
-    o += "step at " + model::human(st.start, "s") + " on instance " + std::to_string(st.instance) + ": " + model::human(st.seconds, "s") + " — " +
-         std::to_string(st.decodes.size()) + " decodes at context " + model::num(st.ctx) + " (" + model::human(st.decode_s, "s") + ")";
-    if (!st.prefills.empty()) {
-      o += ", prompt chunks";
-      for (std::size_t i = 0; i < st.prefills.size(); ++i) o += " #" + std::to_string(st.prefills[i]) + ":" + std::to_string(st.chunk_tokens[i]);
-      o += " (" + model::human(st.prefill_s, "s") + ")";
-    }
-    o += ", " + st.bound + "\n";
-  }
+  for (const StepRecord& st : r.trace) o += step_text(st) + "\n";
   return o;
 }
-
 std::string serve_json(const ServeResult& r) {
   model::JsonWriter w;
   w.object(model::json_lines(2));

@@ -186,9 +186,20 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
   app::errors_members(out, errors);
   out.boolean("done", done).num("progress", g_serve.progress());
   if (done) {
+    const serve::ServeResult& r = g_serve.result();
     model::Chart c;
-    serve::latency_chart(g_serve.result(), c);
-    out.key("summary").raw(serve::serve_json(g_serve.result())).key("chart").raw(model::chart_to_json(c));
+    serve::latency_chart(r, c);
+    out.key("summary").raw(serve::serve_json(r)).key("chart").raw(model::chart_to_json(c));
+    // The summary's words and numbers as `tierscope serve` prints them, for the page's tables.
+    out.str("setup", serve::serve_setup_text(r)).str("admission", r.admission).str("refusedWhy", r.refused > 0 ? r.refused_why : std::string());
+    out.array("rows");
+    for (const serve::ReportRow& row : serve::serve_rows(r)) out.object().str("label", row.label).str("value", row.value).end();
+    out.end().array("latency");
+    for (const serve::LatencyRow& m : serve::serve_latency_rows(r))
+      out.object().str("key", m.key).str("name", m.name).str("abbrev", m.abbrev).str("mean", m.mean_ms).str("median", m.median_ms).str("p90", m.p90_ms).str("p99", m.p99_ms).end();
+    out.end().array("steps");
+    for (const serve::StepRecord& st : r.trace) out.str(serve::step_text(st));
+    out.end();
   }
   return hand_out(out.end().take());
 }

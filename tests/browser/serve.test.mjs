@@ -80,3 +80,86 @@ test('Enter on a point of the front opens its layout and concurrency, and the li
   await frontierDrawn(page);
   assert.deepEqual(errors, []);
 });
+
+// Waits until the Serve panel's replay has finished and its result is on screen.
+async function served(page) {
+  await page.waitForFunction(() => !document.getElementById('serve-result').hidden &&
+    document.getElementById('serve-figure').getAttribute('aria-busy') !== 'true' &&
+    document.querySelectorAll('#serve-figure svg').length > 0, null, { timeout: 20000 });
+}
+
+test('a view=serve link replays its settings in the worker: the command line\'s serve of the same link, as tables and a chart', { skip: noCli }, async () => {
+  const SETTINGS = 'concurrency:8,requests:48,lengths:random,range-ratio:0.2,steps:5';
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=${SETTINGS}`);
+  await served(page);
+  assert.equal(await page.$eval('#open-serve', (b) => b.getAttribute('aria-pressed')), 'true');
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, new RegExp(`view=serve&serve=${SETTINGS}`));
+  // The form shows the link's settings.
+  assert.equal(await page.$eval('#serve-concurrency', (i) => i.value), '8');
+  assert.equal(await page.$eval('#serve-lengths', (s) => s.value), 'random');
+  const cli = (args) => execFileSync(CLI, args, { encoding: 'utf8' });
+  const summary = JSON.parse(cli(['serve', '--hash', hash, '--format', 'json']));
+  assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary, summary);
+  // The rows are the command line's text, label for label and value for value.
+  const text = cli(['serve', '--hash', hash]);
+  const rows = await page.$$eval('#serve-rows tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent]));
+  assert.ok(rows.length >= 10);
+  for (const [label, value] of rows) assert.match(text, new RegExp(`${label.replace(/[()/]/g, '\\$&')}:\\s+${value.replace('.', '\\.')}\\n`), label);
+  const tpot = await page.$eval('#serve-latency-rows tr:nth-child(2)', (tr) => [...tr.children].map((c) => c.textContent));
+  assert.equal(tpot[0], 'TPOT');
+  assert.match(text, new RegExp(`Median TPOT \\(ms\\):\\s+${tpot[2].replace('.', '\\.')}\\n`));
+  // The chart is the command line's serve-latency chart, with its text alternative and data table.
+  const chart = JSON.parse(cli(['chart', 'serve-latency', '--hash', hash, '--format', 'json']));
+  assert.equal(await page.$eval('#serve-chart-desc', (d) => d.textContent), chart.description);
+  assert.equal(await page.$$eval('#serve-chart-table tbody tr', (r) => r.length), chart.xs.length);
+  // The first scheduled steps, in words, and the command that gives the same run.
+  assert.equal(await page.$$eval('#serve-steps li', (l) => l.length), 5);
+  assert.match(await page.$eval('#serve-command', (c) => c.textContent), /^tierscope serve --hash '#.*view=serve&serve=.*' --format json$/);
+  assert.deepEqual(errors, []);
+});
+
+test('the Serve button opens the panel on the scenario\'s own batch; a new setting reruns it, and the link names it', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&batch=4`);
+  await page.click('#open-serve');
+  await served(page);
+  assert.match(await page.evaluate(() => location.hash), /view=serve/);
+  assert.equal((await page.evaluate(() => window.tierscope.serve())).summary.concurrency, 4);
+  assert.equal(await page.$eval('#serve-concurrency', (i) => i.placeholder), '4');
+  await page.fill('#serve-concurrency', '6');
+  await page.fill('#serve-requests', '30');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.concurrency === 6; }, null, { timeout: 20000 });
+  assert.match(await page.evaluate(() => location.hash), /serve=concurrency:6,requests:30/);
+  assert.equal((await page.evaluate(() => window.tierscope.serve())).summary.requests, 30);
+  // Closing the panel leaves the link's settings for next time, and the view.
+  await page.click('#open-serve');
+  assert.equal(await page.$eval('#serve-panel', (p) => p.hidden), true);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /view=serve/);
+  assert.deepEqual(errors, []);
+});
+
+test('a refused serve setting names itself and runs nothing; Cancel stops a long replay and keeps the last result', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:20`);
+  await served(page);
+  const before = (await page.evaluate(() => window.tierscope.serve())).summary;
+  await page.fill('#serve-concurrency', '0');
+  await page.click('#serve-run');
+  await page.waitForSelector('#notices li');
+  assert.match(await page.$eval('#notices', (n) => n.textContent), /serve\.concurrency/);
+  assert.match(await page.evaluate(() => location.hash), /serve=concurrency:4,requests:20/);
+  // A long replay, cancelled while it runs.
+  await page.fill('#serve-concurrency', '64');
+  await page.fill('#serve-requests', '200000');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => !document.getElementById('serve-progress').hidden && document.getElementById('serve-progress').value > 0, null, { timeout: 20000 });
+  await page.click('#serve-cancel');
+  await page.waitForFunction(() => !window.tierscope.serve().running, null, { timeout: 5000 });
+  assert.match(await page.$eval('#serve-status', (s) => s.textContent), /Cancelled/);
+  assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary, before);
+  // The worker is free again: the next run finishes.
+  await page.fill('#serve-requests', '40');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.requests === 40; }, null, { timeout: 20000 });
+  assert.deepEqual(errors.filter((e) => !/serve\.concurrency/.test(e)), []);
+});

@@ -3,7 +3,8 @@
 // with its data table and a readout beside the point under the pointer or the focus. Its state lives in
 // the app (view, sweep, compare), so the share link reopens it; in an embed with view=chart-… the chart is
 // all the frame shows.
-import { layoutChart, estimate } from './chart-layout.mjs';
+import { layoutChart } from './chart-layout.mjs';
+import { createMeasure } from './chart-measure.mjs';
 import { chartSvg, chartTable } from './chart-svg.mjs';
 import { refusalNotice } from './notices.mjs';
 import { morphChildren, setText } from './dom.mjs';
@@ -27,35 +28,14 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
   let drawnKey = '';
   let asked = null;  // the chart request in the worker: {id, key}
   const fleetKeys = () => ((S.catalog && S.catalog.fleetChartLabels) || []).map((c) => c.key);
-  let measureCtx = null;
   // The room the chart has, from the ResizeObserver (reading it from the layout in every redraw would force
   // the browser to lay the page out mid-update); read once from the layout until the observer reports.
   let room = null;
   let formKey = '';
   const DEFAULT_SWEEP = { figure: 'decode.step_time', x: 'batch' };
 
-  // Text widths in the page's own font, so labels are placed as they will be drawn. The font is read once
-  // per drawing (reading styles per label would make the browser recompute them each time).
-  let family = '';
-  const widths = new Map();
-  function measure(text, px) {
-    if (!measureCtx) {
-      const c = doc.createElement('canvas');
-      measureCtx = c.getContext ? c.getContext('2d') : null;
-    }
-    if (!measureCtx) return estimate(text, px);
-    const font = `${px}px ${family || 'sans-serif'}`;
-    // A dragged value redraws the same tick labels and titles again and again: their widths are kept
-    // (for this font; a bounded list, started afresh when full).
-    const key = `${font}|${text}`;
-    const known = widths.get(key);
-    if (known !== undefined) return known;
-    if (measureCtx.font !== font) measureCtx.font = font;
-    const w = measureCtx.measureText(String(text)).width;
-    if (widths.size >= 4096) widths.clear();
-    widths.set(key, w);
-    return w;
-  }
+  const text = createMeasure(doc);
+  const measure = text.measure;
 
   const kind = () => (S.state && S.state.view && S.state.view.startsWith(PREFIX) ? S.state.view.slice(PREFIX.length) : '');
   const open = () => !!kind();
@@ -180,7 +160,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
       return;
     }
     const chart = r.chart;
-    if (!family && win.getComputedStyle) family = win.getComputedStyle($('charts')).fontFamily;
+    text.useFontOf($('charts'), win);
     const L = layoutChart(chart, { width, height, px: 12, measure });
     const t2 = perf.now();
     // In place: a dragged value moves lines and rewrites a few labels; the rest of the chart stays as drawn.

@@ -19,6 +19,7 @@ import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
 import { createCharts } from './charts-view.mjs';
 import { createFleetView } from './fleet-view.mjs';
+import { createServeView } from './serve-view.mjs';
 import { createCanvasTools } from './canvas-tools.mjs';
 
 export function init(win) {
@@ -52,6 +53,7 @@ export function init(win) {
     parts.tables.sync();
     parts.charts.sync();
     parts.fleet.sync();
+    parts.serve.sync();
     parts.share.writeHash();
     parts.embed.postEvent('state');
     S.timings.add('refresh', win.performance.now() - t0);
@@ -94,9 +96,10 @@ export function init(win) {
   parts.ledger = createLedgerView({ S, $, el, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
   parts.tables = createTables({ S, $, el, win, notices, download });
   parts.fleet = createFleetView({ S, $, el, win, notices, refresh, announce });
-  const api = createApi({ S, win, refresh, link, fleet: parts.fleet });
+  const api = createApi({ S, win, refresh, link, fleet: parts.fleet, serve: () => parts.serve });
   parts.config = createConfigImport({ S, $, doc, notices, api });
   parts.charts = createCharts({ S, $, el, doc, win, notices, refresh, writeHash });
+  parts.serve = createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce });
   parts.tools = createCanvasTools({ S, $, refresh });
 
   // The app's own notices: a lost graphics context is said on the page (not only in the console), until
@@ -138,7 +141,7 @@ export function init(win) {
     S.bridge.hostControls(true, !S.embed);
     S.state = S.bridge.state();
     syncScenario();
-    for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
+    for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'open-serve', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
     parts.tables.enable(true);
     const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
     parts.walkthrough.render();
@@ -194,7 +197,7 @@ export function init(win) {
     if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) e.stopPropagation();
   }, true);
 
-  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.charts, parts.fleet, parts.tools]) p.wire();
+  for (const p of [parts.header, parts.walkthrough, parts.ledger, parts.tables, parts.share, parts.embed, parts.config, parts.charts, parts.fleet, parts.serve, parts.tools]) p.wire();
 
   // Start-up: the walkthrough is readable before the app arrives, on the step a link names.
   if (S.embed) { $('open-full').hidden = false; $('open-full').href = link(); }

@@ -5,7 +5,7 @@ import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConf
 import { MAX_TRACE_BYTES } from './fleet-view.mjs';
 import { MAX_CONFIG_BYTES } from './config-import.mjs';
 
-export function createApi({ S, win, refresh, link, fleet = null }) {
+export function createApi({ S, win, refresh, link, fleet = null, serve = null }) {
   const notReady = (what) => fail(argError('not-ready', what, '', 'after window.tierscope.ready resolves'));
   const b = () => S.bridge;
 
@@ -138,6 +138,8 @@ export function createApi({ S, win, refresh, link, fleet = null }) {
     // The run's progress and the page's slices: {view, started, done, progress, tS, horizonS, mode, sweep,
     // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, targetMs, budgetMs, list}}; null before ready.
     fleet: () => (S.ready && fleet ? fleet.status() : null),
+    // The Serve panel: whether it is open or running, its settings, and the last replay's summary.
+    serve: () => (S.ready && serve && serve() ? serve().status() : null),
     // The run's results as `tierscope fleet --format json` prints them (with the sweep once it ran), or null.
     fleetResults() {
       if (!S.ready) return null;

@@ -103,6 +103,13 @@ export function createWork(client, readNumbers) {
         ? { ok: false, errors: [], notes: [] }
         : { ok: r.ok, errors: r.errors, notes: Array.isArray(r.notes) ? r.notes : [], scenarioHash: typeof r.scenarioHash === 'string' ? r.scenarioHash : '' }));
     },
+    // A serving replay of `scenario` with the Serve panel's settings ("concurrency:64,input:1024"), run in
+    // the worker's slices: {id, done}; `onProgress(share)` hears each slice. `done` resolves to the worker's
+    // answer ({ok, errors, summary, chart, setup, rows, latency, steps}), or {ok: false, cancelled: true}.
+    serve(scenario, settings, onProgress) {
+      const { id, done } = client.post('serve', { scenario, settings: settings || '' }, { onProgress });
+      return { id, done: done.then((r) => (r.cancelled ? { ok: false, cancelled: true, errors: [] } : r)) };
+    },
     cancel: (id) => client.cancel(id),
     warm: () => client.warm(),
   };

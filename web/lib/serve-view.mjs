@@ -1,0 +1,240 @@
+// The Serve panel: a serving benchmark of the scenario on screen, replayed step by step in the worker
+// (`tierscope serve` of the same link, byte for byte). It opens from the header's Serve button or view=serve
+// in a link, reads its settings from a small form (kept in the link as serve=…), runs in the worker's slices
+// with a progress bar and Cancel, and shows the result as the command line prints it: the throughput rows,
+// each latency's mean, median, p90 and p99, the latency by percentile as a chart, and the first scheduled
+// steps. Every number and word of the result comes from the replay (the worker's answer).
+import { refusalNotice } from './notices.mjs';
+import { layoutChart } from './chart-layout.mjs';
+import { chartSvg, chartTable } from './chart-svg.mjs';
+import { createMeasure } from './chart-measure.mjs';
+import { setText } from './dom.mjs';
+
+// The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
+// (budget, instances, rate, …) stay as the link gave them.
+const FIELDS = [
+  { id: 'serve-concurrency', name: 'concurrency' },
+  { id: 'serve-requests', name: 'requests' },
+  { id: 'serve-input', name: 'input' },
+  { id: 'serve-output', name: 'output' },
+  { id: 'serve-lengths', name: 'lengths' },
+  { id: 'serve-prefill', name: 'prefill' },
+];
+// The steps the panel lists when the link names none: enough to see prompt chunks share steps with decodes.
+const DEFAULT_STEPS = 8;
+
+// "a:1,b:2" ⇄ [[a, '1'], [b, '2']], in order.
+export function readSettings(text) {
+  const out = [];
+  for (const pair of String(text || '').split(',')) {
+    const at = pair.indexOf(':');
+    if (at > 0) out.push([pair.slice(0, at), pair.slice(at + 1)]);
+  }
+  return out;
+}
+export function writeSettings(pairs) { return pairs.filter(([, v]) => v !== '' && v !== undefined).map(([k, v]) => `${k}:${v}`).join(','); }
+
+// The settings the form asks for over those the link gave: each field's value replaces its setting (an empty
+// field drops it, so the replay's default applies), the others are kept as they were.
+export function mergeSettings(current, form) {
+  const pairs = readSettings(current).filter(([k]) => !(k in form));
+  for (const [k, v] of Object.entries(form)) if (v !== '') pairs.push([k, v]);
+  return writeSettings(pairs);
+}
+
+export function createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce }) {
+  const V = {
+    job: null,        // the replay in the worker: {id, key}
+    shownKey: '',     // the scenario and settings whose result is on screen
+    heldFor: '',      // a refused or cancelled run's key: no automatic start until it changes
+    startedAt: 0,
+    wallMs: 0,        // from asking to the answer (with the worker's start on a first run)
+    computeMs: 0,     // the replay's own slices in the worker
+    result: null,     // the worker's last answer
+    lastTenth: -1,
+    starting: false,  // start() is refreshing the page with the settings it just set
+  };
+  const text = createMeasure(doc);
+  const open = () => !!S.state && S.state.view === 'serve';
+  const now = () => (win.performance ? win.performance.now() : Date.now());
+  const reasons = () => S.catalog && S.catalog.errorCodes;
+  const keyOf = () => (S.state ? `${S.state.scenarioHash}|${S.state.serve || ''}` : '');
+
+  function setOpen(on) {
+    if (!S.ready) return { ok: false, errors: [] };
+    const r = S.bridge.setView(on ? 'serve' : '', (S.state && S.state.sweep) || '');
+    S.pushNext = true;
+    refresh();
+    writeHash();
+    return r;
+  }
+
+  // The form from the link's settings, and the scenario's own values where the settings name none.
+  function fillForm() {
+    const set = new Map(readSettings(S.state.serve));
+    const hints = S.state.serveDefaults || {};
+    for (const f of FIELDS) {
+      const input = $(f.id);
+      if (doc.activeElement === input) continue;  // not under the reader's typing
+      const v = set.has(f.name) ? set.get(f.name) : '';
+      if (input.localName === 'select') input.value = v || (f.name === 'prefill' ? 'auto' : 'fixed');
+      else input.value = v;
+      if (input.localName === 'input' && hints[f.name] !== undefined) input.placeholder = String(hints[f.name]);
+    }
+  }
+
+  function formSettings() {
+    const form = {};
+    for (const f of FIELDS) {
+      const v = String($(f.id).value).trim();
+      form[f.name] = (f.name === 'prefill' && v === 'auto') || (f.name === 'lengths' && v === 'fixed') ? '' : v;
+    }
+    // Random lengths read the engines' usual ±20 % unless the link gave a range.
+    const kept = new Map(readSettings(S.state.serve));
+    if (form.lengths === 'random' && !kept.has('range-ratio')) form['range-ratio'] = '0.2';
+    if (!kept.has('steps')) form.steps = String(DEFAULT_STEPS);
+    return mergeSettings(S.state.serve, form);
+  }
+
+  // Starts a replay of the scenario on screen with the form's settings (the link then names them). A refused
+  // setting is a notice naming it, and the result on screen stays.
+  function start({ fromForm = true } = {}) {
+    if (!S.ready) return { ok: false, errors: [] };
+    if (fromForm) {
+      const r = S.bridge.setServe(formSettings());
+      if (!r.ok) {
+        notices.show(refusalNotice(r.errors, 'call', reasons()), { key: 'serve' });
+        V.heldFor = keyOf();
+        return r;
+      }
+      // The link names the settings now; the refresh must not start a second replay of them meanwhile.
+      V.starting = true;
+      try { refresh(); } finally { V.starting = false; }
+      writeHash();
+    }
+    notices.clear('serve');
+    if (V.job) S.work.cancel(V.job.id);
+    const key = keyOf();
+    const bar = $('serve-progress');
+    bar.hidden = false;
+    bar.value = 0;
+    V.lastTenth = -1;
+    V.startedAt = now();
+    $('serve-cancel').disabled = false;
+    $('serve-figure').setAttribute('aria-busy', 'true');
+    setText($('serve-status'), 'Replaying…');
+    const { id, done } = S.work.serve(S.state.scenarioHash, S.state.serve, (share) => progress(share));
+    V.job = { id, key };
+    done.then((r) => finished(id, key, r));
+    return { ok: true, errors: [] };
+  }
+
+  function progress(share) {
+    const pct = Math.round(share * 1000) / 10;
+    $('serve-progress').value = pct;
+    $('serve-progress').setAttribute('aria-valuetext', `${pct} % of requests done`);
+    const tenth = Math.floor(share * 10);
+    if (tenth !== V.lastTenth) { V.lastTenth = tenth; setText($('serve-live'), `Replay ${tenth * 10} % done`); }
+  }
+
+  function finished(id, key, r) {
+    if (!V.job || V.job.id !== id) return;  // superseded
+    V.job = null;
+    $('serve-cancel').disabled = true;
+    $('serve-progress').hidden = true;
+    $('serve-figure').setAttribute('aria-busy', 'false');
+    if (r.cancelled) {
+      V.heldFor = key;
+      setText($('serve-status'), 'Cancelled; the result shown is the last one finished.');
+      setText($('serve-live'), 'Replay cancelled');
+      return;
+    }
+    if (!r.ok) {
+      V.heldFor = key;
+      notices.show(refusalNotice(r.errors, 'call', reasons()), { key: 'serve' });
+      setText($('serve-status'), (r.errors && r.errors[0] && r.errors[0].message) || 'The replay could not run.');
+      return;
+    }
+    V.wallMs = now() - V.startedAt;
+    V.computeMs = typeof r.computeMs === 'number' ? r.computeMs : V.wallMs;
+    V.result = r;
+    V.shownKey = key;
+    render(r);
+    const s = r.summary || {};
+    setText($('serve-status'), `${s.completed} requests replayed in ${(V.computeMs / 1000).toFixed(2)} s of this browser's time.`);
+    announce(`Serving replay done: ${(r.rows || []).find((x) => /per GPU/.test(x.label))?.value || ''} output tokens per second per GPU`);
+  }
+
+  function cancel() {
+    if (!V.job) return { ok: false, errors: [] };
+    S.work.cancel(V.job.id);
+    return { ok: true, errors: [] };
+  }
+
+  // The result: the set-up line, the rows, the latency table, the chart, the steps.
+  function render(r) {
+    setText($('serve-setup'), r.setup || '');
+    $('serve-rows').replaceChildren(...(r.rows || []).map((row) => el('tr', {}, [el('th', { scope: 'row', text: row.label.replace(/:$/, '') }), el('td', { text: row.value })])));
+    $('serve-latency-rows').replaceChildren(...(r.latency || []).map((m) => el('tr', {}, [
+      el('th', { scope: 'row' }, [el('abbr', { title: m.name, text: m.abbrev })]),
+      el('td', { text: m.mean }), el('td', { text: m.median }), el('td', { text: m.p90 }), el('td', { text: m.p99 })])));
+    setText($('serve-admission'), r.admission ? `Admission: ${r.admission}.` : '');
+    $('serve-refused').hidden = !r.refusedWhy;
+    setText($('serve-refused'), r.refusedWhy ? `Refused: ${r.refusedWhy}.` : '');
+    $('serve-steps').replaceChildren(...(r.steps || []).map((t) => el('li', { text: t })));
+    $('serve-steps-box').hidden = !(r.steps && r.steps.length);
+    setText($('serve-command'), `tierscope serve --hash '#${S.state.viewHash}' --format json`);
+    drawChart();
+    $('serve-result').hidden = false;
+  }
+
+  function drawChart() {
+    const chart = V.result && V.result.chart;
+    const box = $('serve-figure');
+    if (!chart || box.closest('[hidden]')) return;
+    text.useFontOf(box, win);
+    const width = Math.max(240, Math.round(box.clientWidth || 320));
+    const L = layoutChart(chart, { width, height: Math.round(Math.min(260, width * 0.7)), px: 12, measure: text.measure });
+    box.replaceChildren(chartSvg(doc, chart, L, 'serve-chart'));
+    $('serve-chart-table').replaceChildren(chartTable(doc, chart));
+  }
+
+  // On every refresh: shows or hides the panel and starts a replay for what is on screen when the one shown
+  // is for another scenario or other settings (not again after a refusal or a cancel, until they change).
+  function sync() {
+    const on = open();
+    $('serve-panel').hidden = !on;
+    $('open-serve').setAttribute('aria-pressed', on ? 'true' : 'false');
+    if (!on) {
+      if (V.job) { S.work.cancel(V.job.id); V.job = null; $('serve-cancel').disabled = true; $('serve-progress').hidden = true; }
+      return;
+    }
+    if (V.starting) return;
+    fillForm();
+    const key = keyOf();
+    const stale = V.shownKey && V.shownKey !== key;
+    $('serve-result').classList.toggle('stale', !!stale && !V.job);
+    if (V.job ? V.job.key !== key : V.shownKey !== key && V.heldFor !== key) start({ fromForm: !S.state.serve });
+  }
+
+  function wire() {
+    $('open-serve').addEventListener('click', () => setOpen(!open()));
+    $('serve-form').addEventListener('submit', (e) => { e.preventDefault(); V.heldFor = ''; start(); });
+    $('serve-cancel').addEventListener('click', () => cancel());
+    for (const f of FIELDS) if ($(f.id).localName === 'select') $(f.id).addEventListener('change', () => { V.heldFor = ''; start(); });
+    if (typeof win.ResizeObserver === 'function') {
+      let width = 0;
+      new win.ResizeObserver((entries) => {
+        const w = Math.round(entries[0].contentRect.width);
+        if (w !== width) { width = w; drawChart(); }
+      }).observe($('serve-figure'));
+    }
+  }
+
+  // For window.tierscope.serve(): what is on screen and how long the last replay took in this browser.
+  function status() {
+    return { view: open(), running: !!V.job, settings: (S.state && S.state.serve) || '', wallMs: V.wallMs, computeMs: V.computeMs, summary: V.result ? V.result.summary : null };
+  }
+
+  return { sync, start, cancel, setOpen, status, wire, V };
+}
