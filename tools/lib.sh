@@ -8,6 +8,18 @@ export TIERSCOPE_DEPS="$TS_DEPS"
 # Debian's emscripten needs Debian's node modules (acorn) on NODE_PATH.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 TS_JOBS="${TIERSCOPE_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+# Our own objects are cached beside the dependency builds (ccache, when the set-up has installed it): a clean
+# clone anywhere compiles only what changed since the last build on this machine. Paths are taken relative
+# to the checkout, so another clone's objects match. TIERSCOPE_CCACHE=0 builds without it.
+# Called again after the set-up, which may have just installed it.
+ts_use_ccache() {
+  if [ "${TIERSCOPE_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+    export CCACHE_DIR="${CCACHE_DIR:-$TS_DEPS/ccache}" CCACHE_BASEDIR="$TS_ROOT" CCACHE_NOHASHDIR=1
+    export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-3G}"
+    export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+  fi
+}
+ts_use_ccache
 
 ts_log()  { printf '\033[1;34m[tierscope]\033[0m %s\n' "$*" >&2; }
 ts_warn() { printf '\033[1;33m[tierscope] warning:\033[0m %s\n' "$*" >&2; }

@@ -24,6 +24,9 @@ constexpr const char* kLmsysGb2 = "https://lmsys.org/blog/2025-09-25-gb200-part-
 constexpr const char* kLmsysGb300 = "https://www.lmsys.org/blog/2026-02-19-gb300-longctx";
 constexpr const char* kDsNote =
     "https://github.com/deepseek-ai/open-infra-index/blob/main/202502OpenSourceWeek/day_6_one_more_thing_deepseekV3R1_inference_system_overview.md";
+// The InferenceX dashboard's (and its blog's) tokens/s per GPU are input + output tokens: its charts plot the
+// benchmark's total throughput per GPU, `tput_per_gpu` (https://github.com/SemiAnalysisAI/InferenceX/issues/293;
+// output and input alone were added beside it, issues/129). Its points are read as that total here.
 constexpr const char* kXB200H100 = "https://inferencex.semianalysis.com/zh/compare/deepseek-r1-b200-vs-h100";
 constexpr const char* kXB200Gb200 = "https://inferencex.semianalysis.com/zh/compare/deepseek-r1-b200-vs-gb200";
 constexpr const char* kXB200Mi300 = "https://inferencex.semianalysis.com/compare/deepseek-r1-b200-vs-mi300x";
@@ -165,57 +168,57 @@ const Anchor kAnchors[] = {
      "gpu=gb200&" R1DEP4 L8K1K "&batch=capacity", A8K1K "; " AMAX, M::TokensPerSGpu, 1192, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-gb200-disagg-125", "DeepSeek-R1-0528 FP4, GB200 NVL72, Dynamo + TensorRT-LLM PD with MTP, 1K/1K at 125 tok/s per user",
      "deepseek-r1-8xb200", "gpu=gb200&gpus=32&tp=1&dp=32&ep=32&spec_tokens=3&" L1K1K "&batch=capacity",
-     "DEP32 decode, 3 draft tokens; " ACURVE, M::TokensPerSGpu, 4130, Pv::Measured, "2025", kXDisagg, 16, true, 125},
+     "DEP32 decode, 3 draft tokens; " ACURVE, M::TotalTokensPerSGpu, 4130, Pv::Measured, "2025", kXDisagg, 16, true, 125},
     {"r1-b200-disagg-125", "DeepSeek-R1-0528 FP4, 8×B200, Dynamo + TensorRT-LLM PD with MTP, 1K/1K at 125 tok/s per user", "deepseek-r1-8xb200",
-     "spec_tokens=3&" L1K1K "&batch=capacity", "DEP8 decode, 3 draft tokens; " ACURVE, M::TokensPerSGpu, 941, Pv::Measured, "2025", kXDisagg,
+     "spec_tokens=3&" L1K1K "&batch=capacity", "DEP8 decode, 3 draft tokens; " ACURVE, M::TotalTokensPerSGpu, 941, Pv::Measured, "2025", kXDisagg,
      16, true, 125},
     {"r1-b200-fp8-42", "DeepSeek-R1 FP8, 8×B200, best config, 1K/1K at 42 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 4792, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 4792, Pv::Measured, "2025",
      kXB200H100, 17, true, 42},
     {"r1-b200-fp8-71", "DeepSeek-R1 FP8, 8×B200, best config, 1K/1K at 71 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 1020, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 1020, Pv::Measured, "2025",
      kXB200H100, 17, true, 71},
     {"r1-b200-fp8-100", "DeepSeek-R1 FP8, 8×B200, best config, 1K/1K at 100 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 498, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L1K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 498, Pv::Measured, "2025",
      kXB200H100, 17, true, 100},
     {"r1-h100-fp8-42", "DeepSeek-R1 FP8, 16×H100, best config, 1K/1K at 42 tok/s per user", "deepseek-v3-8xh200",
      "gpu=h100&engine=sglang&gpus=16&tp=1&dp=16&ep=16&" L1K1K "&batch=capacity", "two nodes, DEP16 (671 GB of FP8 weights need more than 8 H100); " ACURVE,
-     M::TokensPerSGpu, 266, Pv::Measured, "2025", kXB200H100, 17, true, 42},
+     M::TotalTokensPerSGpu, 266, Pv::Measured, "2025", kXB200H100, 17, true, 42},
     {"r1-h100-fp8-71", "DeepSeek-R1 FP8, 16×H100, best config, 1K/1K at 71 tok/s per user", "deepseek-v3-8xh200",
      "gpu=h100&engine=sglang&gpus=16&tp=1&dp=16&ep=16&" L1K1K "&batch=capacity", "two nodes, DEP16 (671 GB of FP8 weights need more than 8 H100); " ACURVE,
-     M::TokensPerSGpu, 73, Pv::Measured, "2025", kXB200H100, 17, true, 71},
+     M::TotalTokensPerSGpu, 73, Pv::Measured, "2025", kXB200H100, 17, true, 71},
     {"r1-h100-fp8-100", "DeepSeek-R1 FP8, 16×H100, best config, 1K/1K at 100 tok/s per user", "deepseek-v3-8xh200",
      "gpu=h100&engine=sglang&gpus=16&tp=1&dp=16&ep=16&" L1K1K "&batch=capacity", "two nodes, DEP16 (671 GB of FP8 weights need more than 8 H100); " ACURVE,
-     M::TokensPerSGpu, 23, Pv::Measured, "2025", kXB200H100, 17, true, 100},
+     M::TotalTokensPerSGpu, 23, Pv::Measured, "2025", kXB200H100, 17, true, 100},
     {"r1-b200-fp8-8k1k-75", "DeepSeek-R1 FP8, 8×B200, best config, 8K/1K at 75 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 2558, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 2558, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 75},
     {"r1-b200-fp8-8k1k-120", "DeepSeek-R1 FP8, 8×B200, best config, 8K/1K at 120 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 1110, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 1110, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 120},
     {"r1-b200-fp8-8k1k-164", "DeepSeek-R1 FP8, 8×B200, best config, 8K/1K at 164 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 751, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 751, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 164},
     {"r1-gb200-fp8-8k1k-75", "DeepSeek-R1 FP8, GB200 NVL72, best config, 8K/1K at 75 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 5790, Pv::Measured, "2025",
+     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 5790, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 75},
     {"r1-gb200-fp8-8k1k-120", "DeepSeek-R1 FP8, GB200 NVL72, best config, 8K/1K at 120 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 3988, Pv::Measured, "2025",
+     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 3988, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 120},
     {"r1-gb200-fp8-8k1k-164", "DeepSeek-R1 FP8, GB200 NVL72, best config, 8K/1K at 164 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 818, Pv::Measured, "2025",
+     "gpu=gb200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 818, Pv::Measured, "2025",
      kXB200Gb200, 18, true, 164},
     {"r1-b200-fp8-8k1k-23", "DeepSeek-R1 FP8, 8×B200, best config, 8K/1K at 23 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 5857, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 5857, Pv::Measured, "2025",
      kXB200Mi300, 19, true, 23},
     {"r1-b200-fp8-8k1k-42", "DeepSeek-R1 FP8, 8×B200, best config, 8K/1K at 42 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TokensPerSGpu, 5220, Pv::Measured, "2025",
+     "gpu=b200&engine=trtllm&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8; " ACURVE, M::TotalTokensPerSGpu, 5220, Pv::Measured, "2025",
      kXB200Mi300, 19, true, 42},
     {"r1-mi300x-fp8-8k1k-23", "DeepSeek-R1 FP8, 8×MI300X, best config, 8K/1K at 23 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=mi300x&engine=sglang&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8, SGLang; " ACURVE, M::TokensPerSGpu, 725, Pv::Measured,
+     "gpu=mi300x&engine=sglang&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8, SGLang; " ACURVE, M::TotalTokensPerSGpu, 725, Pv::Measured,
      "2025", kXB200Mi300, 19, true, 23},
     {"r1-mi300x-fp8-8k1k-42", "DeepSeek-R1 FP8, 8×MI300X, best config, 8K/1K at 42 tok/s per user", "deepseek-v3-8xh200",
-     "gpu=mi300x&engine=sglang&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8, SGLang; " ACURVE, M::TokensPerSGpu, 406, Pv::Measured,
+     "gpu=mi300x&engine=sglang&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8, SGLang; " ACURVE, M::TotalTokensPerSGpu, 406, Pv::Measured,
      "2025", kXB200Mi300, 19, true, 42},
     {"r1-gb300-mlperf51-server", "DeepSeek-R1, 72 GB300, TensorRT-LLM + Dynamo, MLPerf v5.1 server", "deepseek-r1-8xb200",
      "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" L1K2K "&batch=capacity",
@@ -261,17 +264,17 @@ const Anchor kAnchors[] = {
     {"llama70b-h100-tp2-8k1k", "Llama 3.3 70B FP8, 2×H100 TP2, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
      "gpus=2&tp=2&" LLAMA_FP8 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 398, Pv::Engine, "2026", kTrtPerf, 24},
     {"llama70b-b200-fp8-76", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 76 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 4431, Pv::Measured, "2025", kXLlama, 25, true, 76},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 4431, Pv::Measured, "2025", kXLlama, 25, true, 76},
     {"llama70b-b200-fp8-108", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 108 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 2744, Pv::Measured, "2025", kXLlama, 25, true, 108},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 2744, Pv::Measured, "2025", kXLlama, 25, true, 108},
     {"llama70b-b200-fp8-139", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 139 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 912, Pv::Measured, "2025", kXLlama, 25, true, 139},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 912, Pv::Measured, "2025", kXLlama, 25, true, 139},
     {"llama70b-b200-fp4-76", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 76 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 5971, Pv::Measured, "2025", kXLlama, 26, true, 76},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 5971, Pv::Measured, "2025", kXLlama, 26, true, 76},
     {"llama70b-b200-fp4-108", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 108 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 3099, Pv::Measured, "2025", kXLlama, 26, true, 108},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 3099, Pv::Measured, "2025", kXLlama, 26, true, 108},
     {"llama70b-b200-fp4-139", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 139 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TokensPerSGpu, 1032, Pv::Measured, "2025", kXLlama, 26, true, 139},
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 1032, Pv::Measured, "2025", kXLlama, 26, true, 139},
     {"llama2-70b-b200-mlperf-offline", "Llama 2 70B, 8×B200, TensorRT-LLM, MLPerf v5.1 offline (per GPU)", "llama31-70b-8xh100",
      "vocab=32000&max_pos=4096&gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity",
      "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " A1K1K
@@ -306,15 +309,15 @@ const Anchor kAnchors[] = {
      "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-72", "gpt-oss-120b FP4, B200, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72},
+     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72},
     {"oss120-b200-100", "gpt-oss-120b FP4, B200, best config, 1K/1K at 100 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100},
+     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TotalTokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100},
     {"oss120-mi325x-72", "gpt-oss-120b FP4, MI325X, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
      "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" OSS_FP8 L1K1K "&batch=capacity",
-     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TokensPerSGpu, 1999, Pv::Measured, "2025", kXGptOss, 31, true, 72},
+     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TotalTokensPerSGpu, 1999, Pv::Measured, "2025", kXGptOss, 31, true, 72},
     {"oss120-mi325x-100", "gpt-oss-120b FP4, MI325X, best config, 1K/1K at 100 tok/s per user", "gpt-oss-120b-1xh200",
      "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" OSS_FP8 L1K1K "&batch=capacity",
-     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TokensPerSGpu, 835, Pv::Measured, "2025", kXGptOss, 31, true, 100},
+     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TotalTokensPerSGpu, 835, Pv::Measured, "2025", kXGptOss, 31, true, 100},
     {"oss120-gb300-mlperf-offline", "gpt-oss-120b, 4×GB300 (Lambda), MLPerf v6.0 offline (per GPU)", "gpt-oss-120b-1xh200",
      "gpu=gb300&" OSS_FP8 L1K1K "&batch=capacity", "one GPU per replica; " A1K1K ": MLPerf's offline dataset and scheduling need the serving replay",
      M::TokensPerSGpu, 60220.0 / 4, Pv::Measured, "2026-04", "https://thedailyscout.com/s/7BVZlhW-nHw", 32, true},
@@ -384,6 +387,7 @@ const char* anchor_metric_name(AnchorMetric m) {
     case AnchorMetric::StepTime: return "decode step";
     case AnchorMetric::DecodeTokensPerSGpu: return "decode tokens/s per GPU";
     case AnchorMetric::PrefillTokensPerSGpu: return "prefill input tokens/s per GPU";
+    case AnchorMetric::TotalTokensPerSGpu: return "input + output tokens/s per GPU";
     case AnchorMetric::Count: break;
   }
   return "";
@@ -396,6 +400,7 @@ FigureId anchor_figure(AnchorMetric m) {
     case AnchorMetric::StepTime: return FigureId::DecodeStepTime;
     case AnchorMetric::DecodeTokensPerSGpu: return FigureId::DecodeTokensPerSGpu;
     case AnchorMetric::PrefillTokensPerSGpu: return FigureId::PrefillTime;
+    case AnchorMetric::TotalTokensPerSGpu: return FigureId::ServeTokensPerSGpu;  // times total_per_output
     case AnchorMetric::Count: break;
   }
   return FigureId::DecodeStepTime;
@@ -406,6 +411,11 @@ const char* anchor_unit(AnchorMetric m) {
 }
 
 bool anchor_is_decode(AnchorMetric m) { return m != AnchorMetric::PrefillTokensPerSGpu && m != AnchorMetric::Count; }
+
+double total_per_output(const Scenario& s) {
+  const double out = std::max(1, s.work.output);
+  return (std::max(0, s.work.prompt) + out) / out;
+}
 
 const char* anchor_family(const Anchor& a) {
   const std::string_view p = a.preset;
@@ -475,10 +485,12 @@ AnchorResult evaluate_anchor(const Anchor& a) {
     r.step_measured = a.measured > 0 ? tokens_per_gpu / a.measured : 0.0;
     return r;  // no decode terms: the gap is read against the prefill pass (prefill.full_time + prefill.window_time)
   }
-  r.model = v[anchor_figure(a.metric)];
+  // A total (input + output) throughput counts each output token with its share of the prompt.
+  const double total = a.metric == AnchorMetric::TotalTokensPerSGpu ? total_per_output(s) : 1.0;
+  r.model = v[anchor_figure(a.metric)] * total;
   r.ratio = a.measured > 0 ? r.model / a.measured : 0.0;
   const double per_step = std::max(1, s.work.batch) * c.terms.accepted / c.terms.gpus;  // output tokens per GPU per step
-  const bool serve = a.metric == AnchorMetric::Tpot || a.metric == AnchorMetric::TokensPerSGpu;
+  const bool serve = a.metric == AnchorMetric::Tpot || a.metric == AnchorMetric::TokensPerSGpu || a.metric == AnchorMetric::TotalTokensPerSGpu;
   switch (a.metric) {
     case AnchorMetric::Tpot:
       r.step_model = r.model * c.terms.accepted;
@@ -486,8 +498,9 @@ AnchorResult evaluate_anchor(const Anchor& a) {
       break;
     case AnchorMetric::TokensPerSGpu:
     case AnchorMetric::DecodeTokensPerSGpu:
-      r.step_model = per_step / r.model;
-      r.step_measured = per_step / a.measured;
+    case AnchorMetric::TotalTokensPerSGpu:
+      r.step_model = per_step * total / r.model;
+      r.step_measured = per_step * total / a.measured;
       break;
     case AnchorMetric::StepTime:
     case AnchorMetric::PrefillTokensPerSGpu:

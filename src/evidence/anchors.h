@@ -18,12 +18,18 @@ enum class AnchorMetric : std::uint8_t {
   StepTime,        // one decode step, decode-only (decode.step_time)
   DecodeTokensPerSGpu,  // output tokens per second per GPU of a decode-only pool (decode.tokens_per_s_gpu)
   PrefillTokensPerSGpu, // prompt tokens per second per GPU: dp replicas each prefilling one prompt (dp × prompt ÷ prefill.time ÷ gpus)
+  // Input + output tokens per second per GPU, prefill interleaved: the InferenceX dashboard's throughput
+  // (serve.tokens_per_s_gpu × (prompt + output) ÷ output; total_per_output below).
+  TotalTokensPerSGpu,
   Count
 };
 const char* anchor_metric_name(AnchorMetric m);  // "TPOT", "tokens/s per GPU", ...
 FigureId anchor_figure(AnchorMetric m);          // the figure the metric reads (prefill: prefill.time, which it divides)
 const char* anchor_unit(AnchorMetric m);         // the metric's unit ("s", "tokens/s")
 bool anchor_is_decode(AnchorMetric m);           // whether the metric is a decode step's (prefill is not)
+// Input + output tokens per output token of a scenario's requests ((prompt + output) ÷ output): what turns
+// output tokens/s into the total a dashboard counting both plots.
+double total_per_output(const Scenario& s);
 
 struct Anchor {
   const char* id;        // stable key, e.g. "v41-gb300-c1"

@@ -89,7 +89,7 @@ std::vector<int> concurrencies(const model::Scenario& s, int input, int output, 
 
 void measured_marks(const model::Scenario& s, model::Chart& c) {
   for (const model::Anchor& a : model::anchors()) {
-    if (a.metric != model::AnchorMetric::Tpot && a.metric != model::AnchorMetric::TokensPerSGpu) continue;
+    if (a.metric != model::AnchorMetric::Tpot && a.metric != model::AnchorMetric::TokensPerSGpu && a.metric != model::AnchorMetric::TotalTokensPerSGpu) continue;
     const model::AnchorResult r = model::evaluate_anchor(a);
     if (!r.ok || r.scenario.preset != s.preset || r.scenario.hw.gpu != s.hw.gpu) continue;
     model::AnchorResult as_replay = r;
@@ -109,8 +109,9 @@ void measured_marks(const model::Scenario& s, model::Chart& c) {
       m.x = 1.0 / a.measured;
       m.y = p.tps_gpu;
     } else {
+      // The chart's y is output tokens: a total (input + output) measurement is drawn at its output share.
       m.x = p.tps_user;
-      m.y = a.measured;
+      m.y = a.metric == model::AnchorMetric::TotalTokensPerSGpu ? a.measured / model::total_per_output(r.scenario) : a.measured;
     }
     m.model = p.model;
     m.ratio = p.ratio;

@@ -34,7 +34,9 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
   if (it == cache.end()) it = cache.emplace(key, replayed_front(s, o)).first;
   const std::vector<FrontPoint>& front = it->second;
   const double want = r.anchor->per_user;
-  out.model = front_at(front, want);
+  // The front is output tokens per GPU; a total (input + output) throughput counts the prompts too.
+  const double total = r.anchor->metric == model::AnchorMetric::TotalTokensPerSGpu ? model::total_per_output(s) : 1.0;
+  out.model = front_at(front, want) * total;
   if (!(out.model > 0)) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "no layout's replay reaches %.4g tokens/s per user (the front ends at %.4g)", want,
@@ -48,7 +50,7 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
   out.concurrency = near->concurrency;
   out.prefill = "the front of every layout (" + near->layout + " nearest)";
   out.tps_user = want;
-  out.tps_gpu = out.model;
+  out.tps_gpu = out.model / total;
   out.ok = true;
   out.ratio = r.anchor->measured > 0 ? out.model / r.anchor->measured : 0.0;
   return out;
@@ -68,7 +70,7 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   }
   const model::Scenario& s = r.scenario;
   const model::AnchorMetric m = r.anchor->metric;
-  if (r.anchor->per_user > 0 && m == model::AnchorMetric::TokensPerSGpu) return read_front(r, fronts);
+  if (r.anchor->per_user > 0 && (m == model::AnchorMetric::TokensPerSGpu || m == model::AnchorMetric::TotalTokensPerSGpu)) return read_front(r, fronts);
   ServeSpec spec;
   spec.concurrency = std::max(1, s.work.batch);
   spec.input = std::max(1, s.work.prompt - std::min(s.work.prefix_hit, s.work.prompt));
@@ -106,6 +108,7 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
     case model::AnchorMetric::DecodeTokensPerSGpu: out.model = res.output_tps_gpu; break;
     case model::AnchorMetric::StepTime: out.model = res.itl.mean; break;
     case model::AnchorMetric::PrefillTokensPerSGpu: out.model = res.duration > 0 ? res.input_tokens / res.duration / gpus : 0.0; break;
+    case model::AnchorMetric::TotalTokensPerSGpu: out.model = res.total_tps / gpus; break;
     case model::AnchorMetric::Count: break;
   }
   out.ok = out.model > 0;

@@ -113,7 +113,7 @@ test('keyboard only: Tab reaches the canvas with a visible ring, keys open every
   // Tab from the top of the page until the canvas has focus.
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   let reached = false;
-  for (let i = 0; i < 40 && !reached; i++) {
+  for (let i = 0; i < 60 && !reached; i++) {
     await page.keyboard.press('Tab');
     reached = await page.evaluate(() => document.activeElement === document.getElementById('canvas'));
   }
