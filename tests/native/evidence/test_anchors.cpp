@@ -169,3 +169,24 @@ TEST_CASE("anchors: the table is grouped by model family, and every family's pre
   }
   CHECK(closed.size() + 1 == 5);
 }
+
+TEST_CASE("anchors: InferenceX's throughput points are input + output tokens per GPU, the model's output scaled by its lengths") {
+  int seen = 0;
+  for (const Anchor& a : anchors()) {
+    const std::string url = a.url;
+    const bool dashboard = url.find("inferencex.semianalysis.com") != std::string::npos;
+    if (!dashboard || a.metric == AnchorMetric::Tpot) continue;
+    INFO(a.id);
+    CHECK(a.metric == AnchorMetric::TotalTokensPerSGpu);
+    ++seen;
+    const AnchorResult r = evaluate_anchor(a);
+    if (!r.ok) continue;
+    Computed c;
+    compute_values(r.scenario, c);
+    const double k = (r.scenario.work.prompt + r.scenario.work.output) / static_cast<double>(r.scenario.work.output);
+    CHECK(total_per_output(r.scenario) == Approx(k));
+    CHECK(r.model == Approx(c.values[FigureId::ServeTokensPerSGpu] * k).epsilon(1e-12));
+  }
+  CHECK(seen >= 20);
+  CHECK(std::string(anchor_metric_name(AnchorMetric::TotalTokensPerSGpu)) == "input + output tokens/s per GPU");
+}
