@@ -214,6 +214,7 @@ bool set_path(App& app, std::string_view key, model::Errors& errors) {
 
 void play(App& app) {
   if (fleet_view(app)) return fleet_play(app);
+  app.serve_step = -1;  // playing a path leaves a replayed step the Serve view showed
   anim::play(app.playback, app.time_map);
   changed(app);
 }
@@ -226,6 +227,7 @@ void pause(App& app) {
 
 void toggle_play(App& app) {
   if (fleet_view(app)) return app.fleet_clock.playing ? fleet_pause(app) : fleet_play(app);
+  app.serve_step = -1;
   anim::toggle(app.playback, app.time_map);
   changed(app);
 }
@@ -413,6 +415,7 @@ bool set_view(App& app, std::string_view view, std::string_view sweep, model::Er
     const bool to_fleet = view == model::kFleetView;
     if (to_fleet && app.playback.playing) pause(app);
     if (!to_fleet) app.fleet_clock.playing = false;
+    if (view != model::kServeView) app.serve_step = -1;  // the replayed steps belong to the Serve view
     app.view = std::string(view);
     app.sweep = std::string(sweep);
     ++app.revision;

@@ -85,6 +85,10 @@ struct App {
   std::string view;
   std::string sweep;  // the sweep chart's choice ("FIGURE:X[:FAMILY:V1,V2]"), kept for the link
   std::string serve;  // the Serve panel's settings (serve::serve_settings_text), kept for the link
+  // The Serve panel's replayed steps as the canvas shows them (app_serve.cpp): each step's KV written and
+  // reserved as shares of the instance's room, and the step on screen (-1: none, the path plays).
+  std::vector<float> serve_written, serve_reserved;
+  int serve_step = -1;
   // A comparison: scenario A pinned beside the current one (B). Figures and charts of A are computed once,
   // when it is pinned; its ledger follows the path shown.
   bool comparing = false;
@@ -237,6 +241,12 @@ std::string fleet_time_text(double seconds);     // simulated time as "hh:mm" ("
 double fleet_end_s(const App& app);              // the run's length (the scenario's `hours` before a run)
 std::string fleet_hour_sentence(const App& app);  // the clock's hour as `tierscope fleet` prints it
 layout::Occupancy fleet_occupancy(const App& app);
+// The Serve view (app_serve.cpp): the page gives the replay's steps as KV shares ("0.1,0.2,…", written and
+// reserved, as many of each) and the step on screen (-1: none); bad lists or steps are errors naming them,
+// and nothing changes then. With a step on screen, the canvas fills HBM with its KV (serve_occupancy).
+bool serve_view(const App& app);
+bool set_serve_steps(App& app, std::string_view written, std::string_view reserved, int step, model::Errors& errors);
+layout::Occupancy serve_occupancy(const App& app);
 // The ledger panel in the fleet view: one row per simulated hour (the shape of ledger_view_json), each
 // row's sentence the line `tierscope fleet` prints for that hour.
 std::string fleet_ledger_json(const App& app);

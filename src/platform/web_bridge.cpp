@@ -429,6 +429,18 @@ TS_EXPORT const char* ts_bridge_set_serve(const char* settings) {
   return hand_out(app::errors_json(errors));
 }
 
+// The Serve panel's replayed steps for the canvas: each step's KV written and reserved as shares of the
+// instance's room ("0.1,0.2,…", as many of each) and the step on screen (-1: none): {ok, errors}.
+TS_EXPORT const char* ts_bridge_serve_steps(const char* written, const char* reserved, int step) {
+  if (!bridge::g_app) return not_ready();
+  std::string_view w, r;
+  if (!arg_text(written, w, 200000)) return bad_arg("written", 200000);
+  if (!arg_text(reserved, r, 200000)) return bad_arg("reserved", 200000);
+  model::Errors errors;
+  if (app::set_serve_steps(*bridge::g_app, w, r, step, errors) && bridge::g_platform) bridge::g_platform->pacer.request();
+  return hand_out(app::errors_json(errors));
+}
+
 // The figures for the page's table and walkthrough (app::figures_view_json): those named in `ids`
 // (comma-separated), or all of them when it is empty.
 TS_EXPORT const char* ts_bridge_figures_view_json(const char* ids) {

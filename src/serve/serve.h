@@ -37,6 +37,9 @@ struct StepRecord {
   std::vector<std::uint32_t> chunk_tokens;
   double decode_s = 0, prefill_s = 0;
   double ctx = 0;                       // mean context of the decodes
+  // The instance's KV when the step starts, in tokens: written (prompts read in so far and tokens
+  // generated) and reserved (each admitted request's prompt + output).
+  double kv_written = 0, kv_reserved = 0;
   std::string bound;                    // the decode step's bound, or the prompt pass's
 };
 

@@ -124,7 +124,8 @@ std::string serve_json(const ServeResult& r) {
     for (std::uint32_t id : st.decodes) w.integer(id);
     w.end().array("prefills");
     for (std::size_t i = 0; i < st.prefills.size(); ++i) w.array().integer(st.prefills[i]).integer(st.chunk_tokens[i]).end();
-    w.end().num("decode_s", st.decode_s).num("prefill_s", st.prefill_s).num("ctx", st.ctx).str("bound", st.bound).end();
+    w.end().num("decode_s", st.decode_s).num("prefill_s", st.prefill_s).num("ctx", st.ctx).str("bound", st.bound);
+    w.num("kv_written_tokens", st.kv_written).num("kv_reserved_tokens", st.kv_reserved).end();
   }
   w.end().end().newline();
   return w.take();

@@ -297,6 +297,10 @@ void Replay::start_step(int i, double t) {
     rec.prefill_s = prefill_s;
     rec.ctx = ctx;
     rec.bound = bound;
+    std::int64_t written = 0;
+    for (std::uint32_t slot : in.running) written += static_cast<std::int64_t>(slots_[slot].prefilled) + slots_[slot].generated;
+    rec.kv_written = static_cast<double>(written);
+    rec.kv_reserved = in.kv_used;
     r_.trace.push_back(std::move(rec));
   }
 }

@@ -400,6 +400,12 @@ bool canvas_frame(App& app, float css_w, float css_h) {
     st.highlight = {};
     for (anim::ObjectState& o : st.objects) o.highlighted = false;
     opt.occupancy = fleet_occupancy(app);
+  } else if (serve_view(app) && app.serve_step >= 0) {
+    // The Serve view on a replayed step: HBM fills with that step's KV; no path move is in flight.
+    st.packet.active = false;
+    st.highlight = {};
+    for (anim::ObjectState& o : st.objects) o.highlighted = false;
+    opt.occupancy = serve_occupancy(app);
   }
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
   // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words

@@ -197,8 +197,12 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
     out.end().array("latency");
     for (const serve::LatencyRow& m : serve::serve_latency_rows(r))
       out.object().str("key", m.key).str("name", m.name).str("abbrev", m.abbrev).str("mean", m.mean_ms).str("median", m.median_ms).str("p90", m.p90_ms).str("p99", m.p99_ms).end();
+    // Each step in words, and the instance's KV then as shares of its room (written, reserved): the canvas
+    // fills HBM with them when the page shows the step.
     out.end().array("steps");
-    for (const serve::StepRecord& st : r.trace) out.str(serve::step_text(st));
+    const double room = r.kv_tokens > 0 ? r.kv_tokens : 1.0;
+    for (const serve::StepRecord& st : r.trace)
+      out.object().str("text", serve::step_text(st)).num("kvWritten", st.kv_written / room).num("kvReserved", st.kv_reserved / room).end();
     out.end();
   }
   return hand_out(out.end().take());

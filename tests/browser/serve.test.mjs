@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
 import { sameChart } from './lib/same-chart.mjs';
 
 const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
@@ -116,6 +116,24 @@ test('a view=serve link replays its settings in the worker: the command line\'s 
   // The first scheduled steps, in words, and the command that gives the same run.
   assert.equal(await page.$$eval('#serve-steps li', (l) => l.length), 5);
   assert.match(await page.$eval('#serve-command', (c) => c.textContent), /^tierscope serve --hash '#.*view=serve&serve=.*' --format json$/);
+  // A step chosen from the list fills the canvas's HBM with the KV written when it starts; no path move flies.
+  await page.click('#serve-steps-box summary');
+  const hbmFill = async () => (await page.evaluate(() => window.tierscope.layout())).items.find((i) => i.id === 'band:hbm').fill;
+  await page.click('#serve-steps li:nth-child(4) button');
+  await page.waitForFunction(() => window.tierscope.serve().step === 3);
+  await settled(page);
+  const share = summary.steps_trace[3].kv_written_tokens / summary.kv_tokens;
+  assert.ok(share > 0, 'the fourth step has KV written');
+  assert.ok(Math.abs((await hbmFill()) - share) < 1e-5, `HBM filled to ${share}`);
+  assert.equal(await page.$eval('#serve-steps li:nth-child(4) button', (b) => b.getAttribute('aria-current')), 'step');
+  assert.equal((await page.evaluate(() => window.tierscope.layout())).flight, null);
+  // Play walks the steps on; leaving the view gives the canvas back to the path.
+  await page.click('#serve-play');
+  assert.equal(await page.$eval('#serve-play', (b) => b.getAttribute('aria-pressed')), 'true');
+  await page.waitForFunction(() => window.tierscope.serve().step === 4, null, { timeout: 5000 });
+  await page.click('#open-serve');
+  await settled(page);
+  assert.equal(await hbmFill(), undefined);
   assert.deepEqual(errors, []);
 });
 

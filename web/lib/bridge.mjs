@@ -95,6 +95,11 @@ export function makeBridge(m) {
       : missing('set_view')),
     // The Serve panel's settings ("concurrency:64,input:1024"), for the share link; state().serve spells them.
     setServe: (settings) => (has('set_serve') ? withString(settings || '', (p) => result(m._ts_bridge_set_serve(p))) : missing('set_serve')),
+    // The Serve panel's replayed steps for the canvas (KV shares written and reserved, "0.1,…") and the step
+    // on screen (-1: none).
+    serveSteps: (written, reserved, step) => (has('serve_steps')
+      ? withString(written || '', (w) => withString(reserved || '', (r) => result(m._ts_bridge_serve_steps(w, r, step | 0))))
+      : missing('serve_steps')),
     // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
     setCompare: (on) => call('set_compare', on ? 1 : 0),
     compare: () => read('compare_json'),

@@ -53,7 +53,11 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     result: null,     // the worker's last answer
     lastTenth: -1,
     starting: false,  // start() is refreshing the page with the settings it just set
+    step: -1,         // the replayed step the canvas shows (-1: none)
+    timer: 0,         // the steps' playback
   };
+  // How long each step stays on the canvas while the steps play.
+  const STEP_MS = 900;
   const text = createMeasure(doc);
   const open = () => !!S.state && S.state.view === 'serve';
   const now = () => (win.performance ? win.performance.now() : Date.now());
@@ -63,6 +67,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
   function setOpen(on) {
     if (!S.ready) return { ok: false, errors: [] };
     const r = S.bridge.setView(on ? 'serve' : '', (S.state && S.state.sweep) || '');
+    S.bridge.redraw();  // the canvas shows a replayed step in the Serve view, the path's out of it
     S.pushNext = true;
     refresh();
     writeHash();
@@ -165,6 +170,36 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     announce(`Serving replay done: ${(r.rows || []).find((x) => /per GPU/.test(x.label))?.value || ''} output tokens per second per GPU`);
   }
 
+  // The canvas on replayed step `i` (-1: the path again), and the list marking it.
+  function showStep(i) {
+    if (!S.ready || !V.steps) return;
+    const r = S.bridge.serveSteps(V.steps.written, V.steps.reserved, i);
+    if (!r.ok) { notices.show(refusalNotice(r.errors, 'call', reasons()), { key: 'serve' }); return; }
+    V.step = i;
+    for (const b of $('serve-steps').querySelectorAll('button.serve-step')) {
+      if (Number(b.dataset.step) === i) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+    }
+    S.bridge.redraw();
+  }
+  function stopSteps() {
+    if (V.timer) win.clearInterval(V.timer);
+    V.timer = 0;
+    $('serve-play').setAttribute('aria-pressed', 'false');
+    setText($('serve-play'), 'Play the steps');
+  }
+  function playSteps() {
+    if (!V.steps || !V.steps.count) return;
+    if (V.timer) { stopSteps(); return; }
+    $('serve-play').setAttribute('aria-pressed', 'true');
+    setText($('serve-play'), 'Pause');
+    showStep(V.step + 1 < V.steps.count ? V.step + 1 : 0);
+    V.timer = win.setInterval(() => {
+      if (!open() || V.step + 1 >= V.steps.count) { stopSteps(); return; }
+      showStep(V.step + 1);
+    }, STEP_MS);
+  }
+
   function cancel() {
     if (!V.job) return { ok: false, errors: [] };
     S.work.cancel(V.job.id);
@@ -181,8 +216,12 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     setText($('serve-admission'), r.admission ? `Admission: ${r.admission}.` : '');
     $('serve-refused').hidden = !r.refusedWhy;
     setText($('serve-refused'), r.refusedWhy ? `Refused: ${r.refusedWhy}.` : '');
-    $('serve-steps').replaceChildren(...(r.steps || []).map((t) => el('li', { text: t })));
-    $('serve-steps-box').hidden = !(r.steps && r.steps.length);
+    const steps = r.steps || [];
+    $('serve-steps').replaceChildren(...steps.map((t, i) => el('li', {}, [el('button', { type: 'button', class: 'serve-step', 'data-step': String(i), text: t.text })])));
+    $('serve-steps-box').hidden = !steps.length;
+    stopSteps();
+    V.steps = { written: steps.map((t) => t.kvWritten).join(','), reserved: steps.map((t) => t.kvReserved).join(','), count: steps.length };
+    showStep(-1);
     setText($('serve-command'), `tierscope serve --hash '#${S.state.viewHash}' --format json`);
     drawChart();
     $('serve-result').hidden = false;
@@ -206,6 +245,8 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     $('serve-panel').hidden = !on;
     $('open-serve').setAttribute('aria-pressed', on ? 'true' : 'false');
     if (!on) {
+      stopSteps();
+      V.step = -1;
       if (V.job) { S.work.cancel(V.job.id); V.job = null; $('serve-cancel').disabled = true; $('serve-progress').hidden = true; }
       return;
     }
@@ -221,6 +262,13 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     $('open-serve').addEventListener('click', () => setOpen(!open()));
     $('serve-form').addEventListener('submit', (e) => { e.preventDefault(); V.heldFor = ''; start(); });
     $('serve-cancel').addEventListener('click', () => cancel());
+    $('serve-play').addEventListener('click', () => playSteps());
+    $('serve-steps').addEventListener('click', (e) => {
+      const b = e.target && e.target.closest ? e.target.closest('button.serve-step') : null;
+      if (!b) return;
+      stopSteps();
+      showStep(Number(b.dataset.step));
+    });
     for (const f of FIELDS) if ($(f.id).localName === 'select') $(f.id).addEventListener('change', () => { V.heldFor = ''; start(); });
     if (typeof win.ResizeObserver === 'function') {
       let width = 0;
@@ -233,7 +281,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
 
   // For window.tierscope.serve(): what is on screen and how long the last replay took in this browser.
   function status() {
-    return { view: open(), running: !!V.job, settings: (S.state && S.state.serve) || '', wallMs: V.wallMs, computeMs: V.computeMs, summary: V.result ? V.result.summary : null };
+    return { view: open(), running: !!V.job, settings: (S.state && S.state.serve) || '', wallMs: V.wallMs, computeMs: V.computeMs, step: V.step, summary: V.result ? V.result.summary : null };
   }
 
   return { sync, start, cancel, setOpen, status, wire, V };
