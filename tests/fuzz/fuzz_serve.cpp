@@ -1,5 +1,7 @@
-// libFuzzer target: serve flags and values (one "--flag value" per line) through the flag parser, then a
-// short replay of the default preset with what was accepted. Every refusal names its flag and what is
+// libFuzzer target: serve flags and values (one "--flag value" per line) through the flag parser, and the
+// page's link settings (a line "serve=NAME:VALUE,…") through theirs, then a short replay of the default
+// preset with what was accepted. A setting refused names "serve.NAME"; the settings written back read
+// back to the same text. Every refusal names its flag and what is
 // allowed; every run accounts for each request (completed or refused), keeps its percentiles in order
 // and finite, and ends.
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "model/presets.h"
@@ -31,6 +34,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (line.starts_with("serve=")) {
+      model::Errors errors;
+      serve::serve_settings_from_text(line.substr(6), spec, errors);
+      for (const model::Error& e : errors)
+        if (!e.field.starts_with("serve") || e.allowed.empty()) std::abort();
+      const std::string written = serve::serve_settings_text(spec);
+      serve::ServeSpec again;
+      model::Errors none;
+      if (!serve::serve_settings_from_text(written, again, none) || serve::serve_settings_text(again) != written) std::abort();
+      continue;
+    }
     const std::size_t sp = line.find(' ');
     if (sp == std::string_view::npos) continue;
     model::Error err;
