@@ -1,4 +1,5 @@
-// CLI commands over the model: figures, check-card, sweep, presets, params, ledger. Output goes to strings.
+// CLI commands over the model: figures, check-card, sweep, chart, presets, params, ledger, and the dispatch to
+// the commands in files of their own (commands.h). Output goes to strings.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include "base/text.h"
 #include "charts/charts.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "codec/json_codec.h"
 #include "codec/url_codec.h"
 #include "evidence/anchors.h"
@@ -32,13 +34,13 @@ namespace tierscope::cli {
 using namespace tierscope::model;
 using Json = nlohmann::ordered_json;
 
-namespace {
-
-
 void report(Output& o, const Errors& errors, int code) {
   for (const Error& e : errors) o.err += "tierscope: " + e.message() + "\n";
   o.exit_code = code;
 }
+
+namespace {
+
 
 // The model's name when its config.json does not give one: the folder of a file called config.json
 // (models are downloaded as NAME/config.json), else the file's own name without ".json".
@@ -58,13 +60,6 @@ std::string config_name_hint(std::string_view path) {
 
 // Builds the scenario from --scenario or --preset, puts in the model of --config, then applies --set in
 // order; all or nothing.
-// From --hash: the path it names, and the pinned scenario of a comparison (cmp=…), if any.
-struct FromLink {
-  std::string path;
-  std::string serve;  // the Serve panel's settings (serve=…)
-  bool compare = false;
-  Scenario pinned;
-};
 
 bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromLink& link, Output& o) {
   Scenario s;
@@ -260,13 +255,8 @@ void cmd_sweep(const Options& opt, const Scenario& base, Output& o) {
   }
 }
 
-// A fleet run as the fleet command makes it (a trace when --trace is given), with its sweep when asked.
-bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file, Output& o, sim::FleetResult& result,
-                       sim::SweepResult& sweep, bool& swept);
 
 void print_chart(const Options& opt, const Chart& c, Output& o);
-// The serve command's spec: a link's serve= settings, the flags over them, a trace's lengths.
-bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o);
 
 // A chart's series: the numbers the page draws (JSON as the bridge returns it, CSV, or a table).
 void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const FromLink& link, Output& o) {
@@ -358,111 +348,6 @@ void print_chart(const Options& opt, const Chart& c, Output& o) {
   }
 }
 
-// Measured serving points against the model under one set of engine constants, grouped by model family
-// (the table's order), each saying whether it counts toward the aim, and the summary line.
-Json replayed_json(const serve::ReplayedAnchor& p) {
-  if (!p.ok) return Json{{"ok", false}, {"why", p.why}};
-  return Json{{"ok", true}, {"model", p.model}, {"ratio", p.ratio}, {"concurrency", p.concurrency}, {"prefill", p.prefill}};
-}
-
-Json anchor_json(const AnchorResult& r, const serve::ReplayedAnchor& p) {
-  const Anchor& a = *r.anchor;
-  Json terms = Json::array();
-  for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
-  return Json{{"replayed", a.replay ? replayed_json(p) : Json(nullptr)},{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
-              {"assumed", a.assumed}, {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
-              {"unit", anchor_unit(a.metric)}, {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)},
-              {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)}, {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured},
-              {"terms", std::move(terms)}, {"ok", r.ok}, {"why", r.why}, {"replay", a.replay}, {"counts", counts_toward_aim(r)},
-              {"provenance", provenance_name(a.provenance)}, {"date", a.date}, {"url", a.url}};
-}
-
-// One anchor as text: the metric, its step (or prefill pass) term by term, and whether it counts.
-void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::string& out) {
-  const Anchor& a = *r.anchor;
-  const char* unit = anchor_unit(a.metric);
-  const std::string row = a.row > 0 ? "FACTS-parallel §6 row " + std::to_string(a.row) + " · " : std::string();
-  appendf(out, "%s  %s\n    %s%s\n", a.id, a.what, row.c_str(), a.url);
-  out += a.replay ? "    counts toward the aim: no (a serving benchmark: its replayed ratio counts toward the replayed aim)\n"
-                  : r.ok ? "    counts toward the aim: yes (single step)\n"
-                         : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
-  if (!r.ok) {
-    appendf(out, "    not computed: %s\n\n", r.why.c_str());
-    return;
-  }
-  appendf(out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
-          human(r.model, unit).c_str(), r.ratio);
-  if (a.replay && p.ok) {
-    appendf(out, "    replayed (serve, concurrency %d, prefill %s): %s, replay/measured %.2f\n", p.concurrency, p.prefill.c_str(),
-            human(p.model, unit).c_str(), p.ratio);
-  } else if (a.replay) {
-    appendf(out, "    replayed: not computed: %s\n", p.why.c_str());
-  }
-  if (!anchor_is_decode(a.metric)) {
-    appendf(out, "    per prefill pass (one prompt per replica): measured %s, model %s (prefill.time)\n", human(r.step_measured, "s").c_str(),
-            human(r.step_model, "s").c_str());
-  } else {
-    appendf(out, "    per decode step: measured %s, model %s =", human(r.step_measured, "s").c_str(), human(r.step_model, "s").c_str());
-    bool first = true;
-    for (const StepTerm& g : r.terms) {
-      if (g.seconds <= 0) continue;
-      appendf(out, "%s %s %s", first ? "" : " +", g.label.c_str(), human(g.seconds, "s").c_str());
-      first = false;
-    }
-    out += "\n";
-  }
-  appendf(out, "    gap: %s unexplained by these terms\n", human(r.step_measured - r.step_model, "s").c_str());
-  if (a.assumed[0]) appendf(out, "    assumed: %s\n", a.assumed);
-  out += "\n";
-}
-
-void cmd_anchors(const Options& opt, Output& o) {
-  const std::vector<AnchorResult> results = evaluate_anchors();
-  const std::vector<serve::ReplayedAnchor> replayed = serve::replay_anchors(results);
-  const AnchorSummary sum = summarize_anchors(results);
-  const serve::ReplaySummary rsum = serve::summarize_replayed(replayed, results);
-  const std::string summary = anchor_summary_text(sum), rsummary = serve::replay_summary_text(rsum);
-  if (opt.format == Format::Json) {
-    Json arr = Json::array();
-    for (std::size_t i = 0; i < results.size(); ++i) arr.push_back(anchor_json(results[i], replayed[i]));
-    const Json js{{"points", sum.points}, {"within_2x", sum.within_2x}, {"median_abs_log2", sum.median_abs_log2},
-                  {"replay", sum.replay}, {"not_computed", sum.not_computed}, {"text", summary},
-                  {"replayed", Json{{"points", rsum.points}, {"within_2x", rsum.within_2x}, {"median_abs_log2", rsum.median_abs_log2},
-                                    {"not_computed", rsum.not_computed}, {"text", rsummary}}}};
-    o.out = Json{{"anchors", std::move(arr)}, {"summary", js}}.dump(2) + "\n";
-    return;
-  }
-  if (opt.format == Format::Csv) {
-    o.out = "id,family,row,metric,measured,model,ratio,counts,replay,replayed_model,replayed_ratio,step_model_s,step_measured_s,what,settings,assumed,url\n";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const AnchorResult& r = results[i];
-      const serve::ReplayedAnchor& p = replayed[i];
-      const Anchor& a = *r.anchor;
-      o.out += csv_field(a.id) + "," + csv_field(anchor_family(a)) + "," + std::to_string(a.row) + "," + csv_field(anchor_metric_name(a.metric)) +
-               "," + num_exact(a.measured) + "," + (r.ok ? num_exact(r.model) : std::string()) + "," + (r.ok ? num_exact(r.ratio) : std::string()) +
-               "," + (counts_toward_aim(r) ? "true" : "false") + "," + (a.replay ? "true" : "false") + "," + (p.ok ? num_exact(p.model) : std::string()) +
-               "," + (p.ok ? num_exact(p.ratio) : std::string()) + "," + num_exact(r.step_model) + "," +
-               num_exact(r.step_measured) + "," + csv_field(a.what) + "," + csv_field(a.settings) + "," + csv_field(a.assumed) + "," +
-               csv_field(a.url) + "\n";
-    }
-    return;
-  }
-  o.out = "measured points against the model (one set of engine constants, no per-point tuning)\n";
-  o.out += "SUMMARY: " + summary + "\n";
-  o.out += "SUMMARY (replayed): " + rsummary + "\n";
-  const char* family = "";
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const char* f = anchor_family(*results[i].anchor);
-    if (std::string_view(f) != family) {
-      appendf(o.out, "\n== %s\n\n", f);
-      family = f;
-    }
-    anchor_text(results[i], replayed[i], o.out);
-  }
-  o.out += "SUMMARY: " + summary + "\n";
-  o.out += "SUMMARY (replayed): " + rsummary + "\n";
-}
-
 void cmd_presets(const Options& opt, Output& o) {
   if (opt.format == Format::Json) {
     Json arr = Json::array();
@@ -536,94 +421,6 @@ void cmd_ledger(const Options& opt, const Scenario& s, const std::string& hash_p
   report_infeasible(o, figures.computed.terms);
 }
 
-bool run_fleet_command(const Options& opt, const Scenario& s, ReadFile read_file, Output& o, sim::FleetResult& result,
-                       sim::SweepResult& sweep, bool& swept) {
-  sim::Trace trace;
-  if (!opt.trace_file.empty()) {
-    std::string text, why;
-    if (!read_file(opt.trace_file, text, why)) {
-      report(o, {make_error(ErrorCode::BadSyntax, "--trace", opt.trace_file, "a readable file (" + why + ")")}, kExitFile);
-      return false;
-    }
-    Error e;
-    if (!sim::parse_trace(text, s.fleet.block_tokens, trace, e)) {
-      e.field = opt.trace_file + ": " + e.field;
-      report(o, {e}, kExitInvalid);
-      return false;
-    }
-  }
-  sim::FleetConfig config;
-  Errors errors;
-  if (!sim::make_fleet_config(s, opt.trace_file.empty() ? nullptr : &trace, config, errors)) {
-    report(o, errors, kExitInvalid);
-    return false;
-  }
-  result = sim::run_fleet(config);
-  sim::SweepTier tier{};
-  swept = !opt.sweep_tier.empty() && sim::parse_sweep_tier(opt.sweep_tier, tier);
-  if (swept) sweep = sim::fleet_sweep(config, tier, sim::default_sweep_factors());
-  return true;
-}
-
-// A day (or --hours) of traffic through the tiers: the same JSON the page's fleet view shows.
-void cmd_fleet(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
-  sim::FleetResult result;
-  sim::SweepResult sweep;
-  bool swept = false;
-  if (!run_fleet_command(opt, s, read_file, o, result, sweep, swept)) return;
-  if (opt.format == Format::Json) o.out = sim::fleet_json(result, swept ? &sweep : nullptr);
-  else if (opt.format == Format::Csv) o.out = sim::fleet_csv(result);
-  else o.out = sim::fleet_text(result, swept ? &sweep : nullptr);
-}
-
-// The spec as given, with the scenario's seed and a trace's lengths.
-// A link's serve= settings come first, the flags over them.
-bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o) {
-  spec = opt.serve;
-  if (!link.serve.empty()) {
-    spec = serve::ServeSpec{};
-    Errors ignored;  // read once already, by the view codec
-    serve::serve_settings_from_text(link.serve, spec, ignored);
-    for (const SetArg& a : opt.serve_args) {
-      Error e;
-      serve::set_serve_flag(a.key, a.value, spec, e);  // checked when the flags were read
-    }
-  }
-  spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
-  serve::default_load(spec, s);
-  if (opt.trace_file.empty()) return true;
-  std::string text, why;
-  if (!read_file(opt.trace_file, text, why)) {
-    report(o, {make_error(ErrorCode::BadSyntax, "--trace", opt.trace_file, "a readable file (" + why + ")")}, kExitFile);
-    return false;
-  }
-  sim::Trace trace;
-  Error e;
-  if (!sim::parse_trace(text, s.fleet.block_tokens, trace, e)) {
-    e.field = opt.trace_file + ": " + e.field;
-    report(o, {e}, kExitInvalid);
-    return false;
-  }
-  spec.trace_input = trace.input;
-  spec.trace_output = trace.output;
-  return true;
-}
-
-// A serving benchmark replayed step by step: the summary the engines' tools print (docs/serve.md).
-void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o) {
-  serve::ServeSpec spec;
-  if (!serve_spec(opt, s, link, read_file, spec, o)) return;
-  serve::ServeResult r;
-  Errors errors;
-  if (!serve::run_serve(s, spec, r, errors)) {
-    report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
-    return;
-  }
-  if (opt.format == Format::Json) o.out = serve::serve_json(r);
-  else if (opt.format == Format::Csv) o.out = serve::serve_csv(r);
-  else o.out = serve::serve_text(r);
-}
-
 }  // namespace
 
 Output run(const Options& opt, ReadFile read_file) {
@@ -669,65 +466,6 @@ Output run_cli(std::span<const std::string_view> args, ReadFile read_file) {
     return o;
   }
   return run(r.options, read_file);
-}
-
-std::string usage_text() {
-  return "tierscope: where LLM inference state lives, and what moving it costs.\n"
-         "\n"
-         "Usage: tierscope COMMAND [flags]\n"
-         "\n"
-         "Commands:\n"
-         "  figures       every derived figure with its formula and provenance\n"
-         "  check-card    the design card's numeric claims against the scenario and the card preset\n"
-         "  sweep         CSV of figures over one or two parameters (--over, once or twice)\n"
-         "  presets       list the preset scenarios\n"
-         "  params        list the scenario parameters, their ranges and defaults\n"
-         "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
-         "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
-         "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
-         "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
-         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier); frontier:\n"
-         "                output tokens/s per GPU against tokens/s per user over layouts and concurrencies, replayed\n"
-         "                (--input, --output, --concurrency: the largest swept), the Pareto front and measured points\n"
-         "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
-         "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
-         "  serve         a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"
-         "                E2E percentiles, output tokens per second per GPU and per user (docs/serve.md)\n"
-         "\n"
-         "Flags:\n"
-         "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
-         "  --scenario FILE      start from a scenario JSON file instead\n"
-         "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
-         "  --hash HASH          start from a share link's hash (#preset=…&ctx=…&path=…) instead of --preset\n"
-         "  --set KEY=VALUE      override one parameter (repeatable)\n"
-         "  --format FMT         text (default), json or csv; sweep writes csv\n"
-         "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
-         "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
-         "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
-         "  --hours H            fleet: simulated hours (the same as --set hours=H)\n"
-         "  --seed S             fleet, serve: random seed (the same as --set seed=S)\n"
-         "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic;\n"
-         "                       serve: its requests' lengths (with --lengths trace)\n"
-         "  --sweep TIER         fleet: also run the tier (pool, dram, ssd) at 1/16 to 16 times its capacity\n"
-         + std::string(serve::serve_flags_text()) +
-         "  --tier KEY           ledger: only moves from or to this place (sram, hbm, dram, ssd, …)\n"
-         "  --object KEY         ledger: only moves of this object (global-kv, moe-weights, …)\n"
-         "  --help               this text\n"
-         "\n"
-         "Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid scenario value, trace line or a setup that cannot run\n"
-         "(figures, check-card and ledger still print what can be computed), 4 file error.\n"
-         "\n"
-         "Examples:\n"
-         "  tierscope figures --set ctx=1048576 --set batch=8\n"
-         "  tierscope check-card --format csv\n"
-         "  tierscope ledger --path decode --format json\n"
-         "  tierscope fleet --hours 24 --set arrivals=5 --sweep pool\n"
-         "  tierscope ledger --hash '#preset=v41-flash-8xh200&ctx=1048576&path=prefill' --format csv\n"
-         "  tierscope sweep --over ctx=1024:1048576:x2 --over batch=1,8,64 --figures decode.step_time\n"
-         "  tierscope chart roofline --format json\n"
-         "  tierscope serve --concurrency 64 --input 1024 --output 1024\n"
-         "  tierscope figures --set gpus=1       (names why the setup cannot run, exit code 3)\n"
-         "  tierscope figures --config Qwen3-8B/config.json --preset llama31-8b-1xh100\n";
 }
 
 }  // namespace tierscope::cli
