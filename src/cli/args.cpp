@@ -101,20 +101,213 @@ bool expand_axis(std::string_view spec, SweepAxis& axis, Error& err) {
   return true;
 }
 
+namespace {
+
+// A refusal of the arguments: an error naming the field, and the usage exit code (unless another is set).
+void usage(ParseResult& r, ErrorCode code, std::string_view field, std::string_view value, std::string_view allowed) {
+  r.errors.push_back(make_error(code, field, value, allowed));
+  if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+}
+void refuse(ParseResult& r, Error e) {
+  r.errors.push_back(std::move(e));
+  if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
+}
+
+// A word that is not a flag: the command, or the chart after `chart`.
+void read_command(std::string_view a, ParseResult& r, bool& have_command) {
+  Options& o = r.options;
+  if (have_command && o.command == Command::Chart && o.chart.empty()) {
+    model::ChartKind kind{};
+    if (!model::chart_from_key(a, kind)) usage(r, ErrorCode::BadEnum, "chart", a, model::chart_keys_text());
+    o.chart = std::string(a);
+    return;
+  }
+  if (have_command) {
+    usage(r, ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    return;
+  }
+  have_command = true;
+  if (a == "figures") o.command = Command::Figures;
+  else if (a == "check-card") o.command = Command::CheckCard;
+  else if (a == "sweep") o.command = Command::Sweep;
+  else if (a == "presets") o.command = Command::Presets;
+  else if (a == "params") o.command = Command::Params;
+  else if (a == "ledger") o.command = Command::Ledger;
+  else if (a == "anchors") o.command = Command::Anchors;
+  else if (a == "chart") o.command = Command::Chart;
+  else if (a == "fleet") o.command = Command::Fleet;
+  else if (a == "serve") o.command = Command::Serve;
+  else usage(r, ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+}
+
+// One flag and its value. Flags that belong to the fleet command only are listed in `fleet_flags`.
+void read_flag(std::string_view flag, std::string_view value, ParseResult& r, std::vector<std::string>& fleet_flags) {
+  Options& o = r.options;
+  if (flag == "--preset") {
+    o.preset = std::string(value);
+  } else if (flag == "--scenario") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a file path");
+    o.scenario_file = std::string(value);
+  } else if (flag == "--config") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a config.json file path");
+    o.config_file = std::string(value);
+  } else if (flag == "--format") {
+    o.format_given = true;
+    if (value == "text") o.format = Format::Text;
+    else if (value == "json") o.format = Format::Json;
+    else if (value == "csv") o.format = Format::Csv;
+    else usage(r, ErrorCode::BadEnum, flag, value, "text, json, csv");
+  } else if (flag == "--set") {
+    const std::size_t eq = value.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      usage(r, ErrorCode::BadSyntax, flag, value, "key=value");
+      return;
+    }
+    o.sets.push_back(SetArg{std::string(value.substr(0, eq)), std::string(value.substr(eq + 1))});
+  } else if (flag == "--over") {
+    SweepAxis axis;
+    Error e;
+    if (!expand_axis(value, axis, e)) {
+      refuse(r, std::move(e));
+      return;
+    }
+    o.axes.push_back(std::move(axis));
+  } else if (flag == "--path") {
+    anim::PathId id{};
+    Error e;
+    if (!anim::parse_path(value, id, e)) {
+      e.field = "--path";
+      refuse(r, std::move(e));
+      return;
+    }
+    o.path = std::string(value);
+  } else if (flag != "--seed" && serve::is_serve_flag(flag)) {
+    Error e;
+    if (!serve::set_serve_flag(flag, value, o.serve, e)) {
+      refuse(r, std::move(e));
+      return;
+    }
+    o.serve_flags.push_back(std::string(flag));
+    o.serve_args.push_back(SetArg{std::string(flag), std::string(value)});
+  } else if (flag == "--hours" || flag == "--seed") {
+    // Shorthands for the registry keys, applied in order with the --set flags.
+    o.sets.push_back(SetArg{flag == "--hours" ? "hours" : "seed", std::string(value)});
+    fleet_flags.push_back(std::string(flag));
+  } else if (flag == "--trace") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a file path");
+    o.trace_file = std::string(value);
+    fleet_flags.push_back(std::string(flag));
+  } else if (flag == "--sweep") {
+    sim::SweepTier tier{};
+    if (!sim::parse_sweep_tier(value, tier)) usage(r, ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
+    o.sweep_tier = std::string(value);
+    fleet_flags.push_back(std::string(flag));
+  } else if (flag == "--hash") {
+    if (o.hash_given) usage(r, ErrorCode::DuplicateKey, flag, value, "one --hash");
+    o.hash = std::string(value);
+    o.hash_given = true;
+  } else if (flag == "--tier") {
+    o.tier = std::string(value);
+  } else if (flag == "--object") {
+    o.object = std::string(value);
+  } else if (flag == "--figures") {
+    std::size_t s = 0;
+    while (s <= value.size()) {
+      std::size_t end = value.find(',', s);
+      if (end == std::string_view::npos) end = value.size();
+      o.figure_ids.emplace_back(value.substr(s, end - s));
+      s = end + 1;
+    }
+  }
+}
+
+// What the flags given mean together: each belongs to its command, and the pairs that exclude each other.
+void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
+  Options& o = r.options;
+  // The serve flags belong to the serve command and the frontier chart (which replays at each point).
+  const bool frontier = o.command == Command::Chart && (o.chart == "frontier" || o.chart == "serve-latency");
+  if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
+    usage(r, ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command, chart frontier or chart serve-latency");
+  }
+  // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
+  if (o.command == Command::Serve || frontier) {
+    std::erase_if(fleet_flags, [](const std::string& f) { return f == "--seed" || f == "--trace"; });
+    if (!o.trace_file.empty() && o.serve.lengths != serve::Lengths::Trace) {
+      usage(r, ErrorCode::Inconsistent, "--trace", o.trace_file, "--lengths trace with a trace file (serve replays the trace's lengths)");
+    }
+  }
+  // A fleet chart is drawn from a fleet run: it takes the fleet command's flags too.
+  model::ChartKind chart_kind{};
+  const bool fleet_chart = o.command == Command::Chart && model::chart_from_key(o.chart, chart_kind) && model::is_fleet_chart(chart_kind);
+  if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
+    usage(r, ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)"
+          + std::string(fleet_flags[0] == "--seed" || fleet_flags[0] == "--trace" ? ", or serve" : ""));
+  }
+  if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
+    usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
+  }
+  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
+    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart, fleet or serve");
+  }
+  if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
+    usage(r, ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
+  }
+  if (!o.preset.empty() && !o.scenario_file.empty()) {
+    usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
+  }
+  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
+      o.command != Command::CheckCard) {
+    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
+  }
+  if (o.command == Command::Sweep) {
+    if (o.axes.empty() || o.axes.size() > 2) {
+      usage(r, ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "one or two --over flags for sweep");
+    } else if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) {
+      usage(r, ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
+    } else if (o.axes.size() == 2 &&
+               static_cast<double>(o.axes[0].values.size()) * static_cast<double>(o.axes[1].values.size()) >
+                   static_cast<double>(kMaxSweepPoints)) {
+      usage(r, ErrorCode::OutOfRange, "--over", "a grid of " + std::to_string(o.axes[0].values.size()) + " x " +
+                                                 std::to_string(o.axes[1].values.size()),
+            "at most 1000000 points");
+    }
+    if (o.format_given && o.format != Format::Csv) usage(r, ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
+  } else if (o.command == Command::Chart) {
+    if (o.chart.empty()) usage(r, ErrorCode::BadSyntax, "chart", "", "a chart after the command: " + model::chart_keys_text());
+    if (o.chart != "sweep" && !o.axes.empty()) usage(r, ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with chart sweep");
+    if (o.axes.size() > 2) usage(r, ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "at most two: x, then one line per value");
+    if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) usage(r, ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
+    if (o.axes.size() == 2 && (o.axes[1].values.empty() || o.axes[1].values.size() > 8)) {
+      usage(r, ErrorCode::OutOfRange, "--over", o.axes[1].key + ": " + std::to_string(o.axes[1].values.size()) + " values", "1 to 8 lines");
+    }
+    if (!o.axes.empty() && o.axes[0].values.size() > 256) {
+      usage(r, ErrorCode::OutOfRange, "--over", o.axes[0].key + ": " + std::to_string(o.axes[0].values.size()) + " values", "at most 256 points on a chart");
+    }
+    if (o.chart != "sweep" && !o.figure_ids.empty()) usage(r, ErrorCode::BadSyntax, "--figures", o.figure_ids[0], "only with chart sweep");
+    if (o.figure_ids.size() > 1) usage(r, ErrorCode::BadSyntax, "--figures", o.figure_ids[1], "one figure for chart sweep");
+  } else if (!o.axes.empty()) {
+    usage(r, ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
+  }
+  // A ledger's path may come from --hash instead (checked when the hash is read).
+  if (o.command == Command::Ledger && o.path.empty() && !o.hash_given) {
+    usage(r, ErrorCode::BadSyntax, "--path", "", "a path for the ledger command: " + anim::path_keys_allowed());
+  } else if (o.command != Command::Ledger && !o.path.empty()) {
+    usage(r, ErrorCode::BadSyntax, "--path", o.path, "only with the ledger command");
+  }
+}
+
+}  // namespace
+
 ParseResult parse_args(std::span<const std::string_view> args) {
   ParseResult r;
   Options& o = r.options;
-  auto usage = [&](ErrorCode code, std::string_view field, std::string_view value, std::string_view allowed) {
-    r.errors.push_back(make_error(code, field, value, allowed));
-    if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
-  };
   if (args.size() > kMaxArgs) {
-    usage(ErrorCode::TooLarge, "arguments", std::to_string(args.size()), "at most 64 arguments");
+    usage(r, ErrorCode::TooLarge, "arguments", std::to_string(args.size()), "at most 64 arguments");
     return r;
   }
   for (std::string_view a : args) {
     if (a.size() > kMaxArgLen) {
-      usage(ErrorCode::TooLarge, "argument", a, "at most 4096 characters per argument");
+      usage(r, ErrorCode::TooLarge, "argument", a, "at most 4096 characters per argument");
       return r;
     }
   }
@@ -129,28 +322,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       return r;
     }
     if (!a.starts_with("-")) {
-      if (have_command && o.command == Command::Chart && o.chart.empty()) {
-        model::ChartKind kind{};
-        if (!model::chart_from_key(a, kind)) usage(ErrorCode::BadEnum, "chart", a, model::chart_keys_text());
-        o.chart = std::string(a);
-        continue;
-      }
-      if (have_command) {
-        usage(ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
-        continue;
-      }
-      have_command = true;
-      if (a == "figures") o.command = Command::Figures;
-      else if (a == "check-card") o.command = Command::CheckCard;
-      else if (a == "sweep") o.command = Command::Sweep;
-      else if (a == "presets") o.command = Command::Presets;
-      else if (a == "params") o.command = Command::Params;
-      else if (a == "ledger") o.command = Command::Ledger;
-      else if (a == "anchors") o.command = Command::Anchors;
-      else if (a == "chart") o.command = Command::Chart;
-      else if (a == "fleet") o.command = Command::Fleet;
-      else if (a == "serve") o.command = Command::Serve;
-      else usage(ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+      read_command(a, r, have_command);
       continue;
     }
     // Flags with a value: "--flag value" or "--flag=value".
@@ -166,7 +338,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
                        flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
                        flag == "--object" || fleet_flag || serve::is_serve_flag(flag);
     if (!known) {
-      usage(ErrorCode::UnknownKey, "flag", flag,
+      usage(r, ErrorCode::UnknownKey, "flag", flag,
             "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
             "--sweep, --concurrency, --rate, --requests, --input, --output, --lengths, --range-ratio, --len-sigma, --budget, --prefill, "
             "--instances, --steps, --help");
@@ -174,166 +346,19 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     }
     if (!has_value) {
       if (i + 1 >= args.size()) {
-        usage(ErrorCode::BadSyntax, flag, "", "a value after the flag");
+        usage(r, ErrorCode::BadSyntax, flag, "", "a value after the flag");
         continue;
       }
       value = args[++i];
     }
-    if (flag == "--preset") {
-      o.preset = std::string(value);
-    } else if (flag == "--scenario") {
-      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
-      o.scenario_file = std::string(value);
-    } else if (flag == "--config") {
-      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a config.json file path");
-      o.config_file = std::string(value);
-    } else if (flag == "--format") {
-      o.format_given = true;
-      if (value == "text") o.format = Format::Text;
-      else if (value == "json") o.format = Format::Json;
-      else if (value == "csv") o.format = Format::Csv;
-      else usage(ErrorCode::BadEnum, flag, value, "text, json, csv");
-    } else if (flag == "--set") {
-      const std::size_t eq = value.find('=');
-      if (eq == std::string_view::npos || eq == 0) {
-        usage(ErrorCode::BadSyntax, flag, value, "key=value");
-        continue;
-      }
-      o.sets.push_back(SetArg{std::string(value.substr(0, eq)), std::string(value.substr(eq + 1))});
-    } else if (flag == "--over") {
-      SweepAxis axis;
-      Error e;
-      if (!expand_axis(value, axis, e)) {
-        r.errors.push_back(e);
-        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
-        continue;
-      }
-      o.axes.push_back(std::move(axis));
-    } else if (flag == "--path") {
-      anim::PathId id{};
-      Error e;
-      if (!anim::parse_path(value, id, e)) {
-        e.field = "--path";
-        r.errors.push_back(e);
-        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
-        continue;
-      }
-      o.path = std::string(value);
-    } else if (flag != "--seed" && serve::is_serve_flag(flag)) {
-      Error e;
-      if (!serve::set_serve_flag(flag, value, o.serve, e)) {
-        r.errors.push_back(e);
-        if (r.exit_code == kExitOk) r.exit_code = kExitUsage;
-        continue;
-      }
-      o.serve_flags.push_back(std::string(flag));
-      o.serve_args.push_back(SetArg{std::string(flag), std::string(value)});
-    } else if (flag == "--hours" || flag == "--seed") {
-      // Shorthands for the registry keys, applied in order with the --set flags.
-      o.sets.push_back(SetArg{flag == "--hours" ? "hours" : "seed", std::string(value)});
-      fleet_flags.push_back(std::string(flag));
-    } else if (flag == "--trace") {
-      if (value.empty()) usage(ErrorCode::BadSyntax, flag, value, "a file path");
-      o.trace_file = std::string(value);
-      fleet_flags.push_back(std::string(flag));
-    } else if (flag == "--sweep") {
-      sim::SweepTier tier{};
-      if (!sim::parse_sweep_tier(value, tier)) usage(ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
-      o.sweep_tier = std::string(value);
-      fleet_flags.push_back(std::string(flag));
-    } else if (flag == "--hash") {
-      if (o.hash_given) usage(ErrorCode::DuplicateKey, flag, value, "one --hash");
-      o.hash = std::string(value);
-      o.hash_given = true;
-    } else if (flag == "--tier") {
-      o.tier = std::string(value);
-    } else if (flag == "--object") {
-      o.object = std::string(value);
-    } else if (flag == "--figures") {
-      std::size_t s = 0;
-      while (s <= value.size()) {
-        std::size_t end = value.find(',', s);
-        if (end == std::string_view::npos) end = value.size();
-        o.figure_ids.emplace_back(value.substr(s, end - s));
-        s = end + 1;
-      }
-    }
+    read_flag(flag, value, r, fleet_flags);
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    usage(r, ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
     return r;
   }
-  // The serve flags belong to the serve command and the frontier chart (which replays at each point).
-  const bool frontier = o.command == Command::Chart && (o.chart == "frontier" || o.chart == "serve-latency");
-  if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
-    usage(ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command, chart frontier or chart serve-latency");
-  }
-  // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
-  if (o.command == Command::Serve || frontier) {
-    std::erase_if(fleet_flags, [](const std::string& f) { return f == "--seed" || f == "--trace"; });
-    if (!o.trace_file.empty() && o.serve.lengths != serve::Lengths::Trace) {
-      usage(ErrorCode::Inconsistent, "--trace", o.trace_file, "--lengths trace with a trace file (serve replays the trace's lengths)");
-    }
-  }
-  // A fleet chart is drawn from a fleet run: it takes the fleet command's flags too.
-  model::ChartKind chart_kind{};
-  const bool fleet_chart = o.command == Command::Chart && model::chart_from_key(o.chart, chart_kind) && model::is_fleet_chart(chart_kind);
-  if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
-    usage(ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)"
-          + std::string(fleet_flags[0] == "--seed" || fleet_flags[0] == "--trace" ? ", or serve" : ""));
-  }
-  if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
-    usage(ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
-  }
-  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
-    usage(ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart, fleet or serve");
-  }
-  if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
-    usage(ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
-  }
-  if (!o.preset.empty() && !o.scenario_file.empty()) {
-    usage(ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
-  }
-  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
-      o.command != Command::CheckCard) {
-    usage(ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
-  }
-  if (o.command == Command::Sweep) {
-    if (o.axes.empty() || o.axes.size() > 2) {
-      usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "one or two --over flags for sweep");
-    } else if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) {
-      usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
-    } else if (o.axes.size() == 2 &&
-               static_cast<double>(o.axes[0].values.size()) * static_cast<double>(o.axes[1].values.size()) >
-                   static_cast<double>(kMaxSweepPoints)) {
-      usage(ErrorCode::OutOfRange, "--over", "a grid of " + std::to_string(o.axes[0].values.size()) + " x " +
-                                                 std::to_string(o.axes[1].values.size()),
-            "at most 1000000 points");
-    }
-    if (o.format_given && o.format != Format::Csv) usage(ErrorCode::BadEnum, "--format", "", "csv (sweep writes CSV)");
-  } else if (o.command == Command::Chart) {
-    if (o.chart.empty()) usage(ErrorCode::BadSyntax, "chart", "", "a chart after the command: " + model::chart_keys_text());
-    if (o.chart != "sweep" && !o.axes.empty()) usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with chart sweep");
-    if (o.axes.size() > 2) usage(ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "at most two: x, then one line per value");
-    if (o.axes.size() == 2 && o.axes[0].key == o.axes[1].key) usage(ErrorCode::DuplicateKey, "--over", o.axes[1].key, "two different parameters");
-    if (o.axes.size() == 2 && (o.axes[1].values.empty() || o.axes[1].values.size() > 8)) {
-      usage(ErrorCode::OutOfRange, "--over", o.axes[1].key + ": " + std::to_string(o.axes[1].values.size()) + " values", "1 to 8 lines");
-    }
-    if (!o.axes.empty() && o.axes[0].values.size() > 256) {
-      usage(ErrorCode::OutOfRange, "--over", o.axes[0].key + ": " + std::to_string(o.axes[0].values.size()) + " values", "at most 256 points on a chart");
-    }
-    if (o.chart != "sweep" && !o.figure_ids.empty()) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[0], "only with chart sweep");
-    if (o.figure_ids.size() > 1) usage(ErrorCode::BadSyntax, "--figures", o.figure_ids[1], "one figure for chart sweep");
-  } else if (!o.axes.empty()) {
-    usage(ErrorCode::BadSyntax, "--over", o.axes[0].key, "only with the sweep command");
-  }
-  // A ledger's path may come from --hash instead (checked when the hash is read).
-  if (o.command == Command::Ledger && o.path.empty() && !o.hash_given) {
-    usage(ErrorCode::BadSyntax, "--path", "", "a path for the ledger command: " + anim::path_keys_allowed());
-  } else if (o.command != Command::Ledger && !o.path.empty()) {
-    usage(ErrorCode::BadSyntax, "--path", o.path, "only with the ledger command");
-  }
+  check_together(r, fleet_flags);
   return r;
 }
 
