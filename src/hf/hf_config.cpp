@@ -86,11 +86,176 @@ bool is_recurrent(std::string_view t) {
 
 // [SECTION] the model ---------------------------------------------------------------------------------
 
+// The attention projections and the KV layout: MLA's latent and low-rank query, or heads of head_dim
+// (grouped by num_key_value_heads). False when a field it needs is missing or wrong.
+bool read_attention(Reader& r, Fam fam, long long H, long long Q, const std::string& model_type, ModelArch& m) {
+  const bool gemma = fam == Fam::Gemma2 || fam == Fam::Gemma3;
+  const bool mla = fam == Fam::DeepseekV2 || fam == Fam::DeepseekV3;
+  std::optional<long long> KV = r.param_int("num_key_value_heads", "kv_heads", false, "KV heads");
+  if (KV) {
+    r.read("kv_heads", "num_key_value_heads");
+  } else {
+    KV = Q;
+    r.set("kv_heads", P::Derived, r.src("num_attention_heads (no num_key_value_heads: transformers uses one KV head per query head)"));
+  }
+  m.q_heads = static_cast<std::int32_t>(Q);
+  m.kv_heads = static_cast<std::int32_t>(*KV);
+  r.read("q_heads", "num_attention_heads");
+  if (mla) {
+    const auto nope = r.integer("qk_nope_head_dim", 0, 65536, true, "key dims without RoPE per head");
+    const auto rope = r.integer("qk_rope_head_dim", 1, 65536, true, "RoPE key dims per head");
+    const auto vd = r.param_int("v_head_dim", "v_dim", true, "value dims per head");
+    const auto kvl = r.param_int("kv_lora_rank", "kv_lora", true, "the MLA latent");
+    if (!r.look("q_lora_rank").v) r.missing(r.prefix + "q_lora_rank", "the query low-rank, or null when queries are projected in full");
+    const auto ql = r.param_int("q_lora_rank", "q_lora", false, "query low-rank");
+    if (!nope || !rope || !vd || !kvl) return false;
+    m.attn = AttnKind::MLA;
+    m.head_dim = static_cast<std::int32_t>(*nope + *rope);
+    m.rope_dim = static_cast<std::int32_t>(*rope);
+    m.v_dim = static_cast<std::int32_t>(*vd);
+    m.kv_lora = static_cast<std::int32_t>(*kvl);
+    m.q_lora = static_cast<std::int32_t>(ql.value_or(0));
+    r.read("head_dim", "qk_nope_head_dim + qk_rope_head_dim");
+    r.read("rope_dim", "qk_rope_head_dim");
+    r.read("v_dim", "v_head_dim");
+    r.read("kv_lora", "kv_lora_rank");
+    r.read("q_lora", ql ? "q_lora_rank" : "q_lora_rank (null: queries projected in full)");
+    r.set("attn", P::Paper, r.src("kv_lora_rank (multi-head latent attention)"));
+  } else {
+    std::optional<long long> hd = r.param_int("head_dim", "head_dim", false, "dims per head");
+    if (hd) {
+      r.read("head_dim,v_dim", "head_dim");
+    } else if (gemma) {
+      hd = 256;  // Gemma2Config and Gemma3TextConfig default
+      r.set("head_dim,v_dim", P::Assumed, "assumed 256: transformers' Gemma config default (config.json gives no head_dim)");
+      r.notes.push_back("head_dim: not given; the Gemma config default of 256 is taken (assumed)");
+    } else if (H % Q == 0) {
+      hd = H / Q;
+      r.set("head_dim,v_dim", P::Derived, r.src("hidden_size ÷ num_attention_heads (no head_dim)"));
+    } else {
+      r.missing(r.prefix + "head_dim", "dims per head (hidden_size " + std::to_string(H) + " is not a multiple of " +
+                                          std::to_string(Q) + " heads)");
+      return false;
+    }
+    m.attn = AttnKind::MHA;
+    m.head_dim = m.v_dim = static_cast<std::int32_t>(*hd);
+    r.set("attn", P::Paper, r.src("num_key_value_heads (grouped-query attention: K and V per KV head)"));
+    r.set("kv_lora,q_lora,rope_dim", P::Paper, r.src("no MLA latent or low-rank query in a " + model_type + " model"));
+  }
+  return true;
+}
+
+// The feed-forward layers: routed experts (their count, width and top-k), shared experts, and the dense
+// layers before the first MoE layer; or one dense FFN in every layer. False when a field is missing or the
+// layout is one tierscope cannot hold.
+bool read_ffn(Reader& r, Fam fam, int layers, const std::string& model_type, ModelArch& m) {
+  const bool mla = fam == Fam::DeepseekV2 || fam == Fam::DeepseekV3;
+  const char* experts_key = fam == Fam::Mixtral || fam == Fam::GptOss ? "num_local_experts"
+                            : (fam == Fam::Qwen2Moe || fam == Fam::Qwen3Moe) ? "num_experts"
+                            : mla ? "n_routed_experts" : nullptr;
+  std::optional<long long> E;
+  if (experts_key) E = r.param_int(experts_key, "experts", fam != Fam::DeepseekV2 && fam != Fam::DeepseekV3, "routed experts", 0);
+  const bool routed = E && *E > 0;
+  std::optional<long long> inter;
+  const bool inter_is_expert = fam == Fam::Mixtral || fam == Fam::GptOss;
+  if (routed) {
+    std::string moe_fields;
+    const std::vector<bool> moe = moe_layers(r, fam, layers, moe_fields);
+    int leading = 0;
+    while (leading < layers && !moe[static_cast<std::size_t>(leading)]) ++leading;
+    std::vector<int> dense_after;
+    for (int i = leading; i < layers; ++i)
+      if (!moe[static_cast<std::size_t>(i)]) dense_after.push_back(i);
+    if (!dense_after.empty()) {
+      r.error(ErrorCode::Unrepresentable, r.prefix + "layers " + ranges(dense_after), "dense FFN after the first MoE layer (" + moe_fields + ")",
+              "the first dense_layers layers dense and every later layer MoE: tierscope's MoE layout");
+      return false;
+    }
+    const auto k = r.param_int("num_experts_per_tok", "experts_per_token", true, "routed experts each token uses");
+    const char* expert_inter_key = inter_is_expert ? "intermediate_size" : "moe_intermediate_size";
+    const auto ei = r.param_int(expert_inter_key, "expert_inter", true, "each expert's FFN width");
+    if (!k || !ei) return false;
+    if (*k > *E) {
+      r.error(ErrorCode::Inconsistent, r.prefix + "num_experts_per_tok", std::to_string(*k), "at most the " + std::to_string(*E) + " routed experts");
+      return false;
+    }
+    m.experts = static_cast<std::int32_t>(*E);
+    m.experts_per_token = static_cast<std::int32_t>(*k);
+    m.expert_inter = static_cast<std::int32_t>(*ei);
+    r.read("experts", experts_key);
+    r.read("experts_per_token", "num_experts_per_tok");
+    r.read("expert_inter", expert_inter_key);
+    m.dense_layers = leading;
+    r.read("dense_layers", moe_fields);
+    // Shared experts always run; Qwen2-MoE states one shared FFN by width, DeepSeek by count.
+    if (mla) {
+      const auto sh = r.param_int("n_shared_experts", "shared_experts", false, "shared experts", 0);
+      m.shared_experts = static_cast<std::int32_t>(sh.value_or(0));
+      r.read("shared_experts", sh ? "n_shared_experts" : "n_shared_experts (null: none)");
+    } else if (fam == Fam::Qwen2Moe) {
+      const auto sw = r.integer("shared_expert_intermediate_size", 0, 16777216, false, "the shared expert's FFN width");
+      const long long width = sw.value_or(0);
+      if (width % *ei != 0) {
+        r.error(ErrorCode::Unrepresentable, r.prefix + "shared_expert_intermediate_size", std::to_string(width),
+                "a multiple of moe_intermediate_size (" + std::to_string(*ei) + "): tierscope counts shared experts in routed-expert widths");
+        return false;
+      }
+      m.shared_experts = static_cast<std::int32_t>(width / *ei);
+      r.read("shared_experts", "shared_expert_intermediate_size ÷ moe_intermediate_size");
+      if (m.shared_experts > 0) r.notes.push_back("shared_expert_gate: the shared expert's one-row gate is not counted (hidden_size parameters per layer)");
+    } else {
+      r.set("shared_experts", P::Paper, r.src("no shared expert in a " + model_type + " model"));
+    }
+    if (leading > 0) {
+      inter = r.param_int("intermediate_size", "dense_inter", true, "the dense FFN's width");
+      if (!inter) return false;
+      r.read("dense_inter", "intermediate_size (dense layers)");
+    } else {
+      r.set("dense_inter", P::Paper, r.src("no dense FFN layer (every layer is MoE)"));
+      if (!inter_is_expert) r.look("intermediate_size");  // read, but no layer uses it
+    }
+    if (leading == layers) {
+      // No layer routes: the experts are never used and the model is dense.
+      r.notes.push_back(std::string(experts_key) + " " + std::to_string(*E) + ": no layer is MoE (" + moe_fields + "), so the model is dense");
+      m.experts = m.experts_per_token = m.expert_inter = m.shared_experts = 0;
+      r.set("experts,shared_experts,experts_per_token,expert_inter", P::Paper, r.src(moe_fields + " (no MoE layer)"));
+    }
+  } else {
+    if (E) r.notes.push_back(std::string(experts_key) + " 0: a dense model");
+    inter = r.param_int("intermediate_size", "dense_inter", true, "the FFN's width");
+    if (!inter) return false;
+    m.dense_layers = layers;
+    r.read("dense_inter", "intermediate_size");
+    r.set("dense_layers", P::Paper, r.src("num_hidden_layers (a dense FFN in every layer)"));
+    r.set("experts,shared_experts,experts_per_token,expert_inter", P::Paper,
+          r.src(experts_key ? std::string(experts_key) + " (no routed experts)" : "no routed experts in a " + model_type + " model"));
+  }
+  if (inter) m.dense_inter = static_cast<std::int32_t>(*inter);
+  return true;
+}
+
+// Every value must also be one the scenario's parameters accept, or a share link could not carry it: each
+// that is not is an error naming the config.json field it came from.
+void check_params(Reader& r, const ModelArch& m) {
+  Scenario probe;
+  probe.model = m;
+  for (const ParamDef& p : params()) {
+    if (p.group != ParamGroup::Model || p.kind == ParamKind::Text) continue;
+    Scenario copy = probe;
+    Error e;
+    if (!set_param_text(copy, p, get_param_text(probe, p), e)) {
+      std::string from;
+      for (const InputOrigin& o : r.inputs)
+        if (o.key == p.key) from = o.source;
+      r.error(ErrorCode::OutOfRange, r.prefix + p.key, get_param_text(probe, p), param_allowed(p) + (from.empty() ? "" : " (" + from + ")"));
+    }
+  }
+}
+
 std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_type) {
   HfModel out;
   ModelArch m{};
   const bool gemma = fam == Fam::Gemma2 || fam == Fam::Gemma3;
-  const bool mla = fam == Fam::DeepseekV2 || fam == Fam::DeepseekV3;
 
   // Size of the stack.
   const std::optional<long long> L = r.integer("num_hidden_layers", 1, kMaxLayers, true, "decoder layers; tierscope holds at most 128");
@@ -116,58 +281,7 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   const int layers = static_cast<int>(*L);
   r.read("hidden", "hidden_size");
 
-  // Attention projections and the KV layout.
-  std::optional<long long> KV = r.param_int("num_key_value_heads", "kv_heads", false, "KV heads");
-  if (KV) {
-    r.read("kv_heads", "num_key_value_heads");
-  } else {
-    KV = Q;
-    r.set("kv_heads", P::Derived, r.src("num_attention_heads (no num_key_value_heads: transformers uses one KV head per query head)"));
-  }
-  m.q_heads = static_cast<std::int32_t>(*Q);
-  m.kv_heads = static_cast<std::int32_t>(*KV);
-  r.read("q_heads", "num_attention_heads");
-  if (mla) {
-    const auto nope = r.integer("qk_nope_head_dim", 0, 65536, true, "key dims without RoPE per head");
-    const auto rope = r.integer("qk_rope_head_dim", 1, 65536, true, "RoPE key dims per head");
-    const auto vd = r.param_int("v_head_dim", "v_dim", true, "value dims per head");
-    const auto kvl = r.param_int("kv_lora_rank", "kv_lora", true, "the MLA latent");
-    if (!r.look("q_lora_rank").v) r.missing(r.prefix + "q_lora_rank", "the query low-rank, or null when queries are projected in full");
-    const auto ql = r.param_int("q_lora_rank", "q_lora", false, "query low-rank");
-    if (!nope || !rope || !vd || !kvl) return std::nullopt;
-    m.attn = AttnKind::MLA;
-    m.head_dim = static_cast<std::int32_t>(*nope + *rope);
-    m.rope_dim = static_cast<std::int32_t>(*rope);
-    m.v_dim = static_cast<std::int32_t>(*vd);
-    m.kv_lora = static_cast<std::int32_t>(*kvl);
-    m.q_lora = static_cast<std::int32_t>(ql.value_or(0));
-    r.read("head_dim", "qk_nope_head_dim + qk_rope_head_dim");
-    r.read("rope_dim", "qk_rope_head_dim");
-    r.read("v_dim", "v_head_dim");
-    r.read("kv_lora", "kv_lora_rank");
-    r.read("q_lora", ql ? "q_lora_rank" : "q_lora_rank (null: queries projected in full)");
-    r.set("attn", P::Paper, r.src("kv_lora_rank (multi-head latent attention)"));
-  } else {
-    std::optional<long long> hd = r.param_int("head_dim", "head_dim", false, "dims per head");
-    if (hd) {
-      r.read("head_dim,v_dim", "head_dim");
-    } else if (gemma) {
-      hd = 256;  // Gemma2Config and Gemma3TextConfig default
-      r.set("head_dim,v_dim", P::Assumed, "assumed 256: transformers' Gemma config default (config.json gives no head_dim)");
-      r.notes.push_back("head_dim: not given; the Gemma config default of 256 is taken (assumed)");
-    } else if (*H % *Q == 0) {
-      hd = *H / *Q;
-      r.set("head_dim,v_dim", P::Derived, r.src("hidden_size ÷ num_attention_heads (no head_dim)"));
-    } else {
-      r.missing(r.prefix + "head_dim", "dims per head (hidden_size " + std::to_string(*H) + " is not a multiple of " +
-                                          std::to_string(*Q) + " heads)");
-      return std::nullopt;
-    }
-    m.attn = AttnKind::MHA;
-    m.head_dim = m.v_dim = static_cast<std::int32_t>(*hd);
-    r.set("attn", P::Paper, r.src("num_key_value_heads (grouped-query attention: K and V per KV head)"));
-    r.set("kv_lora,q_lora,rope_dim", P::Paper, r.src("no MLA latent or low-rank query in a " + model_type + " model"));
-  }
+  if (!read_attention(r, fam, *H, *Q, model_type, m)) return std::nullopt;
   m.hidden = static_cast<std::int32_t>(*H);
   m.vocab = static_cast<std::int32_t>(*V);
   m.max_pos = static_cast<std::int32_t>(*max_pos);
@@ -184,88 +298,7 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   else r.set("n_win", P::Paper, r.src("no sliding-window layer"));
   r.set("swa_all", P::Derived, "only sliding-window layers keep a window; full-attention layers hold the whole context");
 
-  // Feed-forward: experts, shared experts, and the dense layers before them.
-  const char* experts_key = fam == Fam::Mixtral || fam == Fam::GptOss ? "num_local_experts"
-                            : (fam == Fam::Qwen2Moe || fam == Fam::Qwen3Moe) ? "num_experts"
-                            : mla ? "n_routed_experts" : nullptr;
-  std::optional<long long> E;
-  if (experts_key) E = r.param_int(experts_key, "experts", fam != Fam::DeepseekV2 && fam != Fam::DeepseekV3, "routed experts", 0);
-  const bool routed = E && *E > 0;
-  std::optional<long long> inter;
-  const bool inter_is_expert = fam == Fam::Mixtral || fam == Fam::GptOss;
-  if (routed) {
-    std::string moe_fields;
-    const std::vector<bool> moe = moe_layers(r, fam, layers, moe_fields);
-    int leading = 0;
-    while (leading < layers && !moe[static_cast<std::size_t>(leading)]) ++leading;
-    std::vector<int> dense_after;
-    for (int i = leading; i < layers; ++i)
-      if (!moe[static_cast<std::size_t>(i)]) dense_after.push_back(i);
-    if (!dense_after.empty()) {
-      r.error(ErrorCode::Unrepresentable, r.prefix + "layers " + ranges(dense_after), "dense FFN after the first MoE layer (" + moe_fields + ")",
-              "the first dense_layers layers dense and every later layer MoE: tierscope's MoE layout");
-      return std::nullopt;
-    }
-    const auto k = r.param_int("num_experts_per_tok", "experts_per_token", true, "routed experts each token uses");
-    const char* expert_inter_key = inter_is_expert ? "intermediate_size" : "moe_intermediate_size";
-    const auto ei = r.param_int(expert_inter_key, "expert_inter", true, "each expert's FFN width");
-    if (!k || !ei) return std::nullopt;
-    if (*k > *E) {
-      r.error(ErrorCode::Inconsistent, r.prefix + "num_experts_per_tok", std::to_string(*k), "at most the " + std::to_string(*E) + " routed experts");
-      return std::nullopt;
-    }
-    m.experts = static_cast<std::int32_t>(*E);
-    m.experts_per_token = static_cast<std::int32_t>(*k);
-    m.expert_inter = static_cast<std::int32_t>(*ei);
-    r.read("experts", experts_key);
-    r.read("experts_per_token", "num_experts_per_tok");
-    r.read("expert_inter", expert_inter_key);
-    m.dense_layers = leading;
-    r.read("dense_layers", moe_fields);
-    // Shared experts always run; Qwen2-MoE states one shared FFN by width, DeepSeek by count.
-    if (mla) {
-      const auto sh = r.param_int("n_shared_experts", "shared_experts", false, "shared experts", 0);
-      m.shared_experts = static_cast<std::int32_t>(sh.value_or(0));
-      r.read("shared_experts", sh ? "n_shared_experts" : "n_shared_experts (null: none)");
-    } else if (fam == Fam::Qwen2Moe) {
-      const auto sw = r.integer("shared_expert_intermediate_size", 0, 16777216, false, "the shared expert's FFN width");
-      const long long width = sw.value_or(0);
-      if (width % *ei != 0) {
-        r.error(ErrorCode::Unrepresentable, r.prefix + "shared_expert_intermediate_size", std::to_string(width),
-                "a multiple of moe_intermediate_size (" + std::to_string(*ei) + "): tierscope counts shared experts in routed-expert widths");
-        return std::nullopt;
-      }
-      m.shared_experts = static_cast<std::int32_t>(width / *ei);
-      r.read("shared_experts", "shared_expert_intermediate_size ÷ moe_intermediate_size");
-      if (m.shared_experts > 0) r.notes.push_back("shared_expert_gate: the shared expert's one-row gate is not counted (hidden_size parameters per layer)");
-    } else {
-      r.set("shared_experts", P::Paper, r.src("no shared expert in a " + model_type + " model"));
-    }
-    if (leading > 0) {
-      inter = r.param_int("intermediate_size", "dense_inter", true, "the dense FFN's width");
-      if (!inter) return std::nullopt;
-      r.read("dense_inter", "intermediate_size (dense layers)");
-    } else {
-      r.set("dense_inter", P::Paper, r.src("no dense FFN layer (every layer is MoE)"));
-      if (!inter_is_expert) r.look("intermediate_size");  // read, but no layer uses it
-    }
-    if (leading == layers) {
-      // No layer routes: the experts are never used and the model is dense.
-      r.notes.push_back(std::string(experts_key) + " " + std::to_string(*E) + ": no layer is MoE (" + moe_fields + "), so the model is dense");
-      m.experts = m.experts_per_token = m.expert_inter = m.shared_experts = 0;
-      r.set("experts,shared_experts,experts_per_token,expert_inter", P::Paper, r.src(moe_fields + " (no MoE layer)"));
-    }
-  } else {
-    if (E) r.notes.push_back(std::string(experts_key) + " 0: a dense model");
-    inter = r.param_int("intermediate_size", "dense_inter", true, "the FFN's width");
-    if (!inter) return std::nullopt;
-    m.dense_layers = layers;
-    r.read("dense_inter", "intermediate_size");
-    r.set("dense_layers", P::Paper, r.src("num_hidden_layers (a dense FFN in every layer)"));
-    r.set("experts,shared_experts,experts_per_token,expert_inter", P::Paper,
-          r.src(experts_key ? std::string(experts_key) + " (no routed experts)" : "no routed experts in a " + model_type + " model"));
-  }
-  if (inter) m.dense_inter = static_cast<std::int32_t>(*inter);
+  if (!read_ffn(r, fam, layers, model_type, m)) return std::nullopt;
 
   // Embeddings and draft layers.
   std::optional<bool> tied = r.boolean("tie_word_embeddings", true);
@@ -311,20 +344,7 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   m.idx_fmt = NumFormat::FP4_G32;
   m.engram_home = EngramHome::Hbm;
 
-  // Every value must also be one the scenario's parameters accept, or a share link could not carry it.
-  Scenario probe;
-  probe.model = m;
-  for (const ParamDef& p : params()) {
-    if (p.group != ParamGroup::Model || p.kind == ParamKind::Text) continue;
-    Scenario copy = probe;
-    Error e;
-    if (!set_param_text(copy, p, get_param_text(probe, p), e)) {
-      std::string from;
-      for (const InputOrigin& o : r.inputs)
-        if (o.key == p.key) from = o.source;
-      r.error(ErrorCode::OutOfRange, r.prefix + p.key, get_param_text(probe, p), param_allowed(p) + (from.empty() ? "" : " (" + from + ")"));
-    }
-  }
+  check_params(r, m);
   out.model = m;
   out.model_type = model_type;
   return out;
