@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace tierscope::model {
 
@@ -139,6 +140,18 @@ std::string num_sig(double v, int sig) {
 }
 
 std::string num(double v) { return num_sig(v, 4); }
+
+bool read_number(std::string_view s, double& v) {
+  if (s.empty() || s.size() > 64) return false;
+  char buf[72];
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  char* end = nullptr;
+  const double x = std::strtod(buf, &end);
+  if (end != buf + s.size() || !std::isfinite(x)) return false;
+  v = x;
+  return true;
+}
 
 std::string num_exact(double v) {
   char buf[40];

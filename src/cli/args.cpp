@@ -16,6 +16,7 @@ namespace tierscope::cli {
 
 using model::ErrorCode;
 using model::make_error;
+using model::read_number;
 
 namespace {
 
@@ -23,16 +24,6 @@ constexpr std::size_t kMaxArgs = 64;
 constexpr std::size_t kMaxArgLen = 4096;
 constexpr std::size_t kMaxAxisPoints = 100000;
 constexpr std::size_t kMaxSweepPoints = 1000000;
-
-bool to_double(std::string_view s, double& v) {
-  if (s.empty() || s.size() > 64) return false;
-  char buf[72];
-  std::memcpy(buf, s.data(), s.size());
-  buf[s.size()] = '\0';
-  char* end = nullptr;
-  v = std::strtod(buf, &end);
-  return end == buf + s.size() && std::isfinite(v);
-}
 
 }  // namespace
 
@@ -72,8 +63,8 @@ bool expand_axis(std::string_view spec, SweepAxis& axis, Error& err) {
     const std::string_view inc = c2 == std::string_view::npos ? std::string_view() : body.substr(c2 + 1);
     const bool geometric = !inc.empty() && inc[0] == 'x';
     const bool linear = !inc.empty() && inc[0] == '+';
-    if (c2 == std::string_view::npos || !(geometric || linear) || !to_double(body.substr(0, c1), a) ||
-        !to_double(body.substr(c1 + 1, c2 - c1 - 1), b) || !to_double(inc.substr(1), step) || b < a ||
+    if (c2 == std::string_view::npos || !(geometric || linear) || !read_number(body.substr(0, c1), a) ||
+        !read_number(body.substr(c1 + 1, c2 - c1 - 1), b) || !read_number(inc.substr(1), step) || b < a ||
         (geometric && (step <= 1 || a <= 0)) || (linear && step <= 0) ||
         p->kind == model::ParamKind::Text || p->kind == model::ParamKind::Enum) {
       err = make_error(ErrorCode::BadSyntax, "--over", spec,

@@ -33,6 +33,8 @@ bool run_fleet_command(const Options& opt, const model::Scenario& s, ReadFile re
                        sim::SweepResult& sweep, bool& swept);
 void cmd_fleet(const Options& opt, const model::Scenario& s, ReadFile read_file, Output& o);
 bool serve_spec(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o);
+// The serve command's replay, its refusals reported: false when it did not run.
+bool run_serve_command(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r);
 void cmd_serve(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o);
 
 }  // namespace tierscope::cli

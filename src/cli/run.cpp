@@ -281,14 +281,8 @@ void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const 
   }
   if (is_serve_chart(kind)) {
     // One serving replay, as `tierscope serve` runs it with the same flags and link.
-    serve::ServeSpec spec;
-    if (!serve_spec(opt, s, link, read_file, spec, o)) return;
     serve::ServeResult r;
-    Errors errors;
-    if (!serve::run_serve(s, spec, r, errors)) {
-      report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
-      return;
-    }
+    if (!run_serve_command(opt, s, link, read_file, o, r)) return;
     Chart c;
     serve::latency_chart(r, c);
     print_chart(opt, c, o);

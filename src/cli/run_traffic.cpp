@@ -85,15 +85,20 @@ bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, Rea
 }
 
 // A serving benchmark replayed step by step: the summary the engines' tools print (docs/serve.md).
-void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o) {
+bool run_serve_command(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r) {
   serve::ServeSpec spec;
-  if (!serve_spec(opt, s, link, read_file, spec, o)) return;
-  serve::ServeResult r;
+  if (!serve_spec(opt, s, link, read_file, spec, o)) return false;
   Errors errors;
   if (!serve::run_serve(s, spec, r, errors)) {
     report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
-    return;
+    return false;
   }
+  return true;
+}
+
+void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o) {
+  serve::ServeResult r;
+  if (!run_serve_command(opt, s, link, read_file, o, r)) return;
   if (opt.format == Format::Json) o.out = serve::serve_json(r);
   else if (opt.format == Format::Csv) o.out = serve::serve_csv(r);
   else o.out = serve::serve_text(r);

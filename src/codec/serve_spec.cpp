@@ -1,6 +1,8 @@
 // A serving benchmark's settings: the flags' one parser, and the `serve=` link key built on it.
 #include "codec/serve_spec.h"
 
+#include "base/text.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,20 +16,10 @@ using model::make_error;
 
 namespace {
 
-bool to_number(std::string_view s, double& v) {
-  if (s.empty() || s.size() > 64) return false;
-  char buf[72];
-  std::memcpy(buf, s.data(), s.size());
-  buf[s.size()] = '\0';
-  char* end = nullptr;
-  v = std::strtod(buf, &end);
-  return end == buf + s.size() && std::isfinite(v);
-}
-
 // An integer flag within [lo, hi].
 bool int_flag(std::string_view flag, std::string_view value, long long lo, long long hi, long long& out, model::Error& err) {
   double v = 0;
-  if (!to_number(value, v) || v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi)) {
+  if (!model::read_number(value, v) || v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi)) {
     err = make_error(ErrorCode::OutOfRange, flag, value, "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
     return false;
   }
@@ -38,7 +30,7 @@ bool int_flag(std::string_view flag, std::string_view value, long long lo, long 
 bool real_flag(std::string_view flag, std::string_view value, double lo, double hi, bool lo_open, double& out, const char* allowed,
                model::Error& err) {
   double v = 0;
-  if (!to_number(value, v) || v < lo || v > hi || (lo_open && v == lo)) {
+  if (!model::read_number(value, v) || v < lo || v > hi || (lo_open && v == lo)) {
     err = make_error(ErrorCode::OutOfRange, flag, value, allowed);
     return false;
   }
@@ -156,29 +148,19 @@ bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& sp
 
 namespace {
 
-// The shortest text strtod reads back as exactly `v`.
-std::string exact_text(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 // The settings a link may carry, in the flags' order (the seed and a trace are not among them).
 constexpr const char* kSettings[] = {"concurrency", "rate",   "requests", "input",     "output", "lengths",
                                      "range-ratio", "len-sigma", "budget", "prefill", "instances", "steps"};
 
 std::string setting_value(const ServeSpec& s, std::string_view name) {
   if (name == "concurrency") return std::to_string(s.concurrency);
-  if (name == "rate") return exact_text(s.rate);
+  if (name == "rate") return model::num_exact(s.rate);
   if (name == "requests") return std::to_string(s.requests);
   if (name == "input") return std::to_string(s.input);
   if (name == "output") return std::to_string(s.output);
   if (name == "lengths") return lengths_name(s.lengths);
-  if (name == "range-ratio") return exact_text(s.range_ratio);
-  if (name == "len-sigma") return exact_text(s.len_sigma);
+  if (name == "range-ratio") return model::num_exact(s.range_ratio);
+  if (name == "len-sigma") return model::num_exact(s.len_sigma);
   if (name == "budget") return std::to_string(s.budget);
   if (name == "prefill") return prefill_mode_name(s.prefill);
   if (name == "instances") return std::to_string(s.instances);
