@@ -186,41 +186,50 @@ void build_prefill(Builder& b) {
 }
 
 // [SECTION] decode ------------------------------------------------------------------------------------
-void build_decode(Builder& b) {
+namespace {
+
+// What every part of the decode step's ledger reads the same way: this replica's sessions ("× 8 sessions"),
+// their KV share on this GPU (its heads under TP), and that share in words.
+struct DecodeShare {
+  std::string per;    // Builder::sessions_x(batch per replica)
+  double kvs = 0;     // sessions × the GPU's share of each session's KV
+  std::string share;  // " × 1/TP (its share of the heads)", or empty
+};
+
+// The Engram rows of the new tokens, prefetched behind the first layers.
+void decode_engram(Builder& b) {
   const model::Terms& t = b.t;
-  const double Br = t.batch_replica;
-  b.base_residency(Br, b.s.work.ctx);
-  b.out.total_figure = FigureId::DecodeStepTime;
-  const std::string per = Builder::sessions_x(Br);
-  const std::string on_gpu = t.gpus > 1 ? " (one GPU of " + N(t.gpus) + ": the busiest replica's " + N(Br) + (Br == 1 ? " session)" : " sessions)") : "";
-  const double kvs = Br * t.kv_share;
-  const std::string share = t.kv_share < 1 ? " × 1/" + N(t.tp) + " (its share of the heads)" : std::string();
+  const double bytes = t.tokens_replica * b.val(FigureId::EngramBytesPerToken);
+  LedgerEntry& e = b.add_timed("engram-prefetch", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramStepFetchTime);
+  e.bytes = bytes;
+  e.overlapped = true;
+  e.engram_rows = t.tokens_replica * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
+  b.cite(e, FigureId::EngramStepFetchTime, B(bytes) + " = " + N(t.tokens_replica) + " tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
+                                               "; " + b.fig(FigureId::EngramStepFetchTime).formula() + "; stall " + b.fig(FigureId::EngramStall).formula());
+  for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
+  e.sentence = "Engram rows for the new tokens' n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) + " (" + N(e.engram_rows) +
+               " rows); the fetch hides behind the layers before layer " + N(b.m.engram_layers[0]) + ", stalling " + S(b.val(FigureId::EngramStall)) + ".";
+}
 
-  if (b.m.engram_count > 0) {
-    const double bytes = t.tokens_replica * b.val(FigureId::EngramBytesPerToken);
-    LedgerEntry& e = b.add_timed("engram-prefetch", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramStepFetchTime);
-    e.bytes = bytes;
-    e.overlapped = true;
-    e.engram_rows = t.tokens_replica * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramStepFetchTime, B(bytes) + " = " + N(t.tokens_replica) + " tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
-                                                 "; " + b.fig(FigureId::EngramStepFetchTime).formula() + "; stall " + b.fig(FigureId::EngramStall).formula());
-    for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
-    e.sentence = "Engram rows for the new tokens' n-grams are fetched from " + std::string(endpoint_label(b.engram_home())) + " (" + N(e.engram_rows) +
-                 " rows); the fetch hides behind the layers before layer " + N(b.m.engram_layers[0]) + ", stalling " + S(b.val(FigureId::EngramStall)) + ".";
-  }
+// The weights this GPU streams from HBM each step.
+void decode_weights(Builder& b) {
+  LedgerEntry& e = b.add_timed("weights", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeTWeights);
+  e.bytes = b.val(FigureId::DecodeWeightBytes);
+  b.cite(e, FigureId::DecodeWeightBytes, b.fig(FigureId::DecodeWeightBytes).formula() + "; " + b.fig(FigureId::DecodeTWeights).formula());
+  e.highlight.layers = b.all_layers();
+  const std::string which = b.m.experts > 0 ? "This GPU's share of the " + N(b.val(FigureId::DecodeExpertsPerRank)) +
+                                                  " experts touched on its rank per layer, plus its slice of the attention and shared weights,"
+                                            : std::string("This GPU's slice of every layer's weights (a dense model reads all of them each step)");
+  e.sentence = which + " streams from HBM: " + B(e.bytes) + ", " + model::human(b.val(FigureId::DecodeWeightShare), "fraction") +
+               " of the step's bytes.";
+}
 
-  {
-    LedgerEntry& e = b.add_timed("weights", Endpoint::Hbm, Endpoint::Sram, ObjectKind::MoeWeights, FigureId::DecodeTWeights);
-    e.bytes = b.val(FigureId::DecodeWeightBytes);
-    b.cite(e, FigureId::DecodeWeightBytes, b.fig(FigureId::DecodeWeightBytes).formula() + "; " + b.fig(FigureId::DecodeTWeights).formula());
-    e.highlight.layers = b.all_layers();
-    const std::string which = b.m.experts > 0 ? "This GPU's share of the " + N(b.val(FigureId::DecodeExpertsPerRank)) +
-                                                    " experts touched on its rank per layer, plus its slice of the attention and shared weights,"
-                                              : std::string("This GPU's slice of every layer's weights (a dense model reads all of them each step)");
-    e.sentence = which + " streams from HBM: " + B(e.bytes) + ", " + model::human(b.val(FigureId::DecodeWeightShare), "fraction") +
-                 " of the step's bytes.";
-  }
-
+// The sparse indexers' reads (full pool and candidate pool) and the top-k selection.
+void decode_index(Builder& b, const DecodeShare& d) {
+  const model::Terms& t = b.t;
+  const std::string& per = d.per;
+  const double kvs = d.kvs;
+  const std::string& share = d.share;
   const double fullpool = t.dec.fullpool, pool = t.dec.pool;
   if (fullpool > 0) {
     LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
@@ -255,7 +264,15 @@ void build_decode(Builder& b) {
                  " scores per query in the kernel's working set and keeps the top " + N(b.m.top_k) + " positions, published for the layers that reuse them.";
   }
 
-  // The KV gather, split into the encoder side and the decoder side (layer 20's projected cache in V4.1) so
+}
+
+// The KV gather (encoder and decoder sides), the dense reads and the SWA window.
+void decode_gather(Builder& b, const DecodeShare& d) {
+  const model::Terms& t = b.t;
+  const std::string& per = d.per;
+  const double kvs = d.kvs;
+  const std::string& share = d.share;
+  // Split into the encoder side and the decoder side (layer 20's projected cache in V4.1) so
   // the decoder's read stands on its own; with the dense reads they are decode.t_gather.
   double gather_enc = 0, gather_dec = 0;
   LayerSet enc_readers, dec_readers;
@@ -305,7 +322,11 @@ void build_decode(Builder& b) {
     b.out.entries.back().highlight.add(Endpoint::Decoder);
   }
 
-  // What the reads do not cover: compute above them, the collectives, kernel floors, drafts and stalls.
+}
+
+// What the reads do not cover: compute above them, the collectives, kernel floors, host time, drafts, stalls.
+void decode_fixed(Builder& b) {
+  const model::Terms& t = b.t;
   auto fixed = [&](std::string_view step, FigureId id, Endpoint from, Endpoint to, ObjectKind obj, const std::string& sentence) {
     if (b.val(id) <= 0) return;
     LedgerEntry& e = b.add_timed(step, from, to, obj, id);
@@ -332,7 +353,12 @@ void build_decode(Builder& b) {
   fixed("engram-stall", FigureId::DecodeTStall, b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables,
         "The Engram rows arrived after the layer that needed them: the step waits.");
 
-  // The token comes out; the caches grow where their owners are.
+}
+
+// The token comes out and the caches grow where their owners are; the last entry says the step's time.
+void decode_append(Builder& b, const DecodeShare& d, const std::string& on_gpu) {
+  const model::Terms& t = b.t;
+  const std::string& share = d.share;
   const double app = t.tokens_replica * t.kv_share;
   const double append_global = b.val(FigureId::KvGlobalPerToken), append_win = t.window_layers * b.z.swa;
   const double append_all = append_global + append_win;
@@ -370,6 +396,23 @@ void build_decode(Builder& b) {
     s += " Step: " + S(b.val(FigureId::DecodeStepTime)) + on_gpu + ", " + model::bound_name(t.step) + ".";
   }
   if (b.m.engram_count == 0) b.out.note = "This model has no Engram layers.";
+}
+
+}  // namespace
+
+void build_decode(Builder& b) {
+  const model::Terms& t = b.t;
+  const double Br = t.batch_replica;
+  b.base_residency(Br, b.s.work.ctx);
+  b.out.total_figure = FigureId::DecodeStepTime;
+  const std::string on_gpu = t.gpus > 1 ? " (one GPU of " + N(t.gpus) + ": the busiest replica's " + N(Br) + (Br == 1 ? " session)" : " sessions)") : "";
+  const DecodeShare d{Builder::sessions_x(Br), Br * t.kv_share, t.kv_share < 1 ? " × 1/" + N(t.tp) + " (its share of the heads)" : std::string()};
+  if (b.m.engram_count > 0) decode_engram(b);
+  decode_weights(b);
+  decode_index(b, d);
+  decode_gather(b, d);
+  decode_fixed(b);
+  decode_append(b, d, on_gpu);
 }
 
 }  // namespace tierscope::anim::detail
