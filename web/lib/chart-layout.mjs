@@ -168,9 +168,14 @@ export function layoutChart(chart, opts = {}) {
     return { id: b.id, label: b.label, x: plot.x, y: Math.min(yHi, yLo), w: plot.w, h: Math.max(1, Math.abs(yLo - yHi)) };
   });
 
-  // Marks, each with its brief label where it covers no other mark's label and stays in the plot.
+  // Marks, each with its brief label where it covers no other mark's label nor any mark's dot and stays in
+  // the plot; a crowded mark goes without (its accessible name and the data table still say it).
   const marks = [];
   const taken = shades.filter((s) => s.label).map((s) => s.label);
+  for (const m of chart.marks || []) {
+    const x = sx(m.x), y = m.y === null || !Number.isFinite(m.y) ? NaN : sy(m.y);
+    if (Number.isFinite(x) && Number.isFinite(y)) taken.push({ x: x - MARK_R - 1, y: y - MARK_R - 1, w: 2 * MARK_R + 2, h: 2 * MARK_R + 2 });
+  }
   // Each keeps the app's `label` (what the point is) and `text` (its value); `tag` is the brief label placed.
   for (const m of chart.marks || []) {
     const x = sx(m.x), y = m.y === null || !Number.isFinite(m.y) ? NaN : sy(m.y);

@@ -9,7 +9,7 @@ import { chartSvg, chartTable, markName } from '../../../web/lib/chart-svg.mjs';
 import { FakeDocument } from './fake-dom.mjs';
 
 const golden = (name) => JSON.parse(fs.readFileSync(new URL(`../../golden/chart-${name}.json`, import.meta.url), 'utf8'));
-const CHARTS = ['roofline', 'sweep', 'breakdown'].map((n) => [n, golden(n)]);
+const CHARTS = ['roofline', 'sweep', 'breakdown', 'frontier'].map((n) => [n, golden(n)]);
 const SIZES = [[360, 300], [360, 520], [800, 420], [1920, 600]];
 
 // Every text box a layout draws, with what it is.
@@ -171,4 +171,19 @@ test('the frontier joins each layout\'s own points across the other layouts\' x 
   }
   const broken = layoutChart({ ...chart, chart: 'sweep' }, { width: 640, height: 360, px: 12, measure }).paths;
   assert.ok(broken.every((p) => p.d === '' && p.dots.length === 2), 'a sweep leaves the gaps open');
+});
+
+test('a mark\'s label covers no mark\'s dot: a crowded front labels what has room and leaves the rest to its names', () => {
+  const chart = golden('frontier');
+  for (const [width, height] of SIZES) {
+    const L = layoutChart(chart, { width, height, px: 12 });
+    const dots = L.marks.filter((m) => Number.isFinite(m.x)).map((m) => ({ id: m.id, x: m.x - 5, y: m.y - 5, w: 10, h: 10 }));
+    const tagged = L.marks.filter((m) => m.tag);
+    for (const m of tagged) for (const d of dots) assert.ok(!overlaps(m.tag, d), `${width}: ${m.tag.text} over the dot of ${d.id}`);
+    // Wide, every front point has room for its label; at a phone's width some go without, never all.
+    const front = L.marks.filter((m) => m.kind === 'front');
+    assert.ok(front.length >= 5);
+    if (width >= 800) assert.ok(tagged.length >= front.length / 2, `${width}: ${tagged.length} of ${front.length} labelled`);
+    else assert.ok(tagged.length >= 1, `${width}: some labelled`);
+  }
 });
