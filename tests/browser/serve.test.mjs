@@ -181,3 +181,13 @@ test('a refused serve setting names itself and runs nothing; Cancel stops a long
   await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.requests === 40; }, null, { timeout: 20000 });
   assert.deepEqual(errors.filter((e) => !/serve\.concurrency/.test(e)), []);
 });
+
+test('on a phone the Serve button brings its panel, below the canvas, into view', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&batch=2`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.click('#open-serve');
+  await page.waitForFunction(() => { const r = document.getElementById('serve-panel').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }, null, { timeout: 5000 });
+  await served(page);
+  assert.deepEqual(errors, []);
+});

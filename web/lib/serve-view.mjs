@@ -259,7 +259,17 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
   }
 
   function wire() {
-    $('open-serve').addEventListener('click', () => setOpen(!open()));
+    $('open-serve').addEventListener('click', () => {
+      setOpen(!open());
+      // On a phone the panel sits below the canvas: bring it into view when the button opened it there.
+      const panel = $('serve-panel');
+      if (!open() || !panel.getBoundingClientRect) return;
+      const r = panel.getBoundingClientRect();
+      if (r.top >= win.innerHeight || r.bottom <= 0) {
+        const still = win.matchMedia && win.matchMedia('(prefers-reduced-motion: reduce)').matches;
+        panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+      }
+    });
     $('serve-form').addEventListener('submit', (e) => { e.preventDefault(); V.heldFor = ''; start(); });
     $('serve-cancel').addEventListener('click', () => cancel());
     $('serve-play').addEventListener('click', () => playSteps());
