@@ -3,7 +3,6 @@
 // HBM with that step's KV instead of playing a path, the way the fleet view fills the tiers with a run.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 #include "app/app.h"
@@ -24,12 +23,11 @@ bool read_shares(std::string_view text, const char* field, std::vector<float>& o
   while (a < text.size()) {
     std::size_t b = text.find(',', a);
     if (b == std::string_view::npos) b = text.size();
-    const std::string item(text.substr(a, b - a));
+    const std::string_view item = text.substr(a, b - a);
     a = b + 1;
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || !(v >= 0 && v <= 1) || out.size() >= kMaxServeSteps) {
-      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, field, item.empty() ? "(empty)" : item,
+    double v = -1;
+    if (!model::read_number(item, v) || !(v >= 0 && v <= 1) || out.size() >= kMaxServeSteps) {
+      errors.push_back(model::make_error(model::ErrorCode::OutOfRange, field, item.empty() ? std::string("(empty)") : std::string(item),
                                          "up to " + std::to_string(kMaxServeSteps) + " shares from 0 to 1, joined by commas"));
       out.clear();
       return false;

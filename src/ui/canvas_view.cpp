@@ -394,18 +394,14 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   opt.host_playback = c.host_playback;
   opt.host_counters = c.host_counters;
   opt.panel_open = panel_area_wanted(app);
-  if (fleet_view(app)) {
-    // The fleet view: no move in flight; the tiers fill with the run's occupancy at the fleet clock.
+  const bool fleet = fleet_view(app), serve = serve_view(app) && app.serve_step >= 0;
+  if (fleet || serve) {
+    // No move in flight: the fleet view fills the tiers with the run's occupancy at the fleet clock, the
+    // Serve view on a replayed step fills HBM with that step's KV.
     st.packet.active = false;
     st.highlight = {};
     for (anim::ObjectState& o : st.objects) o.highlighted = false;
-    opt.occupancy = fleet_occupancy(app);
-  } else if (serve_view(app) && app.serve_step >= 0) {
-    // The Serve view on a replayed step: HBM fills with that step's KV; no path move is in flight.
-    st.packet.active = false;
-    st.highlight = {};
-    for (anim::ObjectState& o : st.objects) o.highlighted = false;
-    opt.occupancy = serve_occupancy(app);
+    opt.occupancy = fleet ? fleet_occupancy(app) : serve_occupancy(app);
   }
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
   // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words
