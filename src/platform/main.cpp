@@ -27,13 +27,33 @@ struct Context {
   bool quit = false;
   bool gl_ready = false;  // the UI's and the canvas's shaders are linked
   bool announced_ready = false;
+  GLsync gpu_started = nullptr;  // passed once the GPU has done the start-up's work (context, links, fonts)
+  double gpu_started_ms = 0.0;
 };
 
-// Before the first frame: once the page has built its views, waits for the shaders' link (the GPU process
-// starting the context and compiling them). False while the page is still building, or if they failed.
+// How long the first frame waits for the start-up's fence before it asks for the links anyway (a browser
+// that never reports the fence passed then only costs one blocking wait, as before the fence).
+constexpr double kGpuFenceWaitMs = 3000.0;
+
+// Whether the GPU has done the work main() gave it. Polled once a frame: WebGL reports a fence's state
+// without waiting, while asking for a link status (or any GL state) before the GPU has caught up blocks the
+// page's thread until it has — over a hundred milliseconds with a software GPU busy starting up.
+bool gpu_caught_up(Context& ctx) {
+  if (!ctx.gpu_started) return true;
+  GLint status = GL_UNSIGNALED;
+  glGetSynciv(ctx.gpu_started, GL_SYNC_STATUS, 1, nullptr, &status);
+  if (status != GL_SIGNALED && tierscope::platform::now_ms() - ctx.gpu_started_ms < kGpuFenceWaitMs) return false;
+  glDeleteSync(ctx.gpu_started);
+  ctx.gpu_started = nullptr;
+  return true;
+}
+
+// Before the first frame: once the page has built its views and the GPU has caught up with the start-up
+// (its fence has passed), asks for the shaders' links. False while either is still going, or if they failed.
 bool finish_start(Context& ctx) {
   using namespace tierscope;
   if (!bridge::page_settled()) return false;
+  if (!gpu_caught_up(ctx)) return false;
   if (!platform::finish_init(ctx.platform)) {
     ctx.quit = true;
     return false;
@@ -104,6 +124,9 @@ int main() {
   // The GL context and the shaders first: the GPU process compiles them while the model is worked out.
   if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
   tierscope::render::start(ctx.renderer);
+  ctx.gpu_started = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  ctx.gpu_started_ms = tierscope::platform::now_ms();
+  glFlush();  // the GPU starts on the links and the font atlas now, while the page builds its views
   tierscope::bridge::mark("gl");
   tierscope::ui::init(ctx.app);
   tierscope::bridge::mark("model");

@@ -36,8 +36,8 @@ struct Platform {
   double last_time_ms = 0.0;
   app::FramePacer pacer;                       // when to draw: after input, until Dear ImGui has settled
   bool gl_lost = false;                   // the WebGL context is gone: draw nothing until it is back
-  bool gl_restored = false;
-  bool touch_cancelled = false;           // the browser took the current touch to scroll: its lift clicks nothing               // it came back: GL objects must be made again before drawing
+  bool gl_restored = false;               // it came back: GL objects must be made again before drawing
+  bool touch_cancelled = false;           // the browser took the current touch to scroll: its lift clicks nothing
   FrameStats stats;
   render::UiRenderer ui;                  // draws ImGui's output
 };

@@ -152,6 +152,38 @@ test('a missing app script is reported too', async () => {
   await page.close();
 });
 
+test('the page paints its text before the app downloads, and its GL context comes after the worker that warms the GPU', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  const t = await page.evaluate(() => {
+    const fcp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
+    const res = (re) => performance.getEntriesByType('resource').find((e) => re.test(e.name));
+    const mark = (n) => performance.getEntriesByName(`tierscope-${n}`)[0];
+    return { fcp: fcp && fcp.startTime, wasm: res(/tierscope\.[0-9a-f]{10}\.wasm$/)?.startTime, warm: res(/gl-warm\.[0-9a-f]{10}\.js$/)?.startTime,
+      context: mark('context')?.startTime, main: mark('main')?.startTime };
+  });
+  for (const [k, v] of Object.entries(t)) assert.ok(Number.isFinite(v), `${k} is on the page's timeline (${JSON.stringify(t)})`);
+  assert.ok(t.wasm >= t.fcp, `the app's download starts after the first paint (${JSON.stringify(t)})`);
+  assert.ok(t.warm <= t.context && t.context <= t.main, `the worker's context, then the page's, then main() (${JSON.stringify(t)})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without the GPU warm-up (its worker refused, or no OffscreenCanvas) the app still starts', async () => {
+  for (const how of ['refused', 'no OffscreenCanvas']) {
+    const page = await env.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    if (how === 'refused') await page.route('**/gl-warm.*.js', (route) => route.fulfill({ status: 404, body: '' }));
+    else await page.addInitScript(() => { delete window.OffscreenCanvas; });
+    await page.goto(env.site.url);
+    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    assert.match(await page.locator('#status').textContent(), /^Ready/, how);
+    assert.equal(await page.locator('#fatal').isHidden(), true, how);
+    assert.deepEqual(errors, [], how);
+    await page.close();
+  }
+});
+
 test('the mouse wheel over the canvas scrolls the page; over a panel that can scroll, the panel takes it', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url + '#path=decode');
   await page.setViewportSize({ width: 1440, height: 900 });

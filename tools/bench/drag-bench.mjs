@@ -74,7 +74,7 @@ export async function dragBench(context, url, { changes = 120, view = 'chart-swe
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const get = (k, d) => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : d; };
-  const browser = await launch();
+  const browser = await launch({ gpuCompositing: true });
   const site = await serveSite();
   try {
     for (const view of DRAG_VIEWS) {

@@ -67,10 +67,11 @@ export function createLoader({ S, $, win, doc, hooks }) {
     return bytes;
   }
 
-  // The canvas's WebGL2 context, made as soon as the app starts loading: the GPU process takes a long while
-  // to start a context (over 100 ms with a software GPU), and the app's first frame waits for it, so it
-  // starts while the app downloads and compiles. The app's own request (same canvas, same attributes:
-  // src/platform/platform.cpp) is then handed this one.
+  // The canvas's WebGL2 context, made while the app downloads and compiles: the GPU process takes a long
+  // while to start a context (over a second with a software GPU), and the app's first frame waits for it.
+  // The app's own request (same canvas, same attributes: src/platform/platform.cpp) is then handed this one.
+  // Made after a throwaway context in a worker (gl-warm.js) has started the GPU's side off this thread and
+  // linked the same shaders, so neither the page's getContext nor its first frame blocks it for long.
   // The backing store is given its final size (CSS size × pixel ratio, truncated as the app's window does)
   // before the context exists: resizing a live WebGL context waits for the GPU process.
   function makeContext() {
@@ -83,16 +84,50 @@ export function createLoader({ S, $, win, doc, hooks }) {
       canvas.height = Math.trunc(box.height * ratio);
     }
     if (!canvas.getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) failLoad('webgl2');
+    mark('context');
+  }
+
+  // Resolves once the page has painted its first text (or after a few seconds: a hidden tab paints nothing).
+  function afterFirstPaint() {
+    return new Promise((resolve) => {
+      let done = false;
+      const go = () => { if (!done) { done = true; resolve(); } };
+      win.setTimeout(go, 3000);
+      const Observer = win.PerformanceObserver;
+      if (!Observer || !(Observer.supportedEntryTypes || []).includes('paint')) {
+        win.requestAnimationFrame(() => win.setTimeout(go, 0));
+        return;
+      }
+      const painted = (entries) => entries.some((e) => e.name === 'first-contentful-paint');
+      if (painted(win.performance.getEntriesByType('paint'))) { go(); return; }
+      const observer = new Observer((list) => { if (painted(list.getEntries())) { observer.disconnect(); go(); } });
+      observer.observe({ type: 'paint', buffered: true });
+    });
+  }
+
+  // A throwaway WebGL2 context in a worker; resolves when it is made, when it fails, or after a few seconds.
+  function warmGpu() {
+    if (typeof win.Worker !== 'function' || typeof win.OffscreenCanvas !== 'function') return Promise.resolve();
+    return new Promise((resolve) => {
+      let worker = null;
+      const done = () => { if (worker) worker.terminate(); worker = null; resolve(); };
+      try {
+        worker = new win.Worker(new win.URL('gl-warm.js', doc.baseURI));
+      } catch (e) {
+        resolve();
+        return;
+      }
+      worker.onmessage = done;
+      worker.onerror = (e) => { e.preventDefault(); done(); };
+      win.setTimeout(done, 4000);
+    });
   }
 
   // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
   // is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
-  // The request is made before the GL context (so the download runs while the context is made), and
-  // the response is read after.
   async function compileWasm(url) {
     const request = win.fetch(url, { credentials: 'same-origin' });
     request.catch(() => {});  // reported below, once awaited
-    makeContext();
     let response;
     try { response = await request; } catch (e) { throw new Error(url + ': ' + e.message); }
     if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
@@ -126,11 +161,18 @@ export function createLoader({ S, $, win, doc, hooks }) {
   const failWasm = (e) => failLoad(win.WebAssembly.CompileError && e instanceof win.WebAssembly.CompileError ? 'compile' : 'fetch', e && e.message);
 
   // A browser without WebGL2 at all is told before anything downloads. Whether a context can really be made
-  // shows when the app makes its own: a throwaway test context would cost a second GPU context at start-up.
+  // shows when the page makes its own (the worker's throwaway context reports nothing).
   function start() {
     if (typeof win.WebGL2RenderingContext !== 'function') { failLoad('no-webgl2'); return; }
     if (!win.WebAssembly || !win.WebAssembly.validate(BULK_MEMORY_PROBE)) { failLoad('old-wasm'); return; }
     $('status').textContent = 'Loading…';
+    // The page's own text paints first: the app's download would take the network from the style sheet
+    // on a slow link, and the GPU's start-up would hold the paint back.
+    afterFirstPaint().then(load);
+  }
+
+  function load() {
+    if (S.failed) return;
     const script = doc.createElement('script');
     script.src = 'tierscope.js';
     script.onload = () => {
@@ -139,8 +181,8 @@ export function createLoader({ S, $, win, doc, hooks }) {
         canvas: $('canvas'),
         locateFile: (path) => path,  // next to this page, whatever the base path
         instantiateWasm(imports, receive) {
-          wasm
-            .then((mod) => { mark('compiled'); return win.WebAssembly.instantiate(mod, imports).then((instance) => { mark('instantiated'); receive(instance, mod); }); })
+          Promise.all([wasm, context])
+            .then(([mod]) => { mark('compiled'); return win.WebAssembly.instantiate(mod, imports).then((instance) => { mark('instantiated'); receive(instance, mod); }); })
             .catch(failWasm);
           return {};
         },
@@ -164,6 +206,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
     doc.head.appendChild(script);  // its download starts now; it runs once the wasm below is on its way
     const wasm = compileWasm('tierscope.wasm');
     wasm.catch(failWasm);
+    const context = warmGpu().then(makeContext);
   }
 
   return { start, failLoad, showProgress };

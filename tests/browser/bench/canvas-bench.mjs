@@ -17,7 +17,7 @@ const SIZES = [[1280, 800], [1920, 1080]];
 const stats = (page) => page.evaluate(() => window.tierscope.stats());
 
 const site = await serveSite();
-const browser = await launch();
+const browser = await launch({ gpuCompositing: true });
 try {
   for (const [w, h] of SIZES) {
     const page = await browser.context.newPage();

@@ -13,7 +13,7 @@ for (let i = 0; i < args.length; i++) {
 if (!(Number.isInteger(runs) && runs >= 3 && runs <= 1000)) { console.error(`--runs: a whole number from 3 to 1000, not '${runsText}'`); process.exit(2); }
 
 const site = await serveSite();
-const browser = await launch();
+const browser = await launch({ gpuCompositing: true });
 try {
   const page = await browser.context.newPage();
   await page.goto(site.url + '#view=chart-sweep');

@@ -17,7 +17,7 @@ if (!(Number.isInteger(runs) && runs >= 1 && runs <= 20)) { console.error('--run
 
 const q = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const site = await serveSite();
-const browser = await launch();
+const browser = await launch({ gpuCompositing: true });
 try {
   console.log(`fleet view, ${link}`);
   console.log('run  wall s  events     slices  ms p50  ms p95  ms max  >8 ms  events/s sliced  WASM heap');
