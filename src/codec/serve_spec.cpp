@@ -39,7 +39,7 @@ bool real_flag(std::string_view flag, std::string_view value, double lo, double 
 }
 
 constexpr const char* kFlags[] = {"--concurrency", "--rate",   "--requests", "--input",     "--output", "--lengths", "--range-ratio",
-                                  "--len-sigma",   "--budget", "--prefill",  "--instances", "--steps",  "--seed"};
+                                  "--len-sigma",   "--budget", "--prefill",  "--instances", "--steps",  "--steps-from", "--seed"};
 
 }  // namespace
 
@@ -84,7 +84,9 @@ const char* serve_flags_text() {
          "  --prefill MODE       serve: chunked (prompt chunks ride decode steps), first (prefill steps alone), none (a\n"
          "                       decode pool: prompts arrive cached), auto (the engine's default)\n"
          "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"
-         "  --steps N            serve: the first N scheduled steps in the output (0 to 10000)\n";
+         "  --steps N            serve: N scheduled steps in the output (0 to 10000), the first ones unless\n"
+         "                       --steps-from K starts them at the run's step K (0 to 100000000; past the\n"
+         "                       run's last step, none are kept): steps of the steady state, not the ramp-up\n";
 }
 
 bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& spec, model::Error& err) {
@@ -135,12 +137,15 @@ bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& sp
   } else if (flag == "--steps") {
     if (!int_flag(flag, value, 0, 10000, n, err)) return false;
     spec.steps = static_cast<int>(n);
+  } else if (flag == "--steps-from") {
+    if (!int_flag(flag, value, 0, 100000000, n, err)) return false;
+    spec.steps_from = static_cast<int>(n);
   } else if (flag == "--seed") {
     if (!int_flag(flag, value, 0, 2147483647, n, err)) return false;
     spec.seed = static_cast<std::uint64_t>(n);
   } else {
     err = make_error(ErrorCode::UnknownKey, "flag", flag, "a serve flag: --concurrency, --rate, --requests, --input, --output, --lengths, "
-                                                         "--range-ratio, --len-sigma, --budget, --prefill, --instances, --steps, --seed");
+                                                         "--range-ratio, --len-sigma, --budget, --prefill, --instances, --steps, --steps-from, --seed");
     return false;
   }
   return true;
@@ -150,7 +155,7 @@ namespace {
 
 // The settings a link may carry, in the flags' order (the seed and a trace are not among them).
 constexpr const char* kSettings[] = {"concurrency", "rate",   "requests", "input",     "output", "lengths",
-                                     "range-ratio", "len-sigma", "budget", "prefill", "instances", "steps"};
+                                     "range-ratio", "len-sigma", "budget", "prefill", "instances", "steps", "steps-from"};
 
 std::string setting_value(const ServeSpec& s, std::string_view name) {
   if (name == "concurrency") return std::to_string(s.concurrency);
@@ -165,6 +170,7 @@ std::string setting_value(const ServeSpec& s, std::string_view name) {
   if (name == "prefill") return prefill_mode_name(s.prefill);
   if (name == "instances") return std::to_string(s.instances);
   if (name == "steps") return std::to_string(s.steps);
+  if (name == "steps-from") return std::to_string(s.steps_from);
   return "";
 }
 

@@ -31,7 +31,8 @@ struct ServeSpec {
   int budget = 0;             // tokens one step schedules (decodes and prefill chunks); 0: the engine's
   PrefillMode prefill = PrefillMode::Auto;
   int instances = 1;          // identical instances behind a least-outstanding router
-  int steps = 0;              // scheduled steps kept for the trace (the first ones)
+  int steps = 0;              // scheduled steps kept for the trace
+  int steps_from = 0;         // the run's step (counted from 0) the kept steps start at: 0 keeps the first
   std::uint64_t seed = 1;
   // From a recorded trace (Lengths::Trace): each request's input and output tokens, in order.
   std::vector<std::uint32_t> trace_input, trace_output;

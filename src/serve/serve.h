@@ -30,6 +30,7 @@ const SchedulerDefaults& scheduler_defaults(model::EngineKind e);
 
 // One scheduled step as the ledger shows it.
 struct StepRecord {
+  std::uint64_t index = 0;              // the run's step, counted from 0 over all instances
   double start = 0, seconds = 0;
   int instance = 0;
   std::vector<std::uint32_t> decodes;   // request ids decoding

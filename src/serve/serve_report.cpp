@@ -71,7 +71,7 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
 }
 
 std::string step_text(const StepRecord& st) {
-  std::string o = "step at " + model::human(st.start, "s") + " on instance " + std::to_string(st.instance) + ": " + model::human(st.seconds, "s") + " — " +
+  std::string o = "step " + model::num(static_cast<double>(st.index)) + " at " + model::human(st.start, "s") + " on instance " + std::to_string(st.instance) + ": " + model::human(st.seconds, "s") + " — " +
                   std::to_string(st.decodes.size()) + " decodes at context " + model::num(st.ctx) + " (" + model::human(st.decode_s, "s") + ")";
   if (!st.prefills.empty()) {
     o += ", prompt chunks";
@@ -119,7 +119,7 @@ std::string serve_json(const ServeResult& r) {
   }
   w.array("steps_trace", model::json_lines(4));
   for (const StepRecord& st : r.trace) {
-    w.object(model::kJsonSpaced).num("start_s", st.start).num("seconds", st.seconds).integer("instance", st.instance);
+    w.object(model::kJsonSpaced).integer("index", static_cast<long long>(st.index)).num("start_s", st.start).num("seconds", st.seconds).integer("instance", st.instance);
     w.array("decodes");
     for (std::uint32_t id : st.decodes) w.integer(id);
     w.end().array("prefills");

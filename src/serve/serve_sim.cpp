@@ -281,10 +281,12 @@ void Replay::start_step(int i, double t) {
   seconds = decode_s + prefill_s;
   in.busy = true;
   in.end = t + seconds;
+  const std::uint64_t index = r_.steps;
   r_.steps += 1;
   r_.max_batch_seen = std::max<double>(r_.max_batch_seen, static_cast<double>(in.dec.size()));
-  if (r_.trace.size() < static_cast<std::size_t>(spec_.steps)) {
+  if (index >= static_cast<std::uint64_t>(spec_.steps_from) && r_.trace.size() < static_cast<std::size_t>(spec_.steps)) {
     StepRecord rec;
+    rec.index = index;
     rec.start = t;
     rec.seconds = seconds;
     rec.instance = i;

@@ -150,6 +150,14 @@ test('the Serve button opens the panel on the scenario\'s own batch; a new setti
   await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.concurrency === 6; }, null, { timeout: 20000 });
   assert.match(await page.evaluate(() => location.hash), /serve=concurrency:6,requests:30/);
   assert.equal((await page.evaluate(() => window.tierscope.serve())).summary.requests, 30);
+  assert.equal(await page.$eval('#serve-steps-title', (t) => t.textContent), 'The first scheduled steps');
+  // Steps shown from a later step: the steady state's, numbered as in the run, and the link names it.
+  await page.fill('#serve-steps-from', '20');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.steps_trace.length && s.summary.steps_trace[0].index === 20; }, null, { timeout: 20000 });
+  assert.match(await page.evaluate(() => location.hash), /serve=concurrency:6,requests:30,steps:8,steps-from:20/);
+  assert.equal(await page.$eval('#serve-steps-title', (t) => t.textContent), 'Scheduled steps from step 20');
+  assert.match(await page.$eval('#serve-steps li:first-child button', (b) => b.textContent), /^step 20 at /);
   // Closing the panel leaves the link's settings for next time, and the view.
   await page.click('#open-serve');
   assert.equal(await page.$eval('#serve-panel', (p) => p.hidden), true);

@@ -19,6 +19,8 @@ const FIELDS = [
   { id: 'serve-output', name: 'output' },
   { id: 'serve-lengths', name: 'lengths' },
   { id: 'serve-prefill', name: 'prefill' },
+  // The run's step the listed steps start at: later ones show the steady state, not the clients' ramp-up.
+  { id: 'serve-steps-from', name: 'steps-from' },
 ];
 // The steps the panel lists when the link names none: enough to see prompt chunks share steps with decodes.
 const DEFAULT_STEPS = 8;
@@ -55,6 +57,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     starting: false,  // start() is refreshing the page with the settings it just set
     step: -1,         // the replayed step the canvas shows (-1: none)
     timer: 0,         // the steps' playback
+    runSettings: '',  // the settings of the run on screen (its steps start where they say)
   };
   // How long each step stays on the canvas while the steps play.
   const STEP_MS = 900;
@@ -120,6 +123,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     notices.clear('serve');
     if (V.job) S.work.cancel(V.job.id);
     const key = keyOf();
+    V.runSettings = (S.state && S.state.serve) || '';  // the settings this run's steps were kept by
     const bar = $('serve-progress');
     bar.hidden = false;
     bar.value = 0;
@@ -219,6 +223,8 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const steps = r.steps || [];
     $('serve-steps').replaceChildren(...steps.map((t, i) => el('li', {}, [el('button', { type: 'button', class: 'serve-step', 'data-step': String(i), text: t.text })])));
     $('serve-steps-box').hidden = !steps.length;
+    const from = Number(new Map(readSettings(V.runSettings)).get('steps-from') || 0);
+    setText($('serve-steps-title'), from > 0 ? `Scheduled steps from step ${from.toLocaleString('en-US')}` : 'The first scheduled steps');
     stopSteps();
     V.steps = { written: steps.map((t) => t.kvWritten).join(','), reserved: steps.map((t) => t.kvReserved).join(','), count: steps.length };
     showStep(-1);

@@ -29,8 +29,9 @@ TEST_CASE("serve settings: read, spelled once, and read back to the same spec") 
   CHECK(serve::serve_settings_text(serve::ServeSpec{}).empty());
   // A rate written back reads as the same number.
   serve::ServeSpec rated;
-  REQUIRE(serve::serve_settings_from_text("rate:0.1,prefill:first,instances:2,steps:8", rated, errors));
-  CHECK(serve::serve_settings_text(rated) == "rate:0.1,prefill:first,instances:2,steps:8");
+  REQUIRE(serve::serve_settings_from_text("steps-from:500,rate:0.1,prefill:first,instances:2,steps:8", rated, errors));
+  CHECK(rated.steps_from == 500);
+  CHECK(serve::serve_settings_text(rated) == "rate:0.1,prefill:first,instances:2,steps:8,steps-from:500");
   std::string canonical;
   CHECK(serve::serve_settings_known("steps:8,rate:0.1", &canonical));
   CHECK(canonical == "rate:0.1,steps:8");
@@ -45,7 +46,8 @@ TEST_CASE("serve settings: every refusal names the setting, the value and what i
   for (const Bad& b : {Bad{"concurrency:0", "serve.concurrency"}, Bad{"concurrency", "serve.concurrency"}, Bad{"requests:1.5", "serve.requests"},
                        Bad{"lengths:trace", "serve.lengths"}, Bad{"lengths:zipf", "serve.lengths"}, Bad{"seed:3", "serve.seed"},
                        Bad{"nope:1", "serve.nope"}, Bad{"input:4,input:8", "serve.input"}, Bad{",", "serve.(empty)"},
-                       Bad{"range-ratio:1", "serve.range-ratio"}, Bad{"instances:65", "serve.instances"}}) {
+                       Bad{"range-ratio:1", "serve.range-ratio"}, Bad{"instances:65", "serve.instances"},
+                       Bad{"steps-from:-2", "serve.steps-from"}, Bad{"steps-from:x", "serve.steps-from"}}) {
     INFO(b.text);
     serve::ServeSpec spec;
     model::Errors errors;

@@ -113,6 +113,38 @@ TEST_CASE("serve: the same seed gives the same bytes; another seed other draws")
   CHECK(one.find("\"steps_trace\"") != std::string::npos);
 }
 
+TEST_CASE("serve: --steps-from keeps the run's steps from that step on; the run itself is the same") {
+  const model::Scenario s = preset();
+  serve::ServeSpec first = closed(32, 200);
+  first.steps = 60;
+  serve::ServeSpec later = first;
+  later.steps = 10;
+  later.steps_from = 50;
+  const serve::ServeResult a = replay(s, first), b = replay(s, later);
+  REQUIRE(a.trace.size() == 60);
+  REQUIRE(b.trace.size() == 10);
+  for (std::size_t i = 0; i < b.trace.size(); ++i) {
+    INFO(i);
+    const serve::StepRecord &x = a.trace[50 + i], &y = b.trace[i];
+    CHECK(y.index == 50 + i);
+    CHECK(y.index == x.index);
+    CHECK(y.start == x.start);
+    CHECK(y.seconds == x.seconds);
+    CHECK(y.decodes == x.decodes);
+    CHECK(y.prefills == x.prefills);
+    CHECK(serve::step_text(y) == serve::step_text(x));
+  }
+  CHECK(serve::step_text(b.trace[0]).rfind("step 50 at ", 0) == 0);
+  // Which steps are kept changes nothing of the replay.
+  CHECK(a.steps == b.steps);
+  CHECK(a.duration == b.duration);
+  CHECK(a.tpot.mean == b.tpot.mean);
+  // Past the run's last step none are kept.
+  serve::ServeSpec past = later;
+  past.steps_from = static_cast<int>(a.steps) + 1;
+  CHECK(replay(s, past).trace.empty());
+}
+
 TEST_CASE("serve: a request that cannot fit is refused with the reason, the rest run") {
   const model::Scenario s = preset();
   const serve::ServeResult probe = replay(s, closed(1, 1));
@@ -170,7 +202,7 @@ TEST_CASE("serve: every bad flag names itself, its value and what is allowed") {
   for (const Bad& b : {Bad{"--concurrency", "0"}, Bad{"--concurrency", "1.5"}, Bad{"--rate", "-1"}, Bad{"--rate", "nan"},
                        Bad{"--requests", "0"}, Bad{"--input", "x"}, Bad{"--lengths", "zipf"}, Bad{"--range-ratio", "1"},
                        Bad{"--len-sigma", "4"}, Bad{"--budget", "0"}, Bad{"--prefill", "later"}, Bad{"--instances", "65"},
-                       Bad{"--steps", "-1"}, Bad{"--nope", "1"}}) {
+                       Bad{"--steps", "-1"}, Bad{"--steps-from", "-1"}, Bad{"--steps-from", "100000001"}, Bad{"--nope", "1"}}) {
     serve::ServeSpec spec;
     model::Error e;
     INFO(b.flag << " " << b.value);
