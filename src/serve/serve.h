@@ -51,6 +51,7 @@ struct ServeResult {
   double rate = 0, kv_tokens = 0;  // KV capacity of one instance, tokens
   double accept_len = 1;           // mean tokens a decode step yields per session
   std::uint64_t seed = 1;
+  int steps_from = 0;              // the run's step the trace starts at
   // Outcome.
   std::uint64_t requests = 0, completed = 0, refused = 0, steps = 0, evaluations = 0;
   std::string refused_why;  // the first refusal's reason
@@ -116,6 +117,8 @@ std::string serve_setup_text(const ServeResult& r);
 std::vector<ReportRow> serve_rows(const ServeResult& r);
 std::vector<LatencyRow> serve_latency_rows(const ServeResult& r);
 std::string step_text(const StepRecord& st);
+// The heading over the trace's steps: the first steps, or the steps from the one the spec named.
+std::string steps_title(const ServeResult& r);
 std::string serve_json(const ServeResult& r);
 std::string serve_csv(const ServeResult& r);
 

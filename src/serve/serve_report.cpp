@@ -81,6 +81,10 @@ std::string step_text(const StepRecord& st) {
   return o + ", " + st.bound;
 }
 
+std::string steps_title(const ServeResult& r) {
+  return r.steps_from > 0 ? "Scheduled steps from step " + model::num(static_cast<double>(r.steps_from)) : std::string("The first scheduled steps");
+}
+
 std::string serve_text(const ServeResult& r) {
   std::string o = "============ Serving Benchmark Result ============\n";
   o += setup_text(r) + "\n";

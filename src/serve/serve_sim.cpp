@@ -110,6 +110,7 @@ bool Replay::setup(model::Errors& errors) {
   r_.mode = spec_.concurrency > 0 ? "closed loop" : "open loop (Poisson)";
   r_.lengths = lengths_name(spec_.lengths);
   r_.seed = spec_.seed;
+  r_.steps_from = spec_.steps_from;
   // KV capacity of one instance in tokens: each replica's KV budget over a session's KV per GPU at the
   // scenario's context, times that context, over the replicas.
   const model::Values& v = base.values;

@@ -191,7 +191,7 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
     serve::latency_chart(r, c);
     out.key("summary").raw(serve::serve_json(r)).key("chart").raw(model::chart_to_json(c));
     // The summary's words and numbers as `tierscope serve` prints them, for the page's tables.
-    out.str("setup", serve::serve_setup_text(r)).str("admission", r.admission).str("refusedWhy", r.refused > 0 ? r.refused_why : std::string());
+    out.str("setup", serve::serve_setup_text(r)).str("stepsTitle", serve::steps_title(r)).str("admission", r.admission).str("refusedWhy", r.refused > 0 ? r.refused_why : std::string());
     out.array("rows");
     for (const serve::ReportRow& row : serve::serve_rows(r)) out.object().str("label", row.label).str("value", row.value).end();
     out.end().array("latency");

@@ -57,7 +57,6 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     starting: false,  // start() is refreshing the page with the settings it just set
     step: -1,         // the replayed step the canvas shows (-1: none)
     timer: 0,         // the steps' playback
-    runSettings: '',  // the settings of the run on screen (its steps start where they say)
   };
   // How long each step stays on the canvas while the steps play.
   const STEP_MS = 900;
@@ -123,7 +122,6 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     notices.clear('serve');
     if (V.job) S.work.cancel(V.job.id);
     const key = keyOf();
-    V.runSettings = (S.state && S.state.serve) || '';  // the settings this run's steps were kept by
     const bar = $('serve-progress');
     bar.hidden = false;
     bar.value = 0;
@@ -223,8 +221,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const steps = r.steps || [];
     $('serve-steps').replaceChildren(...steps.map((t, i) => el('li', {}, [el('button', { type: 'button', class: 'serve-step', 'data-step': String(i), text: t.text })])));
     $('serve-steps-box').hidden = !steps.length;
-    const from = Number(new Map(readSettings(V.runSettings)).get('steps-from') || 0);
-    setText($('serve-steps-title'), from > 0 ? `Scheduled steps from step ${from.toLocaleString('en-US')}` : 'The first scheduled steps');
+    setText($('serve-steps-title'), r.stepsTitle || '');
     stopSteps();
     V.steps = { written: steps.map((t) => t.kvWritten).join(','), reserved: steps.map((t) => t.kvReserved).join(','), count: steps.length };
     showStep(-1);

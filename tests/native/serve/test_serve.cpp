@@ -135,6 +135,9 @@ TEST_CASE("serve: --steps-from keeps the run's steps from that step on; the run 
     CHECK(serve::step_text(y) == serve::step_text(x));
   }
   CHECK(serve::step_text(b.trace[0]).rfind("step 50 at ", 0) == 0);
+  // The heading over the steps says where they start.
+  CHECK(serve::steps_title(a) == "The first scheduled steps");
+  CHECK(serve::steps_title(b) == "Scheduled steps from step 50");
   // Which steps are kept changes nothing of the replay.
   CHECK(a.steps == b.steps);
   CHECK(a.duration == b.duration);
