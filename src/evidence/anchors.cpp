@@ -46,6 +46,10 @@ constexpr const char* kXGptOss = "https://inferencex.semianalysis.com/compare/gp
 #define A1K8K "1K/8K: context 5,120 on average (prompt + half the output)"
 #define A8K1K "8K/1K: context 8,704 on average (prompt + half the output)"
 #define AMAX "maximum load read as every session that fits (batch=capacity)"
+// A "best config" curve is the best layout at each per-user rate over the sources' 8-GPU node (TP 1-8, DP
+// and EP among them); the replay reads the front of every layout of that node, the single step is DP8 of TP1.
+#define NODE8 "gpus=8&tp=1&dp=8&"
+#define ANODE8 "an 8-GPU node, as the source sweeps its layouts over one (the single step at DP8 of TP1); "
 #define ACURVE "a point of a serving curve (tok/s/GPU at a tok/s/user): the model's figure is at maximum load, for reference only"
 #define R1DEP4 "gpus=4&tp=1&dp=4&ep=4&"
 #define H200DEP8 "engine=trtllm&kv_fmt=fp8&gpus=8&tp=1&dp=8&ep=8&"
@@ -264,17 +268,17 @@ const Anchor kAnchors[] = {
     {"llama70b-h100-tp2-8k1k", "Llama 3.3 70B FP8, 2×H100 TP2, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
      "gpus=2&tp=2&" LLAMA_FP8 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 398, Pv::Engine, "2026", kTrtPerf, 24},
     {"llama70b-b200-fp8-76", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 76 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 4431, Pv::Measured, "2025", kXLlama, 25, true, 76},
+     "gpu=b200&" NODE8 LLAMA_FP8 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 4431, Pv::Measured, "2025", kXLlama, 25, true, 76},
     {"llama70b-b200-fp8-108", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 108 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 2744, Pv::Measured, "2025", kXLlama, 25, true, 108},
+     "gpu=b200&" NODE8 LLAMA_FP8 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 2744, Pv::Measured, "2025", kXLlama, 25, true, 108},
     {"llama70b-b200-fp8-139", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 139 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP8 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 912, Pv::Measured, "2025", kXLlama, 25, true, 139},
+     "gpu=b200&" NODE8 LLAMA_FP8 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 912, Pv::Measured, "2025", kXLlama, 25, true, 139},
     {"llama70b-b200-fp4-76", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 76 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 5971, Pv::Measured, "2025", kXLlama, 26, true, 76},
+     "gpu=b200&" NODE8 LLAMA_FP4 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 5971, Pv::Measured, "2025", kXLlama, 26, true, 76},
     {"llama70b-b200-fp4-108", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 108 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 3099, Pv::Measured, "2025", kXLlama, 26, true, 108},
+     "gpu=b200&" NODE8 LLAMA_FP4 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 3099, Pv::Measured, "2025", kXLlama, 26, true, 108},
     {"llama70b-b200-fp4-139", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 139 tok/s per user", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "TP1; " ACURVE, M::TotalTokensPerSGpu, 1032, Pv::Measured, "2025", kXLlama, 26, true, 139},
+     "gpu=b200&" NODE8 LLAMA_FP4 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 1032, Pv::Measured, "2025", kXLlama, 26, true, 139},
     {"llama2-70b-b200-mlperf-offline", "Llama 2 70B, 8×B200, TensorRT-LLM, MLPerf v5.1 offline (per GPU)", "llama31-70b-8xh100",
      "vocab=32000&max_pos=4096&gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity",
      "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " A1K1K
@@ -309,15 +313,15 @@ const Anchor kAnchors[] = {
      "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-72", "gpt-oss-120b FP4, B200, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72},
+     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72},
     {"oss120-b200-100", "gpt-oss-120b FP4, B200, best config, 1K/1K at 100 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" OSS_FP8 L1K1K "&batch=capacity", "TP1; " AOSS ACURVE, M::TotalTokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100},
+     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100},
     {"oss120-mi325x-72", "gpt-oss-120b FP4, MI325X, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" OSS_FP8 L1K1K "&batch=capacity",
-     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TotalTokensPerSGpu, 1999, Pv::Measured, "2025", kXGptOss, 31, true, 72},
+     "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" NODE8 OSS_FP8 L1K1K "&batch=capacity",
+     "MI325X as an MI300X with 256 GB at 6 TB/s; " ANODE8 ACURVE, M::TotalTokensPerSGpu, 1999, Pv::Measured, "2025", kXGptOss, 31, true, 72},
     {"oss120-mi325x-100", "gpt-oss-120b FP4, MI325X, best config, 1K/1K at 100 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" OSS_FP8 L1K1K "&batch=capacity",
-     "MI325X as an MI300X with 256 GB at 6 TB/s; TP1; " ACURVE, M::TotalTokensPerSGpu, 835, Pv::Measured, "2025", kXGptOss, 31, true, 100},
+     "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" NODE8 OSS_FP8 L1K1K "&batch=capacity",
+     "MI325X as an MI300X with 256 GB at 6 TB/s; " ANODE8 ACURVE, M::TotalTokensPerSGpu, 835, Pv::Measured, "2025", kXGptOss, 31, true, 100},
     {"oss120-gb300-mlperf-offline", "gpt-oss-120b, 4×GB300 (Lambda), MLPerf v6.0 offline (per GPU)", "gpt-oss-120b-1xh200",
      "gpu=gb300&" OSS_FP8 L1K1K "&batch=capacity", "one GPU per replica; " A1K1K ": MLPerf's offline dataset and scheduling need the serving replay",
      M::TokensPerSGpu, 60220.0 / 4, Pv::Measured, "2026-04", "https://thedailyscout.com/s/7BVZlhW-nHw", 32, true},
