@@ -82,9 +82,14 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
   if (m == model::AnchorMetric::DecodeTokensPerSGpu || m == model::AnchorMetric::StepTime) spec.prefill = PrefillMode::None;
   if (m == model::AnchorMetric::PrefillTokensPerSGpu) {
-    // As the single-step metric reads it: every replica prefilling a prompt of its own at once.
-    spec.output = 2;
-    spec.concurrency = std::max(spec.concurrency, std::max(1, s.par.dp));
+    // A prefill pool at load: every replica's step budget full of prompts, and as many again queued behind
+    // them, so no replica idles while another's share of the arrivals runs (data-parallel replicas step
+    // together). One prompt per replica would leave the step to the replica that drew two. The pool's work
+    // ends at the first token (the decode pool takes the KV from there), so no request waits on a decode.
+    spec.output = 1;
+    const int budget = scheduler_defaults(s.engine.kind).budget;
+    const int per_replica = 2 * std::max(1, (budget + spec.input - 1) / spec.input);
+    spec.concurrency = std::max(spec.concurrency, per_replica * std::max(1, s.par.dp));
     spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
   }
   out.concurrency = spec.concurrency;

@@ -140,9 +140,11 @@ bool Replay::setup(model::Errors& errors) {
 
 void Replay::draw_lengths(std::uint32_t id, int& prompt, int& output) {
   sim::Rng g = sim::Rng::of(spec_.seed, 0x100000000ull + id);
+  // Both bounds rounded down, as the engines' random datasets draw them (an integer in [⌊L(1−r)⌋, ⌊L(1+r)⌋]):
+  // a ceiling above would draw a one-token output as 1 or 2, half the requests then waiting on a decode.
   const auto uniform_len = [&](int mean) {
     const int lo = std::max(1, static_cast<int>(std::floor(mean * (1 - spec_.range_ratio))));
-    const int hi = std::max(lo, static_cast<int>(std::ceil(mean * (1 + spec_.range_ratio))));
+    const int hi = std::max(lo, static_cast<int>(std::floor(mean * (1 + spec_.range_ratio))));
     return lo + static_cast<int>(g.below(static_cast<std::uint32_t>(hi - lo + 1)));
   };
   const auto lognormal_len = [&](int mean) {
