@@ -60,6 +60,7 @@ const char* prefill_mode_name(PrefillMode m) {
     case PrefillMode::Chunked: return "chunked";
     case PrefillMode::First: return "first";
     case PrefillMode::None: return "none";
+    case PrefillMode::Pd: return "pd";
     case PrefillMode::Count: break;
   }
   return "";
@@ -82,7 +83,8 @@ const char* serve_flags_text() {
          "  --len-sigma S        serve: sharegpt lengths' σ of the log, 0 to 3\n"
          "  --budget N           serve: tokens one step schedules (1 to 1048576; default: the engine's)\n"
          "  --prefill MODE       serve: chunked (prompt chunks ride decode steps), first (prefill steps alone), none (a\n"
-         "                       decode pool: prompts arrive cached), auto (the engine's default)\n"
+         "                       decode pool: prompts arrive cached), pd (prefill and decode disaggregated: a\n"
+         "                       prefill pool sized to keep up, its GPUs counted), auto (the engine's default)\n"
          "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"
          "  --steps N            serve: N scheduled steps in the output (0 to 10000), the first ones unless\n"
          "                       --steps-from K starts them at the run's step K (0 to 100000000; past the\n"
@@ -127,8 +129,9 @@ bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& sp
     else if (value == "first") spec.prefill = PrefillMode::First;
     else if (value == "auto") spec.prefill = PrefillMode::Auto;
     else if (value == "none") spec.prefill = PrefillMode::None;
+    else if (value == "pd") spec.prefill = PrefillMode::Pd;
     else {
-      err = make_error(ErrorCode::BadEnum, flag, value, "chunked, first, none, auto");
+      err = make_error(ErrorCode::BadEnum, flag, value, "chunked, first, none, pd, auto");
       return false;
     }
   } else if (flag == "--instances") {

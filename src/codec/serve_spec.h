@@ -14,10 +14,11 @@ namespace tierscope::serve {
 
 enum class Lengths : std::uint8_t { Fixed, Random, Sharegpt, Trace, Count };
 // Auto: the engine's default. None: a decode pool of a disaggregated deployment (prompts arrive cached, the
-// first token already out).
-enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Count };
+// first token already out). Pd: the whole disaggregated deployment: each prompt runs in a prefill pool sized
+// to keep up with the arrivals (its GPUs counted in the per-GPU figures), then joins the decode pool.
+enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Pd, Count };
 const char* lengths_name(Lengths l);           // "fixed", "random", "sharegpt", "trace"
-const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none"
+const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none", "pd"
 
 // What a person sets beside the scenario: every field has a `serve` flag of the same name (serve_flags_text()).
 struct ServeSpec {

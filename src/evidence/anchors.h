@@ -48,6 +48,7 @@ struct Anchor {
                         // or a benchmark with arrivals, which one step at a fixed batch does not reproduce;
                         // carried and evaluated, but kept out of the summary's aim
   double per_user = 0;  // a serving curve's point at this output tok/s per user (0: at the settings' concurrency)
+  bool disagg = false;  // the source ran prefill and decode on pools of their own (PD): replayed with --prefill pd
 };
 std::span<const Anchor> anchors();
 

@@ -157,6 +157,7 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
       spec.lengths = Lengths::Random;
       spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
       spec.seed = o.seed;
+      spec.prefill = o.prefill;
       ServeResult r;
       model::Errors e;
       if (!run_serve(ls[li].s, spec, r, e) || r.completed == 0 || !(r.tps_user > 0)) continue;

@@ -9,6 +9,7 @@
 
 #include "base/errors.h"
 #include "charts/charts.h"
+#include "codec/serve_spec.h"
 #include "model/scenario.h"
 
 namespace tierscope::serve {
@@ -17,6 +18,7 @@ struct FrontierOptions {
   int input = 0, output = 0;  // 0: the scenario's prompt and output
   int max_concurrency = 0;    // 0: what the layout's HBM holds (at most 4096)
   std::uint64_t seed = 1;
+  PrefillMode prefill = PrefillMode::Auto;  // how every replay schedules prompts (pd: a disaggregated deployment)
 };
 
 // One point of the replayed Pareto front: a layout at one concurrency.

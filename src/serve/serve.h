@@ -49,6 +49,7 @@ struct ServeResult {
   std::string engine, mode, prefill, lengths, admission;
   int concurrency = 0, instances = 1, budget = 0, max_batch = 0, gpus_per_instance = 1;
   double rate = 0, kv_tokens = 0;  // KV capacity of one instance, tokens
+  double prefill_gpus = 0;         // pd: the prefill pool's GPUs that kept up with the prompts (0 otherwise)
   double accept_len = 1;           // mean tokens a decode step yields per session
   std::uint64_t seed = 1;
   int steps_from = 0;              // the run's step the trace starts at

@@ -27,9 +27,10 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
   FrontierOptions o;
   o.input = std::max(1, s.work.prompt - std::min(s.work.prefix_hit, s.work.prompt));
   o.output = std::max(2, s.work.output);
+  o.prefill = r.anchor->disagg ? PrefillMode::Pd : PrefillMode::Auto;
   FrontCache local;
   FrontCache& cache = fronts ? *fronts : local;
-  const std::string key = std::string(r.anchor->preset) + "|" + r.anchor->settings;
+  const std::string key = std::string(r.anchor->preset) + "|" + r.anchor->settings + (r.anchor->disagg ? "|pd" : "");
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, replayed_front(s, o)).first;
   const std::vector<FrontPoint>& front = it->second;
@@ -81,6 +82,7 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   // batch stays quick.
   spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
   if (m == model::AnchorMetric::DecodeTokensPerSGpu || m == model::AnchorMetric::StepTime) spec.prefill = PrefillMode::None;
+  else if (r.anchor->disagg) spec.prefill = PrefillMode::Pd;
   if (m == model::AnchorMetric::PrefillTokensPerSGpu) {
     // A prefill pool at load: every replica's step budget full of prompts, and as many again queued behind
     // them, so no replica idles while another's share of the arrivals runs (data-parallel replicas step
@@ -106,7 +108,7 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   out.prefill = res.prefill;
   out.tps_user = res.tps_user;
   out.tps_gpu = res.output_tps_gpu;
-  const double gpus = static_cast<double>(res.instances) * res.gpus_per_instance;
+  const double gpus = static_cast<double>(res.instances) * res.gpus_per_instance + res.prefill_gpus;
   switch (m) {
     case model::AnchorMetric::Tpot: out.model = res.tpot.mean; break;
     case model::AnchorMetric::TokensPerSGpu:

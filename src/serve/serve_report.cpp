@@ -44,7 +44,7 @@ std::string setup_text(const ServeResult& r) {
 std::string serve_setup_text(const ServeResult& r) { return setup_text(r); }
 
 std::vector<ReportRow> serve_rows(const ServeResult& r) {
-  return {{"Successful requests:", std::to_string(r.completed)},
+  std::vector<ReportRow> rows = {{"Successful requests:", std::to_string(r.completed)},
           {"Refused requests:", std::to_string(r.refused)},
           {"Benchmark duration (s):", fixed(r.duration, 2)},
           {"Total input tokens:", fixed(r.input_tokens, 0)},
@@ -58,6 +58,9 @@ std::vector<ReportRow> serve_rows(const ServeResult& r) {
           {"Largest decode batch:", fixed(r.max_batch_seen, 0)},
           {"Mean tokens per decode step (MTP):", fixed(r.accept_len, 3)},
           {"Scheduled steps:", std::to_string(r.steps)}};
+  // Disaggregated: the prefill pool's GPUs that kept up, counted in the per-GPU throughput above.
+  if (r.prefill == prefill_mode_name(PrefillMode::Pd)) rows.insert(rows.begin() + 8, {"Prefill pool GPUs (keeping up):", fixed(r.prefill_gpus, 2)});
+  return rows;
 }
 
 std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
@@ -109,6 +112,7 @@ std::string serve_json(const ServeResult& r) {
   w.object(model::json_lines(2));
   w.str("engine", r.engine).str("mode", r.mode).str("prefill", r.prefill).str("lengths", r.lengths).str("admission", r.admission);
   w.integer("concurrency", r.concurrency).num("rate", r.rate).integer("instances", r.instances).integer("gpus_per_instance", r.gpus_per_instance);
+  w.num("prefill_gpus", r.prefill_gpus);
   w.integer("budget", r.budget).integer("max_batch", r.max_batch).num("kv_tokens", r.kv_tokens).num("accept_len", r.accept_len);
   w.integer("seed", static_cast<long long>(r.seed));
   w.integer("requests", static_cast<long long>(r.requests)).integer("completed", static_cast<long long>(r.completed));

@@ -5,8 +5,12 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <queue>
+#include <utility>
+#include <vector>
 
 #include "base/text.h"
 #include "model/engine.h"
@@ -63,6 +67,7 @@ class Replay {
 
  private:
   void issue(double t);
+  void route(std::uint32_t slot);
   void start_step(int i, double t);
   void finish_step(int i, double t);
   void complete(Instance& in, Request& q, double t);
@@ -81,6 +86,10 @@ class Replay {
   double p_accept_ = 0;
   bool first_ = false;  // prefill-first steps
   bool none_ = false;   // prompts arrive cached (a decode pool)
+  bool pd_ = false;     // prompts run in a prefill pool of their own, then join the decode pool
+  // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
+  std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
+  double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
   int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
@@ -100,6 +109,7 @@ bool Replay::setup(model::Errors& errors) {
   r_.prefill = prefill_mode_name(mode);
   first_ = mode == PrefillMode::First;
   none_ = mode == PrefillMode::None;
+  pd_ = mode == PrefillMode::Pd;
   // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
   r_.budget = (spec_.budget > 0 ? spec_.budget : d.budget) * static_cast<int>(std::max(1.0, t.dp));
   r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
@@ -206,18 +216,33 @@ void Replay::issue(double t) {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.push_back(q);
   }
-  if (none_) {
+  in_flight_ += 1;
+  if (none_ || pd_) {
     Request& r = slots_[slot];
     r.prefilled = r.prompt;
     r.first = r.last = t;
     r.generated = 1;
   }
+  if (pd_) {
+    // The prefill pool keeps up, so a prompt waits for no other: its first token comes one prefill pass
+    // later (the KV's hand-off to the decode pool left out), and the request joins the decode pool then.
+    Request& r = slots_[slot];
+    const double pass = timer_.chunk(r.prompt, 0).alone;
+    r.first = r.last = t + pass;
+    ttft_.add(pass);
+    handoffs_.push({t + pass, slot});
+    return;
+  }
+  route(slot);
+}
+
+// Into the instance with the fewest outstanding requests.
+void Replay::route(std::uint32_t slot) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < inst_.size(); ++i) {
     if (inst_[i].waiting.size() + inst_[i].running.size() < inst_[best].waiting.size() + inst_[best].running.size()) best = i;
   }
   inst_[best].waiting.push_back(slot);
-  in_flight_ += 1;
 }
 
 // Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
@@ -316,6 +341,8 @@ void Replay::complete(Instance& in, Request& q, double t) {
   if (q.output > 1) tpot_.add((t - q.first) / (q.output - 1));
   r_.completed += 1;
   r_.input_tokens += q.prompt;
+  // A prefill replica (gpus ÷ dp of them) runs one prompt per pass, as prefill.time times it.
+  if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
   r_.output_tokens += q.output;
   r_.duration = t;
   in.kv_used -= static_cast<double>(q.prompt) + q.output;
@@ -395,13 +422,23 @@ bool Replay::advance(std::uint64_t events) {
         who = static_cast<int>(i);
       }
     }
+    // A prompt out of the prefill pool joins the decode pool before what comes later.
+    constexpr int kHandoff = -2;
+    if (!handoffs_.empty() && handoffs_.top().first < next) {
+      next = handoffs_.top().first;
+      who = kHandoff;
+    }
     if (!(next < kInf)) {
       finish();
       return true;
     }
     area_ += in_flight_ * (next - t_);
     t_ = next;
-    if (who >= 0) {
+    if (who == kHandoff) {
+      const std::uint32_t slot = handoffs_.top().second;
+      handoffs_.pop();
+      route(slot);
+    } else if (who >= 0) {
       finish_step(who, t_);
     } else {
       issue(t_);
@@ -419,7 +456,9 @@ void Replay::finish() {
   r_.requests = issued_;
   r_.evaluations = timer_.evaluations();
   const double d = r_.duration;
-  const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance;
+  // Disaggregated: the prefill pool that kept up with the prompts completed counts in the per-GPU figures.
+  r_.prefill_gpus = pd_ && d > 0 ? prefill_gpu_s_ / d : 0.0;
+  const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance + r_.prefill_gpus;
   r_.request_rate = d > 0 ? static_cast<double>(r_.completed) / d : 0.0;
   r_.output_tps = d > 0 ? r_.output_tokens / d : 0.0;
   r_.output_tps_gpu = r_.output_tps / gpus;

@@ -32,6 +32,11 @@ TEST_CASE("serve settings: read, spelled once, and read back to the same spec") 
   REQUIRE(serve::serve_settings_from_text("steps-from:500,rate:0.1,prefill:first,instances:2,steps:8", rated, errors));
   CHECK(rated.steps_from == 500);
   CHECK(serve::serve_settings_text(rated) == "rate:0.1,prefill:first,instances:2,steps:8,steps-from:500");
+  // Disaggregated prefill reads and writes back as "pd".
+  serve::ServeSpec disagg;
+  REQUIRE(serve::serve_settings_from_text("concurrency:8,prefill:pd", disagg, errors));
+  CHECK(disagg.prefill == serve::PrefillMode::Pd);
+  CHECK(serve::serve_settings_text(disagg) == "concurrency:8,prefill:pd");
   std::string canonical;
   CHECK(serve::serve_settings_known("steps:8,rate:0.1", &canonical));
   CHECK(canonical == "rate:0.1,steps:8");

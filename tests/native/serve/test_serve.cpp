@@ -186,6 +186,46 @@ TEST_CASE("serve: prefill-first steps and chunked steps both finish every reques
   CHECK(rb.ttft.mean > ra.ttft.mean);
 }
 
+TEST_CASE("serve: disaggregated, each prompt takes one prefill pass and then decodes as in a decode pool; the prefill pool that keeps up counts per GPU") {
+  model::Scenario s = preset("deepseek-v3-8xh200");
+  serve::ServeSpec pd = closed(32, 128, 4096, 256), pool = pd;
+  pd.prefill = serve::PrefillMode::Pd;
+  pool.prefill = serve::PrefillMode::None;
+  const serve::ServeResult a = replay(s, pd), b = replay(s, pool);
+  CHECK(a.prefill == "pd");
+  CHECK(a.completed == 128);
+  // The first token comes one prefill pass after the request: the figure of that prompt.
+  s.work.batch = 1;
+  s.work.prompt = 4096;
+  s.work.prefix_hit = 0;
+  s.work.ctx = 4096;
+  model::Computed c;
+  model::compute_values(s, c);
+  CHECK(a.ttft.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(0.01));
+  CHECK(a.ttft.p99 == Approx(a.ttft.mean).epsilon(0.02));
+  // Decoding is the decode pool's: no prompt shares its steps.
+  CHECK(a.tpot.mean == Approx(b.tpot.mean).epsilon(0.02));
+  // The prefill pool: the prompts' GPU-seconds (one pass per replica of gpus ÷ dp GPUs) over the run.
+  const double per_pass_gpus = static_cast<double>(a.gpus_per_instance) / std::max(1.0, static_cast<double>(s.par.dp));
+  CHECK(a.prefill_gpus == Approx(c.values[FigureId::PrefillTime] * per_pass_gpus * static_cast<double>(a.completed) / a.duration).epsilon(0.02));
+  CHECK(a.output_tps_gpu == Approx(a.output_tps / (a.instances * a.gpus_per_instance + a.prefill_gpus)).epsilon(1e-12));
+  CHECK(a.output_tps_gpu < a.output_tps / (a.instances * a.gpus_per_instance));
+  CHECK(b.prefill_gpus == 0);
+  CHECK(serve::serve_text(a).find("Prefill pool GPUs (keeping up):") != std::string::npos);
+  CHECK(serve::serve_text(b).find("Prefill pool GPUs") == std::string::npos);
+}
+
+TEST_CASE("serve: random lengths draw integers in [floor(L(1-r)), floor(L(1+r))], so a one-token output stays one token") {
+  const model::Scenario s = preset();
+  serve::ServeSpec spec = closed(8, 200, 1000, 1);
+  spec.lengths = serve::Lengths::Random;
+  spec.range_ratio = 0.2;
+  const serve::ServeResult r = replay(s, spec);
+  CHECK(r.output_tokens == 200);
+  CHECK(r.input_tokens >= 200 * 800);
+  CHECK(r.input_tokens <= 200 * 1200);
+}
+
 TEST_CASE("serve: percentiles within the histogram's resolution, memory fixed") {
   serve::Histogram h;
   for (int i = 1; i <= 10000; ++i) h.add(i * 1e-3);
