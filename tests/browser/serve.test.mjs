@@ -137,6 +137,20 @@ test('a view=serve link replays its settings in the worker: the command line\'s 
   assert.deepEqual(errors, []);
 });
 
+test('a disaggregated replay (prefill:pd) in the page is the command line\'s, its prefill pool\'s GPUs a row of the table', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:8,requests:32,prefill:pd`);
+  await served(page);
+  assert.equal(await page.$eval('#serve-prefill', (s) => s.value), 'pd');
+  const hash = await page.evaluate(() => location.hash);
+  const summary = JSON.parse(execFileSync(CLI, ['serve', '--hash', hash, '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(summary.prefill, 'pd');
+  assert.ok(summary.prefill_gpus > 0, 'the prefill pool has GPUs');
+  assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary, summary);
+  const rows = await page.$$eval('#serve-rows tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+  assert.ok(rows.includes('Prefill pool GPUs (keeping up)'), rows.join(' | '));
+  assert.deepEqual(errors, []);
+});
+
 test('the Serve button opens the panel on the scenario\'s own batch; a new setting reruns it, and the link names it', async () => {
   const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&batch=4`);
   await page.click('#open-serve');
