@@ -61,8 +61,16 @@ std::string speed_allowed() { return model::speed_allowed_text(); }
 const char* panel_key(Panel p) { return kPanelKeys[static_cast<int>(p)]; }
 
 void init(App& app) {
+  init_figures(app);
+  init_ledger(app);
+}
+
+void init_figures(App& app) {
   app.scenario = model::default_scenario();
   describe_scenario(app);
+}
+
+void init_ledger(App& app) {
   app.playback = anim::Playback{};
   app.playback.path = kDefaultPath;
   app.panels = kDefaultPanels;

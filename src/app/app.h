@@ -99,8 +99,12 @@ struct App {
   std::vector<model::SetupFix> fixes;
 };
 
-// Loads the default preset on the decode path, paused at its first step.
+// Loads the default preset on the decode path, paused at its first step. init() is the two halves in one:
+// init_figures() (the scenario and its figures) then init_ledger() (the path's ledger), which a page may run
+// as two tasks so neither holds its thread for both.
 void init(App& app);
+void init_figures(App& app);
+void init_ledger(App& app);
 
 // Replaces the scenario (assumed valid), recomputes figures and the ledger, keeps the path and clamps
 // the step.

@@ -16,6 +16,7 @@
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
 #endif
 
 namespace {
@@ -25,10 +26,13 @@ struct Context {
   tierscope::ui::App app;
   tierscope::render::Renderer renderer;  // the canvas schematic's GL objects
   bool quit = false;
+  bool model_ready = false;  // the model, the ledger and the bridge are set up (start_model has run)
   bool gl_ready = false;  // the UI's and the canvas's shaders are linked
+  bool started = false;   // linked, and the page has built its views: frames draw
   bool announced_ready = false;
   GLsync gpu_started = nullptr;  // passed once the GPU has done the start-up's work (context, links, fonts)
   double gpu_started_ms = 0.0;
+  bool can_poll_links = false;   // the context says whether a link is done without waiting for it
 };
 
 // How long the first frame waits for the start-up's fence before it asks for the links anyway (a browser
@@ -39,30 +43,41 @@ constexpr double kGpuFenceWaitMs = 3000.0;
 // without waiting, while asking for a link status (or any GL state) before the GPU has caught up blocks the
 // page's thread until it has — over a hundred milliseconds with a software GPU busy starting up.
 bool gpu_caught_up(Context& ctx) {
-  if (!ctx.gpu_started) return true;
-  GLint status = GL_UNSIGNALED;
-  glGetSynciv(ctx.gpu_started, GL_SYNC_STATUS, 1, nullptr, &status);
-  if (status != GL_SIGNALED && tierscope::platform::now_ms() - ctx.gpu_started_ms < kGpuFenceWaitMs) return false;
-  glDeleteSync(ctx.gpu_started);
-  ctx.gpu_started = nullptr;
-  return true;
+  const bool waited_enough = tierscope::platform::now_ms() - ctx.gpu_started_ms >= kGpuFenceWaitMs;
+  if (ctx.gpu_started) {
+    GLint status = GL_UNSIGNALED;
+    glGetSynciv(ctx.gpu_started, GL_SYNC_STATUS, 1, nullptr, &status);
+    if (status != GL_SIGNALED && !waited_enough) return false;
+    glDeleteSync(ctx.gpu_started);
+    ctx.gpu_started = nullptr;
+  }
+  // Past the fence the GPU has the links in hand, but they may still be running on its compiler threads:
+  // asking for a link's status would wait for it, so the frame first asks whether each has finished.
+  return waited_enough || (tierscope::render::links_done(ctx.renderer, ctx.can_poll_links) &&
+                           tierscope::render::link_done(ctx.platform.ui.starting, ctx.can_poll_links));
 }
 
-// Before the first frame: once the page has built its views and the GPU has caught up with the start-up
-// (its fence has passed), asks for the shaders' links. False while either is still going, or if they failed.
+// Before the first frame: once the GPU has caught up with the start-up (its fence has passed and the links
+// are done), asks for the shaders' links; then waits for the page to have built its views. The links are
+// asked for as soon as they are done, before the page builds: asking waits on the GPU process, which is
+// then idle, where after the build it is busy drawing the page. False while either is still going, or if
+// the start failed.
 bool finish_start(Context& ctx) {
   using namespace tierscope;
-  if (!bridge::page_settled()) return false;
-  if (!gpu_caught_up(ctx)) return false;
-  if (!platform::finish_init(ctx.platform)) {
-    ctx.quit = true;
-    return false;
+  if (!ctx.gl_ready) {
+    if (!gpu_caught_up(ctx)) return false;
+    if (!platform::finish_init(ctx.platform)) {
+      ctx.quit = true;
+      return false;
+    }
+    std::string shader_error;
+    if (!render::init(ctx.renderer, shader_error)) bridge::report_fatal("shader", shader_error.c_str());
+    bridge::watch_canvas();
+    bridge::mark("shaders");
+    ctx.gl_ready = true;
   }
-  std::string shader_error;
-  if (!render::init(ctx.renderer, shader_error)) bridge::report_fatal("shader", shader_error.c_str());
-  bridge::watch_canvas();
-  bridge::mark("shaders");
-  ctx.gl_ready = true;
+  if (!bridge::page_settled()) return false;
+  ctx.started = true;
   return true;
 }
 
@@ -71,8 +86,8 @@ void frame(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
   auto& p = ctx.platform;
   ++p.stats.ticks;
-  if (ctx.quit) return;
-  if (!ctx.gl_ready && !finish_start(ctx)) return;  // the page's views first, then the shaders
+  if (ctx.quit || !ctx.model_ready) return;
+  if (!ctx.started && !finish_start(ctx)) return;  // the shaders' links, then the page's views
   if (!ctx.announced_ready) bridge::mark("frame-start");
 
   if (platform::pump_events(p, ctx.quit)) p.pacer.request();
@@ -114,6 +129,34 @@ void frame(void* arg) {
   }
 }
 
+// The default scenario's figures, then (a task later) its ledger and the page's calls: tasks of their own
+// after main()'s GL start, so no one of them holds the page's thread for long.
+void start_ledger(void* arg);
+void start_model(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  tierscope::ui::init_figures(ctx.app);
+  tierscope::bridge::mark("figures");
+#ifdef __EMSCRIPTEN__
+  emscripten_async_call(start_ledger, &ctx, 0);
+#else
+  start_ledger(&ctx);
+#endif
+}
+
+void start_ledger(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  tierscope::ui::init_ledger(ctx.app);
+  tierscope::bridge::mark("model");
+  tierscope::bridge::attach(&ctx.app, &ctx.platform);
+  ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
+  ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
+  ctx.model_ready = true;
+  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles): the page
+  // builds its views and applies its link in a task of its own, and the first frame then waits for what is
+  // left of the GPU's work. Short tasks, not one long one, so the page answers input.
+  tierscope::bridge::notify_loaded();
+}
+
 }  // namespace
 
 int main() {
@@ -124,22 +167,18 @@ int main() {
   // The GL context and the shaders first: the GPU process compiles them while the model is worked out.
   if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
   tierscope::render::start(ctx.renderer);
+#ifdef __EMSCRIPTEN__
+  ctx.can_poll_links = emscripten_webgl_enable_extension(emscripten_webgl_get_current_context(), "KHR_parallel_shader_compile");
+#endif
   ctx.gpu_started = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ctx.gpu_started_ms = tierscope::platform::now_ms();
   glFlush();  // the GPU starts on the links and the font atlas now, while the page builds its views
   tierscope::bridge::mark("gl");
-  tierscope::ui::init(ctx.app);
-  tierscope::bridge::mark("model");
-  tierscope::bridge::attach(&ctx.app, &ctx.platform);
-  ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
-  ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
-  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles): main() returns
-  // first, the page builds its views and applies its link in a task of its own, and the first frame then
-  // waits for what is left of the GPU's work. Three shorter tasks, not one long one, so the page answers input.
-  tierscope::bridge::notify_loaded();
 #ifdef __EMSCRIPTEN__
+  emscripten_async_call(start_model, &ctx, 0);  // the next task
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else
+  start_model(&ctx);
   while (!ctx.quit) frame(&ctx);
   tierscope::platform::shutdown(ctx.platform);
 #endif

@@ -70,6 +70,14 @@ bool finish_program(Program& p, const char* vname, const char* fname, std::strin
   return true;
 }
 
+bool link_done(const Program& p, bool can_poll) {
+  if (!can_poll || !p.id || !p.vs) return true;
+  constexpr GLenum kCompletionStatus = 0x91B1;  // GL_COMPLETION_STATUS_KHR
+  GLint done = 0;
+  glGetProgramiv(p.id, kCompletionStatus, &done);
+  return done != 0;
+}
+
 bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, const char* vname, const char* fname,
                   std::string& error) {
   start_program(p, vs, fs);
@@ -136,6 +144,10 @@ void start(Renderer& r) {
   start_program(r.box, tierscope_shader_box_vert, tierscope_shader_box_frag);
   start_program(r.stripes, tierscope_shader_stripes_vert, tierscope_shader_stripes_frag);
   start_program(r.arrow, tierscope_shader_arrow_vert, tierscope_shader_arrow_frag);
+}
+
+bool links_done(const Renderer& r, bool can_poll) {
+  return link_done(r.box, can_poll) && link_done(r.stripes, can_poll) && link_done(r.arrow, can_poll);
 }
 
 bool init(Renderer& r, std::string& error) {

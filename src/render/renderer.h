@@ -45,12 +45,18 @@ bool link_program(Program& p, const unsigned char* vs, const unsigned char* fs, 
                   std::string& error);
 void start_program(Program& p, const unsigned char* vs, const unsigned char* fs);
 bool finish_program(Program& p, const char* vname, const char* fname, std::string& error);
+// Whether the GPU has finished linking a started program, asked without waiting for it
+// (KHR_parallel_shader_compile's completion status, `can_poll`); true when it cannot be asked so, or when
+// the program is not waiting to be finished. Asking for the link status itself waits for the link.
+bool link_done(const Program& p, bool can_poll);
 
 // Compiles and links the embedded shaders. On failure `error` names the shader and holds the info log.
 // start() asks for the programs early; init() then waits for them (or starts them itself) and makes the
 // buffers.
 void start(Renderer& r);
 bool init(Renderer& r, std::string& error);
+// Whether all three started programs are linked (link_done of each).
+bool links_done(const Renderer& r, bool can_poll);
 void shutdown(Renderer& r);
 
 // Draws the schematic (everything except text, which the caller draws over it through ImGui).

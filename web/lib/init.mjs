@@ -41,7 +41,8 @@ export function init(win) {
   // Every part refreshes through here: the app's state once, then each view in turn.
   const parts = {};
   function refresh() {
-    if (!S.ready) return;
+    // Not between the build's steps: a refresh then would write the half-built page's hash over the link's.
+    if (!S.ready || (S.build && S.build.next < S.build.steps.length)) return;
     const t0 = win.performance.now();
     S.refreshQueued = false;  // this read covers any change the app reported before it
     S.state = S.bridge.state();
@@ -59,7 +60,8 @@ export function init(win) {
     S.timings.add('refresh', win.performance.now() - t0);
   }
   // Names, labels and figures change with the scenario (another model is named otherwise).
-  function syncScenario() {
+  // draw = false reads the names only (the build's first step: the walkthrough is drawn once the link applies).
+  function syncScenario(draw = true) {
     if (!S.state || S.state.scenarioHash === S.catalogKey) return;
     S.catalogKey = S.state.scenarioHash;
     // The names follow the model (its kind, its parts); a new batch or context keeps them.
@@ -72,7 +74,7 @@ export function init(win) {
       parts.header.renderCatalog();
       parts.walkthrough.renderPaths();
     }
-    parts.walkthrough.render();
+    if (draw) parts.walkthrough.render();
   }
 
   function download(name, text, type) {
@@ -124,41 +126,76 @@ export function init(win) {
   }
 
   // The app's model is ready for calls, before its first frame (which waits for the GPU's shaders and for
-  // the page): the page reads its names and numbers, fills its views and applies the link in a task of its
-  // own, then lets the app draw. Returns true: the app waits for pageBuilt (at most a second).
+  // the page): the page reads its names and numbers, fills its views and applies the link in short tasks of
+  // their own (each a step below), then lets the app draw. Returns true: the app waits for pageBuilt (at
+  // most a second).
   function appLoaded(m) {
-    win.setTimeout(() => {
-      try { buildPage(m); } finally { if (S.bridge) S.bridge.pageBuilt(); }
-    }, 0);
+    startBuild(m);
     return true;
   }
 
-  function buildPage(m) {
-    if (S.ready) return;
-    S.bridge = makeBridge(m);
-    S.ready = true;
-    // The page has its own playback bar; the full page also shows the counters (the embed hides them).
-    S.bridge.hostControls(true, !S.embed);
-    S.state = S.bridge.state();
-    syncScenario();
-    for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'open-serve', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
-    parts.tables.enable(true);
-    const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
-    parts.walkthrough.render();
-    S.lastHash = null;
-    parts.share.applyLocationHash();
-    // The build's text is the default scenario's: tables of another (a link's) are read afresh, and the
-    // parts hidden while the link was pending now show the link's values.
-    if (prerendered && S.state && prerendered !== S.state.scenarioHash) parts.tables.clear();
-    doc.documentElement.classList.remove('link-pending');
-    // A walkthrough step chosen while the app was downloading opens now.
-    if (movedEarly) { parts.walkthrough.openStep(S.earlyTour); refresh(); }
-    if (win.performance && win.performance.mark) win.performance.mark('tierscope-page-built');
+  // The page's build, step by step, a task each, so no one of them holds the page's thread for long.
+  function buildSteps(m) {
+    return [
+      () => {
+        S.bridge = makeBridge(m);
+        S.ready = true;
+        // The page has its own playback bar; the full page also shows the counters (the embed hides them).
+        S.bridge.hostControls(true, !S.embed);
+        S.state = S.bridge.state();
+        syncScenario(false);
+      },
+      () => {
+        for (const id of ['copy-link', 'open-charts', 'open-embed', 'open-config', 'open-fleet', 'open-serve', 'pb-prev', 'pb-play', 'pb-next', 'pb-scrub', 'pb-speed']) $(id).disabled = false;
+        parts.tables.enable(true);
+      },
+      () => {
+        // The walkthrough is drawn with the link applied, in the same task: drawn before, it would show the
+        // app's own step for a frame and move the text below it twice.
+        const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
+        S.lastHash = null;
+        parts.share.applyLocationHash();
+        parts.walkthrough.render();
+        // The build's text is the default scenario's: tables of another (a link's) are read afresh, and the
+        // parts hidden while the link was pending now show the link's values.
+        if (prerendered && S.state && prerendered !== S.state.scenarioHash) parts.tables.clear();
+        doc.documentElement.classList.remove('link-pending');
+        // A walkthrough step chosen while the app was downloading opens now.
+        if (movedEarly) { parts.walkthrough.openStep(S.earlyTour); refresh(); }
+        if (win.performance && win.performance.mark) win.performance.mark('tierscope-page-built');
+      },
+    ];
+  }
+
+  function startBuild(m) {
+    if (S.build) return;
+    S.build = { steps: buildSteps(m), next: 0, done: false };
+    const step = () => {
+      if (S.build.done) return;
+      try { runBuildStep(); } finally { if (!S.build.done) win.setTimeout(step, 0); }
+    };
+    win.setTimeout(step, 0);
+  }
+
+  function runBuildStep() {
+    const b = S.build;
+    try { b.steps[b.next++](); } finally {
+      if (b.next >= b.steps.length && !b.done) {
+        b.done = true;
+        if (S.bridge) S.bridge.pageBuilt();
+      }
+    }
+  }
+
+  // Whatever of the build is left, at once (an app that drew before the page had built its views).
+  function finishBuild(m) {
+    startBuild(m);
+    while (!S.build.done) runBuildStep();
   }
 
   // The first frame is drawn: the page says so and window.tierscope.ready resolves.
   function appReady(m) {
-    buildPage(m);  // (an app that drew before the page had built its views)
+    finishBuild(m);  // (an app that drew before the page had built its views)
     $('loading').hidden = true;
     announce('tierscope is ready');
     if (win.performance && win.performance.mark) win.performance.mark('tierscope-interactive');

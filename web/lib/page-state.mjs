@@ -58,6 +58,7 @@ export function createPageState({ embed = false, framed = false } = {}) {
     refreshQueued: false,  // the app reported a change that no refresh has read yet
     timings: createTimings(),
     module: null,
+    build: null,           // the page's build from the app, step by step (init.mjs: steps, next, done)
     readyPromise: null, resolveReady: null, rejectReady: null,
   };
   S.figures = bridgeFigures(S);

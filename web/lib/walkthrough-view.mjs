@@ -81,10 +81,11 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     shownIndex = i;
     const step = fleet ? FLEET_CARD : stepAt(i);
     const slotsOf = (w) => templatesOf(w).map(parseTemplate).flat().filter((p) => p.figure && !p.figure.startsWith('arch.')).map((p) => p.figure);
-    // Only this step's numbers are read from the app (and the one a reader opened), in one read; a step that
-    // names the decode step's largest cost reads its terms too, then chooses its words from them.
+    // Only this step's numbers are read from the app (and the one a reader opened), in one read; the decode
+    // step's terms are read too, whichever step shows: the step that names its largest cost chooses its
+    // words from them, and the dots name every step.
     if (S.ready) {
-      S.figures.pick(slotsOf(variantFor(step, arch(), figureValue)).concat(step.costs ? DECODE_TERMS.map(([id]) => id) : [], shown.id ? [shown.id] : []));
+      S.figures.pick(slotsOf(variantFor(step, arch(), figureValue)).concat(DECODE_TERMS.map(([id]) => id), shown.id ? [shown.id] : []));
     }
     const words = variantFor(step, arch(), figureValue);
     setText($('tour-count'), fleet ? '· the fleet view' : countText(i));
