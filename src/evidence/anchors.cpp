@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "base/text.h"
@@ -46,6 +47,12 @@ constexpr const char* kXGptOss = "https://inferencex.semianalysis.com/compare/gp
 #define A1K8K "1K/8K: context 5,120 on average (prompt + half the output)"
 #define A8K1K "8K/1K: context 8,704 on average (prompt + half the output)"
 #define AMAX "maximum load read as every session that fits (batch=capacity)"
+// The TensorRT-LLM perf table is trtllm-bench's offline run: a fixed set of requests queued at once (3,000 at
+// 1K/1K, 1,500 at 8K/1K and 1K/8K, its "Reproducing Benchmarked Results" table), so no more than that many
+// run, however many would fit.
+#define TRT1K1K "&batch=capacity&requests=3000"
+#define TRT1500 "&batch=capacity&requests=1500"
+#define ATRT "maximum load read as trtllm-bench's offline run: its requests (3,000 at 1K/1K, 1,500 at 8K/1K and 1K/8K) queued at once, as many running as fit (batch = min(capacity, requests))"
 // A "best config" curve is the best layout at each per-user rate over the sources' 8-GPU node (TP 1-8, DP
 // and EP among them); the replay reads the front of every layout of that node, the single step is DP8 of TP1.
 #define NODE8 "gpus=8&tp=1&dp=8&"
@@ -155,21 +162,21 @@ const Anchor kAnchors[] = {
     {"r1-h200-dep8", "DeepSeek-R1 FP8, 8×H200, TensorRT-LLM, DEP8 (attention DP8, EP8), 1,024 concurrent", "deepseek-v3-8xh200",
      "engine=trtllm&dp=8&ep=8&batch=1024&" L1K2K, A1K2K "; BF16 KV", M::TokensPerSGpu, 1436, Pv::Engine, "2025", kTrtBest, 14},
     {"r1-b200-dep4-1k1k", "DeepSeek-R1-0528 FP4, 4×B200 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "deepseek-r1-8xb200",
-     R1DEP4 L1K1K "&batch=capacity", A1K1K "; " AMAX, M::TokensPerSGpu, 6463, Pv::Engine, "2025", kTrtPerf, 15},
+     R1DEP4 L1K1K TRT1K1K, A1K1K "; " ATRT, M::TokensPerSGpu, 6463, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-gb200-dep4-1k1k", "DeepSeek-R1-0528 FP4, 4×GB200 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "deepseek-r1-8xb200",
-     "gpu=gb200&" R1DEP4 L1K1K "&batch=capacity", A1K1K "; " AMAX, M::TokensPerSGpu, 6939, Pv::Engine, "2025", kTrtPerf, 15},
+     "gpu=gb200&" R1DEP4 L1K1K TRT1K1K, A1K1K "; " ATRT, M::TokensPerSGpu, 6939, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-h200-dep8-1k1k", "DeepSeek-R1-0528 FP8, 8×H200 DEP8, TensorRT-LLM perf table, 1K/1K at maximum load", "deepseek-v3-8xh200",
-     H200DEP8 L1K1K "&batch=capacity", A1K1K "; FP8 KV; " AMAX, M::TokensPerSGpu, 1627, Pv::Engine, "2025", kTrtPerf, 15},
+     H200DEP8 L1K1K TRT1K1K, A1K1K "; FP8 KV; " ATRT, M::TokensPerSGpu, 1627, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-b200-dep4-1k8k", "DeepSeek-R1-0528 FP4, 4×B200 DEP4, TensorRT-LLM perf table, 1K/8K at maximum load", "deepseek-r1-8xb200",
-     R1DEP4 L1K8K "&batch=capacity", A1K8K "; " AMAX, M::TokensPerSGpu, 3862, Pv::Engine, "2025", kTrtPerf, 15},
+     R1DEP4 L1K8K TRT1500, A1K8K "; " ATRT, M::TokensPerSGpu, 3862, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-gb200-dep4-1k8k", "DeepSeek-R1-0528 FP4, 4×GB200 DEP4, TensorRT-LLM perf table, 1K/8K at maximum load", "deepseek-r1-8xb200",
-     "gpu=gb200&" R1DEP4 L1K8K "&batch=capacity", A1K8K "; " AMAX, M::TokensPerSGpu, 4379, Pv::Engine, "2025", kTrtPerf, 15},
+     "gpu=gb200&" R1DEP4 L1K8K TRT1500, A1K8K "; " ATRT, M::TokensPerSGpu, 4379, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-h200-dep8-1k8k", "DeepSeek-R1-0528 FP8, 8×H200 DEP8, TensorRT-LLM perf table, 1K/8K at maximum load", "deepseek-v3-8xh200",
-     H200DEP8 L1K8K "&batch=capacity", A1K8K "; FP8 KV; " AMAX, M::TokensPerSGpu, 1218, Pv::Engine, "2025", kTrtPerf, 15},
+     H200DEP8 L1K8K TRT1500, A1K8K "; FP8 KV; " ATRT, M::TokensPerSGpu, 1218, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-b200-dep4-8k1k", "DeepSeek-R1-0528 FP4, 4×B200 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "deepseek-r1-8xb200",
-     R1DEP4 L8K1K "&batch=capacity", A8K1K "; " AMAX, M::TokensPerSGpu, 1168, Pv::Engine, "2025", kTrtPerf, 15},
+     R1DEP4 L8K1K TRT1500, A8K1K "; " ATRT, M::TokensPerSGpu, 1168, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-gb200-dep4-8k1k", "DeepSeek-R1-0528 FP4, 4×GB200 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "deepseek-r1-8xb200",
-     "gpu=gb200&" R1DEP4 L8K1K "&batch=capacity", A8K1K "; " AMAX, M::TokensPerSGpu, 1192, Pv::Engine, "2025", kTrtPerf, 15},
+     "gpu=gb200&" R1DEP4 L8K1K TRT1500, A8K1K "; " ATRT, M::TokensPerSGpu, 1192, Pv::Engine, "2025", kTrtPerf, 15},
     {"r1-gb200-disagg-125", "DeepSeek-R1-0528 FP4, GB200 NVL72, Dynamo + TensorRT-LLM PD with MTP, 1K/1K at 125 tok/s per user",
      "deepseek-r1-8xb200", "gpu=gb200&gpus=32&tp=1&dp=32&ep=32&spec_tokens=3&" L1K1K "&batch=capacity",
      "DEP32 decode, 3 draft tokens; " ACURVE, M::TotalTokensPerSGpu, 4130, Pv::Measured, "2025", kXDisagg, 16, true, 125, true},
@@ -245,28 +252,28 @@ const Anchor kAnchors[] = {
     {"llama8b-h100-b1", "Llama 3.1 8B BF16, 1×H100, one decode step at batch 1 with CUDA graphs", "llama31-8b-1xh100",
      "batch=1&ctx=1024", "context 1,024", M::StepTime, 5.1e-3, Pv::Measured, "2026", "https://cloudai.pt/tag/cuda-graphs/"},
     {"llama70b-b200-tp1", "Llama 3.3 70B FP4, 1×B200 TP1, TensorRT-LLM, 1K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "FP8 KV cache; " A1K1K "; " AMAX, M::TokensPerSGpu, 6920, Pv::Engine, "2026",
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K TRT1K1K, "FP8 KV cache; " A1K1K "; " ATRT, M::TokensPerSGpu, 6920, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-gb200-tp1", "Llama 3.3 70B FP4, 1×GB200 TP1, TensorRT-LLM, 1K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity", "FP8 KV cache; " A1K1K "; " AMAX, M::TokensPerSGpu, 7769, Pv::Engine, "2026",
+     "gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 L1K1K TRT1K1K, "FP8 KV cache; " A1K1K "; " ATRT, M::TokensPerSGpu, 7769, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-h200-tp2", "Llama 3.3 70B FP8, 2×H200 TP2, TensorRT-LLM, 1K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=h200&gpus=2&tp=2&" LLAMA_FP8 L1K1K "&batch=capacity", "FP8 KV cache; " A1K1K "; " AMAX, M::TokensPerSGpu, 2587, Pv::Engine, "2026",
+     "gpu=h200&gpus=2&tp=2&" LLAMA_FP8 L1K1K TRT1K1K, "FP8 KV cache; " A1K1K "; " ATRT, M::TokensPerSGpu, 2587, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-h100-tp2", "Llama 3.3 70B FP8, 2×H100 TP2, TensorRT-LLM, 1K/1K at maximum load", "llama31-70b-8xh100",
-     "gpus=2&tp=2&" LLAMA_FP8 L1K1K "&batch=capacity", "FP8 KV cache; " A1K1K "; " AMAX, M::TokensPerSGpu, 2209, Pv::Engine, "2026", kTrtPerf,
+     "gpus=2&tp=2&" LLAMA_FP8 L1K1K TRT1K1K, "FP8 KV cache; " A1K1K "; " ATRT, M::TokensPerSGpu, 2209, Pv::Engine, "2026", kTrtPerf,
      24},
     {"llama70b-b200-tp1-8k1k", "Llama 3.3 70B FP4, 1×B200 TP1, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 1362, Pv::Engine, "2026",
+     "gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L8K1K TRT1500, "FP8 KV cache; " A8K1K "; " ATRT, M::TokensPerSGpu, 1362, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-gb200-tp1-8k1k", "Llama 3.3 70B FP4, 1×GB200 TP1, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 1491, Pv::Engine, "2026",
+     "gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 L8K1K TRT1500, "FP8 KV cache; " A8K1K "; " ATRT, M::TokensPerSGpu, 1491, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-h200-tp2-8k1k", "Llama 3.3 70B FP8, 2×H200 TP2, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
-     "gpu=h200&gpus=2&tp=2&" LLAMA_FP8 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 537, Pv::Engine, "2026",
+     "gpu=h200&gpus=2&tp=2&" LLAMA_FP8 L8K1K TRT1500, "FP8 KV cache; " A8K1K "; " ATRT, M::TokensPerSGpu, 537, Pv::Engine, "2026",
      kTrtPerf, 24},
     {"llama70b-h100-tp2-8k1k", "Llama 3.3 70B FP8, 2×H100 TP2, TensorRT-LLM, 8K/1K at maximum load", "llama31-70b-8xh100",
-     "gpus=2&tp=2&" LLAMA_FP8 L8K1K "&batch=capacity", "FP8 KV cache; " A8K1K "; " AMAX, M::TokensPerSGpu, 398, Pv::Engine, "2026", kTrtPerf, 24},
+     "gpus=2&tp=2&" LLAMA_FP8 L8K1K TRT1500, "FP8 KV cache; " A8K1K "; " ATRT, M::TokensPerSGpu, 398, Pv::Engine, "2026", kTrtPerf, 24},
     {"llama70b-b200-fp8-76", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 76 tok/s per user", "llama31-70b-8xh100",
      "gpu=b200&" NODE8 LLAMA_FP8 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 4431, Pv::Measured, "2025", kXLlama, 25, true, 76},
     {"llama70b-b200-fp8-108", "Llama 3.3 70B FP8, B200, best config, 1K/1K at 108 tok/s per user", "llama31-70b-8xh100",
@@ -293,24 +300,24 @@ const Anchor kAnchors[] = {
 
     // ---- gpt-oss
     {"oss120-b200-dep2", "gpt-oss-120b MXFP4, 2×B200 DEP2, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=b200&gpus=2&tp=1&dp=2&ep=2&" OSS_FP8 L1K1K "&batch=capacity", AOSS A1K1K "; " AMAX, M::TokensPerSGpu, 25943, Pv::Engine, "2025",
+     "gpu=b200&gpus=2&tp=1&dp=2&ep=2&" OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 25943, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-gb200-tp1", "gpt-oss-120b MXFP4, 1×GB200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=gb200&" OSS_FP8 L1K1K "&batch=capacity", AOSS A1K1K "; " AMAX, M::TokensPerSGpu, 27198, Pv::Engine, "2025", kTrtPerf, 30},
+     "gpu=gb200&" OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 27198, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h200-tp1", "gpt-oss-120b MXFP4 (FP8), 1×H200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     OSS_FP8 L1K1K "&batch=capacity", AOSS A1K1K "; " AMAX, M::TokensPerSGpu, 6868, Pv::Engine, "2025", kTrtPerf, 30},
+     OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 6868, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h100-dep4", "gpt-oss-120b MXFP4 (FP8), 4×H100 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L1K1K "&batch=capacity", AOSS A1K1K "; " AMAX, M::TokensPerSGpu, 4685, Pv::Engine, "2025",
+     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 4685, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-dep2-8k1k", "gpt-oss-120b MXFP4, 2×B200 DEP2, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=b200&gpus=2&tp=1&dp=2&ep=2&" OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 6111, Pv::Engine, "2025",
+     "gpu=b200&gpus=2&tp=1&dp=2&ep=2&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 6111, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-gb200-tp1-8k1k", "gpt-oss-120b MXFP4, 1×GB200 TP1, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=gb200&" OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 6835, Pv::Engine, "2025", kTrtPerf, 30},
+     "gpu=gb200&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 6835, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h200-tp1-8k1k", "gpt-oss-120b MXFP4 (FP8), 1×H200 TP1, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 1828, Pv::Engine, "2025", kTrtPerf, 30},
+     OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 1828, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h100-dep4-8k1k", "gpt-oss-120b MXFP4 (FP8), 4×H100 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L8K1K "&batch=capacity", AOSS A8K1K "; " AMAX, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
+     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-72", "gpt-oss-120b FP4, B200, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
      "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72},
@@ -341,24 +348,24 @@ const Anchor kAnchors[] = {
 
     // ---- Qwen3
     {"q235-b200-dep4", "Qwen3-235B-A22B FP4, 4×B200 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "gpu=b200&" QWEN_FP4 L1K1K "&batch=capacity", AQWEN4 A1K1K "; " AMAX, M::TokensPerSGpu, 5764, Pv::Engine, "2025", kTrtPerf, 35},
+     "gpu=b200&" QWEN_FP4 L1K1K TRT1K1K, AQWEN4 A1K1K "; " ATRT, M::TokensPerSGpu, 5764, Pv::Engine, "2025", kTrtPerf, 35},
     {"q235-gb200-dep4", "Qwen3-235B-A22B FP4, 4×GB200 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "gpu=gb200&" QWEN_FP4 L1K1K "&batch=capacity", AQWEN4 A1K1K "; " AMAX, M::TokensPerSGpu, 6172, Pv::Engine, "2025", kTrtPerf, 35},
+     "gpu=gb200&" QWEN_FP4 L1K1K TRT1K1K, AQWEN4 A1K1K "; " ATRT, M::TokensPerSGpu, 6172, Pv::Engine, "2025", kTrtPerf, 35},
     {"q235-h200-dep4", "Qwen3-235B-A22B FP8, 4×H200 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "kv_fmt=fp8&" L1K1K "&batch=capacity", "FP8 KV; " A1K1K "; " AMAX, M::TokensPerSGpu, 3288, Pv::Engine, "2025", kTrtPerf, 35},
+     "kv_fmt=fp8&" L1K1K TRT1K1K, "FP8 KV; " A1K1K "; " ATRT, M::TokensPerSGpu, 3288, Pv::Engine, "2025", kTrtPerf, 35},
     {"q235-h100-dep8", "Qwen3-235B-A22B FP8, 8×H100 DEP8, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "gpu=h100&gpus=8&tp=1&dp=8&ep=8&kv_fmt=fp8&" L1K1K "&batch=capacity", "FP8 KV; " A1K1K "; " AMAX, M::TokensPerSGpu, 1932, Pv::Engine, "2025",
+     "gpu=h100&gpus=8&tp=1&dp=8&ep=8&kv_fmt=fp8&" L1K1K TRT1K1K, "FP8 KV; " A1K1K "; " ATRT, M::TokensPerSGpu, 1932, Pv::Engine, "2025",
      kTrtPerf, 35},
     {"q235-b200-dep4-8k1k", "Qwen3-235B-A22B FP4, 4×B200 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "gpu=b200&" QWEN_FP4 L8K1K "&batch=capacity", AQWEN4 A8K1K "; " AMAX, M::TokensPerSGpu, 1410, Pv::Engine, "2025", kTrtPerf, 35},
+     "gpu=b200&" QWEN_FP4 L8K1K TRT1500, AQWEN4 A8K1K "; " ATRT, M::TokensPerSGpu, 1410, Pv::Engine, "2025", kTrtPerf, 35},
     {"q235-gb200-dep4-8k1k", "Qwen3-235B-A22B FP4, 4×GB200 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "gpu=gb200&" QWEN_FP4 L8K1K "&batch=capacity", AQWEN4 A8K1K "; " AMAX, M::TokensPerSGpu, 1464, Pv::Engine, "2025", kTrtPerf, 35},
+     "gpu=gb200&" QWEN_FP4 L8K1K TRT1500, AQWEN4 A8K1K "; " ATRT, M::TokensPerSGpu, 1464, Pv::Engine, "2025", kTrtPerf, 35},
     {"q235-h200-dep4-8k1k", "Qwen3-235B-A22B FP8, 4×H200 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "qwen3-235b-a22b-4xh200",
-     "kv_fmt=fp8&" L8K1K "&batch=capacity", "FP8 KV; " A8K1K "; " AMAX, M::TokensPerSGpu, 627, Pv::Engine, "2025", kTrtPerf, 35},
+     "kv_fmt=fp8&" L8K1K TRT1500, "FP8 KV; " A8K1K "; " ATRT, M::TokensPerSGpu, 627, Pv::Engine, "2025", kTrtPerf, 35},
     {"q30-b200-tp1", "Qwen3-30B-A3B FP4, 1×B200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-30b-a3b-1xb200",
-     L1K1K "&batch=capacity", A1K1K "; " AMAX, M::TokensPerSGpu, 26971, Pv::Engine, "2025", kTrtPerf, 36},
+     L1K1K TRT1K1K, A1K1K "; " ATRT, M::TokensPerSGpu, 26971, Pv::Engine, "2025", kTrtPerf, 36},
     {"q30-gb200-tp1", "Qwen3-30B-A3B FP4, 1×GB200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "qwen3-30b-a3b-1xb200",
-     "gpu=gb200&" L1K1K "&batch=capacity", A1K1K "; " AMAX, M::TokensPerSGpu, 22856, Pv::Engine, "2025", kTrtPerf, 36},
+     "gpu=gb200&" L1K1K TRT1K1K, A1K1K "; " ATRT, M::TokensPerSGpu, 22856, Pv::Engine, "2025", kTrtPerf, 36},
 };
 
 #undef L1K1K
@@ -442,6 +449,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
   }
   Scenario& s = r.scenario;
   bool to_capacity = false;
+  std::int32_t requests = 0;  // 0: the benchmark's requests do not bound the batch
   std::string_view rest = a.settings;
   while (!rest.empty()) {
     const std::size_t amp = rest.find('&');
@@ -451,6 +459,16 @@ AnchorResult evaluate_anchor(const Anchor& a) {
     const std::string key(item.substr(0, eq)), value(item.substr(eq + 1));
     if (key == "batch" && value == "capacity") {
       to_capacity = true;
+      continue;
+    }
+    if (key == "requests") {  // the benchmark's whole set of requests: batch=capacity runs at most these
+      char* end = nullptr;
+      const long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n < 1 || n > 10000000) {
+        r.why = "requests = " + value + ": a whole number of requests from 1 to 10,000,000";
+        return r;
+      }
+      requests = static_cast<std::int32_t>(n);
       continue;
     }
     const ParamDef* p = find_param(key);
@@ -466,6 +484,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
     s.work.batch = 1;
     compute_values(s, c);
     s.work.batch = static_cast<std::int32_t>(std::max(1.0, c.values[FigureId::HbmSessions]));
+    if (requests > 0) s.work.batch = std::min(s.work.batch, requests);
   }
   if (const Errors e = validate(s); !e.empty()) {
     r.why = e.front().message();

@@ -36,7 +36,8 @@ struct Anchor {
   const char* what;      // model, hardware, engine and load in a few words
   const char* preset;    // the preset the setup starts from
   const char* settings;  // "key=value" pairs separated by '&', applied in order as a person would
-                         // (batch=capacity: the most sessions that fit)
+                         // (batch=capacity: the most sessions that fit; requests=N: a benchmark of N requests
+                         // queued at once, so batch=capacity runs at most N)
   const char* assumed;   // which settings the source does not state (empty: none)
   AnchorMetric metric;
   double measured;       // in the metric's base unit

@@ -190,3 +190,35 @@ TEST_CASE("anchors: InferenceX's throughput points are input + output tokens per
   CHECK(seen >= 20);
   CHECK(std::string(anchor_metric_name(AnchorMetric::TotalTokensPerSGpu)) == "input + output tokens/s per GPU");
 }
+
+TEST_CASE("anchors: a TensorRT-LLM perf-table point runs no more sessions than trtllm-bench queues, and a bad request count is refused") {
+  const std::vector<AnchorResult> all = evaluate_anchors();
+  // gpt-oss-120b on 4×H100 DEP4 holds more 1K/1K sessions than the 3,000 requests the benchmark queues.
+  const AnchorResult& r = find_result(all, "oss120-h100-dep4");
+  REQUIRE(r.ok);
+  CHECK(r.scenario.work.batch == 3000);
+  Computed c;
+  Scenario fit = r.scenario;
+  fit.work.batch = 1;
+  compute_values(fit, c);
+  CHECK(c.values[FigureId::HbmSessions] > 3000);
+  // Where fewer fit, the capacity decides (Llama 3.3 70B FP4 on one B200).
+  const AnchorResult& llama = find_result(all, "llama70b-b200-tp1");
+  REQUIRE(llama.ok);
+  CHECK(llama.scenario.work.batch < 3000);
+  // Every perf-table row names its request count.
+  for (const AnchorResult& a : all) {
+    if (std::string(a.anchor->url).find("perf-overview") == std::string::npos) continue;
+    INFO(a.anchor->id);
+    CHECK(std::string(a.anchor->settings).find("requests=") != std::string::npos);
+  }
+  Anchor bad = *r.anchor;
+  for (const char* settings : {"batch=capacity&requests=0", "batch=capacity&requests=many", "batch=capacity&requests=12x"}) {
+    bad.settings = settings;
+    const AnchorResult b = evaluate_anchor(bad);
+    INFO(settings);
+    CHECK_FALSE(b.ok);
+    CHECK(b.why.find("requests") != std::string::npos);
+    CHECK(b.why.find("1 to 10,000,000") != std::string::npos);
+  }
+}
