@@ -130,7 +130,7 @@ void frame(void* arg) {
 }
 
 // The default scenario's figures, then (a task later) its ledger and the page's calls: tasks of their own
-// after main()'s GL start, so no one of them holds the page's thread for long.
+// after the GL start, so no one of them holds the page's thread for long.
 void start_ledger(void* arg);
 void start_model(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
@@ -157,6 +157,45 @@ void start_ledger(void* arg) {
   tierscope::bridge::notify_loaded();
 }
 
+// After main()'s window, a task each: Dear ImGui with its shaders sent to the GPU; the canvas's shaders; the
+// font atlas, then a fence the first frame polls; then the model.
+void start_canvas(void* arg);
+void start_fonts(void* arg);
+void next_task(void (*step)(void*), Context& ctx) {
+#ifdef __EMSCRIPTEN__
+  glFlush();  // the GPU compiles what was sent while the next task runs
+  emscripten_async_call(step, &ctx, 0);
+#else
+  step(&ctx);
+#endif
+}
+
+void start_gpu(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  if (!tierscope::platform::init_ui(ctx.platform, tierscope::bridge::prefers_dark())) return;
+  tierscope::bridge::mark("ui");
+  next_task(start_canvas, ctx);
+}
+
+void start_canvas(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  tierscope::render::start(ctx.renderer);
+#ifdef __EMSCRIPTEN__
+  ctx.can_poll_links = emscripten_webgl_enable_extension(emscripten_webgl_get_current_context(), "KHR_parallel_shader_compile");
+#endif
+  tierscope::bridge::mark("canvas");
+  next_task(start_fonts, ctx);
+}
+
+void start_fonts(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  tierscope::platform::ensure_fonts(ctx.platform);
+  ctx.gpu_started = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  ctx.gpu_started_ms = tierscope::platform::now_ms();
+  tierscope::bridge::mark("gl");  // (next_task flushes: the GPU starts on the atlas while the model runs)
+  next_task(start_model, ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -164,21 +203,15 @@ int main() {
   static Context ctx;
   // Marks on the page's timeline split start-up for the benchmark (docs/BENCHMARKS.md).
   tierscope::bridge::mark("main");
-  // The GL context and the shaders first: the GPU process compiles them while the model is worked out.
-  if (!tierscope::platform::init(ctx.platform, "tierscope", tierscope::bridge::prefers_dark())) return 1;
-  tierscope::render::start(ctx.renderer);
+  // The window and its GL context first; Dear ImGui, the shaders and the model each start in a task of
+  // their own, so no one of them holds the page's thread for long.
+  if (!tierscope::platform::init_window(ctx.platform, "tierscope")) return 1;
+  tierscope::bridge::mark("window");
 #ifdef __EMSCRIPTEN__
-  ctx.can_poll_links = emscripten_webgl_enable_extension(emscripten_webgl_get_current_context(), "KHR_parallel_shader_compile");
-#endif
-  ctx.gpu_started = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-  ctx.gpu_started_ms = tierscope::platform::now_ms();
-  glFlush();  // the GPU starts on the links and the font atlas now, while the page builds its views
-  tierscope::bridge::mark("gl");
-#ifdef __EMSCRIPTEN__
-  emscripten_async_call(start_model, &ctx, 0);  // the next task
+  emscripten_async_call(start_gpu, &ctx, 0);
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else
-  start_model(&ctx);
+  start_gpu(&ctx);
   while (!ctx.quit) frame(&ctx);
   tierscope::platform::shutdown(ctx.platform);
 #endif

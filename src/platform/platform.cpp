@@ -120,6 +120,12 @@ bool claims_wheel(float x, float y, float dx, float dy) {
 }
 
 bool init(Platform& p, const char* title, bool dark) {
+  if (!init_window(p, title) || !init_ui(p, dark)) return false;
+  ensure_fonts(p);
+  return true;
+}
+
+bool init_window(Platform& p, const char* title) {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
   // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
@@ -150,7 +156,10 @@ bool init(Platform& p, const char* title, bool dark) {
   }
   SDL_GL_MakeCurrent(p.window, p.gl);
   SDL_GL_SetSwapInterval(1);
+  return true;
+}
 
+bool init_ui(Platform& p, bool dark) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -180,7 +189,6 @@ bool init(Platform& p, const char* title, bool dark) {
   emscripten_set_webglcontextrestored_callback("#canvas", &p, EM_FALSE, on_context_restored);
 #endif
   sync_canvas_size(p);
-  ensure_fonts(p);
   return true;
 }
 

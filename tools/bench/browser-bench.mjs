@@ -49,7 +49,7 @@ async function startup(context, url, isApp) {
       const res = performance.getEntriesByType('resource').find((e) => /\/tierscope(\.[0-9a-f]{10})?\.wasm$/.test(e.name));
       const paint = performance.getEntriesByName('first-paint')[0];
       return { firstPaint: paint ? paint.startTime : NaN, wasmRequested: res ? res.startTime : NaN, wasmReceived: res ? res.responseEnd : NaN,
-        context: at('context'), compiled: at('compiled'), main: at('main'), gl: at('gl'), model: at('model'), pageBuilt: at('page-built'), shaders: at('shaders'), frameStart: at('frame-start'), first: at('first-frame') };
+        context: at('context'), compiled: at('compiled'), main: at('main'), window: at('window'), ui: at('ui'), canvas: at('canvas'), gl: at('gl'), figures: at('figures'), model: at('model'), pageBuilt: at('page-built'), shaders: at('shaders'), frameStart: at('frame-start'), first: at('first-frame') };
     });
     interactive = await page.evaluate(async () => {
       await window.tierscope.ready;
@@ -182,8 +182,12 @@ function phaseRows(p) {
     ['context', 'the page\'s WebGL2 context', 'during the download, a throwaway context in a worker starts the GPU\'s side and links the shaders (gl-warm.js); then the page\'s own'],
     ['compiled', 'the module is compiled', 'what is left of the compile'],
     ['main', 'main() starts', 'instantiate and the runtime\'s start'],
-    ['gl', 'window, GL context, Dear ImGui, fonts', 'SDL2 window on the context the page made, the font atlas, the shaders sent to compile'],
-    ['model', 'the model and the ledger', 'default scenario: all figures and the path\'s ledger (first calls compile lazily)'],
+    ['window', 'the window and its GL context', 'SDL2 window on the context the page made (main(), a task of its own)'],
+    ['ui', 'Dear ImGui', 'the next task: Dear ImGui\'s context, theme and input, its shaders sent to compile'],
+    ['canvas', 'the canvas\'s shaders sent', 'the next task: the canvas\'s programs sent to compile'],
+    ['gl', 'the font atlas', 'the next task: the font atlas built and uploaded, a fence set for the first frame to poll'],
+    ['figures', 'the figures', 'the next task: the default scenario\'s figures (first calls compile lazily)'],
+    ['model', 'the ledger', 'the next task: the path\'s ledger, the page\'s calls attached'],
     ['pageBuilt', 'the page\'s views built', 'walkthrough, ledger rows, names and the link applied, while the GPU process works'],
     ['shaders', 'shaders linked', 'the next frame after the start-up\'s fence has passed (polled, never waited on); the links come from the GPU\'s program cache'],
     ['frameStart', 'the first frame starts', 'the next animation frame'],
