@@ -7,6 +7,7 @@ import { pageWith, fakeWindow } from './fake-dom.mjs';
 import { makeEl, makeById } from '../../../web/lib/dom.mjs';
 import { createPageState, createTimings } from '../../../web/lib/page-state.mjs';
 import { createFigures } from '../../../web/lib/figures.mjs';
+import { DECODE_TERMS } from '../../../web/lib/tour.mjs';
 import { createNotices } from '../../../web/lib/notices-view.mjs';
 import { createLedgerView, exportName } from '../../../web/lib/ledger-view.mjs';
 import { createHeader } from '../../../web/lib/header-view.mjs';
@@ -228,7 +229,12 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   t.S.figures = createFigures((ids) => { asked.push(ids); return [{ id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }].filter((f) => !ids.length || ids.includes(f.id)); });
   w.render();
   assert.equal(asked.length, 1, 'one read for the step\'s numbers');
-  assert.ok(asked[0].length > 0 && asked[0].length < 10 && asked[0].includes('prefill.flop'), 'only the numbers this step shows');
+  // This step's numbers and the decode step's terms (the dots name every step, and the decode step's title
+  // names its largest term), nothing else.
+  const decodeTerms = DECODE_TERMS.map(([id]) => id);
+  const own = asked[0].filter((id) => !decodeTerms.includes(id));
+  assert.ok(own.length > 0 && own.length < 10 && own.includes('prefill.flop'), 'only the numbers this step shows');
+  assert.deepEqual(asked[0].filter((id) => decodeTerms.includes(id)), decodeTerms, 'and the terms the dots\' titles choose from');
   assert.ok(t.$('tour-body').querySelectorAll('.fig').some((x) => x.textContent === '4.19 TFLOP'));
   assert.equal(w.current(), 0, 'before the app has a state, the step the link names');
   const before = t.calls.length;
