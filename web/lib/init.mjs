@@ -179,7 +179,10 @@ export function init(win) {
 
   function runBuildStep() {
     const b = S.build;
+    const t0 = win.performance.now();
+    const at = b.next;
     try { b.steps[b.next++](); } finally {
+      S.timings.add(`build.${at + 1}`, win.performance.now() - t0);  // stats().page: each step's milliseconds
       if (b.next >= b.steps.length && !b.done) {
         b.done = true;
         if (S.bridge) S.bridge.pageBuilt();

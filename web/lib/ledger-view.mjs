@@ -104,12 +104,34 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
 
   // The rows on screen are these entries' (same steps in the same places): a changed value then rewrites
   // only the fields whose text changed, in place, so the browser lays out those words and nothing else.
+  // A row the build prerendered (row()'s own markup, parsed by the browser) is adopted rather than rebuilt:
+  // its fields' text nodes are found where row() puts them, so the app's first sync rewrites words, not the
+  // list (rebuilding it was the longest part of the page's start on a phone).
+  const FIELD_SELECTORS = ['.t', '.move', '.bytes', '.obj', '.dur', '.badge', '.sentence'];
+  function adopt(li) {
+    const button = li.firstElementChild;
+    if (!button) return false;
+    const texts = FIELD_SELECTORS.map((sel) => {
+      const box = button.querySelector(sel);
+      if (!box) return null;
+      const t = box.lastChild;
+      if (t && t.nodeType === 3) return t;
+      // An empty field was written as no text at all: its (empty) node goes back where row() keeps it.
+      const empty = box.ownerDocument.createTextNode('');
+      box.append(empty);
+      return empty;
+    });
+    if (texts.some((t) => !t)) return false;
+    textNodes.set(li, texts);
+    return true;
+  }
   function patchRows(list, entries) {
     const rows = list.children;
     if (rows.length !== entries.length) return false;
     for (let i = 0; i < rows.length; i++) {
       const li = rows[i], e = entries[i];
-      if (!textNodes.has(li) || li.dataset.index !== String(e.index) || li.firstElementChild.dataset.step !== String(e.step)) return false;
+      if (!li.firstElementChild || li.dataset.index !== String(e.index) || li.firstElementChild.dataset.step !== String(e.step)) return false;
+      if (!textNodes.has(li) && !adopt(li)) return false;
     }
     for (let i = 0; i < rows.length; i++) {
       const texts = textNodes.get(rows[i]);

@@ -134,6 +134,23 @@ test('ledger view: a changed value rewrites the rows\' numbers in place, keeping
   assert.equal(fresh[0].dataset.step, 'prefill-read');
 });
 
+test('ledger view: the rows the build prerendered are adopted, not rebuilt, when the app first syncs', () => {
+  const t = setup();
+  // The build's pass writes the rows (another view over the same page, as tools/prerender runs the module).
+  const build = createLedgerView({ ...t, copyLink: () => {} });
+  build.sync();
+  const prerendered = t.$('ledger-list').querySelectorAll('li');
+  // The app's own view then starts on that markup, at another batch: same steps, new numbers.
+  t.S.ledgerKey = null;
+  t.S.bridge.ledgerView = () => ({ ...LEDGER, entries: LEDGER.entries.map((e) => ({ ...e, bytes: e.bytes.replace(/^\d+/, '77') })) });
+  const page = createLedgerView({ ...t, copyLink: () => {} });
+  page.sync();
+  const rows = t.$('ledger-list').querySelectorAll('li');
+  assert.equal(rows.length, prerendered.length);
+  rows.forEach((li, i) => assert.equal(li, prerendered[i], `row ${i} is the prerendered element`));
+  assert.match(rows[0].textContent, /77\.48 GB/, 'its numbers are the app\'s');
+});
+
 test('ledger view: an empty path shows the app\'s note (why it has no steps)', () => {
   const t = setup();
   t.S.bridge.ledgerView = () => ({ ...LEDGER, steps: 0, entries: [], note: 'This setup cannot run: weights do not fit.' });
