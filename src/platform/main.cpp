@@ -129,6 +129,17 @@ void frame(void* arg) {
   }
 }
 
+// Runs `step` as the page's next task (natively, at once), so no one start-up step holds the page's thread
+// for long; what GL work was sent goes to the GPU first.
+void next_task(void (*step)(void*), Context& ctx) {
+#ifdef __EMSCRIPTEN__
+  glFlush();  // the GPU compiles what was sent while the next task runs
+  emscripten_async_call(step, &ctx, 0);
+#else
+  step(&ctx);
+#endif
+}
+
 // The default scenario's figures, then (a task later) its ledger and the page's calls: tasks of their own
 // after the GL start, so no one of them holds the page's thread for long.
 void start_ledger(void* arg);
@@ -136,11 +147,7 @@ void start_model(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
   tierscope::ui::init_figures(ctx.app);
   tierscope::bridge::mark("figures");
-#ifdef __EMSCRIPTEN__
-  emscripten_async_call(start_ledger, &ctx, 0);
-#else
-  start_ledger(&ctx);
-#endif
+  next_task(start_ledger, ctx);
 }
 
 void start_ledger(void* arg) {
@@ -161,14 +168,6 @@ void start_ledger(void* arg) {
 // font atlas, then a fence the first frame polls; then the model.
 void start_canvas(void* arg);
 void start_fonts(void* arg);
-void next_task(void (*step)(void*), Context& ctx) {
-#ifdef __EMSCRIPTEN__
-  glFlush();  // the GPU compiles what was sent while the next task runs
-  emscripten_async_call(step, &ctx, 0);
-#else
-  step(&ctx);
-#endif
-}
 
 void start_gpu(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
