@@ -27,7 +27,7 @@ Json anchor_json(const AnchorResult& r, const serve::ReplayedAnchor& p) {
   const Anchor& a = *r.anchor;
   Json terms = Json::array();
   for (const StepTerm& g : r.terms) terms.push_back(Json{{"term", g.label}, {"seconds", g.seconds}});
-  return Json{{"replayed", a.replay ? replayed_json(p) : Json(nullptr)},{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
+  return Json{{"replayed", serve::is_replayed(r) ? replayed_json(p) : Json(nullptr)},{"id", a.id}, {"family", anchor_family(a)}, {"row", a.row}, {"what", a.what}, {"preset", a.preset}, {"settings", a.settings},
               {"assumed", a.assumed}, {"metric", anchor_metric_name(a.metric)}, {"figure", figure_info(anchor_figure(a.metric)).id},
               {"unit", anchor_unit(a.metric)}, {"measured", a.measured}, {"model", r.ok ? Json(r.model) : Json(nullptr)},
               {"ratio", r.ok ? Json(r.ratio) : Json(nullptr)}, {"step_model_s", r.step_model}, {"step_measured_s", r.step_measured},
@@ -42,7 +42,8 @@ void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::str
   const std::string row = a.row > 0 ? "FACTS-parallel §6 row " + std::to_string(a.row) + " · " : std::string();
   appendf(out, "%s  %s\n    %s%s\n", a.id, a.what, row.c_str(), a.url);
   out += a.replay ? "    counts toward the aim: no (a serving benchmark: its replayed ratio counts toward the replayed aim)\n"
-                  : r.ok ? "    counts toward the aim: yes (single step)\n"
+                  : r.ok ? (r.offline_requests > 0 ? "    counts toward the aim: yes (single step; its replay counts toward the replayed aim too)\n"
+                                                   : "    counts toward the aim: yes (single step)\n")
                          : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
   if (!r.ok) {
     appendf(out, "    not computed: %s\n\n", r.why.c_str());
@@ -50,10 +51,15 @@ void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::str
   }
   appendf(out, "    %s: measured %s, model %s, model/measured %.2f\n", anchor_metric_name(a.metric), human(a.measured, unit).c_str(),
           human(r.model, unit).c_str(), r.ratio);
-  if (a.replay && p.ok) {
-    appendf(out, "    replayed (serve, concurrency %d, prefill %s): %s, replay/measured %.2f\n", p.concurrency, p.prefill.c_str(),
-            human(p.model, unit).c_str(), p.ratio);
-  } else if (a.replay) {
+  if (serve::is_replayed(r) && p.ok) {
+    if (r.offline_requests > 0) {
+      appendf(out, "    replayed (serve, %d requests queued at once, fixed lengths, prefill %s): %s, replay/measured %.2f\n", r.offline_requests,
+              p.prefill.c_str(), human(p.model, unit).c_str(), p.ratio);
+    } else {
+      appendf(out, "    replayed (serve, concurrency %d, prefill %s): %s, replay/measured %.2f\n", p.concurrency, p.prefill.c_str(),
+              human(p.model, unit).c_str(), p.ratio);
+    }
+  } else if (serve::is_replayed(r)) {
     appendf(out, "    replayed: not computed: %s\n", p.why.c_str());
   }
   if (!anchor_is_decode(a.metric)) {

@@ -486,6 +486,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
     s.work.batch = static_cast<std::int32_t>(std::max(1.0, c.values[FigureId::HbmSessions]));
     if (requests > 0) s.work.batch = std::min(s.work.batch, requests);
   }
+  r.offline_requests = requests;
   if (const Errors e = validate(s); !e.empty()) {
     r.why = e.front().message();
     return r;

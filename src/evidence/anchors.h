@@ -66,6 +66,9 @@ struct AnchorResult {
   double ratio = 0;       // model / measured
   double step_model = 0, step_measured = 0;  // the same, as seconds per decode step
   std::vector<StepTerm> terms;  // the model's step, term by term (they sum to step_model)
+  // A benchmark of this many requests queued at once (the settings' requests=N, as trtllm-bench's offline
+  // run): also replayed whole, ramp and drain included (0: not such a benchmark).
+  std::int32_t offline_requests = 0;
 };
 
 // Evaluates one anchor (or all) under the shared engine constants; no per-point tuning.

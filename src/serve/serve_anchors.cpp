@@ -59,9 +59,11 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
 
 }  // namespace
 
+bool is_replayed(const model::AnchorResult& r) { return r.anchor && (r.anchor->replay || r.offline_requests > 0); }
+
 ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   ReplayedAnchor out;
-  if (!r.anchor || !r.anchor->replay) {
+  if (!is_replayed(r)) {
     out.why = "not a serving benchmark";
     return out;
   }
@@ -73,14 +75,23 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
   const model::AnchorMetric m = r.anchor->metric;
   if (r.anchor->per_user > 0 && (m == model::AnchorMetric::TokensPerSGpu || m == model::AnchorMetric::TotalTokensPerSGpu)) return read_front(r, fronts);
   ServeSpec spec;
-  spec.concurrency = std::max(1, s.work.batch);
   spec.input = std::max(1, s.work.prompt - std::min(s.work.prefix_hit, s.work.prompt));
   spec.output = std::max(2, s.work.output);
-  spec.lengths = Lengths::Random;
-  spec.range_ratio = kAnchorRangeRatio;
-  // Enough requests for several generations of clients (the first wave's ramp fades), bounded so a large
-  // batch stays quick.
-  spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
+  if (r.offline_requests > 0) {
+    // An offline benchmark (trtllm-bench's throughput run): every request queued at once, as many running as
+    // the engine admits, the rest waiting, lengths exact (its dataset has zero deviation). Its throughput is
+    // the whole run's, so the ramp while prompts prefill and the drain as the last requests finish count.
+    spec.concurrency = r.offline_requests;
+    spec.requests = r.offline_requests;
+    spec.lengths = Lengths::Fixed;
+  } else {
+    spec.concurrency = std::max(1, s.work.batch);
+    spec.lengths = Lengths::Random;
+    spec.range_ratio = kAnchorRangeRatio;
+    // Enough requests for several generations of clients (the first wave's ramp fades), bounded so a large
+    // batch stays quick.
+    spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);
+  }
   if (m == model::AnchorMetric::DecodeTokensPerSGpu || m == model::AnchorMetric::StepTime) spec.prefill = PrefillMode::None;
   else if (r.anchor->disagg) spec.prefill = PrefillMode::Pd;
   if (m == model::AnchorMetric::PrefillTokensPerSGpu) {
@@ -136,7 +147,7 @@ ReplaySummary summarize_replayed(const std::vector<ReplayedAnchor>& replayed, co
   ReplaySummary s;
   std::vector<double> logs;
   for (std::size_t i = 0; i < replayed.size() && i < results.size(); ++i) {
-    if (!results[i].anchor || !results[i].anchor->replay) continue;
+    if (!is_replayed(results[i])) continue;
     if (!replayed[i].ok || replayed[i].ratio <= 0) {
       s.not_computed += 1;
       continue;

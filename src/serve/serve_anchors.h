@@ -1,5 +1,6 @@
 // The measured serving points replayed: every anchor marked `replay` (a point of a serving curve, a
-// benchmark with arrivals) run through `serve` at its own settings, beside its single-step ratio.
+// benchmark with arrivals) and every offline benchmark of a fixed set of requests (requests=N) run through
+// `serve` at its own settings, beside its single-step ratio.
 #pragma once
 
 #include <string>
@@ -27,6 +28,8 @@ struct ReplayedAnchor {
 // A serving curve's point measured at a tokens/s per user (Anchor::per_user) is read off the replayed
 // Pareto front of every layout at that interactivity, as the source's "best configuration" is; `fronts`
 // keeps each setup's front for the anchors that share it (null: computed each time).
+// Whether an evaluated anchor is replayed: marked `replay`, or an offline benchmark of N requests.
+bool is_replayed(const model::AnchorResult& r);
 using FrontCache = std::map<std::string, std::vector<FrontPoint>>;
 ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts = nullptr);
 std::vector<ReplayedAnchor> replay_anchors(const std::vector<model::AnchorResult>& results);

@@ -9,6 +9,7 @@
 #include "model/presets.h"
 #include "evidence/anchors.h"
 #include "serve/frontier.h"
+#include "serve/serve.h"
 #include "serve/serve_anchors.h"
 
 using namespace tierscope;
@@ -89,4 +90,45 @@ TEST_CASE("frontier: a point measured at a tokens/s per user is read off the fro
   CHECK(replayed[0].tps_user == 42);
   CHECK(replayed[1].tps_user == 100);
   CHECK(replayed[0].tps_gpu > replayed[1].tps_gpu);  // more interactivity costs throughput on the front
+}
+
+TEST_CASE("anchors: an offline benchmark of N requests is replayed whole, and still counts as a single step") {
+  // trtllm-bench's throughput run queues all its requests at once (3,000 at 1K/1K): the replay runs exactly
+  // those, with the dataset's exact lengths, so the ramp while prompts prefill and the drain count.
+  std::vector<model::AnchorResult> results;
+  for (const model::Anchor& a : model::anchors())
+    if (std::string(a.id) == "r1-b200-dep4-1k1k" || std::string(a.id) == "llama8b-h100-b1") results.push_back(model::evaluate_anchor(a));
+  REQUIRE(results.size() == 2);
+  const model::AnchorResult& offline = results[0].anchor->id == std::string("r1-b200-dep4-1k1k") ? results[0] : results[1];
+  const model::AnchorResult& single = &offline == &results[0] ? results[1] : results[0];
+  REQUIRE(offline.ok);
+  CHECK(offline.offline_requests == 3000);
+  CHECK(single.offline_requests == 0);
+  CHECK(serve::is_replayed(offline));
+  CHECK_FALSE(serve::is_replayed(single));
+  CHECK(model::counts_toward_aim(offline));  // the single step still counts toward its own aim
+
+  const serve::ReplayedAnchor p = serve::replay_anchor(offline);
+  INFO(p.why);
+  REQUIRE(p.ok);
+  CHECK(p.concurrency == 3000);
+  // The same run by hand: every request at once, fixed lengths, the engine's own scheduler.
+  serve::ServeSpec spec;
+  spec.concurrency = 3000;
+  spec.requests = 3000;
+  spec.input = offline.scenario.work.prompt;
+  spec.output = offline.scenario.work.output;
+  spec.lengths = serve::Lengths::Fixed;
+  serve::ServeResult res;
+  model::Errors errors;
+  REQUIRE(serve::run_serve(offline.scenario, spec, res, errors));
+  CHECK(res.completed == 3000);
+  CHECK(p.model == Approx(res.output_tps_gpu));
+  CHECK(p.ratio == Approx(res.output_tps_gpu / offline.anchor->measured));
+  // Its batch runs below capacity while prompts prefill and as the last requests finish: the whole run's
+  // throughput is below the steady step's.
+  CHECK(p.model < offline.model);
+
+  const serve::ReplaySummary sum = serve::summarize_replayed(serve::replay_anchors(results), results);
+  CHECK(sum.points == 1);
 }
