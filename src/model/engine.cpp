@@ -52,8 +52,9 @@ constexpr const char* kLaunchSource =
     "against a 4.8 ms weight floor over ~360 kernels (FACTS-parallel §5.3, https://cloudai.pt/tag/cuda-graphs/), ~7 µs on Blackwell (assumed: "
     "faster hosts); CDNA 3.5 / 10 µs assumed from HIP graph nodes at ~3.9 µs (https://github.com/ROCm/rocm-systems/issues/10834)";
 constexpr const char* kGemmSource =
-    "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M ≤ 128 stream 0.45-0.80 of HBM "
-    "(0.80 taken, a graphed BF16 batch-1 Llama step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
+    "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M = 64 stream 1,688-2,668 GB/s, "
+    "which time = bytes / (0.84 × HBM) + 2.3 µs per kernel fits by least squares (four of six shapes within 1 %; a graphed BF16 batch-1 Llama "
+    "step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
     "(https://github.com/deepseek-ai/DeepGEMM/issues/114 ; 0.55 taken), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); "
     "compute share 0.75 × M / (M + 128) on Hopper (masked grouped FP8 at 256 rows 0.47, large M 0.62-0.72) and 0.55 × M / (M + 128) on Blackwell "
     "for dense GEMMs, 0.55 × M / (M + 250) for its NVFP4 W4A4 grouped expert GEMMs (0.27 measured at 227 rows per expert, 0.44 at 1024), "
@@ -99,7 +100,7 @@ EngineProfile kernels_of(GpuGen g) {
   switch (g) {
     case GpuGen::Hopper:
       p.kernel_graph_us = 3, p.kernel_eager_us = 9;
-      p.gemm = GemmCurve{0.80, 0.75, 128}, p.expert = GemmCurve{0.55, 0.75, 128};
+      p.gemm = GemmCurve{0.84, 0.75, 128}, p.expert = GemmCurve{0.55, 0.75, 128};
       p.mla_bw = 0.90, p.mla_flop = 0.67, p.paged_bw = 0.55, p.paged_flop = 0.70, p.index_bw = 0.60, p.index_flop = 0.50;
       break;
     case GpuGen::Cdna:
@@ -110,10 +111,13 @@ EngineProfile kernels_of(GpuGen g) {
     case GpuGen::Blackwell:
     case GpuGen::Count:
       p.kernel_graph_us = 3, p.kernel_eager_us = 7;
-      p.gemm = GemmCurve{0.80, 0.55, 128}, p.expert = GemmCurve{0.55, 0.55, 128};
+      p.gemm = GemmCurve{0.84, 0.55, 128}, p.expert = GemmCurve{0.55, 0.55, 128};
       p.mla_bw = 0.60, p.mla_flop = 0.45, p.paged_bw = 0.63, p.paged_flop = 0.65, p.index_bw = 0.79, p.index_flop = 0.50;
       break;
   }
+  // Every generation: a kernel's ramp on top of its roofline time, fitted with the dense GEMMs' 0.84 share
+  // to DeepGEMM's FP8 shapes at M = 64 on H800 (kGemmSource); assumed the same on Blackwell and CDNA.
+  p.kernel_ramp_us = 2.3;
   p.launch_source = kLaunchSource;
   p.gemm_source = kGemmSource;
   p.attn_source = kAttnSource;
@@ -190,6 +194,7 @@ EngineRates engine_rates(const Scenario& s) {
   r.graphs = en.cuda_graphs == CudaGraphs::On || (en.cuda_graphs == CudaGraphs::Auto && per_replica <= graph_max);
   r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
   r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
+  r.ramp_us = pick(en.kernel_ramp_us, p.kernel_ramp_us);
   r.host_us = pick(en.host_us, p.host_us);
   r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);
   r.host_res_us = pick(en.host_res_us, p.host_res_us);

@@ -39,6 +39,7 @@ struct EngineProfile {
   int graph_max_batch = 0;     // the largest decode batch captured in CUDA graphs by default (0: none)
   double kernel_graph_us = 0;  // a small kernel's time when replayed from a CUDA graph
   double kernel_eager_us = 0;  // the same launched eagerly from the host
+  double kernel_ramp_us = 0;   // a kernel's fixed cost on top of its roofline time (launch to first bytes, tail)
   // Host scheduling, input preparation and sampling per step: h0 + h1 × running requests, run one step
   // ahead by the overlap scheduler (on by default in every engine here): it shows only where it outlasts
   // the GPU's step, plus a residual that is always exposed.
@@ -65,6 +66,7 @@ struct EngineRates {
   bool graphs = false;     // whether this decode step replays CUDA graphs
   int graph_max_batch = 0; // the largest batch per attention replica the engine captures
   double kernel_us = 0;    // the launch floor per kernel at this batch
+  double ramp_us = 0;      // each kernel's fixed cost on top of its roofline time
   double host_us = 0, host_per_seq_us = 0, host_res_us = 0;
   GemmCurve gemm, expert;
   double attn_bw = 0, attn_flop = 0, index_bw = 0, index_flop = 0;

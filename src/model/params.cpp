@@ -163,6 +163,7 @@ const ParamDef kParams[] = {
     TS_REAL("mbu", Hardware, "fraction", 0, 1, "share of HBM bandwidth forced on every kernel class (0 = each class's own)", hw.mbu),
     TS_REAL("mfu", Hardware, "fraction", 0, 1, "share of peak FLOP/s forced on every kernel class (0 = each class's own)", hw.mfu),
     TS_REAL("kernel_us", Hardware, "µs", 0, 100000, "the least time any kernel takes (0 = the engine's CUDA-graph or eager cost)", hw.kernel_us),
+    TS_REAL("kernel_ramp_us", Hardware, "µs", 0, 1000, "each kernel's fixed cost added to its roofline time: launch to first bytes, the last wave's tail (0 = the engine's)", engine.kernel_ramp_us),
     TS_REAL("link_gbps", Hardware, "GB/s", 0, 100000, "scale-up link per GPU per direction (0 = catalog)", hw.link_gbps),
     TS_INT("link_domain", Hardware, "GPUs", 0, 100000, "GPUs on the scale-up link (0 = catalog)", hw.link_domain),
     TS_REAL("link_eff", Hardware, "fraction", 0.01, 1, "achieved share of link bandwidth in collectives", hw.link_eff),

@@ -15,7 +15,7 @@ using P = Provenance;
 
 // Engine and runtime constants every preset shares: one set, never tuned per preset or per point.
 constexpr const char* kEngineSettings =
-    "mbu=0&mfu=0&kernel_us=0&cuda_graphs=auto&host_us=0&host_per_seq_us=0&host_res_us=0&topk_gkeys=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
+    "mbu=0&mfu=0&kernel_us=0&kernel_ramp_us=0&cuda_graphs=auto&host_us=0&host_per_seq_us=0&host_res_us=0&topk_gkeys=0&gemm_bw_eff=0&gemm_flop_eff=0&gemm_m_half=0&expert_bw_eff=0&expert_flop_eff=0&"
     "expert_m_half=0&attn_bw_eff=0&attn_flop_eff=0&index_bw_eff=0&index_flop_eff=0&compute=formats&link_eff=0.8&ar_lat_us=3.5&a2a_lat_us=25&a2a_rdma_lat_us=80&hbm_usable=0.9&"
     "workspace_gb=4&lat_sram_ns=20&lat_hbm_us=0.5&lat_ssd_us=60&lat_rdma_us=1.75&ssd_dwpd=1&retention_h=72&"
     "chunk=8192&spec_tokens=0&spec_accept=0.7&spec_accept_len=0&swa_pool=0.1&route_skew=0&eplb_residual=0.11&a2a_kind=auto&tbo=auto";
@@ -35,6 +35,10 @@ const InputSource kEngine[] = {
      "0: the engine profile's launch floor: 3 µs for a small decode kernel replayed from a CUDA graph, 2-4 µs measured for norm, RoPE, quantise and top-k kernels with their own work against 0.9-1.3 µs for a trivial one (https://github.com/pytorch/pytorch/issues/161104 ; "
      "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
      "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts)"},
+    {"kernel_ramp_us", P::Engine,
+     "0: the engine profile's 2.3 µs per kernel on top of its roofline time, with dense GEMMs streaming 0.84 of HBM: a least-squares fit of "
+     "time = bytes / (0.84 × 3.35 TB/s) + 2.3 µs to DeepGEMM's six FP8 dense shapes at M = 64 on H800 (1,688-2,668 GB/s; four within 1 %, "
+     "the other two −16 % and +24 %; https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md); Blackwell and CDNA assumed the same"},
     {"cuda_graphs", P::Engine,
      "auto: decode replays CUDA graphs up to the engine's largest captured batch per replica and runs eagerly above it (vLLM 512, "
      "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py ; SGLang 256 below TP4 on Hopper, else 512, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py ; "
@@ -52,8 +56,8 @@ const InputSource kEngine[] = {
      "SGLang and TRT-LLM) so only what outlasts the GPU step shows, plus a residual of 0.2-0.45 ms (https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "
      "https://github.com/NVIDIA/TensorRT-LLM/issues/13957 ; https://github.com/vllm-project/vllm/pull/23569 ; https://lmsys.org/blog/2024-12-04-sglang-v0-4/)"},
     {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
-     "0: the engine profile's GEMM curves: a flat HBM share, dense 0.80 (DeepGEMM FP8 at M ≤ 128 0.45-0.80, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; "
-     "a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.55 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
+     "0: the engine profile's GEMM curves: a flat HBM share, dense 0.84 with each kernel's 2.3 µs ramp on top (fitted to DeepGEMM FP8 at M = 64, "
+     "1,688-2,668 GB/s of 3.35 TB/s as measured, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.55 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
      "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert)"},
     {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
      "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA), "

@@ -229,6 +229,9 @@ struct Engine {
   // Each kernel class's achieved shares (0 = the engine profile's, model/engine.cpp). The GEMM classes
   // follow share(M) = eff × M / (M + m_half) in their M (tokens; rows per expert on the busiest rank).
   double gemm_bw_eff = 0, gemm_flop_eff = 0, gemm_m_half = 0;
+  // A kernel's fixed cost on top of its roofline time (launch to its first bytes, the last wave's tail), µs
+  // (0 = the engine's): why a small slice of a matrix streams far below the HBM roof.
+  double kernel_ramp_us = 0;
   double expert_bw_eff = 0, expert_flop_eff = 0, expert_m_half = 0;
   double attn_bw_eff = 0, attn_flop_eff = 0;
   double index_bw_eff = 0, index_flop_eff = 0;

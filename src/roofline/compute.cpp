@@ -37,10 +37,16 @@ void Pass::close(const double* rate, const double* bw) {
     t_compute += c;
     t_memory += m;
     t_above_memory += std::max(0.0, c - m);
-    t_above_roofs += std::max(0.0, f - std::max(c, m)) + small_c[i];
-    if (f > c && f > m) t_by_launch += f;
-    else if (c > m) t_by_compute += c;
-    else t_by_memory += m;
+    // A kernel takes its launch floor or its roofline time plus its ramp, whichever is longer (summed over
+    // the class's kernels): a small slice of a matrix streams far below the HBM roof.
+    const double rp = ramp(i), roof = std::max(c, m);
+    t_above_roofs += std::max(rp, f - roof) + small_c[i];
+    if (f > roof + rp) t_by_launch += f;
+    else {
+      t_by_launch += rp;
+      if (c > m) t_by_compute += c;
+      else t_by_memory += m;
+    }
     t_by_launch += small_c[i];
   }
 }
@@ -167,6 +173,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   // replays CUDA graphs up to the engine's captured batch; prompts run eagerly).
   const double ks = pre ? c.prefill_kernel_s : c.kernel_s;
   w.kernel_s = ks;
+  w.ramp_s = c.ramp_s;
   const bool latent = m.attn != AttnKind::MHA || m.q_lora > 0;
   const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
   w.floor_dense = ks * (n * per_layer + n_dffn * kKernelsDenseFfn +
@@ -217,7 +224,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
 
 // Fills a pass's four classes from one or more works (each taken `times` times).
 void add_work(Pass& p, const Work& w, double times) {
-  if (w.kernel_s > 0) p.launch_s = w.kernel_s;
+  if (w.kernel_s > 0) p.launch_s = w.kernel_s, p.ramp_s = w.ramp_s;
   p.flop_c[0] += times * w.flop_dense;
   p.bytes_c[0] += times * w.w_dense;
   p.floor_c[0] += times * w.floor_dense;

@@ -128,9 +128,14 @@ Expr Say::classes_expr(const Pass& p) const {
     std::vector<Expr> roofs;
     if (p.flop_c[i] > 0 && p.rate_c[i] > 0) roofs.push_back(q(p.flop_c[i], "FLOP") / q(p.rate_c[i], "FLOP/s"));
     if (p.bytes_c[i] > 0 && p.bw_c[i] > 0) roofs.push_back(q(p.bytes_c[i], "B") / q(p.bw_c[i], "B/s"));
-    if (p.floor_c[i] > 0) roofs.push_back(n(kernels, "kernels") * q(p.launch_s, "s"));
-    if (roofs.empty()) continue;
-    Expr part = roofs.size() == 1 ? std::move(roofs[0]) : max_of(std::move(roofs));
+    const bool has_roofs = !roofs.empty();
+    if (!has_roofs && p.floor_c[i] <= 0) continue;
+    // Each kernel takes its launch floor, or its roofline time plus its ramp, whichever is longer.
+    Expr part = !has_roofs ? n(kernels, "kernels") * q(p.launch_s, "s") : roofs.size() == 1 ? std::move(roofs[0]) : max_of(std::move(roofs));
+    if (has_roofs && p.floor_c[i] > 0) {
+      if (p.ramp_s > 0) part = std::move(part) + n(kernels, "kernels") * q(p.ramp_s, "s", "ramp");
+      part = max_of({n(kernels, "kernels") * q(p.launch_s, "s"), std::move(part)});
+    }
     // Small kernels (norms, RoPE, quantise, top-k, combine) launch beside the roofs, so they add.
     if (p.small_c[i] > 0) part = std::move(part) + n(p.small_c[i] / p.launch_s, "small kernels") * q(p.launch_s, "s");
     part.named(work_class_name(static_cast<WorkClass>(i)));

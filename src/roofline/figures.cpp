@@ -34,8 +34,8 @@ namespace {
 #define TS_HOST "host_link,host_gbps,host_lat_us"
 #define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
 #define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
-  ",kernel_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
-#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,chunk"
+  ",kernel_us,kernel_ramp_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
+#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
 
 using P = Provenance;
 using T = Tier;

@@ -210,12 +210,14 @@ struct Pass {
   double small_c[kWorkClasses] = {};  // small kernels × kernel_us: launched beside the class's roofs, never under them
   double rate_c[kWorkClasses] = {}, bw_c[kWorkClasses] = {};  // each class's achieved FLOP/s and B/s in this pass
   double launch_s = 0;  // one kernel's launch floor in this pass (floor_c ÷ launch_s = the class's kernels)
+  double ramp_s = 0;    // one kernel's fixed cost on top of its roofline time (launch to first bytes, tail)
+  double ramp(int i) const { return launch_s > 0 ? floor_c[i] / launch_s * ramp_s : 0.0; }  // the class's kernels × ramp_s
   double flop = 0, weight_bytes = 0, kv_bytes = 0;
   double flop_all = 0;  // the whole instance's FLOP for this pass (every GPU)
   double t_compute = 0, t_memory = 0;  // totals: Σ FLOP ÷ (peak × MFU), Σ bytes ÷ (bandwidth × MBU)
   double t_by_compute = 0, t_by_memory = 0, t_by_launch = 0;  // time of the classes each bound wins
   double t_above_memory = 0;  // Σ max(0, compute − memory): what compute adds above the reads
-  double t_above_roofs = 0;   // Σ max(0, floor − both roofs) + small kernels: what launch floors add above both roofs
+  double t_above_roofs = 0;   // Σ max(ramps, floor − both roofs) + small kernels: what kernels' fixed costs add above both roofs
   double t_comm = 0;          // collectives
   double core() const { return t_by_compute + t_by_memory + t_by_launch; }
   double time() const { return core() + t_comm; }

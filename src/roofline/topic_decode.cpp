@@ -296,7 +296,8 @@ Expr above_sum(const Pass& p, bool floors) {
     const Expr m = has_m ? q(p.bytes_c[i] / p.bw_c[i], "s", "memory") : q(0, "s", "memory");
     if (floors) {
       if ((p.floor_c[i] <= 0 && p.small_c[i] <= 0) || p.launch_s <= 0) continue;
-      Expr part = max_of({n(p.floor_c[i] / p.launch_s, "kernels") * q(p.launch_s, "s") - max_of({c, m}), q(0, "s")});
+      const Expr ramps = p.ramp_s > 0 ? n(p.floor_c[i] / p.launch_s, "kernels") * q(p.ramp_s, "s", "ramp") : q(0, "s");
+      Expr part = max_of({n(p.floor_c[i] / p.launch_s, "kernels") * q(p.launch_s, "s") - max_of({c, m}), ramps});
       if (p.small_c[i] > 0) part = std::move(part) + n(p.small_c[i] / p.launch_s, "small kernels") * q(p.launch_s, "s");
       parts.push_back(std::move(part).named(work_class_name(static_cast<WorkClass>(i))));
     } else {

@@ -39,6 +39,7 @@ void hardware_rates(Ctx& c, Values& v) {
   t.sram_lat = hw.lat_sram_ns * 1e-9;
   c.kernel_s = c.er.kernel_us * 1e-6;
   c.prefill_kernel_s = c.er.prefill_kernel_us * 1e-6;
+  c.ramp_s = c.er.ramp_us * 1e-6;
   t.kernel_us = c.er.kernel_us;
   t.cuda_graphs = c.er.graphs;
   t.host_us = c.er.host_us;

@@ -84,6 +84,7 @@ struct Ctx {
   double b_tok = 0, swa_session = 0;
   double kernel_s = 0;          // a decode kernel's launch floor (CUDA graphs or eager, model/engine.h)
   double prefill_kernel_s = 0;  // a prompt kernel's (eager)
+  double ramp_s = 0;            // every kernel's fixed cost on top of its roofline time
   EngineRates er;               // the engine's rates and limits, resolved against its profile
   double peak_raw[kWorkClasses] = {};  // each class's tensor-core FLOP/s at its formats
   double peak[kWorkClasses] = {};      // the same × the class's saturated FLOP share (large M)
@@ -116,6 +117,7 @@ struct Work {
   double layers = 0;
   double tokens = 0;       // the dense GEMMs' M
   double kernel_s = 0;     // one kernel's launch floor (graph or eager)
+  double ramp_s = 0;       // one kernel's fixed cost on top of its roofline time
   double rows_expert = 1;  // the grouped expert GEMMs' M: rows per expert on the busiest rank
   ExpertLoad load;
   double flop() const { return flop_dense + flop_experts + flop_attn + flop_index; }

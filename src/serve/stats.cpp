@@ -65,6 +65,8 @@ double Histogram::quantile(double q) const {
   if (n_ == 0) return 0;
   // The bucket holding rank ⌈q × n⌉, read at its geometric middle.
   const double rank = std::max(1.0, std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(n_)));
+  // The extremes are kept exactly: the last rank is the largest value, not its bucket's middle.
+  if (rank >= static_cast<double>(n_)) return hi_;
   double seen = 0;
   for (std::size_t i = 0; i < bins_.size(); ++i) {
     seen += bins_[i];

@@ -231,8 +231,10 @@ test('the decode title names the step\'s largest cost: the launch floor at batch
   assert.ok(v['decode.t_overhead'] > v['decode.t_weights'], 'this scenario spends most of its step at the launch floor');
   assert.equal(await page.textContent('#tour-title'), 'Decode: one token, mostly kernels waiting at their launch floor');
   assert.match(await page.textContent('#tour-body'), /The largest part of the .* step is kernels waiting at their launch floor/);
-  // kernel_us 0 is the engine's own floor; a thousandth of a microsecond makes launches all but free.
+  // kernel_us 0 is the engine's own floor; a thousandth of a microsecond makes launches all but free, and the
+  // same for each kernel's ramp on top of its roofline time.
   assert.equal((await page.evaluate(() => window.tierscope.setParam('kernel_us', 0.001))).ok, true);
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('kernel_ramp_us', 0.001))).ok, true);
   await page.waitForFunction(() => /mostly reading weights/.test(document.getElementById('tour-title').textContent));
   v = await valuesOf(page);
   assert.ok(v['decode.t_weights'] > v['decode.t_overhead']);

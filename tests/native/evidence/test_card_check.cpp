@@ -53,7 +53,7 @@ TEST_CASE("card check under the default scenario (FACTS 4): verdicts and conditi
   const CardRow& t = row(rows, "topk-time");
   CHECK(t.verdict == Verdict::HoldsOnlyIf);
   CHECK(t.value < 0.1e-6);
-  CHECK(t.alt_value == Approx(5603328.0 / (8e12 * 0.80)));
+  CHECK(t.alt_value == Approx(5603328.0 / (8e12 * 0.84)));
   CHECK(row(rows, "index-sub-us").verdict == Verdict::HoldsOnlyIf);
   CHECK(row(rows, "swa-hit").verdict == Verdict::HoldsOnlyIf);
   // The ~2 µs Engram stall is the RDMA or host-link path, not HBM-resident tables.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/engine.h"
 #include "scenario_helpers.h"
 
 using namespace tierscope::model;
@@ -124,8 +125,8 @@ TEST_CASE("V4.1 Flash: per-GPU weight stream at batch 1 under TP4 with every exp
   const double want = dense + routed;
   const Values v = values(s);
   CHECK(v[F::DecodeWeightBytes] == Approx(want).epsilon(1e-9));
-  // Each GEMM class at its own HBM share on Blackwell: dense 0.80, grouped experts 0.55 (model/engine.cpp).
-  CHECK(v[F::DecodeTWeights] == Approx(dense / (8e12 * 0.80) + routed / (8e12 * 0.55)).epsilon(1e-9));
+  // Each GEMM class at its own HBM share on Blackwell: dense 0.84, grouped experts 0.55 (model/engine.cpp).
+  CHECK(v[F::DecodeTWeights] == Approx(dense / (8e12 * 0.84) + routed / (8e12 * 0.55)).epsilon(1e-9));
 }
 
 TEST_CASE("distinct experts per layer at batch B (FACTS 1.4.7)") {
@@ -175,7 +176,7 @@ TEST_CASE("SWA restore per layer and per session, pool capacity (FACTS 4 #13)") 
   CHECK(v[F::SwaPoolSessions] == std::floor(200e9 / 2703360.0));
   set(s, "host_gbps", "900");
   CHECK(values(s)[F::SwaRestoreSessionTime] == Approx(1.5e-6 + 2703360.0 / 900e9));
-  CHECK(v[F::SwaWindowTime] == Approx(2703360.0 / (8e12 * 0.80)));  // a plain copy at the streaming share
+  CHECK(v[F::SwaWindowTime] == Approx(2703360.0 / (8e12 * 0.84)));  // a plain copy at the streaming share
 }
 
 TEST_CASE("Engram: bytes per token, table footprint, and a fetch that follows where the tables live") {
@@ -184,7 +185,7 @@ TEST_CASE("Engram: bytes per token, table footprint, and a fetch that follows wh
   CHECK(v[F::EngramBytesPerToken] == Approx(12672.0));
   CHECK(v[F::EngramTableBytes] == Approx(202.755e9).epsilon(1e-4));
   CHECK(v[F::EngramParams] == Approx(196.611e9).epsilon(1e-4));
-  CHECK(v[F::EngramFetchTime] == Approx(0.5e-6 + 12672.0 / (8e12 * 0.80)));  // row-sharded in HBM
+  CHECK(v[F::EngramFetchTime] == Approx(0.5e-6 + 12672.0 / (8e12 * 0.84)));  // row-sharded in HBM
   CHECK(v[F::EngramStall] == 0.0);
   set(s, "engram_home", "dram");
   CHECK(values(s)[F::EngramFetchTime] == Approx(1.5e-6 + 12672.0 / 50e9));   // over the host link
@@ -449,4 +450,44 @@ TEST_CASE("formulas written on first read: one at a time, all in order and from 
     CHECK(kept.formula() == texts[static_cast<std::size_t>(F::DecodeStepTime)]);
   }
   CHECK(Figure().formula().empty());
+}
+
+TEST_CASE("kernel ramp: the engine's dense share and ramp reproduce DeepGEMM's measured small-M GEMMs") {
+  // DeepGEMM's FP8 dense GEMMs at M = 64 on H800 (3.35 TB/s; its README, the source the profile cites):
+  // N, K and the bandwidth it measured. Bytes = weights + activations in + BF16 out, as it counts them.
+  struct Shape { double n, k, gbps; };
+  const Shape shapes[] = {{2112, 7168, 1688}, {24576, 1536, 2455}, {32768, 512, 2143},
+                          {7168, 16384, 2668}, {4096, 7168, 2320}, {7168, 2048, 2470}};
+  const EngineProfile& p = engine_profile(EngineKind::Sglang, GpuGen::Hopper);
+  int close = 0;
+  for (const Shape& s : shapes) {
+    const double bytes = s.n * s.k + 64 * s.k + 64 * s.n * 2;
+    const double measured = bytes / (s.gbps * 1e9);
+    const double model = bytes / (p.gemm.bw_eff * 3.35e12) + p.kernel_ramp_us * 1e-6;
+    INFO(s.n << " x " << s.k << ": model " << model * 1e6 << " µs, measured " << measured * 1e6 << " µs");
+    CHECK(std::fabs(model / measured - 1) < 0.25);
+    if (std::fabs(model / measured - 1) < 0.02) ++close;
+  }
+  CHECK(close >= 4);
+}
+
+TEST_CASE("kernel ramp: each kernel's ramp adds to its roofline time, and the step's text says so") {
+  Scenario s = default_scenario();
+  s.work.batch = 64;  // the dense projections stream above their launch floors
+  Computed base;
+  compute_values(s, base);
+  s.engine.kernel_ramp_us = 0.01;  // next to no ramp: the floor alone, inside the max (0 takes the engine's)
+  Computed none;
+  compute_values(s, none);
+  s.engine.kernel_ramp_us = 10;
+  Computed big;
+  compute_values(s, big);
+  CHECK(none.values[F::DecodeStepTime] < base.values[F::DecodeStepTime]);
+  CHECK(base.values[F::DecodeStepTime] < big.values[F::DecodeStepTime]);
+  // A ramp above the launch floor decides every kernel: the step grows by every class kernel's share of it.
+  const Figures f = describe(s);
+  const Figure* step = f.find("decode.step_time");
+  REQUIRE(step != nullptr);
+  CHECK(step->formula().find("ramp 10 µs") != std::string::npos);
+  CHECK(step->value == Approx(big.values[F::DecodeStepTime]));
 }
