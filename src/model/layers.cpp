@@ -111,8 +111,30 @@ void group(const LayerPlan& plan, int first, int last, LayerGroup* groups, int& 
 }
 }  // namespace
 
+namespace {
+LayerCounts count_layers(const ModelArch& m) {
+  LayerCounts n{0, 0, 0, 0, 0, 0, -1};
+  for (int i = 0; i < m.layer_count; ++i) {
+    const Layer& l = m.layers[static_cast<std::size_t>(i)];
+    if (has_window(m, i)) n.window_layers += 1;
+    if (owns_kv(l.mode)) {
+      n.owners += 1;
+      n.inv_ratio_main += 1.0 / l.ratio;
+      n.last_source = i;
+      if (l.mode == LayerMode::Full) {
+        n.index_owners += 1;
+        n.inv_ratio_index += 1.0 / l.ratio;
+      }
+    }
+    if (l.mode == LayerMode::Full || l.mode == LayerMode::Reindex) n.selecting_layers += 1;
+  }
+  return n;
+}
+}  // namespace
+
 void plan_layers(const ModelArch& m, LayerPlan& out) {
   out.layer_count = m.layer_count;
+  out.counts = count_layers(m);
   walk(m, m.layer_count, out.roles, &out.split);
   std::uint64_t keys[kMaxLayers];
   group(out, 0, m.layer_count, out.groups[LayerPlan::All], out.group_count[LayerPlan::All], keys);

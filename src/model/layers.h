@@ -60,8 +60,21 @@ struct LayerGroup {
   int count;
 };
 
+// Whole-model layer counts the KV layout is built from (each an exact per-layer sum, so no grouping can
+// round them).
+struct LayerCounts {
+  double window_layers;    // layers that keep a sliding window
+  double owners;           // KV-owning layers
+  double index_owners;     // of them, Full layers (they also own index keys)
+  double inv_ratio_main;   // Σ 1/ratio over the KV owners
+  double inv_ratio_index;  // the same over the index owners
+  double selecting_layers; // Full and Reindex layers (each runs a top-k)
+  int last_source;         // the last KV-owning layer, -1 when none
+};
+
 struct LayerPlan {
   int layer_count;
+  LayerCounts counts;
   LayerRole roles[kMaxLayers];
   // Groups over [0, split) and [split, layer_count) with split = the last KV source (the prefill's two
   // passes), and over every layer.

@@ -360,9 +360,11 @@ double engram_fetch_time(const Terms& t, EngramHome home, double bytes) {
 namespace topics {
 
 void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given) {
+  if (given) c.plan_ptr = given;  // the layer plan: the caller's, or planned here
+  else plan_layers(c.m, c.own);
   compute_params(c, v);         // parameters by part, bytes per value
   compute_kv_layout(c, v);      // KV owners, entry sizes, bytes per token and per session
-  compute_kv_reads(c, given);   // the layer plan and what one decode query reads at ctx
+  compute_kv_reads(c);          // what one decode query reads at ctx
   compute_engram_tables(c, v);  // the Engram tables' rows and bytes
   compute_weights(c, v);        // whole-model weight bytes at their stored formats
   compute_hardware(c, v);       // catalog facts, achieved rates, each class's FLOP rate

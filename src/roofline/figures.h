@@ -325,7 +325,6 @@ struct Terms {
   Pass step;                       // the decode step's roofline
   double accepted = 1;             // tokens per session per step
   double engram_window = 0;        // time before the first Engram layer runs
-  double weight_bytes_b1 = 0;      // decode weight bytes per GPU at batch 1
 
   // Prefill of the prompt, the prefix path and replay.
   ReadSums pre_full, pre_win;      // per query, at the prompt's causal average / at its end

@@ -125,7 +125,6 @@ void compute_decode_terms(Ctx& c, Values& v) {
     t.draft_layer = (t.draft_one - t.draft_head) / std::max(1.0, t.layers);
     v[F::DecodeTDraft] = d * (m.draft_layers * t.draft_layer + t.draft_head);
   }
-  t.weight_bytes_b1 = decode_pass(c, 1, 1, 0, 0).weight_bytes;
 }
 
 // After the Engram stall: the step's time and what it yields.

@@ -27,25 +27,19 @@ RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
 
 }  // namespace
 
-// Owners, readers and the per-token footprint (one pass over the layers).
+// Owners, readers and the per-token footprint (from the layer plan's counts).
 void compute_kv_layout(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
   const KvSizes& z = c.z;
-  for (int i = 0; i < m.layer_count; ++i) {
-    const Layer& l = m.layers[static_cast<std::size_t>(i)];
-    if (has_window(m, i)) t.window_layers += 1;
-    if (owns_kv(l.mode)) {
-      t.owners += 1;
-      t.inv_ratio_main += 1.0 / l.ratio;
-      t.last_source = i;
-      if (l.mode == LayerMode::Full) {
-        t.index_owners += 1;
-        t.inv_ratio_index += 1.0 / l.ratio;
-      }
-    }
-    if (l.mode == LayerMode::Full || l.mode == LayerMode::Reindex) t.selecting_layers += 1;
-  }
+  const LayerCounts& n = c.plan().counts;  // summed once per model by plan_layers()
+  t.window_layers = n.window_layers;
+  t.owners = n.owners;
+  t.inv_ratio_main = n.inv_ratio_main;
+  t.last_source = n.last_source;
+  t.index_owners = n.index_owners;
+  t.inv_ratio_index = n.inv_ratio_index;
+  t.selecting_layers = n.selecting_layers;
   t.full_layers = t.last_source >= 0 ? t.last_source : t.layers;
   v[F::KvMainEntry] = z.main;
   v[F::KvIndexEntry] = z.idx;
@@ -59,13 +53,11 @@ void compute_kv_layout(Ctx& c, Values& v) {
   v[F::KvSwaShare] = v[F::KvPerSession] > 0 ? c.swa_session / v[F::KvPerSession] : 0.0;
 }
 
-// The layer plan (`given` when the caller has it), its ranges, and what one decode query reads at ctx.
-void compute_kv_reads(Ctx& c, const LayerPlan* given) {
+// The layer plan's ranges, and what one decode query reads at ctx.
+void compute_kv_reads(Ctx& c) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
   const double ctx = c.s.work.ctx;
-  if (given) c.plan_ptr = given;
-  else plan_layers(m, c.own);
   for (int r = 0; r < 3; ++r) c.range[r] = range_info(m, c.plan(), r);
   t.dec = read_sums(m, c.plan(), LayerPlan::All, ctx, c.z);
   for (int g = 0; g < c.plan().group_count[LayerPlan::All]; ++g) {

@@ -160,7 +160,7 @@ void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given);
 // The topics' values, in the order compute_all calls them (each reads what the ones before it filled).
 void compute_params(Ctx& c, Values& v);          // topic_weights.cpp
 void compute_kv_layout(Ctx& c, Values& v);       // topic_kv.cpp
-void compute_kv_reads(Ctx& c, const LayerPlan* given);
+void compute_kv_reads(Ctx& c);
 void compute_engram_tables(Ctx& c, Values& v);   // topic_engram.cpp
 void compute_weights(Ctx& c, Values& v);         // topic_weights.cpp
 void compute_hardware(Ctx& c, Values& v);        // topic_hardware.cpp

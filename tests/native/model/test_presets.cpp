@@ -1,6 +1,6 @@
 // Presets as data: every settings string reads through the parameter registry with no errors and in the
 // registry's own words, each preset is its base plus its strings, and the link codec rebuilds it from them;
-// the measured points' models against their published parameter totals.
+// the measured points' models against their published parameter totals; each preset's layer plan against its layers.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codec/url_codec.h"
+#include "model/layers.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "roofline/figures.h"
@@ -203,5 +204,48 @@ TEST_CASE("presets: the measured points' models add up to their published totals
     CHECK(s.par.ep == 8);
     CHECK(s.engine.kind == EngineKind::Trtllm);
     CHECK(validate(s).empty());
+  }
+}
+
+// The KV layout reads its layer counts from the plan (summed once per model) rather than walking the
+// layers on every evaluation: for every preset they are the per-layer counts, and the groups cover each
+// layer exactly once.
+TEST_CASE("layer plan: every preset's counts are its layers' and the groups cover every layer once") {
+  for (const PresetInfo& p : presets()) {
+    INFO(p.name);
+    const ModelArch& m = preset(p.name).model;
+    LayerPlan plan;
+    plan_layers(m, plan);
+    double window = 0, owners = 0, index_owners = 0, inv_main = 0, inv_index = 0, selecting = 0;
+    int last = -1;
+    for (int i = 0; i < m.layer_count; ++i) {
+      const Layer& l = m.layers[static_cast<std::size_t>(i)];
+      if (has_window(m, i)) window += 1;
+      if (owns_kv(l.mode)) {
+        owners += 1;
+        inv_main += 1.0 / l.ratio;
+        last = i;
+      }
+      if (l.mode == LayerMode::Full) {
+        index_owners += 1;
+        inv_index += 1.0 / l.ratio;
+      }
+      if (l.mode == LayerMode::Full || l.mode == LayerMode::Reindex) selecting += 1;
+    }
+    CHECK(plan.counts.window_layers == window);
+    CHECK(plan.counts.owners == owners);
+    CHECK(plan.counts.index_owners == index_owners);
+    CHECK(plan.counts.inv_ratio_main == Approx(inv_main));
+    CHECK(plan.counts.inv_ratio_index == Approx(inv_index));
+    CHECK(plan.counts.selecting_layers == selecting);
+    CHECK(plan.counts.last_source == last);
+    for (int range = 0; range < 3; ++range) {
+      int covered = 0;
+      for (int g = 0; g < plan.group_count[range]; ++g) covered += plan.groups[range][g].count;
+      const int expected = range == LayerPlan::All ? m.layer_count
+                           : range == LayerPlan::BeforeSplit ? plan.split
+                                                             : m.layer_count - plan.split;
+      CHECK(covered == expected);
+    }
   }
 }
