@@ -93,7 +93,7 @@ void compute_decode_step(Ctx& c, Values& v) {
   v[F::DecodeComputeRoof] = st.t_compute;
 }
 
-// The step split into the terms a profile shows (step_terms.h), the drafts, and batch 1's weight bytes.
+// The step split into the terms a profile shows (step_terms.h), and the drafts.
 void compute_decode_terms(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   const Workload& w = c.s.work;
