@@ -337,8 +337,12 @@ const char* param_group_name(ParamGroup g) {
 std::span<const ParamDef> params() { return {kParams, sizeof kParams / sizeof kParams[0]}; }
 
 const ParamDef* find_param(std::string_view key) {
+  // Compared in place, without measuring each registry key first: this runs for every setting of every
+  // preset and link the page reads at start-up. No key holds a NUL, and ruling one out makes the
+  // terminator test below stay inside the registry key whenever strncmp matched.
+  if (key.empty() || std::memchr(key.data(), '\0', key.size()) != nullptr) return nullptr;
   for (const ParamDef& p : kParams) {
-    if (key == p.key) return &p;
+    if (std::strncmp(p.key, key.data(), key.size()) == 0 && p.key[key.size()] == '\0') return &p;
   }
   return nullptr;
 }

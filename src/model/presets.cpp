@@ -1,9 +1,10 @@
 // Preset scenarios: reading the table's settings strings through the parameter registry (each preset built
-// once), and where each input of a scenario comes from. The presets themselves are data, in preset_table.cpp.
+// once, when first asked for), and where each input of a scenario comes from. The presets themselves are data, in preset_table.cpp.
 #include "model/presets.h"
 
 #include <algorithm>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -46,15 +47,18 @@ void build_preset(const PresetInfo& p, Scenario& s) {
   s.preset = p.name;
 }
 
-// Every preset built once, in table order: make_preset and the provenance of each input (which describe()
-// asks for on every call) copy or compare against these instead of re-reading the strings.
+// Each preset built once, on first use: make_preset and the provenance of each input (which describe()
+// asks for on every call) copy or compare against these instead of re-reading the strings. Only the ones
+// asked for are built, so the page's start builds the default preset alone, not the whole table.
 const Scenario& built_preset(const PresetInfo& p) {
-  static const std::vector<Scenario> built = [] {
-    std::vector<Scenario> out(presets().size());
-    for (std::size_t i = 0; i < out.size(); ++i) build_preset(presets()[i], out[i]);
-    return out;
-  }();
-  return built[static_cast<std::size_t>(&p - presets().data())];
+  struct Built {
+    std::vector<Scenario> scenarios;
+    std::vector<std::once_flag> once;
+  };
+  static Built built{std::vector<Scenario>(presets().size()), std::vector<std::once_flag>(presets().size())};
+  const auto i = static_cast<std::size_t>(&p - presets().data());
+  std::call_once(built.once[i], [&] { build_preset(p, built.scenarios[i]); });
+  return built.scenarios[i];
 }
 
 }  // namespace

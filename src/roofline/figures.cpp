@@ -7,6 +7,8 @@
 #include "roofline/figures.h"
 
 #include <algorithm>
+#include <array>
+#include <bitset>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -308,29 +310,61 @@ const InputSourceOf* input_source(const Figures& f, std::string_view key) {
   return nullptr;
 }
 
+namespace {
+
+// The registry's keys in an open-addressed table (FNV-1a, linear probing), each slot a registry index + 1:
+// a dependency is then found with one hash and, as a rule, one comparison.
+struct KeyTable {
+  static constexpr std::size_t kSlots = 1024;  // a power of two, several times the registry's size
+  std::array<std::uint16_t, kSlots> slot{};
+
+  static std::size_t hash(std::string_view k) {
+    std::uint32_t h = 2166136261u;
+    for (const char c : k) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h & (kSlots - 1);
+  }
+  explicit KeyTable(std::span<const ParamDef> ps) {
+    for (std::size_t i = 0; i < ps.size() && i < kSlots / 2; ++i) {
+      std::size_t at = hash(ps[i].key);
+      while (slot[at] != 0) at = (at + 1) & (kSlots - 1);
+      slot[at] = static_cast<std::uint16_t>(i + 1);
+    }
+  }
+  // Calls f(index) for every registry entry named `key`, in registry order (a key may repeat).
+  template <class F>
+  void each(std::span<const ParamDef> ps, std::string_view key, F&& f) const {
+    for (std::size_t at = hash(key); slot[at] != 0; at = (at + 1) & (kSlots - 1)) {
+      const std::size_t i = slot[at] - 1u;
+      if (key == ps[i].key) f(i);
+    }
+  }
+};
+
+}  // namespace
+
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
   // Each figure's dependency keys as registry indices, worked out once: describe() looks them up for
-  // every figure of every scenario.
+  // every figure of every scenario. This runs at the page's start, before the first frame, so each of the
+  // ~5,000 dependency names costs one hash, and a figure's repeats are dropped with a bit each (a search
+  // of the keys and of the list so far cost tens of milliseconds in WebAssembly under a phone's CPU).
   static const std::vector<std::vector<std::uint8_t>> table = [] {
     std::vector<std::vector<std::uint8_t>> t(static_cast<std::size_t>(kFigureCount));
     const auto ps = params();
-    // The keys sorted once, each dependency then found by binary search: this runs at start-up, before the
-    // first frame, where a search of every key for every dependency cost tens of milliseconds in WebAssembly.
-    std::vector<std::pair<std::string_view, std::uint8_t>> names(ps.size());
-    for (std::size_t i = 0; i < ps.size(); ++i) names[i] = {ps[i].key, static_cast<std::uint8_t>(i)};
-    std::sort(names.begin(), names.end());
+    const KeyTable keys(ps);
     for (int f = 0; f < kFigureCount; ++f) {
+      std::bitset<256> seen;
+      auto& v = t[static_cast<std::size_t>(f)];
       std::string_view deps = kInfo[f].deps;
       std::size_t a = 0;
       while (a < deps.size()) {
         std::size_t e = deps.find(',', a);
         if (e == std::string_view::npos) e = deps.size();
-        const std::string_view key = deps.substr(a, e - a);
-        auto at = std::lower_bound(names.begin(), names.end(), key, [](const auto& n, std::string_view k) { return n.first < k; });
-        for (; at != names.end() && at->first == key; ++at) {
-          auto& v = t[static_cast<std::size_t>(f)];
-          if (std::find(v.begin(), v.end(), at->second) == v.end()) v.push_back(at->second);
-        }
+        keys.each(ps, deps.substr(a, e - a), [&](std::size_t i) {
+          if (i < seen.size() && !seen.test(i)) {
+            seen.set(i);
+            v.push_back(static_cast<std::uint8_t>(i));
+          }
+        });
         a = e + 1;
       }
     }

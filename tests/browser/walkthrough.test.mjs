@@ -125,6 +125,8 @@ test('clicking a ledger entry seeks there, highlights it and shows its formula a
   await page.evaluate(() => window.tierscope.play('csa2-modes'));
   await page.evaluate(() => { window.tierscope.pause(); window.tierscope.seek(35); });
   await page.waitForFunction(() => document.querySelector('#ledger-list .entry.current')?.dataset.index === '35');
+  // (the list scrolls in the next frame, where the page is laid out anyway)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const inView = await page.evaluate(() => {
     const list = document.getElementById('ledger-list').getBoundingClientRect();
     const cur = document.querySelector('#ledger-list .entry.current').getBoundingClientRect();
@@ -132,6 +134,21 @@ test('clicking a ledger entry seeks there, highlights it and shows its formula a
   });
   assert.ok(inView, 'the current entry is scrolled into the list\'s view');
   assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page itself did not scroll');
+  await page.close();
+});
+
+test('on a phone a link to a late step scrolls the ledger to it once the reader reaches the list', async () => {
+  const page = await env.browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${env.site.url}#path=csa2-modes&step=35`);
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#ledger-list .entry.current')?.dataset.index === '35');
+  await page.evaluate(() => document.getElementById('ledger-list').scrollIntoView({ block: 'center' }));
+  await page.waitForFunction(() => {
+    const list = document.getElementById('ledger-list').getBoundingClientRect();
+    const cur = document.querySelector('#ledger-list .entry.current').getBoundingClientRect();
+    return list.height > 0 && cur.top >= list.top - 1 && cur.top < list.bottom;
+  }, null, { timeout: 5000 });
   await page.close();
 });
 

@@ -95,7 +95,7 @@ export function init(win) {
   parts.walkthrough = createWalkthrough({ S, $, el, refresh, announce, writeHash });
   parts.share = createShare({ S, $, el, win, doc, notices, refresh, walkthrough: parts.walkthrough });
   const link = () => parts.share.linkFor(parts.share.currentHash());
-  parts.ledger = createLedgerView({ S, $, el, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
+  parts.ledger = createLedgerView({ S, $, el, win, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
   parts.tables = createTables({ S, $, el, win, notices, download });
   parts.fleet = createFleetView({ S, $, el, win, notices, refresh, announce });
   const api = createApi({ S, win, refresh, link, fleet: parts.fleet, serve: () => parts.serve });

@@ -13,8 +13,9 @@ import { morphChildren, setText } from './dom.mjs';
 
 const EMPTY = { path: '', label: '', preset: '', note: '', steps: 0, options: { tiers: [], objects: [] }, entries: [] };
 
-export function createLedgerView({ S, $, el, refresh, notices, download, copyLink }) {
+export function createLedgerView({ S, $, el, refresh, notices, download, copyLink, win }) {
   let scrolledTo = -1;  // the entry the list was last scrolled to
+  let scrollQueued = false;
   const ledger = () => S.ledger || EMPTY;
 
   // Re-reads the rows when the path, the scenario or the filter changed (or when asked).
@@ -208,16 +209,45 @@ export function createLedgerView({ S, $, el, refresh, notices, download, copyLin
       } else if (!on && shown) shown.remove();
     }
     // Scrolling reads the layout, so it happens when the current entry changed (a seek, a step), not on
-    // every update of the rows (a dragged value keeps the entry and the list's scroll).
-    if (current && step !== scrolledTo) {
-      scrolledTo = step;
-      // Positions from the boxes as drawn, so no offsetParent assumption can put them off.
-      const top = current.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
-      const bottom = top + current.offsetHeight;
-      // An entry taller than the list (a long formula and sources) shows from its start.
-      if (top < list.scrollTop || bottom - top > list.clientHeight) list.scrollTop = top;
-      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    // every update of the rows (a dragged value keeps the entry and the list's scroll); and in the next
+    // frame, once, where the browser lays the page out anyway: read in the middle of the page's start (or of
+    // a refresh that goes on to change the tables), it would lay the whole page out an extra time.
+    if (current && step !== scrolledTo && !scrollQueued) {
+      scrollQueued = true;
+      const frame = win && typeof win.requestAnimationFrame === 'function' ? (fn) => win.requestAnimationFrame(fn) : (fn) => fn();
+      frame(scrollToCurrent);
     }
+  }
+
+  let waitingToShow = null;  // the observer that scrolls once the list is laid out again
+  function scrollToCurrent() {
+    scrollQueued = false;
+    const list = $('ledger-list');
+    const step = S.state ? S.state.step : -1;
+    const current = [...list.children].find((li) => Number(li.dataset.index) === step);
+    if (!current || step === scrolledTo) return;
+    // A list the browser is not laying out (off screen on a phone, content-visibility: auto) is scrolled
+    // when it nears the screen: measuring it now would lay out what the page chose to skip.
+    if (typeof list.checkVisibility === 'function' && !list.checkVisibility({ contentVisibilityAuto: true }) &&
+        win && typeof win.IntersectionObserver === 'function') {
+      if (!waitingToShow) {
+        waitingToShow = new win.IntersectionObserver((seen) => {
+          if (!seen.some((e) => e.isIntersecting)) return;
+          waitingToShow.disconnect();
+          waitingToShow = null;
+          scrollToCurrent();
+        });
+        waitingToShow.observe(list);
+      }
+      return;
+    }
+    scrolledTo = step;
+    // Positions from the boxes as drawn, so no offsetParent assumption can put them off.
+    const top = current.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+    const bottom = top + current.offsetHeight;
+    // An entry taller than the list (a long formula and sources) shows from its start.
+    if (top < list.scrollTop || bottom - top > list.clientHeight) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   const entryAt = (step) => ledger().entries.find((e) => e.index === step) || null;

@@ -59,3 +59,15 @@ TEST_CASE("provenance: every input of every preset names its source; a changed i
     CHECK(figure_sources(l, x).find("DeepSeek-V4.1") == std::string::npos);
   }
 }
+
+// Keys come from links and files: a prefix, a longer word or a NUL inside never names a parameter.
+TEST_CASE("params: find_param matches whole keys only") {
+  REQUIRE(find_param("ctx") != nullptr);
+  CHECK(std::string_view(find_param("ctx")->key) == "ctx");
+  CHECK(find_param("ct") == nullptr);
+  CHECK(find_param("ctxx") == nullptr);
+  CHECK(find_param("") == nullptr);
+  CHECK(find_param(std::string_view("ctx\0", 4)) == nullptr);
+  CHECK(find_param(std::string_view("c\0x", 3)) == nullptr);
+  for (const ParamDef& p : params()) CHECK(find_param(p.key) == &p);
+}

@@ -491,3 +491,30 @@ TEST_CASE("kernel ramp: each kernel's ramp adds to its roofline time, and the st
   CHECK(step->formula().find("ramp 10 µs") != std::string::npos);
   CHECK(step->value == Approx(big.values[F::DecodeStepTime]));
 }
+
+// describe() reads each figure's inputs through figure_dep_indices (a hashed lookup worked out once at the
+// page's start): the indices are exactly the registry entries its deps name, each once, in the order named.
+TEST_CASE("figure dependencies: every figure's indices are the registry keys its deps name, once each, in order") {
+  const auto ps = params();
+  for (int f = 0; f < kFigureCount; ++f) {
+    const FigureId id = static_cast<FigureId>(f);
+    const std::string_view deps = figure_info(id).deps;
+    INFO(figure_info(id).id << ": " << deps);
+    std::vector<std::uint8_t> expected;
+    std::size_t a = 0;
+    while (a < deps.size()) {
+      std::size_t e = deps.find(',', a);
+      if (e == std::string_view::npos) e = deps.size();
+      const std::string_view key = deps.substr(a, e - a);
+      bool found = false;
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        if (key != ps[i].key) continue;
+        found = true;
+        if (std::find(expected.begin(), expected.end(), i) == expected.end()) expected.push_back(static_cast<std::uint8_t>(i));
+      }
+      CHECK(found);  // every name in a figure's deps is a registry key
+      a = e + 1;
+    }
+    CHECK(figure_dep_indices(id) == expected);
+  }
+}
