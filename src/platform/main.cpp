@@ -195,6 +195,16 @@ void start_fonts(void* arg) {
   next_task(start_model, ctx);
 }
 
+void start_window(void* arg) {
+  auto& ctx = *static_cast<Context*>(arg);
+  if (!tierscope::platform::open_window(ctx.platform, "tierscope")) {
+    ctx.quit = true;
+    return;
+  }
+  tierscope::bridge::mark("window");
+  next_task(start_gpu, ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -202,15 +212,15 @@ int main() {
   static Context ctx;
   // Marks on the page's timeline split start-up for the benchmark (docs/BENCHMARKS.md).
   tierscope::bridge::mark("main");
-  // The window and its GL context first; Dear ImGui, the shaders and the model each start in a task of
-  // their own, so no one of them holds the page's thread for long.
-  if (!tierscope::platform::init_window(ctx.platform, "tierscope")) return 1;
-  tierscope::bridge::mark("window");
+  // SDL2 here, in the task that instantiated the module; the window and its GL context in the next task;
+  // then Dear ImGui, the shaders and the model each in a task of their own, so no one of them holds the
+  // page's thread for long.
+  if (!tierscope::platform::init_sdl()) return 1;
 #ifdef __EMSCRIPTEN__
-  emscripten_async_call(start_gpu, &ctx, 0);
+  emscripten_async_call(start_window, &ctx, 0);
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else
-  start_gpu(&ctx);
+  start_window(&ctx);
   while (!ctx.quit) frame(&ctx);
   tierscope::platform::shutdown(ctx.platform);
 #endif

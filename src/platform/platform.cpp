@@ -125,7 +125,7 @@ bool init(Platform& p, const char* title, bool dark) {
   return true;
 }
 
-bool init_window(Platform& p, const char* title) {
+bool init_sdl() {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
   // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
@@ -133,6 +133,12 @@ bool init_window(Platform& p, const char* title) {
     bridge::report_fatal("sdl-init", SDL_GetError());
     return false;
   }
+  return true;
+}
+
+bool init_window(Platform& p, const char* title) { return init_sdl() && open_window(p, title); }
+
+bool open_window(Platform& p, const char* title) {
   // WebGL2 is OpenGL ES 3.0; a desktop-profile request creates no context at all in the browser.
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
