@@ -50,6 +50,11 @@ struct Anchor {
                         // carried and evaluated, but kept out of the summary's aim
   double per_user = 0;  // a serving curve's point at this output tok/s per user (0: at the settings' concurrency)
   bool disagg = false;  // the source ran prefill and decode on pools of their own (PD): replayed with --prefill pd
+  // A curve point's source space, quoted from the benchmark's own configuration: the layouts and
+  // concurrencies its "best configuration" is the best of, and how it draws lengths
+  // ("layouts=tp1,tp8+mtp;conc=4-64;lengths=0.8", serve::parse_source_space). Null: every layout of the
+  // GPUs, every concurrency they hold, lengths ±20 %.
+  const char* space = nullptr;
 };
 std::span<const Anchor> anchors();
 

@@ -39,13 +39,43 @@ bool set_key(model::Scenario& s, const char* key, const std::string& value) {
   return p && model::edit_param(s, *p, value, moved, err);
 }
 
+int draft_count(const model::Scenario& base) {
+  return base.model.draft_layers > 0 ? std::max(1, base.work.spec_tokens > 0 ? base.work.spec_tokens : 3) : 0;
+}
+
+// The layouts a measured curve's source ran: each an instance of its own TP width (the per-GPU throughput
+// of one instance is that of several side by side), experts split by TP, MTP as the source ran it.
+std::vector<Layout> source_layouts(const model::Scenario& base, const std::vector<SourceLayout>& only) {
+  std::vector<Layout> out;
+  const int drafts = draft_count(base);
+  for (const SourceLayout& sl : only) {
+    if (sl.mtp && drafts == 0) continue;  // the model has no draft module
+    Layout l;
+    l.s = base;
+    const int spec = sl.mtp ? drafts : 0;
+    const std::string tp = std::to_string(sl.tp);
+    if (!set_key(l.s, "gpus", tp) || !set_key(l.s, "tp", tp) || !set_key(l.s, "dp", "1") || !set_key(l.s, "ep", "1") ||
+        !set_key(l.s, "spec_tokens", std::to_string(spec)))
+      continue;
+    if (l.s.hw.gpus != sl.tp || l.s.par.tp != sl.tp || l.s.par.dp != 1) continue;
+    l.s.work.batch = 1;
+    if (!model::validate(l.s).empty()) continue;
+    l.id = "tp" + tp + "-dp1" + (sl.mtp ? "-mtp" : "");
+    l.label = "TP" + tp + (sl.mtp ? ", MTP " + std::to_string(spec) : ", no MTP");
+    l.settings = "gpus=" + tp + "&tp=" + tp + "&dp=1&ep=1&spec_tokens=" + std::to_string(spec);
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 // Every TP × DP split of the instance's GPUs (TP a power of two), experts over all GPUs for a MoE model,
 // each with MTP off and on (the scenario's draft count, or 3) when the model has a draft module.
-std::vector<Layout> layouts(const model::Scenario& base) {
+std::vector<Layout> layouts(const model::Scenario& base, const std::vector<SourceLayout>& only = {}) {
+  if (!only.empty()) return source_layouts(base, only);
   std::vector<Layout> out;
   const int gpus = std::max(1, base.hw.gpus);
   const bool moe = base.model.experts > 0;
-  const int drafts = base.model.draft_layers > 0 ? std::max(1, base.work.spec_tokens > 0 ? base.work.spec_tokens : 3) : 0;
+  const int drafts = draft_count(base);
   for (int tp = 1; tp <= gpus; tp *= 2) {
     if (gpus % tp) continue;
     for (int mtp = 0; mtp <= (drafts > 0 ? 1 : 0); ++mtp) {
@@ -69,8 +99,8 @@ std::vector<Layout> layouts(const model::Scenario& base) {
   return out;
 }
 
-// Concurrencies 1, 2, 4, … up to what the layout holds, and that capacity itself.
-std::vector<int> concurrencies(const model::Scenario& s, int input, int output, int cap) {
+// Concurrencies 1, 2, 4, … (from `from`, when given) up to what the layout holds, and that capacity itself.
+std::vector<int> concurrencies(const model::Scenario& s, int input, int output, int cap, int from) {
   model::Scenario at = s;
   at.work.batch = 1;
   at.work.prompt = input;
@@ -82,8 +112,9 @@ std::vector<int> concurrencies(const model::Scenario& s, int input, int output, 
   if (!c.terms.fits()) return {};
   const int hold = static_cast<int>(std::min<double>(cap > 0 ? cap : 4096, c.values[model::FigureId::HbmSessions]));
   std::vector<int> out;
-  for (int n = 1; n < hold; n *= 2) out.push_back(n);
-  if (hold >= 1) out.push_back(hold);
+  for (int n = 1; n < hold; n *= 2)
+    if (n >= from) out.push_back(n);
+  if (hold >= 1 && hold >= from) out.push_back(hold);
   return out;
 }
 
@@ -148,14 +179,22 @@ namespace {
 std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int output, const FrontierOptions& o) {
   std::vector<Point> pts;
   for (std::size_t li = 0; li < ls.size(); ++li) {
-    for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency)) {
+    for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency, o.min_concurrency)) {
       ServeSpec spec;
       spec.concurrency = n;
       spec.requests = std::max(32, 3 * n);
-      spec.input = input;
-      spec.output = output;
       spec.lengths = Lengths::Random;
-      spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
+      if (o.length_floor > 0) {
+        // Uniform on [f L, L] is uniform around (1 + f) L / 2, ± (1 − f) / (1 + f) of it.
+        const double f = o.length_floor;
+        spec.input = std::max(1, static_cast<int>(std::lround(input * (1 + f) / 2)));
+        spec.output = std::max(2, static_cast<int>(std::lround(output * (1 + f) / 2)));
+        spec.range_ratio = (1 - f) / (1 + f);
+      } else {
+        spec.input = input;
+        spec.output = output;
+        spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
+      }
       spec.seed = o.seed;
       spec.prefill = o.prefill;
       ServeResult r;
@@ -172,7 +211,7 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
 std::vector<FrontPoint> replayed_front(const model::Scenario& s, const FrontierOptions& o) {
   const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
   const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
-  const std::vector<Layout> ls = layouts(s);
+  const std::vector<Layout> ls = layouts(s, o.only);
   const std::vector<Point> pts = replay_grid(ls, input, output, o);
   std::vector<double> xs, ys;
   for (const Point& p : pts) {
@@ -182,6 +221,72 @@ std::vector<FrontPoint> replayed_front(const model::Scenario& s, const FrontierO
   std::vector<FrontPoint> front;
   for (std::size_t i : pareto_front(xs, ys)) front.push_back(FrontPoint{pts[i].x, pts[i].y, ls[pts[i].layout].id, pts[i].concurrency});
   return front;
+}
+
+bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why) {
+  FrontierOptions r = o;
+  const auto to_int = [](std::string_view v, int& out) {
+    if (v.empty() || v.size() > 6) return false;
+    int n = 0;
+    for (char ch : v) {
+      if (ch < '0' || ch > '9') return false;
+      n = n * 10 + (ch - '0');
+    }
+    out = n;
+    return n > 0;
+  };
+  while (!text.empty()) {
+    const std::size_t semi = text.find(';');
+    const std::string_view part = text.substr(0, semi);
+    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
+    const std::size_t eq = part.find('=');
+    const std::string_view key = part.substr(0, eq), value = eq == std::string_view::npos ? std::string_view() : part.substr(eq + 1);
+    if (key == "layouts") {
+      r.only.clear();
+      std::string_view rest = value;
+      while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        SourceLayout l;
+        constexpr std::string_view kMtp = "+mtp";
+        if (item.size() > kMtp.size() && item.substr(item.size() - kMtp.size()) == kMtp) {
+          l.mtp = true;
+          item.remove_suffix(kMtp.size());
+        }
+        if (item.substr(0, 2) != "tp" || !to_int(item.substr(2), l.tp) || (l.tp & (l.tp - 1)) != 0) {
+          why = "layouts: '" + std::string(item) + "' is not tpN (N a power of two, +mtp for its drafts)";
+          return false;
+        }
+        r.only.push_back(l);
+      }
+      if (r.only.empty()) {
+        why = "layouts: empty (give tpN, …)";
+        return false;
+      }
+    } else if (key == "conc") {
+      const std::size_t dash = value.find('-');
+      int lo = 0, hi = 0;
+      if (dash == std::string_view::npos || !to_int(value.substr(0, dash), lo) || !to_int(value.substr(dash + 1), hi) || lo > hi) {
+        why = "conc: '" + std::string(value) + "' is not FROM-TO (whole numbers, FROM ≤ TO)";
+        return false;
+      }
+      r.min_concurrency = lo;
+      r.max_concurrency = hi;
+    } else if (key == "lengths") {
+      // a floor of the uniform draw, "0.8"
+      if (value.size() != 3 || value[0] != '0' || value[1] != '.' || value[2] < '1' || value[2] > '9') {
+        why = "lengths: '" + std::string(value) + "' is not a floor from 0.1 to 0.9";
+        return false;
+      }
+      r.length_floor = (value[2] - '0') / 10.0;
+    } else {
+      why = "'" + std::string(key) + "' is not layouts, conc or lengths";
+      return false;
+    }
+  }
+  o = std::move(r);
+  return true;
 }
 
 double front_at(const std::vector<FrontPoint>& front, double tps_user) {
@@ -200,7 +305,7 @@ double front_at(const std::vector<FrontPoint>& front, double tps_user) {
 bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
   const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
   const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
-  std::vector<Layout> ls = layouts(s);
+  std::vector<Layout> ls = layouts(s, o.only);
   const std::vector<Point> pts = replay_grid(ls, input, output, o);
   if (pts.empty()) {
     errors.push_back(model::make_error(model::ErrorCode::Infeasible, "frontier", model::setup_text(s),

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/errors.h"
@@ -14,12 +15,29 @@
 
 namespace tierscope::serve {
 
+// One layout a measurement's source ran: an instance of `tp` GPUs in tensor parallel (a MoE model's experts
+// split by TP too, no data-parallel attention), with or without its MTP drafts.
+struct SourceLayout {
+  int tp = 1;
+  bool mtp = false;
+};
+
 struct FrontierOptions {
   int input = 0, output = 0;  // 0: the scenario's prompt and output
+  int min_concurrency = 0;    // 0: from 1
   int max_concurrency = 0;    // 0: what the layout's HBM holds (at most 4096)
   std::uint64_t seed = 1;
   PrefillMode prefill = PrefillMode::Auto;  // how every replay schedules prompts (pd: a disaggregated deployment)
+  // Only these layouts, as a measured curve's source swept them (empty: every TP × DP split of the GPUs).
+  std::vector<SourceLayout> only;
+  // Lengths uniform on [floor × L, L] for L the input and output (InferenceX's benchmark draws them so);
+  // 0: ±20 % around L, as the engines' own random datasets.
+  double length_floor = 0;
 };
+
+// Reads a measured curve's source space, "layouts=tp1,tp2,tp8+mtp;conc=4-64;lengths=0.8" (each part
+// optional), into `o`. False with `why` naming the part and what is allowed.
+bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why);
 
 // One point of the replayed Pareto front: a layout at one concurrency.
 struct FrontPoint {

@@ -20,6 +20,20 @@ constexpr double kAnchorRangeRatio = 0.2;
 
 namespace {
 
+// The source's space in a few words: "TP1, TP2, TP8 at concurrency 4–64; lengths 0.8–1 × nominal" ("": none).
+std::string space_words(const FrontierOptions& o) {
+  std::string w;
+  for (const SourceLayout& l : o.only) w += (w.empty() ? "" : ", ") + std::string("TP") + std::to_string(l.tp) + (l.mtp ? " with MTP" : "");
+  if (o.max_concurrency > 0)
+    w += (w.empty() ? "" : " ") + std::string("at concurrency ") + std::to_string(std::max(1, o.min_concurrency)) + "–" + std::to_string(o.max_concurrency);
+  if (o.length_floor > 0) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "lengths %.1f–1 × nominal", o.length_floor);
+    w += (w.empty() ? "" : "; ") + std::string(buf);
+  }
+  return w;
+}
+
 // The anchor's value read off its setup's replayed front at its tokens/s per user.
 ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
   ReplayedAnchor out;
@@ -28,9 +42,15 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
   o.input = std::max(1, s.work.prompt - std::min(s.work.prefix_hit, s.work.prompt));
   o.output = std::max(2, s.work.output);
   o.prefill = r.anchor->disagg ? PrefillMode::Pd : PrefillMode::Auto;
+  const char* space = r.anchor->space ? r.anchor->space : "";
+  std::string why;
+  if (!parse_source_space(space, o, why)) {
+    out.why = "the anchor's source space: " + why;
+    return out;
+  }
   FrontCache local;
   FrontCache& cache = fronts ? *fronts : local;
-  const std::string key = std::string(r.anchor->preset) + "|" + r.anchor->settings + (r.anchor->disagg ? "|pd" : "");
+  const std::string key = std::string(r.anchor->preset) + "|" + r.anchor->settings + (r.anchor->disagg ? "|pd" : "") + "|" + space;
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, replayed_front(s, o)).first;
   const std::vector<FrontPoint>& front = it->second;
@@ -49,7 +69,9 @@ ReplayedAnchor read_front(const model::AnchorResult& r, FrontCache* fronts) {
     return std::fabs(std::log(a.tps_user / want)) < std::fabs(std::log(b.tps_user / want));
   });
   out.concurrency = near->concurrency;
-  out.prefill = "the front of every layout (" + near->layout + " nearest)";
+  const std::string words = space_words(o);
+  out.prefill = std::string(o.only.empty() ? "the front of every layout (" : "the front of the source's layouts (") + (words.empty() ? "" : words + "; ") +
+                near->layout + " nearest)";
   out.tps_user = want;
   out.tps_gpu = out.model / total;
   out.ok = true;

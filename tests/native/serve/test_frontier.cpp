@@ -132,3 +132,71 @@ TEST_CASE("anchors: an offline benchmark of N requests is replayed whole, and st
   const serve::ReplaySummary sum = serve::summarize_replayed(serve::replay_anchors(results), results);
   CHECK(sum.points == 1);
 }
+
+TEST_CASE("frontier: a source's space reads its layouts, concurrencies and length floor, and refuses a bad part by name") {
+  serve::FrontierOptions o;
+  std::string why;
+  REQUIRE(serve::parse_source_space("layouts=tp1,tp8+mtp;conc=4-64;lengths=0.8", o, why));
+  REQUIRE(o.only.size() == 2);
+  CHECK(o.only[0].tp == 1);
+  CHECK_FALSE(o.only[0].mtp);
+  CHECK(o.only[1].tp == 8);
+  CHECK(o.only[1].mtp);
+  CHECK(o.min_concurrency == 4);
+  CHECK(o.max_concurrency == 64);
+  CHECK(o.length_floor == Approx(0.8));
+  serve::FrontierOptions empty;
+  CHECK(serve::parse_source_space("", empty, why));  // no space: every layout, as before
+  CHECK(empty.only.empty());
+  CHECK(empty.length_floor == 0);
+  const char* bad[][2] = {{"layouts=tp3", "layouts"}, {"layouts=dp8", "layouts"}, {"layouts=", "layouts"}, {"conc=64-4", "conc"},
+                          {"conc=4", "conc"}, {"lengths=1.5", "lengths"}, {"lengths=0.85", "lengths"}, {"batch=8", "batch"}};
+  for (const auto& b : bad) {
+    serve::FrontierOptions kept;
+    kept.max_concurrency = 7;
+    INFO(b[0]);
+    CHECK_FALSE(serve::parse_source_space(b[0], kept, why));
+    CHECK(why.find(b[1]) != std::string::npos);
+    CHECK(kept.max_concurrency == 7);  // a refused space changes nothing
+  }
+  // Every carried anchor's space is one the replay reads.
+  for (const model::Anchor& a : model::anchors()) {
+    if (!a.space) continue;
+    serve::FrontierOptions each;
+    INFO(a.id << ": " << why);
+    CHECK(serve::parse_source_space(a.space, each, why));
+  }
+}
+
+TEST_CASE("frontier: a front confined to a source's space uses only its layouts and concurrencies, and its length draw") {
+  model::Scenario s;
+  REQUIRE(model::make_preset("llama31-70b-8xh100", s));
+  serve::FrontierOptions all;
+  all.input = 1024;
+  all.output = 256;
+  all.max_concurrency = 64;
+  serve::FrontierOptions confined = all;
+  std::string why;
+  REQUIRE(serve::parse_source_space("layouts=tp2,tp4;conc=8-32", confined, why));
+  const std::vector<serve::FrontPoint> front = serve::replayed_front(s, confined);
+  REQUIRE(!front.empty());
+  for (const serve::FrontPoint& p : front) {
+    INFO(p.layout << " at " << p.concurrency);
+    CHECK((p.layout == "tp2-dp1" || p.layout == "tp4-dp1"));
+    CHECK(p.concurrency >= 8);
+    CHECK(p.concurrency <= 32);
+  }
+  // The whole node's front has every layout to choose from: it is never below the confined one.
+  const std::vector<serve::FrontPoint> wide = serve::replayed_front(s, all);
+  for (const serve::FrontPoint& p : front) CHECK(serve::front_at(wide, p.tps_user) >= 0.95 * p.tps_gpu);
+  // Lengths drawn on [0.8 L, L] are shorter on average than ±20 % around L: fewer tokens per request, so at
+  // one layout and concurrency each user is served faster.
+  serve::FrontierOptions tp4 = all, tp4_short = all;
+  REQUIRE(serve::parse_source_space("layouts=tp4;conc=16-16", tp4, why));
+  REQUIRE(serve::parse_source_space("layouts=tp4;conc=16-16;lengths=0.8", tp4_short, why));
+  const std::vector<serve::FrontPoint> a = serve::replayed_front(s, tp4), b = serve::replayed_front(s, tp4_short);
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(a[0].concurrency == 16);
+  CHECK(b[0].tps_user > a[0].tps_user);
+}
