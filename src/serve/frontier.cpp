@@ -29,6 +29,7 @@ struct Point {
 struct Layout {
   model::Scenario s;
   std::string id, label, settings;
+  SourceLayout source;  // how many instances, a fixed prefill pool and its concurrencies (a source's recipe)
 };
 
 // Sets one key as a person would (dependent fields follow); false when the value is refused.
@@ -50,19 +51,28 @@ std::vector<Layout> source_layouts(const model::Scenario& base, const std::vecto
   const int drafts = draft_count(base);
   for (const SourceLayout& sl : only) {
     if (sl.mtp && drafts == 0) continue;  // the model has no draft module
+    const bool moe = base.model.experts > 0;
+    if (sl.kind != SourceLayout::Kind::Tp && !moe) continue;  // EP needs experts
+    const int n = sl.gpus;
+    const int tp = sl.kind == SourceLayout::Kind::Dep ? 1 : n, dp = n / tp, ep = sl.kind == SourceLayout::Kind::Tp ? 1 : n;
     Layout l;
     l.s = base;
     const int spec = sl.mtp ? drafts : 0;
-    const std::string tp = std::to_string(sl.tp);
-    if (!set_key(l.s, "gpus", tp) || !set_key(l.s, "tp", tp) || !set_key(l.s, "dp", "1") || !set_key(l.s, "ep", "1") ||
-        !set_key(l.s, "spec_tokens", std::to_string(spec)))
+    if (!set_key(l.s, "gpus", std::to_string(n)) || !set_key(l.s, "tp", std::to_string(tp)) || !set_key(l.s, "dp", std::to_string(dp)) ||
+        !set_key(l.s, "ep", std::to_string(ep)) || !set_key(l.s, "spec_tokens", std::to_string(spec)))
       continue;
-    if (l.s.hw.gpus != sl.tp || l.s.par.tp != sl.tp || l.s.par.dp != 1) continue;
+    if (l.s.hw.gpus != n || l.s.par.tp != tp || l.s.par.dp != dp) continue;  // the model's heads or experts moved it
     l.s.work.batch = 1;
     if (!model::validate(l.s).empty()) continue;
-    l.id = "tp" + tp + "-dp1" + (sl.mtp ? "-mtp" : "");
-    l.label = "TP" + tp + (sl.mtp ? ", MTP " + std::to_string(spec) : ", no MTP");
-    l.settings = "gpus=" + tp + "&tp=" + tp + "&dp=1&ep=1&spec_tokens=" + std::to_string(spec);
+    const char* kind = sl.kind == SourceLayout::Kind::Tp ? "TP" : sl.kind == SourceLayout::Kind::Tep ? "TEP" : "DEP";
+    const std::string workers = sl.workers > 1 ? std::to_string(sl.workers) + "x" : "";
+    const std::string pool = sl.prefill_gpus > 0 ? "-ctx" + std::to_string(sl.prefill_gpus) : "";
+    l.id = workers + "tp" + std::to_string(tp) + "-dp" + std::to_string(dp) + (ep > 1 ? "-ep" + std::to_string(ep) : "") + (sl.mtp ? "-mtp" : "") + pool;
+    l.label = (sl.workers > 1 ? std::to_string(sl.workers) + " × " : "") + kind + std::to_string(n) + (sl.mtp ? ", MTP " + std::to_string(spec) : ", no MTP") +
+              (sl.prefill_gpus > 0 ? ", " + std::to_string(sl.prefill_gpus) + " prefill GPUs" : "");
+    l.source = sl;
+    l.settings = "gpus=" + std::to_string(n) + "&tp=" + std::to_string(tp) + "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) +
+                 "&spec_tokens=" + std::to_string(spec);
     out.push_back(std::move(l));
   }
   return out;
@@ -179,9 +189,21 @@ namespace {
 std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int output, const FrontierOptions& o) {
   std::vector<Point> pts;
   for (std::size_t li = 0; li < ls.size(); ++li) {
-    for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency, o.min_concurrency)) {
+    const SourceLayout& src = ls[li].source;
+    const int workers = std::max(1, src.workers);
+    std::vector<int> ns = src.concurrencies;
+    if (ns.empty()) {
+      for (int n : concurrencies(ls[li].s, input, output, o.max_concurrency, o.min_concurrency)) ns.push_back(n * workers);
+    } else {
+      // A recipe's own concurrencies, over all its workers, as far as each worker's HBM holds its share.
+      const std::vector<int> hold = concurrencies(ls[li].s, input, output, 0, 1);
+      if (hold.empty()) continue;
+      ns.erase(std::remove_if(ns.begin(), ns.end(), [&](int n) { return (n + workers - 1) / workers > hold.back(); }), ns.end());
+    }
+    for (int n : ns) {
       ServeSpec spec;
       spec.concurrency = n;
+      spec.instances = workers;
       spec.requests = std::max(32, 3 * n);
       spec.lengths = Lengths::Random;
       if (o.length_floor > 0) {
@@ -196,11 +218,21 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
         spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
       }
       spec.seed = o.seed;
-      spec.prefill = o.prefill;
+      spec.prefill = src.prefill_gpus > 0 ? PrefillMode::Pd : o.prefill;  // a recipe with a prefill pool is disaggregated
       ServeResult r;
       model::Errors e;
       if (!run_serve(ls[li].s, spec, r, e) || r.completed == 0 || !(r.tps_user > 0)) continue;
-      pts.push_back(Point{li, n, r.tps_user, r.output_tps_gpu});
+      double per_gpu = r.output_tps_gpu;
+      if (src.prefill_gpus > 0) {
+        // A prefill pool of a fixed size: its GPUs count whether busy or not, and a pool smaller than the one
+        // that kept up holds the output to its share (the prompts come out no faster).
+        const double decode_gpus = static_cast<double>(r.instances) * r.gpus_per_instance;
+        const double output = r.output_tps_gpu * (decode_gpus + r.prefill_gpus);
+        const double pool = src.prefill_gpus;
+        const double held = r.prefill_gpus > pool ? pool / r.prefill_gpus : 1.0;
+        per_gpu = output * held / (decode_gpus + pool);
+      }
+      pts.push_back(Point{li, n, r.tps_user, per_gpu});
     }
   }
   return pts;
@@ -249,13 +281,47 @@ bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& 
         std::string_view item = rest.substr(0, comma);
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         SourceLayout l;
-        constexpr std::string_view kMtp = "+mtp";
-        if (item.size() > kMtp.size() && item.substr(item.size() - kMtp.size()) == kMtp) {
-          l.mtp = true;
-          item.remove_suffix(kMtp.size());
+        const std::string whole(item);
+        const auto refuse = [&](const char* what) {
+          why = "layouts: '" + whole + "': " + what;
+          return false;
+        };
+        // @C1/C2/…: the concurrencies it ran
+        if (const std::size_t at = item.find('@'); at != std::string_view::npos) {
+          std::string_view list = item.substr(at + 1);
+          item = item.substr(0, at);
+          while (!list.empty()) {
+            const std::size_t slash = list.find('/');
+            int c = 0;
+            if (!to_int(list.substr(0, slash), c)) return refuse("its concurrencies are not whole numbers joined by '/'");
+            l.concurrencies.push_back(c);
+            list = slash == std::string_view::npos ? std::string_view() : list.substr(slash + 1);
+          }
+          if (l.concurrencies.empty()) return refuse("no concurrency after '@'");
         }
-        if (item.substr(0, 2) != "tp" || !to_int(item.substr(2), l.tp) || (l.tp & (l.tp - 1)) != 0) {
-          why = "layouts: '" + std::string(item) + "' is not tpN (N a power of two, +mtp for its drafts)";
+        // Wx: that many decode workers
+        if (const std::size_t x = item.find('x'); x != std::string_view::npos && x > 0 && item[0] >= '0' && item[0] <= '9') {
+          if (!to_int(item.substr(0, x), l.workers) || l.workers > 64) return refuse("its workers are not a number from 1 to 64 before 'x'");
+          item = item.substr(x + 1);
+        }
+        // +mtp, +ctxP
+        std::string_view head = item.substr(0, item.find('+'));
+        std::string_view mods = item.size() > head.size() ? item.substr(head.size() + 1) : std::string_view();
+        while (!mods.empty()) {
+          const std::size_t plus = mods.find('+');
+          const std::string_view m = mods.substr(0, plus);
+          mods = plus == std::string_view::npos ? std::string_view() : mods.substr(plus + 1);
+          if (m == "mtp") l.mtp = true;
+          else if (m.substr(0, 3) == "ctx" && to_int(m.substr(3), l.prefill_gpus) && l.prefill_gpus <= 4096) continue;
+          else return refuse("after '+' give mtp or ctxN (prefill GPUs)");
+        }
+        item = head;
+        std::size_t digits = 0;
+        if (item.substr(0, 3) == "tep") l.kind = SourceLayout::Kind::Tep, digits = 3;
+        else if (item.substr(0, 3) == "dep") l.kind = SourceLayout::Kind::Dep, digits = 3;
+        else if (item.substr(0, 2) == "tp") l.kind = SourceLayout::Kind::Tp, digits = 2;
+        if (digits == 0 || !to_int(item.substr(digits), l.gpus) || l.gpus > 1024) {
+          why = "layouts: '" + std::string(item) + "' is not tpN, tepN or depN (N from 1 to 1024, +mtp for its drafts)";
           return false;
         }
         r.only.push_back(l);

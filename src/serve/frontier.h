@@ -15,11 +15,20 @@
 
 namespace tierscope::serve {
 
-// One layout a measurement's source ran: an instance of `tp` GPUs in tensor parallel (a MoE model's experts
-// split by TP too, no data-parallel attention), with or without its MTP drafts.
+// One layout a measurement's source ran, an instance of `gpus` GPUs, with or without its MTP drafts:
+// tpN tensor parallel (a MoE model's experts split by TP too), tepN tensor parallel with the experts spread
+// over the N GPUs (EP N), depN data-parallel attention with EP N.
+// A disaggregated deployment adds `workers` such decode instances behind one router and a prefill pool
+// of `prefill_gpus` GPUs of its own ("3xtep8+ctx8": three TEP8 decode workers, eight prefill GPUs); its
+// listed concurrencies (over all its workers) are the ones it ran.
 struct SourceLayout {
-  int tp = 1;
+  enum class Kind { Tp, Tep, Dep };
+  Kind kind = Kind::Tp;
+  int gpus = 1;
   bool mtp = false;
+  int workers = 1;
+  int prefill_gpus = 0;           // 0: no fixed pool (prompts share the decode GPUs, or a pool that keeps up)
+  std::vector<int> concurrencies;  // empty: the space's range
 };
 
 struct FrontierOptions {
@@ -35,7 +44,7 @@ struct FrontierOptions {
   double length_floor = 0;
 };
 
-// Reads a measured curve's source space, "layouts=tp1,tp2,tp8+mtp;conc=4-64;lengths=0.8" (each part
+// Reads a measured curve's source space, "layouts=tp1,tep8,dep16+mtp,3xtep8+ctx8@6/18;conc=4-64;lengths=0.8" (each part
 // optional), into `o`. False with `why` naming the part and what is allowed.
 bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why);
 

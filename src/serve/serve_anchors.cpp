@@ -23,7 +23,17 @@ namespace {
 // The source's space in a few words: "TP1, TP2, TP8 at concurrency 4–64; lengths 0.8–1 × nominal" ("": none).
 std::string space_words(const FrontierOptions& o) {
   std::string w;
-  for (const SourceLayout& l : o.only) w += (w.empty() ? "" : ", ") + std::string("TP") + std::to_string(l.tp) + (l.mtp ? " with MTP" : "");
+  int recipes = 0;
+  for (const SourceLayout& l : o.only) {
+    if (l.workers > 1 || l.prefill_gpus > 0 || !l.concurrencies.empty()) {
+      ++recipes;  // said as a count below: each is a deployment, too long to list
+      continue;
+    }
+    const char* kind = l.kind == SourceLayout::Kind::Tp ? "TP" : l.kind == SourceLayout::Kind::Tep ? "TEP" : "DEP";
+    w += (w.empty() ? "" : ", ") + std::string(kind) + std::to_string(l.gpus) + (l.mtp ? " with MTP" : "");
+  }
+  if (recipes > 0)
+    w += (w.empty() ? "" : ", ") + std::to_string(recipes) + " disaggregated deployments as it ran them: decode workers, prefill pool, concurrencies";
   if (o.max_concurrency > 0)
     w += (w.empty() ? "" : " ") + std::string("at concurrency ") + std::to_string(std::max(1, o.min_concurrency)) + "–" + std::to_string(o.max_concurrency);
   if (o.length_floor > 0) {

@@ -136,12 +136,17 @@ TEST_CASE("anchors: an offline benchmark of N requests is replayed whole, and st
 TEST_CASE("frontier: a source's space reads its layouts, concurrencies and length floor, and refuses a bad part by name") {
   serve::FrontierOptions o;
   std::string why;
-  REQUIRE(serve::parse_source_space("layouts=tp1,tp8+mtp;conc=4-64;lengths=0.8", o, why));
-  REQUIRE(o.only.size() == 2);
-  CHECK(o.only[0].tp == 1);
+  REQUIRE(serve::parse_source_space("layouts=tp1,tep8+mtp,dep16;conc=4-64;lengths=0.8", o, why));
+  REQUIRE(o.only.size() == 3);
+  CHECK(o.only[0].kind == serve::SourceLayout::Kind::Tp);
+  CHECK(o.only[0].gpus == 1);
   CHECK_FALSE(o.only[0].mtp);
-  CHECK(o.only[1].tp == 8);
+  CHECK(o.only[1].kind == serve::SourceLayout::Kind::Tep);
+  CHECK(o.only[1].gpus == 8);
   CHECK(o.only[1].mtp);
+  CHECK(o.only[2].kind == serve::SourceLayout::Kind::Dep);
+  CHECK(o.only[2].gpus == 16);
+  CHECK_FALSE(o.only[2].mtp);
   CHECK(o.min_concurrency == 4);
   CHECK(o.max_concurrency == 64);
   CHECK(o.length_floor == Approx(0.8));
@@ -149,7 +154,7 @@ TEST_CASE("frontier: a source's space reads its layouts, concurrencies and lengt
   CHECK(serve::parse_source_space("", empty, why));  // no space: every layout, as before
   CHECK(empty.only.empty());
   CHECK(empty.length_floor == 0);
-  const char* bad[][2] = {{"layouts=tp3", "layouts"}, {"layouts=dp8", "layouts"}, {"layouts=", "layouts"}, {"conc=64-4", "conc"},
+  const char* bad[][2] = {{"layouts=tp0", "layouts"}, {"layouts=dp8", "layouts"}, {"layouts=tep", "layouts"}, {"layouts=", "layouts"}, {"conc=64-4", "conc"},
                           {"conc=4", "conc"}, {"lengths=1.5", "lengths"}, {"lengths=0.85", "lengths"}, {"batch=8", "batch"}};
   for (const auto& b : bad) {
     serve::FrontierOptions kept;
@@ -182,7 +187,7 @@ TEST_CASE("frontier: a front confined to a source's space uses only its layouts 
   REQUIRE(!front.empty());
   for (const serve::FrontPoint& p : front) {
     INFO(p.layout << " at " << p.concurrency);
-    CHECK((p.layout == "tp2-dp1" || p.layout == "tp4-dp1"));
+    CHECK((p.layout == "tp2-dp1" || p.layout == "tp4-dp1"));  // TP instances of the source's widths
     CHECK(p.concurrency >= 8);
     CHECK(p.concurrency <= 32);
   }
@@ -199,4 +204,51 @@ TEST_CASE("frontier: a front confined to a source's space uses only its layouts 
   REQUIRE(b.size() == 1);
   CHECK(a[0].concurrency == 16);
   CHECK(b[0].tps_user > a[0].tps_user);
+}
+
+TEST_CASE("frontier: a source's disaggregated recipe runs its workers and concurrencies and counts its prefill pool") {
+  serve::FrontierOptions o;
+  std::string why;
+  REQUIRE(serve::parse_source_space("layouts=3xtep8+mtp+ctx8@6/15,dep16+ctx24", o, why));
+  REQUIRE(o.only.size() == 2);
+  CHECK(o.only[0].workers == 3);
+  CHECK(o.only[0].kind == serve::SourceLayout::Kind::Tep);
+  CHECK(o.only[0].gpus == 8);
+  CHECK(o.only[0].mtp);
+  CHECK(o.only[0].prefill_gpus == 8);
+  CHECK(o.only[0].concurrencies == std::vector<int>{6, 15});
+  CHECK(o.only[1].workers == 1);
+  CHECK(o.only[1].prefill_gpus == 24);
+  CHECK(o.only[1].concurrencies.empty());
+  for (const char* bad : {"layouts=0xtp8", "layouts=tp8+foo", "layouts=tp8@", "layouts=tp8@4/a", "layouts=tp8+ctx"}) {
+    serve::FrontierOptions kept;
+    INFO(bad);
+    CHECK_FALSE(serve::parse_source_space(bad, kept, why));
+    CHECK(why.find("layouts") != std::string::npos);
+    CHECK(kept.only.empty());
+  }
+  // The same TP4 decode instance, disaggregated, with and without a fixed 4-GPU prefill pool: the pool's GPUs
+  // count whether its prompts keep them busy or not, so each GPU serves less; each user is served alike.
+  model::Scenario s;
+  REQUIRE(model::make_preset("llama31-70b-8xh100", s));
+  serve::FrontierOptions kept_up, fixed;
+  kept_up.input = fixed.input = 1024;
+  kept_up.output = fixed.output = 256;
+  kept_up.prefill = fixed.prefill = serve::PrefillMode::Pd;
+  REQUIRE(serve::parse_source_space("layouts=tp4@8", kept_up, why));
+  REQUIRE(serve::parse_source_space("layouts=tp4+ctx4@8", fixed, why));
+  const std::vector<serve::FrontPoint> a = serve::replayed_front(s, kept_up), b = serve::replayed_front(s, fixed);
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(a[0].concurrency == 8);
+  CHECK(b[0].tps_user == Approx(a[0].tps_user));
+  CHECK(b[0].tps_gpu < a[0].tps_gpu);
+  CHECK(b[0].tps_gpu > 0.45 * a[0].tps_gpu);  // at most half of the GPUs are the pool's
+  // Two workers behind the router: the concurrency is over both, each holding half.
+  serve::FrontierOptions two = kept_up;
+  REQUIRE(serve::parse_source_space("layouts=2xtp4@16", two, why));
+  const std::vector<serve::FrontPoint> c = serve::replayed_front(s, two);
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].concurrency == 16);
+  CHECK(c[0].tps_user == Approx(a[0].tps_user).epsilon(0.05));
 }
