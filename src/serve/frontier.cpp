@@ -255,18 +255,68 @@ std::vector<FrontPoint> replayed_front(const model::Scenario& s, const FrontierO
   return front;
 }
 
+namespace {
+
+// A positive whole number of at most six digits.
+bool to_count(std::string_view v, int& out) {
+  if (v.empty() || v.size() > 6) return false;
+  int n = 0;
+  for (char ch : v) {
+    if (ch < '0' || ch > '9') return false;
+    n = n * 10 + (ch - '0');
+  }
+  out = n;
+  return n > 0;
+}
+
+// One item of a space's layouts: [Wx]KINDN[+mtp][+ctxP][@C1/C2/…].
+bool parse_layout(std::string_view item, SourceLayout& l, std::string& why) {
+  const auto refuse = [&](const char* what) {
+    why = "layouts: '" + std::string(item) + "': " + what;
+    return false;
+  };
+  std::string_view rest = item;
+  // @C1/C2/…: the concurrencies it ran
+  if (const std::size_t at = rest.find('@'); at != std::string_view::npos) {
+    std::string_view list = rest.substr(at + 1);
+    rest = rest.substr(0, at);
+    while (!list.empty()) {
+      const std::size_t slash = list.find('/');
+      int c = 0;
+      if (!to_count(list.substr(0, slash), c)) return refuse("its concurrencies are not whole numbers joined by '/'");
+      l.concurrencies.push_back(c);
+      list = slash == std::string_view::npos ? std::string_view() : list.substr(slash + 1);
+    }
+    if (l.concurrencies.empty()) return refuse("no concurrency after '@'");
+  }
+  // Wx: that many decode workers
+  if (const std::size_t x = rest.find('x'); x != std::string_view::npos && x > 0 && rest[0] >= '0' && rest[0] <= '9') {
+    if (!to_count(rest.substr(0, x), l.workers) || l.workers > 64) return refuse("its workers are not a number from 1 to 64 before 'x'");
+    rest = rest.substr(x + 1);
+  }
+  // +mtp, +ctxP
+  const std::string_view head = rest.substr(0, rest.find('+'));
+  std::string_view mods = rest.size() > head.size() ? rest.substr(head.size() + 1) : std::string_view();
+  while (!mods.empty()) {
+    const std::size_t plus = mods.find('+');
+    const std::string_view m = mods.substr(0, plus);
+    mods = plus == std::string_view::npos ? std::string_view() : mods.substr(plus + 1);
+    if (m == "mtp") l.mtp = true;
+    else if (m.substr(0, 3) != "ctx" || !to_count(m.substr(3), l.prefill_gpus) || l.prefill_gpus > 4096)
+      return refuse("after '+' give mtp or ctxN (prefill GPUs, 1 to 4096)");
+  }
+  std::size_t digits = 0;
+  if (head.substr(0, 3) == "tep") l.kind = SourceLayout::Kind::Tep, digits = 3;
+  else if (head.substr(0, 3) == "dep") l.kind = SourceLayout::Kind::Dep, digits = 3;
+  else if (head.substr(0, 2) == "tp") l.kind = SourceLayout::Kind::Tp, digits = 2;
+  if (digits == 0 || !to_count(head.substr(digits), l.gpus) || l.gpus > 1024) return refuse("not tpN, tepN or depN (N from 1 to 1024)");
+  return true;
+}
+
+}  // namespace
+
 bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why) {
   FrontierOptions r = o;
-  const auto to_int = [](std::string_view v, int& out) {
-    if (v.empty() || v.size() > 6) return false;
-    int n = 0;
-    for (char ch : v) {
-      if (ch < '0' || ch > '9') return false;
-      n = n * 10 + (ch - '0');
-    }
-    out = n;
-    return n > 0;
-  };
   while (!text.empty()) {
     const std::size_t semi = text.find(';');
     const std::string_view part = text.substr(0, semi);
@@ -278,62 +328,19 @@ bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& 
       std::string_view rest = value;
       while (!rest.empty()) {
         const std::size_t comma = rest.find(',');
-        std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         SourceLayout l;
-        const std::string whole(item);
-        const auto refuse = [&](const char* what) {
-          why = "layouts: '" + whole + "': " + what;
-          return false;
-        };
-        // @C1/C2/…: the concurrencies it ran
-        if (const std::size_t at = item.find('@'); at != std::string_view::npos) {
-          std::string_view list = item.substr(at + 1);
-          item = item.substr(0, at);
-          while (!list.empty()) {
-            const std::size_t slash = list.find('/');
-            int c = 0;
-            if (!to_int(list.substr(0, slash), c)) return refuse("its concurrencies are not whole numbers joined by '/'");
-            l.concurrencies.push_back(c);
-            list = slash == std::string_view::npos ? std::string_view() : list.substr(slash + 1);
-          }
-          if (l.concurrencies.empty()) return refuse("no concurrency after '@'");
-        }
-        // Wx: that many decode workers
-        if (const std::size_t x = item.find('x'); x != std::string_view::npos && x > 0 && item[0] >= '0' && item[0] <= '9') {
-          if (!to_int(item.substr(0, x), l.workers) || l.workers > 64) return refuse("its workers are not a number from 1 to 64 before 'x'");
-          item = item.substr(x + 1);
-        }
-        // +mtp, +ctxP
-        std::string_view head = item.substr(0, item.find('+'));
-        std::string_view mods = item.size() > head.size() ? item.substr(head.size() + 1) : std::string_view();
-        while (!mods.empty()) {
-          const std::size_t plus = mods.find('+');
-          const std::string_view m = mods.substr(0, plus);
-          mods = plus == std::string_view::npos ? std::string_view() : mods.substr(plus + 1);
-          if (m == "mtp") l.mtp = true;
-          else if (m.substr(0, 3) == "ctx" && to_int(m.substr(3), l.prefill_gpus) && l.prefill_gpus <= 4096) continue;
-          else return refuse("after '+' give mtp or ctxN (prefill GPUs)");
-        }
-        item = head;
-        std::size_t digits = 0;
-        if (item.substr(0, 3) == "tep") l.kind = SourceLayout::Kind::Tep, digits = 3;
-        else if (item.substr(0, 3) == "dep") l.kind = SourceLayout::Kind::Dep, digits = 3;
-        else if (item.substr(0, 2) == "tp") l.kind = SourceLayout::Kind::Tp, digits = 2;
-        if (digits == 0 || !to_int(item.substr(digits), l.gpus) || l.gpus > 1024) {
-          why = "layouts: '" + std::string(item) + "' is not tpN, tepN or depN (N from 1 to 1024, +mtp for its drafts)";
-          return false;
-        }
-        r.only.push_back(l);
+        if (!parse_layout(rest.substr(0, comma), l, why)) return false;
+        r.only.push_back(std::move(l));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
       }
       if (r.only.empty()) {
-        why = "layouts: empty (give tpN, …)";
+        why = "layouts: empty (give tpN, tepN or depN, …)";
         return false;
       }
     } else if (key == "conc") {
       const std::size_t dash = value.find('-');
       int lo = 0, hi = 0;
-      if (dash == std::string_view::npos || !to_int(value.substr(0, dash), lo) || !to_int(value.substr(dash + 1), hi) || lo > hi) {
+      if (dash == std::string_view::npos || !to_count(value.substr(0, dash), lo) || !to_count(value.substr(dash + 1), hi) || lo > hi) {
         why = "conc: '" + std::string(value) + "' is not FROM-TO (whole numbers, FROM ≤ TO)";
         return false;
       }

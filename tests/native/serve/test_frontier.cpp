@@ -85,7 +85,7 @@ TEST_CASE("frontier: a point measured at a tokens/s per user is read off the fro
   for (const serve::ReplayedAnchor& r : replayed) {
     INFO(r.why);
     REQUIRE(r.ok);
-    CHECK(r.prefill.find("front of every layout") != std::string::npos);
+    CHECK(r.prefill.find("the front of the source's layouts") != std::string::npos);  // their source space (InferenceX's recipes)
   }
   CHECK(replayed[0].tps_user == 42);
   CHECK(replayed[1].tps_user == 100);
