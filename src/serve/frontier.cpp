@@ -227,10 +227,10 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
         // A prefill pool of a fixed size: its GPUs count whether busy or not, and a pool smaller than the one
         // that kept up holds the output to its share (the prompts come out no faster).
         const double decode_gpus = static_cast<double>(r.instances) * r.gpus_per_instance;
-        const double output = r.output_tps_gpu * (decode_gpus + r.prefill_gpus);
+        const double output_total = r.output_tps_gpu * (decode_gpus + r.prefill_gpus);
         const double pool = src.prefill_gpus;
         const double held = r.prefill_gpus > pool ? pool / r.prefill_gpus : 1.0;
-        per_gpu = output * held / (decode_gpus + pool);
+        per_gpu = output_total * held / (decode_gpus + pool);
       }
       pts.push_back(Point{li, n, r.tps_user, per_gpu});
     }
