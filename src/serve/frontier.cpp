@@ -44,42 +44,51 @@ int draft_count(const model::Scenario& base) {
   return base.model.draft_layers > 0 ? std::max(1, base.work.spec_tokens > 0 ? base.work.spec_tokens : 3) : 0;
 }
 
-// The layouts a measured curve's source ran: each an instance of its own TP width (the per-GPU throughput
-// of one instance is that of several side by side), experts split by TP, MTP as the source ran it.
+// `base` split as tp × dp with `ep` expert ranks and `spec` draft tokens (on `gpus` GPUs; 0 keeps the
+// scenario's count), at batch 1. False when a key is refused, the model moves the split (its heads or
+// experts allow another) or the layout cannot run.
+bool split(const model::Scenario& base, int gpus, int tp, int dp, int ep, int spec, model::Scenario& out) {
+  out = base;
+  if (gpus > 0 && !set_key(out, "gpus", std::to_string(gpus))) return false;
+  if (!set_key(out, "tp", std::to_string(tp)) || !set_key(out, "dp", std::to_string(dp)) || !set_key(out, "ep", std::to_string(ep)) ||
+      !set_key(out, "spec_tokens", std::to_string(spec)))
+    return false;
+  if ((gpus > 0 && out.hw.gpus != gpus) || out.par.tp != tp || out.par.dp != dp) return false;
+  out.work.batch = 1;
+  return model::validate(out).empty();
+}
+
+// The layouts a measured curve's source ran (tpN, tepN, depN, each an instance of its own N GPUs: the
+// per-GPU throughput of one instance is that of several side by side), MTP as it ran it, and for a
+// disaggregated recipe its workers and prefill pool.
 std::vector<Layout> source_layouts(const model::Scenario& base, const std::vector<SourceLayout>& only) {
   std::vector<Layout> out;
   const int drafts = draft_count(base);
+  const bool moe = base.model.experts > 0;
   for (const SourceLayout& sl : only) {
-    if (sl.mtp && drafts == 0) continue;  // the model has no draft module
-    const bool moe = base.model.experts > 0;
+    if (sl.mtp && drafts == 0) continue;                      // the model has no draft module
     if (sl.kind != SourceLayout::Kind::Tp && !moe) continue;  // EP needs experts
     const int n = sl.gpus;
     const int tp = sl.kind == SourceLayout::Kind::Dep ? 1 : n, dp = n / tp, ep = sl.kind == SourceLayout::Kind::Tp ? 1 : n;
-    Layout l;
-    l.s = base;
     const int spec = sl.mtp ? drafts : 0;
-    if (!set_key(l.s, "gpus", std::to_string(n)) || !set_key(l.s, "tp", std::to_string(tp)) || !set_key(l.s, "dp", std::to_string(dp)) ||
-        !set_key(l.s, "ep", std::to_string(ep)) || !set_key(l.s, "spec_tokens", std::to_string(spec)))
-      continue;
-    if (l.s.hw.gpus != n || l.s.par.tp != tp || l.s.par.dp != dp) continue;  // the model's heads or experts moved it
-    l.s.work.batch = 1;
-    if (!model::validate(l.s).empty()) continue;
-    const char* kind = sl.kind == SourceLayout::Kind::Tp ? "TP" : sl.kind == SourceLayout::Kind::Tep ? "TEP" : "DEP";
+    Layout l;
+    if (!split(base, n, tp, dp, ep, spec, l.s)) continue;
     const std::string workers = sl.workers > 1 ? std::to_string(sl.workers) + "x" : "";
     const std::string pool = sl.prefill_gpus > 0 ? "-ctx" + std::to_string(sl.prefill_gpus) : "";
     l.id = workers + "tp" + std::to_string(tp) + "-dp" + std::to_string(dp) + (ep > 1 ? "-ep" + std::to_string(ep) : "") + (sl.mtp ? "-mtp" : "") + pool;
-    l.label = (sl.workers > 1 ? std::to_string(sl.workers) + " × " : "") + kind + std::to_string(n) + (sl.mtp ? ", MTP " + std::to_string(spec) : ", no MTP") +
-              (sl.prefill_gpus > 0 ? ", " + std::to_string(sl.prefill_gpus) + " prefill GPUs" : "");
-    l.source = sl;
+    l.label = (sl.workers > 1 ? std::to_string(sl.workers) + " × " : "") + source_kind_name(sl.kind) + std::to_string(n) +
+              (sl.mtp ? ", MTP " + std::to_string(spec) : ", no MTP") + (sl.prefill_gpus > 0 ? ", " + std::to_string(sl.prefill_gpus) + " prefill GPUs" : "");
     l.settings = "gpus=" + std::to_string(n) + "&tp=" + std::to_string(tp) + "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) +
                  "&spec_tokens=" + std::to_string(spec);
+    l.source = sl;
     out.push_back(std::move(l));
   }
   return out;
 }
 
 // Every TP × DP split of the instance's GPUs (TP a power of two), experts over all GPUs for a MoE model,
-// each with MTP off and on (the scenario's draft count, or 3) when the model has a draft module.
+// each with MTP off and on (the scenario's draft count, or 3) when the model has a draft module; or, given
+// a source's layouts, those alone.
 std::vector<Layout> layouts(const model::Scenario& base, const std::vector<SourceLayout>& only = {}) {
   if (!only.empty()) return source_layouts(base, only);
   std::vector<Layout> out;
@@ -90,15 +99,9 @@ std::vector<Layout> layouts(const model::Scenario& base, const std::vector<Sourc
     if (gpus % tp) continue;
     for (int mtp = 0; mtp <= (drafts > 0 ? 1 : 0); ++mtp) {
       Layout l;
-      l.s = base;
       const int dp = gpus / tp, ep = moe ? gpus : 1;
       const int spec = mtp ? drafts : 0;
-      if (!set_key(l.s, "tp", std::to_string(tp)) || !set_key(l.s, "dp", std::to_string(dp)) || !set_key(l.s, "ep", std::to_string(ep)) ||
-          !set_key(l.s, "spec_tokens", std::to_string(spec)))
-        continue;
-      if (l.s.par.tp != tp || l.s.par.dp != dp) continue;  // the model's heads or experts moved the layout: another split
-      l.s.work.batch = 1;
-      if (!model::validate(l.s).empty()) continue;
+      if (!split(base, 0, tp, dp, ep, spec, l.s)) continue;
       l.id = "tp" + std::to_string(tp) + "-dp" + std::to_string(dp) + (mtp ? "-mtp" : "");
       l.label = "TP" + std::to_string(tp) + (dp > 1 ? " DP" + std::to_string(dp) : "") + (moe && ep > 1 ? " EP" + std::to_string(ep) : "") +
                 (mtp ? ", MTP " + std::to_string(spec) : ", no MTP");
@@ -314,6 +317,10 @@ bool parse_layout(std::string_view item, SourceLayout& l, std::string& why) {
 }
 
 }  // namespace
+
+const char* source_kind_name(SourceLayout::Kind k) {
+  return k == SourceLayout::Kind::Tp ? "TP" : k == SourceLayout::Kind::Tep ? "TEP" : "DEP";
+}
 
 bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why) {
   FrontierOptions r = o;

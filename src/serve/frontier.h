@@ -1,7 +1,8 @@
 // The throughput–interactivity frontier: output tokens per second per GPU against tokens per second per
 // user, one serving replay per (layout, concurrency) over the layouts the scenario's GPU count allows
-// (TP × DP, experts over every GPU; MTP on and off where the model has a draft module), the Pareto front
-// marked, and the measured points of the same model and hardware drawn on it.
+// (TP × DP, experts over every GPU; MTP on and off where the model has a draft module) or over a measured
+// point's source space (the layouts and deployments its source ran), the Pareto front marked, and the
+// measured points of the same model and hardware drawn on it.
 #pragma once
 
 #include <string>
@@ -30,6 +31,8 @@ struct SourceLayout {
   int prefill_gpus = 0;           // 0: no fixed pool (prompts share the decode GPUs, or a pool that keeps up)
   std::vector<int> concurrencies;  // empty: the space's range
 };
+
+const char* source_kind_name(SourceLayout::Kind k);  // "TP", "TEP", "DEP"
 
 struct FrontierOptions {
   int input = 0, output = 0;  // 0: the scenario's prompt and output

@@ -29,8 +29,7 @@ std::string space_words(const FrontierOptions& o) {
       ++recipes;  // said as a count below: each is a deployment, too long to list
       continue;
     }
-    const char* kind = l.kind == SourceLayout::Kind::Tp ? "TP" : l.kind == SourceLayout::Kind::Tep ? "TEP" : "DEP";
-    w += (w.empty() ? "" : ", ") + std::string(kind) + std::to_string(l.gpus) + (l.mtp ? " with MTP" : "");
+    w += (w.empty() ? "" : ", ") + std::string(source_kind_name(l.kind)) + std::to_string(l.gpus) + (l.mtp ? " with MTP" : "");
   }
   if (recipes > 0)
     w += (w.empty() ? "" : ", ") + std::to_string(recipes) + " disaggregated deployments as it ran them: decode workers, prefill pool, concurrencies";
