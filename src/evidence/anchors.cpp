@@ -110,6 +110,13 @@ constexpr const char* kXGptOss = "https://inferencex.semianalysis.com/compare/gp
 #define LLAMA_FP4 "dense_fmt=fp4_g16&act_fmt=fp4_g16&kv_fmt=fp8&engine=trtllm&"
 #define OSS_FP8 "act_fmt=fp8&kv_fmt=fp8&swa_fmt=fp8&"
 #define AOSS "FP8 activations and KV (TensorRT-LLM's MXFP4 × FP8 expert path); "
+// On Hopper TensorRT-LLM feeds gpt-oss's MXFP4 experts BF16 activations (the TRITON MoE backend, its default
+// there) and keeps the checkpoint's BF16 KV: the perf table's own options say "Hopper: use auto" for the KV
+// dtype and "Hopper: use TRITON" for the MoE, whatever its column label "(FP8)" suggests.
+#define OSS_HOPPER "act_fmt=bf16&kv_fmt=bf16&swa_fmt=bf16&"
+#define AOSSH "BF16 activations into the MXFP4 experts and BF16 KV, as the table's options run Hopper (KV dtype auto, MoE backend "\
+  "TRITON; the gpt-oss deployment guide's backend matrix: H200, BF16 activations, MXFP4 weights, "\
+  "https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-gpt-oss-on-trtllm.html); "
 #define QWEN_FP4 "experts_fmt=fp4_g16&dense_fmt=fp4_g16&act_fmt=fp4_g16&kv_fmt=fp8&"
 #define AQWEN4 "NVFP4 attention as well as experts (NVIDIA's FP4 checkpoints quantize every linear layer of the block) and FP8 KV; "
 
@@ -349,9 +356,9 @@ const Anchor kAnchors[] = {
     {"oss120-gb200-tp1", "gpt-oss-120b MXFP4, 1×GB200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
      "gpu=gb200&" OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 27198, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h200-tp1", "gpt-oss-120b MXFP4 (FP8), 1×H200 TP1, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 6868, Pv::Engine, "2025", kTrtPerf, 30},
+     OSS_HOPPER L1K1K TRT1K1K, AOSSH A1K1K "; " ATRT, M::TokensPerSGpu, 6868, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h100-dep4", "gpt-oss-120b MXFP4 (FP8), 4×H100 DEP4, TensorRT-LLM perf table, 1K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L1K1K TRT1K1K, AOSS A1K1K "; " ATRT, M::TokensPerSGpu, 4685, Pv::Engine, "2025",
+     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_HOPPER L1K1K TRT1K1K, AOSSH A1K1K "; " ATRT, M::TokensPerSGpu, 4685, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-dep2-8k1k", "gpt-oss-120b MXFP4, 2×B200 DEP2, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
      "gpu=b200&gpus=2&tp=1&dp=2&ep=2&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 6111, Pv::Engine, "2025",
@@ -359,9 +366,9 @@ const Anchor kAnchors[] = {
     {"oss120-gb200-tp1-8k1k", "gpt-oss-120b MXFP4, 1×GB200 TP1, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
      "gpu=gb200&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 6835, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h200-tp1-8k1k", "gpt-oss-120b MXFP4 (FP8), 1×H200 TP1, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 1828, Pv::Engine, "2025", kTrtPerf, 30},
+     OSS_HOPPER L8K1K TRT1500, AOSSH A8K1K "; " ATRT, M::TokensPerSGpu, 1828, Pv::Engine, "2025", kTrtPerf, 30},
     {"oss120-h100-dep4-8k1k", "gpt-oss-120b MXFP4 (FP8), 4×H100 DEP4, TensorRT-LLM perf table, 8K/1K at maximum load", "gpt-oss-120b-1xh200",
-     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_FP8 L8K1K TRT1500, AOSS A8K1K "; " ATRT, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
+     "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_HOPPER L8K1K TRT1500, AOSSH A8K1K "; " ATRT, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-72", "gpt-oss-120b FP4, B200, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
      "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72, false, IX_LENGTHS},
