@@ -47,6 +47,16 @@ constexpr const char* kXGptOss = "https://inferencex.semianalysis.com/compare/gp
 #define A1K8K "1K/8K: context 5,120 on average (prompt + half the output)"
 #define A8K1K "8K/1K: context 8,704 on average (prompt + half the output)"
 #define AMAX "maximum load read as every session that fits (batch=capacity)"
+// MLPerf's own datasets, at their mean lengths. Llama 2 70B: 24,576 OpenOrca queries of 222.3 prompt tokens on
+// average (the dataset's lengths), answered in 294.45 tokens per sample (the reference's accuracy target,
+// mlcommons/inference language/llama2-70b); the offline scenario issues them all at once. DeepSeek-R1: 4,388
+// queries of 803.8 prompt and 4,043.4 reference-output tokens on average. Both averages are taken over the
+// datasets' per-sample lengths as published in openshift-psap/performance-dashboard's mlperf-data summaries.
+#define LORCA "prompt=222&output=294&prefix_hit=0&ctx=369"
+#define AORCA "MLPerf's OpenOrca set at its means (222 prompt tokens, 294 generated, context 369), its 24,576 queries issued at once"
+#define MLPERF_OFFLINE "&batch=capacity&requests=24576"
+#define LR1MLPERF "prompt=804&output=4043&prefix_hit=0&ctx=2826"
+#define AR1MLPERF "MLPerf's DeepSeek-R1 set at its means (804 prompt tokens, 4,043 out, context 2,826)"
 // The TensorRT-LLM perf table is trtllm-bench's offline run: a fixed set of requests queued at once (3,000 at
 // 1K/1K, 1,500 at 8K/1K and 1K/8K, its "Reproducing Benchmarked Results" table), so no more than that many
 // run, however many would fit.
@@ -283,20 +293,20 @@ const Anchor kAnchors[] = {
      "gpu=mi300x&engine=sglang&gpus=8&tp=1&dp=8&ep=8&" L8K1K "&batch=capacity", "DEP8, SGLang; " ACURVE, M::TotalTokensPerSGpu, 406, Pv::Measured,
      "2025", kXB200Mi300, 19, true, 42, false, IX_R1_MI300X},
     {"r1-gb300-mlperf51-server", "DeepSeek-R1, 72 GB300, TensorRT-LLM + Dynamo, MLPerf v5.1 server", "deepseek-r1-8xb200",
-     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" L1K2K "&batch=capacity",
-     "DEP72 with 288 slots, 3 draft tokens, " A1K2K ": MLPerf's server scenario (arrivals under TTFT and per-user limits) needs the serving replay",
+     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" LR1MLPERF "&batch=capacity",
+     "DEP72 with 288 slots, 3 draft tokens, " AR1MLPERF ": MLPerf's server scenario (arrivals under TTFT and per-user limits) needs the serving replay",
      M::TokensPerSGpu, 2907, Pv::Measured, "2025-09", "https://thedailyscout.com/s/8Smu3FP2fK4", 20, true},
     {"r1-gb300-mlperf60-server", "DeepSeek-R1, 72 GB300, TensorRT-LLM + Dynamo, MLPerf v6.0 server", "deepseek-r1-8xb200",
-     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" L1K2K "&batch=capacity",
-     "DEP72 with 288 slots, 3 draft tokens, " A1K2K ": MLPerf's server scenario (arrivals under TTFT and per-user limits) needs the serving replay",
+     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" LR1MLPERF "&batch=capacity",
+     "DEP72 with 288 slots, 3 draft tokens, " AR1MLPERF ": MLPerf's server scenario (arrivals under TTFT and per-user limits) needs the serving replay",
      M::TokensPerSGpu, 8064, Pv::Measured, "2026-04", kMlperfR1, 20, true},
     {"r1-gb300x288-mlperf60-offline", "DeepSeek-R1, 288 GB300, TensorRT-LLM + Dynamo, MLPerf v6.0 offline", "deepseek-r1-8xb200",
-     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" L1K2K "&batch=capacity",
-     "four DEP72 instances with 288 slots, 3 draft tokens, " A1K2K ": MLPerf's offline dataset and scheduling need the serving replay",
+     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" LR1MLPERF "&batch=capacity",
+     "four DEP72 instances with 288 slots, 3 draft tokens, " AR1MLPERF ": MLPerf's offline dataset and scheduling need the serving replay",
      M::TokensPerSGpu, 2494310.0 / 288, Pv::Measured, "2026-04", "https://pubt.io/view/1F10736CBCCD3D79DCB336A35D41F8C21E50AE89", 20, true},
     {"r1-gb300x288-mlperf60-server", "DeepSeek-R1, 288 GB300, TensorRT-LLM + Dynamo, MLPerf v6.0 server", "deepseek-r1-8xb200",
-     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" L1K2K "&batch=capacity",
-     "four DEP72 instances with 288 slots, 3 draft tokens, " A1K2K ": MLPerf's server scenario needs the serving replay", M::TokensPerSGpu,
+     "gpu=gb300&gpus=72&tp=1&dp=72&ep=72&redundant=32&spec_tokens=3&" LR1MLPERF "&batch=capacity",
+     "four DEP72 instances with 288 slots, 3 draft tokens, " AR1MLPERF ": MLPerf's server scenario needs the serving replay", M::TokensPerSGpu,
      1555110.0 / 288, Pv::Measured, "2026-04", "https://pubt.io/view/1F10736CBCCD3D79DCB336A35D41F8C21E50AE89", 20, true},
 
     // ---- Llama
@@ -338,14 +348,12 @@ const Anchor kAnchors[] = {
     {"llama70b-b200-fp4-139", "Llama 3.3 70B FP4, B200, best config, 1K/1K at 139 tok/s per user", "llama31-70b-8xh100",
      "gpu=b200&" NODE8 LLAMA_FP4 L1K1K "&batch=capacity", ANODE8 ACURVE, M::TotalTokensPerSGpu, 1032, Pv::Measured, "2025", kXLlama, 26, true, 139, false, IX_LLAMA_B200},
     {"llama2-70b-b200-mlperf-offline", "Llama 2 70B, 8×B200, TensorRT-LLM, MLPerf v5.1 offline (per GPU)", "llama31-70b-8xh100",
-     "vocab=32000&max_pos=4096&gpu=b200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity",
-     "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " A1K1K
-     ": MLPerf's offline dataset and scheduling need the serving replay",
+     "vocab=32000&max_pos=4096&gpu=b200&gpus=1&tp=1&" LLAMA_FP4 LORCA MLPERF_OFFLINE,
+     "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " AORCA,
      M::TokensPerSGpu, 103e3 / 8, Pv::Measured, "2025-09", "https://ainews247.org/story/36773", 27, true},
     {"llama2-70b-gb200-mlperf-offline", "Llama 2 70B, GB200 NVL72 (18 × 4-GPU replicas), TensorRT-LLM, MLPerf v4.1 offline (per GPU)",
-     "llama31-70b-8xh100", "vocab=32000&max_pos=4096&gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 L1K1K "&batch=capacity",
-     "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " A1K1K
-     ": MLPerf's offline dataset and scheduling need the serving replay",
+     "llama31-70b-8xh100", "vocab=32000&max_pos=4096&gpu=gb200&gpus=1&tp=1&" LLAMA_FP4 LORCA MLPERF_OFFLINE,
+     "Llama 2 70B as the Llama 3 shape with its 32,000-token vocabulary and 4,096 positions; one GPU per replica, FP4; " AORCA,
      M::TokensPerSGpu, 865e3 / 72, Pv::Measured, "2024", "https://techcommunity.microsoft.com/blog/azurehighperformancecomputingblog/azure%E2%80%99s-nd-gb200-v6-delivers-record-performance-for-inference-workloads/4399253",
      28, true},
 
@@ -387,14 +395,17 @@ const Anchor kAnchors[] = {
      "gpu=gb300&" OSS_FP8 L1K1K "&batch=capacity", "one GPU per replica; " A1K1K ": MLPerf's server scenario needs the serving replay",
      M::TokensPerSGpu, 53463.0 / 4, Pv::Measured, "2026-04", "https://thedailyscout.com/s/7BVZlhW-nHw", 32, true},
     {"oss120-h100-vllm-peak", "gpt-oss-120b, 1×H100, vLLM, peak at low concurrency", "gpt-oss-120b-1xh200",
-     "gpu=h100&engine=vllm&batch=10&" L1K1K, "concurrency 10, " A1K1K ": the peak of a sweep over 1K-128K contexts and concurrency 1-10 needs the serving replay",
+     "gpu=h100&engine=vllm&batch=4&" L1K1K, "concurrency 4, the most the source ran on the H100 (its table: 1-4, contexts 1K-96K), " A1K1K
+     ": the peak of the sweep, at its highest concurrency and shortest context, needs the serving replay",
      M::DecodeTokensPerSGpu, 511, Pv::Measured, "2025", "https://www.millstoneai.com/inference-benchmark/gpt-oss-120b-mxfp4", 33, true},
     {"oss120-h200-vllm-peak", "gpt-oss-120b, 1×H200, vLLM, peak at low concurrency", "gpt-oss-120b-1xh200", "engine=vllm&batch=10&" L1K1K,
-     "concurrency 10, " A1K1K ": the peak of a sweep over 1K-128K contexts and concurrency 1-10 needs the serving replay",
+     "concurrency 10, the most the source ran on the H200 (its table: 1-10, contexts 1K-128K), " A1K1K
+     ": the peak of the sweep, at its highest concurrency and shortest context, needs the serving replay",
      M::DecodeTokensPerSGpu, 849, Pv::Measured, "2025", "https://www.millstoneai.com/inference-benchmark/gpt-oss-120b-mxfp4", 33, true},
-    {"oss120-h100-tp2-sharegpt", "gpt-oss-120b, 2×H100 TP2, vLLM 0.10.2 with async scheduling, ShareGPT (total tokens per GPU)",
-     "gpt-oss-120b-1xh200", "gpu=h100&gpus=2&tp=2&engine=vllm&" L1K1K "&batch=capacity",
-     "the source counts input and output tokens; a ShareGPT trace needs the serving replay", M::TokensPerSGpu, 16042.0 / 2, Pv::Measured, "2025",
+    {"oss120-h100-tp2-sharegpt", "gpt-oss-120b, 2×H100 TP2, vLLM 0.10.2 with async scheduling, ShareGPT, 1,000 requests at once",
+     "gpt-oss-120b-1xh200", "gpu=h100&gpus=2&tp=2&engine=vllm&prompt=215&output=196&prefix_hit=0&ctx=313&batch=capacity&requests=1000",
+     "the source's own run: 1,000 ShareGPT requests sent at once (vllm bench serve's default rate), 215,312 prompt and 196,205 "
+     "generated tokens, read as every request at those mean lengths", M::TokensPerSGpu, 7648.67 / 2, Pv::Measured, "2025",
      "https://docs.gpustack.ai/latest/performance-lab/gpt-oss-120b/h100", 34, true},
 
     // ---- Qwen3
