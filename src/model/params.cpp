@@ -168,6 +168,7 @@ const ParamDef kParams[] = {
     TS_INT("link_domain", Hardware, "GPUs", 0, 100000, "GPUs on the scale-up link (0 = catalog)", hw.link_domain),
     TS_REAL("link_eff", Hardware, "fraction", 0.01, 1, "achieved share of link bandwidth in collectives", hw.link_eff),
     TS_REAL("ar_lat_us", Hardware, "µs", 0, 100000, "latency of one all-reduce on the scale-up link", hw.ar_lat_us),
+    TS_REAL("ar_rdma_lat_us", Hardware, "µs", 0, 100000, "latency of one all-reduce whose group spans nodes (over the NIC)", hw.ar_rdma_lat_us),
     TS_REAL("a2a_lat_us", Hardware, "µs", 0, 100000, "floor of one MoE dispatch or combine on the scale-up link", hw.a2a_lat_us),
     TS_REAL("a2a_rdma_lat_us", Hardware, "µs", 0, 100000, "floor of one MoE dispatch or combine across nodes", hw.a2a_rdma_lat_us),
     TS_REAL("hbm_gb", Hardware, "GB", 0, 100000, "HBM per GPU (0 = catalog)", hw.hbm_gb),

@@ -32,7 +32,7 @@ namespace {
 #define TS_HBM "gpu,hbm_gb,hbm_usable,workspace_gb"
 #define TS_MEM "gpu,hbm_tbps,mbu,engine,gemm_bw_eff,gemm_m_half,expert_bw_eff,expert_m_half,attn_bw_eff,index_bw_eff"
 #define TS_FLOPS "gpu,compute,mfu,gemm_flop_eff,expert_flop_eff,attn_flop_eff,index_flop_eff"
-#define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
+#define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,ar_rdma_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
 #define TS_HOST "host_link,host_gbps,host_lat_us"
 #define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
 #define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \

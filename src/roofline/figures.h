@@ -293,7 +293,7 @@ struct Terms {
   double bw = 0, bw_raw = 0, peak = 0, peak_raw = 0;  // bandwidth × MBU; dense FLOP/s × MFU (FP8 rate)
   double peak_c[kWorkClasses] = {};  // each class's FLOP/s × MFU (its formats' rate)
   double host_bw = 0, host_lat = 0, ssd_bw = 0, ssd_lat = 0, nic_bw = 0, rdma_lat = 0, hbm_lat = 0;
-  double link_bw = 0, link_lat_ar = 0, link_lat_a2a = 0;  // the fabric the collectives use
+  double link_bw = 0, link_lat_ar = 0, link_lat_a2a = 0, rdma_lat_ar = 0;  // the fabric the collectives use
   bool cross_node = false;         // the instance spans more GPUs than the scale-up link reaches
   double sram_bw = 0, sram_lat = 0;
   double pay_dispatch = 0, pay_combine = 0;  // bytes per token per destination rank

@@ -25,6 +25,7 @@ void layout(Ctx& c, const Values& v) {
   c.epc = ep_const(c.E, c.k, static_cast<int>(t.ep), skew, t.cross_node ? domain_ranks : 0);
   t.link_bw = v[F::HwLinkBw] * hw.link_eff;
   t.link_lat_ar = hw.ar_lat_us * 1e-6;
+  t.rdma_lat_ar = hw.ar_rdma_lat_us * 1e-6;
   t.link_lat_a2a = (t.cross_node ? hw.a2a_rdma_lat_us : hw.a2a_lat_us) * 1e-6;
 }
 

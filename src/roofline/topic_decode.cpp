@@ -221,7 +221,7 @@ Expr skew_leaf(const Scenario& s) {
 // One all-reduce over `ranks` GPUs, the ring model of parallel.h: latency + 2(n − 1)/n × bytes / bandwidth.
 Expr ring(const Say& y, double ranks, double bytes) {
   const bool far = ranks > link_domain(y.hw);
-  return q(far ? y.t.rdma_lat : y.t.link_lat_ar, "s", "latency") +
+  return q(far ? y.t.rdma_lat_ar : y.t.link_lat_ar, "s", "latency") +
          n(2.0 * (ranks - 1) / ranks) * q(bytes, "B") / q(far ? y.t.nic_bw : y.t.link_bw, "B/s");
 }
 

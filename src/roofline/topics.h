@@ -94,7 +94,7 @@ struct Ctx {
   // Collective over n GPUs: the scale-up link inside its domain, the NIC beyond it.
   double allreduce(double n, double bytes) const {
     const bool far = n > link_domain(s.hw);
-    return allreduce_time(static_cast<int>(n), bytes, far ? t.nic_bw : t.link_bw, far ? t.rdma_lat : t.link_lat_ar);
+    return allreduce_time(static_cast<int>(n), bytes, far ? t.nic_bw : t.link_bw, far ? t.rdma_lat_ar : t.link_lat_ar);
   }
 };
 

@@ -207,7 +207,7 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
       ServeSpec spec;
       spec.concurrency = n;
       spec.instances = workers;
-      spec.requests = std::max(32, 3 * n);
+      spec.requests = o.prompts_per_client > 0 ? o.prompts_per_client * n : std::max(32, 3 * n);
       spec.lengths = Lengths::Random;
       if (o.length_floor > 0) {
         // Uniform on [f L, L] is uniform around (1 + f) L / 2, ± (1 − f) / (1 + f) of it.
@@ -360,8 +360,16 @@ bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& 
         return false;
       }
       r.length_floor = (value[2] - '0') / 10.0;
+    } else if (key == "prompts") {
+      // requests per concurrent client, "10"
+      int n = 0;
+      if (!to_count(value, n) || n < 1 || n > 100) {
+        why = "prompts: '" + std::string(value) + "' is not a whole number of requests per client from 1 to 100";
+        return false;
+      }
+      r.prompts_per_client = n;
     } else {
-      why = "'" + std::string(key) + "' is not layouts, conc or lengths";
+      why = "'" + std::string(key) + "' is not layouts, conc, lengths or prompts";
       return false;
     }
   }

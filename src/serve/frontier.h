@@ -45,9 +45,12 @@ struct FrontierOptions {
   // Lengths uniform on [floor × L, L] for L the input and output (InferenceX's benchmark draws them so);
   // 0: ±20 % around L, as the engines' own random datasets.
   double length_floor = 0;
+  // Requests each concurrent client sends over a replay (InferenceX's benchmark sends 10: num-prompts =
+  // concurrency × 10); 0: 3 per client and at least 32.
+  int prompts_per_client = 0;
 };
 
-// Reads a measured curve's source space, "layouts=tp1,tep8,dep16+mtp,3xtep8+ctx8@6/18;conc=4-64;lengths=0.8" (each part
+// Reads a measured curve's source space, "layouts=tp1,tep8,dep16+mtp,3xtep8+ctx8@6/18;conc=4-64;lengths=0.8;prompts=10" (each part
 // optional), into `o`. False with `why` naming the part and what is allowed.
 bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why);
 

@@ -79,6 +79,27 @@ TEST_CASE("roofline: GEMMs run at the rate of their formats") {
   CHECK(computed(s).terms.peak_c[0] == Approx(1.979e15 * 0.75));
 }
 
+TEST_CASE("collectives: a TP group wider than its NVLink domain all-reduces over the NIC at its own latency") {
+  // DeepSeek-V3 at TP16 on two 8-GPU nodes: 122 all-reduces a step (61 after attention, 3 after the dense
+  // FFNs, 58 after the MoE), each paying the cross-node latency; within a node (TP8) they pay the NVLink one
+  // and the cross-node value changes nothing.
+  const auto tp_over = [](int gpus, const char* ar_rdma) {
+    Scenario s = preset("deepseek-v3-8xh200");
+    edit(s, "dp", "1");
+    edit(s, "gpus", std::to_string(gpus).c_str());
+    edit(s, "tp", std::to_string(gpus).c_str());
+    edit(s, "ep", std::to_string(gpus).c_str());
+    edit(s, "batch", "8");
+    if (ar_rdma) edit(s, "ar_rdma_lat_us", ar_rdma);
+    return computed(s).values[F::DecodeTAllreduce];
+  };
+  const double base = tp_over(16, nullptr);
+  const double more = tp_over(16, "57");  // 10 µs more than the default 47
+  CHECK(more - base == Approx(122 * 10e-6).epsilon(1e-9));
+  CHECK(tp_over(8, "57") == tp_over(8, nullptr));
+  CHECK(tp_over(8, nullptr) < base);
+}
+
 TEST_CASE("replay: riding a step is cheaper than alone; none without a window or with the window cached") {
   Scenario s = preset("v41-flash-8xb200");
   edit(s, "batch", "64");

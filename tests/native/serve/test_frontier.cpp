@@ -133,10 +133,11 @@ TEST_CASE("anchors: an offline benchmark of N requests is replayed whole, and st
   CHECK(sum.points == 1);
 }
 
-TEST_CASE("frontier: a source's space reads its layouts, concurrencies and length floor, and refuses a bad part by name") {
+TEST_CASE("frontier: a source's space reads its layouts, concurrencies, length floor and prompts per client, and refuses a bad part by name") {
   serve::FrontierOptions o;
   std::string why;
-  REQUIRE(serve::parse_source_space("layouts=tp1,tep8+mtp,dep16;conc=4-64;lengths=0.8", o, why));
+  REQUIRE(serve::parse_source_space("layouts=tp1,tep8+mtp,dep16;conc=4-64;lengths=0.8;prompts=10", o, why));
+  CHECK(o.prompts_per_client == 10);
   REQUIRE(o.only.size() == 3);
   CHECK(o.only[0].kind == serve::SourceLayout::Kind::Tp);
   CHECK(o.only[0].gpus == 1);
@@ -154,8 +155,10 @@ TEST_CASE("frontier: a source's space reads its layouts, concurrencies and lengt
   CHECK(serve::parse_source_space("", empty, why));  // no space: every layout, as before
   CHECK(empty.only.empty());
   CHECK(empty.length_floor == 0);
+  CHECK(empty.prompts_per_client == 0);
   const char* bad[][2] = {{"layouts=tp0", "layouts"}, {"layouts=dp8", "layouts"}, {"layouts=tep", "layouts"}, {"layouts=", "layouts"}, {"conc=64-4", "conc"},
-                          {"conc=4", "conc"}, {"lengths=1.5", "lengths"}, {"lengths=0.85", "lengths"}, {"batch=8", "batch"}};
+                          {"conc=4", "conc"}, {"lengths=1.5", "lengths"}, {"lengths=0.85", "lengths"}, {"prompts=0", "prompts"}, {"prompts=101", "prompts"},
+                          {"prompts=ten", "prompts"}, {"batch=8", "batch"}};
   for (const auto& b : bad) {
     serve::FrontierOptions kept;
     kept.max_concurrency = 7;
