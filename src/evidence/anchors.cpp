@@ -71,46 +71,47 @@ constexpr const char* kXGptOss = "https://inferencex.semianalysis.com/compare/gp
 // concurrencies listed there, the union over the file's history since the page does not date its points.
 // Its client draws lengths uniform on [0.8 L, L] (RANDOM_RANGE_RATIO 0.8 in its workflows; the benchmark's
 // sample_uniform) and sends ten requests per concurrent client (num-prompts = CONC × 10 in its single-node
-// scripts, the default multiplier of its multi-node ones). DeepSeek-R1 FP8 on MI300X (SGLang): TP8, no MTP, concurrency 4-64, in every version.
-#define IX_R1_MI300X "layouts=tp8;conc=4-64;lengths=0.8;prompts=10"
+// scripts, the default multiplier of its multi-node ones): IX_CLIENT, the end of every InferenceX space.
+#define IX_CLIENT "lengths=0.8;prompts=10"
+// DeepSeek-R1 FP8 on MI300X (SGLang): TP8, no MTP, concurrency 4-64, in every version.
+#define IX_R1_MI300X "layouts=tp8;conc=4-64;" IX_CLIENT
 // gpt-oss-120b on MI325X (vLLM): TP1, TP2, TP4, TP8 instances, no speculative decoding, concurrency 4-64.
-#define IX_OSS_MI325X "layouts=tp1,tp2,tp4,tp8;conc=4-64;lengths=0.8;prompts=10"
+#define IX_OSS_MI325X "layouts=tp1,tp2,tp4,tp8;conc=4-64;" IX_CLIENT
 // Llama 3.3 70B on B200 (vLLM and TensorRT-LLM, Sept-Oct 2025): TP1, TP2, TP4, TP8, concurrency 4-64 (vLLM)
 // and 4-128 (TensorRT-LLM), no speculative decoding.
-#define IX_LLAMA_B200 "layouts=tp1,tp2,tp4,tp8;conc=4-128;lengths=0.8;prompts=10"
+#define IX_LLAMA_B200 "layouts=tp1,tp2,tp4,tp8;conc=4-128;" IX_CLIENT
 // DeepSeek-R1 FP8 on H100 at 1K/1K (Dynamo with TensorRT-LLM or SGLang, every version): disaggregated,
 // each recipe its decode workers (TEP16, DEP16, TP16; MTP or not), its prefill pool's GPUs and the
 // concurrencies it ran.
 #define IX_R1_H100 "layouts=1xdep16+ctx32@4916,1xdep16+mtp+ctx16@615/1229,3xdep16+ctx16@231/462/924/1845,3xdep16+mtp+ctx16@231," \
   "3xtep16+ctx16@6/9/30/60,3xtep16+mtp+ctx16@6/9/30/60/117/462,1xdep16+ctx16@1/2/4/8/16/32/64,1xdep16+mtp+ctx16@1/2/4/8/16/32/64," \
-  "2xtp16+ctx16@1/2/4/8/16/32/64/128,2xtp16+mtp+ctx16@1/2/4/8/16/32/64/128;lengths=0.8;prompts=10"
+  "2xtp16+ctx16@1/2/4/8/16/32/64/128,2xtp16+mtp+ctx16@1/2/4/8/16/32/64/128;" IX_CLIENT
 // DeepSeek-R1 FP8 on GB200 NVL72 at 8K/1K (Dynamo with SGLang, then TensorRT-LLM): disaggregated, decode
 // workers DEP4 to DEP32 (and DEP24, whose 256 experts do not split evenly), TP8 and TEP8, each with its
 // prefill pool; MTP with TensorRT-LLM.
 #define IX_R1_GB200 "layouts=1xdep4+ctx4@4/8/16/32,1xtp8+ctx8@4/8/16,1xdep32+ctx40@512/1024/2048/6144,1xdep16+ctx24@615,1xdep16+ctx40@1229," \
   "1xdep16+mtp+ctx24@333,1xdep16+mtp+ctx40@666,1xdep32+ctx16@333,1xdep32+ctx32@666,1xdep32+mtp+ctx16@90,1xdep32+mtp+ctx32@333," \
-  "1xdep8+mtp+ctx24@666,3xtep8+ctx8@6/18/63,3xtep8+mtp+ctx8@6/15;lengths=0.8;prompts=10"
+  "1xdep8+mtp+ctx24@666,3xtep8+ctx8@6/18/63,3xtep8+mtp+ctx8@6/15;" IX_CLIENT
 // DeepSeek-R1-0528 FP4 at 1K/1K, Dynamo with TensorRT-LLM and MTP, as the configuration stood for the run
 // the comparison names (InferenceX run of 2026-05-22): each recipe's decode workers, prefill pool and
 // concurrencies, on 8-GPU B200 nodes and on the GB200 NVL72.
 #define IX_R1_B200_DISAGG "layouts=2xdep8+mtp+ctx4@1214,5xdep8+mtp+ctx4@875,5xtep8+mtp+ctx4@6/10/15/25/45/90/180," \
-  "4xdep8+mtp+ctx12@4968,5xdep4+mtp+ctx12@10860;lengths=0.8;prompts=10"
+  "4xdep8+mtp+ctx12@4968,5xdep4+mtp+ctx12@10860;" IX_CLIENT
 #define IX_R1_GB200_DISAGG "layouts=1xdep32+mtp+ctx4@180,4xtep8+mtp+ctx4@4/8/12/24/48,1xdep16+mtp+ctx8@4301,1xdep32+mtp+ctx12@2253," \
-  "5xdep4+mtp+ctx12@16130;lengths=0.8;prompts=10"
+  "5xdep4+mtp+ctx12@16130;" IX_CLIENT
 // DeepSeek-R1 FP8 on 8×B200 nodes: single-node TensorRT-LLM and SGLang (TP4, TP8, TEP8, DEP8, with MTP and
 // without, each at the concurrencies it swept) and Dynamo's disaggregated deployments over several nodes.
 #define IX_R1_B200_1K1K "layouts=1xdep8+ctx8@4096,1xtep8+ctx8@4,2xdep8+mtp+ctx8@1600,3xdep8+mtp+ctx8@1184,3xtep8+ctx8@16/32/64/128/256," \
   "3xtp8+ctx8@4/32/128,4xdep8+mtp+ctx8@1024,5xdep8+ctx16@2048/4096/5152,5xdep8+ctx8@1024/1920/2048/4096,7xdep8+mtp+ctx8@896," \
   "8xtp8+mtp+ctx8@8/32/64/256,dep8@64,dep8+mtp@64/128/256,tep8@4/8/16/32/64,tep8+mtp@4/8/16/32,tp4@8/16,tp8@1/2/4/8/16/32/64/128," \
-  "tp8+mtp@1/2/4/8/16/32/64/128/256/512;lengths=0.8;prompts=10"
+  "tp8+mtp@1/2/4/8/16/32/64/128/256/512;" IX_CLIENT
 #define IX_R1_B200_8K1K "layouts=1xdep8+ctx16@256/512/640/1024,1xdep8+ctx24@1024,1xdep8+ctx8@128/160/256/288/512/1024,1xdep8+mtp+ctx16@288," \
   "1xdep8+mtp+ctx32@1088,1xtep8+ctx8@4/32/64/512,1xtp8+ctx8@1,2xdep8+ctx8@128/288,2xtp8+mtp+ctx8@8,3xdep8+mtp+ctx16@224,3xtp8+ctx8@128," \
   "4xtep8+ctx8@64/512,4xtp8+ctx8@32/128,4xtp8+mtp+ctx8@64,6xtep8+ctx8@32,6xtp8+ctx8@8/16/32/64/96/128,6xtp8+mtp+ctx8@8/48," \
   "dep8+mtp@64/128/256,tep8@4/8/16/32/64,tep8+mtp@4/8/16/32,tp4@1/2/4/8/16/32,tp8@1/2/4/8/16/32/64/128/256," \
-  "tp8+mtp@1/2/4/8/16/32/64/128/256/512;lengths=0.8;prompts=10"
+  "tp8+mtp@1/2/4/8/16/32/64/128/256/512;" IX_CLIENT
 // The other InferenceX curves span layouts the replay cannot confine to (data-parallel attention with EP,
-// multi-node disaggregated pools): their lengths only.
-#define IX_LENGTHS "lengths=0.8;prompts=10"
+// multi-node disaggregated pools): their client only (IX_CLIENT).
 #define ANODE8 "an 8-GPU node, as the source sweeps its layouts over one (the single step at DP8 of TP1); "
 #define ACURVE "a point of a serving curve (tok/s/GPU at a tok/s/user): the model's figure is at maximum load, for reference only"
 #define R1DEP4 "gpus=4&tp=1&dp=4&ep=4&"
@@ -380,9 +381,9 @@ const Anchor kAnchors[] = {
      "gpu=h100&gpus=4&tp=1&dp=4&ep=4&" OSS_HOPPER L8K1K TRT1500, AOSSH A8K1K "; " ATRT, M::TokensPerSGpu, 1169, Pv::Engine, "2025",
      kTrtPerf, 30},
     {"oss120-b200-72", "gpt-oss-120b FP4, B200, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72, false, IX_LENGTHS},
+     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 25320, Pv::Measured, "2025", kXGptOss, 31, true, 72, false, IX_CLIENT},
     {"oss120-b200-100", "gpt-oss-120b FP4, B200, best config, 1K/1K at 100 tok/s per user", "gpt-oss-120b-1xh200",
-     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100, false, IX_LENGTHS},
+     "gpu=b200&" NODE8 OSS_FP8 L1K1K "&batch=capacity", ANODE8 AOSS ACURVE, M::TotalTokensPerSGpu, 20939, Pv::Measured, "2025", kXGptOss, 31, true, 100, false, IX_CLIENT},
     {"oss120-mi325x-72", "gpt-oss-120b FP4, MI325X, best config, 1K/1K at 72 tok/s per user", "gpt-oss-120b-1xh200",
      "gpu=mi300x&hbm_gb=256&hbm_tbps=6&engine=vllm&" NODE8 OSS_FP8 L1K1K "&batch=capacity",
      "MI325X as an MI300X with 256 GB at 6 TB/s; " ANODE8 ACURVE, M::TotalTokensPerSGpu, 1999, Pv::Measured, "2025", kXGptOss, 31, true, 72, false, IX_OSS_MI325X},

@@ -14,6 +14,15 @@
 
 using namespace tierscope;
 
+namespace {
+// The one point of a front confined to one layout at one concurrency.
+serve::FrontPoint only_point(const model::Scenario& s, const serve::FrontierOptions& o) {
+  const std::vector<serve::FrontPoint> front = serve::replayed_front(s, o);
+  REQUIRE(front.size() == 1);
+  return front[0];
+}
+}  // namespace
+
 TEST_CASE("frontier: layouts of the GPU count, the front non-dominated, each front point opens its layout") {
   model::Scenario s;
   REQUIRE(model::make_preset("v41-flash-4xgb300", s));
@@ -202,11 +211,9 @@ TEST_CASE("frontier: a front confined to a source's space uses only its layouts 
   serve::FrontierOptions tp4 = all, tp4_short = all;
   REQUIRE(serve::parse_source_space("layouts=tp4;conc=16-16", tp4, why));
   REQUIRE(serve::parse_source_space("layouts=tp4;conc=16-16;lengths=0.8", tp4_short, why));
-  const std::vector<serve::FrontPoint> a = serve::replayed_front(s, tp4), b = serve::replayed_front(s, tp4_short);
-  REQUIRE(a.size() == 1);
-  REQUIRE(b.size() == 1);
-  CHECK(a[0].concurrency == 16);
-  CHECK(b[0].tps_user > a[0].tps_user);
+  const serve::FrontPoint a = only_point(s, tp4), b = only_point(s, tp4_short);
+  CHECK(a.concurrency == 16);
+  CHECK(b.tps_user > a.tps_user);
 }
 
 TEST_CASE("frontier: a source's disaggregated recipe runs its workers and concurrencies and counts its prefill pool") {
@@ -240,18 +247,15 @@ TEST_CASE("frontier: a source's disaggregated recipe runs its workers and concur
   kept_up.prefill = fixed.prefill = serve::PrefillMode::Pd;
   REQUIRE(serve::parse_source_space("layouts=tp4@8", kept_up, why));
   REQUIRE(serve::parse_source_space("layouts=tp4+ctx4@8", fixed, why));
-  const std::vector<serve::FrontPoint> a = serve::replayed_front(s, kept_up), b = serve::replayed_front(s, fixed);
-  REQUIRE(a.size() == 1);
-  REQUIRE(b.size() == 1);
-  CHECK(a[0].concurrency == 8);
-  CHECK(b[0].tps_user == Approx(a[0].tps_user));
-  CHECK(b[0].tps_gpu < a[0].tps_gpu);
-  CHECK(b[0].tps_gpu > 0.45 * a[0].tps_gpu);  // at most half of the GPUs are the pool's
+  const serve::FrontPoint a = only_point(s, kept_up), b = only_point(s, fixed);
+  CHECK(a.concurrency == 8);
+  CHECK(b.tps_user == Approx(a.tps_user));
+  CHECK(b.tps_gpu < a.tps_gpu);
+  CHECK(b.tps_gpu > 0.45 * a.tps_gpu);  // at most half of the GPUs are the pool's
   // Two workers behind the router: the concurrency is over both, each holding half.
   serve::FrontierOptions two = kept_up;
   REQUIRE(serve::parse_source_space("layouts=2xtp4@16", two, why));
-  const std::vector<serve::FrontPoint> c = serve::replayed_front(s, two);
-  REQUIRE(c.size() == 1);
-  CHECK(c[0].concurrency == 16);
-  CHECK(c[0].tps_user == Approx(a[0].tps_user).epsilon(0.05));
+  const serve::FrontPoint c = only_point(s, two);
+  CHECK(c.concurrency == 16);
+  CHECK(c.tps_user == Approx(a.tps_user).epsilon(0.05));
 }
