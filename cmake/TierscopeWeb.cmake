@@ -60,9 +60,13 @@ set(_link
   # The runtime assumes what every WebGL2 browser has (TextDecoder), enables no WebGL extension by itself
   # (the app asks for none), keeps no GL error log, and reads only these members of the page's module object.
   -sTEXTDECODER=2 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_TRACK_ERRORS=0
-  -sINCOMING_MODULE_JS_API=[canvas,locateFile,instantiateWasm,onAbort,print,printErr]
+  -sINCOMING_MODULE_JS_API=[canvas,locateFile,instantiateWasm,loadSplitModule,onAbort,print,printErr]
   -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPF64]
-  -sEXPORTED_FUNCTIONS=[_main,_malloc,_free])
+  -sEXPORTED_FUNCTIONS=[_main,_malloc,_free]
+  # Split in two after linking (tools/first-frame.mjs): the functions the first frame runs, by the names in
+  # src/platform/first-frame-functions.txt, stay in tierscope.wasm; the rest go to tierscope.deferred.wasm,
+  # which the page loads once idle. The names are kept for the split and dropped from what ships.
+  -sSPLIT_MODULE=1 --profiling-funcs -Wno-experimental)
 # emcc reads its tools from the environment: Debian's acorn on NODE_PATH, the npm closure minifier.
 set(_link_env NODE_PATH=/usr/share/nodejs)
 if(TIERSCOPE_CLOSURE_COMPILER AND EXISTS "${TIERSCOPE_CLOSURE_COMPILER}")
@@ -75,6 +79,11 @@ target_link_options(tierscope_web PRIVATE ${_link})
 set_target_properties(tierscope_web PROPERTIES CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_link_env}")
 set_property(TARGET tierscope_web APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
 target_link_options(tierscope_web PRIVATE "--js-library=${PROJECT_SOURCE_DIR}/src/platform/web_bridge.js")
+set(_first_frame_list "${PROJECT_SOURCE_DIR}/src/platform/first-frame-functions.txt")
+set_property(TARGET tierscope_web APPEND PROPERTY LINK_DEPENDS "${_first_frame_list}" "${PROJECT_SOURCE_DIR}/tools/first-frame.mjs")
+add_custom_command(TARGET tierscope_web POST_BUILD
+  COMMAND node "${PROJECT_SOURCE_DIR}/tools/first-frame.mjs" split "${CMAKE_CURRENT_BINARY_DIR}" "${_first_frame_list}"
+  VERBATIM)
 
 # --- the worker module -----------------------------------------------------------------------------------
 # The second WebAssembly module, run in a Web Worker (web/worker.js) and fetched on first use or when the

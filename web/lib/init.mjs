@@ -205,8 +205,11 @@ export function init(win) {
     if (S.resolveReady) S.resolveReady(api);
     parts.embed.postEvent('ready');
     registerServiceWorker();
+    whenIdle(() => loader.warmDeferred());
     warmWorker();
   }
+
+  const whenIdle = (f) => (typeof win.requestIdleCallback === 'function' ? win.requestIdleCallback(f, { timeout: 3000 }) : win.setTimeout(f, 500));
 
   // Once the page is idle after the first frame, the worker module is fetched and compiled, so the first chart
   // or import does not wait for its download.

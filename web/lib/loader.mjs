@@ -125,7 +125,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
 
   // Downloads and compiles the .wasm at once: one copy of the body streams into the compiler while the other
   // is counted for the progress bar. Browsers without streaming compile get the bytes-then-compile path.
-  async function compileWasm(url) {
+  async function compileWasm(url, counted = true) {
     const request = win.fetch(url, { credentials: 'same-origin' });
     request.catch(() => {});  // reported below, once awaited
     let response;
@@ -134,6 +134,9 @@ export function createLoader({ S, $, win, doc, hooks }) {
     // A compressed response's length counts the compressed bytes, not the ones read here: the bar then
     // shows what has arrived without a total.
     const total = response.headers.get('Content-Encoding') ? 0 : Number(response.headers.get('Content-Length')) || 0;
+    if (!counted && response.body && typeof win.WebAssembly.compileStreaming === 'function') {
+      return win.WebAssembly.compileStreaming(new win.Response(response.body, { headers: { 'Content-Type': 'application/wasm' } }));
+    }
     if (!response.body || typeof response.body.tee !== 'function' || typeof win.WebAssembly.compileStreaming !== 'function') {
       const bytes = await readBytes(response, total);
       return win.WebAssembly.compile(bytes);
@@ -151,6 +154,67 @@ export function createLoader({ S, $, win, doc, hooks }) {
       }
     })().catch(() => {});  // progress is cosmetic; the compiler reports real failures
     return compiled;
+  }
+
+  // The rest of the page's module: tools/first-frame.mjs split off every function the first frame does not
+  // run into tierscope.deferred.wasm. Once the page is idle after its first frame it is fetched, compiled off
+  // the thread and joined to the running module (its functions fill the table slots the split left), so no
+  // call waits for it. A call that needs it sooner (a click in the first moments) loads it then, blocking
+  // for its download once. `S.deferred` tells the page's stats how it came.
+  const DEFERRED = 'tierscope.deferred.wasm';
+  const deferred = S.deferred = { state: 'waiting', by: '', ms: 0 };
+  let deferredCompiled = null;  // the fetched module, once compiled (a Promise until then)
+  let deferredJoined = false;
+
+  function join(mod, imports, by) {
+    const t0 = win.performance.now();
+    const instance = new win.WebAssembly.Instance(mod, imports);
+    deferredJoined = true;
+    Object.assign(deferred, { state: 'loaded', by, ms: Math.round(win.performance.now() - t0) });
+    mark('deferred');
+    return instance;
+  }
+
+  // The file's bytes at once: a page's synchronous request cannot ask for an ArrayBuffer, so the body comes
+  // as text with every byte kept (the user-defined charset maps bytes 0–255 to themselves).
+  function fetchBytesNow(url) {
+    const x = new win.XMLHttpRequest();
+    x.open('GET', url, false);
+    x.overrideMimeType('text/plain; charset=x-user-defined');
+    x.send();
+    if (x.status !== 200) throw new Error(url + ': HTTP ' + x.status);
+    const text = x.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
+  }
+
+  // Emscripten calls this when a function of the deferred part is called before it was joined.
+  function loadSplitModule(_file, imports, prop) {
+    try {
+      const mod = deferredCompiled instanceof win.WebAssembly.Module ? deferredCompiled : new win.WebAssembly.Module(fetchBytesNow(DEFERRED));
+      return [join(mod, imports, 'call ' + prop), mod];
+    } catch (e) {
+      deferred.state = 'failed';
+      failWasm(e);
+      throw e;
+    }
+  }
+
+  // Fetches, compiles and joins the deferred part while the page is idle; a failure here is left for the
+  // first call that needs it, which tries again and reports.
+  function warmDeferred() {
+    if (deferredJoined || deferredCompiled || S.failed) return;
+    deferred.state = 'fetching';
+    deferredCompiled = compileWasm(DEFERRED, false).then((mod) => {
+      deferredCompiled = mod;
+      if (deferredJoined || S.failed || !S.module || !S.module.asm) return;
+      join(mod, { primary: S.module.asm }, 'idle');
+    }).catch((e) => {
+      deferredCompiled = null;
+      if (!deferredJoined) deferred.state = 'waiting';
+      win.console.warn('the rest of the app will load when first needed: ' + (e && e.message));
+    });
   }
 
   // Start-up marks for the benchmark (navigation → compiled → instantiated → the app's own marks).
@@ -186,6 +250,7 @@ export function createLoader({ S, $, win, doc, hooks }) {
             .catch(failWasm);
           return {};
         },
+        loadSplitModule,
         onFatal: (code, detail) => failLoad(code, detail),
         onAbort: (what) => failLoad('abort', String(what || '')),
         // The model is ready for calls (inside main(), before the first frame): the module comes along, since
@@ -199,7 +264,8 @@ export function createLoader({ S, $, win, doc, hooks }) {
         onState: hooks.state,
         onNotice: hooks.notice,
         print: (t) => win.console.log(t),
-        printErr: (t) => win.console.warn(t),
+        // (the runtime's own lines about loading the deferred part are left out: S.deferred tells it)
+        printErr: (t) => { if (!/^(placeholder function called|instantiated deferred module)/.test(t)) win.console.warn(t); },
       }).then((m) => { S.module = m; }, (e) => failLoad('abort', e && e.message));
     };
     script.onerror = () => failLoad('script', 'tierscope.js could not be fetched.');
@@ -209,5 +275,5 @@ export function createLoader({ S, $, win, doc, hooks }) {
     const context = warmGpu().then(makeContext);
   }
 
-  return { start, failLoad, showProgress };
+  return { start, failLoad, showProgress, warmDeferred };
 }

@@ -90,7 +90,11 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     state,
     stats() {
       if (!S.ready) return null;
+      // How the page module's deferred part came (read before the call below, which may itself need it):
+      // state waiting|fetching|loaded|failed, by "idle" or "call N" (the first function that needed it).
+      const deferred = { ...S.deferred };
       const s = b().stats();
+      if (s) s.deferred = deferred;
       if (s && win.performance && win.performance.memory) s.jsHeapBytes = win.performance.memory.usedJSHeapSize;
       // The page's own work in milliseconds: a refresh after a change, a chart's recompute and redraw.
       if (s) s.page = S.timings.summary();
