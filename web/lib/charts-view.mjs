@@ -3,9 +3,7 @@
 // with its data table and a readout beside the point under the pointer or the focus. Its state lives in
 // the app (view, sweep, compare), so the share link reopens it; in an embed with view=chart-… the chart is
 // all the frame shows.
-import { layoutChart } from './chart-layout.mjs';
-import { createMeasure } from './chart-measure.mjs';
-import { chartSvg, chartTable } from './chart-svg.mjs';
+import { withChartKit } from './chart-kit-loader.mjs';
 import { refusalNotice } from './notices.mjs';
 import { morphChildren, setText } from './dom.mjs';
 
@@ -34,8 +32,8 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
   let formKey = '';
   const DEFAULT_SWEEP = { figure: 'decode.step_time', x: 'batch' };
 
-  const text = createMeasure(doc);
-  const measure = text.measure;
+  // The text measure, made with the chart kit on the first draw.
+  let text = null;
 
   const kind = () => (S.state && S.state.view && S.state.view.startsWith(PREFIX) ? S.state.view.slice(PREFIX.length) : '');
   const open = () => !!kind();
@@ -150,7 +148,19 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
   // Says, on the figure, that a chart is being computed (the last one stays until the new one is drawn).
   function busy(on) { $('chart-figure').setAttribute('aria-busy', on ? 'true' : 'false'); }
 
-  function draw(k, { width, height }, r, t0, t1) {
+  // Draws once the chart kit is here (at once after the first chart); a kit that cannot be fetched says so.
+  function draw(k, size, r, t0, t1) {
+    withChartKit((kit) => drawWith(kit, k, size, r, t0, t1), (e) => {
+      busy(false);
+      drawnKey = '';
+      notices.show({ kind: 'refused', summary: 'The chart could not be drawn: its drawing code did not arrive (' + (e && e.message) + ').', items: [] }, { key: 'chart' });
+    });
+  }
+
+  function drawWith(kit, k, { width, height }, r, t0, t1) {
+    const { layoutChart, chartSvg } = kit;
+    if (!text) text = kit.createMeasure(doc);
+    const measure = text.measure;
     const perf = win.performance;
     const box = $('chart-figure');
     if (!r.ok || !r.chart) {
@@ -213,7 +223,8 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
   function renderTable() {
     if (!shownChart || tableOf === shownChart || !$('chart-table').parentElement.open) return;
     tableOf = shownChart;
-    morphChildren($('chart-table'), el('div', {}, chartTable(doc, shownChart)));
+    // (a chart is shown only once the kit has drawn it, so the kit is here)
+    withChartKit((kit) => morphChildren($('chart-table'), el('div', {}, kit.chartTable(doc, shownChart))));
   }
 
   // Opens a point of the frontier's front as the scenario: each link key it names ("tp=1&dp=4&…&batch=64")

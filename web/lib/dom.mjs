@@ -6,10 +6,11 @@ export function makeEl(doc) {
   return function el(tag, props = {}, children = []) {
     const node = doc.createElement(tag);
     for (const [k, v] of Object.entries(props)) {
+      if (v === undefined || v === null) continue;  // no attribute (a class of undefined would read "undefined")
       if (k === 'class') node.className = v;
       else if (k === 'text') node.textContent = v;
       else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? '' : String(v));
+      else if (v !== false) node.setAttribute(k, v === true ? '' : String(v));
     }
     for (const c of [].concat(children)) if (c !== null && c !== undefined) node.append(c);
     return node;

@@ -5,9 +5,7 @@
 // each latency's mean, median, p90 and p99, the latency by percentile as a chart, and the first scheduled
 // steps. Every number and word of the result comes from the replay (the worker's answer).
 import { refusalNotice } from './notices.mjs';
-import { layoutChart } from './chart-layout.mjs';
-import { chartSvg, chartTable } from './chart-svg.mjs';
-import { createMeasure } from './chart-measure.mjs';
+import { withChartKit } from './chart-kit-loader.mjs';
 import { setText } from './dom.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
@@ -60,7 +58,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
   };
   // How long each step stays on the canvas while the steps play.
   const STEP_MS = 900;
-  const text = createMeasure(doc);
+  let text = null;  // the text measure, made with the chart kit on the first draw
   const open = () => !!S.state && S.state.view === 'serve';
   const now = () => (win.performance ? win.performance.now() : Date.now());
   const reasons = () => S.catalog && S.catalog.errorCodes;
@@ -234,6 +232,12 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const chart = V.result && V.result.chart;
     const box = $('serve-figure');
     if (!chart || box.closest('[hidden]')) return;
+    withChartKit((kit) => { if (V.result && V.result.chart === chart) drawChartWith(kit, chart, box); },
+      (e) => box.replaceChildren(el('p', { class: 'muted', text: 'The chart could not be drawn: its drawing code did not arrive (' + (e && e.message) + ').' })));
+  }
+
+  function drawChartWith({ layoutChart, chartSvg, chartTable, createMeasure }, chart, box) {
+    if (!text) text = createMeasure(doc);
     text.useFontOf(box, win);
     const width = Math.max(240, Math.round(box.clientWidth || 320));
     const L = layoutChart(chart, { width, height: Math.round(Math.min(260, width * 0.7)), px: 12, measure: text.measure });

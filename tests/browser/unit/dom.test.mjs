@@ -34,3 +34,14 @@ test('setText writes only text that differs', () => {
   setText(node, 'other');
   assert.equal(node.textContent, 'other');
 });
+
+test('a property given as undefined or null makes no attribute (a table row with no class has no class="undefined")', () => {
+  const doc = new FakeDocument();
+  const el = makeEl(doc);
+  const row = el('tr', { class: undefined, title: null, 'data-fig': 'x', hidden: false });
+  assert.equal(row.getAttribute('class'), null);
+  assert.equal(row.getAttribute('title'), null);
+  assert.equal(row.getAttribute('hidden'), null);
+  assert.equal(row.getAttribute('data-fig'), 'x');
+  assert.equal(el('tr', { class: 'not-computed' }).getAttribute('class'), 'not-computed');
+});
