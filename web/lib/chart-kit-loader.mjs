@@ -11,3 +11,6 @@ export function withChartKit(f, failed) {
   }
   loading.then((m) => f(m), (e) => { if (failed) failed(e); });
 }
+
+// What a chart's place says when the kit did not arrive.
+export const kitMissing = (e) => `The chart could not be drawn: its drawing code did not arrive (${e && e.message}).`;

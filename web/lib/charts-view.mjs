@@ -3,7 +3,7 @@
 // with its data table and a readout beside the point under the pointer or the focus. Its state lives in
 // the app (view, sweep, compare), so the share link reopens it; in an embed with view=chart-… the chart is
 // all the frame shows.
-import { withChartKit } from './chart-kit-loader.mjs';
+import { kitMissing, withChartKit } from './chart-kit-loader.mjs';
 import { refusalNotice } from './notices.mjs';
 import { morphChildren, setText } from './dom.mjs';
 
@@ -153,7 +153,7 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     withChartKit((kit) => drawWith(kit, k, size, r, t0, t1), (e) => {
       busy(false);
       drawnKey = '';
-      notices.show({ kind: 'refused', summary: 'The chart could not be drawn: its drawing code did not arrive (' + (e && e.message) + ').', items: [] }, { key: 'chart' });
+      notices.show({ kind: 'refused', summary: kitMissing(e), items: [] }, { key: 'chart' });
     });
   }
 

@@ -205,18 +205,21 @@ export function init(win) {
     if (S.resolveReady) S.resolveReady(api);
     parts.embed.postEvent('ready');
     registerServiceWorker();
-    whenIdle(() => loader.warmDeferred());
+    whenIdle(() => loader.warmDeferred(), 3000, 500);
     warmWorker();
   }
 
-  const whenIdle = (f) => (typeof win.requestIdleCallback === 'function' ? win.requestIdleCallback(f, { timeout: 3000 }) : win.setTimeout(f, 500));
+  // Runs f once the page is idle (at the latest after `timeout` ms), or after `fallback` ms in a browser
+  // without idle callbacks.
+  function whenIdle(f, timeout, fallback) {
+    if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(f, { timeout });
+    else win.setTimeout(f, fallback);
+  }
 
   // Once the page is idle after the first frame, the worker module is fetched and compiled, so the first chart
   // or import does not wait for its download.
   function warmWorker() {
-    if (typeof win.Worker !== 'function') return;
-    if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(() => S.work.warm(), { timeout: 5000 });
-    else win.setTimeout(() => S.work.warm(), 1000);
+    if (typeof win.Worker === 'function') whenIdle(() => S.work.warm(), 5000, 1000);
   }
 
   // Offline: a versioned service worker caches the site after the first visit.

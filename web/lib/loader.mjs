@@ -164,12 +164,11 @@ export function createLoader({ S, $, win, doc, hooks }) {
   const DEFERRED = 'tierscope.deferred.wasm';
   const deferred = S.deferred = { state: 'waiting', by: '', ms: 0 };
   let deferredCompiled = null;  // the fetched module, once compiled (a Promise until then)
-  let deferredJoined = false;
+  const joined = () => deferred.state === 'loaded';
 
   function join(mod, imports, by) {
     const t0 = win.performance.now();
     const instance = new win.WebAssembly.Instance(mod, imports);
-    deferredJoined = true;
     Object.assign(deferred, { state: 'loaded', by, ms: Math.round(win.performance.now() - t0) });
     mark('deferred');
     return instance;
@@ -204,15 +203,15 @@ export function createLoader({ S, $, win, doc, hooks }) {
   // Fetches, compiles and joins the deferred part while the page is idle; a failure here is left for the
   // first call that needs it, which tries again and reports.
   function warmDeferred() {
-    if (deferredJoined || deferredCompiled || S.failed) return;
+    if (joined() || deferredCompiled || S.failed) return;
     deferred.state = 'fetching';
     deferredCompiled = compileWasm(DEFERRED, false).then((mod) => {
       deferredCompiled = mod;
-      if (deferredJoined || S.failed || !S.module || !S.module.asm) return;
+      if (joined() || S.failed || !S.module || !S.module.asm) return;
       join(mod, { primary: S.module.asm }, 'idle');
     }).catch((e) => {
       deferredCompiled = null;
-      if (!deferredJoined) deferred.state = 'waiting';
+      if (!joined()) deferred.state = 'waiting';
       win.console.warn('the rest of the app will load when first needed: ' + (e && e.message));
     });
   }

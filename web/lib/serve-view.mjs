@@ -5,7 +5,7 @@
 // each latency's mean, median, p90 and p99, the latency by percentile as a chart, and the first scheduled
 // steps. Every number and word of the result comes from the replay (the worker's answer).
 import { refusalNotice } from './notices.mjs';
-import { withChartKit } from './chart-kit-loader.mjs';
+import { kitMissing, withChartKit } from './chart-kit-loader.mjs';
 import { setText } from './dom.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
@@ -233,7 +233,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const box = $('serve-figure');
     if (!chart || box.closest('[hidden]')) return;
     withChartKit((kit) => { if (V.result && V.result.chart === chart) drawChartWith(kit, chart, box); },
-      (e) => box.replaceChildren(el('p', { class: 'muted', text: 'The chart could not be drawn: its drawing code did not arrive (' + (e && e.message) + ').' })));
+      (e) => box.replaceChildren(el('p', { class: 'muted', text: kitMissing(e) })));
   }
 
   function drawChartWith({ layoutChart, chartSvg, chartTable, createMeasure }, chart, box) {
