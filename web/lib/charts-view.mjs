@@ -259,12 +259,15 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     render();
   }
 
+  // The header's Charts button: opens the first chart with its tab focused, or closes the panel.
+  function toggle() {
+    if (!S.ready) return;
+    if (open()) setView('');
+    else if (setView(PREFIX + ((S.catalog && S.catalog.chartLabels && S.catalog.chartLabels[0].key) || 'roofline'))) $('chart-tabs').querySelector('[aria-selected="true"]')?.focus();
+  }
+
   function wire() {
-    $('open-charts').addEventListener('click', () => {
-      if (!S.ready) return;
-      if (open()) setView('');
-      else if (setView(PREFIX + ((S.catalog && S.catalog.chartLabels && S.catalog.chartLabels[0].key) || 'roofline'))) $('chart-tabs').querySelector('[aria-selected="true"]')?.focus();
-    });
+    $('open-charts').addEventListener('click', () => toggle());
     $('charts-close').addEventListener('click', () => { setView(''); $('open-charts').focus(); });
     // Arrow keys move between the tabs (the tab pattern): the chosen one opens at once.
     $('chart-tabs').addEventListener('keydown', (e) => {
@@ -311,5 +314,5 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     }
   }
 
-  return { sync, render, wire, sweepOptions, sweepText };
+  return { sync, render, toggle, wire };
 }

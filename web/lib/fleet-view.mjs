@@ -5,8 +5,9 @@
 // what the page needs between frames: the run's trace, and a record of the slices the run sized and timed.
 import { refusalNotice } from './notices.mjs';
 import { argError, fail } from './api.mjs';
+import { MAX_TRACE_BYTES, fleetRecord, fleetStatus } from './panel-status.mjs';
 
-export const MAX_TRACE_BYTES = 32 << 20;   // a trace the page reads (the command line reads up to 256 MiB)
+export { MAX_TRACE_BYTES, sliceStats } from './panel-status.mjs';
 const MAX_SLICES_KEPT = 20000;             // the slices' record for stats() and the tests (a day is a few hundred)
 
 // A notice for a refused trace or run: the file, then the app's message for each error (it names the line).
@@ -20,27 +21,8 @@ export function traceNotice(errors, fileName, reasons) {
   return { kind: 'refused', summary, items };
 }
 
-// Slice statistics for a record of [events, ms] pairs: count, events, the 95th percentile and the largest
-// time. Numbers stay numbers: the page shows none of them (the benchmark and the tests read them).
-export function sliceStats(slices) {
-  const ms = slices.map((s) => s.ms).sort((a, b) => a - b);
-  const at = (q) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] : 0);
-  return { count: slices.length, events: slices.reduce((a, s) => a + s.events, 0), p95Ms: at(0.95), maxMs: ms.length ? ms[ms.length - 1] : 0 };
-}
-
 export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
-  const F = {
-    trace: null,        // {name, text} of the recorded trace the run replays, or null (synthetic traffic)
-    sweep: '',          // '', 'pool', 'dram' or 'ssd'
-    slices: [],         // {asked, events, ms} of the current run, in order
-    sliceMs: { targetMs: 0, budgetMs: 0 },  // what the app's run sizes its slices for and lets them take
-    startedAt: 0,       // performance.now() at the start, for the run's wall time
-    wallMs: 0,          // the run's wall time once done
-    pumping: false,
-    heldFor: null,      // the scenario a refused or cancelled run was for: no automatic start until it changes
-    lastLive: '',       // the last words the live region said
-    lastTenth: -1,
-  };
+  const F = fleetRecord();
   const fleetState = () => (S.state && S.state.fleet) || null;
   const now = () => (win.performance ? win.performance.now() : Date.now());
   const open = () => !!S.state && S.state.view === 'fleet';
@@ -205,8 +187,11 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     return r;
   }
 
+  // The header's Fleet button.
+  const toggle = () => setOpen(!open());
+
   function wire() {
-    $('open-fleet').addEventListener('click', () => setOpen(!open()));
+    $('open-fleet').addEventListener('click', () => toggle());
     $('fleet-cancel').addEventListener('click', () => cancel());
     $('fleet-run').addEventListener('click', () => start());
     $('fleet-synthetic').addEventListener('click', () => start({ trace: null }));
@@ -232,16 +217,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     });
   }
 
-  // For window.tierscope.fleet(): the app's words and numbers, and the slices the page ran.
-  function status() {
-    const f = fleetState() || (S.ready && S.bridge.state() ? S.bridge.state().fleet : null);
-    const st = S.ready ? S.bridge.fleetStatus() : null;
-    return {
-      view: open(), started: !!(st && st.started), done: !!(st && st.done), progress: st ? st.progress : 0, tS: st ? st.t_s : 0,
-      horizonS: st ? st.horizon_s : 0, mode: f ? f.mode : '', sweep: f ? f.sweep : '', statusText: f ? f.statusText : '',
-      trace: F.trace ? F.trace.name : null, wallMs: F.wallMs, slices: { ...sliceStats(F.slices), ...F.sliceMs, list: F.slices.slice() },
-    };
-  }
+  const status = () => fleetStatus(S, F);
 
-  return { sync, start, cancel, loadTrace, setOpen, status, wire, F };
+  return { sync, start, cancel, loadTrace, setOpen, toggle, status, wire, F };
 }

@@ -17,9 +17,7 @@ import { createShare } from './share.mjs';
 import { createEmbed } from './embed.mjs';
 import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
-import { createCharts } from './charts-view.mjs';
-import { createFleetView } from './fleet-view.mjs';
-import { createServeView } from './serve-view.mjs';
+import { createPanelLoader, createPanelSlot } from './panel-slot.mjs';
 import { createCanvasTools } from './canvas-tools.mjs';
 
 export function init(win) {
@@ -97,11 +95,17 @@ export function init(win) {
   const link = () => parts.share.linkFor(parts.share.currentHash());
   parts.ledger = createLedgerView({ S, $, el, win, refresh, notices, download, copyLink: (done) => parts.share.copyText(link(), done) });
   parts.tables = createTables({ S, $, el, win, notices, download });
-  parts.fleet = createFleetView({ S, $, el, win, notices, refresh, announce });
-  const api = createApi({ S, win, refresh, link, fleet: parts.fleet, serve: () => parts.serve });
+  // The Charts, Serve and Fleet panels arrive after the first frame (lib/panel-slot.mjs).
+  const view = () => String((S.state && S.state.view) || '');
+  const loadPanels = createPanelLoader();
+  parts.fleet = createPanelSlot({ $, notices, loadPanels, label: 'Fleet', opener: 'open-fleet', isOpen: () => view() === 'fleet',
+    make: (m) => m.createFleetView({ S, $, el, win, notices, refresh, announce }) });
+  parts.charts = createPanelSlot({ $, notices, loadPanels, label: 'Charts', opener: 'open-charts', isOpen: () => view().startsWith('chart-'),
+    make: (m) => m.createCharts({ S, $, el, doc, win, notices, refresh, writeHash }) });
+  parts.serve = createPanelSlot({ $, notices, loadPanels, label: 'Serve', opener: 'open-serve', isOpen: () => view() === 'serve',
+    make: (m) => m.createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce }) });
+  const api = createApi({ S, win, refresh, link, fleet: parts.fleet, serve: parts.serve });
   parts.config = createConfigImport({ S, $, doc, notices, api });
-  parts.charts = createCharts({ S, $, el, doc, win, notices, refresh, writeHash });
-  parts.serve = createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce });
   parts.tools = createCanvasTools({ S, $, refresh });
 
   // The app's own notices: a lost graphics context is said on the page (not only in the console), until
@@ -207,6 +211,9 @@ export function init(win) {
     registerServiceWorker();
     whenIdle(() => loader.warmDeferred(), 3000, 500);
     warmWorker();
+    // The panels' script, so that a first click on Charts, Serve or Fleet opens at once (a failure here
+    // says nothing: the panel's own opening tries again and says so).
+    whenIdle(() => loadPanels().catch(() => {}), 5000, 1000);
   }
 
   // Runs f once the page is idle (at the latest after `timeout` ms), or after `fallback` ms in a browser

@@ -2,7 +2,7 @@
 // never throw; reads return the app's data, or null before it is ready. Arguments are checked here
 // (lib/api.mjs) before they reach the app, which checks values again.
 import { argError, fail, checkPath, checkStep, checkParam, checkSpeed, checkConfigText, checkConfigName, checkChart, checkFleetOptions } from './api.mjs';
-import { MAX_TRACE_BYTES } from './fleet-view.mjs';
+import { MAX_TRACE_BYTES, fleetRecord, fleetStatus, serveRecord, serveStatus } from './panel-status.mjs';
 import { MAX_CONFIG_BYTES } from './config-import.mjs';
 
 export function createApi({ S, win, refresh, link, fleet = null, serve = null }) {
@@ -35,6 +35,16 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     if (r.adjustments) out.adjustments = r.adjustments;
     if (r.notes) out.notes = r.notes;
     return out;
+  }
+
+  // The fleet panel, once its script has arrived: {ok: panel} or {failed: {ok: false, errors}} naming `what`.
+  async function panel(what) {
+    try {
+      return { ok: await fleet.get() };
+    } catch (e) {
+      const why = `the fleet panel's code did not arrive (${e && e.message ? e.message : e})`;
+      return { failed: fail({ code: 'unavailable', field: what, value: '', allowed: '', message: `${what}: ${why}` }) };
+    }
   }
 
   const pathKeys = () => (S.catalog ? S.catalog.paths.map((p) => p.key) : []);
@@ -128,22 +138,38 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
       return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
     },
     // The fleet view: opens it and starts a run of the current scenario (synthetic traffic, or a trace's
-    // text), which then runs in slices of about 8 ms between frames. {ok, errors}; a refused trace names its line.
-    runFleet(options) {
+    // text), which then runs in slices of about 8 ms between frames. A promise of {ok, errors} (the fleet
+    // panel's script may still be arriving); a refused trace names its line.
+    async runFleet(options) {
       if (!S.ready || !fleet) return notReady('runFleet');
       const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
       if (bad) return fail(bad);
+      const f = await panel('runFleet');
+      if (!f.ok) return f.failed;
       const o = options || {};
-      if (S.state && S.state.view !== 'fleet') { const v = fleet.setOpen(true); if (!v.ok) return v; }
+      if (S.state && S.state.view !== 'fleet') { const v = f.ok.setOpen(true); if (!v.ok) return v; }
       const trace = typeof o.trace === 'string' && o.trace.length ? { name: o.traceName || 'trace', text: o.trace } : null;
-      return fleet.start({ trace, sweep: o.sweep || '' });
+      return f.ok.start({ trace, sweep: o.sweep || '' });
     },
-    cancelFleet() { return S.ready && fleet ? fleet.cancel() : notReady('cancelFleet'); },
+    async cancelFleet() {
+      if (!S.ready || !fleet) return notReady('cancelFleet');
+      const f = await panel('cancelFleet');
+      return f.ok ? f.ok.cancel() : f.failed;
+    },
     // The run's progress and the page's slices: {view, started, done, progress, tS, horizonS, mode, sweep,
-    // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, targetMs, budgetMs, list}}; null before ready.
-    fleet: () => (S.ready && fleet ? fleet.status() : null),
+    // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, targetMs, budgetMs, list}}; null before
+    // ready. Before the fleet panel has arrived, as it would answer before its first run.
+    fleet() {
+      if (!S.ready || !fleet) return null;
+      const p = fleet.loaded();
+      return p ? p.status() : fleetStatus(S, fleetRecord());
+    },
     // The Serve panel: whether it is open or running, its settings, and the last replay's summary.
-    serve: () => (S.ready && serve && serve() ? serve().status() : null),
+    serve() {
+      if (!S.ready || !serve) return null;
+      const p = serve.loaded();
+      return p ? p.status() : serveStatus(S, serveRecord());
+    },
     // The run's results as `tierscope fleet --format json` prints them (with the sweep once it ran), or null.
     fleetResults() {
       if (!S.ready) return null;

@@ -7,6 +7,7 @@
 import { refusalNotice } from './notices.mjs';
 import { kitMissing, withChartKit } from './chart-kit-loader.mjs';
 import { setText } from './dom.mjs';
+import { serveRecord, serveStatus } from './panel-status.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
 // (budget, instances, rate, …) stay as the link gave them.
@@ -43,19 +44,7 @@ export function mergeSettings(current, form) {
 }
 
 export function createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce }) {
-  const V = {
-    job: null,        // the replay in the worker: {id, key}
-    shownKey: '',     // the scenario and settings whose result is on screen
-    heldFor: '',      // a refused or cancelled run's key: no automatic start until it changes
-    startedAt: 0,
-    wallMs: 0,        // from asking to the answer (with the worker's start on a first run)
-    computeMs: 0,     // the replay's own slices in the worker
-    result: null,     // the worker's last answer
-    lastTenth: -1,
-    starting: false,  // start() is refreshing the page with the settings it just set
-    step: -1,         // the replayed step the canvas shows (-1: none)
-    timer: 0,         // the steps' playback
-  };
+  const V = serveRecord();
   // How long each step stays on the canvas while the steps play.
   const STEP_MS = 900;
   let text = null;  // the text measure, made with the chart kit on the first draw
@@ -265,18 +254,21 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     if (V.job ? V.job.key !== key : V.shownKey !== key && V.heldFor !== key) start({ fromForm: !S.state.serve });
   }
 
+  // The header's Serve button. On a phone the panel sits below the canvas: it is brought into view when the
+  // button opened it there.
+  function toggle() {
+    setOpen(!open());
+    const panel = $('serve-panel');
+    if (!open() || !panel.getBoundingClientRect) return;
+    const r = panel.getBoundingClientRect();
+    if (r.top >= win.innerHeight || r.bottom <= 0) {
+      const still = win.matchMedia && win.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    }
+  }
+
   function wire() {
-    $('open-serve').addEventListener('click', () => {
-      setOpen(!open());
-      // On a phone the panel sits below the canvas: bring it into view when the button opened it there.
-      const panel = $('serve-panel');
-      if (!open() || !panel.getBoundingClientRect) return;
-      const r = panel.getBoundingClientRect();
-      if (r.top >= win.innerHeight || r.bottom <= 0) {
-        const still = win.matchMedia && win.matchMedia('(prefers-reduced-motion: reduce)').matches;
-        panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
-      }
-    });
+    $('open-serve').addEventListener('click', () => toggle());
     $('serve-form').addEventListener('submit', (e) => { e.preventDefault(); V.heldFor = ''; start(); });
     $('serve-cancel').addEventListener('click', () => cancel());
     $('serve-play').addEventListener('click', () => playSteps());
@@ -296,10 +288,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     }
   }
 
-  // For window.tierscope.serve(): what is on screen and how long the last replay took in this browser.
-  function status() {
-    return { view: open(), running: !!V.job, settings: (S.state && S.state.serve) || '', wallMs: V.wallMs, computeMs: V.computeMs, step: V.step, summary: V.result ? V.result.summary : null };
-  }
+  const status = () => serveStatus(S, V);
 
-  return { sync, start, cancel, setOpen, status, wire, V };
+  return { sync, start, cancel, setOpen, toggle, status, wire, V };
 }
