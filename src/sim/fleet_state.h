@@ -250,6 +250,24 @@ struct FleetState {
   // before its first token is known now: the drives, links and prefill servers are first come, first
   // served.
   void admit(std::int32_t sid);
+  // admit's steps, in order. What the turn looks up (into chain, chain_tokens), root first.
+  struct TurnInput {
+    double input = 0, history = 0, prefix_tokens = 0;
+  };
+  TurnInput gather_chain(const Session& s, Node& n);
+  // What of the chain is resident, counted up to the first piece that is not (pins every piece).
+  struct Found {
+    double hit_dram = 0, hit_ssd = 0, bytes_dram = 0, bytes_ssd = 0, ready = 0;
+    std::size_t hits = 0;
+    double tokens() const { return hit_dram + hit_ssd; }
+  };
+  Found find_hits();
+  // The drives, then the least busy instance's host links, then its prefill: when the first token is out.
+  double promote_and_prefill(Node& n, const Found& f, double up_bytes, double fresh, bool replay, HourStats& h);
+  // Found pieces become most recent; computed ones (and a synthetic session's new tokens) are persisted,
+  // deepest first; then every piece is unpinned.
+  void settle_chain(Session& s, std::int32_t sid, Node& n, std::size_t hits, double prefix_tokens, double first_token);
+  void report_turn(const Session& s, std::int32_t sid, const TurnInput& in, const Found& f, bool pool_hit, bool replay, double first_token);
 
   // --- decode --------------------------------------------------------------------------------------
   void decode_advance(Node& n);

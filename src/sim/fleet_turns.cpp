@@ -137,100 +137,84 @@ std::int32_t FleetState::keyed(std::vector<std::int32_t>& map, std::uint32_t id,
   return e;
 }
 
-void FleetState::admit(std::int32_t sid) {
-  Session& s = S(sid);
-  Node& n = nodes[s.node];
-  HourStats& h = hour();
-  n.hbm_used += s.reserved;
-  hbm.in += s.reserved;
-  ++n.in_service;
-  expire(n);
-
+FleetState::TurnInput FleetState::gather_chain(const Session& s, Node& n) {
   // What the turn can find, root first: a shared prefix and the session's history, or the request's
-  // blocks. Pinned while the turn works on them, so no eviction frees a record under it.
+  // blocks. Pinned while the turn works on them (find_hits), so no eviction frees a record under it.
   chain.clear();
   chain_tokens.clear();
-  double input = 0, history = 0, prefix_tokens = 0;
+  TurnInput in;
   if (cfg.mode == Mode::Trace) {
     const Trace& tr = *cfg.trace;
     const std::size_t r = static_cast<std::size_t>(s.request);
-    input = tr.input[r];
+    in.input = tr.input[r];
     const std::uint32_t first = tr.first[r], last = tr.first[r + 1];
     for (std::uint32_t b = first; b < last; ++b) {
       const double at = static_cast<double>(b - first) * cfg.block_tokens;
-      const double tokens = std::min<double>(cfg.block_tokens, input - at);
+      const double tokens = std::min<double>(cfg.block_tokens, in.input - at);
       chain.push_back(keyed(n.block_entry, tr.ids[b], s.node, tokens));
       chain_tokens.push_back(tokens);
     }
-  } else {
-    history = s.history;
-    input = s.history + s.user;
-    if (s.prefix != kNone) {
-      prefix_tokens = prefix_len[static_cast<std::size_t>(s.prefix)];
-      chain.push_back(keyed(n.prefix_entry, static_cast<std::uint32_t>(s.prefix), s.node, prefix_tokens));
-      chain_tokens.push_back(prefix_tokens);
-    }
-    if (s.hist != kNone) {
-      chain.push_back(s.hist);
-      chain_tokens.push_back(E(s.hist).tokens);
-    }
+    return in;
   }
-  double hit_dram = 0, hit_ssd = 0, bytes_dram = 0, bytes_ssd = 0, ready = now;
-  std::size_t hits = 0;
+  in.history = s.history;
+  in.input = s.history + s.user;
+  if (s.prefix != kNone) {
+    in.prefix_tokens = prefix_len[static_cast<std::size_t>(s.prefix)];
+    chain.push_back(keyed(n.prefix_entry, static_cast<std::uint32_t>(s.prefix), s.node, in.prefix_tokens));
+    chain_tokens.push_back(in.prefix_tokens);
+  }
+  if (s.hist != kNone) {
+    chain.push_back(s.hist);
+    chain_tokens.push_back(E(s.hist).tokens);
+  }
+  return in;
+}
+
+FleetState::Found FleetState::find_hits() {
+  Found f;
+  f.ready = now;
   for (std::size_t k = 0; k < chain.size(); ++k) {
     Entry& x = E(chain[k]);
     x.flags |= kPinned;
-    if (hits == k && resident(x)) {  // found, and everything before it was found
-      ++hits;
-      // The turn's own tokens in this piece (a trace block counts the tokens the request has in it).
-      const double tokens = chain_tokens[k];
-      if (x.flags & kInDram) {
-        hit_dram += tokens;
-        bytes_dram += bytes_of(x, tokens);
-      } else {
-        hit_ssd += tokens;
-        bytes_ssd += bytes_of(x, tokens);
-      }
-      ready = std::max(ready, x.ready);
+    if (f.hits != k || !resident(x)) continue;  // a hit needs everything before it found too
+    ++f.hits;
+    // The turn's own tokens in this piece (a trace block counts the tokens the request has in it).
+    const double tokens = chain_tokens[k];
+    if (x.flags & kInDram) {
+      f.hit_dram += tokens;
+      f.bytes_dram += bytes_of(x, tokens);
+    } else {
+      f.hit_ssd += tokens;
+      f.bytes_ssd += bytes_of(x, tokens);
     }
+    f.ready = std::max(f.ready, x.ready);
   }
-  const double hit_tokens = hit_dram + hit_ssd;
-  const bool full_history = history > 0 && hit_tokens == history;
-  const bool resumed = cfg.mode == Mode::Synthetic && s.turn > 0;
+  return f;
+}
 
-  // The window: from the pool when the session was there, else replayed (bounded replay), else it came
-  // with the history.
-  bool pool_hit = false;
-  if (cfg.pool_on && resumed && (s.flags & kInPool)) {
-    pool_hit = true;
-    pool_unlink(n, sid);
-  }
-  const bool replay = cfg.pool_on && hit_tokens > 0 && !(pool_hit && full_history);
-  double up_bytes = bytes_dram + bytes_ssd;
-  if (pool_hit && full_history) up_bytes += cfg.swa_bytes;
-
-  // Promotion: the drives, then this instance's host links, then the prefill.
+double FleetState::promote_and_prefill(Node& n, const Found& f, double up_bytes, double fresh, bool replay, HourStats& h) {
   std::size_t inst = 0;
   for (std::size_t i = 1; i < n.prefill_free.size(); ++i) {
     if (n.prefill_free[i] < n.prefill_free[inst]) inst = i;
   }
-  double staged = now;
-  if (bytes_ssd > 0) {
-    n.ssd_free = std::max(n.ssd_free, now) + model::ssd_read_time(cfg.terms, bytes_ssd * cfg.ssd_share);
+  double staged = now, ready = f.ready;
+  if (f.bytes_ssd > 0) {
+    n.ssd_free = std::max(n.ssd_free, now) + model::ssd_read_time(cfg.terms, f.bytes_ssd * cfg.ssd_share);
     staged = n.ssd_free;
-    h.bytes_ssd_read += bytes_ssd;
+    h.bytes_ssd_read += f.bytes_ssd;
   }
   if (up_bytes > 0) {
     n.up_free[inst] = std::max(n.up_free[inst], staged) + model::host_transfer_time(cfg.terms, up_bytes * cfg.kv_share);
     ready = std::max(ready, n.up_free[inst]);
     h.bytes_up += up_bytes;
   }
-  const double fresh = input - hit_tokens;
-  double work = cfg.prefill(fresh, hit_tokens);
-  if (replay) work += cfg.replay(fresh, hit_tokens);
+  double work = cfg.prefill(fresh, f.tokens());
+  if (replay) work += cfg.replay(fresh, f.tokens());
   n.prefill_free[inst] = std::max(n.prefill_free[inst], ready) + work;
-  const double first_token = n.prefill_free[inst];
+  return n.prefill_free[inst];
+}
 
+void FleetState::settle_chain(Session& s, std::int32_t sid, Node& n, std::size_t hits, double prefix_tokens, double first_token) {
   // What the turn found is most recently used now (an SSD hit is staged through DRAM on its way up), and
   // what it computes is persisted: deepest first, so a history's root is the last of it to go.
   for (std::size_t k = chain.size(); k-- > 0;) {
@@ -263,13 +247,64 @@ void FleetState::admit(std::int32_t sid) {
     E(e).flags &= static_cast<std::uint8_t>(~kPinned);
     maybe_free(e);
   }
+}
+
+void FleetState::report_turn(const Session& s, std::int32_t sid, const TurnInput& in, const Found& f, bool pool_hit, bool replay, double first_token) {
+  TurnRecord r;
+  r.session = static_cast<std::uint32_t>(sid);
+  r.turn = s.turn;
+  r.node = s.node;
+  r.prefix = s.prefix;
+  r.request = s.request;
+  r.arrival = s.turn_arrived;
+  r.admitted = now;
+  r.first_token = first_token;
+  r.input_tokens = in.input;
+  r.history_tokens = in.history;
+  r.prefix_tokens = in.prefix_tokens;
+  r.hit_dram_tokens = f.hit_dram;
+  r.hit_ssd_tokens = f.hit_ssd;
+  r.resumed = cfg.mode == Mode::Synthetic && s.turn > 0;
+  r.pool_hit = pool_hit;
+  r.replayed = replay;
+  obs.fn(obs.user, r);
+}
+
+void FleetState::admit(std::int32_t sid) {
+  Session& s = S(sid);
+  Node& n = nodes[s.node];
+  HourStats& h = hour();
+  n.hbm_used += s.reserved;
+  hbm.in += s.reserved;
+  ++n.in_service;
+  expire(n);
+
+  const TurnInput in = gather_chain(s, n);
+  const Found found = find_hits();
+  const double hit_tokens = found.tokens();
+  const bool full_history = in.history > 0 && hit_tokens == in.history;
+  const bool resumed = cfg.mode == Mode::Synthetic && s.turn > 0;
+
+  // The window: from the pool when the session was there, else replayed (bounded replay), else it came
+  // with the history.
+  bool pool_hit = false;
+  if (cfg.pool_on && resumed && (s.flags & kInPool)) {
+    pool_hit = true;
+    pool_unlink(n, sid);
+  }
+  const bool replay = cfg.pool_on && hit_tokens > 0 && !(pool_hit && full_history);
+  double up_bytes = found.bytes_dram + found.bytes_ssd;
+  if (pool_hit && full_history) up_bytes += cfg.swa_bytes;
+
+  const double first_token = promote_and_prefill(n, found, up_bytes, in.input - hit_tokens, replay, h);
+  settle_chain(s, sid, n, found.hits, in.prefix_tokens, first_token);
 
   // Statistics, in the hour the turn is admitted.
   const double ttft = first_token - s.turn_arrived;
   ++h.turns;
-  h.input_tokens += input;
-  h.hit_dram_tokens += hit_dram;
-  h.hit_ssd_tokens += hit_ssd;
+  h.input_tokens += in.input;
+  h.hit_dram_tokens += found.hit_dram;
+  h.hit_ssd_tokens += found.hit_ssd;
   h.queue_wait_s += now - s.turn_arrived;
   h.ttft_sum_s += ttft;
   h.ttft.add(ttft);
@@ -279,26 +314,7 @@ void FleetState::admit(std::int32_t sid) {
     if (pool_hit) ++h.pool_hits;
   }
   if (replay) ++h.replays;
-  if (obs.fn) {
-    TurnRecord r;
-    r.session = static_cast<std::uint32_t>(sid);
-    r.turn = s.turn;
-    r.node = s.node;
-    r.prefix = s.prefix;
-    r.request = s.request;
-    r.arrival = s.turn_arrived;
-    r.admitted = now;
-    r.first_token = first_token;
-    r.input_tokens = input;
-    r.history_tokens = history;
-    r.prefix_tokens = prefix_tokens;
-    r.hit_dram_tokens = hit_dram;
-    r.hit_ssd_tokens = hit_ssd;
-    r.resumed = resumed;
-    r.pool_hit = pool_hit;
-    r.replayed = replay;
-    obs.fn(obs.user, r);
-  }
+  if (obs.fn) report_turn(s, sid, in, found, pool_hit, replay, first_token);
   events.push(first_token, kFirstToken, static_cast<std::uint32_t>(sid));
 }
 
