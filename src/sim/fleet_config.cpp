@@ -81,11 +81,11 @@ std::string tokens_text(double v) { return model::num(v) + " tokens"; }
 
 }  // namespace
 
-bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig& out, model::Errors& errors) {
-  errors.clear();
+namespace {
+
+// The scenario's fleet and workload keys, as the run reads them.
+void copy_workload(const model::Scenario& s, const Trace* trace, FleetConfig& c) {
   const model::Fleet& f = s.fleet;
-  const model::Workload& w = s.work;
-  FleetConfig c;
   c.mode = trace ? Mode::Trace : Mode::Synthetic;
   c.trace = trace;
   c.horizon_s = f.hours * 3600.0;
@@ -105,16 +105,19 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
   c.prefixes = f.prefixes;
   c.prefix_mean = f.prefix_tokens;
   c.zipf = f.zipf;
-  c.ctx_max = w.ctx;
+  c.ctx_max = s.work.ctx;
   c.block_tokens = f.block_tokens;
   c.wm_high = f.wm_high;
   c.wm_low = f.wm_low;
   c.ssd_write = f.ssd_write;
   c.queue_max = f.queue_max;
   c.scenario = model::scenario_to_hash(s);
+}
 
-  // The model at one session of `ctx` tokens: the capacities (the workload's batch and prompt are the
-  // single-request view's and play no part here).
+// A fleet node's capacities from the model at one session of `ctx` tokens (the workload's batch and
+// prompt are the single-request view's and play no part here). False, with errors, when not one session fits.
+bool node_capacities(const model::Scenario& s, FleetConfig& c, model::Errors& errors) {
+  const model::Fleet& f = s.fleet;
   model::Scenario base = s;
   base.work.batch = 1;
   base.work.prompt = 1;
@@ -151,42 +154,105 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
   c.ssd_capacity_bytes = v[FigureId::SsdCapacity] * span;
   c.ssd_rated_dwpd = s.hw.ssd_dwpd;
   if (sessions < 1) {
-    errors.push_back(make_error(ErrorCode::Infeasible, "ctx", tokens_text(w.ctx),
+    errors.push_back(make_error(ErrorCode::Infeasible, "ctx", tokens_text(s.work.ctx),
                                 "a context whose KV fits the node's HBM: not one session of " + model::human(v[FigureId::KvPerSession], "B") +
                                     " fits"));
     return false;
   }
+  return true;
+}
 
-  // Recorded traces: every request must fit the node (else it could never be admitted).
-  double max_tokens = w.ctx;
+// A recorded trace: every request must fit the node (else it could never be admitted), and its blocks the
+// run's maps. Sets `max_tokens` to the longest request; false, with the first error, naming its line.
+bool check_trace(const model::Scenario& s, const Trace& trace, const FleetConfig& c, double& max_tokens, model::Errors& errors) {
+  if (trace.size() == 0) {
+    errors.push_back(make_error(ErrorCode::BadSyntax, "trace", "no requests", "at least one request"));
+    return false;
+  }
+  max_tokens = 1;
+  for (std::size_t r = 0; r < trace.size(); ++r) {
+    const double tokens = static_cast<double>(trace.input[r]) + trace.output[r];
+    const std::string field = "trace line " + std::to_string(r < trace.line.size() ? trace.line[r] : r + 1);
+    if (tokens * c.kv_per_token + c.swa_bytes > c.hbm_bytes) {
+      errors.push_back(make_error(ErrorCode::Infeasible, field, tokens_text(tokens),
+                                  "a request whose KV fits the node's " + model::human(c.hbm_bytes, "B") + " of HBM for KV"));
+      return false;
+    }
+    if (s.model.max_pos > 0 && tokens > s.model.max_pos) {
+      errors.push_back(make_error(ErrorCode::Infeasible, field, tokens_text(tokens),
+                                  "at most the model's " + tokens_text(s.model.max_pos) + " of trained positions"));
+      return false;
+    }
+    max_tokens = std::max(max_tokens, tokens);
+  }
+  if (static_cast<double>(trace.distinct) * s.fleet.nodes > kMaxMapEntries) {
+    errors.push_back(make_error(ErrorCode::TooLarge, "nodes", std::to_string(s.fleet.nodes) + " nodes × " + std::to_string(trace.distinct) + " blocks",
+                                "at most 16777216 block slots over all nodes"));
+    return false;
+  }
+  return true;
+}
+
+// Synthetic workloads no node could ever serve: even with every history found in the prefix tiers, the
+// prefill of the new tokens, or the decode of the outputs at the largest batch HBM holds, cannot keep up.
+// Sets c.arrivals_limit; adds an error for each limit the workload passes.
+void check_workload(const model::Scenario& s, FleetConfig& c, model::Errors& errors) {
+  const model::Fleet& f = s.fleet;
+  const model::Workload& w = s.work;
+  const double lam = f.arrivals / f.nodes;
+  const double turns = truncated_geometric_mean(f.turns, kMaxTurns);
+  const double prefix = f.prefixes > 0 ? std::min<double>(f.prefix_tokens, w.ctx / 2.0) : 0.0;
+  const double history = std::min<double>(w.ctx, prefix + (turns - 1) / 2 * (f.user_tokens + f.out_tokens));
+  const double prefill_best = c.prefill(f.user_tokens, history);
+  const double prefill_load = lam * turns * prefill_best / c.instances;
+  const double prefill_limit = f.arrivals / prefill_load;
+  if (prefill_load > 1) {
+    errors.push_back(make_error(
+        ErrorCode::Infeasible, "arrivals", model::num_sig(f.arrivals, 4) + " sessions/s",
+        "at most " + model::num_sig(f.arrivals / prefill_load, 3) + " sessions/s for " + std::to_string(f.nodes) +
+            (f.nodes == 1 ? " node" : " nodes") + ": with every history cached a turn still prefills " + tokens_text(f.user_tokens) +
+            " in " + model::human(prefill_best, "s") + ", and " + model::num_sig(turns, 3) + " turns per session need " +
+            model::num_sig(prefill_load, 3) + "× the node's prefill time"));
+  }
+  const double ctx_mean = std::min<double>(w.ctx, history + f.user_tokens + 0.5 * f.out_tokens);
+  const double per_session = ctx_mean * c.kv_per_token + c.swa_bytes;
+  const double batch_max = std::max(1.0, c.hbm_bytes / per_session / c.instances);
+  double best = 0;
+  for (double b : c.decode_step.xs) {
+    const double bb = std::min(b, batch_max);
+    best = std::max(best, c.instances * bb * c.tokens_per_step / c.decode_step(bb, ctx_mean));
+    if (b >= batch_max) break;
+  }
+  const double offered = lam * turns * f.out_tokens;
+  c.arrivals_limit = std::min(prefill_limit, f.arrivals * best / offered);
+  // Up to twice what decode can serve, the run itself is the better answer: its queue grows and the
+  // report says the node is overloaded, by how much (sim::fleet_overload). Beyond that it is refused.
+  if (offered > kDecodeOverloadRefused * best) {
+    errors.push_back(make_error(
+        ErrorCode::Infeasible, "arrivals", model::num_sig(f.arrivals, 4) + " sessions/s",
+        "at most " + model::num_sig(f.arrivals * best / offered, 3) + " sessions/s for " + std::to_string(f.nodes) +
+            (f.nodes == 1 ? " node" : " nodes") + ": they ask " + model::num_sig(offered, 4) + " output tokens/s per node, and decode at the " +
+            model::num(std::floor(batch_max * c.instances)) + " sessions HBM holds gives at most " + model::num_sig(best, 4)));
+  }
+  const double expected = f.arrivals * c.horizon_s * turns;
+  if (expected > kMaxTurnsPerRun) {
+    errors.push_back(make_error(ErrorCode::TooLarge, "hours", model::num_sig(f.hours, 4) + " hours (about " + model::num_sig(expected, 3) + " turns)",
+                                "at most 200,000,000 turns per run: fewer hours or arrivals"));
+  }
+}
+
+}  // namespace
+
+bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig& out, model::Errors& errors) {
+  errors.clear();
+  FleetConfig c;
+  copy_workload(s, trace, c);
+  if (!node_capacities(s, c, errors)) return false;
+  double max_tokens = s.work.ctx;
   if (trace) {
-    if (trace->size() == 0) {
-      errors.push_back(make_error(ErrorCode::BadSyntax, "trace", "no requests", "at least one request"));
-      return false;
-    }
-    max_tokens = 1;
-    for (std::size_t r = 0; r < trace->size(); ++r) {
-      const double tokens = static_cast<double>(trace->input[r]) + trace->output[r];
-      const std::string field = "trace line " + std::to_string(r < trace->line.size() ? trace->line[r] : r + 1);
-      if (tokens * c.kv_per_token + c.swa_bytes > c.hbm_bytes) {
-        errors.push_back(make_error(ErrorCode::Infeasible, field, tokens_text(tokens),
-                                    "a request whose KV fits the node's " + model::human(c.hbm_bytes, "B") + " of HBM for KV"));
-        return false;
-      }
-      if (s.model.max_pos > 0 && tokens > s.model.max_pos) {
-        errors.push_back(make_error(ErrorCode::Infeasible, field, tokens_text(tokens),
-                                    "at most the model's " + tokens_text(s.model.max_pos) + " of trained positions"));
-        return false;
-      }
-      max_tokens = std::max(max_tokens, tokens);
-    }
-    if (static_cast<double>(trace->distinct) * f.nodes > kMaxMapEntries) {
-      errors.push_back(make_error(ErrorCode::TooLarge, "nodes", std::to_string(f.nodes) + " nodes × " + std::to_string(trace->distinct) + " blocks",
-                                  "at most 16777216 block slots over all nodes"));
-      return false;
-    }
-  } else if (static_cast<double>(f.prefixes) * f.nodes > kMaxMapEntries) {
-    errors.push_back(make_error(ErrorCode::TooLarge, "prefixes", std::to_string(f.prefixes) + " prefixes × " + std::to_string(f.nodes) + " nodes",
+    if (!check_trace(s, *trace, c, max_tokens, errors)) return false;
+  } else if (static_cast<double>(s.fleet.prefixes) * s.fleet.nodes > kMaxMapEntries) {
+    errors.push_back(make_error(ErrorCode::TooLarge, "prefixes", std::to_string(s.fleet.prefixes) + " prefixes × " + std::to_string(s.fleet.nodes) + " nodes",
                                 "at most 16777216 prefix slots over all nodes"));
     return false;
   }
@@ -197,48 +263,7 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
   tabulate_decode(s, max_batch, max_tokens, c);
 
   if (!trace) {
-    // Workloads no node could ever serve: even with every history found in the prefix tiers, the prefill
-    // of the new tokens, or the decode of the outputs at the largest batch HBM holds, cannot keep up.
-    const double lam = f.arrivals / f.nodes;
-    const double turns = truncated_geometric_mean(f.turns, kMaxTurns);
-    const double prefix = f.prefixes > 0 ? std::min<double>(f.prefix_tokens, w.ctx / 2.0) : 0.0;
-    const double history = std::min<double>(w.ctx, prefix + (turns - 1) / 2 * (f.user_tokens + f.out_tokens));
-    const double prefill_best = c.prefill(f.user_tokens, history);
-    const double prefill_load = lam * turns * prefill_best / c.instances;
-    const double prefill_limit = f.arrivals / prefill_load;
-    if (prefill_load > 1) {
-      errors.push_back(make_error(
-          ErrorCode::Infeasible, "arrivals", model::num_sig(f.arrivals, 4) + " sessions/s",
-          "at most " + model::num_sig(f.arrivals / prefill_load, 3) + " sessions/s for " + std::to_string(f.nodes) +
-              (f.nodes == 1 ? " node" : " nodes") + ": with every history cached a turn still prefills " + tokens_text(f.user_tokens) +
-              " in " + model::human(prefill_best, "s") + ", and " + model::num_sig(turns, 3) + " turns per session need " +
-              model::num_sig(prefill_load, 3) + "× the node's prefill time"));
-    }
-    const double ctx_mean = std::min<double>(w.ctx, history + f.user_tokens + 0.5 * f.out_tokens);
-    const double per_session = ctx_mean * c.kv_per_token + c.swa_bytes;
-    const double batch_max = std::max(1.0, c.hbm_bytes / per_session / c.instances);
-    double best = 0;
-    for (double b : c.decode_step.xs) {
-      const double bb = std::min(b, batch_max);
-      best = std::max(best, c.instances * bb * c.tokens_per_step / c.decode_step(bb, ctx_mean));
-      if (b >= batch_max) break;
-    }
-    const double offered = lam * turns * f.out_tokens;
-    c.arrivals_limit = std::min(prefill_limit, f.arrivals * best / offered);
-    // Up to twice what decode can serve, the run itself is the better answer: its queue grows and the
-    // report says the node is overloaded, by how much (sim::fleet_overload). Beyond that it is refused.
-    if (offered > kDecodeOverloadRefused * best) {
-      errors.push_back(make_error(
-          ErrorCode::Infeasible, "arrivals", model::num_sig(f.arrivals, 4) + " sessions/s",
-          "at most " + model::num_sig(f.arrivals * best / offered, 3) + " sessions/s for " + std::to_string(f.nodes) +
-              (f.nodes == 1 ? " node" : " nodes") + ": they ask " + model::num_sig(offered, 4) + " output tokens/s per node, and decode at the " +
-              model::num(std::floor(batch_max * c.instances)) + " sessions HBM holds gives at most " + model::num_sig(best, 4)));
-    }
-    const double expected = f.arrivals * c.horizon_s * turns;
-    if (expected > kMaxTurnsPerRun) {
-      errors.push_back(make_error(ErrorCode::TooLarge, "hours", model::num_sig(f.hours, 4) + " hours (about " + model::num_sig(expected, 3) + " turns)",
-                                  "at most 200,000,000 turns per run: fewer hours or arrivals"));
-    }
+    check_workload(s, c, errors);
     if (!errors.empty()) return false;
   }
   out = std::move(c);
