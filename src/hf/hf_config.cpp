@@ -375,7 +375,11 @@ bool too_deep(std::string_view text, int limit) {
 
 std::span<const char* const> hf_families() { return {kFamilyNames, sizeof kFamilyNames / sizeof kFamilyNames[0]}; }
 
-bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& out, Errors& errors) {
+namespace {
+
+// The file parsed into `doc`, refused when it is too large, too deep, not JSON, not an object, or has a key
+// twice (JSON libraries merge duplicates silently; which one was meant is a guess).
+bool parse_config(std::string_view text, json::Document& doc, Errors& errors) {
   const std::size_t before = errors.size();
   if (text.size() > kMaxConfigBytes) {
     errors.push_back(make_error(ErrorCode::TooLarge, "config.json", std::to_string(text.size()) + " bytes",
@@ -386,9 +390,7 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
     errors.push_back(make_error(ErrorCode::BadSyntax, "config.json", text.substr(0, 40), "a JSON object nested at most 32 levels deep"));
     return false;
   }
-  // Duplicate keys are merged silently by JSON libraries; which one was meant is a guess, so they are refused.
   std::vector<std::string> duplicates;
-  json::Document doc;
   const bool parsed = doc.parse(text, &duplicates);
   const Json& j = doc.root();
   if (!parsed) {
@@ -400,9 +402,22 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
     return false;
   }
   for (const std::string& k : duplicates) errors.push_back(make_error(ErrorCode::DuplicateKey, k, k, "each key once per object"));
-  if (errors.size() != before) return false;
+  return errors.size() == before;
+}
 
-  // The family: model_type, or the architecture class when model_type is absent; a wrapper's text_config.
+// Where the language model's fields are and which family reads them.
+struct FamilyAt {
+  const Json* lm = nullptr;   // the object holding the language model's fields
+  const Json* top = nullptr;  // a wrapper's top level (its text_config is `lm`), else nullptr
+  std::string prefix;         // "text_config." for a wrapper's fields
+  std::string text_type;      // the language model's model_type
+  const FamilyInfo* fam = nullptr;
+};
+
+// The family: model_type, or the architecture class when model_type is absent; a wrapper's text_config.
+// False, with errors naming the field, for a family the app does not read.
+bool find_family(const Json& j, FamilyAt& at, Errors& errors) {
+  const std::size_t before = errors.size();
   auto string_at = [&](const Json& o, const char* key, const std::string& path) -> std::optional<std::string> {
     auto it = o.find(key);
     if (it == o.end() || it->is_null()) return std::nullopt;
@@ -435,20 +450,17 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
                                 "a model_type (or an architectures class) of: " + families_text()));
     return false;
   }
-  const Json* lm = &j;
-  const Json* top = nullptr;
-  std::string prefix;
-  std::string text_type = *type;
+  at.lm = &j;
+  at.text_type = *type;
   auto tc = j.find("text_config");
-  const bool nested = tc != j.end() && !tc->is_null();
-  if (nested) {
+  if (tc != j.end() && !tc->is_null()) {
     if (!tc->is_object()) {
       errors.push_back(make_error(ErrorCode::WrongType, "text_config", dump(*tc), "an object holding the language model's fields"));
       return false;
     }
-    lm = &*tc;
-    top = &j;
-    prefix = "text_config.";
+    at.lm = &*tc;
+    at.top = &j;
+    at.prefix = "text_config.";
     std::optional<std::string> inner = string_at(*tc, "model_type", "text_config.model_type");
     if (errors.size() != before) return false;
     if (!inner) {
@@ -460,40 +472,26 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
                                   "the language model's family (text_config.model_type) of: " + families_text()));
       return false;
     }
-    text_type = *inner;
+    at.text_type = *inner;
   } else {
     for (const Wrapper& w : kWrappers)
-      if (*type == w.model_type) text_type = w.text_type;  // a text-only file under the wrapper's name
+      if (*type == w.model_type) at.text_type = w.text_type;  // a text-only file under the wrapper's name
   }
-  if (is_recurrent(text_type)) {
-    errors.push_back(make_error(ErrorCode::Unrepresentable, prefix + "model_type", text_type, kWhyRecurrent));
+  if (is_recurrent(at.text_type)) {
+    errors.push_back(make_error(ErrorCode::Unrepresentable, at.prefix + "model_type", at.text_type, kWhyRecurrent));
     return false;
   }
-  const FamilyInfo* fam = family_by_type(text_type);
-  if (!fam) {
-    errors.push_back(make_error(ErrorCode::UnknownFamily, prefix + "model_type", text_type, families_text()));
+  at.fam = family_by_type(at.text_type);
+  if (!at.fam) {
+    errors.push_back(make_error(ErrorCode::UnknownFamily, at.prefix + "model_type", at.text_type, families_text()));
     return false;
   }
+  return true;
+}
 
-  // The name, for sources, the preset and the link: the file's own, then the file's name (a folder's for a
-  // plain config.json), then the family and size once the model is read (below).
-  std::string name;
-  if (auto it = j.find("_name_or_path"); it != j.end() && it->is_string()) name = clean_name(it->get<std::string>());
-  if (name.empty()) name = name_from_file(name_hint);
-  const bool named = !name.empty();
-  if (!named) name = clean_name(text_type);
-
-  Reader r{*lm, top, prefix, name, errors, {}, {}, {}, {}};
-  // The family and the name were read above, at whichever level holds them.
-  for (const char* k : {"model_type", "architectures", "_name_or_path", "text_config"}) {
-    r.used_top.insert(k);
-    if (!nested) r.used_lm.insert(k);
-  }
-  r.used_lm.insert("model_type");
-  std::optional<HfModel> got = read_model(r, fam->fam, text_type);
-  if (!got || errors.size() != before) return false;
-
-  // Everything not read, said once: it has no bearing on memory or time.
+// Everything not read, said once: it has no bearing on memory or time (a vision or audio encoder and
+// rope_scaling each get a note of their own).
+void note_unread(Reader& r, const FamilyAt& at, const HfModel& got) {
   std::string ignored;
   auto collect = [&](const Json& o, const std::set<std::string>& used, const std::string& pre) {
     for (auto it = o.begin(); it != o.end(); ++it) {
@@ -505,20 +503,50 @@ bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& 
       }
       if (it.key() == "rope_scaling" && it->is_object()) {
         r.notes.push_back(pre + "rope_scaling: positions only, no bearing on memory or time; the context limit is max_position_embeddings (" +
-                          std::to_string(got->model.max_pos) + ")");
+                          std::to_string(got.model.max_pos) + ")");
         continue;
       }
       ignored += (ignored.empty() ? "" : ", ") + pre + it.key();
     }
   };
-  collect(*lm, r.used_lm, prefix);
-  if (top) collect(*top, r.used_top, "");
+  collect(*at.lm, r.used_lm, at.prefix);
+  if (at.top) collect(*at.top, r.used_top, "");
   if (!ignored.empty()) r.notes.push_back("ignored (no bearing on memory or time): " + ignored);
+}
+
+}  // namespace
+
+bool read_hf_config(std::string_view text, std::string_view name_hint, HfModel& out, Errors& errors) {
+  const std::size_t before = errors.size();
+  json::Document doc;
+  if (!parse_config(text, doc, errors)) return false;
+  const Json& j = doc.root();
+  FamilyAt at;
+  if (!find_family(j, at, errors)) return false;
+
+  // The name, for sources, the preset and the link: the file's own, then the file's name (a folder's for a
+  // plain config.json), then the family and size once the model is read (below).
+  std::string name;
+  if (auto it = j.find("_name_or_path"); it != j.end() && it->is_string()) name = clean_name(it->get<std::string>());
+  if (name.empty()) name = name_from_file(name_hint);
+  const bool named = !name.empty();
+  if (!named) name = clean_name(at.text_type);
+
+  Reader r{*at.lm, at.top, at.prefix, name, errors, {}, {}, {}, {}};
+  // The family and the name were read above, at whichever level holds them.
+  for (const char* k : {"model_type", "architectures", "_name_or_path", "text_config"}) {
+    r.used_top.insert(k);
+    if (!at.top) r.used_lm.insert(k);
+  }
+  r.used_lm.insert("model_type");
+  std::optional<HfModel> got = read_model(r, at.fam->fam, at.text_type);
+  if (!got || errors.size() != before) return false;
+  note_unread(r, at, *got);
 
   if (!named) {
     // No name in the file or its file name: the family and the size ("qwen3_moe-30.5B"), which the
     // figures compute; sources said "config.json of qwen3_moe" until now.
-    const std::string sized = sized_name(text_type, got->model);
+    const std::string sized = sized_name(at.text_type, got->model);
     const std::string was = "config.json of " + name + ":", now = "config.json of " + sized + ":";
     for (InputOrigin& in : r.inputs)
       if (in.source.starts_with(was)) in.source.replace(0, was.size(), now);
