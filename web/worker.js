@@ -4,8 +4,8 @@
 // page's side. Messages in: {id, kind, args} or {cancel: id}; out: {id, reply, numbers?}, {id, progress}, or
 // {id, failed: message} when the module cannot start, {id, cancelled: true}. One job runs at a time, in
 // order, each in a task of its own; a job cancelled before it starts never runs. A kind that runs long (the
-// serving replay) runs in slices, each a task of its own: it posts {id, progress} between them and reads
-// its cancel there.
+// serving replay, the fleet's day) runs in slices, each a task of its own: it posts {id, progress, update?}
+// between them and reads its cancel there.
 'use strict';
 importScripts('tierscope-worker.js');
 
@@ -45,6 +45,30 @@ const JOBS = {
     slice: (m, events) => JSON.parse(m.UTF8ToString(m._ts_worker_serve_advance(events))),
     stop: (m) => m._ts_worker_serve_stop(),
   },
+  // {scenario, trace, sweep} → a simulated day, shown by the page's module (app::fleet_adopt). Each update
+  // carries the run's view when it has a new hour of results (else where it is: progress, now) and the
+  // slices it ran, each sized by the run itself (sim::FleetRun::next_slice) from the last one's time.
+  fleet: {
+    start(m, a) {
+      const r = call(m, m._ts_worker_fleet_start, a.scenario, a.trace || '', a.sweep || '');
+      return r.ok ? { ...r, update: { view: r.view, progress: 0, now: 0, slices: [], sliceMs: r.sliceMs } } : r;
+    },
+    slice(m) {
+      const slices = [], t0 = performance.now();
+      let r;
+      do {
+        const asked = m._ts_worker_fleet_next_slice();
+        const s0 = performance.now();
+        r = JSON.parse(m.UTF8ToString(m._ts_worker_fleet_advance(asked)));
+        const ms = performance.now() - s0;
+        if (!r.ok) return r;
+        m._ts_worker_fleet_slice_took(r.events, ms);
+        if (r.events > 0) slices.push({ asked, events: r.events, ms });
+      } while (!r.done && !r.view && performance.now() - t0 < SLICE_MS);
+      return { ...r, update: { view: r.view || '', progress: r.progress, now: r.now, slices, sliceMs: r.sliceMs } };
+    },
+    stop: (m) => m._ts_worker_fleet_stop(),
+  },
 };
 
 // A slice aims at this long: short enough that a cancel is read within a blink, long enough that posting
@@ -75,7 +99,7 @@ function runSlice(m) {
   job.ms += ms;
   job.events = Math.max(64, Math.min(1e6, Math.round(job.events * SLICE_MS / Math.max(1, ms))));
   if (!r.ok || r.done) return finish({ id: job.id, reply: { ...r, computeMs: job.ms } });
-  postMessage({ id: job.id, progress: r.progress });
+  postMessage(r.update ? { id: job.id, progress: r.progress, update: r.update } : { id: job.id, progress: r.progress });
   setTimeout(() => runSlice(m), 0);
 }
 
@@ -112,6 +136,7 @@ function drain() {
           }
           if (!r.ok) postMessage({ id: job.id, reply: r });
           else {
+            if (r.update) postMessage({ id: job.id, progress: 0, update: r.update });
             draining = true;
             sliced = { id: job.id, kind: job.kind, events: 2000, cancelled: false, ms: 0 };
             setTimeout(() => runSlice(m), 0);

@@ -77,7 +77,11 @@ struct App {
   // What the last parameter edit moved besides the edited field, numbered so the page shows each once.
   std::vector<Adjustment> adjustments;
   std::uint64_t adjustments_seq = 0;
-  sim::FleetRun fleet;        // the fleet view's run (app_fleet.cpp), advanced a slice per frame
+  // The fleet view's run (app_fleet.cpp). A run computed here (fleet_start, fleet_advance: the command line,
+  // the tests) is `fleet_run`, and `fleet` is its view; the page's runs are computed in its worker, and
+  // `fleet` is the view the worker hands over (fleet_adopt). The view is all the fleet view reads.
+  sim::FleetRun fleet_run;
+  sim::FleetRunView fleet;
   FleetClock fleet_clock;
   // Page view keys the app keeps so its share link is whole: the walkthrough step (0: the reader has not
   // used it) and the page's view ("fleet", "chart-roofline", or empty).
@@ -218,6 +222,14 @@ bool fleet_start(App& app, std::string_view trace_text, std::string_view sweep, 
 std::uint64_t fleet_advance(App& app, std::uint64_t max_events);
 std::uint64_t fleet_advance_by(App& app, double simulated_seconds);
 void fleet_cancel(App& app);
+// A run computed elsewhere (the page's worker, sim::FleetRun there): its view as sim::fleet_view_text wrote
+// it. The first view of a run (`new_run`, with the sweep it was started with) sets the clock back as
+// fleet_start does; a later view of the same run moves it as fleet_advance does. False, with an error
+// naming the part that does not read, leaving the view on screen as it was.
+bool fleet_adopt(App& app, std::string_view view_text, std::string_view sweep, bool new_run, model::Errors& errors);
+// Between the worker's views: where its run is (progress 0 to 1, simulated seconds). The page's progress
+// line reads it; nothing else moves.
+void fleet_progress(App& app, double progress, double now);
 std::string fleet_json(const App& app);         // "null" before a start
 std::string fleet_status_json(const App& app);  // {"started","done","t_s","horizon_s","progress"}
 

@@ -1,5 +1,5 @@
-// The app controller's fleet view: one sim::FleetRun per app, started from the current scenario and
-// advanced in slices by the page; the fleet clock over the run's hours; and what the view shows at the
+// The app controller's fleet view: a run of the current scenario, computed here (one sim::FleetRun per app,
+// advanced in slices) or in the page's worker (its view handed over, fleet_adopt); the fleet clock over the run's hours; and what the view shows at the
 // clock — the page's counters and hourly ledger, the canvas's occupancy — all as the model's own text.
 #include "app/app.h"
 
@@ -23,9 +23,9 @@ constexpr double kHour = 3600;
 
 // How far the clock may go: the end of a finished run, else the last whole hour the run has computed.
 double clock_limit(const App& app) {
-  if (!app.fleet.started()) return 0;
-  if (app.fleet.main_done()) return app.fleet.snapshot().t;
-  return std::floor(app.fleet.snapshot().t / kHour) * kHour;
+  if (!app.fleet.started) return 0;
+  if (app.fleet.main_done) return app.fleet.snapshot.t;
+  return std::floor(app.fleet.snapshot.t / kHour) * kHour;
 }
 
 // The page hears of a new hour on screen (its counters, ledger row and sentence change), not of every frame.
@@ -40,11 +40,37 @@ void tell_hour(App& app) {
 // After the run moved: a clock that follows it goes to the last whole hour computed (or the end).
 void follow_run(App& app) {
   FleetClock& c = app.fleet_clock;
-  if (c.seen == app.fleet.snapshot_version()) return;
-  c.seen = app.fleet.snapshot_version();
+  if (c.seen == app.fleet.version) return;
+  c.seen = app.fleet.version;
   if (c.follow) c.t = clock_limit(app);
   ++app.revision;  // a new hour of results: counters, ledger rows
   tell_hour(app);
+}
+
+// A new run on screen: the clock at its start, following it.
+void restart_clock(App& app, std::string_view sweep) {
+  app.fleet_clock = FleetClock{};
+  app.fleet_clock.sweep = std::string(sweep);
+  app.fleet_clock.seen = app.fleet.version;
+  ++app.revision;
+  tell_hour(app);
+}
+
+// After a slice of the run computed here: its view, copied whole only when a new hour of results (or the
+// sweep) arrived, else only where the run is.
+void take_view(App& app) {
+  const sim::FleetRun& run = app.fleet_run;
+  const bool was_done = app.fleet.done;
+  if (run.snapshot_version() != app.fleet.version || (run.sweep() != nullptr) != app.fleet.sweep_ready) {
+    app.fleet = run.view();
+  } else {
+    app.fleet.done = run.done();
+    app.fleet.main_done = run.main_done();
+    app.fleet.progress = run.progress();
+    app.fleet.now = run.now();
+  }
+  if (app.fleet.done != was_done) ++app.revision;
+  follow_run(app);
 }
 
 // Two digits of a clock reading.
@@ -58,7 +84,7 @@ std::string hhmm(double seconds) {
   return two(minutes / 60) + ":" + two(minutes % 60);
 }
 
-const sim::FleetResult& run_result(const App& app) { return app.fleet.snapshot(); }
+const sim::FleetResult& run_result(const App& app) { return app.fleet.snapshot; }
 
 // Occupancy at simulated time t, interpolated between the five-minute samples.
 sim::Sample sample_at(const sim::FleetResult& r, double t) {
@@ -101,50 +127,72 @@ bool fleet_start(App& app, std::string_view trace_text, std::string_view sweep, 
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "sweep", sweep, "pool, dram or ssd (or none)"));
     return false;
   }
-  if (!app.fleet.start(app.scenario, trace_text, errors, sweep.empty() ? nullptr : &tier)) return false;
-  app.fleet_clock = FleetClock{};
-  app.fleet_clock.sweep = std::string(sweep);
-  app.fleet_clock.seen = app.fleet.snapshot_version();
-  ++app.revision;
-  tell_hour(app);
+  if (!app.fleet_run.start(app.scenario, trace_text, errors, sweep.empty() ? nullptr : &tier)) return false;
+  app.fleet = app.fleet_run.view();
+  restart_clock(app, sweep);
   return true;
 }
 
 // Progress is polled (fleet_status_json); the page is told when the run ends and when it crosses an hour.
 std::uint64_t fleet_advance(App& app, std::uint64_t max_events) {
-  const bool was_done = app.fleet.done();
-  const std::uint64_t n = app.fleet.advance(max_events);
-  if (app.fleet.done() != was_done) ++app.revision;
-  follow_run(app);
+  const std::uint64_t n = app.fleet_run.advance(max_events);
+  take_view(app);
   return n;
 }
 
 std::uint64_t fleet_advance_by(App& app, double simulated_seconds) {
-  const bool was_done = app.fleet.done();
-  const std::uint64_t n = app.fleet.advance_by(simulated_seconds);
-  if (app.fleet.done() != was_done) ++app.revision;
-  follow_run(app);
+  const std::uint64_t n = app.fleet_run.advance_by(simulated_seconds);
+  take_view(app);
   return n;
 }
 
+bool fleet_adopt(App& app, std::string_view view_text, std::string_view sweep, bool new_run, model::Errors& errors) {
+  sim::FleetRunView v;
+  if (!sim::read_fleet_view(view_text, v, errors)) return false;
+  const bool was_done = app.fleet.done;
+  app.fleet = std::move(v);
+  if (new_run) {  // the clock starts again, as for a run started here
+    restart_clock(app, sweep);
+    return true;
+  }
+  if (app.fleet.done != was_done) ++app.revision;
+  follow_run(app);
+  return true;
+}
+
+void fleet_progress(App& app, double progress, double now) {
+  if (!app.fleet.started || !std::isfinite(progress) || !std::isfinite(now)) return;
+  app.fleet.progress = std::clamp(progress, 0.0, 1.0);
+  app.fleet.now = std::clamp(now, 0.0, app.fleet.horizon_s);
+}
+
 void fleet_cancel(App& app) {
-  const bool was = app.fleet.started();
-  app.fleet.cancel();
+  const bool was = app.fleet.started;
+  app.fleet_run.cancel();
+  app.fleet = sim::FleetRunView{};
+  app.fleet.version = app.fleet_clock.seen + 1;  // a view of its own: the clock follows it
   app.fleet_clock = FleetClock{};
-  app.fleet_clock.seen = app.fleet.snapshot_version();
+  app.fleet_clock.seen = app.fleet.version;
   app.fleet_clock.cancelled = was;
   ++app.revision;
 }
 
-std::string fleet_json(const App& app) { return app.fleet.json(); }
-std::string fleet_status_json(const App& app) { return app.fleet.status_json(); }
+std::string fleet_json(const App& app) { return app.fleet.started ? sim::fleet_json(app.fleet.snapshot, app.fleet.sweep_or_null()) : std::string("null\n"); }
+
+std::string fleet_status_json(const App& app) {
+  const sim::FleetRunView& v = app.fleet;
+  JsonWriter w;
+  w.object().boolean("started", v.started).boolean("done", v.done);
+  w.num("t_s", v.started ? v.now : 0.0).num("horizon_s", v.started ? v.horizon_s : 0.0).num("progress", v.progress);
+  return w.end().take();
+}
 
 bool set_view(App& app, std::string_view view, model::Errors& errors) { return set_view(app, view, app.sweep, errors); }
 
 bool fleet_view(const App& app) { return app.view == model::kFleetView; }
 
 int fleet_hours(const App& app) {
-  const double h = app.fleet.started() ? app.fleet.horizon_s() / kHour : app.scenario.fleet.hours;
+  const double h = app.fleet.started ? app.fleet.horizon_s / kHour : app.scenario.fleet.hours;
   return std::max(1, static_cast<int>(std::ceil(h - 1e-9)));
 }
 
@@ -156,9 +204,9 @@ int fleet_hour(const App& app) {
 
 void fleet_play(App& app) {
   FleetClock& c = app.fleet_clock;
-  if (!app.fleet.started()) return;
+  if (!app.fleet.started) return;
   // At the end of a finished run, play starts the day again.
-  if (app.fleet.main_done() && c.t >= clock_limit(app)) c.t = 0;
+  if (app.fleet.main_done && c.t >= clock_limit(app)) c.t = 0;
   c.playing = true;
   c.follow = false;
   ++app.revision;
@@ -178,7 +226,7 @@ void fleet_seek_hour(App& app, int hour) {
   const int h = std::clamp(hour, 0, fleet_hours(app) - 1);
   // An hour is shown at its end, where every turn of it has been counted (the ledger row's numbers).
   c.t = std::min(static_cast<double>(h + 1) * kHour, clock_limit(app));
-  c.follow = app.fleet.started() && !app.fleet.main_done() && c.t >= clock_limit(app);
+  c.follow = app.fleet.started && !app.fleet.main_done && c.t >= clock_limit(app);
   ++app.revision;
   tell_hour(app);
 }
@@ -189,7 +237,7 @@ bool fleet_tick(App& app, double dt_seconds) {
   const double before = c.t;
   const double limit = clock_limit(app);
   c.t = std::min(limit, c.t + dt_seconds * kFleetHoursPerSecond * kHour * app.playback.speed);
-  if (c.t >= limit && app.fleet.main_done()) {
+  if (c.t >= limit && app.fleet.main_done) {
     c.playing = false;  // the day is over
     ++app.revision;
   }
@@ -199,7 +247,7 @@ bool fleet_tick(App& app, double dt_seconds) {
 
 std::string fleet_time_text(double seconds) { return hhmm(seconds); }
 
-double fleet_end_s(const App& app) { return app.fleet.started() ? app.fleet.horizon_s() : app.scenario.fleet.hours * kHour; }
+double fleet_end_s(const App& app) { return app.fleet.started ? app.fleet.horizon_s : app.scenario.fleet.hours * kHour; }
 
 // The hour on screen as its span on the run's clock ("23:00–24:00"), and the moment within it while the
 // day plays ("13:00–14:00 · at 13:27"): the counters and the ledger row are that hour's.
@@ -221,7 +269,7 @@ std::string fleet_hour_sentence(const App& app) {
 
 layout::Occupancy fleet_occupancy(const App& app) {
   layout::Occupancy o;
-  if (!fleet_view(app) || !app.fleet.started()) return o;
+  if (!fleet_view(app) || !app.fleet.started) return o;
   o.on = true;
   const sim::FleetResult& r = run_result(app);
   if (r.samples.empty()) return o;
@@ -262,29 +310,29 @@ layout::Occupancy fleet_occupancy(const App& app) {
 }
 
 std::string fleet_state_json(const App& app) {
-  const sim::FleetRun& run = app.fleet;
+  const sim::FleetRunView& run = app.fleet;
   const FleetClock& c = app.fleet_clock;
   const sim::FleetResult& r = run_result(app);
   const int hours = fleet_hours(app), hour = fleet_hour(app);
-  const double progress = run.progress();
+  const double progress = run.progress;
   JsonWriter w;
-  w.object().boolean("started", run.started()).boolean("done", run.done()).boolean("running", run.started() && !run.done());
+  w.object().boolean("started", run.started).boolean("done", run.done).boolean("running", run.started && !run.done);
   w.num("progress", progress).str("percentText", model::num(std::floor(progress * 100)) + " %");
   w.integer("hour", hour).integer("hours", hours).boolean("playing", c.playing);
-  w.str("mode", run.started() ? (run.is_trace() ? "trace" : "synthetic") : "").str("sweep", run.started() ? c.sweep : std::string());
+  w.str("mode", run.started ? (run.is_trace ? "trace" : "synthetic") : "").str("sweep", run.started ? c.sweep : std::string());
   // The scenario the run was made of: a page whose scenario moved on starts again.
-  w.str("scenario", run.started() ? r.scenario : std::string()).integer("version", static_cast<long long>(run.snapshot_version()));
+  w.str("scenario", run.started ? r.scenario : std::string()).integer("version", static_cast<long long>(run.version));
   w.str("label", "A day of traffic").str("posText", fleet_position_text(app)).str("clockText", fleet_clock_text(app));
   // When the traffic outgrows the node: one line with the simulator's numbers ("" otherwise).
-  w.str("overloadText", run.main_done() ? sim::fleet_overload_line(r) : std::string());
+  w.str("overloadText", run.main_done ? sim::fleet_overload_line(r) : std::string());
   // What the run is doing, in words for the progress line and the status.
   std::string status;
-  if (!run.started()) {
+  if (!run.started) {
     status = c.cancelled ? "Cancelled: nothing was kept. Run again to simulate." : "No run yet.";
-  } else if (!run.main_done()) {
-    const int h = std::min(hours, static_cast<int>(std::floor(run.now() / kHour)) + 1);
+  } else if (!run.main_done) {
+    const int h = std::min(hours, static_cast<int>(std::floor(run.now / kHour)) + 1);
     status = "Simulating hour " + std::to_string(h) + " of " + std::to_string(hours) + " · " + model::num(std::floor(progress * 100)) + " %";
-  } else if (!run.done()) {
+  } else if (!run.done) {
     status = "Sweep of " + sweep_words(c.sweep) + " at 1/16 to 16 times its capacity · " + model::num(std::floor(progress * 100)) + " %";
   } else {
     status = "Done: " + human(r.t / kHour, "hours") + " simulated, " + model::num(static_cast<double>(r.total.turns)) + " turns, " +
@@ -305,13 +353,13 @@ std::string fleet_state_json(const App& app) {
                                    {"prefix", "Prefix hits", have ? sim::fleet_percent(x.prefix) : "—"},
                                    {"dram", "from DRAM", have ? sim::fleet_percent(x.dram) : "—"},
                                    {"ssd", "from SSD", have ? sim::fleet_percent(x.ssd) : "—"}};
-  if (!run.started() || r.pool_on) counters.push_back({"pool", "SWA pool hits", have ? sim::fleet_percent(x.pool) : "—"});
+  if (!run.started || r.pool_on) counters.push_back({"pool", "SWA pool hits", have ? sim::fleet_percent(x.pool) : "—"});
   counters.push_back({"ttft50", "TTFT p50", ttft(0.5)});
   counters.push_back({"ttft95", "TTFT p95", ttft(0.95)});
   counters.push_back({"ttft99", "TTFT p99", ttft(0.99)});
   w.str("countersFor", have ? sim::fleet_hour_name(r, static_cast<std::size_t>(hour)) : std::string("no hour yet")).array("counters");
   for (const Counter& k : counters) w.object().str("key", k.key).str("label", k.label).str("text", k.text).end();
-  w.end().str("totalText", run.done() ? sim::fleet_total_line(r) : std::string());
+  w.end().str("totalText", run.done ? sim::fleet_total_line(r) : std::string());
   return w.end().take();
 }
 
@@ -344,10 +392,10 @@ std::string fleet_ledger_json(const App& app) {
   const sim::FleetResult& r = run_result(app);
   JsonWriter w;
   w.object().str("path", "fleet").str("label", "A day of traffic, hour by hour").str("preset", app.scenario.preset);
-  w.str("note", !app.fleet.started() ? "No fleet run yet: it starts when the fleet view opens." : "The first simulated hour is still being computed.");
-  const std::size_t n = app.fleet.started() ? r.hours.size() : 0;
+  w.str("note", !app.fleet.started ? "No fleet run yet: it starts when the fleet view opens." : "The first simulated hour is still being computed.");
+  const std::size_t n = app.fleet.started ? r.hours.size() : 0;
   // While the run computes, only whole hours are listed (the snapshot is taken as the run crosses one).
-  const std::size_t whole = app.fleet.main_done() ? n : std::min(n, static_cast<std::size_t>(std::floor(r.t / kHour)));
+  const std::size_t whole = app.fleet.main_done ? n : std::min(n, static_cast<std::size_t>(std::floor(r.t / kHour)));
   w.integer("steps", static_cast<long long>(whole));
   w.object("options").array("tiers").end().array("objects").end().end();
   w.object("filter").str("tier", "").str("object", "").end().array("entries");
@@ -360,22 +408,22 @@ bool fleet_export(const App& app, std::string_view format, std::string& out, mod
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "format", format, "csv or json"));
     return false;
   }
-  if (!app.fleet.started()) {
+  if (!app.fleet.started) {
     errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", "none", "a fleet run (open the fleet view)"));
     return false;
   }
-  out = format == "json" ? app.fleet.json() : app.fleet.csv();
+  out = format == "json" ? fleet_json(app) : sim::fleet_csv(app.fleet.snapshot);
   return true;
 }
 
 bool fleet_chart_json(const App& app, model::ChartKind kind, std::string& out, model::Errors& errors, std::vector<double>* numbers) {
-  if (!app.fleet.done()) {
-    errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", app.fleet.started() ? "still running" : "none",
+  if (!app.fleet.done) {
+    errors.push_back(model::make_error(model::ErrorCode::MissingField, "fleet run", app.fleet.started ? "still running" : "none",
                                        "a finished fleet run (open the fleet view and wait until it is done)"));
     return false;
   }
   model::Chart c;
-  if (!sim::fleet_chart(app.fleet.snapshot(), app.fleet.sweep(), kind, c, errors)) return false;
+  if (!sim::fleet_chart(app.fleet.snapshot, app.fleet.sweep_or_null(), kind, c, errors)) return false;
   out = model::chart_to_json(c, numbers);
   return true;
 }

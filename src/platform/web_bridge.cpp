@@ -563,58 +563,47 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
   return hand_out(app::errors_json(errors));
 }
 
-// --- the fleet view: a simulated day run in slices, one per animation frame --------------------------
+// --- the fleet view: a simulated day, computed in the page's worker, shown here ----------------------
 
 namespace {
 // {ok, errors, …, fleet}: the answer's object, its members so far written, closed with the view's state.
+// A run's view: its hours and five-minute samples (a day is about 60 kB; a week's run well under this).
+constexpr std::size_t kMaxFleetViewBytes = std::size_t{16} << 20;
 std::string with_fleet(model::JsonWriter& out) {
   out.key("fleet").raw(app::fleet_state_json(*bridge::g_app));
   return out.end().take();
 }
 }  // namespace
 
-// Starts a fleet run of the current scenario: `trace` is a Mooncake-format trace's text (empty: synthetic
-// traffic from the fleet keys), `sweep` "", "pool", "dram" or "ssd". A refused start ({ok: false, errors}
-// naming the line or the field) keeps the run in progress. Returns {ok, errors, fleet}.
-TS_EXPORT const char* ts_bridge_fleet_start(const char* trace, const char* sweep) {
+// The run is computed in the page's worker (web/worker.js, sim::FleetRun there); the page hands its views
+// to the app here. `view` is sim::fleet_view_text's, `sweep` the tier the run was started with ("" for
+// none), `new_run` 1 for the first view of a run (the clock starts again). Returns {ok, errors, fleet}; a
+// text that does not read leaves the view on screen as it was.
+TS_EXPORT const char* ts_bridge_fleet_adopt(const char* view, const char* sweep, int new_run) {
   if (!bridge::g_app) return not_ready();
-  std::string_view t, w;
-  if (!arg_text(trace, t, sim::kMaxTraceBytes)) {
-    model::Errors e{model::make_error(model::ErrorCode::TooLarge, "trace", "(missing or longer than the limit)",
-                                      "a trace of at most " + std::to_string(sim::kMaxTraceBytes) + " bytes")};
-    return hand_out(app::errors_json(e));
-  }
+  std::string_view v, w;
+  if (!arg_text(view, v, kMaxFleetViewBytes)) return bad_arg("view", kMaxFleetViewBytes);
   if (!arg_text(sweep, w, 16)) return bad_arg("sweep", 16);
   model::Errors errors;
-  app::fleet_start(*bridge::g_app, t, w, errors);
-  after_change();
+  app::App& app = *bridge::g_app;
+  const std::uint64_t revision = app.revision;
+  app::fleet_adopt(app, v, w, new_run == 1, errors);
+  // The canvas and the page change only when the run crosses an hour, starts or ends.
+  if (app.revision != revision) after_change();
   model::JsonWriter out;
   out.object();
   app::errors_members(out, errors);
   return hand_out(with_fleet(out));
 }
 
-// Runs the fleet run's next slice (the run sizes it: sim::FleetRun::next_slice) and tells the run how long it
-// took. Returns {ok, errors, asked, events, ms, targetMs, budgetMs, fleet}: the events asked for and handled,
-// the slice's time in milliseconds, the time slices are sized for and may take, and the view's state
-// (progress and its words). The page runs one slice per task, with frames between.
-TS_EXPORT const char* ts_bridge_fleet_advance() {
+// Where the worker's run is between its views: its progress (0 to 1) and simulated time. Returns {ok,
+// errors, fleet}, the view's state with the new words for the progress line.
+TS_EXPORT const char* ts_bridge_fleet_progress(double progress, double now) {
   if (!bridge::g_app) return not_ready();
-  model::Errors errors;
-  app::App& app = *bridge::g_app;
-  const std::uint64_t revision = app.revision;
-  const std::uint64_t asked = app.fleet.next_slice();
-  const double t0 = platform::now_ms();
-  const std::uint64_t handled = app::fleet_advance(app, asked);
-  const double ms = platform::now_ms() - t0;
-  app.fleet.slice_took(handled, ms);
-  // The canvas and the page change only when the run crosses an hour or ends.
-  if (app.revision != revision) after_change();
+  app::fleet_progress(*bridge::g_app, progress, now);
   model::JsonWriter out;
   out.object();
-  app::errors_members(out, errors);
-  out.integer("asked", static_cast<long long>(asked)).integer("events", static_cast<long long>(handled)).num("ms", ms);
-  out.num("targetMs", sim::kSliceTargetMs).num("budgetMs", sim::kSliceBudgetMs);
+  app::errors_members(out, model::Errors{});
   return hand_out(with_fleet(out));
 }
 

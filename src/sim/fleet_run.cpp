@@ -130,6 +130,25 @@ double FleetRun::progress() const {
   return std::clamp(covered / (runs * h), 0.0, 1.0);
 }
 
+FleetRunView FleetRun::view() const {
+  FleetRunView v;
+  v.started = started_;
+  v.done = done();
+  v.main_done = main_done();
+  v.has_sweep = want_sweep_;
+  v.is_trace = trace_ != nullptr;
+  v.progress = progress();
+  v.now = now();
+  v.horizon_s = horizon_s();
+  v.version = snapshot_version_;
+  v.snapshot = snapshot_;
+  if (const SweepResult* s = sweep()) {
+    v.sweep_ready = true;
+    v.sweep = *s;
+  }
+  return v;
+}
+
 std::string FleetRun::json() const { return started_ ? fleet_json(sim_.result(), sweep()) : std::string("null\n"); }
 
 std::string FleetRun::csv() const { return started_ ? fleet_csv(sim_.result()) : std::string(); }

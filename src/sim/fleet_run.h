@@ -14,6 +14,7 @@
 #include "model/scenario.h"
 #include "sim/fleet.h"
 #include "sim/fleet_report.h"
+#include "sim/fleet_view.h"
 #include "sim/trace.h"
 
 namespace tierscope::sim {
@@ -64,6 +65,8 @@ class FleetRun {
   std::uint64_t snapshot_version() const { return snapshot_version_; }
   // The sweep once every point ran, else nullptr.
   const SweepResult* sweep() const { return want_sweep_ && sweep_left() == 0 ? &sweep_ : nullptr; }
+  // Everything a front end shows of the run, as plain data (a copy: read it when snapshot_version moves).
+  FleetRunView view() const;
   std::size_t memory_bytes() const { return sim_.memory_bytes() + point_.memory_bytes(); }
 
  private:

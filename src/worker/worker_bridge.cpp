@@ -14,6 +14,8 @@
 #include "hf/hf_config.h"
 #include "serve/frontier.h"
 #include "serve/serve.h"
+#include "sim/fleet_run.h"
+#include "sim/fleet_view.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -36,6 +38,9 @@ namespace {
 std::string g_out;               // the last answer handed to JS; valid until the next call
 std::vector<double> g_numbers;   // the last chart's per-point numbers (see ts_worker_chart)
 serve::ServeRun g_serve;         // the Serve panel's replay, run a slice per call (ts_worker_serve_*)
+sim::FleetRun g_fleet;           // the fleet view's run, run a slice per call (ts_worker_fleet_*)
+std::uint64_t g_fleet_shown = 0; // the run's snapshot version last handed to the page
+bool g_fleet_sweep_shown = false;
 
 // Reads a C string from JS defensively: null and over-long input are refused, not trusted.
 bool arg_text(const char* p, std::string_view& out, std::size_t limit) {
@@ -210,3 +215,75 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
 
 // Drops the replay (a cancel, or the panel closed): its memory is given back.
 TS_EXPORT void ts_worker_serve_stop() { g_serve = serve::ServeRun{}; }
+
+// The fleet view's simulated day, computed here and shown by the page's module: each answer carries the
+// run's view (sim::fleet_view_text, for app::fleet_adopt) when it has a new hour of results or the sweep.
+namespace {
+// The time the run sizes its slices for and lets them take (the page's record of the slices says so).
+void slice_members(model::JsonWriter& out) {
+  out.object("sliceMs").num("targetMs", sim::kSliceTargetMs).num("budgetMs", sim::kSliceBudgetMs).end();
+}
+void fleet_view_member(model::JsonWriter& out, bool force) {
+  const bool sweep = g_fleet.sweep() != nullptr;
+  if (!force && g_fleet.snapshot_version() == g_fleet_shown && sweep == g_fleet_sweep_shown) return;
+  g_fleet_shown = g_fleet.snapshot_version();
+  g_fleet_sweep_shown = sweep;
+  out.str("view", sim::fleet_view_text(g_fleet.view()));
+}
+}  // namespace
+
+// Starts a run of `scenario` (link keys): synthetic traffic from its fleet keys, or the recorded trace's
+// text (JSON lines); `sweep` "", "pool", "dram" or "ssd". {ok, errors, view}; a refused trace names its line.
+TS_EXPORT const char* ts_worker_fleet_start(const char* scenario, const char* trace, const char* sweep) {
+  g_fleet.cancel();
+  model::Errors errors;
+  model::Scenario s;
+  std::string_view trace_text, sweep_text;
+  sim::SweepTier tier{};
+  if (!arg_text(trace, trace_text, sim::kMaxTraceBytes)) errors.push_back(too_long("trace", sim::kMaxTraceBytes, "a trace"));
+  else if (!arg_text(sweep, sweep_text, 16) || (!sweep_text.empty() && !sim::parse_sweep_tier(sweep_text, tier)))
+    errors.push_back(model::make_error(model::ErrorCode::BadEnum, "sweep", sweep ? std::string_view(sweep).substr(0, 16) : "", "pool, dram or ssd (or none)"));
+  if (errors.empty() && scenario_arg(scenario, "scenario", s, errors) &&
+      g_fleet.start(s, trace_text, errors, sweep_text.empty() ? nullptr : &tier)) {
+    model::JsonWriter out;
+    out.object();
+    app::errors_members(out, errors);
+    slice_members(out);
+    fleet_view_member(out, true);
+    return hand_out(out.end().take());
+  }
+  return hand_out(app::errors_json(errors));
+}
+
+// Events for the run's next slice, sized by the run from the last one's time (sim::FleetRun::next_slice).
+TS_EXPORT double ts_worker_fleet_next_slice() { return static_cast<double>(g_fleet.next_slice()); }
+
+// How long the last slice took, as the script measured it (the run stays pure: the platform owns the clock).
+TS_EXPORT void ts_worker_fleet_slice_took(double events, double ms) {
+  if (events >= 0 && events <= 1e7 && ms >= 0) g_fleet.slice_took(static_cast<std::uint64_t>(events), ms);
+}
+
+// Runs up to `events` more events (1 to 2^20): {ok, errors, events, done, progress, now}, and `view` when the
+// run has a new hour of results, the sweep, or its end. With no run started: an error.
+TS_EXPORT const char* ts_worker_fleet_advance(double events) {
+  model::Errors errors;
+  if (!(events >= 1 && events <= 1048576)) {
+    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "events", model::num(events), "1 to 1048576 events a slice"));
+    return hand_out(app::errors_json(errors));
+  }
+  if (!g_fleet.started()) {
+    errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "fleet", "(no run)", "a run started by ts_worker_fleet_start"));
+    return hand_out(app::errors_json(errors));
+  }
+  const std::uint64_t n = g_fleet.advance(static_cast<std::uint64_t>(events));
+  model::JsonWriter out;
+  out.object();
+  app::errors_members(out, errors);
+  out.integer("events", static_cast<long long>(n)).boolean("done", g_fleet.done()).num("progress", g_fleet.progress()).num("now", g_fleet.now());
+  slice_members(out);
+  fleet_view_member(out, false);
+  return hand_out(out.end().take());
+}
+
+// Drops the run (a cancel, or a new run): its memory is given back.
+TS_EXPORT void ts_worker_fleet_stop() { g_fleet.cancel(); }

@@ -19,7 +19,7 @@ const markAt = (page, name) => page.evaluate((n) => {
 }, name);
 
 for (const view of [{ name: 'a desktop window', viewport: { width: 1280, height: 800 } }, { name: 'a phone', viewport: { width: 390, height: 844 } }]) {
-  test(`on ${view.name} the first frame needs only tierscope.wasm; the rest arrives once idle and is joined unasked`, async () => {
+  test(`on ${view.name} the first frame needs only tierscope.wasm; the rest arrives once idle and is joined unasked`, { timeout: 90000 }, async () => {
     const asked = [];
     const seen = (r) => { if (DEFERRED.test(r.url())) asked.push(Date.now()); };
     env.browser.context.on('request', seen);
@@ -46,7 +46,9 @@ for (const view of [{ name: 'a desktop window', viewport: { width: 1280, height:
   });
 }
 
-test('a call that needs the deferred part before it has arrived loads it then and answers', async () => {
+// A stale list of the first frame's functions makes the start itself ask for the deferred part, synchronously:
+// a request held here would then hold the page's thread for good. The timeout turns that into a failure.
+test('a call that needs the deferred part before it has arrived loads it then and answers', { timeout: 90000 }, async () => {
   // The idle fetch is held back; the page's synchronous request (a second one) is let through.
   let held = null;
   const hold = (route) => {

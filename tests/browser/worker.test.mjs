@@ -2,7 +2,9 @@
 // page is idle); a chart opened from the header is the worker's, with the command line's numbers; a value
 // moved many times draws the chart of the last value, the requests it passed cancelled; a config.json
 // chosen in the dialog is read in the worker and a refused one says the reader's own message; a worker that
-// cannot start says so on the page, the page stays usable, and the next chart tries again.
+// cannot start says so on the page, the page stays usable, and the next chart tries again. A fleet day is
+// computed there too: the page shows each hour the worker hands back, and a worker that cannot start is a
+// refused run with the reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -120,6 +122,41 @@ test('a worker that cannot start says so; the page stays usable and the next cha
     await page.click('#chart-tab-breakdown');
     await chartShown(page);
     assert.ok(await page.$$eval('#chart-figure svg rect.chart-seg', (r) => r.length) > 2);
+    await page.close();
+  } finally {
+    await context.unroute('**/tierscope-worker.*.wasm', handler);
+  }
+});
+
+test('a fleet day is computed in the worker: the page asks it for the run, shows each hour it hands back, and says so when it cannot start', async () => {
+  const context = env.browser.context;
+  let block = true;
+  const handler = (route) => (block ? route.abort() : route.continue());
+  await context.route('**/tierscope-worker.*.wasm', handler);
+  try {
+    const { page, errors } = await openApp(context, env.site.url);
+    await page.evaluate(() => window.tierscope.setParam('hours', 2));
+    // No worker: the run cannot start, the notice says why, and the page stays usable.
+    const refused = await page.evaluate(() => window.tierscope.runFleet());
+    assert.equal(refused.ok, false);
+    assert.equal(refused.errors[0].code, 'unavailable');
+    assert.match(refused.errors[0].message, /^fleet: the worker module did not start/);
+    assert.match(await page.locator('#notices').textContent(), /The fleet run could not start/);
+    assert.equal((await page.evaluate(() => window.tierscope.fleet())).started, false);
+    assert.equal((await page.evaluate(() => window.tierscope.seek(1))).ok, true);
+    // With the worker: the run starts, its hours arrive one after another, and it ends with the results.
+    block = false;
+    const started = await page.evaluate(() => window.tierscope.runFleet());
+    assert.equal(started.ok, true);
+    await page.waitForFunction(() => window.tierscope.fleet().done, null, { timeout: 60000 });
+    const f = await page.evaluate(() => window.tierscope.fleet());
+    assert.ok(f.slices.count > 2, 'the worker ran it in slices');
+    assert.equal(f.slices.targetMs, 6);
+    const results = await page.evaluate(() => window.tierscope.fleetResults());
+    assert.equal(results.hours.length, 2);
+    assert.equal(f.slices.events, results.events, 'every event ran in a slice the page has a record of');
+    assert.equal(await page.$eval('#fleet-status', (x) => x.textContent), f.statusText);
+    assert.deepEqual(errors.filter((e) => !/tierscope-worker|ERR_FAILED|did not start/.test(e)), []);
     await page.close();
   } finally {
     await context.unroute('**/tierscope-worker.*.wasm', handler);

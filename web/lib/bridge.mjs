@@ -125,16 +125,16 @@ export function makeBridge(m) {
     pageBuilt: () => { if (has('page_built')) m._ts_bridge_page_built(); },
     // Tells the app which controls the page shows itself, so the canvas does not repeat them.
     hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
-    // The fleet view's run: start (a trace's text or '' for synthetic traffic; a sweep tier or ''), its next
-    // slice per call, sized by the run ({ok, errors, asked, events, ms, targetMs, budgetMs, fleet}), its results
-    // as the command line prints them (`tierscope fleet --format json`, text), and cancel.
-    fleetStart: (trace, sweep) => (has('fleet_start')
-      ? withString(trace || '', (t) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_start(t, w)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_start'); }))
-      : missing('fleet_start')),
-    fleetAdvance: () => {
-      if (!has('fleet_advance')) return missing('fleet_advance');
-      const r = json(m._ts_bridge_fleet_advance());
-      return r ? { ...result0(r), asked: r.asked, events: r.events, ms: r.ms, targetMs: r.targetMs, budgetMs: r.budgetMs, fleet: r.fleet || null } : missing('fleet_advance');
+    // The fleet view's run, computed in the worker (worker-client.mjs): its views handed to the app (the
+    // first of a run with newRun), where it is between them, its status, its results as the command line
+    // prints them (`tierscope fleet --format json`, text), and cancel. Each answer: {ok, errors, fleet}.
+    fleetAdopt: (view, sweep, newRun) => (has('fleet_adopt')
+      ? withString(view || '', (v) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_adopt(v, w, newRun ? 1 : 0)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_adopt'); }))
+      : missing('fleet_adopt')),
+    fleetProgress: (progress, now) => {
+      if (!has('fleet_progress')) return missing('fleet_progress');
+      const r = json(m._ts_bridge_fleet_progress(Number(progress) || 0, Number(now) || 0));
+      return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_progress');
     },
     fleetStatus: () => read('fleet_status_json'),
     fleetJson: () => readText('fleet_json'),

@@ -1,8 +1,9 @@
 // The fleet view in the page: opens it (the header's Fleet button, or view=fleet in a link), runs the
-// simulated day in slices, each a task of its own sized by the app's run (it owns the slices' policy), shows progress
-// in a real progress bar with a live line, cancels, reads a recorded trace from a file or a drop, and shows
-// the hour's counters. Every number and word comes from the app (state().fleet); this module keeps only
-// what the page needs between frames: the run's trace, and a record of the slices the run sized and timed.
+// simulated day in the worker (web/worker.js: its slices sized by the run, which owns the slices' policy)
+// and hands each new hour of results to the app (app::fleet_adopt), shows progress in a real progress bar
+// with a live line, cancels, reads a recorded trace from a file or a drop, and shows the hour's counters.
+// Every number and word comes from the app (state().fleet); this module keeps only what the page needs
+// between updates: the run's trace, the job in the worker, and a record of the slices the run sized and timed.
 import { refusalNotice } from './notices.mjs';
 import { argError, fail } from './api.mjs';
 import { MAX_TRACE_BYTES, fleetRecord, fleetStatus } from './panel-status.mjs';
@@ -29,78 +30,65 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
 
   function reasons() { return S.catalog && S.catalog.errorCodes; }
 
-  // Starts a run of the current scenario (the app checks the trace and the workload; a refusal keeps the
-  // run on screen). Returns {ok, errors}.
+  // Starts a run of the current scenario in the worker (web/worker.js), which checks the trace and the
+  // workload: a refusal keeps the run on screen. A promise of {ok, errors}, settled once the run has
+  // started or was refused. A run in progress is dropped for the new one.
   function start({ trace = F.trace, sweep = F.sweep } = {}) {
-    if (!S.ready) return fail(argError('not-ready', 'runFleet', '', 'after window.tierscope.ready resolves'));
-    const r = S.bridge.fleetStart(trace ? trace.text : '', sweep);
-    if (!r.ok) {
-      F.heldFor = S.state ? S.state.scenarioHash : null;
-      notices.show(traceNotice(r.errors, trace ? trace.name : '', reasons()), { key: 'fleet' });
-      refresh();
-      return { ok: false, errors: r.errors };
-    }
-    notices.clear('fleet');
-    F.trace = trace;
-    F.sweep = sweep;
-    F.slices = [];
-    F.startedAt = now();
-    F.wallMs = 0;
-    F.heldFor = null;
-    F.lastTenth = -1;
-    pump();
-    refresh();
-    return { ok: true, errors: [] };
-  }
-
-  function cancel() {
-    if (!S.ready) return fail(argError('not-ready', 'cancelFleet', '', 'after window.tierscope.ready resolves'));
-    S.bridge.fleetCancel();
-    F.pumping = false;
-    F.heldFor = S.state ? S.state.scenarioHash : null;
-    say('Fleet run cancelled.');
-    refresh();
-    return { ok: true, errors: [] };
-  }
-
-  // The next slice runs as a task of its own, posted through a message channel: the browser renders frames
-  // and handles input between any two slices, so no slice holds a frame up by more than its budget, and
-  // the run uses the time the page leaves idle (one slice per animation frame would use half of it at
-  // most). Where there is no message channel, one slice per animation frame.
-  let channel = null;
-  function later(fn) {
-    if (typeof win.MessageChannel === 'function') {
-      if (!channel) channel = new win.MessageChannel();
-      channel.port1.onmessage = () => fn();
-      channel.port2.postMessage(0);
-    } else {
-      win.requestAnimationFrame(fn);
-    }
-  }
-
-  // Slices, each sized by the app's run from the last one's measured time, until the run is done or cancelled:
-  // the page only asks for the next one.
-  function pump() {
-    if (F.pumping) return;
-    F.pumping = true;
-    const slice = () => {
-      if (!F.pumping) return;
-      // Nothing computes outside the fleet view; the run goes on when the view opens again.
-      if (!open()) { F.pumping = false; return; }
-      const r = S.bridge.fleetAdvance();
-      if (!r.ok || !r.fleet) { F.pumping = false; return; }
-      F.sliceMs = { targetMs: r.targetMs, budgetMs: r.budgetMs };
-      if (F.slices.length < MAX_SLICES_KEPT && r.events > 0) F.slices.push({ asked: r.asked, events: r.events, ms: r.ms });
-      showProgress(r.fleet);
-      if (!r.fleet.running) {
-        F.pumping = false;
+    if (!S.ready) return Promise.resolve(fail(argError('not-ready', 'runFleet', '', 'after window.tierscope.ready resolves')));
+    if (F.job) S.work.cancel(F.job.id);
+    const job = { id: 0, scenario: S.state ? S.state.scenarioHash : '', trace, sweep, adopted: false, startedAt: now() };
+    let answer;
+    const started = new Promise((resolve) => { answer = resolve; });
+    // The run's first view is on screen: the page's record starts afresh.
+    job.onStarted = () => {
+      notices.clear('fleet');
+      Object.assign(F, { trace, sweep, slices: [], startedAt: job.startedAt, wallMs: 0, heldFor: null, lastTenth: -1 });
+      answer({ ok: true, errors: [] });
+    };
+    const w = S.work.fleet(job.scenario, trace ? trace.text : '', sweep, (share, update) => { if (F.job === job) take(job, update); });
+    job.id = w.id;
+    F.job = job;
+    w.done.then((r) => {
+      if (F.job !== job) { answer({ ok: false, cancelled: true, errors: [] }); return; }  // dropped for another, or cancelled
+      F.job = null;
+      if (r.ok) {
+        take(job, r.update);
         F.wallMs = now() - F.startedAt;
         refresh();
         return;
       }
-      later(slice);
-    };
-    later(slice);
+      // Refused (or the worker could not run it): said once, and nothing restarts for this scenario until asked.
+      F.heldFor = job.scenario;
+      notices.show(traceNotice(r.errors, trace ? trace.name : '', reasons()), { key: 'fleet' });
+      refresh();
+      answer({ ok: false, errors: r.errors });
+    });
+    return started;
+  }
+
+  // One of the worker's updates: the slices it ran, and the run's view (a new hour of results) or where it is.
+  function take(job, update) {
+    if (!update) return;
+    let r = null;
+    if (update.view) {
+      r = S.bridge.fleetAdopt(update.view, job.sweep, !job.adopted);
+      if (r.ok && !job.adopted) { job.adopted = true; job.onStarted(); }
+    } else if (job.adopted) {
+      r = S.bridge.fleetProgress(update.progress, update.now);
+    }
+    if (update.sliceMs) F.sliceMs = update.sliceMs;
+    for (const sl of update.slices || []) if (F.slices.length < MAX_SLICES_KEPT) F.slices.push(sl);
+    if (r && r.fleet) showProgress(r.fleet);
+  }
+
+  function cancel() {
+    if (!S.ready) return fail(argError('not-ready', 'cancelFleet', '', 'after window.tierscope.ready resolves'));
+    if (F.job) { S.work.cancel(F.job.id); F.job = null; }
+    S.bridge.fleetCancel();
+    F.heldFor = S.state ? S.state.scenarioHash : null;
+    say('Fleet run cancelled.');
+    refresh();
+    return { ok: true, errors: [] };
   }
 
   // The live region speaks at each tenth of the run and at its end, not every frame.
@@ -149,9 +137,10 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     $('fleet-mode').textContent = f.mode === 'trace' && F.trace ? `Replaying ${F.trace.name}.` : f.mode === 'synthetic' ? 'Synthetic traffic from the scenario\'s workload keys.' : '';
     $('fleet-synthetic').hidden = f.mode !== 'trace';
     $('fleet-sweep').value = F.sweep;
-    const stale = f.started && f.scenario !== S.state.scenarioHash;
-    if ((!f.started || stale) && F.heldFor !== S.state.scenarioHash) start();
-    else if (f.running && !F.pumping) pump();
+    // A run for the scenario on screen, unless the last one for it was refused or cancelled.
+    const hash = S.state.scenarioHash;
+    if (F.heldFor === hash) return;
+    if (F.job ? F.job.scenario !== hash : !f.started || f.scenario !== hash) start();
   }
 
   // Reads a trace file: too large, unreadable or refused by the app is a notice; nothing half-loaded.
@@ -173,7 +162,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
       notices.show(traceNotice(r.errors, file.name, reasons()), { key: 'fleet' });
       return r;
     }
-    const r = start({ trace: { name: file.name, text } });
+    const r = await start({ trace: { name: file.name, text } });
     if (r.ok) announce(`Replaying the trace ${file.name}`);
     return r;
   }

@@ -22,7 +22,7 @@ export function fleetRecord() {
     sliceMs: { targetMs: 0, budgetMs: 0 },  // what the app's run sizes its slices for and lets them take
     startedAt: 0,       // performance.now() at the start, for the run's wall time
     wallMs: 0,          // the run's wall time once done
-    pumping: false,
+    job: null,          // the run in the worker: {id, scenario, trace, sweep, adopted, startedAt}
     heldFor: null,      // the scenario a refused or cancelled run was for: no automatic start until it changes
     lastLive: '',       // the last words the live region said
     lastTenth: -1,

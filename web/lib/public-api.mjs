@@ -138,8 +138,8 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
       return r.ok && r.chart ? r.chart : { ok: false, errors: r.errors };
     },
     // The fleet view: opens it and starts a run of the current scenario (synthetic traffic, or a trace's
-    // text), which then runs in slices of about 8 ms between frames. A promise of {ok, errors} (the fleet
-    // panel's script may still be arriving); a refused trace names its line.
+    // text), computed in the page's worker. A promise of {ok, errors}, settled once the run has started (the
+    // fleet panel's script may still be arriving); a refused trace names its line.
     async runFleet(options) {
       if (!S.ready || !fleet) return notReady('runFleet');
       const bad = checkFleetOptions(options, MAX_TRACE_BYTES);

@@ -32,7 +32,7 @@ export function createWorkerClient(makeWorker) {
     const d = (e && e.data) || {};
     const w = waiting.get(d.id);
     if (!w) return;  // cancelled meanwhile
-    if (d.progress !== undefined) { if (w.onProgress) w.onProgress(d.progress); return; }
+    if (d.progress !== undefined) { if (w.onProgress) w.onProgress(d.progress, d.update); return; }
     if (d.cancelled) return settle(d.id, { ok: false, cancelled: true, errors: [] });
     if (typeof d.failed === 'string') return settle(d.id, unavailable(w.kind, d.failed));
     const r = d.reply && typeof d.reply === 'object' ? d.reply : null;
@@ -108,6 +108,14 @@ export function createWork(client, readNumbers) {
     // answer ({ok, errors, summary, chart, setup, rows, latency, steps}), or {ok: false, cancelled: true}.
     serve(scenario, settings, onProgress) {
       const { id, done } = client.post('serve', { scenario, settings: settings || '' }, { onProgress });
+      return { id, done: done.then((r) => (r.cancelled ? { ok: false, cancelled: true, errors: [] } : r)) };
+    },
+    // A simulated day of `scenario` (synthetic traffic, or a trace's text; a sweep tier or ''), run in the
+    // worker's slices: {id, done}. `onProgress(share, update)` hears each slice's update ({view, now,
+    // slices}); `done` resolves to the last answer ({ok, errors, done, progress, update}) or {ok: false,
+    // cancelled: true}; a refused start to {ok: false, errors} naming the line or the field.
+    fleet(scenario, trace, sweep, onProgress) {
+      const { id, done } = client.post('fleet', { scenario, trace: trace || '', sweep: sweep || '' }, { onProgress });
       return { id, done: done.then((r) => (r.cancelled ? { ok: false, cancelled: true, errors: [] } : r)) };
     },
     cancel: (id) => client.cancel(id),

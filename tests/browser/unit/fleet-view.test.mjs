@@ -1,5 +1,6 @@
-// Unit tests of the page's fleet view under node, with a stand-in document and a stand-in app: opening the
-// view starts a run of the scenario on screen, which runs slice after slice until done; the progress bar
+// Unit tests of the page's fleet view under node, with a stand-in document, a stand-in app and a stand-in
+// worker: opening the view starts a run of the scenario on screen in the worker, whose views the app adopts
+// slice after slice until done; the progress bar
 // and its live line say the app's words (the live line only at each tenth and at the end); cancel stops it
 // and nothing restarts until asked; a refused or oversized trace is a notice naming the line and leaves the
 // run as it was; the counters are the app's labels and text.
@@ -39,25 +40,60 @@ function setup() {
   S.bridge = {
     setView: (v) => { app.calls.push(['setView', v]); app.view = v; return { ok: true, errors: [] }; },
     redraw: () => {},
-    fleetStart: (trace, sweep) => {
-      app.calls.push(['fleetStart', trace.length, sweep]);
-      if (trace.includes('bad')) {
-        return { ok: false, errors: [{ code: 'bad-syntax', field: 'trace line 2', value: 'x', allowed: 'a JSON object', message: "trace line 2: 'x' is not allowed (bad-syntax); allowed: a JSON object" }] };
-      }
-      Object.assign(app, { started: true, progress: 0, trace, sweep, scenario: scenarioHash.value, cancelled: false });
+    // The worker's views, handed to the app (the stand-in's view is its run's numbers as JSON).
+    fleetAdopt: (view, sweep, newRun) => {
+      app.calls.push(['fleetAdopt', newRun]);
+      const v = JSON.parse(view);
+      Object.assign(app, { started: true, progress: v.progress, trace: v.trace, sweep, scenario: v.scenario, cancelled: false });
+      app.slices++;
       return { ok: true, errors: [], fleet: app.fleet() };
     },
-    // The run sizes its own slices: the page only asks for the next one.
-    fleetAdvance: (...args) => {
-      app.calls.push(['fleetAdvance', ...args]);
-      if (!app.started) return { ok: true, errors: [], asked: 0, events: 0, ms: 0, targetMs: 6, budgetMs: 8, fleet: app.fleet() };
-      app.progress = Math.min(1, Math.round((app.progress + 0.1) * 10) / 10);
-      app.slices++;
-      return { ok: true, errors: [], asked: 256 * app.slices, events: 256 * app.slices, ms: 2 + (app.slices % 3), targetMs: 6, budgetMs: 8, fleet: app.fleet() };
-    },
+    fleetProgress: (progress) => { app.progress = progress; return { ok: true, errors: [], fleet: app.fleet() }; },
     fleetCancel: () => { app.calls.push(['fleetCancel']); app.started = false; app.cancelled = true; return { ok: true, errors: [] }; },
     fleetStatus: () => ({ started: app.started, done: app.started && app.progress >= 1, progress: app.progress, t_s: 0, horizon_s: 86400 }),
     state: () => S.state,
+  };
+  // A stand-in worker: a run answers in tasks of its own, a view a tenth of the run each, the last one with
+  // the answer; a trace with a bad line is refused; a cancel settles the job at once.
+  const jobs = new Map();
+  let nextJob = 0;
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  S.work = {
+    fleet(scenario, trace, sweep, onProgress) {
+      app.calls.push(['fleet', trace.length, sweep]);
+      const id = ++nextJob;
+      let settle;
+      const done = new Promise((r) => { settle = r; });
+      const job = { settle, cancelled: false };
+      jobs.set(id, job);
+      if (trace.includes('bad')) {
+        settle({ ok: false, errors: [{ code: 'bad-syntax', field: 'trace line 2', value: 'x', allowed: 'a JSON object', message: "trace line 2: 'x' is not allowed (bad-syntax); allowed: a JSON object" }] });
+        return { id, done };
+      }
+      const sliceMs = { targetMs: 6, budgetMs: 8 };
+      const view = (p) => JSON.stringify({ progress: p, trace, scenario });
+      (async () => {
+        await tick();
+        if (job.cancelled) return;
+        onProgress(0, { view: view(0), progress: 0, now: 0, slices: [], sliceMs });
+        for (let k = 1; k <= 10; ++k) {
+          await tick();
+          if (job.cancelled) return;
+          const p = k / 10;
+          const update = { view: view(p), progress: p, now: p * 86400, slices: [{ asked: 256 * k, events: 256 * k, ms: 2 + (k % 3) }], sliceMs };
+          if (k < 10) onProgress(p, update);
+          else settle({ ok: true, errors: [], done: true, progress: 1, update });
+        }
+      })();
+      return { id, done };
+    },
+    cancel(id) {
+      const job = jobs.get(id);
+      if (!job) return false;
+      job.cancelled = true;
+      job.settle({ ok: false, cancelled: true, errors: [] });
+      return true;
+    },
   };
   const $ = makeById(doc), el = makeEl(doc);
   const notices = createNotices({ el, box: $('notices'), win });
@@ -78,14 +114,21 @@ function setup() {
   return { doc, win, S, app, $, view, notices, said, live, scenarioHash, refresh };
 }
 
-test('opening the fleet view starts a run of the scenario on screen, one slice a frame until it is done', () => {
+// Lets the stand-in worker's tasks run until the page has no job in it.
+async function settled(t) {
+  for (let i = 0; i < 200 && t.view.F.job; i++) await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
+}
+
+test('opening the fleet view starts a run of the scenario on screen in the worker, its views adopted until it is done', async () => {
   const t = setup();
   t.$('open-fleet').click();
   assert.deepEqual(t.app.calls[0], ['setView', 'fleet']);
-  assert.deepEqual(t.app.calls[1], ['fleetStart', 0, ''], 'synthetic traffic, no sweep');
-  const advances = t.app.calls.filter((c) => c[0] === 'fleetAdvance');
-  assert.equal(advances.length, 10, 'slice after slice until the run is done');
-  assert.ok(advances.every((c) => c.length === 1), 'the page asks for the next slice; the run sizes it');
+  assert.deepEqual(t.app.calls[1], ['fleet', 0, ''], 'synthetic traffic, no sweep');
+  await settled(t);
+  const adopted = t.app.calls.filter((c) => c[0] === 'fleetAdopt');
+  assert.equal(adopted.length, 11, 'the first view and one a tenth of the run');
+  assert.deepEqual(adopted.map((c) => c[1]), [true, ...Array(10).fill(false)], 'only the first starts the clock again');
   const stats = t.view.status().slices;
   assert.equal(stats.targetMs, 6, "the slices' target is the run's");
   assert.equal(stats.budgetMs, 8, "the slices' budget is the run's");
@@ -112,38 +155,50 @@ test('opening the fleet view starts a run of the scenario on screen, one slice a
   assert.equal(st.done, true);
   // Nothing starts again while the scenario stays the same.
   t.refresh();
-  assert.equal(t.app.calls.filter((c) => c[0] === 'fleetStart').length, 1);
+  await settled(t);
+  assert.equal(t.app.calls.filter((c) => c[0] === 'fleet').length, 1);
 });
 
-test('a scenario that moves on starts a new run; cancel stops it and nothing restarts until asked', () => {
+test('a scenario that moves on starts a new run; cancel stops it and nothing restarts until asked', async () => {
   const t = setup();
   t.$('open-fleet').click();
+  await new Promise((r) => setTimeout(r, 0));
   t.scenarioHash.value = 'preset=v41-flash-8xb200&arrivals=3';
   t.refresh();
-  assert.equal(t.app.calls.filter((c) => c[0] === 'fleetStart').length, 2, 'the run follows the scenario');
+  const runs = () => t.app.calls.filter((c) => c[0] === 'fleet');
+  assert.equal(runs().length, 2, 'the run follows the scenario');
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
   t.$('fleet-cancel').disabled = false;
   t.$('fleet-cancel').click();
   assert.ok(t.app.calls.some((c) => c[0] === 'fleetCancel'));
   assert.equal(t.app.started, false);
+  assert.equal(t.view.F.job, null, 'the job in the worker is dropped');
   assert.equal(t.$('fleet-status').textContent, 'Cancelled: nothing was kept. Run again to simulate.');
   assert.equal(t.$('fleet-progress').hidden, true);
   assert.ok(t.live.includes('Fleet run cancelled.'));
+  const adopted = t.app.calls.filter((c) => c[0] === 'fleetAdopt').length;
+  await settled(t);
+  assert.equal(t.app.calls.filter((c) => c[0] === 'fleetAdopt').length, adopted, 'nothing of a cancelled run reaches the app');
   t.refresh();
-  assert.equal(t.app.calls.filter((c) => c[0] === 'fleetStart').length, 2, 'a cancelled run is not restarted behind the reader\'s back');
+  assert.equal(runs().length, 2, 'a cancelled run is not restarted behind the reader\'s back');
   t.$('fleet-run').click();
-  assert.equal(t.app.calls.filter((c) => c[0] === 'fleetStart').length, 3, 'Run again starts it');
+  assert.equal(runs().length, 3, 'Run again starts it');
   // The sweep menu starts a run with the sweep.
   t.$('fleet-sweep').value = 'pool';
   t.$('fleet-sweep').dispatch('change', { target: t.$('fleet-sweep') });
-  assert.deepEqual(t.app.calls.filter((c) => c[0] === 'fleetStart').pop(), ['fleetStart', 0, 'pool']);
+  assert.deepEqual(runs().pop(), ['fleet', 0, 'pool']);
+  await settled(t);
 });
 
 test('a trace file is replayed; a refused line or an oversized file is a notice and the run stays as it was', async () => {
   const t = setup();
   t.$('open-fleet').click();
+  await settled(t);
   const good = { name: 'conversation.jsonl', size: 40, text: async () => '{"timestamp": 0, "input_length": 9, "output_length": 1, "hash_ids": [1]}\n' };
   const r = await t.view.loadTrace(good);
   assert.equal(r.ok, true);
+  await settled(t);
   assert.equal(t.app.trace.length > 0, true);
   assert.equal(t.$('fleet-mode').textContent, 'Replaying conversation.jsonl.');
   assert.equal(t.$('fleet-synthetic').hidden, false, 'a way back to synthetic traffic');
@@ -161,14 +216,16 @@ test('a trace file is replayed; a refused line or an oversized file is a notice 
   const h = await t.view.loadTrace(huge);
   assert.equal(h.ok, false);
   assert.equal(h.errors[0].code, 'too-large');
-  assert.equal(t.app.calls.length, calls, 'an oversized file never reaches the app');
+  assert.equal(t.app.calls.length, calls, 'an oversized file never reaches the worker');
   // A drop on the panel is a trace, and does not reach the page's config.json drop.
   let stopped = false;
   const ev = t.$('fleet-panel').dispatch('drop', { dataTransfer: { files: [good], types: ['Files'] }, stopPropagation() { stopped = true; } });
   assert.equal(ev.defaultPrevented, true);
   assert.equal(stopped, true);
+  await settled(t);
   t.$('fleet-synthetic').click();
-  assert.deepEqual(t.app.calls.filter((c) => c[0] === 'fleetStart').pop(), ['fleetStart', 0, '']);
+  assert.deepEqual(t.app.calls.filter((c) => c[0] === 'fleet').pop(), ['fleet', 0, '']);
+  await settled(t);
 });
 
 test('words and numbers: the trace notice quotes the app, slice statistics stay numbers, options are checked', () => {

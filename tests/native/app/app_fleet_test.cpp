@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "sim/fleet_report.h"
 #include "sim/fleet_run.h"
+#include "sim/fleet_view.h"
 
 using namespace tierscope;
 
@@ -36,7 +37,7 @@ TEST_CASE("fleet view: sliced run in the app equals the CLI's JSON byte for byte
   const std::uint64_t revision = app.revision;
   std::uint64_t slice = 256;
   int slices = 0;
-  while (!app.fleet.done()) {
+  while (!app.fleet.done) {
     const std::uint64_t n = app::fleet_advance(app, slice);
     slice = sim::next_slice_events(n, 2.0, 8.0);  // as if each slice took 2 ms of an 8 ms budget
     ++slices;
@@ -58,9 +59,9 @@ TEST_CASE("fleet view: advancing by simulated time reaches the same end as advan
   model::Errors errors;
   REQUIRE(app::set_param(app, "hours", "0.5", errors));
   REQUIRE(app::fleet_start(app, "", errors));
-  while (!app.fleet.done()) {
+  while (!app.fleet.done) {
     app::fleet_advance_by(app, 97.0);
-    CHECK(app.fleet.progress() <= 1.0);
+    CHECK(app.fleet.progress <= 1.0);
   }
   const std::string by_time = app::fleet_json(app);
   REQUIRE(app::fleet_start(app, "", errors));
@@ -76,21 +77,21 @@ TEST_CASE("fleet view: a malformed trace or an impossible workload starts nothin
   model::Errors errors;
   REQUIRE(app::set_param(app, "hours", "0.1", errors));
   REQUIRE(app::fleet_start(app, "", errors));
-  CHECK(app.fleet.started());
+  CHECK(app.fleet.started);
   const std::string before = app::fleet_json(app);
   CHECK_FALSE(app::fleet_start(app, "{\"timestamp\": 0}\n", errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].field == "trace line 1");
   // Nothing of the trace was loaded, and the run in progress is kept as it was.
-  CHECK(app.fleet.started());
-  CHECK_FALSE(app.fleet.is_trace());
+  CHECK(app.fleet.started);
+  CHECK_FALSE(app.fleet.is_trace);
   CHECK(app::fleet_json(app) == before);
   REQUIRE(app::set_param(app, "arrivals", "100000", errors));
   CHECK_FALSE(app::fleet_start(app, "", errors));
   CHECK(errors[0].field == "arrivals");
   CHECK(app::fleet_json(app) == before);
   app::fleet_cancel(app);
-  CHECK_FALSE(app.fleet.started());
+  CHECK_FALSE(app.fleet.started);
   CHECK(app::fleet_json(app) == "null\n");
   // A recorded trace runs.
   REQUIRE(app::set_param(app, "arrivals", "2", errors));
@@ -117,7 +118,7 @@ void run_to_end(app::App& app, const char* hours = "3") {
   REQUIRE(app::set_param(app, "hours", hours, errors));
   REQUIRE(app::set_view(app, "fleet", errors));
   REQUIRE(app::fleet_start(app, "", errors));
-  while (!app.fleet.done()) REQUIRE(app::fleet_advance(app, 50000) > 0);
+  while (!app.fleet.done) REQUIRE(app::fleet_advance(app, 50000) > 0);
 }
 }  // namespace
 
@@ -157,10 +158,10 @@ TEST_CASE("fleet view: the clock follows the run hour by hour, then plays the da
   CHECK(app::fleet_hours(app) == 3);
   REQUIRE(app::fleet_start(app, "", errors));
   int last_hour = -1;
-  while (!app.fleet.main_done()) {
+  while (!app.fleet.main_done) {
     app::fleet_advance(app, 20000);
     // While the run computes, the clock shows the last whole hour computed, never beyond it.
-    CHECK(app.fleet_clock.t <= app.fleet.now());
+    CHECK(app.fleet_clock.t <= app.fleet.now);
     CHECK(std::fmod(app.fleet_clock.t, 3600.0) == 0);
     CHECK(app::fleet_hour(app) >= last_hour);
     last_hour = app::fleet_hour(app);
@@ -223,7 +224,7 @@ TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it
   app::init(app);
   run_to_end(app);
   const std::string rows = app::ledger_view_json(app, {});
-  const sim::FleetResult& r = app.fleet.snapshot();
+  const sim::FleetResult& r = app.fleet.snapshot;
   REQUIRE(r.hours.size() == 3);
   for (std::size_t h = 0; h < 3; ++h) {
     std::string line;
@@ -242,7 +243,7 @@ TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it
   std::string csv, json;
   model::Errors errors;
   REQUIRE(app::ledger_export(app, "csv", {}, csv, errors));
-  CHECK(csv == app.fleet.csv());
+  CHECK(csv == app.fleet_run.csv());
   REQUIRE(app::fleet_export(app, "json", json, errors));
   CHECK(json == app::fleet_json(app));
   CHECK_FALSE(app::fleet_export(app, "xml", json, errors));
@@ -252,7 +253,7 @@ TEST_CASE("fleet view: the canvas's occupancy is the run's samples as shares of 
   app::App app;
   app::init(app);
   run_to_end(app, "3");
-  const sim::FleetResult& r = app.fleet.snapshot();
+  const sim::FleetResult& r = app.fleet.snapshot;
   model::Errors errors;
   REQUIRE(app::seek(app, 0, errors));  // hour 0 at its end, 01:00: a sample's time
   const layout::Occupancy o = app::fleet_occupancy(app);
@@ -298,20 +299,70 @@ TEST_CASE("fleet run: the run sizes its own slices from the last one's time, afr
   model::Errors errors;
   REQUIRE(app::set_param(app, "hours", "1", errors));
   REQUIRE(app::fleet_start(app, "", errors));
-  CHECK(app.fleet.next_slice() == sim::next_slice_events(0, 0, sim::kSliceTargetMs));
-  const std::uint64_t first = app.fleet.next_slice();
+  CHECK(app.fleet_run.next_slice() == sim::next_slice_events(0, 0, sim::kSliceTargetMs));
+  const std::uint64_t first = app.fleet_run.next_slice();
   const std::uint64_t handled = app::fleet_advance(app, first);
   REQUIRE(handled > 0);
-  app.fleet.slice_took(handled, sim::kSliceTargetMs / 2);  // half the target: the next slice is twice as large
-  CHECK(app.fleet.next_slice() == sim::next_slice_events(handled, sim::kSliceTargetMs / 2, sim::kSliceTargetMs));
-  CHECK(app.fleet.next_slice() == 2 * handled);
-  app.fleet.slice_took(0, 100);  // a slice that ran nothing says nothing of the speed
-  CHECK(app.fleet.next_slice() == 2 * handled);
+  app.fleet_run.slice_took(handled, sim::kSliceTargetMs / 2);  // half the target: the next slice is twice as large
+  CHECK(app.fleet_run.next_slice() == sim::next_slice_events(handled, sim::kSliceTargetMs / 2, sim::kSliceTargetMs));
+  CHECK(app.fleet_run.next_slice() == 2 * handled);
+  app.fleet_run.slice_took(0, 100);  // a slice that ran nothing says nothing of the speed
+  CHECK(app.fleet_run.next_slice() == 2 * handled);
   CHECK(sim::kSliceTargetMs < sim::kSliceBudgetMs);
   // A new run, or a cancelled one, starts from the smallest slice again.
   REQUIRE(app::fleet_start(app, "", errors));
-  CHECK(app.fleet.next_slice() == first);
-  app.fleet.slice_took(handled, 1);
+  CHECK(app.fleet_run.next_slice() == first);
+  app.fleet_run.slice_took(handled, 1);
   app::fleet_cancel(app);
-  CHECK(app.fleet.next_slice() == first);
+  CHECK(app.fleet_run.next_slice() == first);
+}
+
+// The page's runs are computed in its worker and handed over as text (app::fleet_adopt): an app that only
+// adopts another's views shows, at every hour and at the end, what the app that ran it shows.
+TEST_CASE("fleet view: a run adopted from its views shows what the app that computed it shows") {
+  app::App ran, shown;
+  app::init(ran);
+  app::init(shown);
+  model::Errors errors;
+  for (app::App* a : {&ran, &shown}) {
+    REQUIRE(app::set_param(*a, "hours", "2", errors));
+    REQUIRE(app::set_view(*a, "fleet", errors));
+  }
+  REQUIRE(app::fleet_start(ran, "", "dram", errors));
+  REQUIRE(app::fleet_adopt(shown, sim::fleet_view_text(ran.fleet), "dram", true, errors));
+  int adopted = 1;
+  std::uint64_t seen = ran.fleet.version;
+  while (!ran.fleet.done) {
+    app::fleet_advance(ran, 4096);
+    if (ran.fleet.version == seen && !ran.fleet.done) continue;
+    seen = ran.fleet.version;
+    const std::uint64_t revision = shown.revision;
+    REQUIRE(app::fleet_adopt(shown, sim::fleet_view_text(ran.fleet), "dram", false, errors));
+    ++adopted;
+    CHECK(shown.revision > revision);  // a new hour of results is news for the page
+    CHECK(app::fleet_state_json(shown) == app::fleet_state_json(ran));
+    CHECK(app::fleet_ledger_json(shown) == app::fleet_ledger_json(ran));
+  }
+  CHECK(adopted >= 3);
+  CHECK(app::fleet_json(shown) == app::fleet_json(ran));
+  CHECK(app::fleet_status_json(shown) == app::fleet_status_json(ran));
+  CHECK(app::fleet_json(shown) == ran.fleet_run.json());  // the bytes `tierscope fleet` prints
+
+  // A text that is not a view changes nothing on screen.
+  const std::string before = app::fleet_state_json(shown);
+  CHECK_FALSE(app::fleet_adopt(shown, "{\"version\":1}", "dram", false, errors));
+  REQUIRE_FALSE(errors.empty());
+  CHECK(errors.back().field == "fleet view");
+  CHECK(app::fleet_state_json(shown) == before);
+
+  // Cancelled on the page: no run on screen, and the words say so.
+  app::fleet_cancel(shown);
+  CHECK_FALSE(shown.fleet.started);
+  CHECK(app::fleet_json(shown) == "null\n");
+  CHECK(app::fleet_state_json(shown).find("Cancelled") != std::string::npos);
+  // A new run adopted after it starts the clock again.
+  REQUIRE(app::fleet_start(ran, "", errors));
+  REQUIRE(app::fleet_adopt(shown, sim::fleet_view_text(ran.fleet), "", true, errors));
+  CHECK(shown.fleet.started);
+  CHECK(app::fleet_state_json(shown) == app::fleet_state_json(ran));
 }

@@ -592,7 +592,7 @@ TEST_CASE("a link keeps the one-clock rule: opening it stops the clock of the vi
   REQUIRE(app::set_param(app, "hours", "1", errors));
   REQUIRE(app::set_view(app, "fleet", errors));
   REQUIRE(app::fleet_start(app, "", errors));
-  while (!app.fleet.done()) REQUIRE(app::fleet_advance(app, 50000) > 0);
+  while (!app.fleet.done) REQUIRE(app::fleet_advance(app, 50000) > 0);
   app::fleet_play(app);
   REQUIRE(app.fleet_clock.playing);
   REQUIRE(app::apply_hash(app, "preset=v41-flash-8xb200&hours=1&path=decode", errors));

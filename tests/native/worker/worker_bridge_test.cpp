@@ -234,3 +234,62 @@ TEST_CASE("the worker refuses a bad serving replay by field, and never advances 
   ts_worker_serve_stop();
   CHECK(codes(json::parse(ts_worker_serve_advance(100))) == std::vector<std::string>{"serve:bad-syntax"});
 }
+
+extern "C" const char* ts_worker_fleet_start(const char* scenario, const char* trace, const char* sweep);
+extern "C" double ts_worker_fleet_next_slice();
+extern "C" void ts_worker_fleet_slice_took(double events, double ms);
+extern "C" const char* ts_worker_fleet_advance(double events);
+extern "C" void ts_worker_fleet_stop();
+
+TEST_CASE("a fleet run in the worker's slices, shown by an app that adopts its views, is the command line's fleet of the same link") {
+  const std::string scenario = "preset=v41-flash-8xb200&hours=2";
+  const json started = json::parse(ts_worker_fleet_start(scenario.c_str(), "", "pool"));
+  REQUIRE(started["ok"] == true);
+  REQUIRE(started.contains("view"));
+  app::App shown;
+  app::init(shown);
+  model::Errors errors;
+  REQUIRE(app::fleet_adopt(shown, started["view"].get<std::string>(), "pool", true, errors));
+  CHECK(shown.fleet.started);
+  int slices = 0, views = 1;
+  double progress = 0;
+  json last;
+  for (; slices < 100000; ++slices) {
+    const double asked = ts_worker_fleet_next_slice();
+    CHECK(asked >= 256);
+    last = json::parse(ts_worker_fleet_advance(asked));
+    REQUIRE(last["ok"] == true);
+    ts_worker_fleet_slice_took(last["events"].get<double>(), 3.0);
+    CHECK(last["progress"].get<double>() >= progress);  // progress only moves forward
+    progress = last["progress"];
+    if (last.contains("view")) {
+      REQUIRE(app::fleet_adopt(shown, last["view"].get<std::string>(), "pool", false, errors));
+      ++views;
+    } else {
+      app::fleet_progress(shown, last["progress"], last["now"]);
+    }
+    if (last["done"] == true) break;
+  }
+  CHECK(last.contains("view"));  // the end is handed over
+  CHECK(views >= 3);             // an hour at a time, not every slice
+  CHECK(views < slices);
+  CHECK(shown.fleet.done);
+  CHECK(app::fleet_json(shown) == cli_out({"fleet", "--hash", "#" + scenario, "--sweep", "pool", "--format", "json"}));
+  ts_worker_fleet_stop();
+}
+
+TEST_CASE("the worker refuses a bad fleet run by field, and never advances a run it does not have") {
+  ts_worker_fleet_stop();
+  CHECK(codes(json::parse(ts_worker_fleet_advance(100))) == std::vector<std::string>{"fleet:bad-syntax"});
+  CHECK(codes(json::parse(ts_worker_fleet_start("preset=v41-flash-8xb200", "", "hbm"))) == std::vector<std::string>{"sweep:bad-enum"});
+  CHECK(codes(json::parse(ts_worker_fleet_start("preset=nope", "", "")))[0].rfind("preset:", 0) == 0);
+  const json bad_trace = json::parse(ts_worker_fleet_start("preset=v41-flash-8xb200", "{\"timestamp\": 0}\nnot json\n", ""));
+  REQUIRE(bad_trace["ok"] == false);
+  CHECK(bad_trace["errors"][0]["field"].get<std::string>().rfind("trace line", 0) == 0);
+  CHECK(codes(json::parse(ts_worker_fleet_start(nullptr, "", "")))[0] == "scenario:too-large");
+  REQUIRE(json::parse(ts_worker_fleet_start("preset=v41-flash-8xb200&hours=1", "", ""))["ok"] == true);
+  CHECK(codes(json::parse(ts_worker_fleet_advance(0))) == std::vector<std::string>{"events:out-of-range"});
+  CHECK(codes(json::parse(ts_worker_fleet_advance(std::nan("")))) == std::vector<std::string>{"events:out-of-range"});
+  ts_worker_fleet_stop();
+  CHECK(codes(json::parse(ts_worker_fleet_advance(100))) == std::vector<std::string>{"fleet:bad-syntax"});
+}
