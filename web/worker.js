@@ -2,16 +2,17 @@
 // or SDL2) off the page's thread, so the work the first frame does not need — a chart's series, reading a
 // config.json — neither weighs on the first load nor blocks a frame. web/lib/worker-client.mjs is the
 // page's side. Messages in: {id, kind, args} or {cancel: id}; out: {id, reply, numbers?}, {id, progress}, or
-// {id, failed: message} when the module cannot start, {id, cancelled: true}. One job runs at a time, in
-// order, each in a task of its own; a job cancelled before it starts never runs. A kind that runs long (the
-// serving replay, the fleet's day) runs in slices, each a task of its own: it posts {id, progress, update?}
-// between them and reads its cancel there.
+// {id, failed: message} when the module cannot start, {id, cancelled: true}. Each task runs one thing: a
+// short job (a chart, a config.json), the start of a long one, or a slice of a long one. A kind that runs
+// long (the serving replay, the fleet's day) runs in slices: it posts {id, progress, update?} between them
+// and reads its cancel there. Short jobs go first, in order, so a chart never waits for a day of traffic;
+// long jobs of different kinds take turns, slice by slice; a job cancelled before it starts never runs.
 'use strict';
 importScripts('tierscope-worker.js');
 
 let module = null;         // the module's promise, made on the first message
 const queue = [];          // jobs waiting, in order
-let draining = false;
+let scheduled = false;     // a task is posted to run the next thing
 
 // Strings into the module's memory for one call, freed afterwards; the answer read as JSON.
 function call(m, fn, ...texts) {
@@ -74,33 +75,81 @@ const JOBS = {
 // A slice aims at this long: short enough that a cancel is read within a blink, long enough that posting
 // progress costs nothing next to the work.
 const SLICE_MS = 30;
-let sliced = null;  // the sliced job running now: {id, kind, events, cancelled, ms (its slices' time so far)}
+const running = [];  // the long jobs started, each {id, kind, events, cancelled, ms (its slices' time so far)}
+let turn = 0;
 
-// Runs one slice of the sliced job, sizes the next from its time, and posts progress or the answer.
-function runSlice(m) {
-  const job = sliced, run = JOBS[job.kind];
-  const finish = (message) => {
-    sliced = null;
-    draining = false;
-    try { run.stop(m); } catch { /* the module stopped: nothing to free */ }
-    if (message) postMessage(message);
-    drain();
-  };
-  if (job.cancelled) return finish({ id: job.id, cancelled: true });
+const stopped = (e) => 'the worker module stopped: ' + (e && e.message ? e.message : String(e));
+
+// Ends a long job: its state in the module is freed, and its answer (or its cancel) posted.
+function finish(m, job, message) {
+  running.splice(running.indexOf(job), 1);
+  try { JOBS[job.kind].stop(m); } catch { /* the module stopped: nothing to free */ }
+  if (message) postMessage(message);
+}
+
+// Runs one slice of a long job, sizes its next from this one's time, and posts progress or the answer.
+function runSlice(m, job) {
+  const run = JOBS[job.kind];
+  if (job.cancelled) return finish(m, job, { id: job.id, cancelled: true });
   let r;
   const t0 = performance.now();
   try {
     r = run.slice(m, job.events);
   } catch (e) {
     module = null;
-    return finish({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
+    return finish(m, job, { id: job.id, failed: stopped(e) });
   }
   const ms = performance.now() - t0;
   job.ms += ms;
   job.events = Math.max(64, Math.min(1e6, Math.round(job.events * SLICE_MS / Math.max(1, ms))));
-  if (!r.ok || r.done) return finish({ id: job.id, reply: { ...r, computeMs: job.ms } });
+  if (!r.ok || r.done) return finish(m, job, { id: job.id, reply: { ...r, computeMs: job.ms } });
   postMessage(r.update ? { id: job.id, progress: r.progress, update: r.update } : { id: job.id, progress: r.progress });
-  setTimeout(() => runSlice(m), 0);
+}
+
+// A short job, answered at once.
+function runShort(m, job, run) {
+  try {
+    const { reply, numbers } = run(m, job.args || {});
+    if (numbers) postMessage({ id: job.id, reply, numbers }, [numbers.buffer]);
+    else postMessage({ id: job.id, reply });
+  } catch (e) {
+    // The module stopped (it aborted): say so, and start it afresh for the next job.
+    postMessage({ id: job.id, failed: stopped(e) });
+    module = null;
+  }
+}
+
+// A long job's start: a refusal is its answer; else it runs in slices from the next task. A job of the same
+// kind still running shares the module's state with it, so that one ends first (the page asks for a new
+// run when it no longer wants the old one).
+function startLong(m, job, run) {
+  const same = running.find((j) => j.kind === job.kind);
+  if (same) finish(m, same, { id: same.id, cancelled: true });
+  let r;
+  try { r = run.start(m, job.args || {}); } catch (e) {
+    module = null;
+    postMessage({ id: job.id, failed: stopped(e) });
+    return;
+  }
+  if (!r.ok) { postMessage({ id: job.id, reply: r }); return; }
+  if (r.update) postMessage({ id: job.id, progress: 0, update: r.update });
+  running.push({ id: job.id, kind: job.kind, events: 2000, cancelled: false, ms: 0 });
+}
+
+// One thing per task: the first short job waiting, else the next long one's start, else a slice of the
+// long jobs in turn.
+function step(m) {
+  const short = queue.findIndex((j) => !(JOBS[j.kind] && JOBS[j.kind].slice));
+  if (short >= 0) {
+    const job = queue.splice(short, 1)[0], run = JOBS[job.kind];
+    if (!run) postMessage({ id: job.id, failed: 'the worker does no such job' });
+    else runShort(m, job, run);
+  } else if (queue.length) {
+    const job = queue.shift();
+    startLong(m, job, JOBS[job.kind]);
+  } else if (running.length) {
+    runSlice(m, running[turn++ % running.length]);
+  }
 }
 
 function start() {
@@ -114,50 +163,18 @@ function start() {
   return module;
 }
 
-// Runs the next job in a task of its own, so a cancel posted meanwhile is read before it.
+// Runs the next thing in a task of its own, so a cancel posted meanwhile is read before it.
 function drain() {
-  if (draining || !queue.length) return;
-  draining = true;
+  if (scheduled || (!queue.length && !running.length)) return;
+  scheduled = true;
   start().then((m) => {
     setTimeout(() => {
-      draining = false;
-      const job = queue.shift();
-      if (job) {
-        const run = JOBS[job.kind];
-        if (!run) postMessage({ id: job.id, failed: 'the worker does no such job' });
-        else if (run.slice) {
-          // Started here; its slices then run one task each, and the queue waits for it to finish.
-          let r;
-          try { r = run.start(m, job.args || {}); } catch (e) {
-            module = null;
-            postMessage({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
-            drain();
-            return;
-          }
-          if (!r.ok) postMessage({ id: job.id, reply: r });
-          else {
-            if (r.update) postMessage({ id: job.id, progress: 0, update: r.update });
-            draining = true;
-            sliced = { id: job.id, kind: job.kind, events: 2000, cancelled: false, ms: 0 };
-            setTimeout(() => runSlice(m), 0);
-            return;
-          }
-        } else {
-          try {
-            const { reply, numbers } = run(m, job.args || {});
-            if (numbers) postMessage({ id: job.id, reply, numbers }, [numbers.buffer]);
-            else postMessage({ id: job.id, reply });
-          } catch (e) {
-            // The module stopped (it aborted): say so, and start it afresh for the next job.
-            postMessage({ id: job.id, failed: 'the worker module stopped: ' + (e && e.message ? e.message : String(e)) });
-            module = null;
-          }
-        }
-      }
+      scheduled = false;
+      step(m);
       drain();
     }, 0);
   }, (e) => {
-    draining = false;
+    scheduled = false;
     const why = 'the worker module did not start: ' + (e && e.message ? e.message : String(e));
     for (const job of queue.splice(0)) postMessage({ id: job.id, failed: why });
     module = null;  // the next job tries again (a network that came back)
@@ -167,7 +184,8 @@ function drain() {
 self.onmessage = (e) => {
   const d = e.data || {};
   if (d.cancel !== undefined) {
-    if (sliced && sliced.id === d.cancel) { sliced.cancelled = true; return; }  // read before its next slice
+    const live = running.find((j) => j.id === d.cancel);
+    if (live) { live.cancelled = true; drain(); return; }  // read before its next slice
     const at = queue.findIndex((j) => j.id === d.cancel);
     if (at >= 0) { queue.splice(at, 1); postMessage({ id: d.cancel, cancelled: true }); }
     return;

@@ -3,8 +3,8 @@
 // moved many times draws the chart of the last value, the requests it passed cancelled; a config.json
 // chosen in the dialog is read in the worker and a refused one says the reader's own message; a worker that
 // cannot start says so on the page, the page stays usable, and the next chart tries again. A fleet day is
-// computed there too: the page shows each hour the worker hands back, and a worker that cannot start is a
-// refused run with the reason.
+// computed there too: the page shows each hour the worker hands back, a worker that cannot start is a
+// refused run with the reason, and a chart asked for meanwhile does not wait for the day to end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -161,4 +161,22 @@ test('a fleet day is computed in the worker: the page asks it for the run, shows
   } finally {
     await context.unroute('**/tierscope-worker.*.wasm', handler);
   }
+});
+
+test('a chart asked for while a fleet day computes in the worker comes before the day ends', async () => {
+  // Three days at the node's session capacity: several seconds of the worker's time.
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#preset=v41-flash-8xb200&arrivals=2.84&hours=72');
+  assert.equal((await page.evaluate(() => window.tierscope.runFleet())).ok, true);
+  await page.waitForFunction(() => window.tierscope.fleet().progress > 0, null, { timeout: 60000 });
+  const got = await page.evaluate(async () => {
+    const chart = await window.tierscope.chart('roofline');
+    return { kind: chart && chart.ok !== false ? chart.chart : JSON.stringify(chart), fleetDone: window.tierscope.fleet().done, progress: window.tierscope.fleet().progress };
+  });
+  assert.equal(got.kind, 'roofline', 'the chart arrived');
+  assert.equal(got.fleetDone, false, `the chart waited for the fleet day (at ${got.progress})`);
+  // And the day still ends, with every hour.
+  await page.waitForFunction(() => window.tierscope.fleet().done, null, { timeout: 240000 });
+  assert.equal((await page.evaluate(() => window.tierscope.fleetResults())).hours.length, 72);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -123,6 +123,8 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
   // scenario on screen when there is none (or the scenario moved on since it started).
   function sync() {
     const on = open();
+    // A run for a scenario no longer on screen is dropped in the worker (the view starts a new one when it opens).
+    if (F.job && S.state && F.job.scenario !== S.state.scenarioHash && !on) { S.work.cancel(F.job.id); F.job = null; }
     $('fleet-panel').hidden = !on;
     $('open-fleet').setAttribute('aria-pressed', on ? 'true' : 'false');
     if (!on) return;
