@@ -56,6 +56,12 @@ void restart_clock(App& app, std::string_view sweep) {
   tell_hour(app);
 }
 
+// A later view of the same run: the page hears when it ends, and the clock follows it.
+void moved_on(App& app, bool was_done) {
+  if (app.fleet.done != was_done) ++app.revision;
+  follow_run(app);
+}
+
 // After a slice of the run computed here: its view, copied whole only when a new hour of results (or the
 // sweep) arrived, else only where the run is.
 void take_view(App& app) {
@@ -69,8 +75,7 @@ void take_view(App& app) {
     app.fleet.progress = run.progress();
     app.fleet.now = run.now();
   }
-  if (app.fleet.done != was_done) ++app.revision;
-  follow_run(app);
+  moved_on(app, was_done);
 }
 
 // Two digits of a clock reading.
@@ -151,12 +156,8 @@ bool fleet_adopt(App& app, std::string_view view_text, std::string_view sweep, b
   if (!sim::read_fleet_view(view_text, v, errors)) return false;
   const bool was_done = app.fleet.done;
   app.fleet = std::move(v);
-  if (new_run) {  // the clock starts again, as for a run started here
-    restart_clock(app, sweep);
-    return true;
-  }
-  if (app.fleet.done != was_done) ++app.revision;
-  follow_run(app);
+  if (new_run) restart_clock(app, sweep);  // the clock starts again, as for a run started here
+  else moved_on(app, was_done);
   return true;
 }
 
@@ -169,8 +170,7 @@ void fleet_progress(App& app, double progress, double now) {
 void fleet_cancel(App& app) {
   const bool was = app.fleet.started;
   app.fleet_run.cancel();
-  app.fleet = sim::FleetRunView{};
-  app.fleet.version = app.fleet_clock.seen + 1;  // a view of its own: the clock follows it
+  app.fleet = app.fleet_run.view();  // no run (a cancel gives the run a new version: the clock follows it)
   app.fleet_clock = FleetClock{};
   app.fleet_clock.seen = app.fleet.version;
   app.fleet_clock.cancelled = was;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/json_writer.h"
 
 namespace tierscope::sim {
 
@@ -152,13 +151,6 @@ FleetRunView FleetRun::view() const {
 std::string FleetRun::json() const { return started_ ? fleet_json(sim_.result(), sweep()) : std::string("null\n"); }
 
 std::string FleetRun::csv() const { return started_ ? fleet_csv(sim_.result()) : std::string(); }
-
-std::string FleetRun::status_json() const {
-  model::JsonWriter w;
-  w.object().boolean("started", started_).boolean("done", done());
-  w.num("t_s", started_ ? sim_.now() : 0.0).num("horizon_s", started_ ? config_.horizon_s : 0.0).num("progress", progress());
-  return w.end().take();
-}
 
 std::uint64_t FleetRun::next_slice() const { return next_slice_events(slice_events_, slice_ms_, kSliceTargetMs); }
 

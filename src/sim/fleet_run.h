@@ -56,8 +56,6 @@ class FleetRun {
   std::string json() const;
   // The same as fleet_csv: one row an hour, then the totals ("" before any start).
   std::string csv() const;
-  // A few numbers for a progress bar: {"started":…,"done":…,"t_s":…,"horizon_s":…,"progress":…}.
-  std::string status_json() const;
   // The main run's results as of the last whole simulated hour (or its end): refreshed as the run crosses
   // an hour, so a view can read it every frame without copying the run.
   const FleetResult& snapshot() const { return snapshot_; }

@@ -59,6 +59,12 @@ model::Error too_long(const char* field, std::size_t limit, const char* what) {
   return model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
                            std::string(what) + " of at most " + std::to_string(limit) + " bytes");
 }
+// A slice's events from JS: 1 to `most` (NaN and infinities refused).
+bool events_arg(double events, double most, model::Errors& errors) {
+  if (events >= 1 && events <= most) return true;
+  errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "events", model::num(events), "1 to " + model::num(most) + " events a slice"));
+  return false;
+}
 // A scenario from its link keys ("preset=…&ctx=…", as state_json's scenarioHash gives them).
 bool scenario_arg(const char* text, const char* field, model::Scenario& s, model::Errors& errors) {
   std::string_view h;
@@ -177,10 +183,7 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
 // and `chart`, what `tierscope chart serve-latency --format json` prints. With no run started: an error.
 TS_EXPORT const char* ts_worker_serve_advance(double events) {
   model::Errors errors;
-  if (!(events >= 1 && events <= 1e7)) {
-    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "events", model::num(events), "1 to 10000000 events a slice"));
-    return hand_out(app::errors_json(errors));
-  }
+  if (!events_arg(events, 1e7, errors)) return hand_out(app::errors_json(errors));
   if (!g_serve.started()) {
     errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "serve", "(no run)", "a run started by ts_worker_serve_start"));
     return hand_out(app::errors_json(errors));
@@ -267,10 +270,7 @@ TS_EXPORT void ts_worker_fleet_slice_took(double events, double ms) {
 // run has a new hour of results, the sweep, or its end. With no run started: an error.
 TS_EXPORT const char* ts_worker_fleet_advance(double events) {
   model::Errors errors;
-  if (!(events >= 1 && events <= 1048576)) {
-    errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "events", model::num(events), "1 to 1048576 events a slice"));
-    return hand_out(app::errors_json(errors));
-  }
+  if (!events_arg(events, 1048576, errors)) return hand_out(app::errors_json(errors));
   if (!g_fleet.started()) {
     errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "fleet", "(no run)", "a run started by ts_worker_fleet_start"));
     return hand_out(app::errors_json(errors));

@@ -37,10 +37,10 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     return out;
   }
 
-  // The fleet panel, once its script has arrived: {ok: panel} or {failed: {ok: false, errors}} naming `what`.
+  // The fleet panel, once its script has arrived: {view} or {failed: {ok: false, errors}} naming `what`.
   async function panel(what) {
     try {
-      return { ok: await fleet.get() };
+      return { view: await fleet.get() };
     } catch (e) {
       const why = `the fleet panel's code did not arrive (${e && e.message ? e.message : e})`;
       return { failed: fail({ code: 'unavailable', field: what, value: '', allowed: '', message: `${what}: ${why}` }) };
@@ -145,16 +145,16 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
       const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
       if (bad) return fail(bad);
       const f = await panel('runFleet');
-      if (!f.ok) return f.failed;
+      if (!f.view) return f.failed;
       const o = options || {};
-      if (S.state && S.state.view !== 'fleet') { const v = f.ok.setOpen(true); if (!v.ok) return v; }
+      if (S.state && S.state.view !== 'fleet') { const v = f.view.setOpen(true); if (!v.ok) return v; }
       const trace = typeof o.trace === 'string' && o.trace.length ? { name: o.traceName || 'trace', text: o.trace } : null;
-      return f.ok.start({ trace, sweep: o.sweep || '' });
+      return f.view.start({ trace, sweep: o.sweep || '' });
     },
     async cancelFleet() {
       if (!S.ready || !fleet) return notReady('cancelFleet');
       const f = await panel('cancelFleet');
-      return f.ok ? f.ok.cancel() : f.failed;
+      return f.view ? f.view.cancel() : f.failed;
     },
     // The run's progress and the page's slices: {view, started, done, progress, tS, horizonS, mode, sweep,
     // statusText, trace, wallMs, slices: {count, events, p95Ms, maxMs, targetMs, budgetMs, list}}; null before
