@@ -415,6 +415,10 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   return app.playback.playing;
 }
 
+// The one call of ui/ into GL (the WebGL renderer draws the schematic). The native build of the ui room,
+// the UI test over Dear ImGui without a GPU, defines TIERSCOPE_UI_NO_GL and leaves it out, so it links no
+// renderer; the web build compiles this file as it is.
+#ifndef TIERSCOPE_UI_NO_GL
 void canvas_render(const App& app, render::Renderer& r, int drawable_w, int drawable_h, float pixel_ratio) {
   const CanvasState& c = app.canvas;
   render::FrameInput in;
@@ -429,6 +433,7 @@ void canvas_render(const App& app, render::Renderer& r, int drawable_w, int draw
   in.selected_layer = c.selected_layer;
   render::draw(r, c.layout, render::palette(c.dark), in);
 }
+#endif
 
 std::string layout_json(const App& app) {
   const layout::Layout& L = app.canvas.layout;

@@ -1,0 +1,260 @@
+// Edits made through the panels' widgets as a person makes them — a click on a field, typing, Enter; a
+// choice from a list; a layer's mode; a row of the figures table; a panel's key — change the app exactly as
+// the app's own operations do (set_param, set_preset), and a refused value is named on screen.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "codec/url_codec.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "ui/canvas_view.h"
+#include "ui/panels.h"
+#include "ui_checks.h"
+#include "ui_driver.h"
+
+using namespace tierscope;
+using ui_test::Driver;
+using ui_test::Frame;
+
+namespace {
+
+// Two apps hold the same scenario, and so the same figures.
+void check_same_scenario(const app::App& a, const app::App& b) {
+  CHECK(model::scenario_to_hash(a.scenario) == model::scenario_to_hash(b.scenario));
+  REQUIRE(a.figures.list.size() == b.figures.list.size());
+  for (std::size_t i = 0; i < a.figures.list.size(); ++i) {
+    INFO("figure " << a.figures.list[i].label);
+    CHECK(model::figure_value_text(a.figures.list[i]) == model::figure_value_text(b.figures.list[i]));
+  }
+}
+
+std::string field_row(const app::App& app, const char* key) {
+  return "| " + std::string(key) + " | { " + model::get_param_text(app.scenario, *model::find_param(key)) + " }";
+}
+
+// An app on the default preset with the scenario editor opened from its toolbar button.
+struct EditorFixture {
+  app::App app;
+  Driver d;
+  explicit EditorFixture(const ui_test::Viewport& vp) : d(vp.width, vp.height, vp.touch) {
+    app::init(app);
+    d.settle(app);
+    REQUIRE(d.click_control(app, "button:" + std::string(app::panel_key(app::Panel::Scenario))));
+    REQUIRE(app::panel_open(app, app::Panel::Scenario));
+  }
+  // Clicks the field, types the text and presses Enter.
+  void type_into(const char* key, const std::string& text) {
+    REQUIRE(d.click_control(app, std::string("param:") + key));
+    CHECK(ImGui::GetIO().WantTextInput);
+    d.type(app, text);
+    d.press(app, ImGuiKey_Enter);
+    CHECK_FALSE(ImGui::GetIO().WantTextInput);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a value typed into the scenario editor applies on Enter, as set_param applies it") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    // Lowering the prompt below the prefix hit moves the hit too: the editor shows both values and why.
+    app::App ref;
+    app::init(ref);
+    model::Errors errors;
+    std::vector<app::Adjustment> moved;
+    REQUIRE(app::set_param(ref, "prompt", "4096", errors, &moved));
+    REQUIRE(moved.size() == 1);
+
+    fx.type_into("prompt", "4096");
+    check_same_scenario(fx.app, ref);
+    const Frame& f = fx.d.settle(fx.app);
+    CHECK(f.has(field_row(fx.app, "prompt")));
+    CHECK(f.has("{ 4096 }"));
+    CHECK(f.has(field_row(fx.app, moved[0].field.c_str())));
+    CHECK(f.has(moved[0].why));
+    CHECK(fx.app.canvas.text_cut == 0);
+  }
+}
+
+TEST_CASE("a refused value in the scenario editor is named on screen and changes nothing") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const std::string before = model::scenario_to_hash(fx.app.scenario);
+    app::App ref;
+    app::init(ref);
+    model::Errors errors;
+    REQUIRE_FALSE(app::set_param(ref, "ctx", "abc", errors));
+    REQUIRE(!errors.empty());
+
+    fx.type_into("ctx", "abc");
+    CHECK(model::scenario_to_hash(fx.app.scenario) == before);
+    const Frame& f = fx.d.settle(fx.app);
+    CHECK(f.has(errors.front().message()));
+    CHECK(f.has(field_row(fx.app, "ctx")));  // the field shows the value still in force
+  }
+}
+
+TEST_CASE("a choice from a list in the scenario editor applies, as set_param applies it") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const model::ParamDef& gpu = *model::find_param("gpu");
+    REQUIRE(gpu.kind == model::ParamKind::Enum);
+    const std::string current = model::get_param_text(fx.app.scenario, gpu);
+    std::string choice;
+    for (int i = 0; i < gpu.enum_count && choice.empty(); ++i)
+      if (current != gpu.enum_keys[i]) choice = gpu.enum_keys[i];
+    app::App ref;
+    app::init(ref);
+    model::Errors errors;
+    REQUIRE(app::set_param(ref, "gpu", choice, errors));
+
+    REQUIRE(fx.d.click_control(fx.app, "param:gpu"));  // opens the list
+    REQUIRE(fx.d.click_item(fx.app, choice));
+    check_same_scenario(fx.app, ref);
+    CHECK(fx.d.settle(fx.app).has(field_row(fx.app, "gpu")));
+  }
+}
+
+TEST_CASE("a preset picked from the scenario editor's list loads as set_preset loads it") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    for (const model::PresetInfo& preset : model::presets()) {
+      if (preset.name == std::string(model::kDefaultPreset)) continue;
+      INFO(vp.name << ", " << preset.name);
+      EditorFixture fx(vp);
+      app::App ref;
+      app::init(ref);
+      model::Errors errors;
+      REQUIRE(app::set_preset(ref, preset.name, errors));
+
+      REQUIRE(fx.d.click_control(fx.app, "preset"));
+      REQUIRE(fx.d.click_item(fx.app, preset.label));
+      CHECK(fx.app.scenario.preset == preset.name);
+      check_same_scenario(fx.app, ref);
+      ui_test::check_scenario_editor(fx.app, fx.d.settle(fx.app));
+    }
+  }
+}
+
+TEST_CASE("a layer's mode picked in the CSA2 modes panel applies as set_param(modes), or is refused on screen") {
+  const model::LayerMode modes[] = {model::LayerMode::Full, model::LayerMode::Reindex, model::LayerMode::Reuse,
+                                    model::LayerMode::SwaOnly, model::LayerMode::Dense};
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    // One change the model accepts and one it refuses, found by asking the app itself.
+    bool tried_accepted = false, tried_refused = false;
+    app::App probe;
+    app::init(probe);
+    const int layers = probe.scenario.model.layer_count;
+    for (int l = 0; l < layers && !(tried_accepted && tried_refused); ++l) {
+      for (model::LayerMode mode : modes) {
+        if (probe.scenario.model.layers[static_cast<std::size_t>(l)].mode == mode) continue;
+        model::ModelArch next = probe.scenario.model;
+        next.layers[static_cast<std::size_t>(l)].mode = mode;
+        app::App ref;
+        app::init(ref);
+        model::Errors errors;
+        const bool accepted = app::set_param(ref, "modes", model::layers_to_text(next), errors);
+        if (accepted ? tried_accepted : tried_refused) continue;
+        INFO("layer " << l << " to " << model::layer_mode_name(mode));
+
+        app::App app;
+        app::init(app);
+        Driver d(vp.width, vp.height, vp.touch);
+        d.settle(app);
+        REQUIRE(d.click_control(app, "button:" + std::string(app::panel_key(app::Panel::Modes))));
+        const std::string suffix = "##" + std::to_string(l);
+        const ui_test::DrawnItem* button = nullptr;
+        for (const ui_test::DrawnItem& it : d.last().items)
+          if (it.window == "panels" && it.label.ends_with(suffix) && it.label.size() > suffix.size()) button = &it;
+        REQUIRE(button);
+        REQUIRE(d.click_id(app, button->id));
+        CHECK(app.canvas.selected_layer == l);
+        CHECK(d.last().has("Layer " + std::to_string(l)));
+        const std::string before = model::scenario_to_hash(app.scenario);
+        REQUIRE(d.click_item(app, model::layer_mode_name(mode)));
+        const Frame& f = d.settle(app);
+        if (accepted) {
+          check_same_scenario(app, ref);
+          ui_test::check_modes(app, f);
+          tried_accepted = true;
+        } else {
+          CHECK(model::scenario_to_hash(app.scenario) == before);
+          CHECK(f.has(errors.front().message()));
+          tried_refused = true;
+        }
+      }
+    }
+    CHECK(tried_accepted);
+    CHECK(tried_refused);
+  }
+}
+
+TEST_CASE("a figure picked in the figures table is the one the inspector explains") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    for (const model::PresetInfo& preset : model::presets()) {
+      INFO(vp.name << ", " << preset.name);
+      app::App app;
+      app::init(app);
+      model::Errors errors;
+      REQUIRE(app::set_preset(app, preset.name, errors));
+      Driver d(vp.width, vp.height, vp.touch);
+      d.settle(app);
+      REQUIRE(d.click_control(app, "button:" + std::string(app::panel_key(app::Panel::Figures))));
+      const int n = static_cast<int>(app.figures.list.size());
+      for (int i : {0, n / 2, n - 1}) {
+        INFO("figure " << app.figures.list[static_cast<std::size_t>(i)].label);
+        REQUIRE(d.click_item(app, "##fig", i));
+        CHECK(app.selected_figure == i);
+        const Frame& f = d.settle(app);
+        CHECK(ui_test::shows_only(app, "figures"));
+        CHECK(std::find(app.canvas.sections.begin(), app.canvas.sections.end(), "inspector") != app.canvas.sections.end());
+        ui_test::check_figure_card(f, app.figures.list[static_cast<std::size_t>(i)]);
+      }
+    }
+  }
+}
+
+TEST_CASE("each panel's key opens it from the schematic with keyboard focus in it, and Esc goes back") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    app::App app;
+    app::init(app);
+    Driver d(vp.width, vp.height, vp.touch);
+    d.settle(app);
+    d.press(app, ImGuiKey_Escape);  // the schematic has the keys
+    struct Key {
+      ImGuiKey key;
+      int section;
+    };
+    const Key keys[] = {{ImGuiKey_S, static_cast<int>(app::Panel::Scenario)}, {ImGuiKey_M, static_cast<int>(app::Panel::Modes)},
+                        {ImGuiKey_C, static_cast<int>(app::Panel::Card)},     {ImGuiKey_F, static_cast<int>(app::Panel::Figures)},
+                        {ImGuiKey_I, static_cast<int>(app::Panel::Inspector)}};
+    for (const Key& k : keys) {
+      const std::string key = ui_test::section_key(k.section);
+      INFO("section " << key);
+      d.press(app, k.key);
+      CHECK(std::find(app.canvas.sections.begin(), app.canvas.sections.end(), key) != app.canvas.sections.end());
+      const ImGuiWindow* nav = ImGui::GetCurrentContext()->NavWindow;
+      REQUIRE(nav);
+      CHECK(std::string(nav->Name) == "panels");
+      d.press(app, ImGuiKey_Escape);  // back to the schematic: ↓ walks the objects again
+      d.press(app, ImGuiKey_DownArrow);
+      CHECK(app.canvas.selected.valid());
+      d.press(app, ImGuiKey_Escape);
+      d.press(app, ImGuiKey_Escape);
+    }
+    // '?' comes as a character (it needs Shift on most keyboards): the keys help, then Esc closes it.
+    ImGui::GetIO().AddInputCharacter('?');
+    d.settle(app);
+    CHECK(ui_test::shows_only(app, "help"));
+    d.press(app, ImGuiKey_Escape);
+    d.press(app, ImGuiKey_Escape);
+    CHECK(std::find(app.canvas.sections.begin(), app.canvas.sections.end(), "help") == app.canvas.sections.end());
+  }
+}
