@@ -61,6 +61,13 @@ struct ServeResult {
   double mean_in_flight = 0;  // time-average of requests in the system
   double max_batch_seen = 0;
   Summary ttft, tpot, itl, e2e, queue;
+  // TTFT in the parts an engine makes it of, per request (they add up to its TTFT): the engine's own work
+  // before the scheduler sees the request and after its first token (tokenise, schedule, first sampling,
+  // stream); the wait for the step in flight when it arrived; the admission queue behind the running-batch
+  // cap and KV; the prefill from admission to the step that yields its first token.
+  struct TtftParts {
+    Summary overhead, wait, queue, prefill;
+  } ttft_parts;
   // TTFT, TPOT, ITL and E2E at each of `percentiles` (0, 2, …, 100 %), for the latency chart; a metric no
   // request measured is empty.
   std::vector<double> percentiles;

@@ -29,6 +29,8 @@ struct Request {
   double arrival = 0, first = -1, last = 0;
   int prompt = 0, output = 0, prefilled = 0, generated = 0;
   int chunk = 0;  // tokens of its prompt in the step running now
+  // TTFT's parts: when the scheduler saw it, when the step in flight then ended, when it was admitted.
+  double ready = 0, inflight_end = 0, admitted = 0;
 };
 
 struct Instance {
@@ -67,7 +69,8 @@ class Replay {
 
  private:
   void issue(double t);
-  void route(std::uint32_t slot);
+  void route(std::uint32_t slot, double t);
+  void add_ttft(const Request& q, double t);
   void start_step(int i, double t);
   void finish_step(int i, double t);
   void complete(Instance& in, Request& q, double t);
@@ -94,6 +97,7 @@ class Replay {
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
+  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_;
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -229,20 +233,37 @@ void Replay::issue(double t) {
     Request& r = slots_[slot];
     const double pass = timer_.chunk(r.prompt, 0).alone;
     r.first = r.last = t + pass;
-    ttft_.add(pass);
+    r.ready = r.inflight_end = r.admitted = t;
+    add_ttft(r, t + pass);
     handoffs_.push({t + pass, slot});
     return;
   }
-  route(slot);
+  route(slot, t);
 }
 
-// Into the instance with the fewest outstanding requests.
-void Replay::route(std::uint32_t slot) {
+// A first token out at t: TTFT and its parts.
+void Replay::add_ttft(const Request& q, double t) {
+  ttft_.add(t - q.arrival);
+  part_overhead_.add(q.ready - q.arrival);
+  const double wait = std::max(0.0, std::min(q.admitted, q.inflight_end) - q.ready);
+  part_wait_.add(wait);
+  part_queue_.add(std::max(0.0, q.admitted - q.ready - wait));
+  part_prefill_.add(t - q.admitted);
+}
+
+// Into the instance with the fewest outstanding requests, at t.
+void Replay::route(std::uint32_t slot, double t) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < inst_.size(); ++i) {
     if (inst_[i].waiting.size() + inst_[i].running.size() < inst_[best].waiting.size() + inst_[best].running.size()) best = i;
   }
-  inst_[best].waiting.push_back(slot);
+  Instance& in = inst_[best];
+  Request& q = slots_[slot];
+  if (!(none_ || pd_)) {
+    q.ready = t;
+    q.inflight_end = in.busy ? in.end : t;
+  }
+  in.waiting.push_back(slot);
 }
 
 // Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
@@ -254,6 +275,7 @@ void Replay::start_step(int i, double t) {
     const double need = static_cast<double>(q.prompt) + q.output;
     if (in.kv_used + need > r_.kv_tokens) break;
     in.kv_used += need;
+    slots_[in.waiting.front()].admitted = t;
     in.running.push_back(in.waiting.front());
     in.waiting.pop_front();
     queue_.add(t - q.arrival);
@@ -379,7 +401,7 @@ void Replay::finish_step(int i, double t) {
     if (q.prefilled < q.prompt) continue;
     q.first = q.last = t;  // the last chunk's pass yields the first token
     q.generated = 1;
-    ttft_.add(t - q.arrival);
+    add_ttft(q, t);
     if (q.generated >= q.output) ++done;
   }
   if (done == 0) return;
@@ -437,7 +459,7 @@ bool Replay::advance(std::uint64_t events) {
     if (who == kHandoff) {
       const std::uint32_t slot = handoffs_.top().second;
       handoffs_.pop();
-      route(slot);
+      route(slot, t_);
     } else if (who >= 0) {
       finish_step(who, t_);
     } else {
@@ -469,6 +491,7 @@ void Replay::finish() {
   r_.itl = itl_.summary();
   r_.e2e = e2e_.summary();
   r_.queue = queue_.summary();
+  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(), part_queue_.summary(), part_prefill_.summary()};
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
   r_.percentiles.clear();
   for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);
