@@ -25,6 +25,9 @@ struct SchedulerDefaults {
   int budget = 0;
   PrefillMode prefill = PrefillMode::Chunked;
   const char* source = "";
+  // The engine's own work per request outside the GPU's steps: a fixed part and one per prompt token.
+  double request_s = 0, request_token_s = 0;
+  const char* request_source = "";
 };
 const SchedulerDefaults& scheduler_defaults(model::EngineKind e);
 

@@ -32,6 +32,19 @@ constexpr Metric kMetrics[] = {{"ttft", "Time to First Token", &ServeResult::ttf
                                {"itl", "Inter-token Latency", &ServeResult::itl},
                                {"e2e", "End-to-end Latency", &ServeResult::e2e}};
 
+// TTFT's parts, each a row of the latency table after TTFT itself (they add up to it, request by request).
+struct Part {
+  const char* key;
+  const char* name;
+  const char* abbrev;
+  const Summary ServeResult::TtftParts::*field;
+};
+constexpr Part kParts[] = {
+    {"overhead", "TTFT: the engine's front end", "TTFT overhead", &ServeResult::TtftParts::overhead},
+    {"wait", "TTFT: wait for the step in flight", "TTFT wait", &ServeResult::TtftParts::wait},
+    {"queue", "TTFT: admission queue", "TTFT queue", &ServeResult::TtftParts::queue},
+    {"prefill", "TTFT: prefill to the first token", "TTFT prefill", &ServeResult::TtftParts::prefill}};
+
 std::string setup_text(const ServeResult& r) {
   std::string load = r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s";
   return r.engine + ", " + std::to_string(r.instances) + (r.instances == 1 ? " instance" : " instances") + " of " + std::to_string(r.gpus_per_instance) +
@@ -69,6 +82,12 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
     const Summary& s = r.*m.field;
     const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
     out.push_back({m.key, m.name, k, fixed(s.mean * 1e3, 2), fixed(s.median * 1e3, 2), fixed(s.p90 * 1e3, 2), fixed(s.p99 * 1e3, 2)});
+    if (m.field != &ServeResult::ttft || r.ttft.n == 0) continue;
+    for (const Part& p : kParts) {
+      const Summary& x = r.ttft_parts.*p.field;
+      out.push_back({std::string("ttft_") + p.key, p.name, p.abbrev, fixed(x.mean * 1e3, 2), fixed(x.median * 1e3, 2), fixed(x.p90 * 1e3, 2),
+                     fixed(x.p99 * 1e3, 2)});
+    }
   }
   return out;
 }
@@ -125,6 +144,12 @@ std::string serve_json(const ServeResult& r) {
     const Summary& s = r.*m.field;
     w.object(m.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
   }
+  w.object("ttft_parts", model::json_lines(4));
+  for (const Part& p : kParts) {
+    const Summary& s = r.ttft_parts.*p.field;
+    w.object(p.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
+  }
+  w.end();
   w.array("steps_trace", model::json_lines(4));
   for (const StepRecord& st : r.trace) {
     w.object(model::kJsonSpaced).integer("index", static_cast<long long>(st.index)).num("start_s", st.start).num("seconds", st.seconds).integer("instance", st.instance);
@@ -197,6 +222,10 @@ std::string serve_csv(const ServeResult& r) {
     const std::string k = m.key;
     o += k + "_mean_s," + model::num_exact(s.mean) + "\n" + k + "_median_s," + model::num_exact(s.median) + "\n" + k + "_p90_s," + model::num_exact(s.p90) +
          "\n" + k + "_p99_s," + model::num_exact(s.p99) + "\n";
+  }
+  for (const Part& p : kParts) {
+    const Summary& s = r.ttft_parts.*p.field;
+    o += std::string("ttft_") + p.key + "_mean_s," + model::num_exact(s.mean) + "\nttft_" + p.key + "_p99_s," + model::num_exact(s.p99) + "\n";
   }
   return o;
 }

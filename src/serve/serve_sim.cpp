@@ -71,6 +71,7 @@ class Replay {
   void issue(double t);
   void route(std::uint32_t slot, double t);
   void add_ttft(const Request& q, double t);
+  double front_end(double t, int prompt);
   void start_step(int i, double t);
   void finish_step(int i, double t);
   void complete(Instance& in, Request& q, double t);
@@ -93,6 +94,7 @@ class Replay {
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
+  double overhead_s_ = 0, overhead_token_s_ = 0, front_free_ = 0;  // the engine's front end per request
   int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
@@ -111,6 +113,8 @@ bool Replay::setup(model::Errors& errors) {
   const PrefillMode mode = spec_.prefill == PrefillMode::Auto ? d.prefill : spec_.prefill;
   r_.engine = model::engine_label(s_.engine.kind);
   r_.prefill = prefill_mode_name(mode);
+  overhead_s_ = d.request_s;
+  overhead_token_s_ = d.request_token_s;
   first_ = mode == PrefillMode::First;
   none_ = mode == PrefillMode::None;
   pd_ = mode == PrefillMode::Pd;
@@ -227,18 +231,35 @@ void Replay::issue(double t) {
     r.first = r.last = t;
     r.generated = 1;
   }
+  // The engine's front end (tokenise, schedule) before its scheduler sees the request.
+  const double ready = none_ ? t : front_end(t, slots_[slot].prompt);
   if (pd_) {
     // The prefill pool keeps up, so a prompt waits for no other: its first token comes one prefill pass
     // later (the KV's hand-off to the decode pool left out), and the request joins the decode pool then.
     Request& r = slots_[slot];
     const double pass = timer_.chunk(r.prompt, 0).alone;
-    r.first = r.last = t + pass;
-    r.ready = r.inflight_end = r.admitted = t;
-    add_ttft(r, t + pass);
-    handoffs_.push({t + pass, slot});
+    r.first = r.last = ready + pass;
+    r.ready = r.inflight_end = r.admitted = ready;
+    add_ttft(r, ready + pass);
+    handoffs_.push({ready + pass, slot});
+    return;
+  }
+  if (ready > t) {
+    handoffs_.push({ready, slot});  // joins the scheduler's queue when the front end is done with it
     return;
   }
   route(slot, t);
+}
+
+// When the front end hands a request sent at t to the scheduler: a fixed cost and one per prompt token,
+// one request at a time (the engines tokenise in one process), so a burst of arrivals reaches the scheduler
+// spread out.
+double Replay::front_end(double t, int prompt) {
+  const double cost = overhead_s_ + overhead_token_s_ * prompt;
+  if (!(cost > 0)) return t;
+  const double start = std::max(t, front_free_);
+  front_free_ = start + cost;
+  return start + cost;
 }
 
 // A first token out at t: TTFT and its parts.
@@ -320,14 +341,23 @@ void Replay::start_step(int i, double t) {
     decode_s = d.seconds;
     bound = d.bound;
   }
+  // Chunks riding along spread over the attention replicas, but a step lasts as long as its slowest replica:
+  // at least the largest chunk's compute on the one replica that runs it.
+  double riding = 0, slowest = 0;
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
     const Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
     // The first chunk of a prompt-only step streams the weights; every other chunk costs its compute.
     const bool alone = in.dec.empty() && k == 0;
-    prefill_s += alone ? c.alone : c.compute;
-    if (alone) bound = c.bound;
+    if (alone) {
+      prefill_s += c.alone;
+      bound = c.bound;
+    } else {
+      riding += c.compute;
+      slowest = std::max(slowest, c.rank);
+    }
   }
+  prefill_s += std::max(riding, slowest);
   seconds = decode_s + prefill_s;
   in.busy = true;
   in.end = t + seconds;

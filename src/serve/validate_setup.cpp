@@ -65,13 +65,16 @@ constexpr Name kSystems[] = {{"h100_sxm", "h100"}, {"h200_sxm", "h200"}, {"b200_
 constexpr Name kEngines[] = {{"trtllm", "trtllm"}, {"sglang", "sglang"}, {"vllm", "vllm"}};
 // GEMM quantisation modes → the weights' format and the activations' entering the GEMMs. FP8 with per-tensor
 // scales; FP8 with 128 × 128 blocks (DeepSeek's, Qwen's -FP8); NVFP4, E2M1 with an E4M3 scale per 16 values
-// and FP4 activations (W4A4); empty: BF16.
+// and FP4 activations (W4A4); INT4 weight-only (W4A16, Kimi's native format) as the model's nearest 4-bit format
+// with a scale per 32 values (assumed: MXFP4's 4.25 bits a weight against INT4's 4.5 with a BF16 scale per 32,
+// 6 % fewer weight bytes) and BF16 activations; empty: BF16.
 struct Quant {
   const char* mode;
   const char* weights;
   const char* acts;
 };
-constexpr Quant kQuants[] = {{"", "bf16", "bf16"}, {"fp8", "fp8", "fp8"}, {"fp8_block", "fp8_b128", "fp8"}, {"nvfp4", "fp4_g16", "fp4_g16"}};
+constexpr Quant kQuants[] = {
+    {"", "bf16", "bf16"}, {"fp8", "fp8", "fp8"}, {"fp8_block", "fp8_b128", "fp8"}, {"nvfp4", "fp4_g16", "fp4_g16"}, {"int4_wo", "fp4_g32", "bf16"}};
 
 template <typename T, std::size_t N>
 const T* find(const T (&table)[N], std::string_view name) {
@@ -140,7 +143,7 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
   if (!gemm || !moe) {
     const std::string& mode = gemm ? run.moe_quant : run.gemm_quant;
     return fail(why, reason, std::string(gemm ? "moe_quant_mode" : "gemm_quant_mode") + ": '" + mode +
-                "' has no format in the model (fp8, fp8_block, nvfp4 or empty for bf16; INT4 weight-only is not one of its formats)",
+                "' has no format in the model (fp8, fp8_block, nvfp4, int4_wo, or empty for bf16)",
                 "format " + mode);
   }
   if (run.mode == "disagg") {
@@ -179,7 +182,9 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
   model::Errors errors;
   if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
     const model::Error& e = errors.front();
-    return fail(why, reason, "layout: " + e.message(), "layout " + e.field + " " + e.value);
+    // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
+    const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
+    return fail(why, reason, "layout: " + e.message(), "layout " + e.field + "=" + e.value + ": " + rule);
   }
   out.scenario = std::move(s);
   out.concurrency = run.concurrency;
