@@ -80,7 +80,7 @@ void cmd_anchors_of(const Options& opt, const Scenario& s, Output& o) {
     results.push_back(evaluate_anchor(a, &s.model));
   }
   if (results.empty()) {
-    report(o, {make_error(ErrorCode::Inconsistent, opt.config_file.empty() ? "--hash" : "--config", scenario_label(s),
+    report(o, {make_error(ErrorCode::Inconsistent, opt.config_file.empty() ? "--hash" : "--config", config_name(s).empty() ? scenario_label(s) : std::string(config_name(s)),
                           "a model some carried point was measured on (the presets' models: `tierscope presets`)")},
            kExitInvalid);
     return;

@@ -32,7 +32,7 @@ constexpr Metric kMetrics[] = {{"ttft", "Time to First Token", &ServeResult::ttf
                                {"itl", "Inter-token Latency", &ServeResult::itl},
                                {"e2e", "End-to-end Latency", &ServeResult::e2e}};
 
-// TTFT's parts, each a row of the latency table after TTFT itself (they add up to it, request by request).
+// TTFT's parts, each a row of the latency table after the four metrics (they add up to TTFT, request by request).
 struct Part {
   const char* key;
   const char* name;
@@ -82,12 +82,13 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
     const Summary& s = r.*m.field;
     const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
     out.push_back({m.key, m.name, k, fixed(s.mean * 1e3, 2), fixed(s.median * 1e3, 2), fixed(s.p90 * 1e3, 2), fixed(s.p99 * 1e3, 2)});
-    if (m.field != &ServeResult::ttft || r.ttft.n == 0) continue;
-    for (const Part& p : kParts) {
-      const Summary& x = r.ttft_parts.*p.field;
-      out.push_back({std::string("ttft_") + p.key, p.name, p.abbrev, fixed(x.mean * 1e3, 2), fixed(x.median * 1e3, 2), fixed(x.p90 * 1e3, 2),
-                     fixed(x.p99 * 1e3, 2)});
-    }
+  }
+  // TTFT's parts after the four metrics, where a run measured TTFT.
+  if (r.ttft.n == 0) return out;
+  for (const Part& p : kParts) {
+    const Summary& x = r.ttft_parts.*p.field;
+    out.push_back({std::string("ttft_") + p.key, p.name, p.abbrev, fixed(x.mean * 1e3, 2), fixed(x.median * 1e3, 2), fixed(x.p90 * 1e3, 2),
+                   fixed(x.p99 * 1e3, 2)});
   }
   return out;
 }
