@@ -45,6 +45,12 @@ struct StepRecord {
   // generated) and reserved (each admitted request's prompt + output).
   double kv_written = 0, kv_reserved = 0;
   std::string bound;                    // the decode step's bound, or the prompt pass's
+  // The requests whose first token this step yields, with their TTFT's parts (they add up to its TTFT).
+  struct FirstToken {
+    std::uint32_t id = 0;
+    double ttft = 0, overhead = 0, wait = 0, queue = 0, prefill = 0;
+  };
+  std::vector<FirstToken> first_tokens;
 };
 
 struct ServeResult {

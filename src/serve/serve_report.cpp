@@ -101,7 +101,16 @@ std::string step_text(const StepRecord& st) {
     for (std::size_t i = 0; i < st.prefills.size(); ++i) o += " #" + std::to_string(st.prefills[i]) + ":" + std::to_string(st.chunk_tokens[i]);
     o += " (" + model::human(st.prefill_s, "s") + ")";
   }
-  return o + ", " + st.bound;
+  o += ", " + st.bound;
+  // The first tokens it yields, each TTFT in its parts (three said in full; the JSON carries them all).
+  constexpr std::size_t kSaid = 3;
+  for (std::size_t i = 0; i < st.first_tokens.size() && i < kSaid; ++i) {
+    const StepRecord::FirstToken& f = st.first_tokens[i];
+    o += "; first token of #" + std::to_string(f.id) + ": TTFT " + model::human(f.ttft, "s") + " = front end " + model::human(f.overhead, "s") +
+         " + wait " + model::human(f.wait, "s") + " + queue " + model::human(f.queue, "s") + " + prefill " + model::human(f.prefill, "s");
+  }
+  if (st.first_tokens.size() > kSaid) o += "; " + std::to_string(st.first_tokens.size() - kSaid) + " more first tokens";
+  return o;
 }
 
 std::string steps_title(const ServeResult& r) {
@@ -159,7 +168,13 @@ std::string serve_json(const ServeResult& r) {
     w.end().array("prefills");
     for (std::size_t i = 0; i < st.prefills.size(); ++i) w.array().integer(st.prefills[i]).integer(st.chunk_tokens[i]).end();
     w.end().num("decode_s", st.decode_s).num("prefill_s", st.prefill_s).num("ctx", st.ctx).str("bound", st.bound);
-    w.num("kv_written_tokens", st.kv_written).num("kv_reserved_tokens", st.kv_reserved).end();
+    w.num("kv_written_tokens", st.kv_written).num("kv_reserved_tokens", st.kv_reserved);
+    w.array("first_tokens");
+    for (const StepRecord::FirstToken& f : st.first_tokens) {
+      w.object().integer("id", f.id).num("ttft_s", f.ttft).num("overhead_s", f.overhead).num("wait_s", f.wait).num("queue_s", f.queue);
+      w.num("prefill_s", f.prefill).end();
+    }
+    w.end().end();
   }
   w.end().end().newline();
   return w.take();

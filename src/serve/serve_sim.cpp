@@ -40,6 +40,7 @@ struct Instance {
   bool busy = false;
   double end = kInf;
   std::vector<std::uint32_t> dec, pre;  // the step in flight
+  std::int64_t record = -1;             // its record in the kept steps, or -1
 };
 
 // The chance p of each draft being accepted that gives a mean of `mean` tokens per step with `d` drafts:
@@ -70,7 +71,7 @@ class Replay {
  private:
   void issue(double t);
   void route(std::uint32_t slot, double t);
-  void add_ttft(const Request& q, double t);
+  void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
   double front_end(double t, int prompt);
   void start_step(int i, double t);
   void finish_step(int i, double t);
@@ -263,13 +264,20 @@ double Replay::front_end(double t, int prompt) {
 }
 
 // A first token out at t: TTFT and its parts.
-void Replay::add_ttft(const Request& q, double t) {
-  ttft_.add(t - q.arrival);
-  part_overhead_.add(q.ready - q.arrival);
-  const double wait = std::max(0.0, std::min(q.admitted, q.inflight_end) - q.ready);
-  part_wait_.add(wait);
-  part_queue_.add(std::max(0.0, q.admitted - q.ready - wait));
-  part_prefill_.add(t - q.admitted);
+void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
+  StepRecord::FirstToken f;
+  f.id = q.id;
+  f.ttft = t - q.arrival;
+  f.overhead = q.ready - q.arrival;
+  f.wait = std::max(0.0, std::min(q.admitted, q.inflight_end) - q.ready);
+  f.queue = std::max(0.0, q.admitted - q.ready - f.wait);
+  f.prefill = t - q.admitted;
+  ttft_.add(f.ttft);
+  part_overhead_.add(f.overhead);
+  part_wait_.add(f.wait);
+  part_queue_.add(f.queue);
+  part_prefill_.add(f.prefill);
+  if (step) step->first_tokens.push_back(f);
 }
 
 // Into the instance with the fewest outstanding requests, at t.
@@ -361,6 +369,7 @@ void Replay::start_step(int i, double t) {
   seconds = decode_s + prefill_s;
   in.busy = true;
   in.end = t + seconds;
+  in.record = -1;
   const std::uint64_t index = r_.steps;
   r_.steps += 1;
   r_.max_batch_seen = std::max<double>(r_.max_batch_seen, static_cast<double>(in.dec.size()));
@@ -384,6 +393,7 @@ void Replay::start_step(int i, double t) {
     rec.kv_written = static_cast<double>(written);
     rec.kv_reserved = in.kv_used;
     r_.trace.push_back(std::move(rec));
+    in.record = static_cast<std::int64_t>(r_.trace.size()) - 1;
   }
 }
 
@@ -431,7 +441,7 @@ void Replay::finish_step(int i, double t) {
     if (q.prefilled < q.prompt) continue;
     q.first = q.last = t;  // the last chunk's pass yields the first token
     q.generated = 1;
-    add_ttft(q, t);
+    add_ttft(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
     if (q.generated >= q.output) ++done;
   }
   if (done == 0) return;

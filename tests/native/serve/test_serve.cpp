@@ -337,9 +337,17 @@ TEST_CASE("serve: TTFT's parts add up to TTFT; a burst waits in the front end, t
     CHECK(p.prefill.mean > 0);
     if (fixed) CHECK(p.overhead.max > 32 * d.request_s);  // the burst's last request waited for the others'
   }
-  // Its JSON carries the parts for the page's table.
-  const serve::ServeResult r = replay(s, closed(8, 32));
+  // Its JSON carries the parts for the page's table, and each kept step the first tokens it yields, each
+  // TTFT in its parts, as the step's text says them.
+  serve::ServeSpec spec = closed(8, 32);
+  spec.steps = 4;
+  const serve::ServeResult r = replay(s, spec);
   const std::string j = serve::serve_json(r);
   CHECK(j.find("\"ttft_parts\"") != std::string::npos);
   CHECK(j.find("\"overhead\"") != std::string::npos);
+  REQUIRE(!r.trace.empty());
+  REQUIRE(!r.trace.front().first_tokens.empty());
+  const serve::StepRecord::FirstToken& f = r.trace.front().first_tokens.front();
+  CHECK(f.overhead + f.wait + f.queue + f.prefill == Approx(f.ttft).epsilon(1e-12));
+  CHECK(serve::step_text(r.trace.front()).find("first token of #" + std::to_string(f.id) + ": TTFT") != std::string::npos);
 }
