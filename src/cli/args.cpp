@@ -113,8 +113,12 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
     o.chart = std::string(a);
     return;
   }
+  if (have_command && o.command == Command::Validate && o.input_file.empty()) {
+    o.input_file = std::string(a);
+    return;
+  }
   if (have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    usage(r, ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
     return;
   }
   have_command = true;
@@ -128,7 +132,8 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
   else if (a == "chart") o.command = Command::Chart;
   else if (a == "fleet") o.command = Command::Fleet;
   else if (a == "serve") o.command = Command::Serve;
-  else usage(r, ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+  else if (a == "validate") o.command = Command::Validate;
+  else usage(r, ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
 }
 
 // One flag and its value. Flags that belong to the fleet command only are listed in `fleet_flags`.
@@ -237,8 +242,8 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
   }
-  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
-    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart, fleet or serve");
+  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params)) {
+    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "not with presets or params");
   }
   if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
     usage(r, ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
@@ -246,10 +251,10 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
   }
-  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
-      o.command != Command::CheckCard) {
-    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
+  if (!o.config_file.empty() && (o.command == Command::Presets || o.command == Command::Params)) {
+    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "not with presets or params (every other command takes a model)");
   }
+  if (o.command == Command::Validate && o.input_file.empty()) usage(r, ErrorCode::MissingField, "validate", "", "a measured-runs CSV file after the command");
   if (o.command == Command::Sweep) {
     if (o.axes.empty() || o.axes.size() > 2) {
       usage(r, ErrorCode::BadSyntax, "--over", std::to_string(o.axes.size()) + " axes", "one or two --over flags for sweep");
@@ -346,7 +351,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    usage(r, ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
     return r;
   }
   check_together(r, fleet_flags);

@@ -23,7 +23,7 @@ enum ExitCode : int {
   kExitFile = 4,      // the --scenario, --config or --trace file cannot be read
 };
 
-enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet, Serve };
+enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet, Serve, Validate };
 enum class Format { Text, Json, Csv };
 
 struct SetArg {
@@ -48,6 +48,7 @@ struct Options {
   std::string trace_file;                // --trace (fleet): a Mooncake-format trace
   std::string sweep_tier;                // --sweep (fleet): pool, dram or ssd
   std::string chart;                     // chart: roofline, sweep, breakdown, or a fleet chart (fleet-…)
+  std::string input_file;                // validate: the measured-runs CSV
   std::string hash;                      // --hash: a share link's hash (link/view_codec.h); scenario and path
   bool hash_given = false;
   std::string tier, object;              // --tier, --object (ledger): only the entries that match

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/cli.h"
+#include "evidence/anchors.h"
 #include "model/scenario.h"
 #include "serve/serve.h"
 #include "sim/fleet.h"
@@ -25,6 +26,8 @@ struct FromLink {
 
 // `tierscope anchors`: the measured points, the model's ratios and the summaries (run_anchors.cpp).
 void cmd_anchors(const Options& opt, Output& o);
+// The same for a chosen set of evaluated anchors (run_validate.cpp: the anchors of one loaded model).
+void print_anchors(const Options& opt, const std::vector<model::AnchorResult>& results, Output& o);
 
 // The commands that run traffic (run_traffic.cpp). A fleet run as the fleet command makes it (a trace when
 // --trace is given), with its sweep when asked; the serve command's spec (a link's serve= settings, the
@@ -36,5 +39,9 @@ bool serve_spec(const Options& opt, const model::Scenario& s, const FromLink& li
 // The serve command's replay, its refusals reported: false when it did not run.
 bool run_serve_command(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r);
 void cmd_serve(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o);
+
+// `tierscope validate FILE` (run_validate.cpp), and `anchors` with a model of its own (--config, or --hash with
+// model=): `s` holds that model when one was given.
+void cmd_with_model(const Options& opt, const model::Scenario& s, ReadFile read_file, Output& o);
 
 }  // namespace tierscope::cli

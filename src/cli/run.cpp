@@ -423,14 +423,20 @@ Output run(const Options& opt, ReadFile read_file) {
     case Command::Help: o.out = usage_text(); return o;
     case Command::Presets: cmd_presets(opt, o); return o;
     case Command::Params: cmd_params(opt, o); return o;
-    case Command::Anchors: cmd_anchors(opt, o); return o;
+    case Command::Anchors:
+      if (opt.config_file.empty() && !opt.hash_given) {
+        cmd_anchors(opt, o);
+        return o;
+      }
+      break;
     case Command::Figures:
     case Command::CheckCard:
     case Command::Sweep:
     case Command::Ledger:
     case Command::Chart:
     case Command::Fleet:
-    case Command::Serve: break;
+    case Command::Serve:
+    case Command::Validate: break;
   }
   Scenario s;
   FromLink link;
@@ -447,6 +453,7 @@ Output run(const Options& opt, ReadFile read_file) {
   else if (opt.command == Command::Ledger) cmd_ledger(opt, s, hash_path, o);
   else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
   else if (opt.command == Command::Serve) cmd_serve(opt, s, link, read_file, o);
+  else if (opt.command == Command::Validate || opt.command == Command::Anchors) cmd_with_model(opt, s, read_file, o);
   else cmd_sweep(opt, s, o);
   return o;
 }

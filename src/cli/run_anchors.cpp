@@ -84,8 +84,9 @@ void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::str
 
 // Measured serving points against the model under one set of engine constants, grouped by model family
 // (the table's order), each saying whether it counts toward the aim, and the summary line.
-void cmd_anchors(const Options& opt, Output& o) {
-  const std::vector<AnchorResult> results = evaluate_anchors();
+void cmd_anchors(const Options& opt, Output& o) { print_anchors(opt, evaluate_anchors(), o); }
+
+void print_anchors(const Options& opt, const std::vector<AnchorResult>& results, Output& o) {
   const std::vector<serve::ReplayedAnchor> replayed = serve::replay_anchors(results);
   const AnchorSummary sum = summarize_anchors(results);
   const serve::ReplaySummary rsum = serve::summarize_replayed(replayed, results);

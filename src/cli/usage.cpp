@@ -28,6 +28,8 @@ std::string usage_text() {
          "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
          "  serve         a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"
          "                E2E percentiles, output tokens per second per GPU and per user (docs/serve.md)\n"
+         "  validate FILE every row of a measured-runs CSV replayed by serve at its settings: TTFT and TPOT model ÷\n"
+         "                measured per model × GPU × engine, the rows it cannot express and why (docs/validation.md)\n"
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"

@@ -504,13 +504,14 @@ const char* anchor_family(const Anchor& a) {
 
 std::span<const Anchor> anchors() { return {kAnchors, sizeof kAnchors / sizeof kAnchors[0]}; }
 
-AnchorResult evaluate_anchor(const Anchor& a) {
+AnchorResult evaluate_anchor(const Anchor& a, const ModelArch* model) {
   AnchorResult r;
   r.anchor = &a;
   if (!make_preset(a.preset, r.scenario)) {
     r.why = std::string("unknown preset ") + a.preset;
     return r;
   }
+  if (model) r.scenario.model = *model;
   Scenario& s = r.scenario;
   bool to_capacity = false;
   std::int32_t requests = 0;  // 0: the benchmark's requests do not bound the batch

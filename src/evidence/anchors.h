@@ -77,7 +77,9 @@ struct AnchorResult {
 };
 
 // Evaluates one anchor (or all) under the shared engine constants; no per-point tuning.
-AnchorResult evaluate_anchor(const Anchor& a);
+// `model` (a loaded config.json's): evaluates the anchor with that model in place of its preset's; the
+// anchor's own settings (formats among them) still apply.
+AnchorResult evaluate_anchor(const Anchor& a, const ModelArch* model = nullptr);
 std::vector<AnchorResult> evaluate_anchors();
 
 // Whether an evaluated anchor counts toward the aim: it ran and does not need the serving replay.

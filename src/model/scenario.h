@@ -173,7 +173,7 @@ struct Hardware {
   double link_gbps = 0;        // scale-up link per GPU per direction (0 = catalog)
   std::int32_t link_domain = 0;  // GPUs on that link (0 = catalog); a wider instance crosses the NIC
   double link_eff = 0.8;       // achieved share of a link's bandwidth in collectives
-  double ar_lat_us = 3.5;      // latency of one all-reduce on the scale-up link
+  double ar_lat_us = 15;       // latency of one all-reduce on the scale-up link, as the engines run it
   double ar_rdma_lat_us = 47;  // latency of one all-reduce whose group spans nodes (NCCL over the NIC)
   double a2a_lat_us = 20;      // floor of one MoE dispatch or combine on the scale-up link
   double a2a_rdma_lat_us = 60; // the same floor when the expert group spans nodes (RDMA)

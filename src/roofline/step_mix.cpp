@@ -65,6 +65,7 @@ ChunkCost StepTimer::chunk(double tokens, double before) {
   ChunkCost out;
   out.alone = pp.time();
   out.compute = pp.t_compute() / std::max(1.0, t.dp);
+  out.rank = pp.t_compute();
   out.bound = bound_name(pp.full.time() >= pp.win.time() ? pp.full : pp.win);
   chunks_.emplace(k, out);
   return out;

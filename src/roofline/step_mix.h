@@ -26,6 +26,8 @@ struct ChunkCost {
   double alone = 0;    // the chunk as its own pass (prefill.time for a whole prompt from 0)
   double compute = 0;  // its compute alone, spread over the replicas: what it adds riding a decode step
                        // (the rule serve.prefill_share uses: its weights are streamed anyway)
+  double rank = 0;     // its compute on the one attention replica that runs it: under data-parallel attention
+                       // the other replicas wait for that rank at every MoE layer
   const char* bound = "";
 };
 

@@ -25,6 +25,9 @@ struct SchedulerDefaults {
   int budget = 0;
   PrefillMode prefill = PrefillMode::Chunked;
   const char* source = "";
+  // The engine's own work per request outside the GPU's steps: a fixed part and one per prompt token.
+  double request_s = 0, request_token_s = 0;
+  const char* request_source = "";
 };
 const SchedulerDefaults& scheduler_defaults(model::EngineKind e);
 
@@ -42,6 +45,12 @@ struct StepRecord {
   // generated) and reserved (each admitted request's prompt + output).
   double kv_written = 0, kv_reserved = 0;
   std::string bound;                    // the decode step's bound, or the prompt pass's
+  // The requests whose first token this step yields, with their TTFT's parts (they add up to its TTFT).
+  struct FirstToken {
+    std::uint32_t id = 0;
+    double ttft = 0, overhead = 0, wait = 0, queue = 0, prefill = 0;
+  };
+  std::vector<FirstToken> first_tokens;
 };
 
 struct ServeResult {
@@ -61,6 +70,13 @@ struct ServeResult {
   double mean_in_flight = 0;  // time-average of requests in the system
   double max_batch_seen = 0;
   Summary ttft, tpot, itl, e2e, queue;
+  // TTFT in the parts an engine makes it of, per request (they add up to its TTFT): the engine's own work
+  // before the scheduler sees the request and after its first token (tokenise, schedule, first sampling,
+  // stream); the wait for the step in flight when it arrived; the admission queue behind the running-batch
+  // cap and KV; the prefill from admission to the step that yields its first token.
+  struct TtftParts {
+    Summary overhead, wait, queue, prefill;
+  } ttft_parts;
   // TTFT, TPOT, ITL and E2E at each of `percentiles` (0, 2, …, 100 %), for the latency chart; a metric no
   // request measured is empty.
   std::vector<double> percentiles;

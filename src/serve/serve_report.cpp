@@ -32,6 +32,19 @@ constexpr Metric kMetrics[] = {{"ttft", "Time to First Token", &ServeResult::ttf
                                {"itl", "Inter-token Latency", &ServeResult::itl},
                                {"e2e", "End-to-end Latency", &ServeResult::e2e}};
 
+// TTFT's parts, each a row of the latency table after the four metrics (they add up to TTFT, request by request).
+struct Part {
+  const char* key;
+  const char* name;
+  const char* abbrev;
+  const Summary ServeResult::TtftParts::*field;
+};
+constexpr Part kParts[] = {
+    {"overhead", "TTFT: the engine's front end", "TTFT overhead", &ServeResult::TtftParts::overhead},
+    {"wait", "TTFT: wait for the step in flight", "TTFT wait", &ServeResult::TtftParts::wait},
+    {"queue", "TTFT: admission queue", "TTFT queue", &ServeResult::TtftParts::queue},
+    {"prefill", "TTFT: prefill to the first token", "TTFT prefill", &ServeResult::TtftParts::prefill}};
+
 std::string setup_text(const ServeResult& r) {
   std::string load = r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s";
   return r.engine + ", " + std::to_string(r.instances) + (r.instances == 1 ? " instance" : " instances") + " of " + std::to_string(r.gpus_per_instance) +
@@ -70,6 +83,13 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
     const std::string k = m.key == std::string("e2e") ? "E2EL" : m.key == std::string("itl") ? "ITL" : m.key == std::string("tpot") ? "TPOT" : "TTFT";
     out.push_back({m.key, m.name, k, fixed(s.mean * 1e3, 2), fixed(s.median * 1e3, 2), fixed(s.p90 * 1e3, 2), fixed(s.p99 * 1e3, 2)});
   }
+  // TTFT's parts after the four metrics, where a run measured TTFT.
+  if (r.ttft.n == 0) return out;
+  for (const Part& p : kParts) {
+    const Summary& x = r.ttft_parts.*p.field;
+    out.push_back({std::string("ttft_") + p.key, p.name, p.abbrev, fixed(x.mean * 1e3, 2), fixed(x.median * 1e3, 2), fixed(x.p90 * 1e3, 2),
+                   fixed(x.p99 * 1e3, 2)});
+  }
   return out;
 }
 
@@ -81,7 +101,16 @@ std::string step_text(const StepRecord& st) {
     for (std::size_t i = 0; i < st.prefills.size(); ++i) o += " #" + std::to_string(st.prefills[i]) + ":" + std::to_string(st.chunk_tokens[i]);
     o += " (" + model::human(st.prefill_s, "s") + ")";
   }
-  return o + ", " + st.bound;
+  o += ", " + st.bound;
+  // The first tokens it yields, each TTFT in its parts (three said in full; the JSON carries them all).
+  constexpr std::size_t kSaid = 3;
+  for (std::size_t i = 0; i < st.first_tokens.size() && i < kSaid; ++i) {
+    const StepRecord::FirstToken& f = st.first_tokens[i];
+    o += "; first token of #" + std::to_string(f.id) + ": TTFT " + model::human(f.ttft, "s") + " = front end " + model::human(f.overhead, "s") +
+         " + wait " + model::human(f.wait, "s") + " + queue " + model::human(f.queue, "s") + " + prefill " + model::human(f.prefill, "s");
+  }
+  if (st.first_tokens.size() > kSaid) o += "; " + std::to_string(st.first_tokens.size() - kSaid) + " more first tokens";
+  return o;
 }
 
 std::string steps_title(const ServeResult& r) {
@@ -125,6 +154,12 @@ std::string serve_json(const ServeResult& r) {
     const Summary& s = r.*m.field;
     w.object(m.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
   }
+  w.object("ttft_parts", model::json_lines(4));
+  for (const Part& p : kParts) {
+    const Summary& s = r.ttft_parts.*p.field;
+    w.object(p.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
+  }
+  w.end();
   w.array("steps_trace", model::json_lines(4));
   for (const StepRecord& st : r.trace) {
     w.object(model::kJsonSpaced).integer("index", static_cast<long long>(st.index)).num("start_s", st.start).num("seconds", st.seconds).integer("instance", st.instance);
@@ -133,7 +168,13 @@ std::string serve_json(const ServeResult& r) {
     w.end().array("prefills");
     for (std::size_t i = 0; i < st.prefills.size(); ++i) w.array().integer(st.prefills[i]).integer(st.chunk_tokens[i]).end();
     w.end().num("decode_s", st.decode_s).num("prefill_s", st.prefill_s).num("ctx", st.ctx).str("bound", st.bound);
-    w.num("kv_written_tokens", st.kv_written).num("kv_reserved_tokens", st.kv_reserved).end();
+    w.num("kv_written_tokens", st.kv_written).num("kv_reserved_tokens", st.kv_reserved);
+    w.array("first_tokens");
+    for (const StepRecord::FirstToken& f : st.first_tokens) {
+      w.object().integer("id", f.id).num("ttft_s", f.ttft).num("overhead_s", f.overhead).num("wait_s", f.wait).num("queue_s", f.queue);
+      w.num("prefill_s", f.prefill).end();
+    }
+    w.end().end();
   }
   w.end().end().newline();
   return w.take();
@@ -197,6 +238,10 @@ std::string serve_csv(const ServeResult& r) {
     const std::string k = m.key;
     o += k + "_mean_s," + model::num_exact(s.mean) + "\n" + k + "_median_s," + model::num_exact(s.median) + "\n" + k + "_p90_s," + model::num_exact(s.p90) +
          "\n" + k + "_p99_s," + model::num_exact(s.p99) + "\n";
+  }
+  for (const Part& p : kParts) {
+    const Summary& s = r.ttft_parts.*p.field;
+    o += std::string("ttft_") + p.key + "_mean_s," + model::num_exact(s.mean) + "\nttft_" + p.key + "_p99_s," + model::num_exact(s.p99) + "\n";
   }
   return o;
 }

@@ -29,6 +29,8 @@ struct Request {
   double arrival = 0, first = -1, last = 0;
   int prompt = 0, output = 0, prefilled = 0, generated = 0;
   int chunk = 0;  // tokens of its prompt in the step running now
+  // TTFT's parts: when the scheduler saw it, when the step in flight then ended, when it was admitted.
+  double ready = 0, inflight_end = 0, admitted = 0;
 };
 
 struct Instance {
@@ -38,6 +40,7 @@ struct Instance {
   bool busy = false;
   double end = kInf;
   std::vector<std::uint32_t> dec, pre;  // the step in flight
+  std::int64_t record = -1;             // its record in the kept steps, or -1
 };
 
 // The chance p of each draft being accepted that gives a mean of `mean` tokens per step with `d` drafts:
@@ -67,7 +70,9 @@ class Replay {
 
  private:
   void issue(double t);
-  void route(std::uint32_t slot);
+  void route(std::uint32_t slot, double t);
+  void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
+  double front_end(double t, int prompt);
   void start_step(int i, double t);
   void finish_step(int i, double t);
   void complete(Instance& in, Request& q, double t);
@@ -90,10 +95,12 @@ class Replay {
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
+  double overhead_s_ = 0, overhead_token_s_ = 0, front_free_ = 0;  // the engine's front end per request
   int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
+  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_;
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -107,6 +114,8 @@ bool Replay::setup(model::Errors& errors) {
   const PrefillMode mode = spec_.prefill == PrefillMode::Auto ? d.prefill : spec_.prefill;
   r_.engine = model::engine_label(s_.engine.kind);
   r_.prefill = prefill_mode_name(mode);
+  overhead_s_ = d.request_s;
+  overhead_token_s_ = d.request_token_s;
   first_ = mode == PrefillMode::First;
   none_ = mode == PrefillMode::None;
   pd_ = mode == PrefillMode::Pd;
@@ -223,26 +232,67 @@ void Replay::issue(double t) {
     r.first = r.last = t;
     r.generated = 1;
   }
+  // The engine's front end (tokenise, schedule) before its scheduler sees the request.
+  const double ready = none_ ? t : front_end(t, slots_[slot].prompt);
   if (pd_) {
     // The prefill pool keeps up, so a prompt waits for no other: its first token comes one prefill pass
     // later (the KV's hand-off to the decode pool left out), and the request joins the decode pool then.
     Request& r = slots_[slot];
     const double pass = timer_.chunk(r.prompt, 0).alone;
-    r.first = r.last = t + pass;
-    ttft_.add(pass);
-    handoffs_.push({t + pass, slot});
+    r.first = r.last = ready + pass;
+    r.ready = r.inflight_end = r.admitted = ready;
+    add_ttft(r, ready + pass);
+    handoffs_.push({ready + pass, slot});
     return;
   }
-  route(slot);
+  if (ready > t) {
+    handoffs_.push({ready, slot});  // joins the scheduler's queue when the front end is done with it
+    return;
+  }
+  route(slot, t);
 }
 
-// Into the instance with the fewest outstanding requests.
-void Replay::route(std::uint32_t slot) {
+// When the front end hands a request sent at t to the scheduler: a fixed cost and one per prompt token,
+// one request at a time (the engines tokenise in one process), so a burst of arrivals reaches the scheduler
+// spread out.
+double Replay::front_end(double t, int prompt) {
+  const double cost = overhead_s_ + overhead_token_s_ * prompt;
+  if (!(cost > 0)) return t;
+  const double start = std::max(t, front_free_);
+  front_free_ = start + cost;
+  return start + cost;
+}
+
+// A first token out at t: TTFT and its parts.
+void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
+  StepRecord::FirstToken f;
+  f.id = q.id;
+  f.ttft = t - q.arrival;
+  f.overhead = q.ready - q.arrival;
+  f.wait = std::max(0.0, std::min(q.admitted, q.inflight_end) - q.ready);
+  f.queue = std::max(0.0, q.admitted - q.ready - f.wait);
+  f.prefill = t - q.admitted;
+  ttft_.add(f.ttft);
+  part_overhead_.add(f.overhead);
+  part_wait_.add(f.wait);
+  part_queue_.add(f.queue);
+  part_prefill_.add(f.prefill);
+  if (step) step->first_tokens.push_back(f);
+}
+
+// Into the instance with the fewest outstanding requests, at t.
+void Replay::route(std::uint32_t slot, double t) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < inst_.size(); ++i) {
     if (inst_[i].waiting.size() + inst_[i].running.size() < inst_[best].waiting.size() + inst_[best].running.size()) best = i;
   }
-  inst_[best].waiting.push_back(slot);
+  Instance& in = inst_[best];
+  Request& q = slots_[slot];
+  if (!(none_ || pd_)) {
+    q.ready = t;
+    q.inflight_end = in.busy ? in.end : t;
+  }
+  in.waiting.push_back(slot);
 }
 
 // Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
@@ -254,6 +304,7 @@ void Replay::start_step(int i, double t) {
     const double need = static_cast<double>(q.prompt) + q.output;
     if (in.kv_used + need > r_.kv_tokens) break;
     in.kv_used += need;
+    slots_[in.waiting.front()].admitted = t;
     in.running.push_back(in.waiting.front());
     in.waiting.pop_front();
     queue_.add(t - q.arrival);
@@ -298,17 +349,27 @@ void Replay::start_step(int i, double t) {
     decode_s = d.seconds;
     bound = d.bound;
   }
+  // Chunks riding along spread over the attention replicas, but a step lasts as long as its slowest replica:
+  // at least the largest chunk's compute on the one replica that runs it.
+  double riding = 0, slowest = 0;
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
     const Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
     // The first chunk of a prompt-only step streams the weights; every other chunk costs its compute.
     const bool alone = in.dec.empty() && k == 0;
-    prefill_s += alone ? c.alone : c.compute;
-    if (alone) bound = c.bound;
+    if (alone) {
+      prefill_s += c.alone;
+      bound = c.bound;
+    } else {
+      riding += c.compute;
+      slowest = std::max(slowest, c.rank);
+    }
   }
+  prefill_s += std::max(riding, slowest);
   seconds = decode_s + prefill_s;
   in.busy = true;
   in.end = t + seconds;
+  in.record = -1;
   const std::uint64_t index = r_.steps;
   r_.steps += 1;
   r_.max_batch_seen = std::max<double>(r_.max_batch_seen, static_cast<double>(in.dec.size()));
@@ -332,6 +393,7 @@ void Replay::start_step(int i, double t) {
     rec.kv_written = static_cast<double>(written);
     rec.kv_reserved = in.kv_used;
     r_.trace.push_back(std::move(rec));
+    in.record = static_cast<std::int64_t>(r_.trace.size()) - 1;
   }
 }
 
@@ -379,7 +441,7 @@ void Replay::finish_step(int i, double t) {
     if (q.prefilled < q.prompt) continue;
     q.first = q.last = t;  // the last chunk's pass yields the first token
     q.generated = 1;
-    ttft_.add(t - q.arrival);
+    add_ttft(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
     if (q.generated >= q.output) ++done;
   }
   if (done == 0) return;
@@ -437,7 +499,7 @@ bool Replay::advance(std::uint64_t events) {
     if (who == kHandoff) {
       const std::uint32_t slot = handoffs_.top().second;
       handoffs_.pop();
-      route(slot);
+      route(slot, t_);
     } else if (who >= 0) {
       finish_step(who, t_);
     } else {
@@ -469,6 +531,7 @@ void Replay::finish() {
   r_.itl = itl_.summary();
   r_.e2e = e2e_.summary();
   r_.queue = queue_.summary();
+  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(), part_queue_.summary(), part_prefill_.summary()};
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
   r_.percentiles.clear();
   for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);

@@ -54,9 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.sets.push_back(SetArg{"nodes", "1"});
     if (chart != tierscope::model::ChartKind::FleetSweep) options.sweep_tier.clear();
   }
-  // Replays (serve, the frontier) and the anchors' replays: the parsing runs, long replays belong to the
-  // benchmark (fuzz_serve runs short replays with every flag).
-  if (options.command == Command::Anchors || (options.command == Command::Chart && chart == tierscope::model::ChartKind::Frontier)) return 0;
+  // Replays (serve, the frontier) and the anchors' and validate's replays: the parsing runs, long replays belong
+  // to the benchmark (fuzz_serve runs short replays with every flag; a measured-runs file's rows can ask for
+  // thousands of clients each).
+  if (options.command == Command::Anchors || options.command == Command::Validate ||
+      (options.command == Command::Chart && chart == tierscope::model::ChartKind::Frontier))
+    return 0;
   if (options.command == Command::Serve) {
     options.serve.requests = std::min(options.serve.requests > 0 ? options.serve.requests : 16, 16);
     options.serve.concurrency = std::min(options.serve.concurrency, 16);

@@ -53,7 +53,16 @@ TEST_CASE("serve: at concurrency 1 the replay gives the single-step figures") {
     model::compute_values(s, c);
     INFO(name);
     CHECK(r.completed == 4);
-    CHECK(r.ttft.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(1e-9));
+    // TTFT: the engine's front end (its fixed part and its part per prompt token), then the prompt's pass;
+    // alone in the engine, no wait for a step in flight and no queue.
+    const serve::SchedulerDefaults& d = serve::scheduler_defaults(s.engine.kind);
+    const double front = d.request_s + d.request_token_s * 1024;
+    CHECK(front > 0);
+    CHECK(r.ttft_parts.overhead.mean == Approx(front).epsilon(1e-9));
+    CHECK(r.ttft_parts.wait.mean == 0);
+    CHECK(r.ttft_parts.queue.mean == 0);
+    CHECK(r.ttft_parts.prefill.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(1e-9));
+    CHECK(r.ttft.mean == Approx(front + c.values[FigureId::PrefillTime]).epsilon(1e-9));
     CHECK(r.tpot.mean == Approx(c.values[FigureId::DecodeTpot]).epsilon(0.01));
     // Throughput per GPU: the serving figure amortises the prompt over the output as the replay does.
     CHECK(r.output_tps_gpu == Approx(c.values[FigureId::ServeTokensPerSGpu]).epsilon(0.02));
@@ -201,8 +210,10 @@ TEST_CASE("serve: disaggregated, each prompt takes one prefill pass and then dec
   s.work.ctx = 4096;
   model::Computed c;
   model::compute_values(s, c);
-  CHECK(a.ttft.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(0.01));
-  CHECK(a.ttft.p99 == Approx(a.ttft.mean).epsilon(0.02));
+  // After the engine's front end (a burst of clients passes it one at a time).
+  CHECK(a.ttft_parts.prefill.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(0.01));
+  CHECK(a.ttft_parts.prefill.p99 == Approx(a.ttft_parts.prefill.mean).epsilon(0.02));
+  CHECK(a.ttft.mean == Approx(a.ttft_parts.overhead.mean + a.ttft_parts.prefill.mean).epsilon(1e-9));
   // Decoding is the decode pool's: no prompt shares its steps.
   CHECK(a.tpot.mean == Approx(b.tpot.mean).epsilon(0.02));
   // The prefill pool: the prompts' GPU-seconds (one pass per replica of gpus ÷ dp GPUs) over the run.
@@ -303,4 +314,40 @@ TEST_CASE("serve: a replay run in slices gives run_serve's result, and its progr
   errors.clear();
   CHECK_FALSE(run.start(preset(), none, errors));
   CHECK_FALSE(run.started());
+}
+
+TEST_CASE("serve: TTFT's parts add up to TTFT; a burst waits in the front end, then for the step in flight and in the queue") {
+  const model::Scenario s = preset();
+  // Fixed lengths: every client sends at once, so the front end hands the burst over one request at a time
+  // and the later ones meet a step in flight; spread lengths keep requests arriving mid-step.
+  for (const bool fixed : {true, false}) {
+    serve::ServeSpec spec = closed(64, 256);
+    if (!fixed) {
+      spec.lengths = serve::Lengths::Random;
+      spec.range_ratio = 0.5;
+    }
+    const serve::ServeResult r = replay(s, spec);
+    const serve::ServeResult::TtftParts& p = r.ttft_parts;
+    INFO((fixed ? "fixed" : "random") << " lengths");
+    CHECK(p.overhead.n == r.ttft.n);
+    CHECK(p.overhead.mean + p.wait.mean + p.queue.mean + p.prefill.mean == Approx(r.ttft.mean).epsilon(1e-9));
+    const serve::SchedulerDefaults& d = serve::scheduler_defaults(s.engine.kind);
+    CHECK(p.overhead.mean >= d.request_s);
+    CHECK(p.wait.mean > 0);
+    CHECK(p.prefill.mean > 0);
+    if (fixed) CHECK(p.overhead.max > 32 * d.request_s);  // the burst's last request waited for the others'
+  }
+  // Its JSON carries the parts for the page's table, and each kept step the first tokens it yields, each
+  // TTFT in its parts, as the step's text says them.
+  serve::ServeSpec spec = closed(8, 32);
+  spec.steps = 4;
+  const serve::ServeResult r = replay(s, spec);
+  const std::string j = serve::serve_json(r);
+  CHECK(j.find("\"ttft_parts\"") != std::string::npos);
+  CHECK(j.find("\"overhead\"") != std::string::npos);
+  REQUIRE(!r.trace.empty());
+  REQUIRE(!r.trace.front().first_tokens.empty());
+  const serve::StepRecord::FirstToken& f = r.trace.front().first_tokens.front();
+  CHECK(f.overhead + f.wait + f.queue + f.prefill == Approx(f.ttft).epsilon(1e-12));
+  CHECK(serve::step_text(r.trace.front()).find("first token of #" + std::to_string(f.id) + ": TTFT") != std::string::npos);
 }

@@ -1,0 +1,98 @@
+// `tierscope validate FILE`: a measured-runs CSV replayed row by row (serve/validate.h), the rows shared over
+// the machine's cores; and `anchors` with a model of its own (--config, or --hash with model=): the carried
+// points of that model, evaluated with it.
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/commands.h"
+#include "model/params.h"
+#include "serve/validate.h"
+
+namespace tierscope::cli {
+
+using namespace tierscope::model;
+
+namespace {
+
+// The rows replayed on up to `threads` threads, each taking the next row not yet taken; the results in the
+// file's order whatever the timing (each row's replay is seeded on its own).
+std::vector<serve::RunResult> replay_rows(const serve::MeasuredFile& file, const serve::ValidateOptions& vo, unsigned threads) {
+  std::vector<serve::RunResult> results(file.runs.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < results.size(); i = next++) results[i] = serve::validate_run(file, i, vo);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  return results;
+}
+
+void cmd_validate(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+  std::string text, why;
+  if (!read_file(opt.input_file, text, why)) {
+    report(o, {make_error(ErrorCode::BadSyntax, "validate", opt.input_file, "a readable measured-runs CSV file (" + why + ")")}, kExitFile);
+    return;
+  }
+  serve::MeasuredFile file;
+  Errors errors;
+  if (!serve::read_measured_runs(text, file, errors)) {
+    for (Error& e : errors) e.field = opt.input_file + ": " + e.field;
+    report(o, errors, kExitInvalid);
+    return;
+  }
+  serve::ValidateOptions vo;
+  vo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
+  // A loaded config.json (or a link's model) stands in for every row's model.
+  if (!opt.config_file.empty() || opt.hash_given) vo.model = &s;
+  const unsigned cores = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  const std::vector<serve::RunResult> results = replay_rows(file, vo, cores);
+  if (opt.format == Format::Json) o.out = serve::validate_json(results, file);
+  else if (opt.format == Format::Csv) o.out = serve::validate_csv(results, file);
+  else o.out = serve::validate_text(results, opt.input_file);
+}
+
+// Whether two models are the same one, perhaps at other formats: every model key but the storage formats
+// and the checkpoint's size (a cross-check, never an input) reads the same.
+bool same_model(const ModelArch& a, const ModelArch& b) {
+  Scenario x, y;
+  x.model = a;
+  y.model = b;
+  for (const ParamDef& p : params()) {
+    if (p.group != ParamGroup::Model) continue;
+    const std::string_view k = p.key;
+    if (k.ends_with("_fmt") || k == "checkpoint_gb") continue;
+    if (get_param_text(x, p) != get_param_text(y, p)) return false;
+  }
+  return true;
+}
+
+// The carried points whose preset holds this model, evaluated with it (their formats and layouts as carried).
+void cmd_anchors_of(const Options& opt, const Scenario& s, Output& o) {
+  std::vector<AnchorResult> results;
+  for (const Anchor& a : anchors()) {
+    Scenario preset;
+    if (!make_preset(a.preset, preset) || !same_model(preset.model, s.model)) continue;
+    results.push_back(evaluate_anchor(a, &s.model));
+  }
+  if (results.empty()) {
+    report(o, {make_error(ErrorCode::Inconsistent, opt.config_file.empty() ? "--hash" : "--config", config_name(s).empty() ? scenario_label(s) : std::string(config_name(s)),
+                          "a model some carried point was measured on (the presets' models: `tierscope presets`)")},
+           kExitInvalid);
+    return;
+  }
+  print_anchors(opt, results, o);
+}
+
+}  // namespace
+
+void cmd_with_model(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
+  if (opt.command == Command::Validate) cmd_validate(opt, s, read_file, o);
+  else cmd_anchors_of(opt, s, o);
+}
+
+}  // namespace tierscope::cli

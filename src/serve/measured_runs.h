@@ -1,0 +1,55 @@
+// A file of measured serving runs (the columns of AIConfigurator's silicon sample: model, GPU system, engine
+// and version, formats, lengths, the benchmark's concurrency, the layout, the measured mean TTFT and TPOT)
+// read into rows. Pure: the caller reads the file. A file without a needed column is refused whole; a row
+// with a bad value is kept with the reason, so it counts as a run that cannot be expressed.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/errors.h"
+
+namespace tierscope::serve {
+
+// One pool of a disaggregated run (prefill or decode): its workers, each worker's layout and batch.
+struct MeasuredPool {
+  int batch = 0, workers = 0, tp = 0, pp = 0, adp = 0, moe_tp = 0, moe_ep = 0;
+};
+
+struct MeasuredRun {
+  int line = 0;               // the file's line (the header is line 1)
+  std::string id;             // the run's own name in the file
+  std::string model_path;     // the publisher's model id: "deepseek-ai/DeepSeek-R1"
+  std::string system;         // h100_sxm, h200_sxm, b200_sxm, b300_sxm, gb200, gb300
+  std::string backend;        // trtllm, sglang, vllm
+  std::string version;        // the engine's version as the file gives it (may be empty)
+  std::string precision;      // fp8, fp4, bf16, int4 or empty
+  std::string mode;           // agg or disagg
+  std::string gemm_quant;     // fp8, fp8_block, nvfp4, int4_wo, or empty (bf16)
+  std::string moe_quant;      // the routed experts' mode, as gemm_quant
+  int isl = 0, osl = 0;       // input and output tokens per request
+  int concurrency = 0;        // the benchmark's concurrent clients (batch_size)
+  int tp = 0, pp = 0, adp = 0, moe_tp = 0, moe_ep = 0;  // aggregated: attention TP, PP, attention DP, MoE TP × EP
+  MeasuredPool prefill, decode;                         // disaggregated: the two pools
+  double ttft_ms = 0, tpot_ms = 0;                      // measured means
+  std::string bad;            // why the row cannot be read ("" when it can): a bad number, an unknown system, …
+};
+
+struct MeasuredFile {
+  std::vector<MeasuredRun> runs;
+};
+
+// The largest file read: the shipped one is about 1 MB.
+constexpr std::size_t kMaxMeasuredBytes = 64u << 20;
+
+// Reads CSV text (RFC 4180 quoting, a header line naming the columns in any order, extra columns ignored).
+// False with errors naming the file's problem (empty, too large, a needed column missing, a malformed
+// quote); each row's own problem is kept in MeasuredRun::bad instead.
+bool read_measured_runs(std::string_view csv, MeasuredFile& out, model::Errors& errors);
+
+// The columns a file must have, for messages and docs.
+std::string measured_columns_text();
+
+}  // namespace tierscope::serve

@@ -1,0 +1,132 @@
+// One measured run replayed, and the rows summed up per partition: shares within 1.25× and 2×, the median
+// |log₂(model ÷ measured)| and its signed median (the bias), and the reasons of the rows not expressed.
+#include "serve/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "codec/url_codec.h"
+#include "roofline/figures.h"
+#include "serve/serve.h"
+
+namespace tierscope::serve {
+
+RunResult validate_run(const MeasuredFile& file, std::size_t row, const ValidateOptions& opt) {
+  const MeasuredRun& run = file.runs[row];
+  RunResult r;
+  r.row = row;
+  r.model = run.model_path;
+  r.gpu = run.system;
+  r.engine = run.backend;
+  r.isl = run.isl;
+  r.osl = run.osl;
+  r.concurrency = run.concurrency;
+  r.measured_ttft_s = run.ttft_ms / 1000.0;
+  r.measured_tpot_s = run.tpot_ms / 1000.0;
+  RunSetup setup;
+  if (!setup_for_run(run, opt, setup, r.why, r.reason)) return r;
+  const model::Scenario& s = setup.scenario;
+  r.gpus = s.hw.gpus;
+  r.tp = s.par.tp;
+  r.dp = s.par.dp;
+  r.ep = s.par.ep;
+  r.scenario = model::scenario_to_hash(s);
+  model::Computed c;
+  model::compute_values(s, c);
+  r.params = c.values[model::FigureId::ParamsTotal];
+  r.active_params = c.values[model::FigureId::ParamsActiveDecode];
+  ServeSpec spec;
+  spec.concurrency = setup.concurrency;
+  spec.requests = setup.requests;
+  spec.input = setup.input;
+  spec.output = setup.output;
+  spec.lengths = setup.range_ratio > 0 ? Lengths::Random : Lengths::Fixed;
+  spec.range_ratio = setup.range_ratio;
+  spec.seed = opt.seed;
+  ServeResult res;
+  model::Errors errors;
+  if (!run_serve(s, spec, res, errors)) {
+    const model::Error& e = errors.front();
+    r.why = e.message();
+    r.reason = e.code == model::ErrorCode::Infeasible ? "does not fit" : std::string(model::error_code_name(e.code));
+    return r;
+  }
+  if (res.completed == 0 || !(res.tpot.mean > 0) || !(res.ttft.mean > 0)) {
+    r.why = res.refused_why.empty() ? "no request completed" : "every request refused: " + res.refused_why;
+    r.reason = "requests refused";
+    return r;
+  }
+  r.expressed = true;
+  r.ttft_s = res.ttft.mean;
+  r.tpot_s = res.tpot.mean;
+  r.ttft_parts = TtftMeans{res.ttft_parts.queue.mean, res.ttft_parts.wait.mean, res.ttft_parts.prefill.mean, res.ttft_parts.overhead.mean};
+  return r;
+}
+
+namespace {
+
+double median(std::vector<double>& v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Acc {
+  Partition p;
+  std::vector<double> ttft_log, tpot_log;
+  std::map<std::string, int> cannot;
+};
+
+void add_metric(MetricStats& m, std::vector<double>& logs, double ratio) {
+  const double l = std::log2(ratio);
+  logs.push_back(l);
+  m.n += 1;
+  // Within 1.25×: |log₂| ≤ log₂ 1.25 (a hair of slack for ratios printed as exactly 1.25).
+  if (std::fabs(l) <= std::log2(1.25) + 1e-12) m.within_125 += 1;
+  if (std::fabs(l) <= 1.0 + 1e-12) m.within_2 += 1;
+}
+
+void finish_metric(MetricStats& m, std::vector<double>& logs) {
+  m.median_log2 = median(logs);
+  for (double& l : logs) l = std::fabs(l);
+  m.median_abs_log2 = median(logs);
+}
+
+}  // namespace
+
+std::vector<Partition> summarize(const std::vector<RunResult>& results, PartitionBy by) {
+  std::map<std::tuple<std::string, std::string, std::string>, Acc> groups;
+  for (const RunResult& r : results) {
+    std::tuple<std::string, std::string, std::string> key;
+    switch (by) {
+      case PartitionBy::ModelGpuEngine: key = {r.model, r.gpu, r.engine}; break;
+      case PartitionBy::EngineGpu: key = {"", r.gpu, r.engine}; break;
+      case PartitionBy::Engine: key = {"", "", r.engine}; break;
+      case PartitionBy::All: break;
+    }
+    Acc& a = groups[key];
+    std::tie(a.p.model, a.p.gpu, a.p.engine) = key;
+    a.p.rows += 1;
+    if (!r.expressed) {
+      a.cannot[r.reason] += 1;
+      continue;
+    }
+    a.p.expressed += 1;
+    add_metric(a.p.ttft, a.ttft_log, r.ttft_ratio());
+    add_metric(a.p.tpot, a.tpot_log, r.tpot_ratio());
+  }
+  std::vector<Partition> out;
+  for (auto& [key, a] : groups) {
+    finish_metric(a.p.ttft, a.ttft_log);
+    finish_metric(a.p.tpot, a.tpot_log);
+    for (const auto& [why, n] : a.cannot) a.p.cannot.emplace_back(why, n);
+    std::stable_sort(a.p.cannot.begin(), a.p.cannot.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+    out.push_back(std::move(a.p));
+  }
+  return out;
+}
+
+}  // namespace tierscope::serve

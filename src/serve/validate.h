@@ -1,0 +1,82 @@
+// `tierscope validate`: every row of a measured-runs file replayed by `serve` at the row's own settings (its
+// model at its formats, its GPU, engine and layout, its lengths and concurrency), the model's mean TTFT and
+// TPOT against the measured ones, summed up per model × GPU × engine. A row the tool cannot express is
+// counted with its reason, never dropped. Each row's result keeps what a later look-up of "the measured runs
+// nearest to a setup" needs: engine, GPU, model size, layout, concurrency, lengths and both ratios.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/scenario.h"
+#include "serve/measured_runs.h"
+
+namespace tierscope::serve {
+
+// What every row is replayed with. `model` (a loaded config.json's, or a link's model keys) replaces every
+// row's model when set; the row's formats still apply.
+struct ValidateOptions {
+  std::uint64_t seed = 1;
+  const model::Scenario* model = nullptr;
+};
+
+// The means of TTFT's parts over the run's requests, in seconds (serve's ttft_parts).
+struct TtftMeans {
+  double queue = 0, wait = 0, prefill = 0, overhead = 0;
+};
+
+// One row's outcome.
+struct RunResult {
+  std::size_t row = 0;         // index in MeasuredFile::runs
+  bool expressed = false;      // replayed; else `why` says what is missing
+  std::string why;             // the reason in full
+  std::string reason;          // the reason's short form, the same for rows that fail alike ("unknown-family qwen3_5_moe_text")
+  // Where the row belongs: its model id, GPU and engine as the model names them ("h200", "vllm").
+  std::string model, gpu, engine;
+  // What a nearest-run look-up compares (set when expressed): the model's size, the layout, the load.
+  double params = 0, active_params = 0;  // parameters in all and per token
+  int gpus = 0, tp = 0, dp = 0, ep = 0, concurrency = 0, isl = 0, osl = 0;
+  std::string scenario;        // the replayed scenario as a share link's hash
+  double ttft_s = 0, tpot_s = 0;                   // the replay's means
+  double measured_ttft_s = 0, measured_tpot_s = 0;  // the file's
+  TtftMeans ttft_parts;
+  double ttft_ratio() const { return measured_ttft_s > 0 ? ttft_s / measured_ttft_s : 0.0; }
+  double tpot_ratio() const { return measured_tpot_s > 0 ? tpot_s / measured_tpot_s : 0.0; }
+};
+
+// The scenario and the benchmark a row stands for: false with `why` (and its short form) when the row
+// cannot be expressed.
+struct RunSetup {
+  model::Scenario scenario;
+  int concurrency = 0, requests = 0, input = 0, output = 0;
+  double range_ratio = 0;
+};
+bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason);
+
+// Replays one row.
+RunResult validate_run(const MeasuredFile& file, std::size_t row, const ValidateOptions& opt);
+
+// How a set of rows fared on one metric.
+struct MetricStats {
+  int n = 0, within_125 = 0, within_2 = 0;
+  double median_abs_log2 = 0;  // median |log₂(model ÷ measured)|
+  double median_log2 = 0;      // median log₂(model ÷ measured): the signed bias
+};
+// One partition: its rows, the expressed ones' stats, and the others' reasons with their counts.
+struct Partition {
+  std::string model, gpu, engine;  // empty where the partition spans them
+  int rows = 0, expressed = 0;
+  MetricStats ttft, tpot;
+  std::vector<std::pair<std::string, int>> cannot;  // reason, rows; most first
+};
+enum class PartitionBy { ModelGpuEngine, EngineGpu, Engine, All };
+std::vector<Partition> summarize(const std::vector<RunResult>& results, PartitionBy by);
+
+// The report: the table per model × GPU × engine with a total (text), or one line per row (json, csv).
+std::string validate_text(const std::vector<RunResult>& results, std::string_view file_name);
+std::string validate_json(const std::vector<RunResult>& results, const MeasuredFile& file);
+std::string validate_csv(const std::vector<RunResult>& results, const MeasuredFile& file);
+
+}  // namespace tierscope::serve

@@ -1,0 +1,202 @@
+// A measured run as a scenario and a benchmark: its model (a preset that is that model, else the publisher's
+// config.json compiled in), its formats, GPU, engine and layout, its lengths and clients. Every way a row can
+// fail to be expressed is named, with a short form that rows failing alike share.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "base/text.h"
+#include "hf/hf_config.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "serve/validate.h"
+
+// The publishers' config.json files, compiled in from tests/data/hf_configs/ (src/serve/CMakeLists.txt), so
+// validate runs from any folder.
+#define TIERSCOPE_HF_CONFIG(sym) \
+  extern const unsigned char sym[]; \
+  extern const unsigned int sym##_size;
+TIERSCOPE_HF_CONFIG(tierscope_hfcfg_Qwen__Qwen3_32B)
+TIERSCOPE_HF_CONFIG(tierscope_hfcfg_Qwen__Qwen3_5_397B_A17B)
+TIERSCOPE_HF_CONFIG(tierscope_hfcfg_MiniMaxAI__MiniMax_M2_5)
+TIERSCOPE_HF_CONFIG(tierscope_hfcfg_moonshotai__Kimi_K2_5)
+TIERSCOPE_HF_CONFIG(tierscope_hfcfg_zai_org__GLM_5)
+#undef TIERSCOPE_HF_CONFIG
+
+namespace tierscope::serve {
+
+namespace {
+
+// How a model id of the file is built. A preset where one is that model (its sources come with it), else the
+// publisher's config.json read by the model's own reader. A quantised variant (nvidia/…-NVFP4, …-FP8) is its
+// base model: the row's formats say what it runs at.
+struct ModelSource {
+  const char* model_path;
+  const char* preset;     // or nullptr
+  const char* file;       // the config's name, as tests/data/hf_configs/ holds it
+  const unsigned char* text;
+  const unsigned int* size;
+};
+#define CFG(name, sym) nullptr, name, sym, &sym##_size
+const ModelSource kModels[] = {
+    {"deepseek-ai/DeepSeek-R1", "deepseek-r1-8xb200", nullptr, nullptr, nullptr},
+    {"nvidia/DeepSeek-R1-NVFP4", "deepseek-r1-8xb200", nullptr, nullptr, nullptr},
+    {"deepseek-ai/DeepSeek-V3", "deepseek-v3-8xh200", nullptr, nullptr, nullptr},
+    {"meta-llama/Llama-3.1-70B", "llama31-70b-8xh100", nullptr, nullptr, nullptr},
+    {"meta-llama/Llama-3.1-8B-Instruct", "llama31-8b-1xh100", nullptr, nullptr, nullptr},
+    {"nvidia/Llama-3.1-8B-Instruct-FP8", "llama31-8b-1xh100", nullptr, nullptr, nullptr},
+    {"openai/gpt-oss-120b", "gpt-oss-120b-1xh200", nullptr, nullptr, nullptr},
+    {"Qwen/Qwen3-235B-A22B-FP8", "qwen3-235b-a22b-4xh200", nullptr, nullptr, nullptr},
+    {"Qwen/Qwen3-32B", CFG("Qwen--Qwen3-32B", tierscope_hfcfg_Qwen__Qwen3_32B)},
+    {"nvidia/Qwen3-32B-NVFP4", CFG("Qwen--Qwen3-32B", tierscope_hfcfg_Qwen__Qwen3_32B)},
+    {"Qwen/Qwen3.5-397B-A17B", CFG("Qwen--Qwen3.5-397B-A17B", tierscope_hfcfg_Qwen__Qwen3_5_397B_A17B)},
+    {"MiniMaxAI/MiniMax-M2.5", CFG("MiniMaxAI--MiniMax-M2.5", tierscope_hfcfg_MiniMaxAI__MiniMax_M2_5)},
+    {"moonshotai/Kimi-K2.5", CFG("moonshotai--Kimi-K2.5", tierscope_hfcfg_moonshotai__Kimi_K2_5)},
+    {"zhipuai/GLM-5", CFG("zai-org--GLM-5", tierscope_hfcfg_zai_org__GLM_5)},
+};
+#undef CFG
+
+// The file's GPU systems and engines, as the model's keys name them.
+struct Name {
+  const char* file;
+  const char* key;
+};
+constexpr Name kSystems[] = {{"h100_sxm", "h100"}, {"h200_sxm", "h200"}, {"b200_sxm", "b200"}, {"b300_sxm", "b300"}, {"gb200", "gb200"}, {"gb300", "gb300"}};
+constexpr Name kEngines[] = {{"trtllm", "trtllm"}, {"sglang", "sglang"}, {"vllm", "vllm"}};
+// GEMM quantisation modes → the weights' format and the activations' entering the GEMMs. FP8 with per-tensor
+// scales; FP8 with 128 × 128 blocks (DeepSeek's, Qwen's -FP8); NVFP4, E2M1 with an E4M3 scale per 16 values
+// and FP4 activations (W4A4); INT4 weight-only (W4A16, Kimi's native format) as the model's nearest 4-bit format
+// with a scale per 32 values (assumed: MXFP4's 4.25 bits a weight against INT4's 4.5 with a BF16 scale per 32,
+// 6 % fewer weight bytes) and BF16 activations; empty: BF16.
+struct Quant {
+  const char* mode;
+  const char* weights;
+  const char* acts;
+};
+constexpr Quant kQuants[] = {
+    {"", "bf16", "bf16"}, {"fp8", "fp8", "fp8"}, {"fp8_block", "fp8_b128", "fp8"}, {"nvfp4", "fp4_g16", "fp4_g16"}, {"int4_wo", "fp4_g32", "bf16"}};
+
+template <typename T, std::size_t N>
+const T* find(const T (&table)[N], std::string_view name) {
+  for (const T& t : table) {
+    if (name == t.file) return &t;
+  }
+  return nullptr;
+}
+const Quant* find_quant(std::string_view mode) {
+  for (const Quant& q : kQuants) {
+    if (mode == q.mode) return &q;
+  }
+  return nullptr;
+}
+template <typename T, std::size_t N>
+std::string names(const T (&table)[N]) {
+  std::string s;
+  for (const T& t : table) s += (s.empty() ? "" : ", ") + std::string(t.file);
+  return s;
+}
+
+constexpr int kRequestsPerClient = 10;
+
+bool fail(std::string& why, std::string& reason, std::string full, std::string short_form) {
+  why = std::move(full);
+  reason = std::move(short_form);
+  return false;
+}
+
+// The row's model: a preset's, a compiled-in config.json's, or the one the options give.
+bool model_of(const MeasuredRun& run, const ValidateOptions& opt, model::Scenario& s, std::string& why, std::string& reason) {
+  if (opt.model) {
+    s = *opt.model;
+    return true;
+  }
+  const ModelSource* src = nullptr;
+  for (const ModelSource& m : kModels) {
+    if (run.model_path == m.model_path) src = &m;
+  }
+  if (!src) {
+    return fail(why, reason, "model_path: '" + run.model_path + "' is not a model validate knows (give its config.json with --config)",
+                "unknown model " + run.model_path);
+  }
+  if (src->preset) return model::make_preset(src->preset, s);
+  model::make_preset("llama31-70b-8xh100", s);  // its hardware, layout and workload are replaced below
+  model::Errors errors;
+  std::vector<std::string> notes;
+  const std::string_view text(reinterpret_cast<const char*>(src->text), *src->size);
+  if (!model::apply_hf_config(s, text, src->file, errors, notes)) {
+    const model::Error& e = errors.front();
+    return fail(why, reason, std::string(src->file) + ".json: " + e.message(), std::string(model::error_code_name(e.code)) + " " + e.value);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason) {
+  if (!run.bad.empty()) return fail(why, reason, "bad input: " + run.bad, "bad input");
+  const Name* gpu = find(kSystems, run.system);
+  if (!gpu) return fail(why, reason, "system: '" + run.system + "' is not one of " + names(kSystems), "unknown system " + run.system);
+  const Name* engine = find(kEngines, run.backend);
+  if (!engine) return fail(why, reason, "backend: '" + run.backend + "' is not one of " + names(kEngines), "unknown backend " + run.backend);
+  const Quant* gemm = find_quant(run.gemm_quant);
+  const Quant* moe = find_quant(run.moe_quant);
+  if (!gemm || !moe) {
+    const std::string& mode = gemm ? run.moe_quant : run.gemm_quant;
+    return fail(why, reason, std::string(gemm ? "moe_quant_mode" : "gemm_quant_mode") + ": '" + mode +
+                "' has no format in the model (fp8, fp8_block, nvfp4, int4_wo, or empty for bf16)",
+                "format " + mode);
+  }
+  if (run.mode == "disagg") {
+    return fail(why, reason,
+                "disaggregated: serve --prefill pd sizes its prefill pool to keep up with the prompts and leaves the KV hand-off out; "
+                "a prefill pool of fixed size (" + (run.prefill.workers > 0 ? std::to_string(run.prefill.workers) : std::string("its")) +
+                    " workers of TP " + std::to_string(run.prefill.tp) + " × DP " + std::to_string(std::max(1, run.prefill.adp)) +
+                    "), its queueing and the transfer are not inputs",
+                "disaggregated pools");
+  }
+  if (run.pp > 1) return fail(why, reason, "pp_size: " + std::to_string(run.pp) + " pipeline stages; the model runs one stage per instance", "pipeline parallel");
+  model::Scenario s;
+  if (!model_of(run, opt, s, why, reason)) return false;
+  const bool moe_model = s.model.experts > 0;
+  const int dp = std::max(1, run.adp);
+  const int gpus = run.tp * dp;
+  // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
+  int ep = 1;
+  if (moe_model) {
+    const int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
+    ep = run.moe_ep > 0 ? run.moe_ep : gpus / std::max(1, moe_tp);
+    if (moe_tp * ep != gpus) {
+      return fail(why, reason,
+                  "layout: MoE TP " + std::to_string(moe_tp) + " × EP " + std::to_string(ep) + " = " + std::to_string(moe_tp * ep) +
+                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus),
+                  "layout MoE TP × EP ≠ GPUs");
+    }
+  }
+  const std::string kv = engine->key == std::string_view("trtllm") && !run.gemm_quant.empty() ? "fp8" : "bf16";
+  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(run.tp) +
+                         "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) + "&pp=1&redundant=0&engine=" + engine->key +
+                         "&max_batch=0&dense_fmt=" + gemm->weights + "&act_fmt=" + gemm->acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
+                         "&prompt=" + std::to_string(run.isl) + "&output=" + std::to_string(run.osl) + "&prefix_hit=0" +
+                         "&batch=" + std::to_string(run.concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
+  if (moe_model) settings += "&experts_fmt=" + std::string(moe->weights);
+  model::Errors errors;
+  if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
+    const model::Error& e = errors.front();
+    // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
+    const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
+    return fail(why, reason, "layout: " + e.message(), "layout " + e.field + "=" + e.value + ": " + rule);
+  }
+  out.scenario = std::move(s);
+  out.concurrency = run.concurrency;
+  // The benchmark as AIConfigurator measures its silicon runs: fixed input and output lengths, a closed loop
+  // whose clients all start at once ("fixed isl/osl", "all C arrive at t=0",
+  // https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md). Ten requests per
+  // client: assumed, as InferenceX's client sends (the anchors' IX_CLIENT); the file does not say.
+  out.requests = kRequestsPerClient * run.concurrency;
+  out.input = run.isl;
+  out.output = std::max(2, run.osl);
+  out.range_ratio = 0;
+  return true;
+}
+
+}  // namespace tierscope::serve
