@@ -297,23 +297,22 @@ void set_panel(App& app, Panel p, bool open) {
 bool panel_open(const App& app, Panel p) { return (app.panels >> static_cast<int>(p)) & 1u; }
 
 bool panel_area_wanted(const App& app) {
-  if (app.canvas.help_open) return true;
+  if (app.help_open) return true;
   for (const Panel p : {Panel::Scenario, Panel::Modes, Panel::Card, Panel::Figures})
     if (panel_open(app, p)) return true;
   return panel_open(app, Panel::Inspector) &&
-         (app.canvas.selected.valid() || app.selected_figure >= 0 || app.canvas.inspector_shown);
+         (app.selected.valid() || app.selected_figure >= 0 || app.inspector_shown);
 }
 
-void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail) {
-  CanvasState& c = app.canvas;
-  if (c.selected == target && c.selection_id == id && c.selection_detail == detail) return;
-  // A new object opens the inspector at its top, its name and why it sits where it does in view.
-  if (target.valid() && !(c.selected == target)) c.scroll_request = static_cast<int>(Panel::Inspector);
-  c.selected = target;
-  c.selection_id = std::move(id);
-  c.selection_name = std::move(name);
-  c.selection_detail = std::move(detail);
+bool set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail) {
+  if (app.selected == target && app.selection_id == id && app.selection_detail == detail) return false;
+  const bool another = target.valid() && !(app.selected == target);
+  app.selected = target;
+  app.selection_id = std::move(id);
+  app.selection_name = std::move(name);
+  app.selection_detail = std::move(detail);
   ++app.revision;
+  return another;
 }
 
 std::string object_name(const App& app, anim::ObjectKind o) { return anim::object_label(o, app.scenario.model); }
@@ -665,8 +664,8 @@ std::string state_json(const App& app) {
   w.key("names");
   names_json(w, app);
   w.boolean("panelOpen", panel_area_wanted(app)).key("selection");
-  if (app.canvas.selected.valid() && !app.canvas.selection_id.empty()) {
-    w.object().str("id", app.canvas.selection_id).str("name", app.canvas.selection_name).str("detail", app.canvas.selection_detail).end();
+  if (app.selected.valid() && !app.selection_id.empty()) {
+    w.object().str("id", app.selection_id).str("name", app.selection_name).str("detail", app.selection_detail).end();
   } else {
     w.null();
   }

@@ -23,7 +23,7 @@ namespace {
 
 struct Context {
   tierscope::platform::Platform platform;
-  tierscope::ui::App app;
+  tierscope::ui::Screen app;
   tierscope::render::Renderer renderer;  // the canvas schematic's GL objects
   bool quit = false;
   bool model_ready = false;  // the model, the ledger and the bridge are set up (start_model has run)
@@ -145,14 +145,14 @@ void next_task(void (*step)(void*), Context& ctx) {
 void start_ledger(void* arg);
 void start_model(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
-  tierscope::ui::init_figures(ctx.app);
+  tierscope::app::init_figures(ctx.app);
   tierscope::bridge::mark("figures");
   next_task(start_ledger, ctx);
 }
 
 void start_ledger(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
-  tierscope::ui::init_ledger(ctx.app);
+  tierscope::app::init_ledger(ctx.app);
   tierscope::bridge::mark("model");
   tierscope::bridge::attach(&ctx.app, &ctx.platform);
   ctx.app.canvas.dark = tierscope::bridge::prefers_dark();

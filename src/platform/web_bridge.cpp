@@ -45,7 +45,7 @@ void ts_js_text_field(int active, float x, float y, float h);
 
 namespace tierscope::bridge {
 namespace {
-app::App* g_app = nullptr;              // the page's calls have no context argument, so the bridge keeps
+ui::Screen* g_app = nullptr;           // the page's calls have no context argument, so the bridge keeps
 platform::Platform* g_platform = nullptr;  // the two objects they act on (set once, at start-up)
 std::string g_out;                     // last string handed to JS; valid until the next call
 std::uint64_t g_published = ~0ull;     // app revision the page last heard about
@@ -63,7 +63,7 @@ void publish_state_if_changed() {
 #endif
 }
 
-void attach(app::App* app, platform::Platform* platform) {
+void attach(ui::Screen* app, platform::Platform* platform) {
   g_app = app;
   g_platform = platform;
 }
@@ -253,10 +253,10 @@ TS_EXPORT const char* ts_bridge_open_panel(const char* key) {
   if (!bridge::g_app) return not_ready();
   std::string_view k;
   if (!arg_text(key, k, 32)) return bad_arg("panel", 32);
-  int section = k == "help" ? app::kHelpSection : app::kNoSection;
-  for (int i = 0; i < app::kPanelCount && section == app::kNoSection; ++i)
+  int section = k == "help" ? ui::kHelpSection : ui::kNoSection;
+  for (int i = 0; i < app::kPanelCount && section == ui::kNoSection; ++i)
     if (k == app::panel_key(static_cast<app::Panel>(i))) section = i;
-  if (section == app::kNoSection) {
+  if (section == ui::kNoSection) {
     model::Errors e{model::make_error(model::ErrorCode::BadEnum, "panel", std::string(k),
                                       "scenario, modes, card, figures, inspector or help")};
     return hand_out(app::errors_json(e));

@@ -7,6 +7,9 @@
 
 namespace tierscope::sim {
 
+// The simulator's internal parts (fleet_state.h) by their own names.
+using namespace detail;
+
 std::int32_t FleetState::new_session() {
   return sessions.alloc();
 }

@@ -21,6 +21,9 @@
 
 namespace tierscope::ui {
 
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
+
 using anim::ObjectKind;
 using model::FigureId;
 
@@ -38,7 +41,7 @@ std::string adjustments_text(const std::vector<Adjustment>& moved) {
   return s;
 }
 
-void param_row(App& app, const model::ParamDef& p) {
+void param_row(Screen& app, const model::ParamDef& p) {
   ImGui::PushID(p.key);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -108,7 +111,7 @@ render::Rgba mode_colour(model::LayerMode m, const render::Palette& pal, bool fp
 
 }  // namespace
 
-void scenario_editor(App& app) {
+void scenario_editor(Screen& app) {
   model::Errors errors;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const model::PresetInfo* cur = model::find_preset(app.scenario.preset);
@@ -141,7 +144,7 @@ void scenario_editor(App& app) {
   }
 }
 
-void modes_panel(App& app) {
+void modes_panel(Screen& app) {
   const model::ModelArch& m = app.scenario.model;
   const render::Palette pal = render::palette(app.canvas.dark);
   para("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the selection "
@@ -204,7 +207,7 @@ void modes_panel(App& app) {
 
 // [SECTION] card check: one entry per claim (its text wraps; the computed value and verdict below it), so
 // nothing is squeezed into a narrow column and cut.
-void card_panel(App& app) {
+void card_panel(Screen& app) {
   CanvasState& c = app.canvas;
   if (c.card_revision != app.revision) {
     c.card = model::check_card(app.scenario);
@@ -241,7 +244,7 @@ void card_panel(App& app) {
 }
 
 // [SECTION] figures table: each label wraps in the first column; the value column fits its widest value.
-void figures_panel(App& app) {
+void figures_panel(Screen& app) {
   if (!ImGui::BeginTable("figures", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) return;
   ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed);
@@ -271,7 +274,7 @@ void figures_panel(App& app) {
 }
 
 // [SECTION] help: every key the canvas answers to (the page lists the same in the canvas's aria-keyshortcuts).
-void help_panel(App& app) {
+void help_panel(Screen& app) {
   const char* rows[][2] = {
       {"Space", "play / pause"},
       {"← →", "previous / next step"},

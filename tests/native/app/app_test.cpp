@@ -260,7 +260,7 @@ TEST_CASE("the panels ask for room only when they have something to show; the se
   app::set_panel(app, app::Panel::Card, true);
   CHECK(app::panel_area_wanted(app));
   app::set_panel(app, app::Panel::Card, false);
-  app.canvas.help_open = true;
+  app.help_open = true;
   CHECK(app::panel_area_wanted(app));
 }
 
@@ -460,16 +460,13 @@ TEST_CASE("a new selection scrolls the inspector back to its top, so the new obj
   app::init(app);
   const app::CanvasTarget kv{layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)};
   const app::CanvasTarget moe{layout::Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights)};
-  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
-  app.canvas.scroll_request = app::kNoSection;  // the panels drew it
-  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger");
-  CHECK(app.canvas.scroll_request == app::kNoSection);  // the same object with a new value keeps the reader's place
-  app::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
-  app.canvas.scroll_request = app::kNoSection;
-  app::set_selection(app, {}, "", "", "");
-  CHECK(app.canvas.scroll_request == app::kNoSection);
+  // set_selection says whether another object is now selected; the canvas then scrolls the inspector.
+  CHECK(app::set_selection(app, kv, "block:global-kv", "Global KV", "resident"));
+  CHECK_FALSE(app::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger"));  // the same object with a new value keeps the reader's place
+  CHECK(app.selection_detail == "resident, now larger");
+  CHECK(app::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident"));
+  CHECK_FALSE(app::set_selection(app, {}, "", "", ""));
+  CHECK_FALSE(app.selected.valid());
 }
 
 TEST_CASE("an imported model's link names it: a fresh app opened on it shows the same name and numbers") {
