@@ -1,7 +1,7 @@
 // URL hash codec: strict character checks, minimal output, exact round trip through the param registry.
 #include "codec/url_codec.h"
 
-#include "hf/hf_config.h"
+#include "model/model_names.h"
 #include "model/params.h"
 #include "model/presets.h"
 

@@ -11,6 +11,7 @@
 
 #include "base/text.h"
 #include "hf/hf_reader.h"
+#include "model/model_names.h"
 #include "model/presets.h"
 
 namespace tierscope::model {

@@ -175,19 +175,6 @@ inline std::string ranges(const std::vector<int>& layers) {
   return s;
 }
 
-// Names that appear in ids, labels and links: letters, digits, '.', '_' and '-' only, at most 64 characters.
-inline std::string clean_name(std::string_view raw) {
-  if (const std::size_t slash = raw.find_last_of("/\\"); slash != std::string_view::npos) raw.remove_prefix(slash + 1);
-  std::string out;
-  for (char c : raw) {
-    if (out.size() >= 64) break;
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-    out += ok ? c : '-';
-  }
-  while (!out.empty() && (out.front() == '-' || out.front() == '.')) out.erase(out.begin());
-  return out;
-}
-
 // [SECTION] the steps of the mapping
 
 // Weight, activation and KV formats from the dtype and quantization_config (hf_formats.cpp).

@@ -126,7 +126,6 @@ struct Work {
 };
 
 // The shared helpers (compute.cpp).
-double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
 EpConst ep_const(double E, double k, int ep, double skew = 1.0, int node_ranks = 0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
