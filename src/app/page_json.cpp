@@ -323,11 +323,8 @@ std::string figures_view_json(const App& app, std::string_view ids) {
   // One figure named in `ids` (comma-separated), or every figure when it is empty.
   const auto wanted = [ids](std::string_view id) {
     if (ids.empty()) return true;
-    for (std::size_t at = 0; at <= ids.size();) {
-      const std::size_t end = std::min(ids.find(',', at), ids.size());
-      if (ids.substr(at, end - at) == id) return true;
-      at = end + 1;
-    }
+    for (const std::string_view one : model::split(ids, ','))
+      if (one == id) return true;
     return false;
   };
   JsonWriter w(ids.empty() ? 64 * 1024 : 1024);

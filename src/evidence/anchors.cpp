@@ -514,11 +514,7 @@ AnchorResult evaluate_anchor(const Anchor& a) {
   Scenario& s = r.scenario;
   bool to_capacity = false;
   std::int32_t requests = 0;  // 0: the benchmark's requests do not bound the batch
-  std::string_view rest = a.settings;
-  while (!rest.empty()) {
-    const std::size_t amp = rest.find('&');
-    const std::string_view item = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+  for (const std::string_view item : split(a.settings, '&')) {
     const std::size_t eq = item.find('=');
     const std::string key(item.substr(0, eq)), value(item.substr(eq + 1));
     if (key == "batch" && value == "capacity") {

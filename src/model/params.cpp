@@ -45,11 +45,7 @@ static_assert(sizeof kSsdWriteKeys / sizeof *kSsdWriteKeys == static_cast<int>(S
 bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
   ModelArch m = s.model;
   m.engram_count = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t end = text.find(',', i);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view item = text.substr(i, end - i);
+  for (const std::string_view item : split(text, ',')) {
     const std::size_t colon = item.find(':');
     if (colon == std::string_view::npos || colon == 0 || colon + 1 >= item.size()) {
       why = "each table is layer:rows";
@@ -81,12 +77,10 @@ bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
     m.engram_layers[static_cast<std::size_t>(m.engram_count)] = static_cast<std::int32_t>(parts[0]);
     m.engram_rows[static_cast<std::size_t>(m.engram_count)] = static_cast<std::int32_t>(parts[1]);
     ++m.engram_count;
-    i = end + 1;
-    if (end == text.size()) break;
-    if (i == text.size()) {
-      why = "trailing comma";
-      return false;
-    }
+  }
+  if (text.ends_with(',')) {
+    why = "trailing comma";
+    return false;
   }
   s.model = m;
   return true;
