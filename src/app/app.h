@@ -212,18 +212,6 @@ void set_compare(App& app, bool on);
 // Short label of the KV storage policy for the header, derived from the model ("FP4 global KV").
 std::string policy_label(const model::Scenario& s);
 
-// JSON views for the page (see the bridge and README): stable field names, exact numbers.
-std::string state_json(const App& app);
-// The figures as the page and `tierscope figures --format json` give them: model::figures_to_json.
-std::string errors_json(const model::Errors& errors);
-// {ok, errors, adjustments}: a command's result with what else it moved.
-std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
-// {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
-std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
-// errors_json's members ("ok", "errors") written into an object the caller opened and goes on to fill (the
-// bridge's answers add their own members after them).
-void errors_members(model::JsonWriter& w, const model::Errors& errors);
-
 // The fleet view (app_fleet.cpp): a simulated day of traffic through the tiers for the current scenario.
 // Start it (empty trace text: synthetic traffic from the scenario's fleet keys), advance it a slice per
 // frame (sim::next_slice_events picks the slice from the last one's measured time), read its JSON: the same

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "app/app.h"
+#include "app/page_json.h"
 
 namespace tierscope::app::bridge_kit {
 

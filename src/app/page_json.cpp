@@ -126,9 +126,7 @@ void catalog_counters(JsonWriter& w, const App& app) {
   counter("global", kv.substr(0, kv.find(" (")), "per GPU", true);
   counter("swa", "SWA KV", "per GPU", m.n_win > 0);
   counter("engram", "Engram rows", "so far", m.engram_count > 0);  // read on this path up to the step
-  bool sparse = false;
-  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
-  counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true);
+  counter("policy", model::has_indexer(m) ? "CSA2 policy" : "KV policy", "", true);
   w.end();
 }
 

@@ -181,8 +181,6 @@ void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
 
 // A model with a sliding window, and one that replays it rather than caching it with the prefix.
-inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
-inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
 
 // Numbers in words, by unit.
 inline std::string B(double b) { return human(b, "B"); }

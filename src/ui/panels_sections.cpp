@@ -175,7 +175,7 @@ void modes_panel(Screen& app) {
   if (l < 0 || l >= m.layer_count) return;
   ImGui::Separator();
   const model::Layer& layer = m.layers[static_cast<std::size_t>(l)];
-  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  const bool ced = model::is_encoder_decoder(m);
   para("Layer " + std::to_string(l) + (ced ? (l < m.enc_layers ? " · causal encoder" : " · decoder") : ""));
   para(layer_role(m, l), true);
   model::Errors errors;
