@@ -1,5 +1,9 @@
 // The app controller: every change to the scenario, the path or the playback goes through here, so the
 // figures, the ledger, the time map and the state at this moment never disagree.
+//
+// Sections: init and the scenario · parameter edits, presets and imports · path and playback · panels and the
+// selection · tick · share links (apply_hash, view_hash) and the page's view · comparison and the walkthrough
+// · policy_label.
 #include "app/app.h"
 
 #include "anim/format.h"

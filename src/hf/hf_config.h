@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,9 +23,6 @@ struct HfModel {
   std::vector<InputOrigin> inputs;  // where each model key of params.h came from, one entry per key
   std::vector<std::string> notes;   // what was assumed, and the fields that have no bearing on the figures
 };
-
-// The families the reader knows (model_type values), for messages and docs.
-std::span<const char* const> hf_families();
 
 // Reads config.json text. A vision-language config is read through its text_config. `name_hint` names
 // the model when the file does not (a file or folder name; may be empty). Strict: malformed JSON, an

@@ -2,6 +2,10 @@
 // Each export is one row of web/lib/bridge.mjs's table (EXPORTS), or one of the module's own event hooks
 // web_bridge.js calls; arguments are read and answers handed back with the bridges' kit (app/bridge_kit.h).
 // Calls from the page before attach() are ignored; natively every call-out is a quiet fallback.
+//
+// Sections: the calls out to web_bridge.js (bridge::) · the module's own hooks (canvas size, theme, focus,
+// the text proxy, pointer) · scenario, path and playback, for window.tierscope, share links and postMessage ·
+// the fleet view, computed in the page's worker.
 #include "platform/web_bridge.h"
 
 #include "anim/format.h"

@@ -2,10 +2,10 @@
 // form (no per-token or per-session loops). Formulas and sources are in docs/model.md. This file holds the
 // shared passes every topic builds on and the driver that calls the topics (topic_*.cpp) in order.
 //
-// Sections: a pass's roofs (bound_name, Pass::close) · kernel counts per layer · parameters per attention
-// layer · what a layer range reads (read_sums) · the expert load (ep_const) · a layer
-// range's work (layers_work, add_work) · the decode and prompt passes (decode_pass, prompt_pass, prefill_of)
-// · feasibility reasons · Engram's fetch path · compute_values and its scopes · compute_all, the driver.
+// Sections: a pass's roofs (bound_name, Pass::close) · kernel counts per layer · what a layer range reads
+// (read_sums) · the expert load (ep_const) · a layer range's work (layers_work, add_work) · the decode and
+// prompt passes (decode_pass, prompt_pass, prefill_of) · feasibility reasons · Engram's fetch path ·
+// compute_values and its scopes · compute_all, the driver. The parameter count is model/param_count.cpp's.
 #include "roofline/topics.h"
 
 namespace tierscope::model {

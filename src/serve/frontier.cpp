@@ -1,5 +1,9 @@
 // The frontier chart: layouts × concurrencies replayed, the Pareto front over all of them, the measured
 // points of the same preset and GPU placed with the replay supplying the coordinate the source does not give.
+//
+// Sections: layouts and concurrencies to replay · the measured points as marks · pareto_front · the replay
+// grid and replayed_front · the source space (--source-space: layouts@concurrencies, conc, lengths) ·
+// front_at · frontier_chart.
 #include "serve/frontier.h"
 
 #include <algorithm>

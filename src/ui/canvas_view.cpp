@@ -1,6 +1,10 @@
 // The canvas frame: scene and layout from the app's state, pointer/touch/keyboard input on the canvas, the
 // layout's labels over the schematic (ImGui's font atlas is baked at the device ratio, so they stay sharp),
 // the hover tooltip, and layout_json() for the page.
+//
+// Sections: labels and the keyboard's walk over the canvas · focus_section · pointer, Esc and keys · the
+// tooltip and a target's words · layout_json's parts · find_item, target_name, select_target · canvas_frame,
+// canvas_render, layout_json.
 #include "ui/canvas_view.h"
 
 #include <imgui.h>
@@ -12,7 +16,6 @@
 #include <cstdio>
 #include <vector>
 
-#include "app/units.h"
 #include "base/hash.h"
 #include "base/json_writer.h"
 #include "base/text.h"
@@ -277,7 +280,7 @@ std::string target_detail(const Screen& app, CanvasTarget t, const Item* it) {
     case Kind::DecoderLayer:
       return it ? layout::mode_key(app.canvas.scene, it->first_layer, it->last_layer) : "";
     case Kind::Packet: return app.state.entry ? app.state.entry->sentence : "";
-    case Kind::Token: return "the prompt, " + count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
+    case Kind::Token: return "the prompt, " + model::count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
     case Kind::Stream:
       return app.canvas.scene.ced ? "each token's final encoder state, projected into the global KV the decoder reads"
                                   : "each token's final state, turned into the next token's logits";

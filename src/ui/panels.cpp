@@ -13,7 +13,6 @@
 #include <cstring>
 #include <string>
 
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "model/params.h"

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <string>
 
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "layout/layout.h"
@@ -109,7 +108,7 @@ void figure_list(Screen& app, FigureList l) {
 // [SECTION] inspector
 void inspect_layers(Screen& app, int first, int last) {
   const model::ModelArch& m = app.scenario.model;
-  para("Each drawn row stands for " + count_of(last - first + 1, "real layer", "real layers") + ".", true);
+  para("Each drawn row stands for " + model::count_of(last - first + 1, "real layer", "real layers") + ".", true);
   para(layout::mode_key(app.canvas.scene, first, last), true);
   if (ImGui::BeginTable("layers", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);
@@ -166,8 +165,8 @@ std::string layer_role(const model::ModelArch& m, int layer) {
       if (n++ < 12) readers += (readers.empty() ? "" : ", ") + std::to_string(j);
     }
     if (n > 12) readers += ", …";
-    std::string s = "owns global KV (1 row per " + count_of(m.layers[static_cast<std::size_t>(layer)].ratio, "token", "tokens") + ")";
-    s += n > 0 ? "; shared by " + count_of(n, "layer", "layers") + ": " + readers : "; no other layer reads it";
+    std::string s = "owns global KV (1 row per " + model::count_of(m.layers[static_cast<std::size_t>(layer)].ratio, "token", "tokens") + ")";
+    s += n > 0 ? "; shared by " + model::count_of(n, "layer", "layers") + ": " + readers : "; no other layer reads it";
     return s;
   }
   if (src < 0) return "no KV source before it";
@@ -198,7 +197,7 @@ void inspector(Screen& app) {
       // First why it sits in this tier and what would move it, then what it holds now.
       for (const std::string& why : why_here(o, st.tier, app.scenario, app.figures)) para(why);
       para(model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier), true);
-      if (st.tokens > 0) para("covering " + count_of(st.tokens, "token", "tokens"), true);
+      if (st.tokens > 0) para("covering " + model::count_of(st.tokens, "token", "tokens"), true);
       para(std::string("lifetime: ") + model::lifetime_name(anim::object_lifetime(o)), true);
       if (o == ObjectKind::EngramTables) {
         para("Engram: weights, not activations.");
@@ -217,15 +216,15 @@ void inspector(Screen& app) {
       std::string how;
       switch (t.index) {
         case 0:
-          how = "one GPU's " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip (of " + count_of(hw.gpus, "GPU", "GPUs") +
+          how = "one GPU's " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip (of " + model::count_of(hw.gpus, "GPU", "GPUs") +
                 " in the instance)";
           break;
         case 1:
-          how = "one GPU's " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B") + " (of " + count_of(hw.gpus, "GPU", "GPUs") +
+          how = "one GPU's " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B") + " (of " + model::count_of(hw.gpus, "GPU", "GPUs") +
                 "): weights and KV shown per GPU";
           break;
         case 2: how = "host DRAM parameter: " + model::num(hw.host_dram_gb) + " GB"; break;
-        default: how = count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
+        default: how = model::count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
       }
       para(how, true);
       const auto held = [&](int i) {

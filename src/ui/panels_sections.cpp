@@ -10,7 +10,6 @@
 #include <cstring>
 #include <string>
 
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "model/params.h"
@@ -223,7 +222,7 @@ void card_panel(Screen& app) {
                        : r.verdict == model::Verdict::HoldsOnlyIf ? ImVec4(0.94f, 0.72f, 0.36f, 1)
                                                                   : ImVec4(1.0f, 0.55f, 0.55f, 1);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("computed %s ·", display_value(r.value, info.unit).c_str());
+    ImGui::TextDisabled("computed %s ·", model::display_value(r.value, info.unit).c_str());
     ImGui::SameLine(0, 4);
     if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(model::verdict_name(r.verdict)).x > ImGui::GetContentRegionMax().x) ImGui::NewLine();
     ImGui::TextColored(c.dark ? col : ImVec4(col.x * 0.6f, col.y * 0.6f, col.z * 0.6f, 1), "%s", model::verdict_name(r.verdict));

@@ -1,6 +1,11 @@
 // The app controller: share links restore the view exactly, bad link parameters fall back one by one,
 // every operation keeps figures, ledger and state in step, and the state JSON carries what the page shows
 // (the model's kind and names, the selection, values an edit moved).
+//
+// Sections: share links and bad parameters · operations and the revision · edits and what they moved · the
+// state JSON (the model's kind, the panels, the selection) · config.json imports · setups that cannot run and
+// their fixes · the comparison and the figures view · the walkthrough's steps and the one-clock rule · the
+// view, presets and error codes as the page is told them.
 #include <catch2/catch.hpp>
 
 #include "app/app.h"

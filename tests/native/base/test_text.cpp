@@ -51,3 +51,15 @@ TEST_CASE("text: split walks the pieces between separators; none for empty text,
   CHECK(pieces("key=v&x=1", '&') == std::vector<std::string>{"key=v", "x=1"});
   CHECK(pieces("one line", '\n') == std::vector<std::string>{"one line"});
 }
+
+TEST_CASE("display wording: units once, whole sessions, singular and plural") {
+  CHECK(display_value(1, "sessions") == "1 session");
+  CHECK(display_value(282.4, "sessions") == "282 sessions");
+  CHECK(display_value(0.7, "sessions") == "0 sessions");
+  CHECK(display_value(12345.9, "sessions") == "12,345 sessions");
+  CHECK(display_value(1, "experts") == "1 expert");
+  CHECK(display_value(6, "experts") == "6 experts");
+  CHECK(display_value(890, "B/token") == "890 B/token");
+  CHECK(count_of(1, "layer", "layers") == "1 layer");
+  CHECK(count_of(80, "layer", "layers") == "80 layers");
+}
