@@ -20,11 +20,18 @@ if(EMSCRIPTEN)
   target_include_directories(tierscope_headers SYSTEM INTERFACE "${TIERSCOPE_DEPS}/include-shim")
 endif()
 
-# tierscope_room(<room> SOURCES <files...> DEPS <rooms...>): one folder of src/ as one static library,
-# tierscope_<room>, linking the rooms it may include (tools/check-layers holds the includes to that order).
+# tierscope_room(<room> [OBJECT] SOURCES <files...> DEPS <rooms...>): one folder of src/ as one static
+# library, tierscope_<room>, linking the rooms it builds on. tools/check-layers reads these calls (the room
+# and its DEPS) as the layer order, holds every include to it and compares it with docs/architecture.md.
+# OBJECT makes an object library instead, whose every file goes into what links it (a module's exports that
+# only JavaScript calls).
 function(tierscope_room room)
-  cmake_parse_arguments(R "" "" "SOURCES;DEPS" ${ARGN})
-  add_library(tierscope_${room} STATIC ${R_SOURCES})
+  cmake_parse_arguments(R "OBJECT" "" "SOURCES;DEPS" ${ARGN})
+  if(R_OBJECT)
+    add_library(tierscope_${room} OBJECT ${R_SOURCES})
+  else()
+    add_library(tierscope_${room} STATIC ${R_SOURCES})
+  endif()
   target_include_directories(tierscope_${room} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   set(_deps tierscope_headers)
   foreach(_d ${R_DEPS})

@@ -32,13 +32,14 @@ add_library(sdl2_web STATIC IMPORTED)
 set_target_properties(sdl2_web PROPERTIES IMPORTED_LOCATION "${TIERSCOPE_SDL2_PREFIX}/lib/libSDL2.a")
 
 # --- the app -------------------------------------------------------------------------------------------
-# The top three rooms (ImGui panels, the GL renderer, the browser platform) over the app controller's library.
-file(GLOB TIERSCOPE_WEB_SOURCES CONFIGURE_DEPENDS
-  ${PROJECT_SOURCE_DIR}/src/platform/*.cpp ${PROJECT_SOURCE_DIR}/src/ui/*.cpp ${PROJECT_SOURCE_DIR}/src/render/*.cpp)
-add_executable(tierscope_web ${TIERSCOPE_WEB_SOURCES})
+# The top three rooms (the GL renderer, the ImGui panels, the browser platform) over the app controller's
+# library; the page's module is the platform with everything it builds on, and the embedded files.
+foreach(_room render ui platform)
+  add_subdirectory(src/${_room})
+endforeach()
+add_executable(tierscope_web)
 set_target_properties(tierscope_web PROPERTIES OUTPUT_NAME tierscope SUFFIX ".js")
-target_include_directories(tierscope_web PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(tierscope_web PRIVATE tierscope_app imgui sdl2_web tierscope_headers)
+target_link_libraries(tierscope_web PRIVATE tierscope_platform)
 tierscope_own_target(tierscope_web)
 tierscope_embed(tierscope_web tierscope_font_ui "${TIERSCOPE_DEPS}/fonts/current/inter-canvas.otf")
 tierscope_embed(tierscope_web tierscope_font_symbols "${TIERSCOPE_DEPS}/fonts/current/dejavu-symbols.ttf")

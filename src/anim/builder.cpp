@@ -20,7 +20,7 @@ std::string FL(double flop) { return model::human(flop, "FLOP"); }
 Builder::Builder(const model::Scenario& scenario, const model::Figures& figures, Ledger& ledger)
     : s(scenario), m(scenario.model), f(figures), v(figures.computed.values), t(figures.computed.terms), out(ledger),
       z(model::kv_sizes(scenario.model)) {
-  ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  ced = model::is_encoder_decoder(m);
 }
 
 std::string Builder::sessions_x(double n) { return N(n) + (n == 1 ? " session × " : " sessions × "); }

@@ -81,11 +81,6 @@ void entry_json(model::JsonWriter& w, const LedgerEntry& e) {
 
 }  // namespace
 
-const char* ledger_format_key(LedgerFormat f) {
-  const int i = static_cast<int>(f);
-  return kFormats[(i >= 0 && i < 3) ? i : 0];
-}
-
 bool parse_ledger_format(std::string_view key, LedgerFormat& out, model::Error& err) {
   for (int i = 0; i < 3; ++i) {
     if (key == kFormats[i]) {

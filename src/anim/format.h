@@ -15,7 +15,6 @@ inline constexpr const char* kLedgerBytesScope = "per GPU";
 inline constexpr const char* kLedgerFlopScope = "over the instance";
 
 enum class LedgerFormat : std::uint8_t { Text, Json, Csv, Count };
-const char* ledger_format_key(LedgerFormat f);  // "text", "json", "csv"
 // Strict: exact key only; on failure `err` names the field ("format"), the value and the allowed keys.
 bool parse_ledger_format(std::string_view key, LedgerFormat& out, model::Error& err);
 

@@ -110,24 +110,18 @@ std::string kv_name(const model::ModelArch& m) {
   }
   return "Global KV (" + fmt + ")";
 }
-bool has_indexer(const model::ModelArch& m) {
-  for (int i = 0; i < m.layer_count; ++i) {
-    if (m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full) return true;
-  }
-  return false;
-}
 }  // namespace
 
 std::string object_label(ObjectKind o, const model::ModelArch& m) {
   switch (o) {
     case ObjectKind::MoeWeights: return m.experts > 0 ? "MoE weights" : "Dense weights";
     case ObjectKind::GlobalKv: return kv_name(m);
-    case ObjectKind::SparseIndex: return m.cand_src >= 0 ? "CSA2 sparse index" : has_indexer(m) ? "Sparse index" : "Sparse index (none)";
+    case ObjectKind::SparseIndex: return m.cand_src >= 0 ? "CSA2 sparse index" : model::has_indexer(m) ? "Sparse index" : "Sparse index (none)";
     case ObjectKind::SwaWindow: return m.n_win > 0 ? "SWA KV: active window" : "Sliding window (none)";
     case ObjectKind::SwaPool: return m.n_win > 0 ? "SWA KV: recent-session pool" : "SWA pool (none)";
     case ObjectKind::EngramTables: return m.engram_count > 0 ? "Engram tables" : "Engram tables (none)";
     case ObjectKind::PrefixCache: return kv_name(m) + ": persistent prefix cache";
-    case ObjectKind::HiddenStream: return m.enc_layers > 0 && m.enc_layers < m.layer_count ? "Hidden stream" : "Hidden states";
+    case ObjectKind::HiddenStream: return model::is_encoder_decoder(m) ? "Hidden stream" : "Hidden states";
     case ObjectKind::WorkingSet:
     case ObjectKind::Tokens:
     case ObjectKind::Count: break;
@@ -136,12 +130,12 @@ std::string object_label(ObjectKind o, const model::ModelArch& m) {
 }
 
 std::string path_label(PathId p, const model::ModelArch& m) {
-  if (p == PathId::Csa2Modes && m.cand_src < 0) return has_indexer(m) ? "Sparse layer modes" : "Layer by layer";
+  if (p == PathId::Csa2Modes && m.cand_src < 0) return model::has_indexer(m) ? "Sparse layer modes" : "Layer by layer";
   return path_label(p);
 }
 
 std::string endpoint_label(Endpoint e, const model::ModelArch& m) {
-  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  const bool ced = model::is_encoder_decoder(m);
   if (ced) return endpoint_label(e);
   switch (e) {
     case Endpoint::Encoder: return "layers";
@@ -152,8 +146,8 @@ std::string endpoint_label(Endpoint e, const model::ModelArch& m) {
 }
 
 std::string path_summary(PathId p, const model::ModelArch& m) {
-  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
-  const bool win = m.n_win > 0, engram = m.engram_count > 0, moe = m.experts > 0, idx = has_indexer(m);
+  const bool ced = model::is_encoder_decoder(m);
+  const bool win = m.n_win > 0, engram = m.engram_count > 0, moe = m.experts > 0, idx = model::has_indexer(m);
   const std::string kv = kv_name(m);
   switch (p) {
     case PathId::Prefill:

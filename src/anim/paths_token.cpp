@@ -1,4 +1,7 @@
 // The per-token paths: prefill and one decode step, each entry lasting a model figure (or a stated share).
+//
+// Sections: who authors the KV · [SECTION] prefill · [SECTION] decode (Engram, weights, the indexer, the
+// gather, the fixed terms, the caches' append) · build_decode.
 #include <algorithm>
 #include <cmath>
 

@@ -6,10 +6,10 @@
 #include "anim/ledger.h"
 #include "anim/playback.h"
 #include "anim/state.h"
-#include "app/canvas_state.h"
 #include "base/errors.h"
 #include "base/json_writer.h"
 #include "charts/charts.h"
+#include "layout/layout.h"
 #include "model/params.h"
 #include "model/scenario.h"
 #include "roofline/figures.h"
@@ -58,6 +58,14 @@ struct FleetClock {
 // Simulated hours per screen second at speed 1 when the fleet clock plays (a day in 12 s).
 constexpr double kFleetHoursPerSecond = 2;
 
+// An item of the canvas by kind and index (stable across frames, unlike a pointer into the layout).
+struct CanvasTarget {
+  layout::Kind kind = layout::Kind::Count;
+  int index = -1;
+  bool valid() const { return kind != layout::Kind::Count; }
+  bool operator==(const CanvasTarget&) const = default;
+};
+
 struct App {
   model::Scenario scenario;
   model::Figures figures;
@@ -72,7 +80,12 @@ struct App {
   // so the bridge tells the page once per change, not once per frame.
   std::uint64_t revision = 0;
   bool animating = false;     // true while playing: the platform then draws every frame
-  CanvasState canvas;         // the canvas's geometry and pointer state (canvas_view.cpp)
+  // What the canvas has selected, in words for the page's live region (set_selection), and which of the
+  // panel area's sections were asked for without a panel of their own: the page's state reports them.
+  CanvasTarget selected;
+  std::string selection_id, selection_name, selection_detail;
+  bool help_open = false;
+  bool inspector_shown = false;  // the inspector was asked for (key I) with nothing selected
   EditParamFn edit = edit_param_rules;
   // What the last parameter edit moved besides the edited field, numbered so the page shows each once.
   std::vector<Adjustment> adjustments;
@@ -150,8 +163,9 @@ bool panel_open(const App& app, Panel p);
 // True when some panel has something to show, so the canvas reserves room for the panels (the inspector
 // counts with a selection, a picked figure, or when asked for).
 bool panel_area_wanted(const App& app);
-// Changes the canvas selection (and says so to the page: its id, name and a one-line summary).
-void set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail);
+// Changes the canvas selection (and says so to the page: its id, name and a one-line summary). True when
+// another object is now selected: the inspector then opens at its top.
+bool set_selection(App& app, CanvasTarget target, std::string id, std::string name, std::string detail);
 
 // Names of state objects and of the ends of moves, as the app shows them for this model (the page's ledger
 // takes them from state_json's "names", never from a list of its own).
@@ -197,18 +211,6 @@ void set_compare(App& app, bool on);
 
 // Short label of the KV storage policy for the header, derived from the model ("FP4 global KV").
 std::string policy_label(const model::Scenario& s);
-
-// JSON views for the page (see the bridge and README): stable field names, exact numbers.
-std::string state_json(const App& app);
-// The figures as the page and `tierscope figures --format json` give them: model::figures_to_json.
-std::string errors_json(const model::Errors& errors);
-// {ok, errors, adjustments}: a command's result with what else it moved.
-std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
-// {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
-std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
-// errors_json's members ("ok", "errors") written into an object the caller opened and goes on to fill (the
-// bridge's answers add their own members after them).
-void errors_members(model::JsonWriter& w, const model::Errors& errors);
 
 // The fleet view (app_fleet.cpp): a simulated day of traffic through the tiers for the current scenario.
 // Start it (empty trace text: synthetic traffic from the scenario's fleet keys), advance it a slice per

@@ -1,6 +1,10 @@
 // The app controller's fleet view: a run of the current scenario, computed here (one sim::FleetRun per app,
 // advanced in slices) or in the page's worker (its view handed over, fleet_adopt); the fleet clock over the run's hours; and what the view shows at the
 // clock — the page's counters and hourly ledger, the canvas's occupancy — all as the model's own text.
+//
+// Sections: the clock's helpers and the view's words · start, advance, adopt, progress, cancel, status · the
+// clock (hours, play, pause, seek, tick) · the clock's text and the canvas's occupancy · fleet_state_json ·
+// the hourly ledger, exports and charts.
 #include "app/app.h"
 
 #include <algorithm>

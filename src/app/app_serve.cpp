@@ -19,12 +19,7 @@ constexpr std::size_t kMaxServeSteps = 10000;  // as many as `tierscope serve --
 // `field` at the first value that is not one.
 bool read_shares(std::string_view text, const char* field, std::vector<float>& out, model::Errors& errors) {
   out.clear();
-  std::size_t a = 0;
-  while (a < text.size()) {
-    std::size_t b = text.find(',', a);
-    if (b == std::string_view::npos) b = text.size();
-    const std::string_view item = text.substr(a, b - a);
-    a = b + 1;
+  for (const std::string_view item : model::split(text, ',')) {
     double v = -1;
     if (!model::read_number(item, v) || !(v >= 0 && v <= 1) || out.size() >= kMaxServeSteps) {
       errors.push_back(model::make_error(model::ErrorCode::OutOfRange, field, item.empty() ? std::string("(empty)") : std::string(item),

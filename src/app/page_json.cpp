@@ -126,9 +126,7 @@ void catalog_counters(JsonWriter& w, const App& app) {
   counter("global", kv.substr(0, kv.find(" (")), "per GPU", true);
   counter("swa", "SWA KV", "per GPU", m.n_win > 0);
   counter("engram", "Engram rows", "so far", m.engram_count > 0);  // read on this path up to the step
-  bool sparse = false;
-  for (int i = 0; i < m.layer_count; ++i) sparse = sparse || m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Full;
-  counter("policy", sparse ? "CSA2 policy" : "KV policy", "", true);
+  counter("policy", model::has_indexer(m) ? "CSA2 policy" : "KV policy", "", true);
   w.end();
 }
 
@@ -323,11 +321,8 @@ std::string figures_view_json(const App& app, std::string_view ids) {
   // One figure named in `ids` (comma-separated), or every figure when it is empty.
   const auto wanted = [ids](std::string_view id) {
     if (ids.empty()) return true;
-    for (std::size_t at = 0; at <= ids.size();) {
-      const std::size_t end = std::min(ids.find(',', at), ids.size());
-      if (ids.substr(at, end - at) == id) return true;
-      at = end + 1;
-    }
+    for (const std::string_view one : model::split(ids, ','))
+      if (one == id) return true;
     return false;
   };
   JsonWriter w(ids.empty() ? 64 * 1024 : 1024);

@@ -1,16 +1,31 @@
-// What the page's DOM shows, as JSON from the app: the catalog of names and labels, the ledger panel's
-// rows, the figures and card check tables and their downloads, and the chart series. The page formats
-// nothing itself: every name, label and number text comes from here (see web/lib/bridge.mjs).
+// What the page shows, as JSON from the app: its state, the answers of its operations, the catalog of names
+// and labels, the ledger panel's rows, the figures and card check tables and their downloads, and the chart
+// series. The page formats nothing itself: every name, label and number text comes from here (see
+// web/lib/bridge.mjs).
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "anim/format.h"
 #include "app/app.h"
 #include "base/errors.h"
+#include "base/json_writer.h"
 
 namespace tierscope::app {
+
+// The app's state for the page (state_json.cpp; see the bridge and README): stable field names, exact numbers.
+std::string state_json(const App& app);
+// {ok, errors}: a command's result, each error {code, field, value, allowed, message}.
+std::string errors_json(const model::Errors& errors);
+// {ok, errors, adjustments}: a command's result with what else it moved.
+std::string result_json(const model::Errors& errors, const std::vector<Adjustment>& adjustments);
+// {ok, errors, notes}: errors_json with the notes of an operation that reports them (load_config).
+std::string errors_notes_json(const model::Errors& errors, const std::vector<std::string>& notes);
+// errors_json's members ("ok", "errors") written into an object the caller opened and goes on to fill (the
+// bridge's answers add their own members after them).
+void errors_members(model::JsonWriter& w, const model::Errors& errors);
 
 // Every enumeration and label the page shows, for the model at hand: paths (key, label, summary), objects
 // and endpoints (key, label; endpoints say whether they are a memory tier), speeds (value, label), panels,

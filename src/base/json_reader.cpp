@@ -1,5 +1,8 @@
 // The strict JSON reader: an explicit stack instead of recursion (any depth reads and writes without using
 // the call stack), UTF-8 checked as it is read, numbers through the C library's own conversions.
+//
+// Sections: a Value's reads · [SECTION] reading (the Reader, an explicit stack; Document::parse) · [SECTION]
+// writing (numbers, strings, Value::dump).
 #include "base/json_reader.h"
 
 #include <algorithm>

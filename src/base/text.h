@@ -1,11 +1,62 @@
-// Small snprintf-based text helpers: numbers in formulas, values with human units, exact doubles.
+// Small snprintf-based text helpers: numbers in formulas, values with human units, exact doubles; and text
+// split at a separator.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace tierscope::model {
+
+// The pieces of `text` between the `sep`s, in order, found as they are walked (nothing is allocated):
+// `for (std::string_view piece : split(text, ','))`. Empty text has none and a separator at the end starts
+// no piece; an empty piece between two separators is kept ("a,,b" is "a", "", "b").
+class Split {
+ public:
+  class iterator {
+   public:
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::input_iterator_tag;
+    iterator() = default;
+    iterator(std::string_view text, char sep, std::size_t at) : text_(text), sep_(sep), at_(at) { find_end(); }
+    std::string_view operator*() const { return text_.substr(at_, end_ - at_); }
+    iterator& operator++() {
+      at_ = end_ + 1;
+      find_end();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++*this;
+      return was;
+    }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+
+   private:
+    void find_end() {
+      if (at_ >= text_.size()) {
+        at_ = end_ = std::string_view::npos;  // walked past the last piece
+        return;
+      }
+      end_ = text_.find(sep_, at_);
+      if (end_ == std::string_view::npos) end_ = text_.size();
+    }
+    std::string_view text_;
+    char sep_ = ',';
+    std::size_t at_ = std::string_view::npos, end_ = std::string_view::npos;
+  };
+  Split(std::string_view text, char sep) : text_(text), sep_(sep) {}
+  iterator begin() const { return {text_, sep_, 0}; }
+  iterator end() const { return {}; }
+
+ private:
+  std::string_view text_;
+  char sep_;
+};
+inline Split split(std::string_view text, char sep) { return {text, sep}; }
 
 // Names in a list a message offers: "prefill, decode, engram" (", " between them).
 std::string join_names(std::span<const char* const> names);

@@ -1,5 +1,9 @@
 // make_chart: the roofline, sweep and breakdown series from the model, through the same SweepRunner as
 // `tierscope sweep` (axes and ticks: chart_axes.cpp; the JSON and CSV writers: chart_text.cpp).
+//
+// Sections: numbers and axis labels · a sweep's lines and the spans where none runs · the measured points as
+// marks · the roofline chart · the sweep chart · the breakdown chart · axes (finish_axes) · chart keys and
+// labels · make_chart and make_chart_pair (A beside B while comparing).
 #include "charts/charts.h"
 
 #include <algorithm>

@@ -193,12 +193,7 @@ bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Err
     return false;
   }
   std::vector<std::string_view> seen;
-  std::size_t a = 0;
-  while (a < text.size()) {
-    std::size_t b = text.find(',', a);
-    if (b == std::string_view::npos) b = text.size();
-    const std::string_view pair = text.substr(a, b - a);
-    a = b + 1;
+  for (const std::string_view pair : model::split(text, ',')) {
     const std::size_t colon = pair.find(':');
     const std::string_view name = pair.substr(0, colon);
     const std::string field = "serve." + std::string(name.empty() ? "(empty)" : name);

@@ -1,7 +1,8 @@
 // URL hash codec: strict character checks, minimal output, exact round trip through the param registry.
 #include "codec/url_codec.h"
 
-#include "hf/hf_config.h"
+#include "base/text.h"
+#include "model/model_names.h"
 #include "model/params.h"
 #include "model/presets.h"
 
@@ -45,12 +46,7 @@ bool split_hash(std::string_view hash, std::vector<UrlPair>& pairs, Errors& erro
   }
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   const std::size_t before = errors.size();
-  std::size_t i = 0;
-  while (i < hash.size()) {
-    std::size_t end = hash.find('&', i);
-    if (end == std::string_view::npos) end = hash.size();
-    const std::string_view item = hash.substr(i, end - i);
-    i = end + 1;
+  for (const std::string_view item : split(hash, '&')) {
     if (item.empty()) continue;  // tolerate "a=1&&b=2" and a trailing '&'
     const std::size_t eq = item.find('=');
     const std::string_view key = item.substr(0, eq);

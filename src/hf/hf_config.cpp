@@ -2,6 +2,10 @@
 // the family's fields onto ModelArch (heads, per-layer windows, MLA, the MoE layout, weight formats).
 // Defaults are taken only where transformers' own config class defines one and real files rely on it;
 // each is tagged assumed or derived with the reason.
+//
+// Sections: [SECTION] families (the model_type values read, and wrappers) · [SECTION] the model (attention,
+// FFN and MoE, the parameter check, read_model) · the file itself (depth, duplicates, the family's level) ·
+// read_hf_config · apply_hf_config.
 #include "hf/hf_config.h"
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 
 #include "base/text.h"
 #include "hf/hf_reader.h"
+#include "model/model_names.h"
 #include "model/presets.h"
 
 namespace tierscope::model {
@@ -370,12 +375,6 @@ bool too_deep(std::string_view text, int limit) {
   }
   return false;
 }
-
-}  // namespace
-
-std::span<const char* const> hf_families() { return {kFamilyNames, sizeof kFamilyNames / sizeof kFamilyNames[0]}; }
-
-namespace {
 
 // The file parsed into `doc`, refused when it is too large, too deep, not JSON, not an object, or has a key
 // twice (JSON libraries merge duplicates silently; which one was meant is a guess).

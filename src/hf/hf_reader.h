@@ -12,6 +12,7 @@
 
 #include "base/errors.h"
 #include "base/json_reader.h"
+#include "base/text.h"
 #include "model/params.h"
 #include "model/scenario.h"
 
@@ -140,12 +141,8 @@ struct Reader {
 
   std::string src(const std::string& fields) const { return "config.json of " + name + ": " + fields; }
   void set(const char* keys, Provenance p, const std::string& source) {
-    std::string_view list = keys;
-    std::size_t i = 0;
-    while (i <= list.size()) {
-      std::size_t end = list.find(',', i);
-      if (end == std::string_view::npos) end = list.size();
-      const std::string key(list.substr(i, end - i));
+    for (const std::string_view k : split(keys, ',')) {
+      const std::string key(k);
       bool replaced = false;
       for (InputOrigin& o : inputs) {
         if (o.key == key) {
@@ -155,7 +152,6 @@ struct Reader {
         }
       }
       if (!replaced) inputs.push_back(InputOrigin{key, p, source});
-      i = end + 1;
     }
   }
   void read(const char* keys, const std::string& fields) { set(keys, P::Paper, src(fields)); }
@@ -173,19 +169,6 @@ inline std::string ranges(const std::vector<int>& layers) {
     i = j + 1;
   }
   return s;
-}
-
-// Names that appear in ids, labels and links: letters, digits, '.', '_' and '-' only, at most 64 characters.
-inline std::string clean_name(std::string_view raw) {
-  if (const std::size_t slash = raw.find_last_of("/\\"); slash != std::string_view::npos) raw.remove_prefix(slash + 1);
-  std::string out;
-  for (char c : raw) {
-    if (out.size() >= 64) break;
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-    out += ok ? c : '-';
-  }
-  while (!out.empty() && (out.front() == '-' || out.front() == '.')) out.erase(out.begin());
-  return out;
 }
 
 // [SECTION] the steps of the mapping

@@ -1,5 +1,9 @@
 // compute_layout(): places the toolbar, the docked panel column, the token row, the encoder and decoder
 // schematics, H[t], the four tier bands and the blocks in them; then the state's highlights and packet.
+//
+// Sections: metrics · the hierarchy's bands and blocks · the schematic (token row, encoder, H[t], decoder)
+// and its fit · where a move starts and ends (anchor), the packet's room · kind keys, find and hit, item ids
+// · compute_layout.
 #include <algorithm>
 #include <cmath>
 

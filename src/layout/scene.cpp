@@ -82,7 +82,7 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   Scene sc;
   const model::ModelArch& m = s.model;
   sc.layer_count = m.layer_count;
-  sc.ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  sc.ced = model::is_encoder_decoder(m);
   sc.enc_layers = sc.ced ? m.enc_layers : 0;
   for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
   sc.prompt_tokens = s.work.prompt;

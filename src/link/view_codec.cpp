@@ -89,20 +89,14 @@ Scenario scenario_tolerant(std::vector<UrlPair> pairs, Errors& errors, Adjustmen
 
 bool parse_panels(std::string_view text, std::uint32_t& out, Errors& errors) {
   std::uint32_t bits = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view key = text.substr(start, end - start);
-    if (!key.empty()) {
-      const int found = panel_index(key);
-      if (found < 0) {
-        errors.push_back(make_error(ErrorCode::BadEnum, "panels", key, "a comma-separated list of: " + panel_keys_text()));
-        return false;
-      }
-      bits |= 1u << found;
+  for (const std::string_view key : split(text, ',')) {
+    if (key.empty()) continue;
+    const int found = panel_index(key);
+    if (found < 0) {
+      errors.push_back(make_error(ErrorCode::BadEnum, "panels", key, "a comma-separated list of: " + panel_keys_text()));
+      return false;
     }
-    start = end + 1;
+    bits |= 1u << found;
   }
   out = bits;
   return true;
@@ -183,12 +177,7 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   // Each part is checked on its own, so one bad part cannot take the good ones down with it.
   std::vector<UrlPair> scenario_pairs, view_pairs;
   std::deque<std::string> decoded;  // owns the decoded parts the pairs view into
-  std::size_t start = 0;
-  while (start < hash.size()) {
-    std::size_t end = hash.find('&', start);
-    if (end == std::string_view::npos) end = hash.size();
-    const std::string_view raw = hash.substr(start, end - start);
-    start = end + 1;
+  for (const std::string_view raw : split(hash, '&')) {
     if (raw.empty()) continue;
     const std::size_t eq = raw.find('=');
     std::string key, value;
@@ -318,14 +307,8 @@ std::string view_to_hash(const ViewState& v) {
   if (v.compare) {
     // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
     const std::string a = scenario_to_hash(v.compare_scenario);
-    std::size_t start = 0;
-    while (start < a.size()) {
-      std::size_t end = a.find('&', start);
-      if (end == std::string::npos) end = a.size();
-      const std::string part = a.substr(start, end - start);
-      h += part.starts_with("preset=") ? "&cmp=" + part.substr(7) : "&cmp_" + part;
-      start = end + 1;
-    }
+    for (const std::string_view part : split(a, '&'))
+      h += part.starts_with("preset=") ? "&cmp=" + std::string(part.substr(7)) : "&cmp_" + std::string(part);
   }
   if (v.embed) h += "&embed=1";
   if (v.tour > 0) appendf(h, "&tour=%d", v.tour);

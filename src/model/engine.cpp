@@ -22,16 +22,6 @@ GpuGen gpu_gen(GpuKind g) {
   return GpuGen::Blackwell;
 }
 
-const char* gpu_gen_name(GpuGen g) {
-  switch (g) {
-    case GpuGen::Hopper: return "Hopper";
-    case GpuGen::Blackwell: return "Blackwell";
-    case GpuGen::Cdna: return "CDNA";
-    case GpuGen::Count: break;
-  }
-  return "";
-}
-
 const char* engine_label(EngineKind e) {
   switch (e) {
     case EngineKind::Vllm: return "vLLM";

@@ -11,7 +11,6 @@ namespace tierscope::model {
 // GPU generations the profiles distinguish: kernels and launch paths differ by generation, not by SKU.
 enum class GpuGen : std::uint8_t { Hopper, Blackwell, Cdna, Count };
 GpuGen gpu_gen(GpuKind g);
-const char* gpu_gen_name(GpuGen g);  // "Hopper", "Blackwell", "CDNA"
 
 // A GEMM class's achieved shares in its M (rows of the GEMM: tokens for dense GEMMs, rows per expert on
 // the busiest rank for grouped ones): a weight-streaming GEMM reads HBM at a flat share bw_eff, and its

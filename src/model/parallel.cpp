@@ -171,11 +171,6 @@ double allreduce_time(int n, double bytes, double bw, double lat) {
   return lat + 2.0 * (n - 1) / n * bytes / bw;
 }
 
-double a2a_phase_time(double bytes, double bw, double lat) {
-  if (bw <= 0) return lat;
-  return lat + bytes / bw;
-}
-
 double routing_skew(const Parallel& p) {
   if (p.redundant > 0) return 1.0 + p.eplb_residual;
   if (p.route_skew > 0) return std::max(1.0, p.route_skew);

@@ -51,8 +51,6 @@ double remote_dest_nodes(double E, double k, int ep, int node_ranks);
 
 // Ring all-reduce of `bytes` over n ranks: lat + 2(n − 1)/n · bytes / bw (0 for n ≤ 1).
 double allreduce_time(int n, double bytes, double bw, double lat);
-// One all-to-all phase (dispatch or combine): lat + bytes / bw, the bytes being what the busiest rank sends.
-double a2a_phase_time(double bytes, double bw, double lat);
 
 // The busiest expert rank's load over the mean under real routing: the balancer's residual with redundant
 // slots (1 + eplb_residual), else route_skew when set, else the skew real traffic shows at this EP size

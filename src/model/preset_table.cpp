@@ -2,6 +2,9 @@
 // value words (the same `key=value&…` a share link carries), applied in order over the preset it builds on,
 // and the sources of its inputs. Every input of every preset names where it comes from (fact-sheet section
 // and URL), or says it is assumed and why; layouts follow the engine recipe each preset cites.
+//
+// Sections: [SECTION] shared groups of inputs · [SECTION] DeepSeek V4.1 Flash · [SECTION] other models ·
+// [SECTION] models of the measured serving points · [SECTION] the presets.
 #include "model/presets.h"
 
 namespace tierscope::model {

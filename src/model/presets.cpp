@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "model/params.h"
 
 namespace tierscope::model {
@@ -15,13 +16,8 @@ namespace tierscope::model {
 namespace {
 
 bool key_in_list(std::string_view list, std::string_view key) {
-  std::size_t i = 0;
-  while (i <= list.size()) {
-    std::size_t end = list.find(',', i);
-    if (end == std::string_view::npos) end = list.size();
-    if (list.substr(i, end - i) == key) return true;
-    i = end + 1;
-  }
+  for (const std::string_view k : split(list, ','))
+    if (k == key) return true;
   return false;
 }
 
@@ -65,10 +61,7 @@ const Scenario& built_preset(const PresetInfo& p) {
 
 bool apply_settings(Scenario& s, std::string_view settings, Errors& errors) {
   const std::size_t before = errors.size();
-  while (!settings.empty()) {
-    const std::size_t amp = settings.find('&');
-    const std::string_view item = settings.substr(0, amp);
-    settings = amp == std::string_view::npos ? std::string_view() : settings.substr(amp + 1);
+  for (const std::string_view item : split(settings, '&')) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
       errors.push_back(make_error(ErrorCode::BadSyntax, "settings", item, "key=value pairs joined by &"));
@@ -165,17 +158,11 @@ const InputSource* listed_source(const PresetInfo* preset, std::size_t param) {
     for (std::size_t p = 0; p < all_presets.size(); ++p) {
       for_each_input_group(&all_presets[p], [&](std::span<const InputSource> group) {
         for (const InputSource& i : group) {
-          const std::string_view list = i.key;
-          std::size_t a = 0;
-          while (a <= list.size()) {
-            std::size_t e = list.find(',', a);
-            if (e == std::string_view::npos) e = list.size();
-            const std::string_view key = list.substr(a, e - a);
+          for (const std::string_view key : split(i.key, ',')) {
             auto at = std::lower_bound(names.begin(), names.end(), key, [](const auto& n, std::string_view k) { return n.first < k; });
             for (; at != names.end() && at->first == key; ++at) {
               if (!t[p * all.size() + at->second]) t[p * all.size() + at->second] = &i;
             }
-            a = e + 1;
           }
         }
       });

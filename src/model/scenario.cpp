@@ -161,6 +161,14 @@ const char* layer_mode_name(LayerMode m) { return kModeNames[static_cast<int>(m)
 
 bool owns_kv(LayerMode m) { return m == LayerMode::Dense || m == LayerMode::Full; }
 
+bool is_encoder_decoder(const ModelArch& m) { return m.enc_layers > 0 && m.enc_layers < m.layer_count; }
+
+bool has_indexer(const ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Full) return true;
+  return false;
+}
+
 bool has_window(const ModelArch& m, int layer) {
   if (m.n_win <= 0 || layer < 0 || layer >= m.layer_count) return false;
   return m.swa_all != 0 || m.layers[static_cast<std::size_t>(layer)].mode == LayerMode::SwaOnly;

@@ -332,6 +332,16 @@ int node_gpus(const Hardware& hw);
 double link_gbps(const Hardware& hw);
 int link_domain(const Hardware& hw);
 
+// What kind of model this is, asked the same way by every room (the ledger's names, the canvas, the page's
+// wording, the roofline): a causal encoder-decoder (the first enc_layers encode, the rest decode); a model
+// with an indexer (a Full layer, which scores every stored position to pick the rows the others read); one
+// with a sliding window; one whose window is bounded-replay state, kept apart (the SWA pool) and replayed on
+// a miss rather than stored with the prefix.
+bool is_encoder_decoder(const ModelArch& m);
+bool has_indexer(const ModelArch& m);
+inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
+inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
+
 // Layer helpers. A source is a layer that owns global KV (Dense or Full).
 bool owns_kv(LayerMode m);
 bool has_window(const ModelArch& m, int layer);

@@ -1,5 +1,6 @@
-// Entry point: builds the app and the platform, then runs a short frame function on the browser's
-// animation callback: input → UI → advance → render. Nothing is drawn while nothing changes.
+// Entry point: builds the app and the platform in a list of start-up steps (kStartSteps, a task each), then
+// runs a short frame function on the browser's animation callback: input → UI → advance → render. Nothing is
+// drawn while nothing changes.
 #include "app/app.h"
 #include "platform/platform.h"
 #include "platform/web_bridge.h"
@@ -8,6 +9,7 @@
 #include "ui/panels.h"
 
 #include <GLES3/gl3.h>
+#include <cstddef>
 #include <string>
 #include <SDL.h>
 #include <imgui.h>
@@ -23,16 +25,17 @@ namespace {
 
 struct Context {
   tierscope::platform::Platform platform;
-  tierscope::ui::App app;
+  tierscope::ui::Screen app;
   tierscope::render::Renderer renderer;  // the canvas schematic's GL objects
   bool quit = false;
-  bool model_ready = false;  // the model, the ledger and the bridge are set up (start_model has run)
+  bool model_ready = false;  // the model, the ledger and the bridge are set up (every start-up step has run)
   bool gl_ready = false;  // the UI's and the canvas's shaders are linked
   bool started = false;   // linked, and the page has built its views: frames draw
   bool announced_ready = false;
   GLsync gpu_started = nullptr;  // passed once the GPU has done the start-up's work (context, links, fonts)
   double gpu_started_ms = 0.0;
   bool can_poll_links = false;   // the context says whether a link is done without waiting for it
+  std::size_t start_step = 0;    // the next of kStartSteps to run
 };
 
 // How long the first frame waits for the start-up's fence before it asks for the links anyway (a browser
@@ -140,69 +143,75 @@ void next_task(void (*step)(void*), Context& ctx) {
 #endif
 }
 
-// The default scenario's figures, then (a task later) its ledger and the page's calls: tasks of their own
-// after the GL start, so no one of them holds the page's thread for long.
-void start_ledger(void* arg);
-void start_model(void* arg) {
-  auto& ctx = *static_cast<Context*>(arg);
-  tierscope::ui::init_figures(ctx.app);
-  tierscope::bridge::mark("figures");
-  next_task(start_ledger, ctx);
-}
+// The start-up after main(), in order, each step a task of its own so no one of them holds the page's
+// thread for long (what GL work a step sent goes to the GPU before the next). Each is marked on the page's
+// timeline by its name when done (the benchmark splits start-up by these); one that fails has told the page
+// why, and the start stops there.
+struct StartStep {
+  const char* mark;
+  bool (*run)(Context& ctx);
+};
 
-void start_ledger(void* arg) {
-  auto& ctx = *static_cast<Context*>(arg);
-  tierscope::ui::init_ledger(ctx.app);
-  tierscope::bridge::mark("model");
-  tierscope::bridge::attach(&ctx.app, &ctx.platform);
-  ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
-  ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
-  ctx.model_ready = true;
-  // Asking for the shaders' link waits for the GPU (its context's start-up and the compiles): the page
-  // builds its views and applies its link in a task of its own, and the first frame then waits for what is
-  // left of the GPU's work. Short tasks, not one long one, so the page answers input.
-  tierscope::bridge::notify_loaded();
-}
+// The SDL2 window on the page's canvas, with its GL context.
+bool start_window(Context& ctx) { return tierscope::platform::open_window(ctx.platform, "tierscope"); }
 
-// After main()'s window, a task each: Dear ImGui with its shaders sent to the GPU; the canvas's shaders; the
-// font atlas, then a fence the first frame polls; then the model.
-void start_canvas(void* arg);
-void start_fonts(void* arg);
+// Dear ImGui, its shaders sent to the GPU.
+bool start_ui(Context& ctx) { return tierscope::platform::init_ui(ctx.platform, tierscope::bridge::prefers_dark()); }
 
-void start_gpu(void* arg) {
-  auto& ctx = *static_cast<Context*>(arg);
-  if (!tierscope::platform::init_ui(ctx.platform, tierscope::bridge::prefers_dark())) return;
-  tierscope::bridge::mark("ui");
-  next_task(start_canvas, ctx);
-}
-
-void start_canvas(void* arg) {
-  auto& ctx = *static_cast<Context*>(arg);
+// The canvas's shaders sent; whether the context reports a link done without waiting for it.
+bool start_canvas(Context& ctx) {
   tierscope::render::start(ctx.renderer);
 #ifdef __EMSCRIPTEN__
   ctx.can_poll_links = emscripten_webgl_enable_extension(emscripten_webgl_get_current_context(), "KHR_parallel_shader_compile");
 #endif
-  tierscope::bridge::mark("canvas");
-  next_task(start_fonts, ctx);
+  return true;
 }
 
-void start_fonts(void* arg) {
-  auto& ctx = *static_cast<Context*>(arg);
+// The font atlas, then a fence the first frame polls (the GPU starts on the atlas while the model runs).
+bool start_fonts(Context& ctx) {
   tierscope::platform::ensure_fonts(ctx.platform);
   ctx.gpu_started = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ctx.gpu_started_ms = tierscope::platform::now_ms();
-  tierscope::bridge::mark("gl");  // (next_task flushes: the GPU starts on the atlas while the model runs)
-  next_task(start_model, ctx);
+  return true;
 }
 
-void start_window(void* arg) {
+// The default scenario's figures, then its ledger.
+bool start_figures(Context& ctx) {
+  tierscope::app::init_figures(ctx.app);
+  return true;
+}
+bool start_ledger(Context& ctx) {
+  tierscope::app::init_ledger(ctx.app);
+  return true;
+}
+
+constexpr StartStep kStartSteps[] = {
+    {"window", start_window}, {"ui", start_ui},           {"canvas", start_canvas},
+    {"gl", start_fonts},     {"figures", start_figures}, {"model", start_ledger},
+};
+constexpr std::size_t kStartStepCount = sizeof kStartSteps / sizeof kStartSteps[0];
+
+// Once every step has run: the page's calls are attached and the page is told. Asking for the shaders' link
+// waits for the GPU (its context's start-up and the compiles): the page builds its views and applies its
+// link in a task of its own, and the first frame then waits for what is left of the GPU's work.
+void started(Context& ctx) {
+  tierscope::bridge::attach(&ctx.app, &ctx.platform);
+  ctx.app.canvas.dark = tierscope::bridge::prefers_dark();
+  ctx.app.canvas.reduced_motion = tierscope::bridge::prefers_reduced_motion();
+  ctx.model_ready = true;
+  tierscope::bridge::notify_loaded();
+}
+
+void run_start_step(void* arg) {
   auto& ctx = *static_cast<Context*>(arg);
-  if (!tierscope::platform::open_window(ctx.platform, "tierscope")) {
+  const StartStep& step = kStartSteps[ctx.start_step++];
+  if (!step.run(ctx)) {
     ctx.quit = true;
     return;
   }
-  tierscope::bridge::mark("window");
-  next_task(start_gpu, ctx);
+  tierscope::bridge::mark(step.mark);
+  if (ctx.start_step < kStartStepCount) next_task(run_start_step, ctx);
+  else started(ctx);
 }
 
 }  // namespace
@@ -212,15 +221,14 @@ int main() {
   static Context ctx;
   // Marks on the page's timeline split start-up for the benchmark (docs/BENCHMARKS.md).
   tierscope::bridge::mark("main");
-  // SDL2 here, in the task that instantiated the module; the window and its GL context in the next task;
-  // then Dear ImGui, the shaders and the model each in a task of their own, so no one of them holds the
-  // page's thread for long.
+  // SDL2 here, in the task that instantiated the module; then the start-up's steps (kStartSteps), from the
+  // window and its GL context in the next task on.
   if (!tierscope::platform::init_sdl()) return 1;
 #ifdef __EMSCRIPTEN__
-  emscripten_async_call(start_window, &ctx, 0);
+  emscripten_async_call(run_start_step, &ctx, 0);
   emscripten_set_main_loop_arg(frame, &ctx, 0, false);
 #else
-  start_window(&ctx);
+  run_start_step(&ctx);
   while (!ctx.quit) frame(&ctx);
   tierscope::platform::shutdown(ctx.platform);
 #endif

@@ -119,12 +119,6 @@ bool claims_wheel(float x, float y, float dx, float dy) {
   return false;
 }
 
-bool init(Platform& p, const char* title, bool dark) {
-  if (!init_window(p, title) || !init_ui(p, dark)) return false;
-  ensure_fonts(p);
-  return true;
-}
-
 bool init_sdl() {
   // SDL listens for keys on the whole window by default; scope it to the canvas so embedding pages keep
   // their keyboard (the canvas has tabindex="0" and takes focus when clicked).
@@ -135,8 +129,6 @@ bool init_sdl() {
   }
   return true;
 }
-
-bool init_window(Platform& p, const char* title) { return init_sdl() && open_window(p, title); }
 
 bool open_window(Platform& p, const char* title) {
   // WebGL2 is OpenGL ES 3.0; a desktop-profile request creates no context at all in the browser.

@@ -42,15 +42,12 @@ struct Platform {
   render::UiRenderer ui;                  // draws ImGui's output
 };
 
-// Creates the window, the GL context and ImGui with its fonts; the UI's shaders are left compiling.
-// finish_init() waits for them. Each returns false (after reporting to the page) on failure.
-bool init(Platform& p, const char* title, bool dark);  // init_window, init_ui, then ensure_fonts
-// The parts of init, for a start-up that runs them as separate tasks: SDL2 itself (init_sdl), the SDL2
-// window on the page's canvas with its GL context (open_window; init_window is both), then Dear ImGui on it
-// (theme, input, the UI's shaders sent); ensure_fonts (below) builds the font atlas.
+// The start-up's parts, each run as a task of its own (main.cpp's kStartSteps): SDL2 itself (init_sdl), the
+// SDL2 window on the page's canvas with its GL context (open_window), then Dear ImGui on it (theme, input, the
+// UI's shaders sent; finish_init waits for them); ensure_fonts (below) builds the font atlas. Each returns
+// false (after reporting to the page) on failure.
 bool init_sdl();
 bool open_window(Platform& p, const char* title);
-bool init_window(Platform& p, const char* title);
 bool init_ui(Platform& p, bool dark);
 bool finish_init(Platform& p);
 void shutdown(Platform& p);

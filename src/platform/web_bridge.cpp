@@ -1,9 +1,16 @@
 // C++ half of the bridge: the exported functions the page calls, and the calls out to web_bridge.js.
+// Each export is one row of web/lib/bridge.mjs's table (EXPORTS), or one of the module's own event hooks
+// web_bridge.js calls; arguments are read and answers handed back with the bridges' kit (app/bridge_kit.h).
 // Calls from the page before attach() are ignored; natively every call-out is a quiet fallback.
+//
+// Sections: the calls out to web_bridge.js (bridge::) · the module's own hooks (canvas size, theme, focus,
+// the text proxy, pointer) · scenario, path and playback, for window.tierscope, share links and postMessage ·
+// the fleet view, computed in the page's worker.
 #include "platform/web_bridge.h"
 
 #include "anim/format.h"
 #include "app/app.h"
+#include "app/bridge_kit.h"
 #include "app/page_json.h"
 #include "base/errors.h"
 #include "base/json_writer.h"
@@ -38,16 +45,12 @@ void ts_js_on_state(const char* state_json);
 void ts_js_notice(const char* kind, const char* text);
 void ts_js_text_field(int active, float x, float y, float h);
 }
-#define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
-#else
-#define TS_EXPORT extern "C"
 #endif
 
 namespace tierscope::bridge {
 namespace {
-app::App* g_app = nullptr;              // the page's calls have no context argument, so the bridge keeps
+ui::Screen* g_app = nullptr;           // the page's calls have no context argument, so the bridge keeps
 platform::Platform* g_platform = nullptr;  // the two objects they act on (set once, at start-up)
-std::string g_out;                     // last string handed to JS; valid until the next call
 std::uint64_t g_published = ~0ull;     // app revision the page last heard about
 bool g_page_building = false;          // the page said it builds its views before the first frame
 double g_loaded_at = 0;                // when the page was told the model is ready (ms)
@@ -63,7 +66,7 @@ void publish_state_if_changed() {
 #endif
 }
 
-void attach(app::App* app, platform::Platform* platform) {
+void attach(ui::Screen* app, platform::Platform* platform) {
   g_app = app;
   g_platform = platform;
 }
@@ -147,29 +150,16 @@ void watch_canvas() {
 
 using namespace tierscope;
 
+using app::bridge_kit::answer;
+using app::bridge_kit::answer_errors;
+using app::bridge_kit::text_arg;
+
 namespace {
-// Reads a C string from the page defensively: null and over-long input are refused, not trusted.
-constexpr std::size_t kMaxArg = 8192;
-bool arg_text(const char* p, std::string_view& out, std::size_t limit = kMaxArg) {
-  if (!p) return false;
-  std::size_t n = 0;
-  while (n <= limit && p[n] != '\0') ++n;
-  if (n > limit) return false;
-  out = std::string_view(p, n);
-  return true;
-}
-const char* hand_out(std::string s) {
-  bridge::g_out = std::move(s);
-  return bridge::g_out.c_str();
-}
 const char* not_ready() {
-  model::Errors e{model::make_error(model::ErrorCode::NotReady, "app", "not started", "calls after window.tierscope.ready")};
-  return hand_out(app::errors_json(e));
+  return answer_errors({model::make_error(model::ErrorCode::NotReady, "app", "not started", "calls after window.tierscope.ready")});
 }
-const char* bad_arg(const char* field, std::size_t limit = kMaxArg) {
-  model::Errors e{model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
-                                    "a string of at most " + std::to_string(limit) + " bytes")};
-  return hand_out(app::errors_json(e));
+const char* bad_arg(const char* field, std::size_t limit = app::bridge_kit::kMaxText) {
+  return answer_errors({app::bridge_kit::too_long(field, limit)});
 }
 // After a change made from the page: redraw, and tell the page the new state.
 void after_change() {
@@ -214,7 +204,7 @@ TS_EXPORT void ts_bridge_canvas_focus(int focused) {
 TS_EXPORT void ts_bridge_text_replace(const char* text) {
   if (!bridge::g_platform) return;
   std::string_view t;
-  if (!arg_text(text, t)) return;
+  if (!text_arg(text, t)) return;
   ImGuiIO& io = ImGui::GetIO();
   io.AddKeyEvent(ImGuiMod_Ctrl, true);
   io.AddKeyEvent(ImGuiKey_A, true);
@@ -252,18 +242,18 @@ TS_EXPORT void ts_bridge_pointer(int phase) {
 TS_EXPORT const char* ts_bridge_open_panel(const char* key) {
   if (!bridge::g_app) return not_ready();
   std::string_view k;
-  if (!arg_text(key, k, 32)) return bad_arg("panel", 32);
-  int section = k == "help" ? app::kHelpSection : app::kNoSection;
-  for (int i = 0; i < app::kPanelCount && section == app::kNoSection; ++i)
+  if (!text_arg(key, k, 32)) return bad_arg("panel", 32);
+  int section = k == "help" ? ui::kHelpSection : ui::kNoSection;
+  for (int i = 0; i < app::kPanelCount && section == ui::kNoSection; ++i)
     if (k == app::panel_key(static_cast<app::Panel>(i))) section = i;
-  if (section == app::kNoSection) {
+  if (section == ui::kNoSection) {
     model::Errors e{model::make_error(model::ErrorCode::BadEnum, "panel", std::string(k),
                                       "scenario, modes, card, figures, inspector or help")};
-    return hand_out(app::errors_json(e));
+    return answer_errors(e);
   }
   ui::focus_section(*bridge::g_app, section);
   after_change();
-  return hand_out(app::errors_json({}));
+  return answer_errors({});
 }
 
 // Asks for a redraw (e.g. after the page changed something the canvas shows).
@@ -273,7 +263,6 @@ TS_EXPORT void ts_bridge_request_redraw() {
 
 // Frame statistics as JSON: CPU time per drawn frame (p50, p95), frames drawn, loop ticks, WASM heap.
 TS_EXPORT const char* ts_bridge_stats_json() {
-  bridge::g_out.clear();
   if (!bridge::g_platform) return "{}";
   const auto& st = bridge::g_platform->stats;
   double heap = 0;
@@ -287,7 +276,7 @@ TS_EXPORT const char* ts_bridge_stats_json() {
   w.key("wasmHeapBytes").fixed(heap, 0);
   w.array("canvasCss").integer(p.width).integer(p.height).end().array("canvasPx").integer(p.drawable_w).integer(p.drawable_h).end();
   w.key("pixelRatio").fixed(p.pixel_ratio, 3);
-  return hand_out(w.end().take());
+  return answer(w.end().take());
 }
 
 // --- scenario, path and playback, for window.tierscope, share links and postMessage -------------------
@@ -295,25 +284,25 @@ TS_EXPORT const char* ts_bridge_stats_json() {
 
 TS_EXPORT const char* ts_bridge_state_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(app::state_json(*bridge::g_app));
+  return answer(app::state_json(*bridge::g_app));
 }
 
 // The canvas's rectangles of the last drawn frame (CSS px, canvas-relative), for the visual tests.
 TS_EXPORT const char* ts_bridge_layout_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(ui::layout_json(*bridge::g_app));
+  return answer(ui::layout_json(*bridge::g_app));
 }
 
 TS_EXPORT const char* ts_bridge_ledger_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(anim::ledger_to_json(bridge::g_app->ledger));
+  return answer(anim::ledger_to_json(bridge::g_app->ledger));
 }
 
 // Every name and label the page shows, for the model at hand (app::catalog_json). The page reads it again
 // when the scenario changes.
 TS_EXPORT const char* ts_bridge_catalog_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(app::catalog_json(*bridge::g_app));
+  return answer(app::catalog_json(*bridge::g_app));
 }
 
 // The ledger panel's rows with their numbers as text, narrowed by an endpoint key and an object key (empty
@@ -321,12 +310,12 @@ TS_EXPORT const char* ts_bridge_catalog_json() {
 TS_EXPORT const char* ts_bridge_ledger_view_json(const char* tier, const char* object) {
   if (!bridge::g_app) return not_ready();
   std::string_view t, o;
-  if (!arg_text(tier, t, 64)) return bad_arg("tier", 64);
-  if (!arg_text(object, o, 64)) return bad_arg("object", 64);
+  if (!text_arg(tier, t, 64)) return bad_arg("tier", 64);
+  if (!text_arg(object, o, 64)) return bad_arg("object", 64);
   model::Errors errors;
   anim::LedgerFilter filter;
-  if (!anim::parse_ledger_filter(t, o, filter, errors)) return hand_out(app::errors_json(errors));
-  return hand_out(app::ledger_view_json(*bridge::g_app, filter));
+  if (!anim::parse_ledger_filter(t, o, filter, errors)) return answer_errors(errors);
+  return answer(app::ledger_view_json(*bridge::g_app, filter));
 }
 
 // A download as {ok, errors, text}: `what` is "ledger", "figures", "card" or "fleet", `format` "csv" or
@@ -334,10 +323,10 @@ TS_EXPORT const char* ts_bridge_ledger_view_json(const char* tier, const char* o
 TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, const char* tier, const char* object) {
   if (!bridge::g_app) return not_ready();
   std::string_view w, f, t, o;
-  if (!arg_text(what, w, 64)) return bad_arg("what", 64);
-  if (!arg_text(format, f, 64)) return bad_arg("format", 64);
-  if (!arg_text(tier, t, 64)) return bad_arg("tier", 64);
-  if (!arg_text(object, o, 64)) return bad_arg("object", 64);
+  if (!text_arg(what, w, 64)) return bad_arg("what", 64);
+  if (!text_arg(format, f, 64)) return bad_arg("format", 64);
+  if (!text_arg(tier, t, 64)) return bad_arg("tier", 64);
+  if (!text_arg(object, o, 64)) return bad_arg("object", 64);
   model::Errors errors;
   std::string text;
   bool ok = false;
@@ -359,7 +348,7 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
   out.object();
   app::errors_members(out, errors);
   if (ok) out.str("text", text);
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 // A fleet run's chart as {ok, errors, chart, f64}: `name` is a fleet chart's key (the scenario's charts come
@@ -370,8 +359,8 @@ TS_EXPORT const char* ts_bridge_export(const char* what, const char* format, con
 TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   if (!bridge::g_app) return not_ready();
   std::string_view n, o;
-  if (!arg_text(name, n, 64)) return bad_arg("name", 64);
-  if (!arg_text(options, o)) return bad_arg("options");
+  if (!text_arg(name, n, 64)) return bad_arg("name", 64);
+  if (!text_arg(options, o)) return bad_arg("options");
   static std::vector<double> numbers;
   numbers.clear();
   model::Errors errors;
@@ -381,12 +370,12 @@ TS_EXPORT const char* ts_bridge_chart(const char* name, const char* options) {
   out.object();
   app::errors_members(out, errors);
   if (ok) out.key("chart").raw(chart).integer("f64", static_cast<long long>(reinterpret_cast<std::uintptr_t>(numbers.data())));
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 TS_EXPORT const char* ts_bridge_view_hash() {
   if (!bridge::g_app) return "";
-  return hand_out(app::view_hash(*bridge::g_app));
+  return answer(app::view_hash(*bridge::g_app));
 }
 
 // Applies a link's hash (link/view_codec.h). Returns {ok, errors, pathGiven, tour}: whether the link named
@@ -394,7 +383,7 @@ TS_EXPORT const char* ts_bridge_view_hash() {
 TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   if (!bridge::g_app) return not_ready();
   std::string_view h;
-  if (!arg_text(hash, h)) return bad_arg("hash");
+  if (!text_arg(hash, h)) return bad_arg("hash");
   model::Errors errors;
   app::HashInfo info;
   app::apply_hash(*bridge::g_app, h, errors, &info);
@@ -403,7 +392,7 @@ TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   out.object();
   app::errors_members(out, errors);
   out.boolean("pathGiven", info.path_given).integer("tour", info.tour);
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 // The walkthrough step the reader moved to (1 to the number of steps; 0: none): the share link carries it.
@@ -411,11 +400,11 @@ TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
 TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
   if (!bridge::g_app) return not_ready();
   std::string_view v, w;
-  if (!arg_text(view, v, 64)) return bad_arg("view", 64);
-  if (!arg_text(sweep, w, 256)) return bad_arg("sweep", 256);
+  if (!text_arg(view, v, 64)) return bad_arg("view", 64);
+  if (!text_arg(sweep, w, 256)) return bad_arg("sweep", 256);
   model::Errors errors;
   app::set_view(*bridge::g_app, v, w, errors);
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // The Serve panel's settings ("concurrency:64,input:1024"), for the share link: {ok, errors}; state().serve
@@ -423,10 +412,10 @@ TS_EXPORT const char* ts_bridge_set_view(const char* view, const char* sweep) {
 TS_EXPORT const char* ts_bridge_set_serve(const char* settings) {
   if (!bridge::g_app) return not_ready();
   std::string_view s;
-  if (!arg_text(settings, s, serve::kMaxServeSettingsBytes)) return bad_arg("serve", serve::kMaxServeSettingsBytes);
+  if (!text_arg(settings, s, serve::kMaxServeSettingsBytes)) return bad_arg("serve", serve::kMaxServeSettingsBytes);
   model::Errors errors;
   app::set_serve(*bridge::g_app, s, errors);
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // The Serve panel's replayed steps for the canvas: each step's KV written and reserved as shares of the
@@ -434,11 +423,11 @@ TS_EXPORT const char* ts_bridge_set_serve(const char* settings) {
 TS_EXPORT const char* ts_bridge_serve_steps(const char* written, const char* reserved, int step) {
   if (!bridge::g_app) return not_ready();
   std::string_view w, r;
-  if (!arg_text(written, w, 200000)) return bad_arg("written", 200000);
-  if (!arg_text(reserved, r, 200000)) return bad_arg("reserved", 200000);
+  if (!text_arg(written, w, 200000)) return bad_arg("written", 200000);
+  if (!text_arg(reserved, r, 200000)) return bad_arg("reserved", 200000);
   model::Errors errors;
   if (app::set_serve_steps(*bridge::g_app, w, r, step, errors) && bridge::g_platform) bridge::g_platform->pacer.request();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // The figures for the page's table and walkthrough (app::figures_view_json): those named in `ids`
@@ -446,21 +435,21 @@ TS_EXPORT const char* ts_bridge_serve_steps(const char* written, const char* res
 TS_EXPORT const char* ts_bridge_figures_view_json(const char* ids) {
   if (!bridge::g_app) return not_ready();
   std::string_view list;
-  if (!arg_text(ids, list, 4096)) return bad_arg("ids", 4096);
-  return hand_out(app::figures_view_json(*bridge::g_app, list));
+  if (!text_arg(ids, list, 4096)) return bad_arg("ids", 4096);
+  return answer(app::figures_view_json(*bridge::g_app, list));
 }
 
 // The comparison (app::compare_json): null when nothing is pinned.
 TS_EXPORT const char* ts_bridge_compare_json() {
   if (!bridge::g_app) return not_ready();
-  return hand_out(app::compare_json(*bridge::g_app));
+  return answer(app::compare_json(*bridge::g_app));
 }
 
 // Pins the current scenario as A of a comparison (1) or ends it (0).
 TS_EXPORT const char* ts_bridge_set_compare(int on) {
   if (!bridge::g_app) return not_ready();
   app::set_compare(*bridge::g_app, on != 0);
-  return hand_out(app::errors_json({}));
+  return answer_errors({});
 }
 
 // Opens a walkthrough step (-1: its first screen; 1 to N), playing its path from the start when `play` is 1
@@ -470,29 +459,29 @@ TS_EXPORT const char* ts_bridge_open_tour_step(int tour, int play) {
   model::Errors errors;
   app::open_tour_step(*bridge::g_app, tour, play != 0, errors);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT const char* ts_bridge_set_path(const char* key) {
   if (!bridge::g_app) return not_ready();
   std::string_view k;
-  if (!arg_text(key, k)) return bad_arg("path");
+  if (!text_arg(key, k)) return bad_arg("path");
   model::Errors errors;
   app::set_path(*bridge::g_app, k, errors);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
   if (!bridge::g_app) return not_ready();
   std::string_view k, v;
-  if (!arg_text(key, k)) return bad_arg("key");
-  if (!arg_text(value, v)) return bad_arg("value");
+  if (!text_arg(key, k)) return bad_arg("key");
+  if (!text_arg(value, v)) return bad_arg("value");
   model::Errors errors;
   std::vector<app::Adjustment> moved;
   app::set_param(*bridge::g_app, k, v, errors, &moved);
   after_change();
-  return hand_out(app::result_json(errors, moved));
+  return answer(app::result_json(errors, moved));
 }
 
 // Replaces the scenario by the one a link's scenario keys name, keeping the path and the view: how an
@@ -501,11 +490,11 @@ TS_EXPORT const char* ts_bridge_set_param(const char* key, const char* value) {
 TS_EXPORT const char* ts_bridge_apply_scenario(const char* hash) {
   if (!bridge::g_app) return not_ready();
   std::string_view h;
-  if (!arg_text(hash, h)) return bad_arg("scenario");
+  if (!text_arg(hash, h)) return bad_arg("scenario");
   model::Errors errors;
   app::apply_scenario_hash(*bridge::g_app, h, errors);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT const char* ts_bridge_seek(int step) {
@@ -513,7 +502,7 @@ TS_EXPORT const char* ts_bridge_seek(int step) {
   model::Errors errors;
   app::seek(*bridge::g_app, step, errors);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT const char* ts_bridge_step(int delta) {
@@ -523,7 +512,7 @@ TS_EXPORT const char* ts_bridge_step(int delta) {
     errors.push_back(model::make_error(model::ErrorCode::OutOfRange, "delta", std::to_string(delta), "an integer from -1000 to 1000"));
   else app::step_by(*bridge::g_app, delta);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT const char* ts_bridge_set_speed(double speed) {
@@ -531,7 +520,7 @@ TS_EXPORT const char* ts_bridge_set_speed(double speed) {
   model::Errors errors;
   app::set_speed(*bridge::g_app, speed, errors);
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 TS_EXPORT void ts_bridge_play() {
@@ -560,7 +549,7 @@ TS_EXPORT const char* ts_bridge_set_host_controls(int playback, int counters) {
     bridge::g_app->canvas.host_counters = counters == 1;
   }
   after_change();
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // --- the fleet view: a simulated day, computed in the page's worker, shown here ----------------------
@@ -582,8 +571,8 @@ std::string with_fleet(model::JsonWriter& out) {
 TS_EXPORT const char* ts_bridge_fleet_adopt(const char* view, const char* sweep, int new_run) {
   if (!bridge::g_app) return not_ready();
   std::string_view v, w;
-  if (!arg_text(view, v, kMaxFleetViewBytes)) return bad_arg("view", kMaxFleetViewBytes);
-  if (!arg_text(sweep, w, 16)) return bad_arg("sweep", 16);
+  if (!text_arg(view, v, kMaxFleetViewBytes)) return bad_arg("view", kMaxFleetViewBytes);
+  if (!text_arg(sweep, w, 16)) return bad_arg("sweep", 16);
   model::Errors errors;
   app::App& app = *bridge::g_app;
   const std::uint64_t revision = app.revision;
@@ -593,7 +582,7 @@ TS_EXPORT const char* ts_bridge_fleet_adopt(const char* view, const char* sweep,
   model::JsonWriter out;
   out.object();
   app::errors_members(out, errors);
-  return hand_out(with_fleet(out));
+  return answer(with_fleet(out));
 }
 
 // Where the worker's run is between its views: its progress (0 to 1) and simulated time. Returns {ok,
@@ -604,19 +593,19 @@ TS_EXPORT const char* ts_bridge_fleet_progress(double progress, double now) {
   model::JsonWriter out;
   out.object();
   app::errors_members(out, model::Errors{});
-  return hand_out(with_fleet(out));
+  return answer(with_fleet(out));
 }
 
 // {"started","done","t_s","horizon_s","progress"} of the run (app::fleet_status_json).
 TS_EXPORT const char* ts_bridge_fleet_status_json() {
   if (!bridge::g_app) return "{}";
-  return hand_out(app::fleet_status_json(*bridge::g_app));
+  return answer(app::fleet_status_json(*bridge::g_app));
 }
 
 // The run's results as `tierscope fleet --format json` prints them ("null" before a start).
 TS_EXPORT const char* ts_bridge_fleet_json() {
   if (!bridge::g_app) return "null";
-  return hand_out(app::fleet_json(*bridge::g_app));
+  return answer(app::fleet_json(*bridge::g_app));
 }
 
 // Drops the run (the page's Cancel).

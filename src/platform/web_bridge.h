@@ -2,13 +2,13 @@
 // the page may call in. Everything crossing it is validated here; natively these are quiet fallbacks.
 #pragma once
 
-namespace tierscope::app { struct App; }
+namespace tierscope::ui { struct Screen; }
 namespace tierscope::platform { struct Platform; }
 
 namespace tierscope::bridge {
 
 // Registers the objects the page's calls act on. Calls that arrive before this are ignored safely.
-void attach(app::App* app, platform::Platform* platform);
+void attach(ui::Screen* app, platform::Platform* platform);
 
 // Tells the page a fatal start-up problem, by stable code ("webgl2", "sdl-init", …) and detail text.
 void report_fatal(const char* code, const char* detail);

@@ -2,10 +2,10 @@
 // form (no per-token or per-session loops). Formulas and sources are in docs/model.md. This file holds the
 // shared passes every topic builds on and the driver that calls the topics (topic_*.cpp) in order.
 //
-// Sections: a pass's roofs (bound_name, Pass::close) · kernel counts per layer · parameters per attention
-// layer · what a layer range reads (read_sums) · the expert load (ep_const) · a layer
-// range's work (layers_work, add_work) · the decode and prompt passes (decode_pass, prompt_pass, prefill_of)
-// · feasibility reasons · Engram's fetch path · compute_values and its scopes · compute_all, the driver.
+// Sections: a pass's roofs (bound_name, Pass::close) · kernel counts per layer · what a layer range reads
+// (read_sums) · the expert load (ep_const) · a layer range's work (layers_work, add_work) · the decode and
+// prompt passes (decode_pass, prompt_pass, prefill_of) · feasibility reasons · Engram's fetch path ·
+// compute_values and its scopes · compute_all, the driver. The parameter count is model/param_count.cpp's.
 #include "roofline/topics.h"
 
 namespace tierscope::model {
@@ -74,21 +74,6 @@ constexpr double kKernelsIndexer = 3;      // index query projection, scoring, t
 constexpr double kKernelsEngram = 2;       // hashed row gather, gate
 
 }  // namespace
-
-double attention_params_per_layer(const ModelArch& m) {
-  const double h = m.hidden, qh = m.q_heads, hd = m.head_dim, vd = m.v_dim;
-  const double q = m.q_lora > 0 ? h * m.q_lora + m.q_lora * qh * hd : h * qh * hd;
-  double kv = 0;
-  switch (m.attn) {
-    case AttnKind::MHA: kv = h * m.kv_heads * (hd + vd); break;
-    case AttnKind::MLA: kv = h * (m.kv_lora + m.rope_dim) + m.kv_lora * qh * (hd - m.rope_dim + vd); break;
-    case AttnKind::Latent:
-    case AttnKind::Count: kv = h * hd * std::max(1, m.kv_heads); break;
-  }
-  const double o = (m.o_lora > 0 && m.o_groups > 0) ? qh * vd * m.o_lora + static_cast<double>(m.o_groups) * m.o_lora * h
-                                                    : qh * vd * h;
-  return q + kv + o;
-}
 
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z) {
   ReadSums r;

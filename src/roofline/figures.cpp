@@ -354,18 +354,13 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
     for (int f = 0; f < kFigureCount; ++f) {
       std::bitset<256> seen;
       auto& v = t[static_cast<std::size_t>(f)];
-      std::string_view deps = kInfo[f].deps;
-      std::size_t a = 0;
-      while (a < deps.size()) {
-        std::size_t e = deps.find(',', a);
-        if (e == std::string_view::npos) e = deps.size();
-        keys.each(ps, deps.substr(a, e - a), [&](std::size_t i) {
+      for (const std::string_view dep : split(kInfo[f].deps, ',')) {
+        keys.each(ps, dep, [&](std::size_t i) {
           if (i < seen.size() && !seen.test(i)) {
             seen.set(i);
             v.push_back(static_cast<std::uint8_t>(i));
           }
         });
-        a = e + 1;
       }
     }
     return t;

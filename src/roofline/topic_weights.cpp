@@ -1,5 +1,6 @@
 // Parameters and weights: the model's parameter counts by part and the bytes they take at their stored
 // formats, with their formulas.
+#include "model/param_count.h"
 #include "roofline/topics.h"
 
 namespace tierscope::model::topics {
@@ -16,26 +17,27 @@ double per_layer_active(const Terms& t) {
 void compute_params(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
-  t.layers = m.layer_count;
-  t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
-  t.ffn_dense_layers = t.layers - t.moe_layers;
+  const ParamCount n = count_params(m);
+  t.layers = n.layers;
+  t.moe_layers = n.moe_layers;
+  t.ffn_dense_layers = n.ffn_dense_layers;
   c.H = m.hidden;
   c.E = m.experts + (m.experts > 0 ? c.s.par.redundant : 0);  // expert slots, redundant copies included
   c.k = m.experts_per_token;
   c.L = t.layers;
-  t.p_expert = 3.0 * m.expert_inter * c.H;
-  t.p_attn_layer = attention_params_per_layer(m);
-  t.p_attn = t.layers * t.p_attn_layer;
-  t.p_routed_active = t.moe_layers * m.experts_per_token * t.p_expert;
-  t.p_routed_all = t.moe_layers * m.experts * t.p_expert;
-  t.p_shared = t.moe_layers * m.shared_experts * t.p_expert;
-  t.p_router = t.moe_layers * m.experts * c.H;
-  t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * c.H;
-  t.p_head = static_cast<double>(m.vocab) * c.H;
-  t.p_emb = m.tied_embed ? 0.0 : t.p_head;  // a tied model's embedding is its LM head's matrix, counted once
+  t.p_expert = n.expert;
+  t.p_attn_layer = n.attn_layer;
+  t.p_attn = n.attn;
+  t.p_routed_active = n.routed_active;
+  t.p_routed_all = n.routed_all;
+  t.p_shared = n.shared;
+  t.p_router = n.router;
+  t.p_dense_ffn = n.dense_ffn;
+  t.p_head = n.head;
+  t.p_emb = n.emb;  // a tied model's embedding is its LM head's matrix, counted once
   v[F::ParamsPerExpert] = t.p_expert;
-  v[F::ParamsTotal] = t.p_routed_all + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn + t.p_head + t.p_emb;
-  v[F::ParamsActiveDecode] = t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn + t.p_head + t.p_emb;
+  v[F::ParamsTotal] = n.total();
+  v[F::ParamsActiveDecode] = n.active_decode();
   t.bpv_experts = bytes_per_value(m.experts_fmt);
   t.bpv_dense = bytes_per_value(m.dense_fmt);
   t.bpv_head = bytes_per_value(m.head_fmt);

@@ -126,7 +126,6 @@ struct Work {
 };
 
 // The shared helpers (compute.cpp).
-double attention_params_per_layer(const ModelArch& m);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
 EpConst ep_const(double E, double k, int ep, double skew = 1.0, int node_ranks = 0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
@@ -182,8 +181,6 @@ void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
 
 // A model with a sliding window, and one that replays it rather than caching it with the prefix.
-inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
-inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
 
 // Numbers in words, by unit.
 inline std::string B(double b) { return human(b, "B"); }

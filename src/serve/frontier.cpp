@@ -1,5 +1,9 @@
 // The frontier chart: layouts × concurrencies replayed, the Pareto front over all of them, the measured
 // points of the same preset and GPU placed with the replay supplying the coordinate the source does not give.
+//
+// Sections: layouts and concurrencies to replay · the measured points as marks · pareto_front · the replay
+// grid and replayed_front · the source space (--source-space: layouts@concurrencies, conc, lengths) ·
+// front_at · frontier_chart.
 #include "serve/frontier.h"
 
 #include <algorithm>
@@ -281,14 +285,12 @@ bool parse_layout(std::string_view item, SourceLayout& l, std::string& why) {
   std::string_view rest = item;
   // @C1/C2/…: the concurrencies it ran
   if (const std::size_t at = rest.find('@'); at != std::string_view::npos) {
-    std::string_view list = rest.substr(at + 1);
+    const std::string_view list = rest.substr(at + 1);
     rest = rest.substr(0, at);
-    while (!list.empty()) {
-      const std::size_t slash = list.find('/');
+    for (const std::string_view one : model::split(list, '/')) {
       int c = 0;
-      if (!to_count(list.substr(0, slash), c)) return refuse("its concurrencies are not whole numbers joined by '/'");
+      if (!to_count(one, c)) return refuse("its concurrencies are not whole numbers joined by '/'");
       l.concurrencies.push_back(c);
-      list = slash == std::string_view::npos ? std::string_view() : list.substr(slash + 1);
     }
     if (l.concurrencies.empty()) return refuse("no concurrency after '@'");
   }
@@ -299,11 +301,8 @@ bool parse_layout(std::string_view item, SourceLayout& l, std::string& why) {
   }
   // +mtp, +ctxP
   const std::string_view head = rest.substr(0, rest.find('+'));
-  std::string_view mods = rest.size() > head.size() ? rest.substr(head.size() + 1) : std::string_view();
-  while (!mods.empty()) {
-    const std::size_t plus = mods.find('+');
-    const std::string_view m = mods.substr(0, plus);
-    mods = plus == std::string_view::npos ? std::string_view() : mods.substr(plus + 1);
+  const std::string_view mods = rest.size() > head.size() ? rest.substr(head.size() + 1) : std::string_view();
+  for (const std::string_view m : model::split(mods, '+')) {
     if (m == "mtp") l.mtp = true;
     else if (m.substr(0, 3) != "ctx" || !to_count(m.substr(3), l.prefill_gpus) || l.prefill_gpus > 4096)
       return refuse("after '+' give mtp or ctxN (prefill GPUs, 1 to 4096)");
@@ -324,21 +323,15 @@ const char* source_kind_name(SourceLayout::Kind k) {
 
 bool parse_source_space(std::string_view text, FrontierOptions& o, std::string& why) {
   FrontierOptions r = o;
-  while (!text.empty()) {
-    const std::size_t semi = text.find(';');
-    const std::string_view part = text.substr(0, semi);
-    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
+  for (const std::string_view part : model::split(text, ';')) {
     const std::size_t eq = part.find('=');
     const std::string_view key = part.substr(0, eq), value = eq == std::string_view::npos ? std::string_view() : part.substr(eq + 1);
     if (key == "layouts") {
       r.only.clear();
-      std::string_view rest = value;
-      while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
+      for (const std::string_view one : model::split(value, ',')) {
         SourceLayout l;
-        if (!parse_layout(rest.substr(0, comma), l, why)) return false;
+        if (!parse_layout(one, l, why)) return false;
         r.only.push_back(std::move(l));
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
       }
       if (r.only.empty()) {
         why = "layouts: empty (give tpN, tepN or depN, …)";

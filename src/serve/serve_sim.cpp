@@ -1,6 +1,10 @@
 // The replay's event loop: arrivals (closed-loop clients or Poisson), admission against the running-batch
 // cap and the instance's KV capacity, one scheduled step at a time per instance, each timed by the step
 // model for its mix, and the streaming statistics of every request that completes.
+//
+// Sections: requests and instances · the Replay: setup, lengths and drafts, arrivals and routing, a step's
+// start, its requests' completion and its end, the event loop, the result · the spec checked against the
+// scenario · ServeRun (a replay in slices) and run_serve.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -140,8 +140,8 @@ bool node_capacities(const model::Scenario& s, FleetConfig& c, model::Errors& er
   }
   c.kv_per_token = settle(v[FigureId::KvGlobalPerToken]);
   c.swa_bytes = settle(v[FigureId::KvSwaPerSession]);
-  c.pool_on = s.model.n_win > 0 && s.model.bounded_replay != 0;
-  c.window_with_prefix = s.model.n_win > 0 && s.model.bounded_replay == 0;
+  c.pool_on = model::replays_window(s.model);
+  c.window_with_prefix = model::has_swa(s.model) && !model::replays_window(s.model);
   c.hbm_bytes = settle(sessions * v[FigureId::KvPerSession]);
   c.pool_sessions = c.pool_on ? v[FigureId::SwaPoolSessions] * span : 0.0;
   c.dram_bytes = f.dram_prefix * std::max(0.0, s.hw.host_dram_gb * 1e9 - v[FigureId::SwaPoolBytes]) * span;

@@ -9,6 +9,9 @@
 
 namespace tierscope::sim {
 
+// The simulator's internal parts (fleet_state.h) by their own names.
+using namespace detail;
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] arrivals, samples, the loop
 

@@ -137,17 +137,22 @@ inline double round_tokens(double x) { return std::floor(x + 0.5); }
 
 }  // namespace detail
 
-using namespace detail;
-
 struct FleetState {
+  // The parts above, by their own names in the state's members (the .cpp files read all of detail).
+  using Entry = detail::Entry;
+  using EntryPool = detail::EntryPool;
+  using Session = detail::Session;
+  using Node = detail::Node;
+  using DecodeItem = detail::DecodeItem;
+
   FleetConfig cfg;
   TurnObserver obs;
-  EventHeap events;
+  detail::EventHeap events;
   EntryPool entries;
-  Pool<Session, &Session::pnext> sessions;
+  detail::Pool<Session, &Session::pnext> sessions;
   std::vector<Node> nodes;
   std::vector<double> prefix_len;
-  Alias popularity;
+  detail::Alias popularity;
   Rng arrival_rng;
   double rate_max = 0;
   std::uint64_t session_count = 0;
@@ -180,10 +185,10 @@ struct FleetState {
   // --- entries ---------------------------------------------------------------------------------
   Entry& E(std::int32_t i) { return entries[i]; }
   Session& S(std::int32_t i) { return sessions[i]; }
-  static bool resident(const Entry& e) { return (e.flags & (kInDram | kInSsd)) != 0; }
+  static bool resident(const Entry& e) { return (e.flags & (detail::kInDram | detail::kInSsd)) != 0; }
   // A session's history carries its sliding window when the model keeps the window with the prefix.
   double bytes_of(const Entry& e, double tokens) const {
-    return tokens * cfg.kv_per_token + (cfg.window_with_prefix && !(e.flags & kKeyed) && tokens > 0 ? cfg.swa_bytes : 0.0);
+    return tokens * cfg.kv_per_token + (cfg.window_with_prefix && !(e.flags & detail::kKeyed) && tokens > 0 ? cfg.swa_bytes : 0.0);
   }
   double bytes_of(const Entry& e) const { return bytes_of(e, e.tokens); }
 

@@ -7,6 +7,9 @@
 
 namespace tierscope::sim {
 
+// The simulator's internal parts (fleet_state.h) by their own names.
+using namespace detail;
+
 std::int32_t FleetState::new_entry(std::uint8_t node, std::uint32_t tokens, std::uint8_t flags, std::int32_t key) {
   const std::int32_t i = entries.alloc();
   Entry& e = E(i);

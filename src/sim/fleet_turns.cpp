@@ -1,11 +1,18 @@
 // A turn from its arrival to its last token: routing, admission to HBM, the lookup and promotion of its
 // history, the window, the prefill, the decode batch, and what the turn persists as it ends.
+//
+// Sections: sessions (new, free, depart) · routing and the think time · a turn's arrival and admission · its
+// history found and promoted, the prefill · the chain settled and the turn reported · admit · the decode
+// batch (rate, heap) · the first token, decode done, the turn's end.
 #include <algorithm>
 
 #include "roofline/timing.h"
 #include "sim/fleet_state.h"
 
 namespace tierscope::sim {
+
+// The simulator's internal parts (fleet_state.h) by their own names.
+using namespace detail;
 
 std::int32_t FleetState::new_session() {
   return sessions.alloc();

@@ -191,14 +191,10 @@ bool parse_trace(std::string_view text, int block_tokens, Trace& out, model::Err
   Trace t;
   std::unordered_map<std::uint64_t, std::uint32_t> dense;
   std::vector<std::uint64_t> ids;
-  std::size_t pos = 0, line_no = 0;
+  std::size_t line_no = 0;
   double last_ms = 0;
   t.first.push_back(0);
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  for (const std::string_view line : model::split(text, '\n')) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;  // blank
     const std::string field = "trace line " + std::to_string(line_no);

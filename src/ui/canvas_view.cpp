@@ -1,6 +1,10 @@
 // The canvas frame: scene and layout from the app's state, pointer/touch/keyboard input on the canvas, the
 // layout's labels over the schematic (ImGui's font atlas is baked at the device ratio, so they stay sharp),
 // the hover tooltip, and layout_json() for the page.
+//
+// Sections: labels and the keyboard's walk over the canvas · focus_section · pointer, Esc and keys · the
+// tooltip and a target's words · layout_json's parts · find_item, target_name, select_target · canvas_frame,
+// canvas_render, layout_json.
 #include "ui/canvas_view.h"
 
 #include <imgui.h>
@@ -12,7 +16,6 @@
 #include <cstdio>
 #include <vector>
 
-#include "app/units.h"
 #include "base/hash.h"
 #include "base/json_writer.h"
 #include "base/text.h"
@@ -21,12 +24,15 @@
 
 namespace tierscope::ui {
 
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
+
 using layout::Item;
 using layout::Kind;
 
 namespace {
 
-std::string block_value(const App& app, int object) {
+std::string block_value(const Screen& app, int object) {
   const anim::ObjectState& o = app.state.objects[static_cast<std::size_t>(object)];
   const double fp = app.canvas.scene.objects[static_cast<std::size_t>(object)].footprint;
   std::string v = model::human(o.bytes, "B");
@@ -35,7 +41,7 @@ std::string block_value(const App& app, int object) {
 }
 
 // The layout chose every wording to fit; this only paints it in the item's colours.
-void draw_labels(const App& app, const render::Palette& pal) {
+void draw_labels(const Screen& app, const render::Palette& pal) {
   const layout::Layout& L = app.canvas.layout;
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   for (const layout::Label& l : L.labels) {
@@ -77,10 +83,10 @@ std::vector<CanvasTarget> stepping_order(const layout::Layout& L) {
   return order;
 }
 
-void step_selection(App& app, int delta) {
+void step_selection(Screen& app, int delta) {
   const std::vector<CanvasTarget> order = stepping_order(app.canvas.layout);
   if (order.empty()) return;
-  CanvasTarget cur = app.canvas.selected;
+  CanvasTarget cur = app.selected;
   if (cur.kind == Kind::Token) cur.index = 0;
   const auto at = std::find(order.begin(), order.end(), cur);
   const int n = static_cast<int>(order.size());
@@ -93,11 +99,11 @@ void step_selection(App& app, int delta) {
 }  // namespace
 
 // Moves keyboard focus into a panel section (drawn by panels.cpp on the next frame) and opens it.
-void focus_section(App& app, int section) {
+void focus_section(Screen& app, int section) {
   CanvasState& c = app.canvas;
-  if (section == kHelpSection) c.help_open = true;
+  if (section == kHelpSection) app.help_open = true;
   else set_panel(app, static_cast<Panel>(section), true);
-  if (section == static_cast<int>(Panel::Inspector)) c.inspector_shown = true;
+  if (section == static_cast<int>(Panel::Inspector)) app.inspector_shown = true;
   c.focus_request = section;
   ++app.revision;  // the page hears that a panel shows (on phones it makes room for it)
 }
@@ -108,7 +114,7 @@ bool panel_has_keyboard(const ImGuiContext& g) {
   return g.NavWindow && !(g.NavWindow->Flags & ImGuiWindowFlags_NoNavInputs);
 }
 
-void handle_pointer(App& app) {
+void handle_pointer(Screen& app) {
   ImGuiIO& io = ImGui::GetIO();
   CanvasState& c = app.canvas;
   const layout::Layout& L = c.layout;
@@ -155,10 +161,9 @@ void handle_pointer(App& app) {
 
 // Esc on the schematic closes what is open, one layer at a time: the key list, then every panel (and the
 // selection the inspector shows), then a selection with no panel.
-void escape(App& app) {
-  CanvasState& c = app.canvas;
-  if (c.help_open) {
-    c.help_open = false;
+void escape(Screen& app) {
+  if (app.help_open) {
+    app.help_open = false;
     ++app.revision;
     return;
   }
@@ -167,15 +172,14 @@ void escape(App& app) {
   select_target(app, {});
   if (panels) {
     app.selected_figure = -1;
-    c.inspector_shown = false;
+    app.inspector_shown = false;
     ++app.revision;
   }
 }
 
-void handle_keys(App& app) {
+void handle_keys(Screen& app) {
   ImGuiIO& io = ImGui::GetIO();
   ImGuiContext& g = *ImGui::GetCurrentContext();
-  CanvasState& c = app.canvas;
   // Keys reach the app only while the canvas element has focus (SDL listens on it alone); a text field
   // being edited keeps every key.
   if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
@@ -192,9 +196,9 @@ void handle_keys(App& app) {
     if (ImGui::IsKeyPressed(k.key, false)) focus_section(app, k.section);
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
     if (io.InputQueueCharacters[i] == '?') {
-      if (!c.help_open) focus_section(app, kHelpSection);
+      if (!app.help_open) focus_section(app, kHelpSection);
       else {
-        c.help_open = false;
+        app.help_open = false;
         ++app.revision;
       }
     }
@@ -216,7 +220,7 @@ void handle_keys(App& app) {
   if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) escape(app);
 }
 
-void tooltip(const App& app) {
+void tooltip(const Screen& app) {
   const CanvasTarget t = app.canvas.hover;
   if (!t.valid() || app.canvas.pressing) return;
   const Item* it = find_item(app, t);
@@ -255,7 +259,7 @@ void tooltip(const App& app) {
 }
 
 // One line about a target for the page's live region: what it holds or does, and its leading figure.
-std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
+std::string target_detail(const Screen& app, CanvasTarget t, const Item* it) {
   switch (t.kind) {
     case Kind::Block: {
       const auto o = static_cast<anim::ObjectKind>(t.index);
@@ -276,7 +280,7 @@ std::string target_detail(const App& app, CanvasTarget t, const Item* it) {
     case Kind::DecoderLayer:
       return it ? layout::mode_key(app.canvas.scene, it->first_layer, it->last_layer) : "";
     case Kind::Packet: return app.state.entry ? app.state.entry->sentence : "";
-    case Kind::Token: return "the prompt, " + count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
+    case Kind::Token: return "the prompt, " + model::count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
     case Kind::Stream:
       return app.canvas.scene.ced ? "each token's final encoder state, projected into the global KV the decoder reads"
                                   : "each token's final state, turned into the next token's logits";
@@ -323,11 +327,11 @@ void item_json(model::JsonWriter& w, const layout::Layout& L, const Item& it) {
 
 }  // namespace
 
-const Item* find_item(const App& app, CanvasTarget t) {
+const Item* find_item(const Screen& app, CanvasTarget t) {
   return t.valid() ? app.canvas.layout.find(t.kind, t.index) : nullptr;
 }
 
-std::string target_name(const App& app, CanvasTarget t) {
+std::string target_name(const Screen& app, CanvasTarget t) {
   const Item* it = find_item(app, t);
   switch (t.kind) {
     case Kind::Block: return object_name(app, static_cast<anim::ObjectKind>(t.index));
@@ -346,24 +350,26 @@ std::string target_name(const App& app, CanvasTarget t) {
   }
 }
 
-void select_target(App& app, CanvasTarget t) {
+void select_target(Screen& app, CanvasTarget t) {
   const Item* it = find_item(app, t);
   if (!it) {
     set_selection(app, {}, "", "", "");
     return;
   }
-  set_selection(app, t, layout::item_id(*it), target_name(app, t), target_detail(app, t, it));
+  // A new object opens the inspector at its top, its name and why it sits where it does in view.
+  if (set_selection(app, t, layout::item_id(*it), target_name(app, t), target_detail(app, t, it)))
+    app.canvas.scroll_request = static_cast<int>(Panel::Inspector);
   set_panel(app, Panel::Inspector, true);
 }
 
-std::uint64_t view_signature(const App& app) {
+std::uint64_t view_signature(const Screen& app) {
   const CanvasState& c = app.canvas;
-  const int v[] = {static_cast<int>(c.hover.kind), c.hover.index, static_cast<int>(c.selected.kind), c.selected.index,
-                   c.selected_layer, c.help_open ? 1 : 0, c.dark ? 1 : 0};
+  const int v[] = {static_cast<int>(c.hover.kind), c.hover.index, static_cast<int>(app.selected.kind), app.selected.index,
+                   c.selected_layer, app.help_open ? 1 : 0, c.dark ? 1 : 0};
   return model::hash_bytes(v, sizeof v, app.revision);
 }
 
-bool canvas_frame(App& app, float css_w, float css_h) {
+bool canvas_frame(Screen& app, float css_w, float css_h) {
   CanvasState& c = app.canvas;
   if (c.blur_pending) {
     // Focus left the canvas: leaving the field being edited applies it (ImGui hands its text back on the
@@ -406,7 +412,7 @@ bool canvas_frame(App& app, float css_w, float css_h) {
   layout::compute_layout(c.scene, st, {css_w, css_h}, tm, c.layout, opt);
   // A selection whose item is gone (no packet at this step, a block this model lacks) is cleared. Its words
   // are not refreshed while the path plays: the page announces each step itself, and the inspector is live.
-  if (c.selected.valid() && !find_item(app, c.selected)) select_target(app, {});
+  if (app.selected.valid() && !find_item(app, app.selected)) select_target(app, {});
   if (app.playback.playing && !c.reduced_motion) c.clock += static_cast<double>(ImGui::GetIO().DeltaTime);
 
   const render::Palette pal = render::palette(c.dark);
@@ -419,7 +425,7 @@ bool canvas_frame(App& app, float css_w, float css_h) {
 // the UI test over Dear ImGui without a GPU, defines TIERSCOPE_UI_NO_GL and leaves it out, so it links no
 // renderer; the web build compiles this file as it is.
 #ifndef TIERSCOPE_UI_NO_GL
-void canvas_render(const App& app, render::Renderer& r, int drawable_w, int drawable_h, float pixel_ratio) {
+void canvas_render(const Screen& app, render::Renderer& r, int drawable_w, int drawable_h, float pixel_ratio) {
   const CanvasState& c = app.canvas;
   render::FrameInput in;
   in.css_w = c.layout.viewport.width;
@@ -429,13 +435,13 @@ void canvas_render(const App& app, render::Renderer& r, int drawable_w, int draw
   in.pixel_ratio = pixel_ratio;
   in.time = c.clock;
   in.hover = find_item(app, c.hover);
-  in.selected = find_item(app, c.selected);
+  in.selected = find_item(app, app.selected);
   in.selected_layer = c.selected_layer;
   render::draw(r, c.layout, render::palette(c.dark), in);
 }
 #endif
 
-std::string layout_json(const App& app) {
+std::string layout_json(const Screen& app) {
   const layout::Layout& L = app.canvas.layout;
   model::JsonWriter w(8192);
   w.object().array("viewport");
@@ -476,7 +482,7 @@ std::string layout_json(const App& app) {
   } else {
     w.null();
   }
-  const Item* si = find_item(app, app.canvas.selected);
+  const Item* si = find_item(app, app.selected);
   w.key("selected");
   if (si) w.str(layout::item_id(*si));
   else w.null();

@@ -8,13 +8,8 @@
 
 #include <string>
 
-#include "app/app.h"
 #include "render/palette.h"
-
-namespace tierscope::ui {
-// The ImGui view of the app controller: every name of the app room reads here as its own.
-using namespace tierscope::app;
-}  // namespace tierscope::ui
+#include "ui/canvas_state.h"
 
 namespace tierscope::ui::panel {
 
@@ -26,23 +21,23 @@ inline constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGui
 inline ImVec4 vec4(render::Rgba c) { return ImVec4(c.r, c.g, c.b, c.a); }
 
 // The last item ran past the right edge of the room it is drawn in (cut by the clip rectangle).
-void check_fit(App& app);
+void check_fit(Screen& app);
 // One line of text that must fit (counted when it does not).
-void line(App& app, const std::string& s, bool muted = false);
+void line(Screen& app, const std::string& s, bool muted = false);
 // Text that wraps at the edge of its room.
 void para(const std::string& s, bool muted = false);
 // Remembers where the last item was drawn, for the page's tests (layout_json's "controls").
-void record(App& app, std::string id);
+void record(Screen& app, std::string id);
 
 // What a layer does with the global KV: its CSA2 mode and the layer whose KV it reads (inspector, modes).
 std::string layer_role(const model::ModelArch& m, int layer);
 
 // The sections, each drawn under its header in the current window.
-void inspector(App& app);        // panels_inspector.cpp
-void scenario_editor(App& app);  // panels_sections.cpp, as are the rest
-void modes_panel(App& app);
-void card_panel(App& app);
-void figures_panel(App& app);
-void help_panel(App& app);
+void inspector(Screen& app);        // panels_inspector.cpp
+void scenario_editor(Screen& app);  // panels_sections.cpp, as are the rest
+void modes_panel(Screen& app);
+void card_panel(Screen& app);
+void figures_panel(Screen& app);
+void help_panel(Screen& app);
 
 }  // namespace tierscope::ui::panel

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <string>
 
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "model/params.h"
@@ -24,16 +23,19 @@
 
 namespace tierscope::ui {
 
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
+
 using anim::ObjectKind;
 using model::FigureId;
 
 namespace panel {
 
-void check_fit(App& app) {
+void check_fit(Screen& app) {
   if (ImGui::GetItemRectMax().x > ImGui::GetWindowDrawList()->GetClipRectMax().x + 0.5f) ++app.canvas.text_cut;
 }
 
-void line(App& app, const std::string& s, bool muted) {
+void line(Screen& app, const std::string& s, bool muted) {
   if (muted) ImGui::TextDisabled("%s", s.c_str());
   else ImGui::TextUnformatted(s.c_str());
   check_fit(app);
@@ -46,7 +48,7 @@ void para(const std::string& s, bool muted) {
   ImGui::PopTextWrapPos();
 }
 
-void record(App& app, std::string id) {
+void record(Screen& app, std::string id) {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   app.canvas.controls.push_back({std::move(id), {a.x, a.y, b.x - a.x, b.y - a.y}});
 }
@@ -62,7 +64,7 @@ using panel::vec4;
 
 // [SECTION] toolbar
 // The header counters; chips that do not fit the line are left out (the page's header lists them all).
-void counters(const App& app, bool compact) {
+void counters(const Screen& app, bool compact) {
   const anim::Counters& k = app.state.counters;
   const float right = ImGui::GetWindowContentRegionMax().x;
   auto chip = [&](const char* label, const std::string& value) {
@@ -80,7 +82,7 @@ void counters(const App& app, bool compact) {
   chip(compact ? "" : "CSA2 policy", policy_label(app.scenario));
 }
 
-bool toggle_button(App& app, const char* label, Panel p, const char* key) {
+bool toggle_button(Screen& app, const char* label, Panel p, const char* key) {
   const bool open = panel_open(app, p);
   if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_Header));
   const bool clicked = ImGui::Button(label);
@@ -96,20 +98,20 @@ bool toggle_button(App& app, const char* label, Panel p, const char* key) {
 }
 
 // The panel buttons and the help button.
-void panel_buttons(App& app) {
+void panel_buttons(Screen& app) {
   toggle_button(app, "Scenario", Panel::Scenario, "S");
   toggle_button(app, "Modes", Panel::Modes, "M");
   toggle_button(app, "Card", Panel::Card, "C");
   toggle_button(app, "Figures", Panel::Figures, "F");
   if (ImGui::Button("?")) {
-    app.canvas.help_open = !app.canvas.help_open;
+    app.help_open = !app.help_open;
     ++app.revision;
   }
   record(app, "button:help");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keys and gestures (?)");
 }
 
-void toolbar(App& app, const layout::Layout& L) {
+void toolbar(Screen& app, const layout::Layout& L) {
   ImGui::SetNextWindowPos(ImVec2(L.toolbar.x, L.toolbar.y));
   ImGui::SetNextWindowSize(ImVec2(L.toolbar.w, L.toolbar.h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 3));
@@ -191,11 +193,11 @@ void take_keyboard_focus() {
   g.NavDisableMouseHover = true;
 }
 
-void sections(App& app, bool docked) {
+void sections(Screen& app, bool docked) {
   struct Section {
     int id;
     const char* title;
-    void (*draw)(App&);
+    void (*draw)(Screen&);
   };
   const Section list[] = {
       {kHelpSection, "Keys and gestures", panel::help_panel},
@@ -206,11 +208,11 @@ void sections(App& app, bool docked) {
       {static_cast<int>(Panel::Figures), "Figures", panel::figures_panel},
   };
   CanvasState& c = app.canvas;
-  const bool inspector_has_content = c.selected.valid() || app.selected_figure >= 0 || c.inspector_shown;
+  const bool inspector_has_content = app.selected.valid() || app.selected_figure >= 0 || app.inspector_shown;
   for (const Section& s : list) {
     const bool is_help = s.id == kHelpSection;
     const bool is_inspector = s.id == static_cast<int>(Panel::Inspector);
-    bool shown = is_help ? c.help_open : panel_open(app, static_cast<Panel>(s.id));
+    bool shown = is_help ? app.help_open : panel_open(app, static_cast<Panel>(s.id));
     if (is_inspector) shown = docked || (shown && inspector_has_content);
     if (!shown) continue;
     c.sections.push_back(is_help ? "help" : panel_key(static_cast<Panel>(s.id)));
@@ -232,14 +234,14 @@ void sections(App& app, bool docked) {
     }
     if (!visible) {
       if (is_help) {
-        c.help_open = false;
+        app.help_open = false;
         ++app.revision;
       } else {
         set_panel(app, static_cast<Panel>(s.id), false);
         if (is_inspector) {
           select_target(app, {});
           app.selected_figure = -1;
-          c.inspector_shown = false;
+          app.inspector_shown = false;
           ++app.revision;
         }
       }
@@ -252,7 +254,7 @@ void sections(App& app, bool docked) {
 
 }  // namespace
 
-void draw_panels(App& app) {
+void draw_panels(Screen& app) {
   const layout::Layout& L = app.canvas.layout;
   app.canvas.controls.clear();
   app.canvas.sections.clear();

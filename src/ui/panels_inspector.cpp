@@ -11,8 +11,6 @@
 #include <cstring>
 #include <string>
 
-#include "anim/why.h"
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "layout/layout.h"
@@ -21,8 +19,12 @@
 #include "render/palette.h"
 #include "ui/canvas_view.h"
 #include "ui/theme.h"
+#include "ui/why.h"
 
 namespace tierscope::ui {
+
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
 
 using anim::ObjectKind;
 using model::FigureId;
@@ -86,7 +88,7 @@ FigureList tier_figures(int tier) {
   }
 }
 
-void figure_card(App& app, FigureId id) {
+void figure_card(Screen& app, FigureId id) {
   const model::Figure& f = app.figures[id];
   ImGui::PushID(static_cast<int>(id));
   ImGui::Separator();
@@ -99,14 +101,14 @@ void figure_card(App& app, FigureId id) {
   ImGui::PopID();
 }
 
-void figure_list(App& app, FigureList l) {
+void figure_list(Screen& app, FigureList l) {
   for (int i = 0; i < l.count; ++i) figure_card(app, l.ids[i]);
 }
 
 // [SECTION] inspector
-void inspect_layers(App& app, int first, int last) {
+void inspect_layers(Screen& app, int first, int last) {
   const model::ModelArch& m = app.scenario.model;
-  para("Each drawn row stands for " + count_of(last - first + 1, "real layer", "real layers") + ".", true);
+  para("Each drawn row stands for " + model::count_of(last - first + 1, "real layer", "real layers") + ".", true);
   para(layout::mode_key(app.canvas.scene, first, last), true);
   if (ImGui::BeginTable("layers", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);
@@ -130,7 +132,7 @@ void inspect_layers(App& app, int first, int last) {
   }
 }
 
-void inspect_entry(App& app) {
+void inspect_entry(Screen& app) {
   const anim::LedgerEntry* e = app.state.entry;
   if (!e) {
     para(app.ledger.note.empty() ? "This path has no steps for this model." : app.ledger.note, true);
@@ -163,16 +165,16 @@ std::string layer_role(const model::ModelArch& m, int layer) {
       if (n++ < 12) readers += (readers.empty() ? "" : ", ") + std::to_string(j);
     }
     if (n > 12) readers += ", …";
-    std::string s = "owns global KV (1 row per " + count_of(m.layers[static_cast<std::size_t>(layer)].ratio, "token", "tokens") + ")";
-    s += n > 0 ? "; shared by " + count_of(n, "layer", "layers") + ": " + readers : "; no other layer reads it";
+    std::string s = "owns global KV (1 row per " + model::count_of(m.layers[static_cast<std::size_t>(layer)].ratio, "token", "tokens") + ")";
+    s += n > 0 ? "; shared by " + model::count_of(n, "layer", "layers") + ": " + readers : "; no other layer reads it";
     return s;
   }
   if (src < 0) return "no KV source before it";
   return "shares the global KV of layer " + std::to_string(src);
 }
 
-void inspector(App& app) {
-  const CanvasTarget t = app.canvas.selected;
+void inspector(Screen& app) {
+  const CanvasTarget t = app.selected;
   const layout::Item* it = find_item(app, t);
   if (!it) {
     if (app.selected_figure >= 0 && app.selected_figure < static_cast<int>(app.figures.list.size())) {
@@ -193,9 +195,9 @@ void inspector(App& app) {
       const auto o = static_cast<ObjectKind>(t.index);
       const anim::ObjectState& st = app.state.objects[static_cast<std::size_t>(t.index)];
       // First why it sits in this tier and what would move it, then what it holds now.
-      for (const std::string& why : anim::why_here(o, st.tier, app.scenario, app.figures)) para(why);
+      for (const std::string& why : why_here(o, st.tier, app.scenario, app.figures)) para(why);
       para(model::human(st.bytes, "B") + " resident in " + endpoint_name(app, st.tier), true);
-      if (st.tokens > 0) para("covering " + count_of(st.tokens, "token", "tokens"), true);
+      if (st.tokens > 0) para("covering " + model::count_of(st.tokens, "token", "tokens"), true);
       para(std::string("lifetime: ") + model::lifetime_name(anim::object_lifetime(o)), true);
       if (o == ObjectKind::EngramTables) {
         para("Engram: weights, not activations.");
@@ -214,15 +216,15 @@ void inspector(App& app) {
       std::string how;
       switch (t.index) {
         case 0:
-          how = "one GPU's " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip (of " + count_of(hw.gpus, "GPU", "GPUs") +
+          how = "one GPU's " + model::human(app.figures[FigureId::HwSramPerGpu].value, "B") + " on-chip (of " + model::count_of(hw.gpus, "GPU", "GPUs") +
                 " in the instance)";
           break;
         case 1:
-          how = "one GPU's " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B") + " (of " + count_of(hw.gpus, "GPU", "GPUs") +
+          how = "one GPU's " + model::human(app.figures[FigureId::HwHbmPerGpu].value, "B") + " (of " + model::count_of(hw.gpus, "GPU", "GPUs") +
                 "): weights and KV shown per GPU";
           break;
         case 2: how = "host DRAM parameter: " + model::num(hw.host_dram_gb) + " GB"; break;
-        default: how = count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
+        default: how = model::count_of(hw.ssd_count, "drive", "drives") + " × " + model::num(hw.ssd_tb) + " TB"; break;
       }
       para(how, true);
       const auto held = [&](int i) {
@@ -232,7 +234,7 @@ void inspector(App& app) {
       int holds = 0;
       for (int i = 0; i < anim::kObjectCount; ++i) holds += held(i) ? 1 : 0;
       if (holds == 0) {
-        for (const std::string& why : anim::why_empty(static_cast<anim::Endpoint>(t.index), app.scenario, app.figures)) para(why);
+        for (const std::string& why : why_empty(static_cast<anim::Endpoint>(t.index), app.scenario, app.figures)) para(why);
       } else {
         para("Holds:", true);
       }

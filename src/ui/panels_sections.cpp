@@ -10,7 +10,6 @@
 #include <cstring>
 #include <string>
 
-#include "app/units.h"
 #include "base/text.h"
 #include "evidence/card_check.h"
 #include "model/params.h"
@@ -20,6 +19,9 @@
 #include "ui/theme.h"
 
 namespace tierscope::ui {
+
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
 
 using anim::ObjectKind;
 using model::FigureId;
@@ -38,7 +40,7 @@ std::string adjustments_text(const std::vector<Adjustment>& moved) {
   return s;
 }
 
-void param_row(App& app, const model::ParamDef& p) {
+void param_row(Screen& app, const model::ParamDef& p) {
   ImGui::PushID(p.key);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -108,7 +110,7 @@ render::Rgba mode_colour(model::LayerMode m, const render::Palette& pal, bool fp
 
 }  // namespace
 
-void scenario_editor(App& app) {
+void scenario_editor(Screen& app) {
   model::Errors errors;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const model::PresetInfo* cur = model::find_preset(app.scenario.preset);
@@ -141,7 +143,7 @@ void scenario_editor(App& app) {
   }
 }
 
-void modes_panel(App& app) {
+void modes_panel(Screen& app) {
   const model::ModelArch& m = app.scenario.model;
   const render::Palette pal = render::palette(app.canvas.dark);
   para("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the selection "
@@ -172,7 +174,7 @@ void modes_panel(App& app) {
   if (l < 0 || l >= m.layer_count) return;
   ImGui::Separator();
   const model::Layer& layer = m.layers[static_cast<std::size_t>(l)];
-  const bool ced = m.enc_layers > 0 && m.enc_layers < m.layer_count;
+  const bool ced = model::is_encoder_decoder(m);
   para("Layer " + std::to_string(l) + (ced ? (l < m.enc_layers ? " · causal encoder" : " · decoder") : ""));
   para(layer_role(m, l), true);
   model::Errors errors;
@@ -204,7 +206,7 @@ void modes_panel(App& app) {
 
 // [SECTION] card check: one entry per claim (its text wraps; the computed value and verdict below it), so
 // nothing is squeezed into a narrow column and cut.
-void card_panel(App& app) {
+void card_panel(Screen& app) {
   CanvasState& c = app.canvas;
   if (c.card_revision != app.revision) {
     c.card = model::check_card(app.scenario);
@@ -220,7 +222,7 @@ void card_panel(App& app) {
                        : r.verdict == model::Verdict::HoldsOnlyIf ? ImVec4(0.94f, 0.72f, 0.36f, 1)
                                                                   : ImVec4(1.0f, 0.55f, 0.55f, 1);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("computed %s ·", display_value(r.value, info.unit).c_str());
+    ImGui::TextDisabled("computed %s ·", model::display_value(r.value, info.unit).c_str());
     ImGui::SameLine(0, 4);
     if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(model::verdict_name(r.verdict)).x > ImGui::GetContentRegionMax().x) ImGui::NewLine();
     ImGui::TextColored(c.dark ? col : ImVec4(col.x * 0.6f, col.y * 0.6f, col.z * 0.6f, 1), "%s", model::verdict_name(r.verdict));
@@ -241,7 +243,7 @@ void card_panel(App& app) {
 }
 
 // [SECTION] figures table: each label wraps in the first column; the value column fits its widest value.
-void figures_panel(App& app) {
+void figures_panel(Screen& app) {
   if (!ImGui::BeginTable("figures", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) return;
   ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed);
@@ -271,7 +273,7 @@ void figures_panel(App& app) {
 }
 
 // [SECTION] help: every key the canvas answers to (the page lists the same in the canvas's aria-keyshortcuts).
-void help_panel(App& app) {
+void help_panel(Screen& app) {
   const char* rows[][2] = {
       {"Space", "play / pause"},
       {"← →", "previous / next step"},

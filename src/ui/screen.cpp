@@ -6,7 +6,10 @@
 
 namespace tierscope::ui {
 
-void draw(App& app, float width, float height) {
+// The app room's names (App, Panel and the operations on them) read here as the UI's own.
+using namespace tierscope::app;
+
+void draw(Screen& app, float width, float height) {
   // The canvas first: its input (ImGui already knows from the previous frame whether the pointer is over a
   // panel) and layout then feed the panels drawn in the same frame, so a click shows in the inspector at once.
   canvas_frame(app, width, height);

@@ -5,6 +5,7 @@
 // (the serving replay) is one export here and one entry in web/worker.js's JOBS; a long one runs in slices
 // the script calls in turn, posting progress and reading its cancel between them.
 #include "app/app.h"
+#include "app/bridge_kit.h"
 #include "app/page_json.h"
 #include "base/errors.h"
 #include "base/json_writer.h"
@@ -25,40 +26,19 @@
 #include <utility>
 #include <vector>
 
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#define TS_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
-#else
-#define TS_EXPORT extern "C"
-#endif
-
 using namespace tierscope;
+using app::bridge_kit::answer;
+using app::bridge_kit::answer_errors;
+using app::bridge_kit::text_arg;
+using app::bridge_kit::too_long;
 
 namespace {
-std::string g_out;               // the last answer handed to JS; valid until the next call
 std::vector<double> g_numbers;   // the last chart's per-point numbers (see ts_worker_chart)
 serve::ServeRun g_serve;         // the Serve panel's replay, run a slice per call (ts_worker_serve_*)
 sim::FleetRun g_fleet;           // the fleet view's run, run a slice per call (ts_worker_fleet_*)
 std::uint64_t g_fleet_shown = 0; // the run's snapshot version last handed to the page
 bool g_fleet_sweep_shown = false;
 
-// Reads a C string from JS defensively: null and over-long input are refused, not trusted.
-bool arg_text(const char* p, std::string_view& out, std::size_t limit) {
-  if (!p) return false;
-  std::size_t n = 0;
-  while (n <= limit && p[n] != '\0') ++n;
-  if (n > limit) return false;
-  out = std::string_view(p, n);
-  return true;
-}
-const char* hand_out(std::string s) {
-  g_out = std::move(s);
-  return g_out.c_str();
-}
-model::Error too_long(const char* field, std::size_t limit, const char* what) {
-  return model::make_error(model::ErrorCode::TooLarge, field, "(missing or too long)",
-                           std::string(what) + " of at most " + std::to_string(limit) + " bytes");
-}
 // A slice's events from JS: 1 to `most` (NaN and infinities refused).
 bool events_arg(double events, double most, model::Errors& errors) {
   if (events >= 1 && events <= most) return true;
@@ -68,7 +48,7 @@ bool events_arg(double events, double most, model::Errors& errors) {
 // A scenario from its link keys ("preset=…&ctx=…", as state_json's scenarioHash gives them).
 bool scenario_arg(const char* text, const char* field, model::Scenario& s, model::Errors& errors) {
   std::string_view h;
-  if (!arg_text(text, h, model::kMaxHashBytes)) {
+  if (!text_arg(text, h, model::kMaxHashBytes)) {
     errors.push_back(too_long(field, model::kMaxHashBytes, "a link's scenario keys"));
     return false;
   }
@@ -108,9 +88,9 @@ TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, 
   model::Errors errors;
   model::Scenario b, a;
   std::string_view n, o, p;
-  if (!arg_text(name, n, 64)) errors.push_back(too_long("name", 64, "a chart key"));
-  if (!arg_text(options, o, 8192)) errors.push_back(too_long("options", 8192, "JSON text"));
-  if (!arg_text(pinned, p, model::kMaxHashBytes)) errors.push_back(too_long("pinned", model::kMaxHashBytes, "a link's scenario keys"));
+  if (!text_arg(name, n, 64)) errors.push_back(too_long("name", 64, "a chart key"));
+  if (!text_arg(options, o, 8192)) errors.push_back(too_long("options", 8192, "JSON text"));
+  if (!text_arg(pinned, p, model::kMaxHashBytes)) errors.push_back(too_long("pinned", model::kMaxHashBytes, "a link's scenario keys"));
   if (errors.empty() && scenario_arg(scenario, "scenario", b, errors) && (p.empty() || scenario_arg(pinned, "pinned", a, errors))) {
     g_numbers.clear();
     std::string chart;
@@ -122,10 +102,10 @@ TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, 
       app::errors_members(out, errors);
       out.key("chart").raw(chart).integer("f64", static_cast<long long>(reinterpret_cast<std::uintptr_t>(g_numbers.data())));
       out.integer("f64n", static_cast<long long>(g_numbers.size()));
-      return hand_out(out.end().take());
+      return answer(out.end().take());
     }
   }
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // Reads a Hugging Face config.json's text over a scenario (its link keys), as the page's import does:
@@ -137,21 +117,21 @@ TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* js
   std::vector<std::string> notes;
   std::string_view text, name;
   model::Scenario s;
-  if (!arg_text(json, text, model::kMaxConfigBytes)) {
+  if (!text_arg(json, text, model::kMaxConfigBytes)) {
     errors.push_back(model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
                                        "config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes"));
-    return hand_out(app::errors_notes_json(errors, notes));
+    return answer(app::errors_notes_json(errors, notes));
   }
-  if (!arg_text(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
+  if (!text_arg(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
   if (!scenario_arg(scenario, "scenario", s, errors) || !app::config_scenario(s, text, name, errors, notes))
-    return hand_out(app::errors_notes_json(errors, notes));
+    return answer(app::errors_notes_json(errors, notes));
   model::JsonWriter out;
   out.object();
   app::errors_members(out, errors);
   out.array("notes");
   for (const std::string& note : notes) out.str(note);
   out.end().str("scenarioHash", model::scenario_to_hash(s));
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 // Starts the Serve panel's replay of a scenario (its link keys) with the panel's settings (the `serve=` link
@@ -163,7 +143,7 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
   model::Scenario s;
   std::string_view text;
   serve::ServeSpec spec;
-  if (!arg_text(settings, text, serve::kMaxServeSettingsBytes)) errors.push_back(too_long("serve", serve::kMaxServeSettingsBytes, "serve settings"));
+  if (!text_arg(settings, text, serve::kMaxServeSettingsBytes)) errors.push_back(too_long("serve", serve::kMaxServeSettingsBytes, "serve settings"));
   if (errors.empty() && scenario_arg(scenario, "scenario", s, errors) && serve::serve_settings_from_text(text, spec, errors)) {
     spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));  // as `tierscope serve` takes it
     serve::default_load(spec, s);
@@ -172,10 +152,10 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
       out.object();
       app::errors_members(out, errors);
       out.integer("requests", static_cast<long long>(g_serve.requests()));
-      return hand_out(out.end().take());
+      return answer(out.end().take());
     }
   }
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // Runs up to `events` more events of the replay (1 to 10^7; a step's end or an arrival each): {ok, errors,
@@ -183,10 +163,10 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
 // and `chart`, what `tierscope chart serve-latency --format json` prints. With no run started: an error.
 TS_EXPORT const char* ts_worker_serve_advance(double events) {
   model::Errors errors;
-  if (!events_arg(events, 1e7, errors)) return hand_out(app::errors_json(errors));
+  if (!events_arg(events, 1e7, errors)) return answer_errors(errors);
   if (!g_serve.started()) {
     errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "serve", "(no run)", "a run started by ts_worker_serve_start"));
-    return hand_out(app::errors_json(errors));
+    return answer_errors(errors);
   }
   const bool done = g_serve.advance(static_cast<std::uint64_t>(events));
   model::JsonWriter out;
@@ -213,7 +193,7 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
       out.object().str("text", serve::step_text(st)).num("kvWritten", st.kv_written / room).num("kvReserved", st.kv_reserved / room).end();
     out.end();
   }
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 // Drops the replay (a cancel, or the panel closed): its memory is given back.
@@ -243,8 +223,8 @@ TS_EXPORT const char* ts_worker_fleet_start(const char* scenario, const char* tr
   model::Scenario s;
   std::string_view trace_text, sweep_text;
   sim::SweepTier tier{};
-  if (!arg_text(trace, trace_text, sim::kMaxTraceBytes)) errors.push_back(too_long("trace", sim::kMaxTraceBytes, "a trace"));
-  else if (!arg_text(sweep, sweep_text, 16) || (!sweep_text.empty() && !sim::parse_sweep_tier(sweep_text, tier)))
+  if (!text_arg(trace, trace_text, sim::kMaxTraceBytes)) errors.push_back(too_long("trace", sim::kMaxTraceBytes, "a trace"));
+  else if (!text_arg(sweep, sweep_text, 16) || (!sweep_text.empty() && !sim::parse_sweep_tier(sweep_text, tier)))
     errors.push_back(model::make_error(model::ErrorCode::BadEnum, "sweep", sweep ? std::string_view(sweep).substr(0, 16) : "", "pool, dram or ssd (or none)"));
   if (errors.empty() && scenario_arg(scenario, "scenario", s, errors) &&
       g_fleet.start(s, trace_text, errors, sweep_text.empty() ? nullptr : &tier)) {
@@ -253,9 +233,9 @@ TS_EXPORT const char* ts_worker_fleet_start(const char* scenario, const char* tr
     app::errors_members(out, errors);
     slice_members(out);
     fleet_view_member(out, true);
-    return hand_out(out.end().take());
+    return answer(out.end().take());
   }
-  return hand_out(app::errors_json(errors));
+  return answer_errors(errors);
 }
 
 // Events for the run's next slice, sized by the run from the last one's time (sim::FleetRun::next_slice).
@@ -270,10 +250,10 @@ TS_EXPORT void ts_worker_fleet_slice_took(double events, double ms) {
 // run has a new hour of results, the sweep, or its end. With no run started: an error.
 TS_EXPORT const char* ts_worker_fleet_advance(double events) {
   model::Errors errors;
-  if (!events_arg(events, 1048576, errors)) return hand_out(app::errors_json(errors));
+  if (!events_arg(events, 1048576, errors)) return answer_errors(errors);
   if (!g_fleet.started()) {
     errors.push_back(model::make_error(model::ErrorCode::BadSyntax, "fleet", "(no run)", "a run started by ts_worker_fleet_start"));
-    return hand_out(app::errors_json(errors));
+    return answer_errors(errors);
   }
   const std::uint64_t n = g_fleet.advance(static_cast<std::uint64_t>(events));
   model::JsonWriter out;
@@ -282,7 +262,7 @@ TS_EXPORT const char* ts_worker_fleet_advance(double events) {
   out.integer("events", static_cast<long long>(n)).boolean("done", g_fleet.done()).num("progress", g_fleet.progress()).num("now", g_fleet.now());
   slice_members(out);
   fleet_view_member(out, false);
-  return hand_out(out.end().take());
+  return answer(out.end().take());
 }
 
 // Drops the run (a cancel, or a new run): its memory is given back.

@@ -16,11 +16,10 @@ using namespace tierscope;
 namespace {
 
 // The page's own start-up, in the order the page makes its calls (web/lib/init.mjs buildPage): the page
-// shows playback and counters itself, applies the (empty) hash, then opens the walkthrough's first screen.
+// applies the (empty) hash, then opens the walkthrough's first screen (that it shows playback and counters
+// itself changes only the canvas's toolbar, which the JSON does not hold).
 bool start_as_page(app::App& a, model::Errors& errors) {
   app::init(a);
-  a.canvas.host_playback = true;
-  a.canvas.host_counters = true;
   app::apply_hash(a, "", errors);
   return app::open_tour_step(a, -1, false, errors) && errors.empty();
 }

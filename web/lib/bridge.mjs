@@ -1,5 +1,5 @@
-// Calls into the app: strings in and out of WebAssembly memory, JSON parsed once, and a clear result
-// when an export is missing (an older build) instead of a TypeError deep in the page.
+// Calls into the app: every export the page calls as one table (EXPORTS), strings in and out of WebAssembly
+// memory, JSON parsed once.
 
 // A chart's per-point arrays (xs and each line's y) as {f64: [at, count]}: `count` doubles from index
 // `at0 + at` of `numbers` (the app's memory, or the copy the worker posts), put back in place as plain
@@ -18,20 +18,79 @@ export function readNumbers(chart, numbers, at0 = 0) {
   return chart;
 }
 
-export function makeBridge(m) {
-  const has = (name) => !!m && typeof m['_ts_bridge_' + name] === 'function';
-  const missing = (name) => ({ ok: false, errors: [{ code: 'unavailable', field: name, value: '', allowed: '', message: `${name}: this build of the app does not offer it` }] });
+// Every call of the page into the app's module, by the method the page calls: the export (_ts_bridge_<name>,
+// src/platform/web_bridge.cpp), how each argument crosses, and what comes back. A new export is one row here
+// and one TS_EXPORT there (tests/browser/unit/bridge-table.test.mjs holds the two to each other).
+// Arguments: s text; o text, '' when absent; i a number as given (the export takes an int or a double);
+// f a number, 0 when not one; b a flag, as 1 or 0.
+// Answers: json the parsed JSON (null if none); text the string; result {ok, errors, …} (see result());
+// fleet a result with the fleet view's state; done nothing, read as {ok: true, errors: []}; none nothing.
+export const EXPORTS = {
+  state: ['state_json', '', 'json'],
+  ledger: ['ledger_json', '', 'json'],
+  catalog: ['catalog_json', '', 'json'],
+  // The ledger panel's rows, narrowed by an endpoint key and an object key ('': any).
+  ledgerView: ['ledger_view_json', 'oo', 'json'],
+  // A download exactly as the command line writes it: what = ledger | figures | card | …, format = csv | json.
+  exportText: ['export', 'ssoo', 'result'],
+  // A fleet run's chart (the scenario's charts come from the worker: worker-client.mjs).
+  chart: ['chart', 'ss', 'result'],
+  // Applies a scenario's link keys (an import the worker read: its scenarioHash), keeping the path and view.
+  applyScenario: ['apply_scenario', 's', 'result'],
+  // Opens a walkthrough step (-1: its first screen; 1 to N) on the entry it talks about, or playing its path.
+  openTourStep: ['open_tour_step', 'ib', 'result'],
+  // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
+  setView: ['set_view', 'oo', 'result'],
+  // The Serve panel's settings ("concurrency:64,input:1024"), for the share link; state().serve spells them.
+  setServe: ['set_serve', 'o', 'result'],
+  // The Serve panel's replayed steps for the canvas (KV shares written and reserved, "0.1,…") and the step
+  // on screen (-1: none).
+  serveSteps: ['serve_steps', 'ooi', 'result'],
+  // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
+  setCompare: ['set_compare', 'b', 'result'],
+  compare: ['compare_json', '', 'json'],
+  // The figures named in `ids` (comma-separated), or all of them for ''.
+  figuresView: ['figures_view_json', 'o', 'json'],
+  stats: ['stats_json', '', 'json'],
+  layout: ['layout_json', '', 'json'],
+  viewHash: ['view_hash', '', 'text'],
+  applyHash: ['apply_hash', 's', 'result'],
+  setPath: ['set_path', 's', 'result'],
+  setParam: ['set_param', 'ss', 'result'],
+  seek: ['seek', 'i', 'result'],
+  step: ['step', 'i', 'result'],
+  setSpeed: ['set_speed', 'i', 'result'],
+  play: ['play', '', 'done'],
+  pause: ['pause', '', 'done'],
+  // Opens a canvas panel ("scenario", "modes", "card", "figures", "inspector", "help") with keyboard focus in it.
+  openPanel: ['open_panel', 's', 'result'],
+  redraw: ['request_redraw', '', 'none'],
+  // The page's views are built: the app's first frame may be drawn.
+  pageBuilt: ['page_built', '', 'none'],
+  // Tells the app which controls the page shows itself (playback, counters), so the canvas does not repeat them.
+  hostControls: ['set_host_controls', 'bb', 'result'],
+  // The fleet view's run, computed in the worker (worker-client.mjs): its views handed to the app (the first
+  // of a run with newRun), where it is between them, its status, its results as the command line prints them
+  // (`tierscope fleet --format json`, text), and cancel. fleetAdopt's and fleetProgress's answer: {ok, errors, fleet}.
+  fleetAdopt: ['fleet_adopt', 'oob', 'fleet'],
+  fleetProgress: ['fleet_progress', 'ff', 'fleet'],
+  fleetStatus: ['fleet_status_json', '', 'json'],
+  fleetJson: ['fleet_json', '', 'text'],
+  fleetCancel: ['fleet_cancel', '', 'done'],
+};
 
-  // Copies a JS string into the app's memory for one call and frees it afterwards.
-  function withString(text, fn) {
-    const s = String(text);
-    const size = m.lengthBytesUTF8(s) + 1;
-    const ptr = m._malloc(size);
-    try {
+export function makeBridge(m) {
+  // Copies JS strings into the app's memory for one call and frees them afterwards.
+  function withStrings(texts, fn) {
+    const ptrs = texts.map((t) => {
+      const s = String(t), size = m.lengthBytesUTF8(s) + 1, ptr = m._malloc(size);
       m.stringToUTF8(s, ptr, size);
-      return fn(ptr);
+      return ptr;
+    });
+    try {
+      return fn(ptrs);
     } finally {
-      m._free(ptr);
+      for (const p of ptrs) m._free(p);
     }
   }
   function json(ptr) {
@@ -59,85 +118,32 @@ export function makeBridge(m) {
     if (!heap || base % 8 !== 0) return chart;
     return readNumbers(chart, heap, base / 8);
   }
-  // {ok, errors} of an already parsed reply.
-  function result0(r) { return { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [] }; }
-  function call(name, ...args) {
-    if (!has(name)) return missing(name);
-    const f = m['_ts_bridge_' + name];
-    return result(f(...args));
-  }
-  function read(name) { return has(name) ? json(m['_ts_bridge_' + name]()) : null; }
-  function readText(name) { return has(name) ? m.UTF8ToString(m['_ts_bridge_' + name]()) : null; }
-
-  return {
-    has,
-    state: () => read('state_json'),
-    ledger: () => read('ledger_json'),
-    catalog: () => read('catalog_json'),
-    ledgerView: (tier, object) => (has('ledger_view_json')
-      ? withString(tier || '', (t) => withString(object || '', (o) => json(m._ts_bridge_ledger_view_json(t, o))))
-      : null),
-    // A download exactly as the command line writes it: what = ledger | figures | card, format = csv | json.
-    exportText: (what, format, tier = '', object = '') => (has('export')
-      ? withString(what, (w) => withString(format, (f) => withString(tier, (t) => withString(object, (o) => result(m._ts_bridge_export(w, f, t, o))))))
-      : missing('export')),
-    // A fleet run's chart (the scenario's charts come from the worker: worker-client.mjs).
-    chart: (name, options) => (has('chart')
-      ? withString(name, (n) => withString(options, (o) => result(m._ts_bridge_chart(n, o))))
-      : missing('chart')),
-    // Applies a scenario's link keys (an import the worker read: its scenarioHash), keeping the path and view.
-    applyScenario: (hash) => (has('apply_scenario') ? withString(hash, (p) => result(m._ts_bridge_apply_scenario(p))) : missing('apply_scenario')),
-    // Opens a walkthrough step (-1: its first screen; 1 to N) on the entry it talks about, or playing its path.
-    openTourStep: (tour, play = false) => call('open_tour_step', tour, play ? 1 : 0),
-    // The page's view ("" or "chart-<key>") and the sweep chart's choice, for the share link.
-    setView: (view, sweep) => (has('set_view')
-      ? withString(view || '', (v) => withString(sweep || '', (w) => result(m._ts_bridge_set_view(v, w))))
-      : missing('set_view')),
-    // The Serve panel's settings ("concurrency:64,input:1024"), for the share link; state().serve spells them.
-    setServe: (settings) => (has('set_serve') ? withString(settings || '', (p) => result(m._ts_bridge_set_serve(p))) : missing('set_serve')),
-    // The Serve panel's replayed steps for the canvas (KV shares written and reserved, "0.1,…") and the step
-    // on screen (-1: none).
-    serveSteps: (written, reserved, step) => (has('serve_steps')
-      ? withString(written || '', (w) => withString(reserved || '', (r) => result(m._ts_bridge_serve_steps(w, r, step | 0))))
-      : missing('serve_steps')),
-    // Pins the current scenario as A beside the one on screen (true), or ends the comparison (false).
-    setCompare: (on) => call('set_compare', on ? 1 : 0),
-    compare: () => read('compare_json'),
-    // The figures named in `ids` (comma-separated), or all of them for ''.
-    figuresView: (ids = '') => (has('figures_view_json') ? withString(ids, (p) => json(m._ts_bridge_figures_view_json(p))) : null),
-    stats: () => read('stats_json'),
-    layout: () => read('layout_json'),
-    viewHash: () => readText('view_hash'),
-    applyHash: (h) => (has('apply_hash') ? withString(h, (p) => result(m._ts_bridge_apply_hash(p))) : missing('apply_hash')),
-    setPath: (k) => (has('set_path') ? withString(k, (p) => result(m._ts_bridge_set_path(p))) : missing('set_path')),
-    setParam: (k, v) => (has('set_param')
-      ? withString(k, (kp) => withString(v, (vp) => result(m._ts_bridge_set_param(kp, vp))))
-      : missing('set_param')),
-    seek: (i) => call('seek', i),
-    step: (d) => call('step', d),
-    setSpeed: (s) => call('set_speed', s),
-    play: () => (has('play') ? (m._ts_bridge_play(), { ok: true, errors: [] }) : missing('play')),
-    pause: () => (has('pause') ? (m._ts_bridge_pause(), { ok: true, errors: [] }) : missing('pause')),
-    // Opens a canvas panel ("scenario", "modes", "card", "figures", "inspector", "help") with keyboard focus in it.
-    openPanel: (key) => (has('open_panel') ? withString(key, (p) => result(m._ts_bridge_open_panel(p))) : missing('open_panel')),
-    redraw: () => { if (has('request_redraw')) m._ts_bridge_request_redraw(); },
-    // The page's views are built: the app's first frame may be drawn.
-    pageBuilt: () => { if (has('page_built')) m._ts_bridge_page_built(); },
-    // Tells the app which controls the page shows itself, so the canvas does not repeat them.
-    hostControls: (playback, counters) => call('set_host_controls', playback ? 1 : 0, counters ? 1 : 0),
-    // The fleet view's run, computed in the worker (worker-client.mjs): its views handed to the app (the
-    // first of a run with newRun), where it is between them, its status, its results as the command line
-    // prints them (`tierscope fleet --format json`, text), and cancel. Each answer: {ok, errors, fleet}.
-    fleetAdopt: (view, sweep, newRun) => (has('fleet_adopt')
-      ? withString(view || '', (v) => withString(sweep || '', (w) => { const r = json(m._ts_bridge_fleet_adopt(v, w, newRun ? 1 : 0)); return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_adopt'); }))
-      : missing('fleet_adopt')),
-    fleetProgress: (progress, now) => {
-      if (!has('fleet_progress')) return missing('fleet_progress');
-      const r = json(m._ts_bridge_fleet_progress(Number(progress) || 0, Number(now) || 0));
-      return r ? { ...result0(r), fleet: r.fleet || null } : missing('fleet_progress');
+  const ANSWERS = {
+    json,
+    text: (ptr) => m.UTF8ToString(ptr),
+    result,
+    fleet: (ptr) => {
+      const r = json(ptr);
+      if (!r) return { ok: false, errors: [], fleet: null };
+      return { ok: r.ok !== false, errors: Array.isArray(r.errors) ? r.errors : [], fleet: r.fleet || null };
     },
-    fleetStatus: () => read('fleet_status_json'),
-    fleetJson: () => readText('fleet_json'),
-    fleetCancel: () => (has('fleet_cancel') ? (m._ts_bridge_fleet_cancel(), { ok: true, errors: [] }) : missing('fleet_cancel')),
+    done: () => ({ ok: true, errors: [] }),
+    none: () => undefined,
   };
+  const ARGS = { s: (v) => v, o: (v) => v || '', i: (v) => v, f: (v) => Number(v) || 0, b: (v) => (v ? 1 : 0) };
+
+  // One method per row: its arguments converted, text copied in for the call, the answer read.
+  function method([name, kinds, answer]) {
+    const fn = '_ts_bridge_' + name, read = ANSWERS[answer];
+    const texts = [...kinds].map((k, i) => (k === 's' || k === 'o' ? i : -1)).filter((i) => i >= 0);
+    return (...given) => {
+      const args = [...kinds].map((k, i) => ARGS[k](given[i]));
+      if (!texts.length) return read(m[fn](...args));
+      return withStrings(texts.map((i) => args[i]), (ptrs) => {
+        texts.forEach((at, j) => { args[at] = ptrs[j]; });
+        return read(m[fn](...args));
+      });
+    };
+  }
+  return Object.fromEntries(Object.entries(EXPORTS).map(([key, row]) => [key, method(row)]));
 }

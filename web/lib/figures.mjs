@@ -31,17 +31,13 @@ export function createFigures(read) {
   };
 }
 
-// The reader over the app's bridge; an older build without the view reads the downloads' JSON.
+// The reader over the app's bridge.
 export function bridgeFigures(S) {
   return createFigures((ids) => {
     const b = S.bridge;
     if (!b) return [];
-    if (b.has('figures_view_json')) {
-      const view = b.figuresView(ids.join(','));
-      return view && Array.isArray(view.figures) ? view.figures : [];
-    }
-    const r = b.exportText('figures', 'json');
-    try { return (r.ok ? JSON.parse(r.text).figures : []).filter((f) => !ids.length || ids.includes(f.id)); } catch { return []; }
+    const view = b.figuresView(ids.join(','));
+    return view && Array.isArray(view.figures) ? view.figures : [];
   });
 }
 

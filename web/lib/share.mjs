@@ -9,7 +9,7 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
 
   // The view's hash: the app's when it runs; before that, the address bar's as it is.
   function currentHash() {
-    if (S.ready && S.bridge.has('view_hash')) return S.bridge.viewHash() || '';
+    if (S.ready) return S.bridge.viewHash() || '';
     return (loc.hash || '').replace(/^#/, '');
   }
 

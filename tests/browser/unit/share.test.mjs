@@ -24,7 +24,7 @@ function setup() {
   const S = createPageState();
   S.ready = true;
   let view = 'preset=a&batch=1';
-  S.bridge = { has: () => true, viewHash: () => view };
+  S.bridge = { viewHash: () => view };
   const share = createShare({ S, $: makeById(doc), el: makeEl(doc), win, doc, notices: { show() {}, message() {} }, refresh: () => {}, walkthrough: {} });
   return { S, win, share, writes, entries, setView: (v) => { view = v; }, tick: (ms) => { now += ms; } };
 }

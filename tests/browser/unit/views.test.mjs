@@ -48,7 +48,7 @@ function setup({ ready = true } = {}) {
     step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
     applyScenario: (hash) => { calls.push(['applyScenario', hash]); return { ok: true, errors: [] }; },
     chart: (name, options) => { calls.push(['bridge.chart', name]); return { ok: true, errors: [], chart: { chart: name, options: JSON.parse(options), from: 'app' } }; },
-    state: () => S.state, stats: () => ({}), has: () => true,
+    state: () => S.state, stats: () => ({}),
   };
   // The worker's jobs (web/lib/worker-client.mjs), answered as the worker module answers them.
   S.work = {

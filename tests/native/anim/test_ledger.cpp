@@ -1,6 +1,10 @@
 // Ledger invariants: every entry lasts its model figure (or a stated share), bytes agree with the figures,
 // promotion order, the SWA window never read from SSD under bounded replay, Engram writes nothing,
 // determinism, every path × preset builds with finite values, setups that cannot run are named.
+//
+// Sections: path keys · one timing path · decode and prefill · prefix-cache, swa-resume, engram, csa2-modes,
+// step-budget · every path × every preset, models without CSA2 or Engram, setups that cannot run ·
+// determinism · state_at.
 #include <catch2/catch.hpp>
 
 #include <cmath>

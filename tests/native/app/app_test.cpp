@@ -1,6 +1,11 @@
 // The app controller: share links restore the view exactly, bad link parameters fall back one by one,
 // every operation keeps figures, ledger and state in step, and the state JSON carries what the page shows
 // (the model's kind and names, the selection, values an edit moved).
+//
+// Sections: share links and bad parameters · operations and the revision · edits and what they moved · the
+// state JSON (the model's kind, the panels, the selection) · config.json imports · setups that cannot run and
+// their fixes · the comparison and the figures view · the walkthrough's steps and the one-clock rule · the
+// view, presets and error codes as the page is told them.
 #include <catch2/catch.hpp>
 
 #include "app/app.h"
@@ -260,7 +265,7 @@ TEST_CASE("the panels ask for room only when they have something to show; the se
   app::set_panel(app, app::Panel::Card, true);
   CHECK(app::panel_area_wanted(app));
   app::set_panel(app, app::Panel::Card, false);
-  app.canvas.help_open = true;
+  app.help_open = true;
   CHECK(app::panel_area_wanted(app));
 }
 
@@ -460,16 +465,13 @@ TEST_CASE("a new selection scrolls the inspector back to its top, so the new obj
   app::init(app);
   const app::CanvasTarget kv{layout::Kind::Block, static_cast<int>(anim::ObjectKind::GlobalKv)};
   const app::CanvasTarget moe{layout::Kind::Block, static_cast<int>(anim::ObjectKind::MoeWeights)};
-  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
-  app.canvas.scroll_request = app::kNoSection;  // the panels drew it
-  app::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger");
-  CHECK(app.canvas.scroll_request == app::kNoSection);  // the same object with a new value keeps the reader's place
-  app::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident");
-  CHECK(app.canvas.scroll_request == static_cast<int>(app::Panel::Inspector));
-  app.canvas.scroll_request = app::kNoSection;
-  app::set_selection(app, {}, "", "", "");
-  CHECK(app.canvas.scroll_request == app::kNoSection);
+  // set_selection says whether another object is now selected; the canvas then scrolls the inspector.
+  CHECK(app::set_selection(app, kv, "block:global-kv", "Global KV", "resident"));
+  CHECK_FALSE(app::set_selection(app, kv, "block:global-kv", "Global KV", "resident, now larger"));  // the same object with a new value keeps the reader's place
+  CHECK(app.selection_detail == "resident, now larger");
+  CHECK(app::set_selection(app, moe, "block:moe-weights", "MoE weights", "resident"));
+  CHECK_FALSE(app::set_selection(app, {}, "", "", ""));
+  CHECK_FALSE(app.selected.valid());
 }
 
 TEST_CASE("an imported model's link names it: a fresh app opened on it shows the same name and numbers") {

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include "app/frame_pacer.h"
-#include "app/units.h"
 #include "base/hash.h"
 
 using tierscope::app::FramePacer;
@@ -67,17 +66,4 @@ TEST_CASE("the hash tells different bytes apart and equal bytes alike") {
   CHECK(hash_bytes(a, sizeof a, 1) != hash_bytes(b, sizeof b, 1));
   CHECK(hash_bytes(a, sizeof a, 1) != hash_bytes(a, sizeof a, 2));
   CHECK(hash_bytes(a, 3, 1) != hash_bytes(a, 4, 1));
-}
-
-TEST_CASE("display wording: units once, whole sessions, singular and plural") {
-  using tierscope::app::display_value;
-  CHECK(display_value(1, "sessions") == "1 session");
-  CHECK(display_value(282.4, "sessions") == "282 sessions");
-  CHECK(display_value(0.7, "sessions") == "0 sessions");
-  CHECK(display_value(12345.9, "sessions") == "12,345 sessions");
-  CHECK(display_value(1, "experts") == "1 expert");
-  CHECK(display_value(6, "experts") == "6 experts");
-  CHECK(display_value(890, "B/token") == "890 B/token");
-  CHECK(tierscope::app::count_of(1, "layer", "layers") == "1 layer");
-  CHECK(tierscope::app::count_of(80, "layer", "layers") == "80 layers");
 }

@@ -1,5 +1,9 @@
 // Chart series: the numbers the page draws equal `tierscope sweep`'s, the roofs cross where the crossover
 // figure says, what cannot run is shaded with why, and bad options are named.
+//
+// Sections: helpers · the roofline against `tierscope sweep`, its crossover and shading · measured points ·
+// the sweep and the breakdown · bad options and the axes · the golden files · two scenarios on one chart, the
+// binary handover.
 #include <catch2/catch.hpp>
 
 #include <cmath>

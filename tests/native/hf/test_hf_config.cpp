@@ -1,5 +1,8 @@
 // Hugging Face config.json files read into scenarios: the corpus of real files against the counts their
 // model cards and papers publish, provenance per input, layout re-spread, and every refusal by its code.
+//
+// Sections: [SECTION] the corpus against published counts · [SECTION] provenance, layout, share links ·
+// [SECTION] refusals · the import's own moves, its name, and a model too large for the instance.
 #include <catch2/catch.hpp>
 
 #include <cmath>

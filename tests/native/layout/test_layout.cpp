@@ -1,5 +1,9 @@
 // Layout tests: nothing overlaps, everything stays inside the viewport from phones to 4K, bands order by
 // capacity and stripes by latency, rectangles stay put between steps, for every preset and every path.
+//
+// Sections: helpers (overlap, inside, the text metrics) · every preset, path and viewport · stability between
+// steps, bands and blocks · layer rows, highlights and the packet · hit-testing and the panel column ·
+// labels, the page's playback, a setup that cannot run, fleet fills · tap targets.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -1,4 +1,9 @@
 // Every derived figure against independent arithmetic from the fact sheet and calc_output.txt.
+//
+// Sections: the figure table and the layout label · V4.1 Flash against the fact sheet (KV, parameters,
+// weights, experts, top-k, index, SWA, Engram, prefix, prefill, prices) · other presets' published sizes ·
+// closed form and layer modes · the prefix tiers and data-parallel prefill · top-k select, the crossover,
+// formulas on first read · kernel ramps · figure dependencies.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

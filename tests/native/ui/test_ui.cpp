@@ -24,9 +24,9 @@ using ui_test::Frame;
 namespace {
 
 // Opens one section alone, as its key does (ui::focus_section), and returns the settled frame.
-const Frame& show_only(app::App& app, Driver& d, int section) {
+const Frame& show_only(ui::Screen& app, Driver& d, int section) {
   for (int p = 0; p < app::kPanelCount; ++p) app::set_panel(app, static_cast<app::Panel>(p), false);
-  app.canvas.help_open = false;
+  app.help_open = false;
   app.selected_figure = -1;
   ui::select_target(app, {});
   ui::focus_section(app, section);
@@ -34,9 +34,9 @@ const Frame& show_only(app::App& app, Driver& d, int section) {
 }
 
 // Draws every section alone and checks each against what the app computed.
-void check_every_panel(app::App& app, Driver& d) {
+void check_every_panel(ui::Screen& app, Driver& d) {
   for (int section = 0; section <= app::kPanelCount; ++section) {
-    const int id = section < app::kPanelCount ? section : app::kHelpSection;
+    const int id = section < app::kPanelCount ? section : ui::kHelpSection;
     const std::string key = ui_test::section_key(id);
     INFO("section " << key);
     const Frame& f = show_only(app, d, id);
@@ -55,22 +55,22 @@ void check_every_panel(app::App& app, Driver& d) {
 
 // Walks the objects of the canvas with ↓ from the schematic (Esc first leaves any panel), as the keys help
 // says, checking the inspector for each; every tier, block and layer row the canvas drew is reached.
-void walk_objects(app::App& app, Driver& d) {
+void walk_objects(ui::Screen& app, Driver& d) {
   show_only(app, d, static_cast<int>(app::Panel::Inspector));
   d.press(app, ImGuiKey_Escape);
   d.press(app, ImGuiKey_DownArrow);
-  const app::CanvasTarget first = app.canvas.selected;
+  const app::CanvasTarget first = app.selected;
   REQUIRE(first.valid());
   std::vector<app::CanvasTarget> visited;
   do {
-    INFO("object " << app.canvas.selection_id);
+    INFO("object " << app.selection_id);
     CHECK(ui_test::shows_only(app, "inspector"));
-    CHECK(app.canvas.selection_name == ui::target_name(app, app.canvas.selected));
+    CHECK(app.selection_name == ui::target_name(app, app.selected));
     CHECK(app.canvas.text_cut == 0);
-    ui_test::check_inspector(app, d.last(), app.canvas.selected);
-    visited.push_back(app.canvas.selected);
+    ui_test::check_inspector(app, d.last(), app.selected);
+    visited.push_back(app.selected);
     d.press(app, ImGuiKey_DownArrow);
-  } while (!(app.canvas.selected == first) && visited.size() < 200);
+  } while (!(app.selected == first) && visited.size() < 200);
   for (const layout::Item& it : app.canvas.layout.items) {
     if (it.kind != layout::Kind::Band && it.kind != layout::Kind::Block && it.kind != layout::Kind::EncoderLayer &&
         it.kind != layout::Kind::DecoderLayer)
@@ -92,7 +92,7 @@ std::optional<ImVec2> open_point(const layout::Layout& L, const layout::Item& it
 }
 
 // Clicks (or taps) each block of the canvas: the inspector opens on that block.
-void click_blocks(app::App& app, Driver& d) {
+void click_blocks(ui::Screen& app, Driver& d) {
   d.press(app, ImGuiKey_Escape);
   const std::vector<layout::Item> items = app.canvas.layout.items;
   int clicked = 0;
@@ -102,9 +102,9 @@ void click_blocks(app::App& app, Driver& d) {
     const std::optional<ImVec2> at = open_point(app.canvas.layout, it);
     if (!at) continue;
     d.click(app, *at);
-    REQUIRE(app.canvas.selected == app::CanvasTarget{it.kind, it.index});
+    REQUIRE(app.selected == app::CanvasTarget{it.kind, it.index});
     CHECK(ui_test::shows_only(app, "inspector"));
-    ui_test::check_inspector(app, d.last(), app.canvas.selected);
+    ui_test::check_inspector(app, d.last(), app.selected);
     ++clicked;
   }
   CHECK(clicked > 0);
@@ -123,7 +123,7 @@ TEST_CASE("every panel draws the app's figures for every preset, on a desktop an
   for (const model::PresetInfo& preset : model::presets()) {
     for (const ui_test::Viewport& vp : ui_test::kViewports) {
       INFO(preset.name << " on a " << vp.name << " canvas");
-      app::App app;
+      ui::Screen app;
       app::init(app);
       model::Errors errors;
       REQUIRE(app::set_preset(app, preset.name, errors));
@@ -137,7 +137,7 @@ TEST_CASE("the inspector explains every object of the canvas with the app's figu
   for (const model::PresetInfo& preset : model::presets()) {
     for (const ui_test::Viewport& vp : ui_test::kViewports) {
       INFO(preset.name << " on a " << vp.name << " canvas");
-      app::App app;
+      ui::Screen app;
       app::init(app);
       model::Errors errors;
       REQUIRE(app::set_preset(app, preset.name, errors));
@@ -156,7 +156,7 @@ TEST_CASE("a model imported from a config.json draws every panel with its own fi
     REQUIRE(!text.empty());
     for (const ui_test::Viewport& vp : ui_test::kViewports) {
       INFO(vp.name);
-      app::App app;
+      ui::Screen app;
       app::init(app);
       model::Errors errors;
       std::vector<std::string> notes;
@@ -170,7 +170,7 @@ TEST_CASE("a model imported from a config.json draws every panel with its own fi
 }
 
 TEST_CASE("a setup that cannot run draws every panel, and the canvas says why") {
-  app::App app;
+  ui::Screen app;
   app::init(app);
   model::Errors errors;
   REQUIRE(app::set_param(app, "gpus", "1", errors));

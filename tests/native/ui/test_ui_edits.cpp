@@ -22,7 +22,7 @@ using ui_test::Frame;
 namespace {
 
 // Two apps hold the same scenario, and so the same figures.
-void check_same_scenario(const app::App& a, const app::App& b) {
+void check_same_scenario(const ui::Screen& a, const ui::Screen& b) {
   CHECK(model::scenario_to_hash(a.scenario) == model::scenario_to_hash(b.scenario));
   REQUIRE(a.figures.list.size() == b.figures.list.size());
   for (std::size_t i = 0; i < a.figures.list.size(); ++i) {
@@ -31,13 +31,13 @@ void check_same_scenario(const app::App& a, const app::App& b) {
   }
 }
 
-std::string field_row(const app::App& app, const char* key) {
+std::string field_row(const ui::Screen& app, const char* key) {
   return "| " + std::string(key) + " | { " + model::get_param_text(app.scenario, *model::find_param(key)) + " }";
 }
 
 // An app on the default preset with the scenario editor opened from its toolbar button.
 struct EditorFixture {
-  app::App app;
+  ui::Screen app;
   Driver d;
   explicit EditorFixture(const ui_test::Viewport& vp) : d(vp.width, vp.height, vp.touch) {
     app::init(app);
@@ -62,7 +62,7 @@ TEST_CASE("a value typed into the scenario editor applies on Enter, as set_param
     INFO(vp.name);
     EditorFixture fx(vp);
     // Lowering the prompt below the prefix hit moves the hit too: the editor shows both values and why.
-    app::App ref;
+    ui::Screen ref;
     app::init(ref);
     model::Errors errors;
     std::vector<app::Adjustment> moved;
@@ -85,7 +85,7 @@ TEST_CASE("a refused value in the scenario editor is named on screen and changes
     INFO(vp.name);
     EditorFixture fx(vp);
     const std::string before = model::scenario_to_hash(fx.app.scenario);
-    app::App ref;
+    ui::Screen ref;
     app::init(ref);
     model::Errors errors;
     REQUIRE_FALSE(app::set_param(ref, "ctx", "abc", errors));
@@ -109,7 +109,7 @@ TEST_CASE("a choice from a list in the scenario editor applies, as set_param app
     std::string choice;
     for (int i = 0; i < gpu.enum_count && choice.empty(); ++i)
       if (current != gpu.enum_keys[i]) choice = gpu.enum_keys[i];
-    app::App ref;
+    ui::Screen ref;
     app::init(ref);
     model::Errors errors;
     REQUIRE(app::set_param(ref, "gpu", choice, errors));
@@ -127,7 +127,7 @@ TEST_CASE("a preset picked from the scenario editor's list loads as set_preset l
       if (preset.name == std::string(model::kDefaultPreset)) continue;
       INFO(vp.name << ", " << preset.name);
       EditorFixture fx(vp);
-      app::App ref;
+      ui::Screen ref;
       app::init(ref);
       model::Errors errors;
       REQUIRE(app::set_preset(ref, preset.name, errors));
@@ -148,7 +148,7 @@ TEST_CASE("a layer's mode picked in the CSA2 modes panel applies as set_param(mo
     INFO(vp.name);
     // One change the model accepts and one it refuses, found by asking the app itself.
     bool tried_accepted = false, tried_refused = false;
-    app::App probe;
+    ui::Screen probe;
     app::init(probe);
     const int layers = probe.scenario.model.layer_count;
     for (int l = 0; l < layers && !(tried_accepted && tried_refused); ++l) {
@@ -156,14 +156,14 @@ TEST_CASE("a layer's mode picked in the CSA2 modes panel applies as set_param(mo
         if (probe.scenario.model.layers[static_cast<std::size_t>(l)].mode == mode) continue;
         model::ModelArch next = probe.scenario.model;
         next.layers[static_cast<std::size_t>(l)].mode = mode;
-        app::App ref;
+        ui::Screen ref;
         app::init(ref);
         model::Errors errors;
         const bool accepted = app::set_param(ref, "modes", model::layers_to_text(next), errors);
         if (accepted ? tried_accepted : tried_refused) continue;
         INFO("layer " << l << " to " << model::layer_mode_name(mode));
 
-        app::App app;
+        ui::Screen app;
         app::init(app);
         Driver d(vp.width, vp.height, vp.touch);
         d.settle(app);
@@ -199,7 +199,7 @@ TEST_CASE("a figure picked in the figures table is the one the inspector explain
   for (const ui_test::Viewport& vp : ui_test::kViewports) {
     for (const model::PresetInfo& preset : model::presets()) {
       INFO(vp.name << ", " << preset.name);
-      app::App app;
+      ui::Screen app;
       app::init(app);
       model::Errors errors;
       REQUIRE(app::set_preset(app, preset.name, errors));
@@ -223,7 +223,7 @@ TEST_CASE("a figure picked in the figures table is the one the inspector explain
 TEST_CASE("each panel's key opens it from the schematic with keyboard focus in it, and Esc goes back") {
   for (const ui_test::Viewport& vp : ui_test::kViewports) {
     INFO(vp.name);
-    app::App app;
+    ui::Screen app;
     app::init(app);
     Driver d(vp.width, vp.height, vp.touch);
     d.settle(app);
@@ -245,7 +245,7 @@ TEST_CASE("each panel's key opens it from the schematic with keyboard focus in i
       CHECK(std::string(nav->Name) == "panels");
       d.press(app, ImGuiKey_Escape);  // back to the schematic: ↓ walks the objects again
       d.press(app, ImGuiKey_DownArrow);
-      CHECK(app.canvas.selected.valid());
+      CHECK(app.selected.valid());
       d.press(app, ImGuiKey_Escape);
       d.press(app, ImGuiKey_Escape);
     }

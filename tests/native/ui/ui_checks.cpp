@@ -19,10 +19,10 @@
 namespace tierscope::ui_test {
 
 std::string section_key(int section) {
-  return section == app::kHelpSection ? "help" : app::panel_key(static_cast<app::Panel>(section));
+  return section == ui::kHelpSection ? "help" : app::panel_key(static_cast<app::Panel>(section));
 }
 
-bool shows_only(const app::App& app, const std::string& key) {
+bool shows_only(const ui::Screen& app, const std::string& key) {
   const std::string inspector = app::panel_key(app::Panel::Inspector);
   bool shown = false;
   for (const std::string& k : app.canvas.sections) {
@@ -32,7 +32,7 @@ bool shows_only(const app::App& app, const std::string& key) {
   return shown;
 }
 
-void check_scenario_editor(const app::App& app, const Frame& f) {
+void check_scenario_editor(const ui::Screen& app, const Frame& f) {
   const model::PresetInfo* preset = model::find_preset(app.scenario.preset);
   std::string name = preset ? preset->label : model::scenario_label(app.scenario);
   // A narrow box leaves out the note in brackets, or shows the preset's key when even that is too long.
@@ -47,7 +47,7 @@ void check_scenario_editor(const app::App& app, const Frame& f) {
   }
 }
 
-void check_modes(const app::App& app, const Frame& f) {
+void check_modes(const ui::Screen& app, const Frame& f) {
   const model::ModelArch& m = app.scenario.model;
   REQUIRE(m.layer_count > 0);
   for (int l = 0; l < m.layer_count; ++l) {
@@ -61,7 +61,7 @@ void check_modes(const app::App& app, const Frame& f) {
   }
 }
 
-void check_card(const app::App& app, const Frame& f) {
+void check_card(const ui::Screen& app, const Frame& f) {
   const std::vector<model::CardRow> rows = model::check_card(app.scenario);
   REQUIRE(!rows.empty());
   for (const model::CardRow& r : rows) {
@@ -86,7 +86,7 @@ bool shows_figure(const Frame& f, const std::string& before, const model::Figure
 
 }  // namespace
 
-void check_figures(const app::App& app, const Frame& f) {
+void check_figures(const ui::Screen& app, const Frame& f) {
   REQUIRE(!app.figures.list.empty());
   for (const model::Figure& fig : app.figures.list) {
     INFO("figure " << fig.label);
@@ -102,7 +102,7 @@ void check_figure_card(const Frame& f, const model::Figure& fig) {
 
 namespace {
 
-void check_entry(const app::App& app, const Frame& f) {
+void check_entry(const ui::Screen& app, const Frame& f) {
   const anim::LedgerEntry* e = app.state.entry;
   if (!e) {
     CHECK(f.has(app.ledger.note));
@@ -115,9 +115,9 @@ void check_entry(const app::App& app, const Frame& f) {
 
 }  // namespace
 
-void check_inspector_now(const app::App& app, const Frame& f) { check_entry(app, f); }
+void check_inspector_now(const ui::Screen& app, const Frame& f) { check_entry(app, f); }
 
-void check_inspector(const app::App& app, const Frame& f, app::CanvasTarget t) {
+void check_inspector(const ui::Screen& app, const Frame& f, app::CanvasTarget t) {
   const layout::Item* item = ui::find_item(app, t);
   REQUIRE(item);
   CHECK(f.has(ui::target_name(app, t)));

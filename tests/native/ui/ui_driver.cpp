@@ -50,8 +50,8 @@ const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) { return 
 
 namespace tierscope::ui_test {
 
-const app::Control* control(const app::App& app, std::string_view id) {
-  for (const app::Control& c : app.canvas.controls)
+const ui::Control* control(const ui::Screen& app, std::string_view id) {
+  for (const ui::Control& c : app.canvas.controls)
     if (c.id == id) return &c;
   return nullptr;
 }
@@ -98,7 +98,7 @@ Driver::~Driver() {
   ImGui::DestroyContext(ctx_);
 }
 
-const Frame& Driver::frame(app::App& app) {
+const Frame& Driver::frame(ui::Screen& app) {
   ImGui::SetCurrentContext(ctx_);
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(width_, height_);
@@ -113,7 +113,7 @@ const Frame& Driver::frame(app::App& app) {
   return frame_;
 }
 
-const Frame& Driver::settle(app::App& app) {
+const Frame& Driver::settle(ui::Screen& app) {
   for (int guard = 0; guard < 64 && ctx_->InputEventsQueue.Size > 0; ++guard) frame(app);
   frame(app);  // what the last event changed (a panel opened) is laid out on the frame after it
   return frame(app);
@@ -125,7 +125,7 @@ int Driver::window_vertices(const char* name) const {
   return 0;
 }
 
-void Driver::click(app::App& app, ImVec2 at) {
+void Driver::click(ui::Screen& app, ImVec2 at) {
   ImGuiIO& io = ImGui::GetIO();
   const ImGuiMouseSource source = touch_ ? ImGuiMouseSource_TouchScreen : ImGuiMouseSource_Mouse;
   io.AddMouseSourceEvent(source);
@@ -158,8 +158,8 @@ const DrawnItem* Driver::find_id(ImGuiID id) const {
   return nullptr;
 }
 
-const DrawnItem* Driver::control_item(const app::App& app, std::string_view id) const {
-  const app::Control* c = control(app, id);
+const DrawnItem* Driver::control_item(const ui::Screen& app, std::string_view id) const {
+  const ui::Control* c = control(app, id);
   if (!c) return nullptr;
   for (const DrawnItem& i : frame_.items)
     if (std::fabs(i.rect.Min.x - c->rect.x) < 0.5f && std::fabs(i.rect.Min.y - c->rect.y) < 0.5f &&
@@ -168,7 +168,7 @@ const DrawnItem* Driver::control_item(const app::App& app, std::string_view id) 
   return nullptr;
 }
 
-bool Driver::click_id(app::App& app, ImGuiID id) {
+bool Driver::click_id(ui::Screen& app, ImGuiID id) {
   for (int turn = 0; turn < 200; ++turn) {
     const DrawnItem* it = find_id(id);
     if (!it) return false;
@@ -188,22 +188,22 @@ bool Driver::click_id(app::App& app, ImGuiID id) {
   return false;
 }
 
-bool Driver::click_item(app::App& app, std::string_view label, int nth) {
+bool Driver::click_item(ui::Screen& app, std::string_view label, int nth) {
   const DrawnItem* it = find(label, nth);
   return it && click_id(app, it->id);
 }
 
-bool Driver::click_control(app::App& app, std::string_view id) {
+bool Driver::click_control(ui::Screen& app, std::string_view id) {
   const DrawnItem* it = control_item(app, id);
   return it && click_id(app, it->id);
 }
 
-void Driver::type(app::App& app, std::string_view text) {
+void Driver::type(ui::Screen& app, std::string_view text) {
   ImGui::GetIO().AddInputCharactersUTF8(std::string(text).c_str());
   settle(app);
 }
 
-void Driver::press(app::App& app, ImGuiKey key) {
+void Driver::press(ui::Screen& app, ImGuiKey key) {
   ImGuiIO& io = ImGui::GetIO();
   io.AddKeyEvent(key, true);
   settle(app);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "ui/canvas_state.h"
 
 namespace tierscope::ui_test {
 
@@ -49,28 +50,28 @@ class Driver {
   Driver& operator=(const Driver&) = delete;
 
   // One frame of the app's screen.
-  const Frame& frame(app::App& app);
+  const Frame& frame(ui::Screen& app);
   // Frames until ImGui has taken every queued input event (it takes one change per key or button a frame)
   // and the screen has settled: the last frame is returned.
-  const Frame& settle(app::App& app);
+  const Frame& settle(ui::Screen& app);
   const Frame& last() const { return frame_; }
   // Vertices the named window drew in the last frame (0 when it was not drawn).
   int window_vertices(const char* name) const;
 
   // A click (or tap) at a point: the position first, then the press and the release, each taken by ImGui.
-  void click(app::App& app, ImVec2 at);
+  void click(ui::Screen& app, ImVec2 at);
   // The nth (from 0) item of the last frame with this exact label, or nullptr.
   const DrawnItem* find(std::string_view label, int nth = 0) const;
   // The item of the last frame drawn where the ui recorded a control ("param:ctx", "preset", "button:card"),
   // or nullptr.
-  const DrawnItem* control_item(const app::App& app, std::string_view id) const;
+  const DrawnItem* control_item(const ui::Screen& app, std::string_view id) const;
   // Scrolls the window an item is in with the wheel (the pointer over that window) until the whole item
   // shows, then clicks its middle; false when it never shows.
-  bool click_id(app::App& app, ImGuiID id);
-  bool click_item(app::App& app, std::string_view label, int nth = 0);
-  bool click_control(app::App& app, std::string_view id);
-  void type(app::App& app, std::string_view text);
-  void press(app::App& app, ImGuiKey key);
+  bool click_id(ui::Screen& app, ImGuiID id);
+  bool click_item(ui::Screen& app, std::string_view label, int nth = 0);
+  bool click_control(ui::Screen& app, std::string_view id);
+  void type(ui::Screen& app, std::string_view text);
+  void press(ui::Screen& app, ImGuiKey key);
 
   // Called by the item hooks while a frame draws.
   void item_added(ImGuiID id, const ImRect& bb, const ImRect& clip, const char* window);
@@ -86,6 +87,6 @@ class Driver {
 
 // A control the ui recorded for the page's tests (app.canvas.controls: "param:ctx", "preset",
 // "button:scenario", …), or nullptr.
-const app::Control* control(const app::App& app, std::string_view id);
+const ui::Control* control(const ui::Screen& app, std::string_view id);
 
 }  // namespace tierscope::ui_test

@@ -1,23 +1,17 @@
 // What the canvas remembers between frames: the scene of the current ledger, the last layout, what the
-// pointer is on and what is selected. Plain data held by the App; no GL, no ImGui.
+// pointer is on, the panels' requests and the last edit's words. Plain data the UI alone reads and writes;
+// the app's own part (the selection, the help and inspector requests) is in app::App.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "app/app.h"
 #include "evidence/card_check.h"
 #include "layout/layout.h"
 
-namespace tierscope::app {
-
-// An item of the canvas by kind and index (stable across frames, unlike a pointer into the layout).
-struct CanvasTarget {
-  layout::Kind kind = layout::Kind::Count;
-  int index = -1;
-  bool valid() const { return kind != layout::Kind::Count; }
-  bool operator==(const CanvasTarget&) const = default;
-};
+namespace tierscope::ui {
 
 // A panel control the last frame drew (toolbar buttons, parameter fields), reported to the page's tests so
 // they can tap and type into it like a user would.
@@ -26,7 +20,7 @@ struct Control {
   layout::Rect rect;
 };
 
-// Keyboard focus requests for the panel area: a panel's index (Panel), or the help section.
+// Keyboard focus requests for the panel area: a panel's index (app::Panel), or the help section.
 constexpr int kNoSection = -1;
 constexpr int kHelpSection = 100;
 
@@ -34,15 +28,11 @@ struct CanvasState {
   layout::Scene scene;
   std::uint64_t scene_revision = ~std::uint64_t{0};  // App::revision the scene was built at
   layout::Layout layout;                              // of the last drawn frame (CSS px, canvas-relative)
-  CanvasTarget hover, selected;
+  app::CanvasTarget hover;
   int selected_layer = -1;    // a real layer picked in the CSA2 modes panel
-  bool help_open = false;
-  bool inspector_shown = false;  // the inspector was asked for (key I) with nothing selected
   int focus_request = kNoSection;  // move keyboard focus into this panel section on the next frame
   int scroll_request = kNoSection; // scroll this section into view (opened from the toolbar)
   bool blur_pending = false;     // the canvas lost focus: leave the field being edited (it applies) and the panels
-  // What is selected, in words, for the page's live region (set when the selection changes).
-  std::string selection_id, selection_name, selection_detail;
   bool dark = true;           // the page's colour scheme
   bool reduced_motion = false;
   bool host_playback = false; // the page shows playback and status itself (set through the bridge)
@@ -65,4 +55,10 @@ struct CanvasState {
   int text_cut = 0;
 };
 
-}  // namespace tierscope::app
+// The app as the ImGui screen holds it: the controller, which every app operation takes as it is, and what
+// the canvas remembers between frames. The platform owns one; the UI's functions take it.
+struct Screen : app::App {
+  CanvasState canvas;
+};
+
+}  // namespace tierscope::ui

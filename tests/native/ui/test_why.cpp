@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "anim/why.h"
+#include "ui/why.h"
 #include "base/text.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -34,7 +34,7 @@ TEST_CASE("why the weights and the global KV sit in HBM: read every step, and th
   const model::Figures f = model::describe(s);
   const double host = f[F::HwHostLinkBw].value;
 
-  const auto w = anim::why_here(ObjectKind::MoeWeights, Endpoint::Hbm, s, f);
+  const auto w = ui::why_here(ObjectKind::MoeWeights, Endpoint::Hbm, s, f);
   REQUIRE(w.size() == 2);
   CHECK(has(w[0], "Read every decode step"));
   CHECK(has(w[0], text(f, F::DecodeWeightBytes)));
@@ -43,7 +43,7 @@ TEST_CASE("why the weights and the global KV sit in HBM: read every step, and th
   CHECK(has(w[0], "so the weights stay in HBM"));
   CHECK(has(w[1], text(f, F::HbmWeightsPerGpu)));
 
-  const auto kv = anim::why_here(ObjectKind::GlobalKv, Endpoint::Hbm, s, f);
+  const auto kv = ui::why_here(ObjectKind::GlobalKv, Endpoint::Hbm, s, f);
   REQUIRE(kv.size() == 2);
   CHECK(has(kv[0], text(f, F::DecodeKvBytes)));
   CHECK(has(kv[0], model::human(f[F::DecodeKvBytes].value / host, "s") + " per step from host DRAM"));
@@ -55,7 +55,7 @@ TEST_CASE("why the weights and the global KV sit in HBM: read every step, and th
 TEST_CASE("why the Engram tables and the prefix cache sit where they do, with the scenario's numbers") {
   const model::Scenario s = preset("v41-flash-8xb200");
   const model::Figures f = model::describe(s);
-  const auto e = anim::why_here(ObjectKind::EngramTables, Endpoint::Hbm, s, f);
+  const auto e = ui::why_here(ObjectKind::EngramTables, Endpoint::Hbm, s, f);
   REQUIRE(e.size() == 2);
   CHECK(has(e[0], text(f, F::EngramBytesPerToken) + " per token"));
   CHECK(has(e[0], text(f, F::EngramFetchTime)));
@@ -67,12 +67,12 @@ TEST_CASE("why the Engram tables and the prefix cache sit where they do, with th
   // The H200 preset keeps the tables in host DRAM, and says why.
   const model::Scenario h = preset("v41-flash-8xh200");
   const model::Figures fh = model::describe(h);
-  const auto eh = anim::why_here(ObjectKind::EngramTables, Endpoint::Dram, h, fh);
+  const auto eh = ui::why_here(ObjectKind::EngramTables, Endpoint::Dram, h, fh);
   REQUIRE(eh.size() == 2);
   CHECK(has(eh[1], "Kept in host DRAM"));
   CHECK(has(eh[1], text(fh, F::EngramTableBytes)));
 
-  const auto p = anim::why_here(ObjectKind::PrefixCache, Endpoint::Ssd, s, f);
+  const auto p = ui::why_here(ObjectKind::PrefixCache, Endpoint::Ssd, s, f);
   REQUIRE(p.size() == 2);
   CHECK(has(p[0], "Read once per returning turn"));
   CHECK(has(p[0], text(f, F::PrefixHitBytes)));
@@ -86,12 +86,12 @@ TEST_CASE("an empty host DRAM says it holds nothing now, what it would hold and 
   REQUIRE(s.model.n_win == 0);
   REQUIRE(s.model.engram_count == 0);
   const model::Figures f = model::describe(s);
-  const auto d = anim::why_empty(Endpoint::Dram, s, f);
+  const auto d = ui::why_empty(Endpoint::Dram, s, f);
   REQUIRE(d.size() == 3);
   CHECK(d[0] == "Holds nothing for this model now.");
   CHECK(has(d[1], text(f, F::HwHostDram) + " per node"));
   CHECK(has(d[1], "keeps no sliding window"));
   CHECK(has(d[1], "this model has none"));
   CHECK(has(d[2], text(f, F::PrefixHitBytes)));
-  CHECK(anim::why_here(ObjectKind::Tokens, Endpoint::Tokens, s, f).empty());
+  CHECK(ui::why_here(ObjectKind::Tokens, Endpoint::Tokens, s, f).empty());
 }

@@ -1,10 +1,13 @@
 // The inspector's "why here" words: each object's read rate set against the bandwidth of the tier it would
 // otherwise sit in, so the reader sees the cost that keeps it where it is.
-#include "anim/why.h"
+#include "ui/why.h"
 
 #include "base/text.h"
 
-namespace tierscope::anim {
+namespace tierscope::ui {
+
+using anim::Endpoint;
+using anim::ObjectKind;
 
 namespace {
 
@@ -133,4 +136,4 @@ std::vector<std::string> why_empty(Endpoint tier, const model::Scenario& s, cons
   return out;
 }
 
-}  // namespace tierscope::anim
+}  // namespace tierscope::ui

@@ -1,16 +1,27 @@
-// The name a loaded config.json goes by — from the file, its file name, or its family and size — in the
-// scenario's label, its preset and its share link, and the import's own move of the context.
-#include <algorithm>
+// The name a loaded model goes by: cleaned for ids and links, from its file's name, or from its family and
+// its parameter count; and the scenario that names it as the share link reopens it.
+#include "model/model_names.h"
+
 #include <cstdio>
 #include <memory>
 
-#include "base/text.h"
-#include "hf/hf_config.h"
-#include "hf/hf_reader.h"
+#include "model/param_count.h"
+#include "model/params.h"
 #include "model/presets.h"
-#include "roofline/figures.h"
 
 namespace tierscope::model {
+
+std::string clean_name(std::string_view raw) {
+  if (const std::size_t slash = raw.find_last_of("/\\"); slash != std::string_view::npos) raw.remove_prefix(slash + 1);
+  std::string out;
+  for (char c : raw) {
+    if (out.size() >= 64) break;
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    out += ok ? c : '-';
+  }
+  while (!out.empty() && (out.front() == '-' || out.front() == '.')) out.erase(out.begin());
+  return out;
+}
 
 std::string name_from_file(std::string_view file) {
   while (!file.empty() && (file.back() == '/' || file.back() == '\\')) file.remove_suffix(1);
@@ -22,24 +33,20 @@ std::string name_from_file(std::string_view file) {
     return name_from_file(file.substr(0, slash));
   }
   if (base.size() > 5 && base.ends_with(".json")) base.remove_suffix(5);
-  return hf::clean_name(base);
+  return clean_name(base);
 }
 
 std::string sized_name(std::string_view model_type, const ModelArch& m) {
-  Scenario s = default_scenario();
-  s.model = m;
-  Computed c;
-  compute_values(s, c);
-  const double total = c.values[FigureId::ParamsTotal];
+  const double total = count_params(m).total();
   char size[32];
   if (total >= 1e12) std::snprintf(size, sizeof size, "%.3gT", total / 1e12);
   else if (total >= 1e9) std::snprintf(size, sizeof size, "%.3gB", total / 1e9);
   else std::snprintf(size, sizeof size, "%.3gM", total / 1e6);
-  return hf::clean_name(std::string(model_type) + "-" + size);
+  return clean_name(std::string(model_type) + "-" + size);
 }
 
 bool model_name_ok(std::string_view name) {
-  return !name.empty() && name.size() <= kMaxModelName && hf::clean_name(name) == name;
+  return !name.empty() && name.size() <= kMaxModelName && clean_name(name) == name;
 }
 
 std::string model_name_allowed() {
@@ -65,26 +72,6 @@ void name_loaded_model(Scenario& s, std::string_view name) {
   origin->loaded = std::move(loaded);
   s.preset = std::string(kConfigPresetPrefix) + std::string(name);
   s.origin = std::move(origin);
-}
-
-bool fit_trained_positions(Scenario& s, Adjustments& moved) {
-  const int max_pos = s.model.max_pos;
-  if (max_pos <= 0) return false;
-  const std::size_t before = moved.size();
-  const std::string why = "the model's " + num(max_pos) + " trained positions, max_position_embeddings";
-  for (const char* key : {"ctx", "prompt"}) {
-    const ParamDef* def = find_param(key);
-    const int now = std::string_view(key) == "ctx" ? s.work.ctx : s.work.prompt;
-    if (!def || now <= max_pos) continue;
-    Error err;
-    Adjustments also;
-    Scenario next = s;
-    if (!edit_param(next, *def, std::to_string(max_pos), also, err) || !validate(next).empty()) continue;
-    moved.push_back(Adjustment{key, std::to_string(now), std::to_string(max_pos), why});
-    moved.insert(moved.end(), also.begin(), also.end());
-    s = std::move(next);
-  }
-  return moved.size() != before;
 }
 
 }  // namespace tierscope::model
