@@ -201,7 +201,7 @@ TEST_CASE("prefill: KV authored by the encoder and layer 20, the decoder on the 
   CHECK(end.objects[static_cast<int>(ObjectKind::PrefixCache)].bytes == ssd->bytes);
 }
 
-TEST_CASE("prefix-cache: promotion is SSD → DRAM → HBM before the first decode step; the ratio counts the replay") {
+TEST_CASE("prefix-cache: promotion is SSD → DRAM → HBM before the first decode step — the ratio counts the replay") {
   for (const char* name : {"v41-flash-8xb200", "v41-flash-card", "llama31-70b-8xh100", "v4-flash-8xb200"}) {
     INFO(name);
     const model::Scenario s = preset(name);
@@ -232,7 +232,7 @@ TEST_CASE("prefix-cache: promotion is SSD → DRAM → HBM before the first deco
   }
 }
 
-TEST_CASE("swa-resume: the pool outlives HBM, so a miss promotes the global KV, then replays; the window never comes from SSD") {
+TEST_CASE("swa-resume: the pool outlives HBM, so a miss promotes the global KV, then replays — the window never comes from SSD") {
   const model::Scenario s = preset("v41-flash-8xb200");
   const model::Figures f = model::describe(s);
   REQUIRE(f[F::SwaPoolSessions].value > f[F::HbmSessionsPerNode].value);
@@ -287,7 +287,7 @@ TEST_CASE("engram: nothing is written, rows read match the figure, fetched from 
   }
 }
 
-TEST_CASE("csa2-modes: one entry per layer; a Reuse layer reuses the preceding selecting layer's choice") {
+TEST_CASE("csa2-modes: one entry per layer — a Reuse layer reuses the preceding selecting layer's choice") {
   const model::Scenario s = preset("v41-flash-8xb200");
   const model::Figures f = model::describe(s);
   const auto l = anim::build_ledger(s, f, PathId::Csa2Modes);
@@ -315,7 +315,7 @@ TEST_CASE("csa2-modes: one entry per layer; a Reuse layer reuses the preceding s
   CHECK(l.entries[24].phase == "decoder");
 }
 
-TEST_CASE("step-budget: each entry lasts its own sweep point's figure; points that cannot run are named") {
+TEST_CASE("step-budget: each entry lasts its own sweep point's figure — points that cannot run are named") {
   const model::Scenario s = preset("v41-flash-8xb200");
   const auto l = anim::build_ledger(s, PathId::StepBudget);
   REQUIRE_FALSE(l.entries.empty());

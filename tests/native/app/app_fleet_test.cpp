@@ -122,7 +122,7 @@ void run_to_end(app::App& app, const char* hours = "3") {
 }
 }  // namespace
 
-TEST_CASE("fleet view: opened and left through the view codec's keys; a link carries view=fleet") {
+TEST_CASE("fleet view: opened and left through the view codec's keys — a link carries view=fleet") {
   app::App app;
   app::init(app);
   model::Errors errors;
@@ -219,7 +219,7 @@ TEST_CASE("fleet view: at the last hour the clock reads that hour, counted as th
   CHECK(app::fleet_clock_text(app) == "00:00–01:00 · at 00:30");
 }
 
-TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it; counters are the hour's") {
+TEST_CASE("fleet view: the ledger lists each hour as `tierscope fleet` prints it — counters are the hour's") {
   app::App app;
   app::init(app);
   run_to_end(app);

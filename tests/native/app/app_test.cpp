@@ -248,7 +248,7 @@ TEST_CASE("the state JSON says what kind of model it is and names its parts for 
   CHECK(contains(app::state_json(app), "\"attention\":\"mla\""));
 }
 
-TEST_CASE("the panels ask for room only when they have something to show; the selection reaches the page") {
+TEST_CASE("the panels ask for room only when they have something to show — the selection reaches the page") {
   app::App app;
   app::init(app);
   CHECK(app::panel_open(app, app::Panel::Inspector));
@@ -501,7 +501,7 @@ TEST_CASE("an imported model's link names it: a fresh app opened on it shows the
   CHECK(app::view_hash(fresh) == hash);
 }
 
-TEST_CASE("a setup that cannot run carries its fixes in the state; applying one through set_param makes it run") {
+TEST_CASE("a setup that cannot run carries its fixes in the state — applying one through set_param makes it run") {
   app::App app;
   app::init(app);
   model::Errors errors;

@@ -36,7 +36,7 @@ TEST_CASE("text: every scaled unit human() writes reads back through shown_scale
   CHECK(shown_scale("params", "B params") == 1e9);
 }
 
-TEST_CASE("text: split walks the pieces between separators; none for empty text, none after a last separator") {
+TEST_CASE("text: split walks the pieces between separators — none for empty text, none after a last separator") {
   const auto pieces = [](std::string_view text, char sep) {
     std::vector<std::string> out;
     for (const std::string_view p : split(text, sep)) out.emplace_back(p);

@@ -63,7 +63,7 @@ std::string link_of(std::initializer_list<const char*> args) {
 
 }  // namespace
 
-TEST_CASE("cli: serve, fleet, chart frontier, validate and anchors take --config; a link with model= reproduces each") {
+TEST_CASE("cli: serve, fleet, chart frontier, validate and anchors take --config — a link with model= reproduces each") {
   const std::string link = link_of({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--figures", "model.params_total"});
   CHECK(link.find("model=Qwen3-8B") != std::string::npos);
   const std::vector<std::vector<std::string>> commands = {

@@ -41,7 +41,7 @@ Scenario with(const char* preset, std::initializer_list<std::pair<const char*, c
 
 }  // namespace
 
-TEST_CASE("anchors: every measured point applies its settings and runs or says why; its terms add up to the model's step") {
+TEST_CASE("anchors: every measured point applies its settings and runs or says why — its terms add up to the model's step") {
   REQUIRE(anchors().size() >= 90);
   std::set<std::string> ids;
   int v41 = 0, others = 0;

@@ -473,7 +473,7 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(e[0].field == "kv_heads");
 }
 
-TEST_CASE("hf config: MoE layer patterns other than dense-first are refused; dense-first ones read") {
+TEST_CASE("hf config: MoE layer patterns other than dense-first are refused — dense-first ones read") {
   const std::string moe = "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 64";
   auto qwen = [&](const std::string& extra) {
     std::string s = llama(moe + (extra.empty() ? "" : ", " + extra));
@@ -499,7 +499,7 @@ TEST_CASE("hf config: MoE layer patterns other than dense-first are refused; den
   CHECK(e[0].field == "shared_expert_intermediate_size");
 }
 
-TEST_CASE("hf config: a language model nested under text_config is read there; fields that matter are not guessed") {
+TEST_CASE("hf config: a language model nested under text_config is read there — fields that matter are not guessed") {
   // Any wrapper whose text_config names a known family.
   const std::string inner = llama();
   const std::string vlm = "{\"model_type\": \"llava\", \"architectures\": [\"LlavaForConditionalGeneration\"], \"text_config\": " + inner +

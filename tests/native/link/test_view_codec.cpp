@@ -76,7 +76,7 @@ TEST_CASE("view codec: markup and an oversized hash are refused without echoing 
   CHECK(big[0].field == "hash");
 }
 
-TEST_CASE("view codec: the walkthrough step tells one path; with another path in the link the path wins") {
+TEST_CASE("view codec: the walkthrough step tells one path — with another path in the link the path wins") {
   ViewState v;
   Errors errors;
   CHECK_FALSE(parse_view("path=decode&tour=3", v, errors));
@@ -91,7 +91,7 @@ TEST_CASE("view codec: the walkthrough step tells one path; with another path in
   CHECK(kTourSteps == static_cast<int>(kPathKeys.size()));
 }
 
-TEST_CASE("view codec: tour=intro names the walkthrough's first screen, on step one's path; the numbered steps keep their numbers") {
+TEST_CASE("view codec: tour=intro names the walkthrough's first screen, on step one's path — the numbered steps keep their numbers") {
   ViewState v;
   Errors none;
   CHECK(parse_view("tour=intro", v, none));
@@ -119,7 +119,7 @@ TEST_CASE("view codec: the view keys are the model's view keys, so the scenario 
   CHECK(panel_index("figures") == 4);
 }
 
-TEST_CASE("view codec: percent escapes are decoded before the checks; a broken escape is named") {
+TEST_CASE("view codec: percent escapes are decoded before the checks — a broken escape is named") {
   ViewState v;
   Errors errors;
   CHECK_FALSE(parse_view("path=%3Cscript%3Ewindow.x%3D1%3C%2Fscript%3E&ctx=%E0%A4%A&step=1&speed=%32", v, errors));
@@ -203,7 +203,7 @@ TEST_CASE("view codec: a loaded model's link names it (model=), and reopens name
   CHECK(scenario_label(cmp_back.compare_scenario) == scenario_label(s));
 }
 
-TEST_CASE("view codec: a bad model name is named and dropped; the other keys apply") {
+TEST_CASE("view codec: a bad model name is named and dropped — the other keys apply") {
   for (const std::string& bad : std::vector<std::string>{"%3Cscript%3E", "-lead", "a%2Fb", std::string(65, 'x'), ""}) {
     ViewState v;
     Errors errors;

@@ -216,7 +216,7 @@ TEST_CASE("layout inputs: tp × dp must cover the GPUs, ep must divide them and 
 
 // [SECTION] the busiest rank, the all-to-all and two-batch overlap in the step ------------------------------
 
-TEST_CASE("step: ep 1 has no all-to-all; the busiest rank streams at least the mean rank's experts") {
+TEST_CASE("step: ep 1 has no all-to-all — the busiest rank streams at least the mean rank's experts") {
   Scenario s = preset("deepseek-v3-8xh200");
   edit(s, "ep", "1");
   Computed c = computed(s);
@@ -225,6 +225,7 @@ TEST_CASE("step: ep 1 has no all-to-all; the busiest rank streams at least the m
   edit(s, "dp", "8");
   edit(s, "tp", "1");
   edit(s, "batch", "8");
+  edit(s, "route_skew", "1");  // uniform routing: the hot rank's traffic is the mean rank's
   c = computed(s);
   CHECK(c.values[F::DecodeTA2a] > 0);
   // E = 256, top-8, EP8, one token per replica's step... 8 tokens over 8 ranks: each rank's mean 8 assignments.
@@ -234,7 +235,7 @@ TEST_CASE("step: ep 1 has no all-to-all; the busiest rank streams at least the m
   CHECK(c.values[F::DecodeBusiestRank] >= 8.0);
 }
 
-TEST_CASE("step: routing skew raises the busiest rank's load and step; redundant slots replace it by the balancer's residual") {
+TEST_CASE("step: routing skew raises the busiest rank's load and step — redundant slots replace it by the balancer's residual") {
   Scenario s = preset("deepseek-v3-8xh200");
   edit(s, "dp", "8");
   edit(s, "tp", "1");

@@ -35,7 +35,7 @@ TEST_CASE("edits move dependent fields together instead of refusing") {
   CHECK(validate(s).empty());
 }
 
-TEST_CASE("provenance: every input of every preset names its source; a changed input says override") {
+TEST_CASE("provenance: every input of every preset names its source — a changed input says override") {
   for (const PresetInfo& p : presets()) {
     Scenario s;
     REQUIRE(make_preset(p.name, s));

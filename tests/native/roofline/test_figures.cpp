@@ -301,7 +301,7 @@ TEST_CASE("per-layer modes: ownership is derived, edits change the figures") {
   CHECK(e[0].field == "modes");
 }
 
-TEST_CASE("prefix hit: read from the tier that holds it; DRAM beats SSD, and a pipelined copy is at most the summed one") {
+TEST_CASE("prefix hit: read from the tier that holds it — DRAM beats SSD, and a pipelined copy is at most the summed one") {
   Scenario s = preset("deepseek-v3-8xh200");
   set(s, "prompt", "32768");
   set(s, "prefix_hit", "32000");

@@ -100,7 +100,7 @@ TEST_CASE("collectives: a TP group wider than its NVLink domain all-reduces over
   CHECK(tp_over(8, nullptr) < base);
 }
 
-TEST_CASE("replay: riding a step is cheaper than alone; none without a window or with the window cached") {
+TEST_CASE("replay: riding a step is cheaper than alone — none without a window or with the window cached") {
   Scenario s = preset("v41-flash-8xb200");
   edit(s, "batch", "64");
   edit(s, "ctx", "8192");

@@ -110,7 +110,7 @@ TEST_CASE("serve: TPOT grows with concurrency and with the prefill share") {
   CHECK(replay(s, b).tpot.mean > replay(s, a).tpot.mean);
 }
 
-TEST_CASE("serve: the same seed gives the same bytes; another seed other draws") {
+TEST_CASE("serve: the same seed gives the same bytes — another seed other draws") {
   const model::Scenario s = preset();
   serve::ServeSpec spec = closed(16, 200);
   spec.lengths = serve::Lengths::Sharegpt;
@@ -122,7 +122,7 @@ TEST_CASE("serve: the same seed gives the same bytes; another seed other draws")
   CHECK(one.find("\"steps_trace\"") != std::string::npos);
 }
 
-TEST_CASE("serve: --steps-from keeps the run's steps from that step on; the run itself is the same") {
+TEST_CASE("serve: --steps-from keeps the run's steps from that step on — the run itself is the same") {
   const model::Scenario s = preset();
   serve::ServeSpec first = closed(32, 200);
   first.steps = 60;
@@ -182,7 +182,7 @@ TEST_CASE("serve: a setup whose weights do not fit is named, not replayed") {
   CHECK(errors.front().code == model::ErrorCode::Infeasible);
 }
 
-TEST_CASE("serve: prefill-first steps and chunked steps both finish every request; first waits longer for its first token") {
+TEST_CASE("serve: prefill-first steps and chunked steps both finish every request — first waits longer for its first token") {
   const model::Scenario s = preset();
   serve::ServeSpec a = closed(64, 256, 4096, 256), b = a;
   a.prefill = serve::PrefillMode::Chunked;
@@ -195,7 +195,7 @@ TEST_CASE("serve: prefill-first steps and chunked steps both finish every reques
   CHECK(rb.ttft.mean > ra.ttft.mean);
 }
 
-TEST_CASE("serve: disaggregated, each prompt takes one prefill pass and then decodes as in a decode pool; the prefill pool that keeps up counts per GPU") {
+TEST_CASE("serve: disaggregated, each prompt takes one prefill pass and then decodes as in a decode pool — the prefill pool that keeps up counts per GPU") {
   model::Scenario s = preset("deepseek-v3-8xh200");
   serve::ServeSpec pd = closed(32, 128, 4096, 256), pool = pd;
   pd.prefill = serve::PrefillMode::Pd;
@@ -316,7 +316,7 @@ TEST_CASE("serve: a replay run in slices gives run_serve's result, and its progr
   CHECK_FALSE(run.started());
 }
 
-TEST_CASE("serve: TTFT's parts add up to TTFT; a burst waits in the front end, then for the step in flight and in the queue") {
+TEST_CASE("serve: TTFT's parts add up to TTFT — a burst waits in the front end, then for the step in flight and in the queue") {
   const model::Scenario s = preset();
   // Fixed lengths: every client sends at once, so the front end hands the burst over one request at a time
   // and the later ones meet a step in flight; spread lengths keep requests arriving mid-step.

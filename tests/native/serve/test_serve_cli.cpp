@@ -75,7 +75,7 @@ TEST_CASE("serve cli: refused flags name themselves") {
   CHECK(run({"--help"}).out.find("--concurrency N") != std::string::npos);
 }
 
-TEST_CASE("serve cli: chart frontier prints the front and its series; serve flags only where they belong") {
+TEST_CASE("serve cli: chart frontier prints the front and its series — serve flags only where they belong") {
   const cli::Output c = run({"chart", "frontier", "--preset", "v41-flash-4xgb300", "--input", "1024", "--output", "128", "--concurrency", "16",
                              "--format", "csv"});
   REQUIRE(c.exit_code == cli::kExitOk);

@@ -37,7 +37,7 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("validate: a file without a needed column is refused whole, naming the column; an empty one too") {
+TEST_CASE("validate: a file without a needed column is refused whole, naming the column — an empty one too") {
   serve::MeasuredFile f;
   model::Errors errors;
   CHECK_FALSE(serve::read_measured_runs("model_path,system\nx,h100_sxm\n", f, errors));

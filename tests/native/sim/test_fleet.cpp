@@ -52,7 +52,7 @@ double prefix_curve(const sim::SweepPoint& p) { return p.hits.prefix; }
 
 }  // namespace
 
-TEST_CASE("fleet: the same seed gives the same run, byte for byte; another seed another run") {
+TEST_CASE("fleet: the same seed gives the same run, byte for byte — another seed another run") {
   const model::Scenario s = scenario({{"hours", "1"}, {"arrivals", "3"}});
   const sim::FleetConfig c = config(s);
   const std::string a = sim::fleet_json(sim::run_fleet(c));

@@ -64,7 +64,7 @@ TEST_CASE("fleet cli: a sweep reports where the curve flattens") {
   CHECK(j.out.find("\"sweep\":{\"tier\":\"ssd\"") != std::string::npos);
 }
 
-TEST_CASE("fleet cli: a recorded trace replays; a malformed line is named with its file and number") {
+TEST_CASE("fleet cli: a recorded trace replays — a malformed line is named with its file and number") {
   const cli::Output ok = run({"fleet", "--trace", "head.jsonl", "--hours", "1"});
   REQUIRE(ok.exit_code == cli::kExitOk);
   CHECK(ok.out.find("recorded traffic") != std::string::npos);
@@ -78,7 +78,7 @@ TEST_CASE("fleet cli: a recorded trace replays; a malformed line is named with i
   CHECK(missing.exit_code == cli::kExitFile);
 }
 
-TEST_CASE("fleet cli: bad flags and impossible workloads are named; fleet flags only with fleet") {
+TEST_CASE("fleet cli: bad flags and impossible workloads are named — fleet flags only with fleet") {
   CHECK(run({"fleet", "--sweep", "hbm"}).exit_code == cli::kExitUsage);
   CHECK(run({"fleet", "--hours", "-3"}).exit_code == cli::kExitInvalid);
   CHECK(run({"fleet", "--seed", "x"}).exit_code == cli::kExitInvalid);

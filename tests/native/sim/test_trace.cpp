@@ -104,7 +104,7 @@ double replay_unbounded(const sim::Trace& trace) {
 
 }  // namespace
 
-TEST_CASE("trace: the Mooncake FAST'25 excerpt parses; ids are renumbered densely") {
+TEST_CASE("trace: the Mooncake FAST'25 excerpt parses — ids are renumbered densely") {
   const sim::Trace t = parse_ok(fixture("mooncake-conversation-head.jsonl"));
   REQUIRE(t.size() == 75);
   CHECK(t.arrival_s.front() == 0);
