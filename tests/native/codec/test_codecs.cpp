@@ -71,7 +71,7 @@ TEST_CASE("JSON: a partial document overrides its preset") {
   REQUIRE(scenario_from_json(R"({"preset":"v41-flash-8xh200","workload":{"ctx":1048576},"hardware":{"gpu":"b300"}})", s, e));
   CHECK(s.preset == "v41-flash-8xh200");
   CHECK(s.work.ctx == 1048576);
-  CHECK(s.hw.gpu == GpuKind::B300);
+  CHECK(s.hw.gpu == gpu_kind("b300"));
   REQUIRE(scenario_from_json("{}", s, e));
   CHECK(s.preset == kDefaultPreset);
 }
