@@ -17,6 +17,7 @@
 #include "link/view_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/step_terms.h"
 #include "roofline/sweep.h"
 
 namespace tierscope::app {
@@ -80,6 +81,32 @@ void catalog_names(JsonWriter& w, const App& app) {
   w.end();
 }
 
+// The walkthrough's words for each term of a decode step when it names the largest ("mostly …"), in
+// DecodeTerm order (roofline/step_terms.h).
+const char* decode_term_words(model::DecodeTerm t) {
+  static constexpr const char* kWords[] = {"reading weights", "reading KV and index keys", "compute", "top-k selection", "the MoE all-to-all",
+                                           "all-reduce between GPUs", "kernels waiting at their launch floor", "drafting",
+                                           "waiting on Engram rows", "the host's scheduling and sampling", "prompt chunks riding the step"};
+  static_assert(std::size(kWords) == static_cast<std::size_t>(model::DecodeTerm::Count), "words for every decode term");
+  return kWords[static_cast<std::size_t>(t)];
+}
+
+// The terms one decode step's time splits into, as the breakdown chart stacks them: the walkthrough sums each
+// term's figures and names the largest in these words, so it says what the chart and the CLI show.
+void catalog_decode_terms(JsonWriter& w) {
+  w.array("decodeTerms");
+  for (const model::DecodeTermDef& t : model::kDecodeTerms) {
+    if (t.serve_only) continue;  // a served step's prompt chunks: not a term of one decode step's figures
+    key_label(w, t.key, t.label).str("words", decode_term_words(t.term)).array("figures");
+    for (const model::FigureId f : t.figures) {
+      if (f == model::FigureId::Count) break;
+      w.str(model::figure_info(f).id);
+    }
+    w.end().end();
+  }
+  w.end();
+}
+
 // The Charts panel's tabs, and the parameters a sweep can run over (numeric ones, for its x axis) or
 // split into lines (any).
 void catalog_charts(JsonWriter& w) {
@@ -139,6 +166,7 @@ std::string catalog_json(const App& app) {
   w.object();
   catalog_names(w, app);
   catalog_charts(w);
+  catalog_decode_terms(w);
   catalog_counters(w, app);
   // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
   w.array("legend");

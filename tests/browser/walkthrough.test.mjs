@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openApp, useBrowser } from './lib/browser.mjs';
+import { CATALOG } from './lib/catalog.mjs';
 import path from 'node:path';
 import { ROOT } from './lib/browser.mjs';
 import { STEPS, INTRO, variantFor } from '../../web/lib/tour.mjs';
@@ -56,7 +57,7 @@ test('the walkthrough end to end: each step opens its path on the entry it talks
     const s = await page.evaluate(() => window.tierscope.state());
     assert.equal(s.path, STEPS[i].path, `step ${i + 1} plays ${STEPS[i].path}`);
     assert.equal(s.playing, false);
-    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch, (id) => values[id]).title);
+    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch, (id) => values[id], CATALOG.decodeTerms).title);
     assert.equal(await page.locator('#tour-count').textContent(), `· ${i + 1} of ${STEPS.length}`);
     assert.equal(await page.getAttribute(`#tour-dots li:nth-child(${i + 1}) .dot`, 'aria-current'), 'step');
     const cur = await page.$eval('#ledger-list .entry.current', (b) => Number(b.dataset.index));
@@ -220,7 +221,7 @@ test('a page with no link opens on a plain first screen: the four tiers with the
   assert.equal(await page.textContent('#tour-next'), 'Next: prefill ▶');
   await page.click('#tour-next');
   const values = await valuesOf(page);
-  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[0], s0.arch, (id) => values[id]).title);
+  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[0], s0.arch, (id) => values[id], CATALOG.decodeTerms).title);
   assert.equal(await page.textContent('#tour-count'), `· 1 of ${STEPS.length}`);
   assert.equal(await page.textContent('#tour-next'), 'Next ▶');
   assert.match(await page.evaluate(() => location.hash), /tour=1(&|$)/);
