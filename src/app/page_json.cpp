@@ -48,13 +48,15 @@ std::string speed_label(double v) {
 
 namespace {
 
-// The animation's paths, objects and places, the speed menu and the panels, in the app's order.
+// The animation's paths (with whether the model has anything for each to play), objects and places, the speed menu and the panels, in the app's order.
 void catalog_names(JsonWriter& w, const App& app) {
   const model::ModelArch& m = app.scenario.model;
   w.array("paths");
   for (int i = 0; i < anim::kPathCount; ++i) {
     const auto p = static_cast<anim::PathId>(i);
-    w.object().str("key", anim::path_key(p)).str("label", anim::path_label(p, m)).str("summary", anim::path_summary(p, m)).end();
+    // Whether this model has anything for it to play, and the ledger entry its walkthrough step opens on.
+    w.object().str("key", anim::path_key(p)).str("label", anim::path_label(p, m)).str("summary", anim::path_summary(p, m));
+    w.boolean("applies", anim::path_applies(p, m)).str("opensOn", anim::path_def(p).tour_step).end();
   }
   w.end().array("objects");
   for (int i = 0; i < anim::kObjectCount; ++i) {

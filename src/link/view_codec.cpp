@@ -334,11 +334,10 @@ std::string view_to_hash(const ViewState& v) {
 }
 
 TourEntry tour_entry(int tour) {
-  // In kPathKeys order: what each path's walkthrough step talks about.
-  static constexpr TourEntry kEntries[] = {{"encode", ""},  {"weights", ""}, {"fetch-rows", ""},      {"full", ""},
-                                           {"restore", "hit"}, {"promote-ssd-dram", ""}, {"weights", ""}};
-  static_assert(std::size(kEntries) == kPathKeys.size());
-  return tour >= 1 && tour <= kTourSteps ? kEntries[tour - 1] : TourEntry{};
+  // What each path's walkthrough step talks about: its row's entry (anim::kPaths).
+  if (tour < 1 || tour > kTourSteps) return TourEntry{};
+  const anim::PathDef& p = anim::kPaths[tour - 1];
+  return {p.tour_step, p.tour_phase};
 }
 
 std::string link_path(const ViewState& v) { return v.path.empty() ? tour_path(v.tour) : v.path; }

@@ -4,8 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, useBrowser } from './lib/browser.mjs';
+import { PATH_KEYS } from './lib/catalog.mjs';
 
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 const env = useBrowser();
 
 const stateOf = (page) => page.evaluate(() => window.tierscope.state());

@@ -44,8 +44,8 @@ test('before the app arrives a link\'s walkthrough is real text with placeholder
   await page.close();
 });
 
-// The ledger entry each step talks about (the app decides it: app::open_tour_step, link::tour_entry).
-const OPENS_ON = ['encode', 'weights', 'fetch-rows', 'full', 'restore', 'promote-ssd-dram', 'weights'];
+// The ledger entry each step talks about (the app decides it from its path's row: anim::kPaths, app::open_tour_step).
+const OPENS_ON = CATALOG.paths.map((p) => p.opensOn);
 
 test('the walkthrough end to end: each step opens its path on the entry it talks about', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
@@ -265,7 +265,11 @@ test('an imported model with no Engram and no window: those steps say so in one 
   const text = fs.readFileSync(path.join(ROOT, 'tests/data/hf_configs/Qwen3-30B-A3B.json'), 'utf8');
   assert.equal((await page.evaluate((t) => window.tierscope.loadConfig(t), text)).ok, true);
   await page.waitForFunction(() => document.querySelector('#path-list [data-path="engram"] .path-none'));
-  for (const key of ['engram', 'swa-resume']) {
+  // The paths the app says this model has nothing for (its catalog's `applies`): Engram and the window's resume.
+  const none = await page.evaluate(() => window.tierscope.catalog().paths.filter((p) => !p.applies).map((p) => p.key));
+  assert.equal(none.length, 2, JSON.stringify(none));
+  assert.ok(none.includes('engram') && none.includes('swa-resume'), JSON.stringify(none));
+  for (const key of none) {
     assert.match(await page.textContent(`#path-list [data-path="${key}"]`), /none in this model/, `${key} is marked as having nothing to play`);
   }
   assert.doesNotMatch(await page.textContent('#path-list [data-path="decode"]'), /none in this model/);

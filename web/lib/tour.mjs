@@ -295,15 +295,6 @@ export function allVariants(step, terms = []) {
   return [...seen.values()];
 }
 
-// Whether a path has anything to play for this model (the Engram lookup needs Engram tables, the session
-// resume a sliding window); unknown before the app has loaded.
-export function pathApplies(path, arch) {
-  if (!arch || typeof arch !== 'object') return true;
-  if (path === 'engram') return hasEngram(arch);
-  if (path === 'swa-resume') return hasWindow(arch);
-  return true;
-}
-
 // The walkthrough step that tells a path, or -1.
 export function stepIndexOfPath(path) {
   return STEPS.findIndex((s) => s.path === path);

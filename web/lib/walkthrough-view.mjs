@@ -2,7 +2,7 @@
 // shows (one story on screen): the path on screen, or the fleet view's day of traffic while that is open,
 // in the wording for this model (state().arch), with this scenario's numbers from the app's figures; the
 // list's names come from the app's catalog.
-import { STEPS, INTRO, FLEET_CARD, parseTemplate, variantFor, stepIndexOfPath, templatesOf, pathApplies } from './tour.mjs';
+import { STEPS, INTRO, FLEET_CARD, parseTemplate, variantFor, stepIndexOfPath, templatesOf } from './tour.mjs';
 
 // The walkthrough's first screen (before step 1) as a step index, and the app's walkthrough step for it
 // (`tour=intro`).
@@ -185,10 +185,10 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
         'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
       return;
     }
-    // A path with nothing to play for this model (no Engram, no sliding window) stays in the list and says
-    // so; choosing it shows the walkthrough's line on what the model would do with one.
+    // A path with nothing to play for this model (no Engram, no sliding window: the app's catalog says which)
+    // stays in the list and says so; choosing it shows the walkthrough's line on what the model would do with one.
     list.replaceChildren(...paths.map((p) => {
-      const applies = pathApplies(p.key, arch());
+      const applies = p.applies !== false;
       return el('li', {}, el('button', {
         type: 'button', class: applies ? 'path' : 'path none', 'data-path': p.key, disabled: !S.ready,
         'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/ledger.h"
 #include "app/app.h"
 #include "app/page_json.h"
 #include "charts/charts.h"
@@ -61,4 +62,35 @@ TEST_CASE("the catalog's decode terms are the breakdown's bars, each with its fi
     ++k;
   }
   CHECK(k == terms.size());
+}
+
+// The page marks a path "none in this model" from the catalog's `applies`: it must say exactly whether the
+// path's ledger has anything to play, for every preset and a loaded-looking model without Engram or window.
+TEST_CASE("a path applies to a model exactly when its ledger has entries to play") {
+  for (const model::PresetInfo& p : model::presets()) {
+    model::Scenario s;
+    REQUIRE(model::make_preset(p.name, s));
+    if (!model::describe(s).computed.terms.feasible()) continue;  // a setup that cannot run animates nothing
+    for (const anim::PathDef& d : anim::kPaths) {
+      INFO(p.name << " " << d.key);
+      CHECK(anim::path_applies(d.id, s.model) == !anim::build_ledger(s, d.id).entries.empty());
+    }
+  }
+}
+
+TEST_CASE("the catalog lists every path in order, with its walkthrough entry, and whether it applies") {
+  app::App a;
+  app::init(a);
+  const nlohmann::json paths = nlohmann::json::parse(app::catalog_json(a))["paths"];
+  REQUIRE(paths.size() == std::size(anim::kPaths));
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const anim::PathDef& d = anim::kPaths[i];
+    CHECK(paths[i]["key"] == d.key);
+    CHECK(paths[i]["opensOn"] == std::string(d.tour_step));
+    CHECK(paths[i]["applies"] == d.applies(a.scenario.model));
+    // The walkthrough step that tells the path opens on that entry.
+    model::Errors errors;
+    REQUIRE(app::open_tour_step(a, static_cast<int>(i) + 1, false, errors));
+    CHECK(a.ledger.entries[static_cast<std::size_t>(a.playback.step)].step == d.tour_step);
+  }
 }
