@@ -31,12 +31,6 @@ JsonWriter& key_label(JsonWriter& w, std::string_view key, std::string_view labe
   return w.object().str("key", key).str("label", label);
 }
 
-const char* panel_label(int i) {
-  static constexpr const char* kLabels[] = {"Scenario", "CSA2 modes", "Card check", "Inspector", "Figures"};
-  static_assert(std::size(kLabels) == model::kPanelKeys.size());
-  return kLabels[i];
-}
-
 // "¼×", "½×", "2×": the speed menu's words.
 std::string speed_label(double v) {
   if (v == 0.25) return "¼×";
@@ -72,7 +66,11 @@ void catalog_names(JsonWriter& w, const App& app) {
   for (const double v : model::kSpeedChoices) w.object().num("value", v).str("label", speed_label(v)).end();
   w.end().array("speedRange").num(model::kMinSpeed).num(model::kMaxSpeed).end();
   w.array("panels");
-  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) key_label(w, model::kPanelKeys[i], panel_label(static_cast<int>(i))).end();
+  for (const model::PanelDef& p : model::kPanels) key_label(w, p.key, p.label).end();
+  // The view's keys a link carries beside the scenario's (link/view_codec.h), in the order it writes them.
+  w.end().array("linkKeys");
+  for (const model::LinkKey& k : model::link_keys())
+    if (k.write) w.str(k.key);
   w.end().object("errorCodes");
   for (int c = 1; c <= static_cast<int>(model::kLastErrorCode); ++c) {
     const auto code = static_cast<model::ErrorCode>(c);

@@ -300,8 +300,6 @@ const ParamDef kParams[] = {
 #undef TS_INT
 #undef TS_ENUM
 
-const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour", "cmp", "sweep", "serve"};
-
 bool parse_double(std::string_view text, double& out) {
   if (text.empty() || text.size() > 64) return false;
   char buf[72];
@@ -470,14 +468,6 @@ std::string get_param_text(const Scenario& s, const ParamDef& p) {
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
   if (p.kind == ParamKind::Text) return p.same_text ? p.same_text(a, b) : p.format_text(a) == p.format_text(b);
   return get_param_number(a, p) == get_param_number(b, p);
-}
-
-bool is_view_key(std::string_view key) {
-  for (const char* k : kViewKeys) {
-    if (key == k) return true;
-  }
-  // A comparison's pinned scenario: "cmp_ctx=…" is A's ctx (view_codec.h).
-  return key.starts_with("cmp_") && key.size() > 4;
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }
