@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "charts/chart_options.h"
 #include "charts/charts.h"
+#include "codec/serve_spec.h"
 #include "codec/url_codec.h"
 #include "evidence/card_check.h"
 #include "evidence/reports.h"
@@ -19,6 +20,7 @@
 #include "model/presets.h"
 #include "roofline/step_terms.h"
 #include "roofline/sweep.h"
+#include "sim/fleet_report.h"
 
 namespace tierscope::app {
 
@@ -107,6 +109,60 @@ void catalog_decode_terms(JsonWriter& w) {
   w.end();
 }
 
+// The page's words for a serve setting's choice in the Serve panel's menus ("" when it has none).
+std::string serve_choice_label(std::string_view setting, std::string_view choice) {
+  struct Words {
+    std::string_view setting, choice, label;
+  };
+  static constexpr Words kWords[] = {
+      {"lengths", "fixed", "fixed"},
+      {"lengths", "sharegpt", "ShareGPT-like"},
+      {"prefill", "auto", "engine's default"},
+      {"prefill", "chunked", "chunked into decode steps"},
+      {"prefill", "first", "steps of its own"},
+      {"prefill", "none", "none (a decode pool)"},
+      {"prefill", "pd", "disaggregated (a prefill pool that keeps up)"},
+  };
+  // Random lengths say their spread, the one "random" means everywhere.
+  if (setting == "lengths" && choice == "random") return "random (±" + model::num(100 * serve::kRandomRangeRatio) + " %)";
+  for (const Words& w : kWords)
+    if (w.setting == setting && w.choice == choice) return std::string(w.label);
+  return "";
+}
+
+// The Serve panel's settings as a link carries them, with their ranges, their defaults (ServeSpec{}'s: the
+// command line's) and a menu's choices, its default first; the fleet view's sweeps. The page fills its form
+// and menus from these.
+void catalog_serve(JsonWriter& w) {
+  const serve::ServeSpec defaults;
+  w.array("serveSettings");
+  for (const serve::ServeSetting& s : serve::serve_settings()) {
+    if (!s.in_link) continue;
+    const std::string def = serve::serve_setting_value(defaults, s);
+    w.object().str("name", s.name).str("default", def);
+    switch (s.kind) {
+      case serve::SettingKind::Int:
+      case serve::SettingKind::Seed: w.str("kind", "int").num("min", s.lo).num("max", s.hi); break;
+      case serve::SettingKind::Real: w.str("kind", "real").num("min", s.lo).num("max", s.hi); break;
+      case serve::SettingKind::Choice:
+        w.str("kind", "choice").array("choices");
+        for (const bool first : {true, false})
+          for (const serve::Choice& c : s.choices)
+            if (c.in_link && (c.name == def) == first) key_label(w, c.name, serve_choice_label(s.name, c.name)).end();
+        w.end();
+        break;
+    }
+    w.end();
+  }
+  w.end().array("fleetSweeps");
+  key_label(w, "", "none").end();
+  static constexpr const char* kSweepLabels[] = {"SWA pool", "DRAM prefix cache", "SSD"};
+  static_assert(std::size(kSweepLabels) == static_cast<std::size_t>(sim::SweepTier::Count), "words for every fleet sweep");
+  for (int i = 0; i < static_cast<int>(sim::SweepTier::Count); ++i)
+    key_label(w, sim::sweep_tier_name(static_cast<sim::SweepTier>(i)), kSweepLabels[i]).end();
+  w.end();
+}
+
 // The Charts panel's tabs, and the parameters a sweep can run over (numeric ones, for its x axis) or
 // split into lines (any).
 void catalog_charts(JsonWriter& w) {
@@ -167,6 +223,7 @@ std::string catalog_json(const App& app) {
   catalog_names(w, app);
   catalog_charts(w);
   catalog_decode_terms(w);
+  catalog_serve(w);
   catalog_counters(w, app);
   // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
   w.array("legend");

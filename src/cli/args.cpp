@@ -190,7 +190,7 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
     fleet_flags.push_back(std::string(flag));
   } else if (flag == "--sweep") {
     sim::SweepTier tier{};
-    if (!sim::parse_sweep_tier(value, tier)) usage(r, ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
+    if (!sim::parse_sweep_tier(value, tier)) usage(r, ErrorCode::BadEnum, flag, value, sim::sweep_tiers_text());
     o.sweep_tier = std::string(value);
     fleet_flags.push_back(std::string(flag));
   } else if (flag == "--hash") {

@@ -77,8 +77,9 @@ export function checkChart(name, options, keys) {
 }
 
 // runFleet(options): optionally {trace: text of a Mooncake-format trace, traceName: a name for notices,
-// sweep: '' | 'pool' | 'dram' | 'ssd'}. The app checks the trace line by line.
-export function checkFleetOptions(options, maxTraceChars) {
+// sweep: one of `sweeps`, the app's (catalog().fleetSweeps keys; '' for none)}. The app checks the trace
+// line by line.
+export function checkFleetOptions(options, maxTraceChars, sweeps = []) {
   if (options === undefined) return null;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return argError('wrong-type', 'options', options, 'an object such as {trace, traceName, sweep}');
   for (const k of Object.keys(options)) {
@@ -88,6 +89,9 @@ export function checkFleetOptions(options, maxTraceChars) {
   if (trace !== undefined && typeof trace !== 'string') return argError('wrong-type', 'trace', trace, 'the text of a trace (JSON lines)');
   if (typeof trace === 'string' && trace.length > maxTraceChars) return argError('too-large', 'trace', `${trace.length} characters`, `at most ${maxTraceChars} characters`);
   if (traceName !== undefined && (typeof traceName !== 'string' || traceName.length > 200 || /[<>"'`]/.test(traceName))) return argError('wrong-type', 'traceName', traceName, 'a file name of at most 200 characters without markup');
-  if (sweep !== undefined && !['', 'pool', 'dram', 'ssd'].includes(sweep)) return argError('bad-enum', 'sweep', sweep, "'', pool, dram or ssd");
+  if (sweep !== undefined && !sweeps.includes(sweep)) {
+    const names = sweeps.map((k) => (k === '' ? "''" : k));
+    return argError('bad-enum', 'sweep', sweep, names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join(''));
+  }
   return null;
 }

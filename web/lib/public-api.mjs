@@ -142,7 +142,7 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     // fleet panel's script may still be arriving); a refused trace names its line.
     async runFleet(options) {
       if (!S.ready || !fleet) return notReady('runFleet');
-      const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
+      const bad = checkFleetOptions(options, MAX_TRACE_BYTES, ((S.catalog && S.catalog.fleetSweeps) || []).map((x) => x.key));
       if (bad) return fail(bad);
       const f = await panel('runFleet');
       if (!f.view) return f.failed;

@@ -13,8 +13,10 @@
 #include "app/app.h"
 #include "app/page_json.h"
 #include "charts/charts.h"
+#include "codec/serve_spec.h"
 #include "model/presets.h"
 #include "roofline/step_terms.h"
+#include "sim/fleet_report.h"
 
 using namespace tierscope;
 
@@ -93,4 +95,38 @@ TEST_CASE("the catalog lists every path in order, with its walkthrough entry, an
     REQUIRE(app::open_tour_step(a, static_cast<int>(i) + 1, false, errors));
     CHECK(a.ledger.entries[static_cast<std::size_t>(a.playback.step)].step == d.tour_step);
   }
+}
+
+// The Serve panel's form and menus are the catalog's serveSettings: each setting a link carries, with the
+// command line's default and range, and every choice a link may hold in words.
+TEST_CASE("the catalog's serve settings are the flags' rows, with their defaults, ranges and worded choices") {
+  app::App a;
+  app::init(a);
+  const nlohmann::json cat = nlohmann::json::parse(app::catalog_json(a));
+  const serve::ServeSpec defaults;
+  std::size_t k = 0;
+  for (const serve::ServeSetting& s : serve::serve_settings()) {
+    if (!s.in_link) continue;
+    REQUIRE(k < cat["serveSettings"].size());
+    const nlohmann::json& row = cat["serveSettings"][k++];
+    INFO(s.name);
+    CHECK(row["name"] == s.name);
+    CHECK(row["default"] == serve::serve_setting_value(defaults, s));
+    if (s.kind != serve::SettingKind::Choice) continue;
+    std::size_t choices = 0;
+    for (const serve::Choice& c : s.choices) {
+      if (!c.in_link) continue;
+      ++choices;
+      // The menu's entry reads in a link, and has words of its own.
+      CHECK(serve::serve_settings_known(std::string(s.name) + ":" + c.name));
+      bool listed = false;
+      for (const auto& entry : row["choices"]) listed = listed || (entry["key"] == c.name && entry["label"].get<std::string>().size() > 0);
+      CHECK(listed);
+    }
+    CHECK(row["choices"].size() == choices);
+    CHECK(row["choices"][0]["key"] == row["default"]);  // the default first, as the menu shows it
+  }
+  CHECK(k == cat["serveSettings"].size());
+  // The fleet view's sweeps: none, then every tier the simulator sweeps.
+  CHECK(cat["fleetSweeps"].size() == static_cast<std::size_t>(sim::SweepTier::Count) + 1);
 }
