@@ -7,7 +7,7 @@ import { openApp, useBrowser } from './lib/browser.mjs';
 import { CATALOG } from './lib/catalog.mjs';
 import path from 'node:path';
 import { ROOT } from './lib/browser.mjs';
-import { STEPS, INTRO, variantFor } from '../../web/lib/tour.mjs';
+import { STEPS, INTRO, variantFor, allVariants, templatesOf, parseTemplate } from '../../web/lib/tour.mjs';
 import { figureWithScope } from '../../web/lib/figures.mjs';
 
 // The app's figure values by id, as the walkthrough reads them to choose a claim (the decode title).
@@ -49,6 +49,13 @@ const OPENS_ON = CATALOG.paths.map((p) => p.opensOn);
 
 test('the walkthrough end to end: each step opens its path on the entry it talks about', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
+  // Every {arch.field} any wording quotes is a fact the app writes in state().arch (its text, or a name).
+  const arch = (await page.evaluate(() => window.tierscope.state())).arch;
+  for (const s of [INTRO, ...STEPS]) for (const v of allVariants(s, CATALOG.decodeTerms)) for (const t of templatesOf(v)) for (const part of parseTemplate(t)) {
+    if (!part.figure || !part.figure.startsWith('arch.')) continue;
+    const field = part.figure.slice(5);
+    assert.ok(typeof arch.text[field] === 'string' || typeof arch[field] === 'string', `{${part.figure}} is a fact of state().arch`);
+  }
   const ledger = (p) => page.evaluate(() => [...document.querySelectorAll('#ledger-list .entry')].map((b) => b.classList.contains('current')));
   const values = await valuesOf(page);
   for (let i = 0; i < STEPS.length; i++) {
@@ -199,9 +206,12 @@ test('a page with no link opens on a plain first screen: the four tiers with the
     text: li.textContent, figs: [...li.querySelectorAll('.fig')].map((b) => [b.dataset.fig, b.textContent]) })));
   assert.deepEqual(tiers.map((t) => t.text.split(':')[0]), ['GPU SRAM', 'GPU HBM', 'Host DRAM', 'NVMe SSD']);
   const figs = await page.evaluate(() => Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f])));
-  const want = [['hw.sram_per_gpu', 'hw.sram_latency'], ['hw.hbm_per_gpu', 'hw.hbm_latency'], ['hw.host_dram', 'hw.host_latency'], ['ssd.capacity', 'hw.ssd_latency']];
-  tiers.forEach((t, k) => {
-    for (const id of want[k]) assert.ok(t.figs.some(([fid]) => fid === id), `${t.text.split(':')[0]} quotes ${id}`);
+  tiers.forEach((t) => {
+    // Its own tier's capacity (bytes) and latency (seconds), as the model's figures say which tier they are of.
+    const name = t.text.split(':')[0].toLowerCase();
+    for (const unit of ['B', 's']) {
+      assert.ok(t.figs.some(([fid]) => figs[fid].unit === unit && figs[fid].tier.toLowerCase() === name), `${name} quotes its own ${unit === 'B' ? 'capacity' : 'latency'}`);
+    }
     // The model's figure, with what it counts unless the words after the chip say it already.
     for (const [id, text] of t.figs) assert.ok([figs[id].text, figureWithScope(figs[id])].includes(text), `${id} shows the model's figure: ${text}`);
   });

@@ -254,10 +254,6 @@ export const FLEET_CARD = Object.freeze({
   ],
 });
 
-// The model facts the wording can quote ({arch.field}); each is a number or a short name in state().arch.
-export const ARCH_SLOTS = Object.freeze(['layers', 'encoder_layers', 'decoder_layers', 'q_heads', 'kv_heads', 'head_dim',
-  'kv_lora', 'window', 'experts', 'experts_per_token', 'shared_experts', 'engram_layers', 'kv_format']);
-
 // One wording with its model-dependent parts chosen: titles and paragraphs may be functions of the model
 // (`a`), of the scenario's figure values (`value(id)`, a number or undefined) and of the catalog's decode
 // terms (`terms`).
