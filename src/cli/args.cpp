@@ -5,6 +5,7 @@
 
 #include "anim/ledger.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 
 #include "base/text.h"
 #include "charts/charts.h"
@@ -114,21 +115,12 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
     return;
   }
   if (have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    usage(r, ErrorCode::BadSyntax, "command", a, "one command: " + command_names(nullptr));
     return;
   }
   have_command = true;
-  if (a == "figures") o.command = Command::Figures;
-  else if (a == "check-card") o.command = Command::CheckCard;
-  else if (a == "sweep") o.command = Command::Sweep;
-  else if (a == "presets") o.command = Command::Presets;
-  else if (a == "params") o.command = Command::Params;
-  else if (a == "ledger") o.command = Command::Ledger;
-  else if (a == "anchors") o.command = Command::Anchors;
-  else if (a == "chart") o.command = Command::Chart;
-  else if (a == "fleet") o.command = Command::Fleet;
-  else if (a == "serve") o.command = Command::Serve;
-  else usage(r, ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+  if (const CommandDef* c = find_command(a)) o.command = c->id;
+  else usage(r, ErrorCode::UnknownKey, "command", a, command_names(nullptr));
 }
 
 // One flag and its value. Flags that belong to the fleet command only are listed in `fleet_flags`.
@@ -237,8 +229,8 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
   }
-  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params || o.command == Command::Anchors)) {
-    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "only with figures, check-card, sweep, ledger, chart, fleet or serve");
+  if (o.hash_given && !command_def(o.command).scenario) {
+    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "only with " + command_names([](const CommandDef& c) { return c.scenario; }, " or "));
   }
   if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
     usage(r, ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
@@ -246,9 +238,8 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
   }
-  if (!o.config_file.empty() && o.command != Command::Figures && o.command != Command::Ledger && o.command != Command::Sweep &&
-      o.command != Command::CheckCard) {
-    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with figures, ledger, sweep or check-card");
+  if (!o.config_file.empty() && !command_def(o.command).config) {
+    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
   }
   if (o.command == Command::Sweep) {
     if (o.axes.empty() || o.axes.size() > 2) {
@@ -346,7 +337,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve");
+    usage(r, ErrorCode::BadSyntax, "command", "", command_names(nullptr));
     return r;
   }
   check_together(r, fleet_flags);

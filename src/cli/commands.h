@@ -1,7 +1,9 @@
 // The commands run.cpp dispatches to that live in files of their own, and what they share with it.
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "cli/cli.h"
 #include "model/scenario.h"
@@ -22,6 +24,32 @@ struct FromLink {
   bool compare = false;
   model::Scenario pinned;
 };
+
+// A command, one row each (commands()): the word that names it, its line in the help, whether it runs on a
+// scenario (and so takes --preset, --scenario, --hash and --set) or a config.json, and the function that runs
+// it. The parser, the help, the checks of which flags go with which command and the dispatch read the rows.
+struct CommandRun {
+  const Options& opt;
+  ReadFile read_file;
+  const model::Scenario& scenario;  // built from the flags (the default one for a command that takes none)
+  const FromLink& link;
+  Output& out;
+};
+struct CommandDef {
+  Command id;
+  const char* name;     // "check-card"
+  const char* usage;    // the help's first column: the name and what follows it ("chart NAME")
+  const char* summary;  // the help's words (a later line indented to the column)
+  bool scenario;        // runs on a scenario; false: presets, params and anchors take none
+  bool config;          // takes --config (a model from a config.json)
+  void (*run)(const CommandRun& r);
+};
+// In the help's order (Command's, after Help).
+std::span<const CommandDef> commands();
+const CommandDef* find_command(std::string_view name);
+const CommandDef& command_def(Command c);  // c is not Help
+// "figures, check-card, …" (with `last` before the final one: " or "), of the rows `pick` keeps.
+std::string command_names(bool (*pick)(const CommandDef&), const char* last = ", ");
 
 // `tierscope anchors`: the measured points, the model's ratios and the summaries (run_anchors.cpp).
 void cmd_anchors(const Options& opt, Output& o);
