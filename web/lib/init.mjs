@@ -158,6 +158,8 @@ export function init(win) {
         // app's own step for a frame and move the text below it twice.
         const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
         S.lastHash = null;
+        // From here on state() answers: the link is applied in this task, before any answer is read.
+        S.linkApplied = true;
         parts.share.applyLocationHash();
         parts.walkthrough.render();
         // The build's text is the default scenario's: tables of another (a link's) are read afresh, and the

@@ -18,8 +18,10 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     return out;
   }
 
+  // null until the page has applied its link (web/lib/init.mjs): before that the app holds its own first
+  // view, which the link is about to change, and an answer from it would contradict the link.
   function state() {
-    if (!S.ready) return null;
+    if (!S.ready || !S.linkApplied) return null;
     const s = b().state();
     if (!s) return null;
     return {
