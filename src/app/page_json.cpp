@@ -33,6 +33,19 @@ JsonWriter& key_label(JsonWriter& w, std::string_view key, std::string_view labe
   return w.object().str("key", key).str("label", label);
 }
 
+// The page's name for a panel, by its key (link/view_codec.h's kPanelKeys).
+const char* panel_label(std::string_view key) {
+  struct Words {
+    std::string_view key;
+    const char* label;
+  };
+  static constexpr Words kLabels[] = {{"scenario", "Scenario"}, {"modes", "CSA2 modes"}, {"card", "Card check"}, {"inspector", "Inspector"}, {"figures", "Figures"}};
+  static_assert(std::size(kLabels) == model::kPanelKeys.size(), "a name for every panel");
+  for (const Words& w : kLabels)
+    if (w.key == key) return w.label;
+  return "";
+}
+
 // "¼×", "½×", "2×": the speed menu's words.
 std::string speed_label(double v) {
   if (v == 0.25) return "¼×";
@@ -68,7 +81,7 @@ void catalog_names(JsonWriter& w, const App& app) {
   for (const double v : model::kSpeedChoices) w.object().num("value", v).str("label", speed_label(v)).end();
   w.end().array("speedRange").num(model::kMinSpeed).num(model::kMaxSpeed).end();
   w.array("panels");
-  for (const model::PanelDef& p : model::kPanels) key_label(w, p.key, p.label).end();
+  for (const char* key : model::kPanelKeys) key_label(w, key, panel_label(key)).end();
   // The view's keys a link carries beside the scenario's (link/view_codec.h), in the order it writes them.
   w.end().array("linkKeys");
   for (const model::LinkKey& k : model::link_keys())
@@ -78,6 +91,9 @@ void catalog_names(JsonWriter& w, const App& app) {
     const auto code = static_cast<model::ErrorCode>(c);
     w.str(model::error_code_name(code), model::error_code_reason(code));
   }
+  // How a refusal's message reads, in the pieces the app's own messages are made of (base/errors.h).
+  w.end().object("errorWording").str("message", model::kErrorWording.message).str("allowed", model::kErrorWording.allowed);
+  w.str("value", model::kErrorWording.value).str("emptyValue", model::kErrorWording.empty_value).str("emptyField", model::kErrorWording.empty_field);
   w.end().array("provenance");
   for (int i = 0; i < static_cast<int>(model::Provenance::Count); ++i) w.str(model::provenance_name(static_cast<model::Provenance>(i)));
   w.end();

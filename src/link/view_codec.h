@@ -25,19 +25,9 @@ using anim::kPathKeys;
 using anim::kMinSpeed;
 using anim::kMaxSpeed;
 using anim::kSpeedChoices;
-// The canvas's panels, as bits in this order ("panels=scenario,card"), with the names the page gives them.
-struct PanelDef {
-  const char* key;
-  const char* label;
-};
-inline constexpr PanelDef kPanels[] = {
-    {"scenario", "Scenario"}, {"modes", "CSA2 modes"}, {"card", "Card check"}, {"inspector", "Inspector"}, {"figures", "Figures"},
-};
-inline constexpr std::array<const char*, std::size(kPanels)> kPanelKeys = [] {
-  std::array<const char*, std::size(kPanels)> keys{};
-  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = kPanels[i].key;
-  return keys;
-}();
+// The canvas's panels, as bits in this order ("panels=scenario,card"); the page's names for them are the
+// app's (app/page_json.cpp, by key).
+inline constexpr std::array<const char*, 5> kPanelKeys = {"scenario", "modes", "card", "inspector", "figures"};
 // The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
 constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
 // `tour=intro`: the walkthrough's first screen (what the page shows, the four tiers), before step 1. It

@@ -10,9 +10,25 @@ function show(v) {
   return 'a' + (typeof v === 'object' ? 'n object' : ' ' + typeof v);
 }
 
+// How a refusal's message reads, in the app's pieces (catalog().errorWording, base/errors.h's kErrorWording),
+// so the page's own early refusals read as the app's. Until the catalog arrives (a call before the app is
+// ready) the same pieces as the build's catalog had them (the unit test holds the two equal).
+const BUILT_WORDING = Object.freeze({ message: '{field}: {value} is not allowed ({code})', allowed: '; allowed: {allowed}', value: "'{value}'", emptyValue: '(empty)', emptyField: 'input' });
+let wording = BUILT_WORDING;
+export function setErrorWording(w) { wording = w && typeof w.message === 'string' ? w : BUILT_WORDING; }
+export const builtErrorWording = () => BUILT_WORDING;
+
+// The message of a refusal {code, field, value, allowed}, as the app's Error::message() writes it.
+export function errorMessage({ code, field, value, allowed }) {
+  const fill = (words, slots) => words.replace(/\{(\w+)\}/g, (m, name) => (name in slots ? slots[name] : m));
+  const shown = value === '' ? wording.emptyValue : fill(wording.value, { value });
+  const m = fill(wording.message, { field: field || wording.emptyField, value: shown, code });
+  return allowed ? m + fill(wording.allowed, { allowed }) : m;
+}
+
 export function argError(code, argument, value, allowed) {
   const v = show(value);
-  return { code, field: argument, value: v, allowed, message: `${argument}: '${v}' is not allowed (${code}); allowed: ${allowed}` };
+  return { code, field: argument, value: v, allowed, message: errorMessage({ code, field: argument, value: v, allowed }) };
 }
 
 export const fail = (...e) => ({ ok: false, errors: e });

@@ -14,6 +14,7 @@
 #include "app/page_json.h"
 #include "charts/charts.h"
 #include "codec/serve_spec.h"
+#include "link/view_codec.h"
 #include "model/presets.h"
 #include "roofline/step_terms.h"
 #include "sim/fleet_report.h"
@@ -129,4 +130,31 @@ TEST_CASE("the catalog's serve settings are the flags' rows, with their defaults
   CHECK(k == cat["serveSettings"].size());
   // The fleet view's sweeps: none, then every tier the simulator sweeps.
   CHECK(cat["fleetSweeps"].size() == static_cast<std::size_t>(sim::SweepTier::Count) + 1);
+}
+
+// The panels the link names (kPanelKeys) each have the page's name for them, and a refusal's wording in the
+// catalog makes the app's own messages.
+TEST_CASE("the catalog names every panel and gives the wording of the app's refusals") {
+  app::App a;
+  app::init(a);
+  const nlohmann::json cat = nlohmann::json::parse(app::catalog_json(a));
+  REQUIRE(cat["panels"].size() == model::kPanelKeys.size());
+  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) {
+    CHECK(cat["panels"][i]["key"] == model::kPanelKeys[i]);
+    CHECK(!cat["panels"][i]["label"].get<std::string>().empty());
+  }
+  const nlohmann::json& w = cat["errorWording"];
+  CHECK(w["message"] == model::kErrorWording.message);
+  // The pieces, put together as the page does, are Error::message()'s words.
+  const model::Error e = model::make_error(model::ErrorCode::BadEnum, "path", "warp", "prefill, decode");
+  std::string page = w["message"].get<std::string>();
+  const auto put = [](std::string& s, const std::string& slot, const std::string& text) { s.replace(s.find(slot), slot.size(), text); };
+  std::string value = w["value"].get<std::string>();
+  put(value, "{value}", "warp");
+  put(page, "{field}", "path");
+  put(page, "{value}", value);
+  put(page, "{code}", "bad-enum");
+  std::string allowed = w["allowed"].get<std::string>();
+  put(allowed, "{allowed}", "prefill, decode");
+  CHECK(page + allowed == e.message());
 }
