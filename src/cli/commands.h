@@ -51,6 +51,10 @@ const CommandDef& command_def(Command c);  // c is not Help
 // "figures, check-card, …" (with `last` before the final one: " or "), of the rows `pick` keeps.
 std::string command_names(bool (*pick)(const CommandDef&), const char* last = ", ");
 
+// `tierscope presets` and `tierscope params` (run_lists.cpp).
+void cmd_presets(const Options& opt, Output& o);
+void cmd_params(const Options& opt, Output& o);
+
 // `tierscope anchors`: the measured points, the model's ratios and the summaries (run_anchors.cpp).
 void cmd_anchors(const Options& opt, Output& o);
 

@@ -29,23 +29,25 @@ struct DecodeTermDef {
   bool serve_only;        // only a served step has it (a prompt chunk riding the step)
 };
 
-namespace decode_terms_detail {
-constexpr FigureId X = FigureId::Count;
+// A term's figures: one, or several summed in order (FigureId::Count ends the list).
+constexpr std::array<FigureId, 4> sum_of(FigureId a, FigureId b = FigureId::Count, FigureId c = FigureId::Count, FigureId d = FigureId::Count) {
+  return {a, b, c, d};
 }
 
 // In the order the breakdown stacks them (reads, then compute, then each collective and floor).
 inline constexpr DecodeTermDef kDecodeTerms[] = {
-    {DecodeTerm::Weights, "weights", "weights", {FigureId::DecodeTWeights, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, nullptr, 0, false},
-    {DecodeTerm::KvReads, "kv-reads", "KV and index reads", {FigureId::DecodeTIndex, FigureId::DecodeTGather, FigureId::DecodeTWindow, FigureId::DecodeTAppend}, nullptr, 0, false},
-    {DecodeTerm::Compute, "compute", "compute above the reads", {FigureId::DecodeTCompute, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, nullptr, 0, false},
-    {DecodeTerm::Topk, "top-k", "top-k selection", {FigureId::DecodeTTopk, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "top-k", 3, false},
-    {DecodeTerm::A2a, "all-to-all", "MoE all-to-all", {FigureId::DecodeTA2a, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "all-to-all", 1, false},
-    {DecodeTerm::Allreduce, "all-reduce", "all-reduce", {FigureId::DecodeTAllreduce, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "all-reduce", 2, false},
-    {DecodeTerm::Floors, "launch-floors", "kernel launch floors", {FigureId::DecodeTOverhead, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, nullptr, 0, false},
-    {DecodeTerm::Drafts, "drafts", "speculative drafts", {FigureId::DecodeTDraft, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "drafts", 4, false},
-    {DecodeTerm::EngramStall, "engram-stall", "Engram stall", {FigureId::DecodeTStall, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "Engram stall", 5, false},
-    {DecodeTerm::Host, "host", "host and scheduler", {FigureId::DecodeTHost, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, "host", 6, false},
-    {DecodeTerm::Prefill, "prefill", "prefill interleaved", {FigureId::ServePrefillShare, decode_terms_detail::X, decode_terms_detail::X, decode_terms_detail::X}, nullptr, 0, true},
+    {DecodeTerm::Weights, "weights", "weights", sum_of(FigureId::DecodeTWeights), nullptr, 0, false},
+    {DecodeTerm::KvReads, "kv-reads", "KV and index reads",
+     sum_of(FigureId::DecodeTIndex, FigureId::DecodeTGather, FigureId::DecodeTWindow, FigureId::DecodeTAppend), nullptr, 0, false},
+    {DecodeTerm::Compute, "compute", "compute above the reads", sum_of(FigureId::DecodeTCompute), nullptr, 0, false},
+    {DecodeTerm::Topk, "top-k", "top-k selection", sum_of(FigureId::DecodeTTopk), "top-k", 3, false},
+    {DecodeTerm::A2a, "all-to-all", "MoE all-to-all", sum_of(FigureId::DecodeTA2a), "all-to-all", 1, false},
+    {DecodeTerm::Allreduce, "all-reduce", "all-reduce", sum_of(FigureId::DecodeTAllreduce), "all-reduce", 2, false},
+    {DecodeTerm::Floors, "launch-floors", "kernel launch floors", sum_of(FigureId::DecodeTOverhead), nullptr, 0, false},
+    {DecodeTerm::Drafts, "drafts", "speculative drafts", sum_of(FigureId::DecodeTDraft), "drafts", 4, false},
+    {DecodeTerm::EngramStall, "engram-stall", "Engram stall", sum_of(FigureId::DecodeTStall), "Engram stall", 5, false},
+    {DecodeTerm::Host, "host", "host and scheduler", sum_of(FigureId::DecodeTHost), "host", 6, false},
+    {DecodeTerm::Prefill, "prefill", "prefill interleaved", sum_of(FigureId::ServePrefillShare), nullptr, 0, true},
 };
 constexpr int kDecodeTermCount = static_cast<int>(std::size(kDecodeTerms));
 
