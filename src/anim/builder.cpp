@@ -146,16 +146,7 @@ Ledger build_ledger(const model::Scenario& s, const model::Figures& f, PathId pa
     out.note = "This setup cannot run: " + model::infeasible_summary(t) + ".";
     return out;
   }
-  switch (path) {
-    case PathId::Prefill: detail::build_prefill(b); break;
-    case PathId::Decode: detail::build_decode(b); break;
-    case PathId::Engram: detail::build_engram(b); break;
-    case PathId::Csa2Modes: detail::build_csa2_modes(b); break;
-    case PathId::SwaResume: detail::build_swa_resume(b); break;
-    case PathId::PrefixCache: detail::build_prefix_cache(b); break;
-    case PathId::StepBudget: detail::build_step_budget(b); break;
-    case PathId::Count: break;
-  }
+  path_def(path).build(b);
   return out;
 }
 

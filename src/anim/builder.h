@@ -61,14 +61,7 @@ class Builder {
   static std::string sessions_x(double n);
 };
 
-// One builder per path (paths_*.cpp).
-void build_prefill(Builder& b);
-void build_decode(Builder& b);
-void build_engram(Builder& b);
-void build_csa2_modes(Builder& b);
-void build_swa_resume(Builder& b);
-void build_prefix_cache(Builder& b);
-void build_step_budget(Builder& b);
+// One builder per path (paths_*.cpp), named in its row of kPaths (ledger.h).
 
 // Short text helpers over model::num / model::human.
 std::string B(double bytes);

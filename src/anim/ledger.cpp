@@ -10,36 +10,6 @@ namespace tierscope::anim {
 
 namespace {
 
-// Keys come from kPathKeys (ledger.h), the one list links, the CLI and the page use.
-struct PathInfo {
-  const char* label;
-  const char* summary;
-};
-
-// Order matches PathId.
-constexpr PathInfo kPaths[kPathCount] = {
-    {"Prefill",
-     "The prompt streams through the causal encoder; global KV is authored and stored in FP4, the SWA ring fills, "
-     "Engram rows are read, the decoder runs only on the last window, and the prefix is persisted to SSD."},
-    {"Decode step",
-     "One output token: Engram prefetch, the MoE weight stream, full-pool and candidate-pool indexers, top-k, the "
-     "FP4 slice gather, the SWA window, and the caches growing by one token."},
-    {"Engram lookup",
-     "One Engram lookup up close: n-grams hashed per head into prime-sized tables, rows fetched, gated and added "
-     "to the residual stream. Nothing is written."},
-    {"CSA2 layer modes",
-     "Layer by layer, what one decode step reads: Full layers own global KV, Reindex layers re-select inside the "
-     "candidate pool, Reuse layers take the selection unchanged, SWA-only layers keep just the window."},
-    {"SWA resume",
-     "An idle session's window is parked in the host-DRAM pool; resuming is a hidden prefetch on a hit and a "
-     "bounded replay of the last window on a miss, never an SSD read."},
-    {"Prefix-cache hit",
-     "A returning prompt hits the persistent prefix cache: its global KV is promoted SSD → DRAM → HBM before the "
-     "turn's first decode step, compared with recomputing it."},
-    {"Decode step budget",
-     "Where a decode step's time goes as the batch and the context grow: the weight stream against the KV and "
-     "index reads."},
-};
 
 struct NameInfo {
   const char* key;
@@ -73,9 +43,17 @@ int index_of(E e) {
 
 }  // namespace
 
-const char* path_key(PathId p) { return kPathKeys[static_cast<std::size_t>(index_of<PathId, kPathCount>(p))]; }
-const char* path_label(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].label; }
-const char* path_summary(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)].summary; }
+const PathDef& path_def(PathId p) { return kPaths[index_of<PathId, kPathCount>(p)]; }
+const char* path_key(PathId p) { return path_def(p).key; }
+const char* path_label(PathId p) { return path_def(p).label; }
+const char* path_summary(PathId p) { return path_def(p).summary; }
+bool path_applies(PathId p, const model::ModelArch& m) { return path_def(p).applies(m); }
+
+namespace detail {
+bool always(const model::ModelArch&) { return true; }
+bool has_engram(const model::ModelArch& m) { return m.engram_count > 0; }
+bool has_window(const model::ModelArch& m) { return m.n_win > 0; }
+}  // namespace detail
 
 std::string path_keys_allowed() { return model::join_names(kPathKeys); }
 

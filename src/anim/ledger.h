@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,16 +14,90 @@
 
 namespace tierscope::anim {
 
-// The seven animations. Keys are stable: URLs (#path=…), the CLI (--path) and golden files use them.
+// The seven animations, one row each in kPaths below.
 enum class PathId : std::uint8_t { Prefill, Decode, Engram, Csa2Modes, SwaResume, PrefixCache, StepBudget, Count };
 constexpr int kPathCount = static_cast<int>(PathId::Count);
-// The paths' keys, in PathId order: links, the CLI's --path and the page name a path by these.
-inline constexpr std::array<const char*, kPathCount> kPathKeys = {"prefill", "decode", "engram", "csa2-modes",
-                                                                 "swa-resume", "prefix-cache", "step-budget"};
 
+namespace detail {
+class Builder;
+// One builder per path (paths_*.cpp): appends the path's entries to the ledger the builder holds.
+void build_prefill(Builder& b);
+void build_decode(Builder& b);
+void build_engram(Builder& b);
+void build_csa2_modes(Builder& b);
+void build_swa_resume(Builder& b);
+void build_prefix_cache(Builder& b);
+void build_step_budget(Builder& b);
+// Whether a model has anything for a path to play.
+bool always(const model::ModelArch& m);
+bool has_engram(const model::ModelArch& m);  // Engram tables to look up
+bool has_window(const model::ModelArch& m);  // a sliding window to park and resume
+}  // namespace detail
+
+// An animation: everything the links, the CLI, the page, the walkthrough and the ledger read of it. Adding a
+// path is one row here (its builder in anim/paths_*.cpp, its walkthrough words in web/lib/tour.mjs).
+struct PathDef {
+  PathId id;
+  const char* key;      // stable: links (#path=…), the CLI's --path and the golden files name the path by it
+  const char* label;    // "Decode step" (path_label(p, m) names it for the model at hand)
+  const char* summary;  // one sentence: what the path shows (V4.1's story; path_summary(p, m) for others)
+  // The ledger entry its walkthrough step (tour=N, N its place here) opens on: the first with this step key
+  // and, when given, this phase.
+  std::string_view tour_step, tour_phase;
+  bool (*applies)(const model::ModelArch& m);  // false: the model has nothing for it to play (an empty ledger)
+  void (*build)(detail::Builder& b);
+};
+
+// In PathId order, which is the walkthrough's order.
+inline constexpr PathDef kPaths[] = {
+    {PathId::Prefill, "prefill", "Prefill",
+     "The prompt streams through the causal encoder; global KV is authored and stored in FP4, the SWA ring fills, "
+     "Engram rows are read, the decoder runs only on the last window, and the prefix is persisted to SSD.",
+     "encode", "", detail::always, detail::build_prefill},
+    {PathId::Decode, "decode", "Decode step",
+     "One output token: Engram prefetch, the MoE weight stream, full-pool and candidate-pool indexers, top-k, the "
+     "FP4 slice gather, the SWA window, and the caches growing by one token.",
+     "weights", "", detail::always, detail::build_decode},
+    {PathId::Engram, "engram", "Engram lookup",
+     "One Engram lookup up close: n-grams hashed per head into prime-sized tables, rows fetched, gated and added "
+     "to the residual stream. Nothing is written.",
+     "fetch-rows", "", detail::has_engram, detail::build_engram},
+    {PathId::Csa2Modes, "csa2-modes", "CSA2 layer modes",
+     "Layer by layer, what one decode step reads: Full layers own global KV, Reindex layers re-select inside the "
+     "candidate pool, Reuse layers take the selection unchanged, SWA-only layers keep just the window.",
+     "full", "", detail::always, detail::build_csa2_modes},
+    {PathId::SwaResume, "swa-resume", "SWA resume",
+     "An idle session's window is parked in the host-DRAM pool; resuming is a hidden prefetch on a hit and a "
+     "bounded replay of the last window on a miss, never an SSD read.",
+     "restore", "hit", detail::has_window, detail::build_swa_resume},
+    {PathId::PrefixCache, "prefix-cache", "Prefix-cache hit",
+     "A returning prompt hits the persistent prefix cache: its global KV is promoted SSD → DRAM → HBM before the "
+     "turn's first decode step, compared with recomputing it.",
+     "promote-ssd-dram", "", detail::always, detail::build_prefix_cache},
+    {PathId::StepBudget, "step-budget", "Decode step budget",
+     "Where a decode step's time goes as the batch and the context grow: the weight stream against the KV and "
+     "index reads.",
+     "weights", "", detail::always, detail::build_step_budget},
+};
+constexpr bool paths_in_order() {
+  for (int i = 0; i < kPathCount; ++i)
+    if (static_cast<int>(kPaths[i].id) != i) return false;
+  return std::size(kPaths) == static_cast<std::size_t>(kPathCount);
+}
+static_assert(paths_in_order(), "kPaths has one row per PathId, in order");
+// The paths' keys, in PathId order: links, the CLI's --path and the page name a path by these.
+inline constexpr std::array<const char*, kPathCount> kPathKeys = [] {
+  std::array<const char*, kPathCount> keys{};
+  for (int i = 0; i < kPathCount; ++i) keys[static_cast<std::size_t>(i)] = kPaths[i].key;
+  return keys;
+}();
+
+const PathDef& path_def(PathId p);
 const char* path_key(PathId p);    // "prefill", "decode", "engram", "csa2-modes", ...
 const char* path_label(PathId p);  // "Prefill", "Decode step", ...
 const char* path_summary(PathId p);  // one sentence: what the path shows (V4.1's story)
+// Whether the model has anything for the path to play (no Engram tables: no Engram lookup).
+bool path_applies(PathId p, const model::ModelArch& m);
 // The same sentence told for the model at hand (decoder-only, GQA, MLA or CSA2/Engram).
 std::string path_summary(PathId p, const model::ModelArch& m);
 // The path's name for the model at hand: "CSA2 layer modes" only where there are CSA2 layers.

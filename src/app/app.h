@@ -143,8 +143,8 @@ bool load_config(App& app, std::string_view json, model::Errors& errors, std::ve
 // The worker module reads files this way and hands the page's module the result as a link's scenario keys.
 bool config_scenario(model::Scenario& s, std::string_view json, std::string_view file, model::Errors& errors,
                      std::vector<std::string>& notes);
-// Replaces the scenario by the one a link's scenario keys name (model::scenario_from_hash; view keys are
-// skipped), keeping the path, as set_scenario does: how the page's module takes an import from the worker.
+// Replaces the scenario by the one a link's scenario keys name (model::scenario_from_hash; any other key is
+// refused), keeping the path, as set_scenario does: how the page's module takes an import from the worker.
 // Nothing changes on error.
 bool apply_scenario_hash(App& app, std::string_view hash, model::Errors& errors);
 

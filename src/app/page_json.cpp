@@ -11,13 +11,16 @@
 #include "base/text.h"
 #include "charts/chart_options.h"
 #include "charts/charts.h"
+#include "codec/serve_spec.h"
 #include "codec/url_codec.h"
 #include "evidence/card_check.h"
 #include "evidence/reports.h"
 #include "link/view_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "roofline/step_terms.h"
 #include "roofline/sweep.h"
+#include "sim/fleet_report.h"
 
 namespace tierscope::app {
 
@@ -30,10 +33,17 @@ JsonWriter& key_label(JsonWriter& w, std::string_view key, std::string_view labe
   return w.object().str("key", key).str("label", label);
 }
 
-const char* panel_label(int i) {
-  static constexpr const char* kLabels[] = {"Scenario", "CSA2 modes", "Card check", "Inspector", "Figures"};
-  static_assert(std::size(kLabels) == model::kPanelKeys.size());
-  return kLabels[i];
+// The page's name for a panel, by its key (link/view_codec.h's kPanelKeys).
+const char* panel_label(std::string_view key) {
+  struct Words {
+    std::string_view key;
+    const char* label;
+  };
+  static constexpr Words kLabels[] = {{"scenario", "Scenario"}, {"modes", "CSA2 modes"}, {"card", "Card check"}, {"inspector", "Inspector"}, {"figures", "Figures"}};
+  static_assert(std::size(kLabels) == model::kPanelKeys.size(), "a name for every panel");
+  for (const Words& w : kLabels)
+    if (w.key == key) return w.label;
+  return "";
 }
 
 // "¼×", "½×", "2×": the speed menu's words.
@@ -47,13 +57,15 @@ std::string speed_label(double v) {
 
 namespace {
 
-// The animation's paths, objects and places, the speed menu and the panels, in the app's order.
+// The animation's paths (with whether the model has anything for each to play), objects and places, the speed menu and the panels, in the app's order.
 void catalog_names(JsonWriter& w, const App& app) {
   const model::ModelArch& m = app.scenario.model;
   w.array("paths");
   for (int i = 0; i < anim::kPathCount; ++i) {
     const auto p = static_cast<anim::PathId>(i);
-    w.object().str("key", anim::path_key(p)).str("label", anim::path_label(p, m)).str("summary", anim::path_summary(p, m)).end();
+    // Whether this model has anything for it to play, and the ledger entry its walkthrough step opens on.
+    w.object().str("key", anim::path_key(p)).str("label", anim::path_label(p, m)).str("summary", anim::path_summary(p, m));
+    w.boolean("applies", anim::path_applies(p, m)).str("opensOn", anim::path_def(p).tour_step).end();
   }
   w.end().array("objects");
   for (int i = 0; i < anim::kObjectCount; ++i) {
@@ -69,14 +81,101 @@ void catalog_names(JsonWriter& w, const App& app) {
   for (const double v : model::kSpeedChoices) w.object().num("value", v).str("label", speed_label(v)).end();
   w.end().array("speedRange").num(model::kMinSpeed).num(model::kMaxSpeed).end();
   w.array("panels");
-  for (std::size_t i = 0; i < model::kPanelKeys.size(); ++i) key_label(w, model::kPanelKeys[i], panel_label(static_cast<int>(i))).end();
+  for (const char* key : model::kPanelKeys) key_label(w, key, panel_label(key)).end();
+  // The view's keys a link carries beside the scenario's (link/view_codec.h), in the order it writes them.
+  w.end().array("linkKeys");
+  for (const model::LinkKey& k : model::link_keys())
+    if (k.write) w.str(k.key);
   w.end().object("errorCodes");
   for (int c = 1; c <= static_cast<int>(model::kLastErrorCode); ++c) {
     const auto code = static_cast<model::ErrorCode>(c);
     w.str(model::error_code_name(code), model::error_code_reason(code));
   }
+  // How a refusal's message reads, in the pieces the app's own messages are made of (base/errors.h).
+  w.end().object("errorWording").str("message", model::kErrorWording.message).str("allowed", model::kErrorWording.allowed);
+  w.str("value", model::kErrorWording.value).str("emptyValue", model::kErrorWording.empty_value).str("emptyField", model::kErrorWording.empty_field);
   w.end().array("provenance");
   for (int i = 0; i < static_cast<int>(model::Provenance::Count); ++i) w.str(model::provenance_name(static_cast<model::Provenance>(i)));
+  w.end();
+}
+
+// The walkthrough's words for each term of a decode step when it names the largest ("mostly …"), in
+// DecodeTerm order (roofline/step_terms.h).
+const char* decode_term_words(model::DecodeTerm t) {
+  static constexpr const char* kWords[] = {"reading weights", "reading KV and index keys", "compute", "top-k selection", "the MoE all-to-all",
+                                           "all-reduce between GPUs", "kernels waiting at their launch floor", "drafting",
+                                           "waiting on Engram rows", "the host's scheduling and sampling", "prompt chunks riding the step"};
+  static_assert(std::size(kWords) == static_cast<std::size_t>(model::DecodeTerm::Count), "words for every decode term");
+  return kWords[static_cast<std::size_t>(t)];
+}
+
+// The terms one decode step's time splits into, as the breakdown chart stacks them: the walkthrough sums each
+// term's figures and names the largest in these words, so it says what the chart and the CLI show.
+void catalog_decode_terms(JsonWriter& w) {
+  w.array("decodeTerms");
+  for (const model::DecodeTermDef& t : model::kDecodeTerms) {
+    if (t.serve_only) continue;  // a served step's prompt chunks: not a term of one decode step's figures
+    key_label(w, t.key, t.label).str("words", decode_term_words(t.term)).array("figures");
+    for (const model::FigureId f : t.figures) {
+      if (f == model::FigureId::Count) break;
+      w.str(model::figure_info(f).id);
+    }
+    w.end().end();
+  }
+  w.end();
+}
+
+// The page's words for a serve setting's choice in the Serve panel's menus ("" when it has none).
+std::string serve_choice_label(std::string_view setting, std::string_view choice) {
+  struct Words {
+    std::string_view setting, choice, label;
+  };
+  static constexpr Words kWords[] = {
+      {"lengths", "fixed", "fixed"},
+      {"lengths", "sharegpt", "ShareGPT-like"},
+      {"prefill", "auto", "engine's default"},
+      {"prefill", "chunked", "chunked into decode steps"},
+      {"prefill", "first", "steps of its own"},
+      {"prefill", "none", "none (a decode pool)"},
+      {"prefill", "pd", "disaggregated (a prefill pool that keeps up)"},
+  };
+  // Random lengths say their spread, the one "random" means everywhere.
+  if (setting == "lengths" && choice == "random") return "random (±" + model::num(100 * serve::kRandomRangeRatio) + " %)";
+  for (const Words& w : kWords)
+    if (w.setting == setting && w.choice == choice) return std::string(w.label);
+  return "";
+}
+
+// The Serve panel's settings as a link carries them, with their ranges, their defaults (ServeSpec{}'s: the
+// command line's) and a menu's choices, its default first; the fleet view's sweeps. The page fills its form
+// and menus from these.
+void catalog_serve(JsonWriter& w) {
+  const serve::ServeSpec defaults;
+  w.array("serveSettings");
+  for (const serve::ServeSetting& s : serve::serve_settings()) {
+    if (!s.in_link) continue;
+    const std::string def = serve::serve_setting_value(defaults, s);
+    w.object().str("name", s.name).str("default", def);
+    switch (s.kind) {
+      case serve::SettingKind::Int:
+      case serve::SettingKind::Seed: w.str("kind", "int").num("min", s.lo).num("max", s.hi); break;
+      case serve::SettingKind::Real: w.str("kind", "real").num("min", s.lo).num("max", s.hi); break;
+      case serve::SettingKind::Choice:
+        w.str("kind", "choice").array("choices");
+        for (const bool first : {true, false})
+          for (const serve::Choice& c : s.choices)
+            if (c.in_link && (c.name == def) == first) key_label(w, c.name, serve_choice_label(s.name, c.name)).end();
+        w.end();
+        break;
+    }
+    w.end();
+  }
+  w.end().array("fleetSweeps");
+  key_label(w, "", "none").end();
+  static constexpr const char* kSweepLabels[] = {"SWA pool", "DRAM prefix cache", "SSD"};
+  static_assert(std::size(kSweepLabels) == static_cast<std::size_t>(sim::SweepTier::Count), "words for every fleet sweep");
+  for (int i = 0; i < static_cast<int>(sim::SweepTier::Count); ++i)
+    key_label(w, sim::sweep_tier_name(static_cast<sim::SweepTier>(i)), kSweepLabels[i]).end();
   w.end();
 }
 
@@ -137,6 +236,8 @@ std::string catalog_json(const App& app) {
   w.object();
   catalog_names(w, app);
   catalog_charts(w);
+  catalog_decode_terms(w);
+  catalog_serve(w);
   catalog_counters(w, app);
   // The legend's colour roles (the page's --compute, --shared, --swa, --fp4).
   w.array("legend");

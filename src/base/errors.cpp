@@ -1,7 +1,10 @@
 // Error codes and their messages.
 #include "base/errors.h"
 
+#include <initializer_list>
 #include <iterator>
+#include <string_view>
+#include <utility>
 
 namespace tierscope::model {
 
@@ -57,17 +60,36 @@ const char* error_code_reason(ErrorCode code) {
   return w ? w->reason : "was refused";
 }
 
-std::string Error::message() const {
-  std::string m = field.empty() ? std::string("input") : field;
-  m += ": ";
-  m += value.empty() ? std::string("(empty)") : ("'" + value + "'");
-  m += " is not allowed (";
-  m += error_code_name(code);
-  m += ")";
-  if (!allowed.empty()) {
-    m += "; allowed: ";
-    m += allowed;
+const ErrorWording kErrorWording = {"{field}: {value} is not allowed ({code})", "; allowed: {allowed}", "'{value}'", "(empty)", "input"};
+
+namespace {
+
+// `words` with each "{name}" slot of `slots` replaced by its text (a slot's text is never read again).
+std::string fill(std::string_view words, std::initializer_list<std::pair<std::string_view, std::string_view>> slots) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size();) {
+    bool done = false;
+    for (const auto& [name, text] : slots) {
+      if (words.substr(i).starts_with("{") && words.substr(i + 1).starts_with(name) && words.substr(i + 1 + name.size()).starts_with("}")) {
+        out += text;
+        i += name.size() + 2;
+        done = true;
+        break;
+      }
+    }
+    if (!done) out += words[i++];
   }
+  return out;
+}
+
+}  // namespace
+
+std::string Error::message() const {
+  const ErrorWording& w = kErrorWording;
+  const std::string shown = value.empty() ? std::string(w.empty_value) : fill(w.value, {{"value", value}});
+  std::string m = fill(w.message, {{"field", field.empty() ? std::string_view(w.empty_field) : std::string_view(field)},
+                                   {"value", shown}, {"code", error_code_name(code)}});
+  if (!allowed.empty()) m += fill(w.allowed, {{"allowed", allowed}});
   return m;
 }
 

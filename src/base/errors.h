@@ -34,6 +34,18 @@ constexpr ErrorCode kLastErrorCode = ErrorCode::Unavailable;
 const char* error_code_name(ErrorCode code);
 const char* error_code_reason(ErrorCode code);
 
+// How a refusal's message reads, in pieces: "<field>: '<value>' is not allowed (<code>); allowed: <allowed>",
+// with "input" for no field, "(empty)" for no value and no "; allowed: …" when nothing is said. The page's
+// catalog hands these pieces to the page (errorWording), which writes its own early refusals with them.
+struct ErrorWording {
+  const char* message;      // "{field}: {value} is not allowed ({code})"
+  const char* allowed;      // "; allowed: {allowed}", appended when something is allowed
+  const char* value;        // "'{value}'"
+  const char* empty_value;  // "(empty)"
+  const char* empty_field;  // "input"
+};
+extern const ErrorWording kErrorWording;
+
 struct Error {
   ErrorCode code = ErrorCode::BadSyntax;
   std::string field;    // parameter key or input position

@@ -442,8 +442,17 @@ bool breakdown(const Scenario& s, Chart& c, Errors&) {
                   (c.bars.size() > 1 ? ", and " + num(static_cast<double>(c.bars.size() - 1)) +
                                            " measured points for this model with the model's terms at their settings and the measured step beside them."
                                      : ". No measured point is carried for this model.");
-  c.command = "tierscope anchors; tierscope figures --figures decode.t_weights,decode.t_index,decode.t_gather,decode.t_window,decode.t_append,"
-              "decode.t_compute,decode.t_topk,decode.t_a2a,decode.t_allreduce,decode.t_overhead,decode.t_draft,decode.t_stall";
+  // The figures the bars are made of (the terms' rows, step_terms.h), so the command never leaves one out.
+  c.command = "tierscope anchors; tierscope figures --figures ";
+  bool first_id = true;
+  for (const DecodeTermDef& t : kDecodeTerms) {
+    if (t.serve_only) continue;
+    for (const FigureId f : t.figures) {
+      if (f == FigureId::Count) break;
+      c.command += (first_id ? "" : ",") + std::string(figure_info(f).id);
+      first_id = false;
+    }
+  }
   return true;
 }
 

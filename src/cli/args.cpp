@@ -5,6 +5,7 @@
 
 #include "anim/ledger.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 
 #include "base/text.h"
 #include "charts/charts.h"
@@ -118,22 +119,12 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
     return;
   }
   if (have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", a, "one command: figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
+    usage(r, ErrorCode::BadSyntax, "command", a, "one command: " + command_names(nullptr));
     return;
   }
   have_command = true;
-  if (a == "figures") o.command = Command::Figures;
-  else if (a == "check-card") o.command = Command::CheckCard;
-  else if (a == "sweep") o.command = Command::Sweep;
-  else if (a == "presets") o.command = Command::Presets;
-  else if (a == "params") o.command = Command::Params;
-  else if (a == "ledger") o.command = Command::Ledger;
-  else if (a == "anchors") o.command = Command::Anchors;
-  else if (a == "chart") o.command = Command::Chart;
-  else if (a == "fleet") o.command = Command::Fleet;
-  else if (a == "serve") o.command = Command::Serve;
-  else if (a == "validate") o.command = Command::Validate;
-  else usage(r, ErrorCode::UnknownKey, "command", a, "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
+  if (const CommandDef* c = find_command(a)) o.command = c->id;
+  else usage(r, ErrorCode::UnknownKey, "command", a, command_names(nullptr));
 }
 
 // One flag and its value. Flags that belong to the fleet command only are listed in `fleet_flags`.
@@ -195,7 +186,7 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
     fleet_flags.push_back(std::string(flag));
   } else if (flag == "--sweep") {
     sim::SweepTier tier{};
-    if (!sim::parse_sweep_tier(value, tier)) usage(r, ErrorCode::BadEnum, flag, value, "pool, dram, ssd");
+    if (!sim::parse_sweep_tier(value, tier)) usage(r, ErrorCode::BadEnum, flag, value, sim::sweep_tiers_text());
     o.sweep_tier = std::string(value);
     fleet_flags.push_back(std::string(flag));
   } else if (flag == "--hash") {
@@ -242,8 +233,8 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
   }
-  if (o.hash_given && (o.command == Command::Presets || o.command == Command::Params)) {
-    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "not with presets or params");
+  if (o.hash_given && !command_def(o.command).scenario) {
+    usage(r, ErrorCode::BadSyntax, "--hash", o.hash, "only with " + command_names([](const CommandDef& c) { return c.scenario; }, " or "));
   }
   if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
     usage(r, ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
@@ -251,8 +242,8 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
   }
-  if (!o.config_file.empty() && (o.command == Command::Presets || o.command == Command::Params)) {
-    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "not with presets or params (every other command takes a model)");
+  if (!o.config_file.empty() && !command_def(o.command).config) {
+    usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
   }
   if (o.command == Command::Validate && o.input_file.empty()) usage(r, ErrorCode::MissingField, "validate", "", "a measured-runs CSV file after the command");
   if (o.command == Command::Sweep) {
@@ -351,7 +342,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
   }
   if (!r.errors.empty()) return r;
   if (!have_command) {
-    usage(r, ErrorCode::BadSyntax, "command", "", "figures, check-card, sweep, presets, params, ledger, anchors, chart, fleet, serve, validate");
+    usage(r, ErrorCode::BadSyntax, "command", "", command_names(nullptr));
     return r;
   }
   check_together(r, fleet_flags);

@@ -1,7 +1,9 @@
 // The commands run.cpp dispatches to that live in files of their own, and what they share with it.
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "cli/cli.h"
 #include "evidence/anchors.h"
@@ -24,6 +26,36 @@ struct FromLink {
   model::Scenario pinned;
 };
 
+// A command, one row each (commands()): the word that names it, its line in the help, whether it runs on a
+// scenario (and so takes --preset, --scenario, --hash and --set) or a config.json, and the function that runs
+// it. The parser, the help, the checks of which flags go with which command and the dispatch read the rows.
+struct CommandRun {
+  const Options& opt;
+  ReadFile read_file;
+  const model::Scenario& scenario;  // built from the flags (the default one for a command that takes none)
+  const FromLink& link;
+  Output& out;
+};
+struct CommandDef {
+  Command id;
+  const char* name;     // "check-card"
+  const char* usage;    // the help's first column: the name and what follows it ("chart NAME")
+  const char* summary;  // the help's words (a later line indented to the column)
+  bool scenario;        // runs on a scenario (and takes --hash); false: presets and params take none
+  bool config;          // takes --config (a model from a config.json)
+  void (*run)(const CommandRun& r);
+};
+// In the help's order (Command's, after Help).
+std::span<const CommandDef> commands();
+const CommandDef* find_command(std::string_view name);
+const CommandDef& command_def(Command c);  // c is not Help
+// "figures, check-card, …" (with `last` before the final one: " or "), of the rows `pick` keeps.
+std::string command_names(bool (*pick)(const CommandDef&), const char* last = ", ");
+
+// `tierscope presets` and `tierscope params` (run_lists.cpp).
+void cmd_presets(const Options& opt, Output& o);
+void cmd_params(const Options& opt, Output& o);
+
 // `tierscope anchors`: the measured points, the model's ratios and the summaries (run_anchors.cpp).
 void cmd_anchors(const Options& opt, Output& o);
 // The same for a chosen set of evaluated anchors (run_validate.cpp: the anchors of one loaded model).
@@ -41,7 +73,8 @@ bool run_serve_command(const Options& opt, const model::Scenario& s, const FromL
 void cmd_serve(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o);
 
 // `tierscope validate FILE` (run_validate.cpp), and `anchors` with a model of its own (--config, or --hash with
-// model=): `s` holds that model when one was given.
-void cmd_with_model(const Options& opt, const model::Scenario& s, ReadFile read_file, Output& o);
+// model=): `s` holds that model.
+void cmd_validate(const Options& opt, const model::Scenario& s, ReadFile read_file, Output& o);
+void cmd_anchors_of(const Options& opt, const model::Scenario& s, Output& o);
 
 }  // namespace tierscope::cli

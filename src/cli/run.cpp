@@ -1,5 +1,5 @@
-// CLI commands over the model: figures, check-card, sweep, chart, presets, params, ledger, and the dispatch to
-// the commands in files of their own (commands.h). Output goes to strings.
+// CLI commands over the model: figures, check-card, sweep, chart, presets, params, ledger; the table of every
+// command (commands.h: its name, help line and runner) and the dispatch through it. Output goes to strings.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -342,47 +342,6 @@ void print_chart(const Options& opt, const Chart& c, Output& o) {
   }
 }
 
-void cmd_presets(const Options& opt, Output& o) {
-  if (opt.format == Format::Json) {
-    Json arr = Json::array();
-    for (const PresetInfo& p : presets()) arr.push_back(Json{{"name", p.name}, {"label", p.label}, {"summary", p.summary}});
-    o.out = arr.dump(2) + "\n";
-    return;
-  }
-  if (opt.format == Format::Csv) o.out = "name,label,summary\n";
-  for (const PresetInfo& p : presets()) {
-    if (opt.format == Format::Csv) {
-      o.out += csv_field(p.name) + "," + csv_field(p.label) + "," + csv_field(p.summary) + "\n";
-    } else {
-      appendf(o.out, "%-20s %s%s\n    %s\n", p.name, p.label,
-              std::string_view(p.name) == kDefaultPreset ? " (default)" : "", p.summary);
-    }
-  }
-}
-
-void cmd_params(const Options& opt, Output& o) {
-  const Scenario d = default_scenario();
-  if (opt.format == Format::Json) {
-    Json arr = Json::array();
-    for (const ParamDef& p : params()) {
-      arr.push_back(Json{{"key", p.key}, {"group", param_group_name(p.group)}, {"unit", p.unit},
-                         {"allowed", param_allowed(p)}, {"default", get_param_text(d, p)}, {"description", p.description}});
-    }
-    o.out = arr.dump(2) + "\n";
-    return;
-  }
-  if (opt.format == Format::Csv) o.out = "key,group,unit,allowed,default,description\n";
-  for (const ParamDef& p : params()) {
-    if (opt.format == Format::Csv) {
-      o.out += csv_field(p.key) + "," + param_group_name(p.group) + "," + csv_field(p.unit) + "," +
-               csv_field(param_allowed(p)) + "," + csv_field(get_param_text(d, p)) + "," + csv_field(p.description) + "\n";
-    } else {
-      appendf(o.out, "%-18s %-9s %s\n    allowed: %s; default: %s\n", p.key, param_group_name(p.group), p.description,
-              param_allowed(p).c_str(), get_param_text(d, p).c_str());
-    }
-  }
-}
-
 // The same serializer the app's ledger panel receives, so the two outputs are byte-identical.
 void cmd_ledger(const Options& opt, const Scenario& s, const std::string& hash_path, Output& o) {
   if (!opt.path.empty() && !hash_path.empty() && opt.path != hash_path) {
@@ -415,46 +374,92 @@ void cmd_ledger(const Options& opt, const Scenario& s, const std::string& hash_p
   report_infeasible(o, figures.computed.terms);
 }
 
+void run_check_card(const CommandRun& r) {
+  cmd_check_card(r.opt, r.scenario, r.out);
+  Computed c;
+  compute_values(r.scenario, c);
+  report_infeasible(r.out, c.terms);
+}
+
+constexpr CommandDef kCommands[] = {
+    {Command::Figures, "figures", "figures", "every derived figure with its formula and provenance", true, true,
+     [](const CommandRun& r) { cmd_figures(r.opt, r.scenario, r.out); }},
+    {Command::CheckCard, "check-card", "check-card", "the design card's numeric claims against the scenario and the card preset", true, true, run_check_card},
+    {Command::Sweep, "sweep", "sweep", "CSV of figures over one or two parameters (--over, once or twice)", true, true,
+     [](const CommandRun& r) { cmd_sweep(r.opt, r.scenario, r.out); }},
+    {Command::Presets, "presets", "presets", "list the preset scenarios", false, false, [](const CommandRun& r) { cmd_presets(r.opt, r.out); }},
+    {Command::Params, "params", "params", "list the scenario parameters, their ranges and defaults", false, false,
+     [](const CommandRun& r) { cmd_params(r.opt, r.out); }},
+    {Command::Ledger, "ledger", "ledger", "one animation path step by step (--path): what moves where, bytes, time, formula", true, true,
+     [](const CommandRun& r) { cmd_ledger(r.opt, r.scenario, r.link.path, r.out); }},
+    {Command::Anchors, "anchors", "anchors", "public measured serving points against the model: ratio and the gap term by term", true, true,
+     [](const CommandRun& r) {
+       // Every carried point, or with a model of its own (--config, or --hash with model=) the points of that model.
+       if (r.opt.config_file.empty() && !r.opt.hash_given) cmd_anchors(r.opt, r.out);
+       else cmd_anchors_of(r.opt, r.scenario, r.out);
+     }},
+    {Command::Chart, "chart", "chart NAME",
+     "the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
+     "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
+     "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier); frontier:\n"
+     "                output tokens/s per GPU against tokens/s per user over layouts and concurrencies, replayed\n"
+     "                (--input, --output, --concurrency: the largest swept), the Pareto front and measured points",
+     true, true, [](const CommandRun& r) { cmd_chart(r.opt, r.scenario, r.read_file, r.link, r.out); }},
+    {Command::Fleet, "fleet", "fleet",
+     "hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
+     "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)",
+     true, true, [](const CommandRun& r) { cmd_fleet(r.opt, r.scenario, r.read_file, r.out); }},
+    {Command::Serve, "serve", "serve",
+     "a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"
+     "                E2E percentiles, output tokens per second per GPU and per user (docs/serve.md)",
+     true, true, [](const CommandRun& r) { cmd_serve(r.opt, r.scenario, r.link, r.read_file, r.out); }},
+    {Command::Validate, "validate", "validate FILE",
+     "every row of a measured-runs CSV replayed by serve at its settings: TTFT and TPOT model ÷\n"
+     "                measured per model × GPU × engine, the rows it cannot express and why (docs/validation.md)",
+     true, true, [](const CommandRun& r) { cmd_validate(r.opt, r.scenario, r.read_file, r.out); }},
+};
+constexpr bool commands_in_order() {
+  for (std::size_t i = 0; i < std::size(kCommands); ++i)
+    if (static_cast<std::size_t>(kCommands[i].id) != i + 1) return false;  // after Help
+  return true;
+}
+static_assert(commands_in_order(), "kCommands has one row per Command after Help, in order");
+
 }  // namespace
+
+std::span<const CommandDef> commands() { return kCommands; }
+
+const CommandDef* find_command(std::string_view name) {
+  for (const CommandDef& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+const CommandDef& command_def(Command c) {
+  const std::size_t i = static_cast<std::size_t>(c);
+  return kCommands[i >= 1 && i <= std::size(kCommands) ? i - 1 : 0];
+}
+
+std::string command_names(bool (*pick)(const CommandDef&), const char* last) {
+  std::vector<const char*> names;
+  for (const CommandDef& c : kCommands)
+    if (!pick || pick(c)) names.push_back(c.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + std::string(names[i]);
+  return out;
+}
 
 Output run(const Options& opt, ReadFile read_file) {
   Output o;
-  switch (opt.command) {
-    case Command::Help: o.out = usage_text(); return o;
-    case Command::Presets: cmd_presets(opt, o); return o;
-    case Command::Params: cmd_params(opt, o); return o;
-    case Command::Anchors:
-      if (opt.config_file.empty() && !opt.hash_given) {
-        cmd_anchors(opt, o);
-        return o;
-      }
-      break;
-    case Command::Figures:
-    case Command::CheckCard:
-    case Command::Sweep:
-    case Command::Ledger:
-    case Command::Chart:
-    case Command::Fleet:
-    case Command::Serve:
-    case Command::Validate: break;
+  if (opt.command == Command::Help) {
+    o.out = usage_text();
+    return o;
   }
+  const CommandDef& def = command_def(opt.command);
   Scenario s;
   FromLink link;
-  if (!build_scenario(opt, read_file, s, link, o)) return o;
-  const std::string& hash_path = link.path;
-  if (opt.command == Command::Figures) cmd_figures(opt, s, o);
-  else if (opt.command == Command::Chart) cmd_chart(opt, s, read_file, link, o);
-  else if (opt.command == Command::CheckCard) {
-    cmd_check_card(opt, s, o);
-    Computed c;
-    compute_values(s, c);
-    report_infeasible(o, c.terms);
-  }
-  else if (opt.command == Command::Ledger) cmd_ledger(opt, s, hash_path, o);
-  else if (opt.command == Command::Fleet) cmd_fleet(opt, s, read_file, o);
-  else if (opt.command == Command::Serve) cmd_serve(opt, s, link, read_file, o);
-  else if (opt.command == Command::Validate || opt.command == Command::Anchors) cmd_with_model(opt, s, read_file, o);
-  else cmd_sweep(opt, s, o);
+  if (def.scenario && !build_scenario(opt, read_file, s, link, o)) return o;
+  def.run(CommandRun{opt, read_file, s, link, o});
   return o;
 }
 

@@ -32,6 +32,8 @@ std::vector<serve::RunResult> replay_rows(const serve::MeasuredFile& file, const
   return results;
 }
 
+}  // namespace
+
 void cmd_validate(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
   std::string text, why;
   if (!read_file(opt.input_file, text, why)) {
@@ -56,6 +58,8 @@ void cmd_validate(const Options& opt, const Scenario& s, ReadFile read_file, Out
   else o.out = serve::validate_text(results, opt.input_file);
 }
 
+namespace {
+
 // Whether two models are the same one, perhaps at other formats: every model key but the storage formats
 // and the checkpoint's size (a cross-check, never an input) reads the same.
 bool same_model(const ModelArch& a, const ModelArch& b) {
@@ -70,6 +74,8 @@ bool same_model(const ModelArch& a, const ModelArch& b) {
   }
   return true;
 }
+
+}  // namespace
 
 // The carried points whose preset holds this model, evaluated with it (their formats and layouts as carried).
 void cmd_anchors_of(const Options& opt, const Scenario& s, Output& o) {
@@ -88,11 +94,5 @@ void cmd_anchors_of(const Options& opt, const Scenario& s, Output& o) {
   print_anchors(opt, results, o);
 }
 
-}  // namespace
-
-void cmd_with_model(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
-  if (opt.command == Command::Validate) cmd_validate(opt, s, read_file, o);
-  else cmd_anchors_of(opt, s, o);
-}
 
 }  // namespace tierscope::cli

@@ -1,35 +1,37 @@
-// The command line's help text: the commands, the flags (the serve flags from their own parser), examples.
+// The command line's help text: the commands (their rows, commands.h), the flags (the serve flags from their
+// own rows), examples.
+#include <algorithm>
 #include <string>
 
+#include "anim/ledger.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "serve/serve.h"
 
 namespace tierscope::cli {
+
+namespace {
+
+// "  chart NAME    the series …": each command's line, its words starting at the same column.
+std::string command_lines() {
+  std::string out;
+  for (const CommandDef& c : commands()) {
+    std::string first = c.usage;
+    first.resize(std::max<std::size_t>(first.size() + 1, 14), ' ');
+    out += "  " + first + c.summary + "\n";
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string usage_text() {
   return "tierscope: where LLM inference state lives, and what moving it costs.\n"
          "\n"
          "Usage: tierscope COMMAND [flags]\n"
          "\n"
-         "Commands:\n"
-         "  figures       every derived figure with its formula and provenance\n"
-         "  check-card    the design card's numeric claims against the scenario and the card preset\n"
-         "  sweep         CSV of figures over one or two parameters (--over, once or twice)\n"
-         "  presets       list the preset scenarios\n"
-         "  params        list the scenario parameters, their ranges and defaults\n"
-         "  ledger        one animation path step by step (--path): what moves where, bytes, time, formula\n"
-         "  anchors       public measured serving points against the model: ratio and the gap term by term\n"
-         "  chart NAME    the series a chart of the page draws: roofline, sweep (--figures ID, --over x, --over\n"
-         "                one line per value) or breakdown; of a fleet run: fleet-occupancy, fleet-hits, fleet-sweep\n"
-         "                (with the fleet flags; fleet-sweep sweeps the SWA pool unless --sweep names a tier); frontier:\n"
-         "                output tokens/s per GPU against tokens/s per user over layouts and concurrencies, replayed\n"
-         "                (--input, --output, --concurrency: the largest swept), the Pareto front and measured points\n"
-         "  fleet         hours of simulated traffic through HBM, the SWA pool, DRAM and SSD: occupancy, hit rates,\n"
-         "                TTFT percentiles, bytes per link, SSD drive writes per day (docs/fleet.md)\n"
-         "  serve         a serving benchmark replayed step by step (--concurrency or --rate): TTFT, TPOT, ITL and\n"
-         "                E2E percentiles, output tokens per second per GPU and per user (docs/serve.md)\n"
-         "  validate FILE every row of a measured-runs CSV replayed by serve at its settings: TTFT and TPOT model ÷\n"
-         "                measured per model × GPU × engine, the rows it cannot express and why (docs/validation.md)\n"
+         "Commands:\n" +
+         command_lines() +
          "\n"
          "Flags:\n"
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
@@ -40,7 +42,7 @@ std::string usage_text() {
          "  --format FMT         text (default), json or csv; sweep writes csv\n"
          "  --over KEY=SPEC      sweep axis: START:END:xFACTOR, START:END:+STEP, or A,B,C\n"
          "  --figures ID,ID      only these figure ids (figures, sweep; one for chart sweep)\n"
-         "  --path NAME          ledger path: prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget\n"
+         "  --path NAME          ledger path: " + anim::path_keys_allowed() + "\n"
          "  --hours H            fleet: simulated hours (the same as --set hours=H)\n"
          "  --seed S             fleet, serve: random seed (the same as --set seed=S)\n"
          "  --trace FILE         fleet: replay a Mooncake-format trace (JSON lines) instead of synthetic traffic;\n"

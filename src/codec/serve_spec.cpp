@@ -1,12 +1,11 @@
-// A serving benchmark's settings: the flags' one parser, and the `serve=` link key built on it.
+// A serving benchmark's settings: one row per setting (kSettings) gives its flag, its range or choices, its
+// help and whether a link carries it; the flags' one parser, the help, the `serve=` link key and the page's
+// Serve panel (through the catalog) all read those rows.
 #include "codec/serve_spec.h"
 
 #include "base/text.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace tierscope::serve {
@@ -16,173 +15,163 @@ using model::make_error;
 
 namespace {
 
-// An integer flag within [lo, hi].
-bool int_flag(std::string_view flag, std::string_view value, long long lo, long long hi, long long& out, model::Error& err) {
-  double v = 0;
-  if (!model::read_number(value, v) || v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi)) {
-    err = make_error(ErrorCode::OutOfRange, flag, value, "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
-    return false;
-  }
-  out = static_cast<long long>(v);
-  return true;
+// A setting's value in the spec: int*, double*, std::uint64_t* (the seed) or std::uint8_t* (a choice's enum).
+#define TS_SERVE_FIELD(member) [](ServeSpec& s) -> void* { return &s.member; }
+
+constexpr Choice kLengthChoices[] = {{"fixed", static_cast<std::uint8_t>(Lengths::Fixed), true},
+                                     {"random", static_cast<std::uint8_t>(Lengths::Random), true},
+                                     {"sharegpt", static_cast<std::uint8_t>(Lengths::Sharegpt), true},
+                                     // A recorded trace is a file: only the command line replays one.
+                                     {"trace", static_cast<std::uint8_t>(Lengths::Trace), false}};
+// In the order a refusal lists them; the engine's own choice (auto) last.
+constexpr Choice kPrefillChoices[] = {{"chunked", static_cast<std::uint8_t>(PrefillMode::Chunked), true},
+                                      {"first", static_cast<std::uint8_t>(PrefillMode::First), true},
+                                      {"none", static_cast<std::uint8_t>(PrefillMode::None), true},
+                                      {"pd", static_cast<std::uint8_t>(PrefillMode::Pd), true},
+                                      {"auto", static_cast<std::uint8_t>(PrefillMode::Auto), true}};
+
+// In the flags' order: the help lists them so, and a link's settings are written so. A help text's
+// "{default}" is the setting's value in ServeSpec{}.
+constexpr ServeSetting kSettings[] = {
+    {"concurrency", SettingKind::Int, 1, 100000, false, false, nullptr, {}, true, TS_SERVE_FIELD(concurrency),
+     "  --concurrency N      serve: clients in a closed loop (1 to 100000; with no --rate either, the scenario's batch)\n"},
+    {"rate", SettingKind::Real, 0, 1e6, true, false, "requests per second above 0, at most 1000000", {}, true, TS_SERVE_FIELD(rate),
+     "  --rate R             serve: Poisson arrivals per second instead (above 0, at most 1e6)\n"},
+    {"requests", SettingKind::Int, 1, 10000000, false, false, nullptr, {}, true, TS_SERVE_FIELD(requests),
+     "  --requests N         serve: requests to run (1 to 10000000; default 10 × concurrency, at least 100)\n"},
+    {"input", SettingKind::Int, 1, 16777216, false, false, nullptr, {}, true, TS_SERVE_FIELD(input),
+     "  --input N            serve: mean prompt tokens (default: the scenario's prompt)\n"},
+    {"output", SettingKind::Int, 1, 16777216, false, false, nullptr, {}, true, TS_SERVE_FIELD(output),
+     "  --output N           serve: mean output tokens (default: the scenario's output)\n"},
+    {"lengths", SettingKind::Choice, 0, 0, false, false, nullptr, kLengthChoices, true, TS_SERVE_FIELD(lengths),
+     "  --lengths KIND       serve: fixed, random (--range-ratio), sharegpt (lognormal, --len-sigma), trace (--trace)\n"},
+    {"range-ratio", SettingKind::Real, 0, 1, false, true, "a share from 0 to below 1", {}, true, TS_SERVE_FIELD(range_ratio),
+     "  --range-ratio R      serve: random lengths uniform on L × (1 ± R), 0 to 1 (below 1; default {default})\n"},
+    {"len-sigma", SettingKind::Real, 0, 3, false, false, "0 to 3", {}, true, TS_SERVE_FIELD(len_sigma),
+     "  --len-sigma S        serve: sharegpt lengths' σ of the log, 0 to 3\n"},
+    {"budget", SettingKind::Int, 1, 1048576, false, false, nullptr, {}, true, TS_SERVE_FIELD(budget),
+     "  --budget N           serve: tokens one step schedules (1 to 1048576; default: the engine's)\n"},
+    {"prefill", SettingKind::Choice, 0, 0, false, false, nullptr, kPrefillChoices, true, TS_SERVE_FIELD(prefill),
+     "  --prefill MODE       serve: chunked (prompt chunks ride decode steps), first (prefill steps alone), none (a\n"
+     "                       decode pool: prompts arrive cached), pd (prefill and decode disaggregated: a\n"
+     "                       prefill pool sized to keep up, its GPUs counted), auto (the engine's default)\n"},
+    {"instances", SettingKind::Int, 1, 64, false, false, nullptr, {}, true, TS_SERVE_FIELD(instances),
+     "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"},
+    {"steps", SettingKind::Int, 0, 10000, false, false, nullptr, {}, true, TS_SERVE_FIELD(steps),
+     "  --steps N            serve: N scheduled steps in the output (0 to 10000), the first ones unless\n"
+     "                       --steps-from K starts them at the run's step K (0 to 100000000; past the\n"
+     "                       run's last step, none are kept): steps of the steady state, not the ramp-up\n"},
+    {"steps-from", SettingKind::Int, 0, 100000000, false, false, nullptr, {}, true, TS_SERVE_FIELD(steps_from), ""},  // in --steps's help
+    // The seed is the scenario's (`seed=` in a link; the help lists it with the fleet's flags).
+    {"seed", SettingKind::Seed, 0, 2147483647, false, false, nullptr, {}, false, TS_SERVE_FIELD(seed), ""},
+};
+
+#undef TS_SERVE_FIELD
+
+// What a refusal of a whole-number setting says is allowed.
+std::string whole_range(double lo, double hi) { return "a whole number from " + model::num_exact(lo) + " to " + model::num_exact(hi); }
+
+// "fixed, random, sharegpt": a choice setting's choices (only those a link may carry, with `in_link`).
+std::string choice_names(const ServeSetting& s, bool in_link, const char* last_joint = ", ") {
+  std::vector<const char*> names;
+  for (const Choice& c : s.choices)
+    if (!in_link || c.in_link) names.push_back(c.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? last_joint : ", ") + std::string(names[i]);
+  return out;
 }
 
-bool real_flag(std::string_view flag, std::string_view value, double lo, double hi, bool lo_open, double& out, const char* allowed,
-               model::Error& err) {
-  double v = 0;
-  if (!model::read_number(value, v) || v < lo || v > hi || (lo_open && v == lo)) {
-    err = make_error(ErrorCode::OutOfRange, flag, value, allowed);
-    return false;
-  }
-  out = v;
-  return true;
+const char* choice_name(const ServeSetting& s, std::uint8_t value) {
+  for (const Choice& c : s.choices)
+    if (c.value == value) return c.name;
+  return "";
 }
-
-constexpr const char* kFlags[] = {"--concurrency", "--rate",   "--requests", "--input",     "--output", "--lengths", "--range-ratio",
-                                  "--len-sigma",   "--budget", "--prefill",  "--instances", "--steps",  "--steps-from", "--seed"};
 
 }  // namespace
 
-const char* lengths_name(Lengths l) {
-  switch (l) {
-    case Lengths::Fixed: return "fixed";
-    case Lengths::Random: return "random";
-    case Lengths::Sharegpt: return "sharegpt";
-    case Lengths::Trace: return "trace";
-    case Lengths::Count: break;
+std::span<const ServeSetting> serve_settings() { return kSettings; }
+
+const ServeSetting* find_serve_setting(std::string_view name) {
+  for (const ServeSetting& s : kSettings)
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+const char* lengths_name(Lengths l) { return choice_name(*find_serve_setting("lengths"), static_cast<std::uint8_t>(l)); }
+const char* prefill_mode_name(PrefillMode m) { return choice_name(*find_serve_setting("prefill"), static_cast<std::uint8_t>(m)); }
+
+bool is_serve_flag(std::string_view flag) { return flag.starts_with("--") && find_serve_setting(flag.substr(2)) != nullptr; }
+
+std::string serve_flags_text() {
+  const ServeSpec defaults;
+  std::string out;
+  for (const ServeSetting& s : kSettings) {
+    std::string help = s.help;
+    if (const std::size_t at = help.find("{default}"); at != std::string::npos) help.replace(at, 9, serve_setting_value(defaults, s));
+    out += help;
+  }
+  return out;
+}
+
+std::string serve_setting_value(const ServeSpec& spec, const ServeSetting& s) {
+  ServeSpec& m = const_cast<ServeSpec&>(spec);  // the accessor serves reads and writes; nothing is written here
+  switch (s.kind) {
+    case SettingKind::Int: return std::to_string(*static_cast<const int*>(s.field(m)));
+    case SettingKind::Real: return model::num_exact(*static_cast<const double*>(s.field(m)));
+    case SettingKind::Seed: return std::to_string(*static_cast<const std::uint64_t*>(s.field(m)));
+    case SettingKind::Choice: return choice_name(s, *static_cast<const std::uint8_t*>(s.field(m)));
   }
   return "";
-}
-
-const char* prefill_mode_name(PrefillMode m) {
-  switch (m) {
-    case PrefillMode::Auto: return "auto";
-    case PrefillMode::Chunked: return "chunked";
-    case PrefillMode::First: return "first";
-    case PrefillMode::None: return "none";
-    case PrefillMode::Pd: return "pd";
-    case PrefillMode::Count: break;
-  }
-  return "";
-}
-
-bool is_serve_flag(std::string_view flag) {
-  for (const char* f : kFlags)
-    if (flag == f) return true;
-  return false;
-}
-
-const char* serve_flags_text() {
-  return "  --concurrency N      serve: clients in a closed loop (1 to 100000; with no --rate either, the scenario's batch)\n"
-         "  --rate R             serve: Poisson arrivals per second instead (above 0, at most 1e6)\n"
-         "  --requests N         serve: requests to run (1 to 10000000; default 10 × concurrency, at least 100)\n"
-         "  --input N            serve: mean prompt tokens (default: the scenario's prompt)\n"
-         "  --output N           serve: mean output tokens (default: the scenario's output)\n"
-         "  --lengths KIND       serve: fixed, random (--range-ratio), sharegpt (lognormal, --len-sigma), trace (--trace)\n"
-         "  --range-ratio R      serve: random lengths uniform on L × (1 ± R), 0 to 1 (below 1)\n"
-         "  --len-sigma S        serve: sharegpt lengths' σ of the log, 0 to 3\n"
-         "  --budget N           serve: tokens one step schedules (1 to 1048576; default: the engine's)\n"
-         "  --prefill MODE       serve: chunked (prompt chunks ride decode steps), first (prefill steps alone), none (a\n"
-         "                       decode pool: prompts arrive cached), pd (prefill and decode disaggregated: a\n"
-         "                       prefill pool sized to keep up, its GPUs counted), auto (the engine's default)\n"
-         "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"
-         "  --steps N            serve: N scheduled steps in the output (0 to 10000), the first ones unless\n"
-         "                       --steps-from K starts them at the run's step K (0 to 100000000; past the\n"
-         "                       run's last step, none are kept): steps of the steady state, not the ramp-up\n";
 }
 
 bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& spec, model::Error& err) {
-  long long n = 0;
-  if (flag == "--concurrency") {
-    if (!int_flag(flag, value, 1, 100000, n, err)) return false;
-    spec.concurrency = static_cast<int>(n);
-  } else if (flag == "--rate") {
-    if (!real_flag(flag, value, 0, 1e6, true, spec.rate, "requests per second above 0, at most 1000000", err)) return false;
-  } else if (flag == "--requests") {
-    if (!int_flag(flag, value, 1, 10000000, n, err)) return false;
-    spec.requests = static_cast<int>(n);
-  } else if (flag == "--input" || flag == "--output") {
-    if (!int_flag(flag, value, flag == "--input" ? 1 : 1, 16777216, n, err)) return false;
-    (flag == "--input" ? spec.input : spec.output) = static_cast<int>(n);
-  } else if (flag == "--lengths") {
-    if (value == "fixed") spec.lengths = Lengths::Fixed;
-    else if (value == "random") spec.lengths = Lengths::Random;
-    else if (value == "sharegpt") spec.lengths = Lengths::Sharegpt;
-    else if (value == "trace") spec.lengths = Lengths::Trace;
-    else {
-      err = make_error(ErrorCode::BadEnum, flag, value, "fixed, random, sharegpt, trace");
-      return false;
-    }
-  } else if (flag == "--range-ratio") {
-    if (!real_flag(flag, value, 0, 1, false, spec.range_ratio, "a share from 0 to below 1", err)) return false;
-    if (spec.range_ratio >= 1) {
-      err = make_error(ErrorCode::OutOfRange, flag, value, "a share from 0 to below 1");
-      return false;
-    }
-  } else if (flag == "--len-sigma") {
-    if (!real_flag(flag, value, 0, 3, false, spec.len_sigma, "0 to 3", err)) return false;
-  } else if (flag == "--budget") {
-    if (!int_flag(flag, value, 1, 1048576, n, err)) return false;
-    spec.budget = static_cast<int>(n);
-  } else if (flag == "--prefill") {
-    if (value == "chunked") spec.prefill = PrefillMode::Chunked;
-    else if (value == "first") spec.prefill = PrefillMode::First;
-    else if (value == "auto") spec.prefill = PrefillMode::Auto;
-    else if (value == "none") spec.prefill = PrefillMode::None;
-    else if (value == "pd") spec.prefill = PrefillMode::Pd;
-    else {
-      err = make_error(ErrorCode::BadEnum, flag, value, "chunked, first, none, pd, auto");
-      return false;
-    }
-  } else if (flag == "--instances") {
-    if (!int_flag(flag, value, 1, 64, n, err)) return false;
-    spec.instances = static_cast<int>(n);
-  } else if (flag == "--steps") {
-    if (!int_flag(flag, value, 0, 10000, n, err)) return false;
-    spec.steps = static_cast<int>(n);
-  } else if (flag == "--steps-from") {
-    if (!int_flag(flag, value, 0, 100000000, n, err)) return false;
-    spec.steps_from = static_cast<int>(n);
-  } else if (flag == "--seed") {
-    if (!int_flag(flag, value, 0, 2147483647, n, err)) return false;
-    spec.seed = static_cast<std::uint64_t>(n);
-  } else {
-    err = make_error(ErrorCode::UnknownKey, "flag", flag, "a serve flag: --concurrency, --rate, --requests, --input, --output, --lengths, "
-                                                         "--range-ratio, --len-sigma, --budget, --prefill, --instances, --steps, --steps-from, --seed");
+  const ServeSetting* s = flag.starts_with("--") ? find_serve_setting(flag.substr(2)) : nullptr;
+  if (!s) {
+    std::string flags;
+    for (const ServeSetting& k : kSettings) flags += (flags.empty() ? "" : ", ") + std::string("--") + k.name;
+    err = make_error(ErrorCode::UnknownKey, "flag", flag, "a serve flag: " + flags);
     return false;
   }
-  return true;
+  double v = 0;
+  switch (s->kind) {
+    case SettingKind::Int:
+    case SettingKind::Seed:
+      if (!model::read_number(value, v) || v != std::floor(v) || v < s->lo || v > s->hi) {
+        err = make_error(ErrorCode::OutOfRange, flag, value, whole_range(s->lo, s->hi));
+        return false;
+      }
+      if (s->kind == SettingKind::Seed) *static_cast<std::uint64_t*>(s->field(spec)) = static_cast<std::uint64_t>(v);
+      else *static_cast<int*>(s->field(spec)) = static_cast<int>(v);
+      return true;
+    case SettingKind::Real:
+      if (!model::read_number(value, v) || v < s->lo || v > s->hi || (s->lo_open && v == s->lo) || (s->hi_open && v == s->hi)) {
+        err = make_error(ErrorCode::OutOfRange, flag, value, s->allowed);
+        return false;
+      }
+      *static_cast<double*>(s->field(spec)) = v;
+      return true;
+    case SettingKind::Choice:
+      for (const Choice& c : s->choices) {
+        if (value == c.name) {
+          *static_cast<std::uint8_t*>(s->field(spec)) = c.value;
+          return true;
+        }
+      }
+      err = make_error(ErrorCode::BadEnum, flag, value, choice_names(*s, false));
+      return false;
+  }
+  return false;
 }
-
-namespace {
-
-// The settings a link may carry, in the flags' order (the seed and a trace are not among them).
-constexpr const char* kSettings[] = {"concurrency", "rate",   "requests", "input",     "output", "lengths",
-                                     "range-ratio", "len-sigma", "budget", "prefill", "instances", "steps", "steps-from"};
-
-std::string setting_value(const ServeSpec& s, std::string_view name) {
-  if (name == "concurrency") return std::to_string(s.concurrency);
-  if (name == "rate") return model::num_exact(s.rate);
-  if (name == "requests") return std::to_string(s.requests);
-  if (name == "input") return std::to_string(s.input);
-  if (name == "output") return std::to_string(s.output);
-  if (name == "lengths") return lengths_name(s.lengths);
-  if (name == "range-ratio") return model::num_exact(s.range_ratio);
-  if (name == "len-sigma") return model::num_exact(s.len_sigma);
-  if (name == "budget") return std::to_string(s.budget);
-  if (name == "prefill") return prefill_mode_name(s.prefill);
-  if (name == "instances") return std::to_string(s.instances);
-  if (name == "steps") return std::to_string(s.steps);
-  if (name == "steps-from") return std::to_string(s.steps_from);
-  return "";
-}
-
-}  // namespace
 
 std::string serve_settings_allowed_text() {
   std::string s = "NAME:VALUE pairs joined by commas, each name once, from: ";
-  for (std::size_t i = 0; i < std::size(kSettings); ++i) s += (i ? ", " : "") + std::string(kSettings[i]);
-  return s + " (the values `tierscope serve --NAME` takes; lengths fixed, random or sharegpt)";
+  bool first = true;
+  for (const ServeSetting& k : kSettings) {
+    if (!k.in_link) continue;
+    s += (first ? "" : ", ") + std::string(k.name);
+    first = false;
+  }
+  return s + " (the values `tierscope serve --NAME` takes; lengths " + choice_names(*find_serve_setting("lengths"), true, " or ") + ")";
 }
 
 bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Errors& errors) {
@@ -197,9 +186,8 @@ bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Err
     const std::size_t colon = pair.find(':');
     const std::string_view name = pair.substr(0, colon);
     const std::string field = "serve." + std::string(name.empty() ? "(empty)" : name);
-    bool known = false;
-    for (const char* k : kSettings) known = known || name == k;
-    if (!known) {
+    const ServeSetting* setting = find_serve_setting(name);
+    if (!setting || !setting->in_link) {
       errors.push_back(make_error(name == "seed" ? ErrorCode::BadSyntax : ErrorCode::UnknownKey, field, std::string(pair),
                                   name == "seed" ? "the seed is the link's own seed= key, not a serve setting" : serve_settings_allowed_text()));
       continue;
@@ -216,9 +204,11 @@ bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Err
     }
     seen.push_back(name);
     const std::string_view value = pair.substr(colon + 1);
-    if (name == "lengths" && value == "trace") {
+    bool refused_here = false;
+    for (const Choice& c : setting->choices) refused_here = refused_here || (value == c.name && !c.in_link);
+    if (refused_here) {
       errors.push_back(make_error(ErrorCode::BadEnum, field, std::string(value),
-                                  "fixed, random, sharegpt (a recorded trace is a file: tierscope serve --lengths trace --trace FILE)"));
+                                  choice_names(*setting, true) + " (a recorded trace is a file: tierscope serve --lengths trace --trace FILE)"));
       continue;
     }
     // The flag's own parser judges the value; its error names the setting as the link spells it.
@@ -237,10 +227,11 @@ bool serve_settings_from_text(std::string_view text, ServeSpec& spec, model::Err
 std::string serve_settings_text(const ServeSpec& spec) {
   const ServeSpec defaults;
   std::string out;
-  for (const char* name : kSettings) {
-    const std::string v = setting_value(spec, name);
-    if (v == setting_value(defaults, name)) continue;
-    out += (out.empty() ? "" : ",") + std::string(name) + ":" + v;
+  for (const ServeSetting& s : kSettings) {
+    if (!s.in_link) continue;
+    const std::string v = serve_setting_value(spec, s);
+    if (v == serve_setting_value(defaults, s)) continue;
+    out += (out.empty() ? "" : ",") + std::string(s.name) + ":" + v;
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,14 +21,20 @@ enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Pd, Count };
 const char* lengths_name(Lengths l);           // "fixed", "random", "sharegpt", "trace"
 const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none", "pd"
 
-// What a person sets beside the scenario: every field has a `serve` flag of the same name (serve_flags_text()).
+// What "random" lengths mean when no range is given, on the page and the command line alike: uniform on
+// L × (1 ± 0.2), the spread assumed for the engines' random datasets that the replayed anchors and the
+// frontier use too (docs/serve.md).
+constexpr double kRandomRangeRatio = 0.2;
+
+// What a person sets beside the scenario: every field has a `serve` flag of the same name (serve_settings()).
+// Its defaults are the command line's and the page's Serve panel's (the catalog lists them).
 struct ServeSpec {
   int concurrency = 0;        // closed loop: clients, each sending its next request when the last ends
   double rate = 0;            // open loop: Poisson arrivals per second (used when concurrency is 0)
   int requests = 0;           // 0: 10 × concurrency (at least 100), or 1000 at a rate
   int input = 0, output = 0;  // mean lengths; 0: the scenario's prompt and output
   Lengths lengths = Lengths::Fixed;
-  double range_ratio = 0;     // random: uniform on [L × (1 − r), L × (1 + r)] (the engines' random dataset)
+  double range_ratio = kRandomRangeRatio;  // random: uniform on [L × (1 − r), L × (1 + r)] (the engines' random dataset)
   double len_sigma = 1.0;     // sharegpt: σ of the log of both lengths
   int budget = 0;             // tokens one step schedules (decodes and prefill chunks); 0: the engine's
   PrefillMode prefill = PrefillMode::Auto;
@@ -39,10 +46,34 @@ struct ServeSpec {
   std::vector<std::uint32_t> trace_input, trace_output;
 };
 
+// One setting, one row: its flag (`--NAME`) and link name (NAME), what it takes, its help and whether a link
+// carries it. The flags' parser, the help, the `serve=` key and the page's Serve panel read the rows.
+enum class SettingKind : std::uint8_t { Int, Real, Choice, Seed };
+struct Choice {
+  const char* name;
+  std::uint8_t value;  // the enum's value in the spec
+  bool in_link;        // false: the command line's only (a recorded trace is a file)
+};
+struct ServeSetting {
+  const char* name;
+  SettingKind kind;
+  double lo, hi;              // Int, Seed: whole numbers lo to hi; Real: lo to hi
+  bool lo_open, hi_open;      // Real: lo, hi themselves refused
+  const char* allowed;        // Real: what a refusal says is allowed
+  std::span<const Choice> choices;  // Choice: in the order a refusal lists them
+  bool in_link;               // whether `serve=` carries it (the seed is the link's own `seed=`)
+  void* (*field)(ServeSpec&);  // int*, double*, std::uint8_t* (Choice), std::uint64_t* (Seed)
+  const char* help;           // the CLI's help lines ("{default}": ServeSpec{}'s value)
+};
+std::span<const ServeSetting> serve_settings();
+const ServeSetting* find_serve_setting(std::string_view name);  // by NAME, without the dashes
+// A setting's value in `spec` as the link and the flag spell it ("64", "0.2", "random").
+std::string serve_setting_value(const ServeSpec& spec, const ServeSetting& s);
+
 // One flag: "--concurrency", "128". False with `err` naming the flag, the value and what is allowed.
 bool set_serve_flag(std::string_view flag, std::string_view value, ServeSpec& spec, model::Error& err);
 bool is_serve_flag(std::string_view flag);
-const char* serve_flags_text();  // the flags for the CLI's help, one per line
+std::string serve_flags_text();  // the flags for the CLI's help, one per line
 
 // The `serve=` link key: the flags without their dashes, as NAME:VALUE pairs joined by commas
 // ("concurrency:64,input:1024,lengths:random,range-ratio:0.2"). The seed is the scenario's (`seed=`), and a

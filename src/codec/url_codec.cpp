@@ -126,10 +126,10 @@ bool scenario_from_pairs(std::span<const UrlPair> pairs, Scenario& out, Errors& 
     return false;
   }
   for (const UrlPair& p : pairs) {
-    if (p.key == "preset" || p.key == "model" || is_view_key(p.key)) continue;
+    if (p.key == "preset" || p.key == "model") continue;
     const ParamDef* def = find_param(p.key);
     if (!def) {
-      errors.push_back(make_error(ErrorCode::UnknownKey, p.key, p.value, "preset, a scenario parameter (see `tierscope params`) or a view key"));
+      errors.push_back(make_error(ErrorCode::UnknownKey, p.key, p.value, "preset, model or a scenario parameter (see `tierscope params`)"));
       continue;
     }
     Error e;

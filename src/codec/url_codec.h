@@ -25,9 +25,9 @@ struct UrlPair {
 // character set of keys and values (markup characters are refused), and duplicate keys.
 bool split_hash(std::string_view hash, std::vector<UrlPair>& pairs, Errors& errors);
 
-// Builds a scenario from already-split pairs: "preset" picks the base (default if absent), registry
-// keys override it, view keys (path, step, speed, panels, embed, ...) are skipped, anything else is an
-// error. A link written by hand may leave out what its keys imply (`gpus=1` alone, with the preset's
+// Builds a scenario from already-split pairs: "preset" picks the base (default if absent), "model" names a
+// loaded model, registry keys override it, anything else is an error (a share link's view keys are the
+// link codec's to read: link/view_codec.h hands this only the scenario's). A link written by hand may leave out what its keys imply (`gpus=1` alone, with the preset's
 // tp 4): when the keys as given contradict only fields the link does not name, those fields follow as
 // edit_param would move them, each move reported in `moved`; the keys the link names are never moved.
 // On any error `out` is left untouched.

@@ -164,6 +164,152 @@ std::string speed_allowed_text() {
   return s;
 }
 
+namespace {
+
+// The view's keys, each read and written by its own pair of functions (link_keys() lists them).
+void read_path(std::string_view v, ViewState& out, Errors& errors) {
+  if (path_index(v) >= 0) out.path = std::string(v);
+  else errors.push_back(make_error(ErrorCode::BadEnum, "path", v, "one of: " + path_keys_text()));
+}
+void write_path(const ViewState& v, std::string& h) {
+  if (!v.path.empty()) h += "&path=" + v.path;
+}
+
+void read_step(std::string_view v, ViewState& out, Errors& errors) {
+  long long step = 0;
+  const bool is_int = parse_int(v, step);
+  if (is_int && step >= 0 && step < 1000000) out.step = static_cast<int>(step);
+  else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "step", v, "an integer from 0 to the path's last step"));
+}
+void write_step(const ViewState& v, std::string& h) {
+  if (v.step > 0) appendf(h, "&step=%d", v.step);
+}
+
+void read_speed(std::string_view v, ViewState& out, Errors& errors) {
+  double speed = 0;
+  const bool is_number = parse_real(v, speed);
+  if (is_number && speed >= kMinSpeed && speed <= kMaxSpeed) out.speed = speed;
+  else errors.push_back(make_error(is_number ? ErrorCode::OutOfRange : ErrorCode::WrongType, "speed", v, speed_allowed_text()));
+}
+void write_speed(const ViewState& v, std::string& h) {
+  if (v.speed > 0 && v.speed != 1) h += "&speed=" + num_exact(v.speed);
+}
+
+void read_panels(std::string_view v, ViewState& out, Errors& errors) {
+  std::uint32_t bits = 0;
+  if (parse_panels(v, bits, errors)) {
+    out.panels = bits;
+    out.panels_given = true;
+  }
+}
+void write_panels(const ViewState& v, std::string& h) {
+  if (!v.panels_given) return;
+  h += "&panels=";
+  bool first = true;
+  for (std::size_t i = 0; i < kPanelKeys.size(); ++i) {
+    if (!((v.panels >> i) & 1u)) continue;
+    if (!first) h += ',';
+    h += kPanelKeys[i];
+    first = false;
+  }
+}
+
+void read_view(std::string_view v, ViewState& out, Errors& errors) {
+  if (!v.empty() && view_known(v)) out.view = std::string(v);
+  else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
+}
+void write_view(const ViewState& v, std::string& h) {
+  if (!v.view.empty()) h += "&view=" + v.view;
+}
+
+void read_sweep(std::string_view v, ViewState& out, Errors& errors) {
+  if (sweep_known(v)) out.sweep = std::string(v);
+  else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, sweep_allowed_text()));
+}
+void write_sweep(const ViewState& v, std::string& h) {
+  if (!v.sweep.empty()) h += "&sweep=" + v.sweep;
+}
+
+void read_serve(std::string_view v, ViewState& out, Errors& errors) {
+  serve::ServeSpec spec;
+  if (serve::serve_settings_from_text(v, spec, errors)) out.serve = serve::serve_settings_text(spec);
+}
+void write_serve(const ViewState& v, std::string& h) {
+  if (!v.serve.empty()) h += "&" + std::string(serve::kServeKey) + "=" + v.serve;
+}
+
+// `cmp` and its `cmp_KEY` keys are read with the scenario's (parse_view), as a link of their own.
+void read_compare(std::string_view, ViewState&, Errors&) {}
+void write_compare(const ViewState& v, std::string& h) {
+  if (!v.compare) return;
+  // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
+  const std::string a = scenario_to_hash(v.compare_scenario);
+  std::size_t start = 0;
+  while (start < a.size()) {
+    std::size_t end = a.find('&', start);
+    if (end == std::string::npos) end = a.size();
+    const std::string part = a.substr(start, end - start);
+    h += part.starts_with("preset=") ? "&cmp=" + part.substr(7) : "&cmp_" + part;
+    start = end + 1;
+  }
+}
+
+void read_embed(std::string_view v, ViewState& out, Errors& errors) {
+  if (v == "1" || v == "0") out.embed = v == "1";
+  else errors.push_back(make_error(ErrorCode::BadEnum, "embed", v, "0 or 1"));
+}
+void write_embed(const ViewState& v, std::string& h) {
+  if (v.embed) h += "&embed=1";
+}
+
+void read_tour(std::string_view v, ViewState& out, Errors& errors) {
+  long long n = 0;
+  const bool is_int = parse_int(v, n);
+  if (v == kTourIntroKey) out.tour = kTourIntro;
+  else if (is_int && n >= 1 && n <= kTourSteps) out.tour = static_cast<int>(n);
+  else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "tour", v,
+                                   "intro or a walkthrough step from 1 to " + std::to_string(kTourSteps)));
+}
+void write_tour(const ViewState& v, std::string& h) {
+  if (v.tour > 0) appendf(h, "&tour=%d", v.tour);
+  else if (v.tour == kTourIntro) h += "&tour=" + std::string(kTourIntroKey);
+}
+
+// An older link's model time: read and checked, but the step says where the view is.
+void read_time(std::string_view v, ViewState&, Errors& errors) {
+  double t = 0;
+  if (!parse_real(v, t) || t < 0) errors.push_back(make_error(ErrorCode::WrongType, "t", v, "a number of seconds, 0 or more"));
+}
+
+constexpr LinkKey kLinkKeys[] = {
+    {"path", read_path, write_path},     {"step", read_step, write_step},    {"speed", read_speed, write_speed},
+    {"panels", read_panels, write_panels}, {"view", read_view, write_view},  {"sweep", read_sweep, write_sweep},
+    {serve::kServeKey, read_serve, write_serve}, {"cmp", read_compare, write_compare}, {"embed", read_embed, write_embed},
+    {"tour", read_tour, write_tour},     {"t", read_time, nullptr},
+};
+
+}  // namespace
+
+std::span<const LinkKey> link_keys() { return kLinkKeys; }
+
+bool is_view_key(std::string_view key) {
+  for (const LinkKey& k : kLinkKeys)
+    if (key == k.key) return true;
+  // A comparison's pinned scenario: "cmp_ctx=…" is A's ctx.
+  return key.starts_with("cmp_") && key.size() > 4;
+}
+
+std::string link_keys_allowed_text() {
+  std::string s = "preset, model, a scenario parameter (see `tierscope params`) or a view key:";
+  bool first = true;
+  for (const LinkKey& k : kLinkKeys) {
+    if (!k.write) continue;  // an older link's key is read, not offered
+    s += (first ? " " : ", ") + std::string(k.key);
+    first = false;
+  }
+  return s;
+}
+
 bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   out = ViewState{};
   out.scenario = default_scenario();
@@ -201,7 +347,12 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
     }
     (is_view_key(one[0].key) ? view_pairs : scenario_pairs).push_back(one[0]);
   }
+  const std::size_t scenario_errors = errors.size();
   out.scenario = scenario_tolerant(std::move(scenario_pairs), errors, out.followed);
+  // A key that is neither the scenario's nor the view's: the scenario's reader refused it, and the link says
+  // what it may hold instead.
+  for (std::size_t i = scenario_errors; i < errors.size(); ++i)
+    if (errors[i].code == ErrorCode::UnknownKey && !is_scenario_key(errors[i].field)) errors[i].allowed = link_keys_allowed_text();
 
   // A comparison's scenario A: `cmp` names its preset, `cmp_KEY` its overrides; read as a link of its own
   // (tolerant per key; errors name the cmp_ key).
@@ -230,52 +381,8 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   }
 
   for (const UrlPair& p : view_pairs) {
-    const std::string_view k = p.key, v = p.value;
-    if (k == "path") {
-      if (path_index(v) >= 0) out.path = std::string(v);
-      else errors.push_back(make_error(ErrorCode::BadEnum, "path", v, "one of: " + path_keys_text()));
-    } else if (k == "step") {
-      long long step = 0;
-      const bool is_int = parse_int(v, step);
-      if (is_int && step >= 0 && step < 1000000) out.step = static_cast<int>(step);
-      else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "step", v, "an integer from 0 to the path's last step"));
-    } else if (k == "speed") {
-      double speed = 0;
-      const bool is_number = parse_real(v, speed);
-      if (is_number && speed >= kMinSpeed && speed <= kMaxSpeed) out.speed = speed;
-      else errors.push_back(make_error(is_number ? ErrorCode::OutOfRange : ErrorCode::WrongType, "speed", v, speed_allowed_text()));
-    } else if (k == "panels") {
-      std::uint32_t bits = 0;
-      if (parse_panels(v, bits, errors)) {
-        out.panels = bits;
-        out.panels_given = true;
-      }
-    } else if (k == "tour") {
-      long long n = 0;
-      const bool is_int = parse_int(v, n);
-      if (v == kTourIntroKey) out.tour = kTourIntro;
-      else if (is_int && n >= 1 && n <= kTourSteps) out.tour = static_cast<int>(n);
-      else errors.push_back(make_error(is_int ? ErrorCode::OutOfRange : ErrorCode::WrongType, "tour", v,
-                                       "intro or a walkthrough step from 1 to " + std::to_string(kTourSteps)));
-    } else if (k == "view") {
-      if (!v.empty() && view_known(v)) out.view = std::string(v);
-      else errors.push_back(make_error(ErrorCode::BadEnum, "view", v, views_allowed_text()));
-    } else if (k == "sweep") {
-      if (sweep_known(v)) out.sweep = std::string(v);
-      else errors.push_back(make_error(ErrorCode::BadSyntax, "sweep", v, sweep_allowed_text()));
-    } else if (k == serve::kServeKey) {
-      serve::ServeSpec spec;
-      if (serve::serve_settings_from_text(v, spec, errors)) out.serve = serve::serve_settings_text(spec);
-    } else if (k == "cmp" || k.starts_with("cmp_")) {
-      // Read above, with the scenario keys.
-    } else if (k == "embed") {
-      if (v == "1" || v == "0") out.embed = v == "1";
-      else errors.push_back(make_error(ErrorCode::BadEnum, "embed", v, "0 or 1"));
-    } else if (k == "t") {
-      // An older link's model time: read and checked, but the step says where the view is.
-      double t = 0;
-      if (!parse_real(v, t) || t < 0) errors.push_back(make_error(ErrorCode::WrongType, "t", v, "a number of seconds, 0 or more"));
-    }
+    for (const LinkKey& key : link_keys())
+      if (key.key == p.key) key.parse(p.value, out, errors);  // "cmp_KEY" matches no row: read above
   }
   // The walkthrough step tells one path: with another path in the same link, the path wins.
   if (out.tour != 0 && !out.path.empty() && out.path != tour_path(out.tour)) {
@@ -288,40 +395,16 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
 
 std::string view_to_hash(const ViewState& v) {
   std::string h = scenario_to_hash(v.scenario);
-  if (!v.path.empty()) h += "&path=" + v.path;
-  if (v.step > 0) appendf(h, "&step=%d", v.step);
-  if (v.speed > 0 && v.speed != 1) h += "&speed=" + num_exact(v.speed);
-  if (v.panels_given) {
-    h += "&panels=";
-    bool first = true;
-    for (std::size_t i = 0; i < kPanelKeys.size(); ++i) {
-      if (!((v.panels >> i) & 1u)) continue;
-      if (!first) h += ',';
-      h += kPanelKeys[i];
-      first = false;
-    }
-  }
-  if (!v.view.empty()) h += "&view=" + v.view;
-  if (!v.sweep.empty()) h += "&sweep=" + v.sweep;
-  if (!v.serve.empty()) h += "&" + std::string(serve::kServeKey) + "=" + v.serve;
-  if (v.compare) {
-    // A's own link, its keys prefixed: preset=P&ctx=… → cmp=P&cmp_ctx=….
-    const std::string a = scenario_to_hash(v.compare_scenario);
-    for (const std::string_view part : split(a, '&'))
-      h += part.starts_with("preset=") ? "&cmp=" + std::string(part.substr(7)) : "&cmp_" + std::string(part);
-  }
-  if (v.embed) h += "&embed=1";
-  if (v.tour > 0) appendf(h, "&tour=%d", v.tour);
-  else if (v.tour == kTourIntro) h += "&tour=" + std::string(kTourIntroKey);
+  for (const LinkKey& key : link_keys())
+    if (key.write) key.write(v, h);
   return h;
 }
 
 TourEntry tour_entry(int tour) {
-  // In kPathKeys order: what each path's walkthrough step talks about.
-  static constexpr TourEntry kEntries[] = {{"encode", ""},  {"weights", ""}, {"fetch-rows", ""},      {"full", ""},
-                                           {"restore", "hit"}, {"promote-ssd-dram", ""}, {"weights", ""}};
-  static_assert(std::size(kEntries) == kPathKeys.size());
-  return tour >= 1 && tour <= kTourSteps ? kEntries[tour - 1] : TourEntry{};
+  // What each path's walkthrough step talks about: its row's entry (anim::kPaths).
+  if (tour < 1 || tour > kTourSteps) return TourEntry{};
+  const anim::PathDef& p = anim::kPaths[tour - 1];
+  return {p.tour_step, p.tour_phase};
 }
 
 std::string link_path(const ViewState& v) { return v.path.empty() ? tour_path(v.tour) : v.path; }

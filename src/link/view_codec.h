@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -23,7 +25,8 @@ using anim::kPathKeys;
 using anim::kMinSpeed;
 using anim::kMaxSpeed;
 using anim::kSpeedChoices;
-// The canvas's panels, as bits in this order ("panels=scenario,card").
+// The canvas's panels, as bits in this order ("panels=scenario,card"); the page's names for them are the
+// app's (app/page_json.cpp, by key).
 inline constexpr std::array<const char*, 5> kPanelKeys = {"scenario", "modes", "card", "inspector", "figures"};
 // The walkthrough tells one path per step, in path order: `tour=N` is the step that tells path N.
 constexpr int kTourSteps = static_cast<int>(kPathKeys.size());
@@ -75,6 +78,23 @@ struct ViewState {
   std::string serve;
   bool embed = false;
 };
+
+// A key of the view a link carries beside the scenario's: how its value is read into a ViewState and written
+// back. One row per key (link_keys()): parse_view, view_to_hash, is_view_key and the message naming what a
+// link may hold read the rows, so a key added is one row (and the ViewState field it fills).
+struct LinkKey {
+  std::string_view key;
+  // Reads `value` into `out`; a refusal is an error naming the key, which then keeps its default.
+  void (*parse)(std::string_view value, ViewState& out, Errors& errors);
+  // Appends "&key=value" when the view holds one; nullptr for an older link's key, read but never written.
+  void (*write)(const ViewState& v, std::string& hash);
+};
+// In the order view_to_hash writes them, after the scenario's keys.
+std::span<const LinkKey> link_keys();
+// Whether `key` is one of the view's: a row of link_keys(), or "cmp_KEY" (a comparison's pinned scenario's KEY).
+bool is_view_key(std::string_view key);
+// What a link may hold: "preset, model, a scenario parameter (see `tierscope params`) or a view key: path, …".
+std::string link_keys_allowed_text();
 
 // The path a link opens: the one it names, else the one its walkthrough step tells ("" for neither).
 std::string link_path(const ViewState& v);

@@ -7,20 +7,7 @@
 
 namespace tierscope::model {
 
-GpuGen gpu_gen(GpuKind g) {
-  switch (g) {
-    case GpuKind::H100:
-    case GpuKind::H200: return GpuGen::Hopper;
-    case GpuKind::MI300X:
-    case GpuKind::MI355X: return GpuGen::Cdna;
-    case GpuKind::B200:
-    case GpuKind::B300:
-    case GpuKind::GB200:
-    case GpuKind::GB300:
-    case GpuKind::Count: break;
-  }
-  return GpuGen::Blackwell;
-}
+GpuGen gpu_gen(GpuKind g) { return gpu_info(g).gen; }
 
 const char* engine_label(EngineKind e) {
   switch (e) {

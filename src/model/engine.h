@@ -8,8 +8,7 @@
 
 namespace tierscope::model {
 
-// GPU generations the profiles distinguish: kernels and launch paths differ by generation, not by SKU.
-enum class GpuGen : std::uint8_t { Hopper, Blackwell, Cdna, Count };
+// The GPU's generation (its row's, catalogs.h): kernels and launch paths differ by generation, not by SKU.
 GpuGen gpu_gen(GpuKind g);
 
 // A GEMM class's achieved shares in its M (rows of the GEMM: tokens for dense GEMMs, rows per expert on

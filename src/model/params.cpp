@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <iterator>
 
 #include "base/text.h"
 
@@ -12,18 +13,18 @@ namespace tierscope::model {
 
 namespace {
 
-const char* const kGpuKeys[] = {"h100", "h200", "b200", "b300", "gb200", "gb300", "mi300x", "mi355x"};
-const char* const kLinkKeys[] = {"pcie5", "pcie6", "c2c", "cxl"};
-const char* const kFmtKeys[] = {"bf16", "fp8", "fp8_g32", "fp8_g64", "fp8_b1024", "fp8_b128", "fp4_g16", "fp4_g32"};
+// The hardware and format choices are the catalogs' rows (catalogs.h): each key lives with its facts.
+constexpr auto kGpuKeys = keys_of(kGpus);
+constexpr auto kLinkKeys = keys_of(kLinks);
+constexpr auto kFmtKeys = keys_of(kFormats);
+static_assert(kLinkKeys.size() == static_cast<std::size_t>(HostLink::Count));
+static_assert(kFmtKeys.size() == static_cast<std::size_t>(NumFormat::Count));
 const char* const kAttnKeys[] = {"mha", "mla", "latent"};
+static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
 const char* const kComputeKeys[] = {"fp8", "fp4", "formats"};
 static_assert(sizeof kComputeKeys / sizeof *kComputeKeys == static_cast<int>(ComputeFormat::Count));
 const char* const kHomeKeys[] = {"hbm", "dram", "remote"};
 static_assert(sizeof kHomeKeys / sizeof *kHomeKeys == static_cast<int>(EngramHome::Count));
-static_assert(sizeof kGpuKeys / sizeof *kGpuKeys == static_cast<int>(GpuKind::Count));
-static_assert(sizeof kLinkKeys / sizeof *kLinkKeys == static_cast<int>(HostLink::Count));
-static_assert(sizeof kFmtKeys / sizeof *kFmtKeys == static_cast<int>(NumFormat::Count));
-static_assert(sizeof kAttnKeys / sizeof *kAttnKeys == static_cast<int>(AttnKind::Count));
 const char* const kEngineKeys[] = {"vllm", "sglang", "trtllm", "deepseek"};
 static_assert(sizeof kEngineKeys / sizeof *kEngineKeys == static_cast<int>(EngineKind::Count));
 const char* const kPrefixTierKeys[] = {"auto", "hbm", "dram", "ssd"};
@@ -129,8 +130,8 @@ std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
   {key, ParamGroup::group, ParamKind::Real, unit, lo, hi, nullptr, 0, desc, TS_FIELD(expr), nullptr, nullptr}
 #define TS_INT(key, group, unit, lo, hi, desc, expr) \
   {key, ParamGroup::group, ParamKind::Int, unit, lo, hi, nullptr, 0, desc, TS_FIELD(expr), nullptr, nullptr}
-#define TS_ENUM(key, group, keys, desc, expr)                                                                   \
-  {key, ParamGroup::group, ParamKind::Enum, "", 0, 0, keys, static_cast<int>(sizeof keys / sizeof *keys), desc, \
+#define TS_ENUM(key, group, keys, desc, expr)                                                                 \
+  {key, ParamGroup::group, ParamKind::Enum, "", 0, 0, std::data(keys), static_cast<int>(std::size(keys)), desc, \
    TS_FIELD(expr), nullptr, nullptr}
 
 const ParamDef kParams[] = {
@@ -292,8 +293,6 @@ const ParamDef kParams[] = {
 #undef TS_REAL
 #undef TS_INT
 #undef TS_ENUM
-
-const char* const kViewKeys[] = {"path", "step", "speed", "panels", "embed", "t", "view", "tour", "cmp", "sweep", "serve"};
 
 bool parse_double(std::string_view text, double& out) {
   if (text.empty() || text.size() > 64) return false;
@@ -463,14 +462,6 @@ std::string get_param_text(const Scenario& s, const ParamDef& p) {
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
   if (p.kind == ParamKind::Text) return p.same_text ? p.same_text(a, b) : p.format_text(a) == p.format_text(b);
   return get_param_number(a, p) == get_param_number(b, p);
-}
-
-bool is_view_key(std::string_view key) {
-  for (const char* k : kViewKeys) {
-    if (key == k) return true;
-  }
-  // A comparison's pinned scenario: "cmp_ctx=…" is A's ctx (view_codec.h).
-  return key.starts_with("cmp_") && key.size() > 4;
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }

@@ -72,9 +72,7 @@ void fit_layout(Scenario& s, Adjustments& moved);
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
 
-// Keys the page uses for its own view state in the same URL hash (not scenario parameters).
-bool is_view_key(std::string_view key);
-// True for "preset" and every registry key.
+// True for "preset", "model" and every registry key (a link's view keys are link/view_codec.h's).
 bool is_scenario_key(std::string_view key);
 
 }  // namespace tierscope::model

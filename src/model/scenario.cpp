@@ -1,4 +1,5 @@
-// Catalogs (number formats, GPUs, host links) and layer helpers for the scenario types.
+// Lookups into the catalogs (number formats, GPUs, host links; the rows are in catalogs.h) and layer
+// helpers for the scenario types.
 #include "model/scenario.h"
 
 #include <algorithm>
@@ -34,18 +35,7 @@ const char* tier_name(Tier t) {
   return "";
 }
 
-// Scales follow the released kernels' layouts (fact sheet §1.4.4) and weight checkpoints (§1.4.7).
-static const FormatInfo kFormats[] = {
-    {"bf16", "BF16", 16, 0, 0},
-    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0},
-    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1},
-    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1},
-    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1},
-    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4},
-    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1},
-    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1},
-};
-static_assert(sizeof kFormats / sizeof kFormats[0] == static_cast<int>(NumFormat::Count));
+static_assert(std::size(kFormats) == static_cast<std::size_t>(NumFormat::Count), "one row of kFormats (catalogs.h) per NumFormat");
 
 const FormatInfo& format_info(NumFormat f) {
   const int i = static_cast<int>(f);
@@ -63,60 +53,13 @@ double vector_bytes(NumFormat f, double dims) {
   return dims * i.value_bits / 8.0 + scales;
 }
 
-// HBM capacity "as deployed" where the fact sheets give it. Scale-up links are per GPU and per direction
-// (NVIDIA's headline NVLink figures add both directions). Latencies of the on-chip levels: FACTS §2.2.
-static const GpuInfo kGpus[] = {
-    {"h100", "H100 SXM", 80, 3.35, 50, 33, 1.979, 0, 450, 8, 8, 0.5, 17.5, 175, Provenance::ThirdParty,
-     "FACTS §2.1-2.2: https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/ ; "
-     "FACTS-parallel §2.1 (NVLink 4, 450 GB/s per direction), §5.1 (989 TF BF16 / 1,979 TF FP8 dense)"},
-    {"h200", "H200 SXM", 141, 4.8, 50, 33, 1.979, 0, 450, 8, 8, 0.5, 17.5, 175, Provenance::ThirdParty,
-     "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 ; FACTS-parallel §2.1, §5.1: https://datacrunch.io/blog/deepseek-v3-llm-nvidia-h200-gpu-inference-benchmarking"},
-    {"b200", "B200", 180, 8.0, 126, 37, 4.5, 9.0, 900, 8, 8, 0.5, 19.6, 150, Provenance::Paper,
-     "FACTS §2.1, §2.2: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html ; L2 and latencies: "
-     "https://chipsandcheese.com/p/nvidias-b200-keeping-the-cuda-juggernaut ; FACTS-parallel §2.1 (NVLink 5, 900 GB/s per direction), "
-     "§5.1: https://hmc-tech.com/gpus/nvidia-b200-vs-nvidia-b100 (4.5 PF FP8 / 9 PF FP4 dense)"},
-    {"b300", "B300", 268, 8.0, 126, 37, 4.5, 15.0, 900, 8, 8, 0.5, 19.6, 150, Provenance::ThirdParty,
-     "FACTS §2.1: https://www.yobitel.com/knowledge-base/nvidia-b300 ; https://aws.amazon.com/ec2/instance-types/p6/ (268 GB as deployed); "
-     "FACTS-parallel §5.1: https://fibermall.com/blog/?p=17161 (FP8 4.5 PF; FP4 13-18 PF as sources differ, 15 taken); L2 and latencies as B200"},
-    {"gb200", "GB200 (per GPU)", 192, 8.0, 126, 37, 5.0, 10.0, 900, 72, 4, 0.5, 19.6, 150, Provenance::Engine,
-     "FACTS-parallel §1.6: https://www.lmsys.org/blog/2026-02-19-gb300-longctx (0.75 × HBM − 40 GB = 104 GB KV pool, so 192 GB); "
-     "§2.1: https://docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html (NVL72, 900 GB/s per direction); "
-     "§5.1: https://hmc-tech.com/gpu/nvidia-gb200-vs-nvidia-h100-sxm (5 PF FP8 / 10 PF FP4 per GPU); 4 GPUs per compute tray"},
-    {"gb300", "GB300 (per GPU)", 288, 8.0, 126, 37, 4.5, 15.0, 900, 72, 4, 0.5, 19.6, 150, Provenance::Engine,
-     "FACTS-parallel §1.6: https://www.lmsys.org/blog/2026-02-19-gb300-longctx (0.75 × HBM − 40 GB = 176 GB KV pool, so 288 GB); "
-     "§2.1: https://docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html ; "
-     "§5.1: https://itkb.uw.cz/2026/06/nvidia-h200-vs-b300-precisions-cores.html (FP8 4.5 PF; FP4 13-18 PF, 15 taken); 4 GPUs per compute tray"},
-    {"mi300x", "MI300X", 192, 5.3, 256, 30, 2.61, 0, 448, 8, 8, 0.5, 20, 250, Provenance::ThirdParty,
-     "FACTS §2.1: https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; FACTS-parallel §2.1: "
-     "https://www.wheelersnetwork.com/2024/01/ (7 Infinity Fabric links × 64 GB/s per direction); Infinity Cache, on-chip bandwidth, "
-     "latencies and FLOPS: vendor datasheet values, assumed (not in the fact sheets)"},
-    {"mi355x", "MI355X", 288, 8.0, 256, 30, 5.0, 10.0, 538, 8, 8, 0.5, 20, 250, Provenance::ThirdParty,
-     "FACTS §2.1: https://aiwiki.ai/wiki/amd_instinct_mi355x ; FACTS-parallel §2.1: https://humeconsulting.co/amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale ; "
-     "§5.1: https://www.world-today-news.com/?p=7253162 (~5 PF FP8, 10 PF MXFP4); on-chip figures assumed"},
-};
-static_assert(sizeof kGpus / sizeof kGpus[0] == static_cast<int>(GpuKind::Count));
 
 const GpuInfo& gpu_info(GpuKind g) {
   const int i = static_cast<int>(g);
-  return kGpus[(i >= 0 && i < static_cast<int>(GpuKind::Count)) ? i : 0];
+  return kGpus[(i >= 0 && i < kGpuCount) ? i : 0];
 }
 
-// Host links at the rate a DMA copy achieves per direction, not the line rate: CPU offload must not
-// look free (DESIGN.md, what users ask for, #4).
-static const LinkInfo kLinks[] = {
-    {"pcie5", "PCIe 5.0 x16", 50, 1.5, Provenance::Engine,
-     "FACTS-parallel §2.2: https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html (H100 DMA ≈ 50 GB/s one way, 79 % of 63 GB/s); "
-     "FACTS §2.3: DMA latency ~1-5 µs, https://knlb.pages.dev/ai/numbers.html"},
-    {"pcie6", "PCIe 6.0 x16", 101, 1.5, Provenance::Assumed,
-     "assumed: PCIe 5's measured 79 % of line rate applied to PCIe 6's 128 GB/s (FACTS-parallel §2.2 found no GPU↔host measurement); "
-     "https://glennklockwood.com/garden/processors/B200"},
-    {"c2c", "NVLink-C2C", 450, 1.0, Provenance::ThirdParty,
-     "FACTS-parallel §2.2: https://datacrunch.io/blog/data-movement-in-the-nvidia-gh200-grace-hopper-superchip (450 GB/s per direction, "
-     "nominal: no copy measurement found); latency assumed"},
-    {"cxl", "CXL Type-3 memory", 64, 0.25, Provenance::ThirdParty,
-     "FACTS §2.3: https://sampooni.github.io/kv-cache-docs/appendix/f-cxl-technology.html ; https://www.nextplatform.com/2022/12/05/just-how-bad-is-cxl-memory-latency/"},
-};
-static_assert(sizeof kLinks / sizeof kLinks[0] == static_cast<int>(HostLink::Count));
+static_assert(std::size(kLinks) == static_cast<std::size_t>(HostLink::Count), "one row of kLinks (catalogs.h) per HostLink");
 
 const LinkInfo& link_info(HostLink l) {
   const int i = static_cast<int>(l);

@@ -8,12 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace tierscope::model {
+#include "model/catalogs.h"
 
-// Where a number comes from. Every input and every figure carries one. Assumed: a value of ours with the
-// reason in its source text; Override: a value the user set; Measured: a third party's measurement.
-enum class Provenance : std::uint8_t { Paper, Engine, ThirdParty, Derived, Card, Assumed, Override, Measured, Count };
-const char* provenance_name(Provenance p);  // "paper/config", "engine docs", ..., "assumed", "override"
+namespace tierscope::model {
 
 // ---------------------------------------------------------------------------------------------
 // Storage formats: value bits plus an optional scale every `scale_group` values.
@@ -28,13 +25,7 @@ enum class NumFormat : std::uint8_t {
   FP4_G32,    // E2M1 + one E8M0 scale byte per 32 values (MXFP4)
   Count
 };
-struct FormatInfo {
-  const char* key;     // URL/JSON name, e.g. "fp4_g16"
-  const char* label;   // e.g. "FP4 E2M1 + E4M3/16"
-  double value_bits;   // bits per stored value
-  int scale_group;     // values per scale (0 = no stored scale)
-  double scale_bytes;  // bytes per scale
-};
+// One row each in kFormats (catalogs.h).
 const FormatInfo& format_info(NumFormat f);
 // Average bytes per value including scales (used for weights: 0.53125 for MXFP4).
 double bytes_per_value(NumFormat f);
@@ -126,35 +117,8 @@ struct ModelArch {
 
 // ---------------------------------------------------------------------------------------------
 // Hardware.
-enum class GpuKind : std::uint8_t { H100, H200, B200, B300, GB200, GB300, MI300X, MI355X, Count };
-struct GpuInfo {
-  const char* key;
-  const char* label;
-  double hbm_gb;        // usable capacity as deployed
-  double hbm_tbps;      // HBM bandwidth
-  double sram_mb;       // L2 / last-level on-chip cache
-  double sram_tbps;     // aggregate on-chip bandwidth (register file + shared memory class)
-  double fp8_pflops;    // dense FP8
-  double fp4_pflops;    // dense FP4 (0: no FP4 units; FP8 rate applies)
-  double link_gbps;     // scale-up link (NVLink / Infinity Fabric) per GPU, per direction
-  int domain;           // GPUs reachable over that link (8 in an HGX board, 72 in an NVL72 rack)
-  int node_gpus;        // GPUs per node (a server, or a compute tray of a rack)
-  double reg_ns, l1_ns, l2_ns;  // on-chip access latencies: register file, L1/shared memory, L2
-  Provenance provenance;
-  const char* source;
-};
-const GpuInfo& gpu_info(GpuKind g);
-
+// GPUs (GpuKind, gpu_info) and host links are rows of catalogs.h.
 enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Count };
-constexpr int kGpuCount = static_cast<int>(GpuKind::Count);
-struct LinkInfo {
-  const char* key;
-  const char* label;
-  double gbps;     // GB/s per direction
-  double lat_us;   // DMA / load latency
-  Provenance provenance;
-  const char* source;
-};
 const LinkInfo& link_info(HostLink l);
 
 // The tensor-core rate each kernel class runs at. Formats: a GEMM runs at the rate of the wider of its
@@ -164,7 +128,7 @@ const LinkInfo& link_info(HostLink l);
 enum class ComputeFormat : std::uint8_t { FP8, FP4, Formats, Count };
 
 struct Hardware {
-  GpuKind gpu = GpuKind::B200;
+  GpuKind gpu = gpu_kind("b200");
   std::int32_t gpus = 8;       // GPUs of one serving instance (the engine's world size)
   std::int32_t node_gpus = 0;  // GPUs per node (0 = catalog)
   double mbu = 0;              // > 0 forces this share of HBM bandwidth on every kernel class (0 = per class)

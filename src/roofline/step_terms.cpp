@@ -1,27 +1,27 @@
-// The decode step's terms, grouped as a profile groups kernels (reads together, then compute, then each
-// collective and floor).
+// The decode step's terms (step_terms.h): each row's seconds from its figures.
 #include "roofline/step_terms.h"
 
 namespace tierscope::model {
 
-namespace {
-using F = FigureId;
-}  // namespace
+const DecodeTermDef& decode_term(DecodeTerm t) {
+  const int i = static_cast<int>(t);
+  return kDecodeTerms[i >= 0 && i < kDecodeTermCount ? i : 0];
+}
+
+double term_seconds(const DecodeTermDef& t, const Values& v) {
+  double s = 0;
+  for (const FigureId f : t.figures) {
+    if (f == FigureId::Count) break;
+    s += v[f];
+  }
+  return s;
+}
 
 std::vector<StepTerm> step_terms(const Values& v, bool serve) {
-  return {
-      {"weights", v[F::DecodeTWeights]},
-      {"KV and index reads", v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend]},
-      {"compute above the reads", v[F::DecodeTCompute]},
-      {"top-k selection", v[F::DecodeTTopk]},
-      {"MoE all-to-all", v[F::DecodeTA2a]},
-      {"all-reduce", v[F::DecodeTAllreduce]},
-      {"kernel launch floors", v[F::DecodeTOverhead]},
-      {"speculative drafts", v[F::DecodeTDraft]},
-      {"Engram stall", v[F::DecodeTStall]},
-      {"host and scheduler", v[F::DecodeTHost]},
-      {"prefill interleaved", serve ? v[F::ServePrefillShare] : 0.0},
-  };
+  std::vector<StepTerm> out;
+  out.reserve(kDecodeTermCount);
+  for (const DecodeTermDef& t : kDecodeTerms) out.push_back({t.label, t.serve_only && !serve ? 0.0 : term_seconds(t, v)});
+  return out;
 }
 
 }  // namespace tierscope::model

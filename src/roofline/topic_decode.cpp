@@ -4,6 +4,7 @@
 // Sections: compute_decode_step (load, bytes, roofs) · compute_decode_terms (the step's terms) ·
 // compute_decode_rates (step time, tokens per second) · compute_crossover (regula falsi on the roofs) ·
 // describe_decode_experts · describe_decode_bytes · describe_decode_terms · describe_decode_rates.
+#include "roofline/step_terms.h"
 #include "roofline/topics.h"
 
 namespace tierscope::model::topics {
@@ -416,12 +417,17 @@ void describe_decode_rates(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
-  // Each term once: the classes' max(compute, memory, launch floor) carry the kernel floors; the
-  // collectives, top-k, drafts, Engram stall and the host follow.
-  y.set(F::DecodeStepTime, (y.classes_expr(t.step) + q(v[F::DecodeTA2a], "s", "all-to-all") + q(v[F::DecodeTAllreduce], "s", "all-reduce") +
-                            q(v[F::DecodeTTopk], "s", "top-k") + q(v[F::DecodeTDraft], "s", "drafts") + q(v[F::DecodeTStall], "s", "Engram stall") +
-                            q(v[F::DecodeTHost], "s", "host"))
-                               .note(bound_name(t.step)));
+  // Each term once: the classes' max(compute, memory, launch floor) carry the reads, compute and kernel
+  // floors; the terms the roofs do not hold follow, in their places (step_terms.h).
+  Expr step = y.classes_expr(t.step);
+  for (int place = 1;; ++place) {
+    const DecodeTermDef* at = nullptr;
+    for (const DecodeTermDef& d : kDecodeTerms)
+      if (d.formula_place == place) at = &d;
+    if (!at) break;
+    step = std::move(step) + q(v[at->figures[0]], "s", at->formula_name);
+  }
+  y.set(F::DecodeStepTime, std::move(step).note(bound_name(t.step)));
   y.set(F::DecodeTHost, (max_of({(q(t.host_us * 1e-6, "s", "host per step") + q(t.host_per_seq_us * 1e-6, "s") * n(t.batch_replica, "sessions")) -
                                      q(t.gpu_step, "s", "GPU step"),
                                  q(0, "s")}) +

@@ -13,22 +13,17 @@ namespace tierscope::model::topics {
 // 4 × 16,384 13.5 µs, https://github.com/vllm-project/vllm/pull/37421). Hopper and the AMD parts are
 // assumed at 150 G scores/s (about half the HBM bandwidth; no measurement found) with the same call time.
 constexpr double kTopkCallS = 13e-6;
-double topk_keys_per_s(GpuKind g) {
+double topk_keys_per_s(GpuGen g) {
   switch (g) {
-    case GpuKind::B200:
-    case GpuKind::B300:
-    case GpuKind::GB200:
-    case GpuKind::GB300: return 288e9;
-    case GpuKind::H100:
-    case GpuKind::H200:
-    case GpuKind::MI300X:
-    case GpuKind::MI355X:
-    case GpuKind::Count: break;
+    case GpuGen::Blackwell: return 288e9;
+    case GpuGen::Hopper:
+    case GpuGen::Cdna:
+    case GpuGen::Count: break;
   }
   return 150e9;
 }
 
-double topk_rate(const Scenario& s) { return s.engine.topk_gkeys > 0 ? s.engine.topk_gkeys * 1e9 : topk_keys_per_s(s.hw.gpu); }
+double topk_rate(const Scenario& s) { return s.engine.topk_gkeys > 0 ? s.engine.topk_gkeys * 1e9 : topk_keys_per_s(gpu_gen(s.hw.gpu)); }
 double topk_call_s() { return kTopkCallS; }
 
 double topk_select_time(const Ctx& c, double queries) {

@@ -222,7 +222,7 @@ std::vector<Point> replay_grid(const std::vector<Layout>& ls, int input, int out
       } else {
         spec.input = input;
         spec.output = output;
-        spec.range_ratio = 0.2;  // as the replayed anchors (docs/serve.md)
+        spec.range_ratio = kRandomRangeRatio;  // "random" as everywhere: as the replayed anchors (docs/serve.md)
       }
       spec.seed = o.seed;
       spec.prefill = src.prefill_gpus > 0 ? PrefillMode::Pd : o.prefill;  // a recipe with a prefill pool is disaggregated

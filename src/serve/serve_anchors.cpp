@@ -12,9 +12,9 @@ namespace tierscope::serve {
 
 namespace {
 
-// The benchmarks' random datasets draw lengths around the nominal ones; ±20 % is assumed (docs/serve.md),
-// which also keeps fixed lengths from marching in lockstep.
-constexpr double kAnchorRangeRatio = 0.2;
+// The benchmarks' random datasets draw lengths around the nominal ones; the spread "random" means everywhere
+// (kRandomRangeRatio, ±20 %) is assumed (docs/serve.md), which also keeps fixed lengths from marching in lockstep.
+constexpr double kAnchorRangeRatio = kRandomRangeRatio;
 
 }  // namespace
 

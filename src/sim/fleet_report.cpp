@@ -28,18 +28,25 @@ const char* sweep_tier_name(SweepTier t) {
     case SweepTier::Pool: return "pool";
     case SweepTier::Dram: return "dram";
     case SweepTier::Ssd: return "ssd";
+    case SweepTier::Count: break;
   }
   return "pool";
 }
 
 bool parse_sweep_tier(std::string_view text, SweepTier& out) {
-  for (SweepTier t : {SweepTier::Pool, SweepTier::Dram, SweepTier::Ssd}) {
-    if (text == sweep_tier_name(t)) {
-      out = t;
+  for (int i = 0; i < static_cast<int>(SweepTier::Count); ++i) {
+    if (text == sweep_tier_name(static_cast<SweepTier>(i))) {
+      out = static_cast<SweepTier>(i);
       return true;
     }
   }
   return false;
+}
+
+std::string sweep_tiers_text() {
+  std::string out;
+  for (int i = 0; i < static_cast<int>(SweepTier::Count); ++i) out += (i ? ", " : "") + std::string(sweep_tier_name(static_cast<SweepTier>(i)));
+  return out;
 }
 
 std::vector<double> default_sweep_factors() { return {1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, 4, 8, 16}; }

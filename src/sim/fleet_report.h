@@ -20,9 +20,10 @@ struct HitRates {
 HitRates hit_rates(const HourStats& h, bool pool_on);
 
 // Which tier a sweep grows.
-enum class SweepTier : std::uint8_t { Pool, Dram, Ssd };
+enum class SweepTier : std::uint8_t { Pool, Dram, Ssd, Count };
 const char* sweep_tier_name(SweepTier t);  // "pool", "dram", "ssd"
 bool parse_sweep_tier(std::string_view text, SweepTier& out);
+std::string sweep_tiers_text();  // "pool, dram, ssd": what --sweep and a fleet run's sweep take
 
 struct SweepPoint {
   double factor = 1;      // × the scenario's capacity

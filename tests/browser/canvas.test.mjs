@@ -8,9 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openApp, ROOT, settled, useBrowser } from './lib/browser.mjs';
 import { decodePng } from './lib/png.mjs';
+import { PATH_KEYS } from './lib/catalog.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 const FILLED = new Set(['token', 'encoder-layer', 'decoder-layer', 'stream', 'block']);
 
 const env = useBrowser({ setup: () => fs.mkdirSync(SHOTS, { recursive: true }) });

@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { PATH_KEYS } from './lib/catalog.mjs';
 
 const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 const env = useBrowser();
 
 // The CLI's stdout, also when it exits 3 for a setup that cannot run (it still prints the ledger's note).

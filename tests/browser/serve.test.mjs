@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
 import { sameChart } from './lib/same-chart.mjs';
+import { CATALOG } from './lib/catalog.mjs';
 
 const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
 const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
@@ -89,7 +90,7 @@ async function served(page) {
 }
 
 test('a view=serve link replays its settings in the worker: the command line\'s serve of the same link, as tables and a chart', { skip: noCli }, async () => {
-  const SETTINGS = 'concurrency:8,requests:48,lengths:random,range-ratio:0.2,steps:5';
+  const SETTINGS = 'concurrency:8,requests:48,lengths:random,steps:5';
   const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=${SETTINGS}`);
   await served(page);
   assert.equal(await page.$eval('#open-serve', (b) => b.getAttribute('aria-pressed')), 'true');
@@ -134,6 +135,25 @@ test('a view=serve link replays its settings in the worker: the command line\'s 
   await page.click('#open-serve');
   await settled(page);
   assert.equal(await hbmFill(), undefined);
+  assert.deepEqual(errors, []);
+});
+
+// "random" has one meaning: the form's random lengths write the link the command line reads, and the run is
+// `tierscope serve --lengths random` with the same flags, byte for byte: the same spread (the app's default,
+// catalog().serveSettings), never one the page adds of its own.
+test('the form\'s random lengths are the command line\'s --lengths random: the same link, the same run', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:16`);
+  await served(page);
+  const choices = await page.$$eval('#serve-lengths option', (o) => o.map((x) => x.value));
+  assert.deepEqual(choices, CATALOG.serveSettings.find((x) => x.name === 'lengths').choices.map((c) => c.key), 'the menu is the app\'s');
+  await page.selectOption('#serve-lengths', 'random');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.lengths === 'random'; }, null, { timeout: 20000 });
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /serve=concurrency:4,requests:16,lengths:random,steps:8(&|$)/, 'the link says random and nothing more');
+  const flags = JSON.parse(execFileSync(CLI, ['serve', '--preset', 'v41-flash-8xb200', '--set', 'prompt=2048', '--set', 'output=256', '--concurrency', '4',
+    '--requests', '16', '--lengths', 'random', '--steps', '8', '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary, flags);
   assert.deepEqual(errors, []);
 });
 

@@ -4,8 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, useBrowser } from './lib/browser.mjs';
+import { PATH_KEYS } from './lib/catalog.mjs';
 
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 const env = useBrowser();
 
 const stateOf = (page) => page.evaluate(() => window.tierscope.state());
@@ -154,7 +156,8 @@ test('window.tierscope validates its arguments and never throws', async () => {
   assert.equal(r.good.ok, true);
   assert.equal(r.state.path, 'engram');
   assert.equal(r.state.playing, true);
-  for (const k of ['preset', 'overrides', 'path', 'step', 'steps', 'counters', 'ledgerLength']) assert.ok(k in r.state, k);
+  const { preset, overrides, path: shown, step, steps, counters, ledgerLength } = r.state;
+  for (const v of [preset, overrides, shown, step, steps, counters, ledgerLength]) assert.notEqual(v, undefined, JSON.stringify(r.state));
   assert.ok(r.stats.framesDrawn >= 1);
   assert.ok(r.layout === null || typeof r.layout === 'object');
   assert.equal(r.frozen, true);
@@ -170,5 +173,43 @@ test('before the app is ready, calls answer "not ready" instead of throwing', as
   assert.equal(r[0].errors[0].code, 'not-ready');
   assert.equal(r[1].errors[0].code, 'not-ready');
   assert.equal(r[2], null);
+  await page.close();
+});
+
+// state() before `ready` never contradicts the link being opened: it is null until the page has applied the
+// link, then the link's own view (README: window.tierscope). Every task of the start is watched: a script
+// polling from the page's first script on reads each answer the page could give.
+test('state() before ready is null or the link\'s own view, never the app\'s first step', async () => {
+  const page = await env.browser.context.newPage();
+  await page.addInitScript(() => {
+    const seen = (window.__earlyStates = []);
+    const channel = new MessageChannel();
+    let done = false;
+    channel.port1.onmessage = () => {
+      const t = window.tierscope;
+      if (t && !done) {
+        t.ready.then(() => { done = true; });
+        const s = t.state();
+        if (s) seen.push({ path: s.path, step: s.step, hash: s.hash });
+      }
+      if (!done) channel.port2.postMessage(0);
+    };
+    channel.port2.postMessage(0);
+  });
+  const link = 'preset=v41-flash-8xb200&path=decode&step=5&tour=2';
+  await page.goto(`${env.site.url}#${link}`);
+  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  await page.evaluate(() => window.tierscope.ready);
+  const early = await page.evaluate(() => window.__earlyStates);
+  for (const s of early) {
+    assert.equal(s.path, 'decode', JSON.stringify(s));
+    assert.equal(s.step, 5, JSON.stringify(s));
+    assert.match(s.hash, /[&#]?step=5(&|$)/, JSON.stringify(s));
+    assert.match(s.hash, /[&#]?tour=2(&|$)/, JSON.stringify(s));
+  }
+  const now = await stateOf(page);
+  assert.equal(now.step, 5);
+  assert.equal(now.path, 'decode');
+  console.log(`state() answered ${early.length} times before ready, each with the link's view`);
   await page.close();
 });

@@ -5,10 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, settled, useBrowser } from './lib/browser.mjs';
+import { PATH_KEYS } from './lib/catalog.mjs';
 
 const SECONDS = Number(process.env.TIERSCOPE_SOAK_SECONDS || (process.env.TIERSCOPE_LONG_TESTS === '1' ? 600 : 8));
 if (!(SECONDS > 0)) throw new Error(`TIERSCOPE_SOAK_SECONDS: a number of seconds above 0, not ${process.env.TIERSCOPE_SOAK_SECONDS}`);
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 
 const env = useBrowser();
 

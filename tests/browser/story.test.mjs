@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROOT, openApp, settled, useBrowser } from './lib/browser.mjs';
+import { CATALOG } from './lib/catalog.mjs';
 import { decodePng } from './lib/png.mjs';
 import { STEPS, variantFor, stepIndexOfPath } from '../../web/lib/tour.mjs';
 import { scopeWords } from '../../web/lib/figures.mjs';
@@ -61,7 +62,7 @@ function agrees(v, what) {
   // The number the link, seek() and state().step use (from 0), with the range it runs over.
   assert.match(v.status, new RegExp(`step ${v.step} of 0–${v.steps - 1}`), `${what}: the status says the step`);
   assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
-  assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id]).title, `${what}: the walkthrough tells the path`);
+  assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id], CATALOG.decodeTerms).title, `${what}: the walkthrough tells the path`);
   assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
 }
 

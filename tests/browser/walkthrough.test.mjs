@@ -4,9 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openApp, useBrowser } from './lib/browser.mjs';
+import { CATALOG } from './lib/catalog.mjs';
 import path from 'node:path';
 import { ROOT } from './lib/browser.mjs';
-import { STEPS, INTRO, variantFor } from '../../web/lib/tour.mjs';
+import { STEPS, INTRO, variantFor, allVariants, templatesOf, parseTemplate } from '../../web/lib/tour.mjs';
 import { figureWithScope } from '../../web/lib/figures.mjs';
 
 // The app's figure values by id, as the walkthrough reads them to choose a claim (the decode title).
@@ -43,11 +44,18 @@ test('before the app arrives a link\'s walkthrough is real text with placeholder
   await page.close();
 });
 
-// The ledger entry each step talks about (the app decides it: app::open_tour_step, link::tour_entry).
-const OPENS_ON = ['encode', 'weights', 'fetch-rows', 'full', 'restore', 'promote-ssd-dram', 'weights'];
+// The ledger entry each step talks about (the app decides it from its path's row: anim::kPaths, app::open_tour_step).
+const OPENS_ON = CATALOG.paths.map((p) => p.opensOn);
 
 test('the walkthrough end to end: each step opens its path on the entry it talks about', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
+  // Every {arch.field} any wording quotes is a fact the app writes in state().arch (its text, or a name).
+  const arch = (await page.evaluate(() => window.tierscope.state())).arch;
+  for (const s of [INTRO, ...STEPS]) for (const v of allVariants(s, CATALOG.decodeTerms)) for (const t of templatesOf(v)) for (const part of parseTemplate(t)) {
+    if (!part.figure || !part.figure.startsWith('arch.')) continue;
+    const field = part.figure.slice(5);
+    assert.ok(typeof arch.text[field] === 'string' || typeof arch[field] === 'string', `{${part.figure}} is a fact of state().arch`);
+  }
   const ledger = (p) => page.evaluate(() => [...document.querySelectorAll('#ledger-list .entry')].map((b) => b.classList.contains('current')));
   const values = await valuesOf(page);
   for (let i = 0; i < STEPS.length; i++) {
@@ -56,7 +64,7 @@ test('the walkthrough end to end: each step opens its path on the entry it talks
     const s = await page.evaluate(() => window.tierscope.state());
     assert.equal(s.path, STEPS[i].path, `step ${i + 1} plays ${STEPS[i].path}`);
     assert.equal(s.playing, false);
-    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch, (id) => values[id]).title);
+    assert.equal(await page.locator('#tour-title').textContent(), variantFor(STEPS[i], s.arch, (id) => values[id], CATALOG.decodeTerms).title);
     assert.equal(await page.locator('#tour-count').textContent(), `· ${i + 1} of ${STEPS.length}`);
     assert.equal(await page.getAttribute(`#tour-dots li:nth-child(${i + 1}) .dot`, 'aria-current'), 'step');
     const cur = await page.$eval('#ledger-list .entry.current', (b) => Number(b.dataset.index));
@@ -198,9 +206,12 @@ test('a page with no link opens on a plain first screen: the four tiers with the
     text: li.textContent, figs: [...li.querySelectorAll('.fig')].map((b) => [b.dataset.fig, b.textContent]) })));
   assert.deepEqual(tiers.map((t) => t.text.split(':')[0]), ['GPU SRAM', 'GPU HBM', 'Host DRAM', 'NVMe SSD']);
   const figs = await page.evaluate(() => Object.fromEntries(window.tierscope.figures().map((f) => [f.id, f])));
-  const want = [['hw.sram_per_gpu', 'hw.sram_latency'], ['hw.hbm_per_gpu', 'hw.hbm_latency'], ['hw.host_dram', 'hw.host_latency'], ['ssd.capacity', 'hw.ssd_latency']];
-  tiers.forEach((t, k) => {
-    for (const id of want[k]) assert.ok(t.figs.some(([fid]) => fid === id), `${t.text.split(':')[0]} quotes ${id}`);
+  tiers.forEach((t) => {
+    // Its own tier's capacity (bytes) and latency (seconds), as the model's figures say which tier they are of.
+    const name = t.text.split(':')[0].toLowerCase();
+    for (const unit of ['B', 's']) {
+      assert.ok(t.figs.some(([fid]) => figs[fid].unit === unit && figs[fid].tier.toLowerCase() === name), `${name} quotes its own ${unit === 'B' ? 'capacity' : 'latency'}`);
+    }
     // The model's figure, with what it counts unless the words after the chip say it already.
     for (const [id, text] of t.figs) assert.ok([figs[id].text, figureWithScope(figs[id])].includes(text), `${id} shows the model's figure: ${text}`);
   });
@@ -220,7 +231,7 @@ test('a page with no link opens on a plain first screen: the four tiers with the
   assert.equal(await page.textContent('#tour-next'), 'Next: prefill ▶');
   await page.click('#tour-next');
   const values = await valuesOf(page);
-  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[0], s0.arch, (id) => values[id]).title);
+  assert.equal(await page.textContent('#tour-title'), variantFor(STEPS[0], s0.arch, (id) => values[id], CATALOG.decodeTerms).title);
   assert.equal(await page.textContent('#tour-count'), `· 1 of ${STEPS.length}`);
   assert.equal(await page.textContent('#tour-next'), 'Next ▶');
   assert.match(await page.evaluate(() => location.hash), /tour=1(&|$)/);
@@ -264,7 +275,11 @@ test('an imported model with no Engram and no window: those steps say so in one 
   const text = fs.readFileSync(path.join(ROOT, 'tests/data/hf_configs/Qwen3-30B-A3B.json'), 'utf8');
   assert.equal((await page.evaluate((t) => window.tierscope.loadConfig(t), text)).ok, true);
   await page.waitForFunction(() => document.querySelector('#path-list [data-path="engram"] .path-none'));
-  for (const key of ['engram', 'swa-resume']) {
+  // The paths the app says this model has nothing for (its catalog's `applies`): Engram and the window's resume.
+  const none = await page.evaluate(() => window.tierscope.catalog().paths.filter((p) => !p.applies).map((p) => p.key));
+  assert.equal(none.length, 2, JSON.stringify(none));
+  assert.ok(none.includes('engram') && none.includes('swa-resume'), JSON.stringify(none));
+  for (const key of none) {
     assert.match(await page.textContent(`#path-list [data-path="${key}"]`), /none in this model/, `${key} is marked as having nothing to play`);
   }
   assert.doesNotMatch(await page.textContent('#path-list [data-path="decode"]'), /none in this model/);

@@ -10,9 +10,25 @@ function show(v) {
   return 'a' + (typeof v === 'object' ? 'n object' : ' ' + typeof v);
 }
 
+// How a refusal's message reads, in the app's pieces (catalog().errorWording, base/errors.h's kErrorWording),
+// so the page's own early refusals read as the app's. Until the catalog arrives (a call before the app is
+// ready) the same pieces as the build's catalog had them (the unit test holds the two equal).
+const BUILT_WORDING = Object.freeze({ message: '{field}: {value} is not allowed ({code})', allowed: '; allowed: {allowed}', value: "'{value}'", emptyValue: '(empty)', emptyField: 'input' });
+let wording = BUILT_WORDING;
+export function setErrorWording(w) { wording = w && typeof w.message === 'string' ? w : BUILT_WORDING; }
+export const builtErrorWording = () => BUILT_WORDING;
+
+// The message of a refusal {code, field, value, allowed}, as the app's Error::message() writes it.
+export function errorMessage({ code, field, value, allowed }) {
+  const fill = (words, slots) => words.replace(/\{(\w+)\}/g, (m, name) => (name in slots ? slots[name] : m));
+  const shown = value === '' ? wording.emptyValue : fill(wording.value, { value });
+  const m = fill(wording.message, { field: field || wording.emptyField, value: shown, code });
+  return allowed ? m + fill(wording.allowed, { allowed }) : m;
+}
+
 export function argError(code, argument, value, allowed) {
   const v = show(value);
-  return { code, field: argument, value: v, allowed, message: `${argument}: '${v}' is not allowed (${code}); allowed: ${allowed}` };
+  return { code, field: argument, value: v, allowed, message: errorMessage({ code, field: argument, value: v, allowed }) };
 }
 
 export const fail = (...e) => ({ ok: false, errors: e });
@@ -77,8 +93,9 @@ export function checkChart(name, options, keys) {
 }
 
 // runFleet(options): optionally {trace: text of a Mooncake-format trace, traceName: a name for notices,
-// sweep: '' | 'pool' | 'dram' | 'ssd'}. The app checks the trace line by line.
-export function checkFleetOptions(options, maxTraceChars) {
+// sweep: one of `sweeps`, the app's (catalog().fleetSweeps keys; '' for none)}. The app checks the trace
+// line by line.
+export function checkFleetOptions(options, maxTraceChars, sweeps = []) {
   if (options === undefined) return null;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return argError('wrong-type', 'options', options, 'an object such as {trace, traceName, sweep}');
   for (const k of Object.keys(options)) {
@@ -88,6 +105,9 @@ export function checkFleetOptions(options, maxTraceChars) {
   if (trace !== undefined && typeof trace !== 'string') return argError('wrong-type', 'trace', trace, 'the text of a trace (JSON lines)');
   if (typeof trace === 'string' && trace.length > maxTraceChars) return argError('too-large', 'trace', `${trace.length} characters`, `at most ${maxTraceChars} characters`);
   if (traceName !== undefined && (typeof traceName !== 'string' || traceName.length > 200 || /[<>"'`]/.test(traceName))) return argError('wrong-type', 'traceName', traceName, 'a file name of at most 200 characters without markup');
-  if (sweep !== undefined && !['', 'pool', 'dram', 'ssd'].includes(sweep)) return argError('bad-enum', 'sweep', sweep, "'', pool, dram or ssd");
+  if (sweep !== undefined && !sweeps.includes(sweep)) {
+    const names = sweeps.map((k) => (k === '' ? "''" : k));
+    return argError('bad-enum', 'sweep', sweep, names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join(''));
+  }
   return null;
 }

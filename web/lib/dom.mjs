@@ -63,3 +63,19 @@ function morphNode(o, n) {
   for (const a of n.attributes) setAttr(o, a.name, a.value);
   morphChildren(o, n);
 }
+
+// Fills a <select> with the app's choices ({key, label}, as the catalog lists them), once per list: the
+// menus' entries are the app's, never the page's.
+export function fillSelect(select, choices) {
+  const list = Array.isArray(choices) ? choices : [];
+  const want = list.map((c) => `${c.key}\t${c.label}`).join('\n');
+  if (select.dataset.choices === want) return;
+  const doc = select.ownerDocument;
+  select.replaceChildren(...list.map((c) => {
+    const o = doc.createElement('option');
+    o.value = c.key;
+    o.textContent = c.label || c.key;
+    return o;
+  }));
+  select.dataset.choices = want;
+}

@@ -7,6 +7,7 @@
 import { refusalNotice } from './notices.mjs';
 import { argError, fail } from './api.mjs';
 import { MAX_TRACE_BYTES, fleetRecord, fleetStatus } from './panel-status.mjs';
+import { fillSelect } from './dom.mjs';
 
 export { MAX_TRACE_BYTES, sliceStats } from './panel-status.mjs';
 const MAX_SLICES_KEPT = 20000;             // the slices' record for stats() and the tests (a day is a few hundred)
@@ -138,6 +139,7 @@ export function createFleetView({ S, $, el, win, notices, refresh, announce }) {
     $('fleet-overload').hidden = !f.overloadText;
     $('fleet-mode').textContent = f.mode === 'trace' && F.trace ? `Replaying ${F.trace.name}.` : f.mode === 'synthetic' ? 'Synthetic traffic from the scenario\'s workload keys.' : '';
     $('fleet-synthetic').hidden = f.mode !== 'trace';
+    fillSelect($('fleet-sweep'), S.catalog && S.catalog.fleetSweeps);  // the app's sweeps (catalog().fleetSweeps)
     $('fleet-sweep').value = F.sweep;
     // A run for the scenario on screen, unless the last one for it was refused or cancelled.
     const hash = S.state.scenarioHash;

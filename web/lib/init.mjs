@@ -17,6 +17,7 @@ import { createShare } from './share.mjs';
 import { createEmbed } from './embed.mjs';
 import { createConfigImport } from './config-import.mjs';
 import { createApi } from './public-api.mjs';
+import { setErrorWording } from './api.mjs';
 import { createPanelLoader, createPanelSlot } from './panel-slot.mjs';
 import { createCanvasTools } from './canvas-tools.mjs';
 
@@ -65,7 +66,7 @@ export function init(win) {
     // The names follow the model (its kind, its parts); a new batch or context keeps them.
     const modelKey = `${S.state.presetLabel}|${JSON.stringify(S.state.arch || null)}`;
     const renamed = modelKey !== S.modelKey;
-    if (renamed) { S.modelKey = modelKey; S.catalog = S.bridge.catalog(); }
+    if (renamed) { S.modelKey = modelKey; S.catalog = S.bridge.catalog(); setErrorWording(S.catalog && S.catalog.errorWording); }
     // The figures are read again as the views ask for them (no sources: the downloads carry those).
     S.figures.invalidate();
     if (renamed) {
@@ -158,6 +159,8 @@ export function init(win) {
         // app's own step for a frame and move the text below it twice.
         const movedEarly = S.earlyTourChosen && S.earlyTour + 1 !== earlyTour(win.location.hash, STEPS.length);
         S.lastHash = null;
+        // From here on state() answers: the link is applied in this task, before any answer is read.
+        S.linkApplied = true;
         parts.share.applyLocationHash();
         parts.walkthrough.render();
         // The build's text is the default scenario's: tables of another (a link's) are read afresh, and the

@@ -1,5 +1,6 @@
 // The embed's postMessage protocol: checks the sender (only the parent window, optionally only listed
 // origins) and the shape of each command before anything runs. Data is only ever read, never evaluated.
+import { argError } from './api.mjs';
 
 export const COMMANDS = Object.freeze({
   play: { path: 'string?' },
@@ -13,18 +14,8 @@ export const COMMANDS = Object.freeze({
 const ENVELOPE = new Set(['tierscope', 'cmd', 'id']);
 const MAX_STRING = 256;
 
-function err(code, field, value, allowed) {
-  const v = typeof value === 'string' ? (value.length > 60 ? value.slice(0, 60) + '…' : value) : safeText(value);
-  return { code, field, value: v, allowed, message: `${field}: '${v}' is not allowed (${code}); allowed: ${allowed}` };
-}
-function safeText(v) {
-  if (v === undefined) return 'undefined';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  if (typeof v === 'function') return 'a function';
-  return String(v).slice(0, 60);
-}
+// A refusal, shaped and worded as window.tierscope's (and so as the app's own).
+const err = argError;
 
 // Origins listed in the frame's own URL (?origin=https://a.example,https://b.example). Entries that are
 // not exact origins are dropped, so "*" or a path cannot widen the rule by accident.

@@ -32,6 +32,7 @@ export function createPageState({ embed = false, framed = false } = {}) {
   const S = {
     embed, framed,
     ready: false,          // the app has drawn its first frame
+    linkApplied: false,    // the page has applied its link: window.tierscope.state() answers from then on
     failed: false,         // a start-up failure is on screen
     bridge: null,
     catalog: null,         // names and labels from the app (ui::catalog_json), for the current scenario

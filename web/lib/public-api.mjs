@@ -18,8 +18,10 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     return out;
   }
 
+  // null until the page has applied its link (web/lib/init.mjs): before that the app holds its own first
+  // view, which the link is about to change, and an answer from it would contradict the link.
   function state() {
-    if (!S.ready) return null;
+    if (!S.ready || !S.linkApplied) return null;
     const s = b().state();
     if (!s) return null;
     return {
@@ -142,7 +144,7 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
     // fleet panel's script may still be arriving); a refused trace names its line.
     async runFleet(options) {
       if (!S.ready || !fleet) return notReady('runFleet');
-      const bad = checkFleetOptions(options, MAX_TRACE_BYTES);
+      const bad = checkFleetOptions(options, MAX_TRACE_BYTES, ((S.catalog && S.catalog.fleetSweeps) || []).map((x) => x.key));
       if (bad) return fail(bad);
       const f = await panel('runFleet');
       if (!f.view) return f.failed;

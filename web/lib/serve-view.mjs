@@ -6,7 +6,7 @@
 // steps. Every number and word of the result comes from the replay (the worker's answer).
 import { refusalNotice } from './notices.mjs';
 import { kitMissing, withChartKit } from './chart-kit-loader.mjs';
-import { setText } from './dom.mjs';
+import { fillSelect, setText } from './dom.mjs';
 import { serveRecord, serveStatus } from './panel-status.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
@@ -63,15 +63,23 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     return r;
   }
 
-  // The form from the link's settings, and the scenario's own values where the settings name none.
+  // The app's settings (catalog().serveSettings): each one's range, default and a menu's choices, the same
+  // defaults the command line's `serve` takes.
+  const setting = (name) => ((S.catalog && S.catalog.serveSettings) || []).find((x) => x.name === name) || null;
+
+  // The form from the link's settings, and the scenario's own values where the settings name none. Menus
+  // and ranges are the app's.
   function fillForm() {
     const set = new Map(readSettings(S.state.serve));
     const hints = S.state.serveDefaults || {};
     for (const f of FIELDS) {
       const input = $(f.id);
+      const def = setting(f.name);
+      if (input.localName === 'select') fillSelect(input, def && def.choices);
+      else if (def && def.kind !== 'choice') { input.min = String(def.min); input.max = String(def.max); }
       if (doc.activeElement === input) continue;  // not under the reader's typing
       const v = set.has(f.name) ? set.get(f.name) : '';
-      if (input.localName === 'select') input.value = v || (f.name === 'prefill' ? 'auto' : 'fixed');
+      if (input.localName === 'select') input.value = v || (def ? def.default : '');
       else input.value = v;
       if (input.localName === 'input' && hints[f.name] !== undefined) input.placeholder = String(hints[f.name]);
     }
@@ -81,11 +89,11 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const form = {};
     for (const f of FIELDS) {
       const v = String($(f.id).value).trim();
-      form[f.name] = (f.name === 'prefill' && v === 'auto') || (f.name === 'lengths' && v === 'fixed') ? '' : v;
+      // A menu left at the app's default names nothing: the link then stays as short as the app writes it.
+      const def = setting(f.name);
+      form[f.name] = $(f.id).localName === 'select' && def && v === def.default ? '' : v;
     }
-    // Random lengths read the engines' usual ±20 % unless the link gave a range.
     const kept = new Map(readSettings(S.state.serve));
-    if (form.lengths === 'random' && !kept.has('range-ratio')) form['range-ratio'] = '0.2';
     if (!kept.has('steps')) form.steps = String(DEFAULT_STEPS);
     return mergeSettings(S.state.serve, form);
   }

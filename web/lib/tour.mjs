@@ -14,44 +14,36 @@ const hasWindow = (a) => Number(a.window) > 0;
 const any = () => true;
 const hasFp4 = (a) => !a.kv_format || /fp4/i.test(String(a.kv_format));
 
-// The terms a decode step's time splits into (the app's decode.t_* figures), with the words a title uses
-// for the largest: a claim about what dominates the step follows the model's own breakdown. Steps that
-// make such a claim say `costs: true` (the page reads these figures for them).
-export const DECODE_TERMS = Object.freeze([
-  ['decode.t_weights', 'reading weights'],
-  ['decode.t_overhead', 'kernels waiting at their launch floor'],
-  ['decode.t_allreduce', 'all-reduce between GPUs'],
-  ['decode.t_a2a', 'the MoE all-to-all'],
-  ['decode.t_index', 'index reads'],
-  ['decode.t_gather', 'KV gathers'],
-  ['decode.t_window', 'window reads'],
-  ['decode.t_append', 'KV writes'],
-  ['decode.t_compute', 'compute'],
-  ['decode.t_topk', 'top-k selection'],
-  ['decode.t_draft', 'drafting'],
-  ['decode.t_stall', 'waiting on Engram rows'],
-]);
+// The terms a decode step's time splits into are the app's (catalog().decodeTerms: {key, label, words, figures}),
+// the rows the breakdown chart stacks and `tierscope chart breakdown` prints: a claim about what dominates the
+// step names the largest of those, in the app's words for it, so the walkthrough, the chart and the command
+// line name the same term. Steps that make such a claim say `costs: true` (the page reads these figures for them).
 
-// The largest term of the decode step, {id, words}, from `value(id)` (a number, or undefined before the
-// figures are read or when the setup cannot run); null when no term is known.
-export function largestDecodeTerm(value) {
+// The largest term of the decode step, {key, words, figures} (figures: its parts that take any time), from
+// `value(id)` (a number, or undefined before the figures are read or when the setup cannot run) and the
+// catalog's `terms`; null when no term is known. A term's seconds are its figures summed in order, as the app
+// sums them; the first of equal terms wins, as in the app's order.
+export function largestDecodeTerm(value, terms) {
+  const read = (id) => (typeof value === 'function' ? value(id) : undefined);
   let best = null;
-  for (const [id, words] of DECODE_TERMS) {
-    const v = typeof value === 'function' ? value(id) : undefined;
-    if (typeof v === 'number' && Number.isFinite(v) && v > 0 && (!best || v > best.v)) best = { id, words, v };
+  for (const t of Array.isArray(terms) ? terms : []) {
+    const parts = t.figures.map(read);
+    if (!parts.length || !parts.every((v) => typeof v === 'number' && Number.isFinite(v))) continue;
+    const seconds = parts.reduce((sum, v) => sum + v, 0);
+    if (seconds > 0 && (!best || seconds > best.seconds)) best = { key: t.key, words: t.words, figures: t.figures.filter((id, k) => parts[k] > 0), seconds };
   }
-  return best ? { id: best.id, words: best.words } : null;
+  return best ? { key: best.key, words: best.words, figures: best.figures } : null;
 }
 
 // "Decode: one token, mostly kernel launch floor" — or a title that claims nothing before the numbers are known.
-const decodeTitle = (lead) => (a, value) => {
-  const top = largestDecodeTerm(value);
+const decodeTitle = (lead) => (a, value, terms) => {
+  const top = largestDecodeTerm(value, terms);
   return top ? `Decode: ${lead}, mostly ${top.words}` : `Decode: ${lead}, and where its time goes`;
 };
-// The sentence naming the step's largest term, with its figure.
-const decodeLargest = (a, value) => {
-  const top = largestDecodeTerm(value);
-  return top ? ` The largest part of the {decode.step_time} step is ${top.words}: {${top.id}}.` : '';
+// The sentence naming the step's largest term, with its figures (a term of several parts names each).
+const decodeLargest = (a, value, terms) => {
+  const top = largestDecodeTerm(value, terms);
+  return top ? ` The largest part of the {decode.step_time} step is ${top.words}: ${top.figures.map((id) => `{${id}}`).join(' + ')}.` : '';
 };
 
 // Plain words for the terms this model's text and canvas use, each said once on the first screen.
@@ -130,7 +122,7 @@ export const STEPS = Object.freeze([
         when: isMoe,
         title: decodeTitle('one token'), look: 'the MoE weights streaming from HBM',
         body: [
-          (a, value) => 'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights (in a mixture of experts each token uses only a few of each layer\'s expert networks): {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}.' + decodeLargest(a, value) + ' That is about {decode.tokens_per_s} for the instance.',
+          (a, value, terms) => 'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights (in a mixture of experts each token uses only a few of each layer\'s expert networks): {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}.' + decodeLargest(a, value, terms) + ' That is about {decode.tokens_per_s} for the instance.',
           (a) => (isSparse(a)
             ? 'The attention reads are small beside it: CSA2, the sparse attention, gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
             : 'The attention reads the KV of every earlier token, {decode.kv_bytes} per step at this context; unlike the weights, that grows with the context.'),
@@ -140,7 +132,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: decodeTitle('one token through all of the weights'), look: 'the dense weights streaming from HBM',
         body: [
-          (a, value) => 'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}.' + decodeLargest(a, value) + ' That is about {decode.tokens_per_s} for the instance.',
+          (a, value, terms) => 'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}.' + decodeLargest(a, value, terms) + ' That is about {decode.tokens_per_s} for the instance.',
           'Reading the KV cache of every earlier token adds {decode.kv_bytes} per step at this context, and grows with it.',
         ],
       },
@@ -227,7 +219,7 @@ export const STEPS = Object.freeze([
         when: isMoe,
         title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
         body: [
-          (a, value) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value),
+          (a, value, terms) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value, terms),
           (a) => 'A bigger batch shares each expert among more tokens ({decode.distinct_experts} per layer here)' +
             (isSparse(a) ? ', while full-pool index scans grow with the context.' : ', while the KV reads grow with every session\'s context.') +
             ' With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
@@ -237,7 +229,7 @@ export const STEPS = Object.freeze([
         when: any,
         title: 'The step budget', look: 'how the step\'s time divides as batch and context grow',
         body: [
-          (a, value) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value),
+          (a, value, terms) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value, terms),
           'A bigger batch reads the same dense weights once for more tokens, while the KV reads grow with every session\'s context. With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
         ],
       },
@@ -262,14 +254,11 @@ export const FLEET_CARD = Object.freeze({
   ],
 });
 
-// The model facts the wording can quote ({arch.field}); each is a number or a short name in state().arch.
-export const ARCH_SLOTS = Object.freeze(['layers', 'encoder_layers', 'decoder_layers', 'q_heads', 'kv_heads', 'head_dim',
-  'kv_lora', 'window', 'experts', 'experts_per_token', 'shared_experts', 'engram_layers', 'kv_format']);
-
 // One wording with its model-dependent parts chosen: titles and paragraphs may be functions of the model
-// (`a`) and of the scenario's figure values (`value(id)`, a number or undefined).
-function resolve(v, a, value) {
-  const pick = (p) => (typeof p === 'function' ? p(a, value) : p);
+// (`a`), of the scenario's figure values (`value(id)`, a number or undefined) and of the catalog's decode
+// terms (`terms`).
+function resolve(v, a, value, terms) {
+  const pick = (p) => (typeof p === 'function' ? p(a, value, terms) : p);
   return { title: pick(v.title), look: pick(v.look), body: v.body.map(pick), list: (v.list || []).map(pick), after: (v.after || []).map(pick) };
 }
 
@@ -277,37 +266,29 @@ function resolve(v, a, value) {
 export const templatesOf = (w) => [...w.body, ...w.list, ...w.after];
 
 // The wording of a step for a model (`arch` from state().arch; null before the app has loaded: the story of
-// the default model) and its figures' values (`value(id)`; omitted: no claim that needs them).
+// the default model), its figures' values (`value(id)`; omitted: no claim that needs them) and the catalog's
+// decode terms (`terms`, catalog().decodeTerms; omitted: no claim about the largest).
 // Returns { title, look, body: [template, …], list: [template, …], after: [template, …] }.
-export function variantFor(step, arch, value) {
+export function variantFor(step, arch, value, terms = []) {
   const a = arch && typeof arch === 'object' ? arch : { family: 'encoder-decoder', attention: 'csa2', moe: true, engram: true, sparse: true, window: 1 };
   const v = step.variants.find((x) => x.when(a)) || step.variants[step.variants.length - 1];
-  return resolve(v, a, typeof value === 'function' ? value : () => undefined);
+  return resolve(v, a, typeof value === 'function' ? value : () => undefined, terms);
 }
 
 // Every wording of a step, for checks over all of them (each function tried with each model kind and with
-// figures whose largest decode term differs).
-export function allVariants(step) {
+// figures that make each of the catalog's decode terms, `terms`, the largest).
+export function allVariants(step, terms = []) {
   const kinds = [];
   for (const family of ['encoder-decoder', 'decoder-only'])
     for (const attention of ['csa2', 'mla', 'gqa', 'mha', 'mqa', 'latent'])
       for (const moe of [true, false]) kinds.push({ family, attention, moe, sparse: attention === 'csa2', engram: moe, window: moe ? 1 : 0 });
-  const values = [() => undefined, ...DECODE_TERMS.map(([id]) => (x) => (x === id ? 2 : 1))];
+  const values = [() => undefined, ...terms.map((t) => (x) => (t.figures.includes(x) ? 100 : 1))];
   const seen = new Map();
   for (const a of kinds) for (const value of values) for (const v of step.variants) {
-    const w = resolve(v, a, value);
+    const w = resolve(v, a, value, terms);
     seen.set(JSON.stringify(w), w);
   }
   return [...seen.values()];
-}
-
-// Whether a path has anything to play for this model (the Engram lookup needs Engram tables, the session
-// resume a sliding window); unknown before the app has loaded.
-export function pathApplies(path, arch) {
-  if (!arch || typeof arch !== 'object') return true;
-  if (path === 'engram') return hasEngram(arch);
-  if (path === 'swa-resume') return hasWindow(arch);
-  return true;
 }
 
 // The walkthrough step that tells a path, or -1.
@@ -330,10 +311,10 @@ export function parseTemplate(template) {
   return parts;
 }
 
-// Every figure id (not arch slots) the walkthrough's wordings use.
-export function slotIds(steps = [INTRO, ...STEPS, FLEET_CARD]) {
+// Every figure id (not arch slots) the walkthrough's wordings use, with the catalog's decode terms `terms`.
+export function slotIds(steps = [INTRO, ...STEPS, FLEET_CARD], terms = []) {
   const ids = new Set();
-  for (const s of steps) for (const v of allVariants(s)) for (const p of templatesOf(v)) {
+  for (const s of steps) for (const v of allVariants(s, terms)) for (const p of templatesOf(v)) {
     for (const part of parseTemplate(p)) if (part.figure && !part.figure.startsWith('arch.')) ids.add(part.figure);
   }
   return [...ids];

@@ -2,7 +2,7 @@
 // shows (one story on screen): the path on screen, or the fleet view's day of traffic while that is open,
 // in the wording for this model (state().arch), with this scenario's numbers from the app's figures; the
 // list's names come from the app's catalog.
-import { STEPS, INTRO, FLEET_CARD, DECODE_TERMS, parseTemplate, variantFor, stepIndexOfPath, templatesOf, pathApplies } from './tour.mjs';
+import { STEPS, INTRO, FLEET_CARD, parseTemplate, variantFor, stepIndexOfPath, templatesOf } from './tour.mjs';
 
 // The walkthrough's first screen (before step 1) as a step index, and the app's walkthrough step for it
 // (`tour=intro`).
@@ -28,8 +28,10 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   // A figure's value for wordings that choose their claim from the numbers (undefined until read, or where
   // the setup cannot run).
   const figureValue = (id) => { const f = S.figures.get(id); return f && f.feasible !== false && typeof f.value === 'number' ? f.value : undefined; };
+  // The decode step's terms as the app splits it (the breakdown chart's bars); none before the app arrives.
+  const terms = () => (S.catalog && S.catalog.decodeTerms) || [];
   const stepAt = (i) => (i === INTRO_INDEX ? INTRO : STEPS[i]);
-  const wordsAt = (i) => variantFor(stepAt(i), arch(), figureValue);
+  const wordsAt = (i) => variantFor(stepAt(i), arch(), figureValue, terms());
   const countText = (i) => (i === INTRO_INDEX ? '· before step 1' : `· ${i + 1} of ${STEPS.length}`);
   // The step on screen is the app's (state().tour, which the app keeps with the path on screen): its first
   // screen, or the step that tells the path on screen. Before the app arrives: the step a link names, or the
@@ -85,9 +87,9 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     // step's terms are read too, whichever step shows: the step that names its largest cost chooses its
     // words from them, and the dots name every step.
     if (S.ready) {
-      S.figures.pick(slotsOf(variantFor(step, arch(), figureValue)).concat(DECODE_TERMS.map(([id]) => id), shown.id ? [shown.id] : []));
+      S.figures.pick(slotsOf(variantFor(step, arch(), figureValue, terms())).concat(terms().flatMap((t) => t.figures), shown.id ? [shown.id] : []));
     }
-    const words = variantFor(step, arch(), figureValue);
+    const words = variantFor(step, arch(), figureValue, terms());
     setText($('tour-count'), fleet ? '· the fleet view' : countText(i));
     setText($('tour-title'), words.title);
     const templates = templatesOf(words);
@@ -183,10 +185,10 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
         'aria-label': 'The animations appear when the model has loaded' }, [el('span', { text: '…' })]))));
       return;
     }
-    // A path with nothing to play for this model (no Engram, no sliding window) stays in the list and says
-    // so; choosing it shows the walkthrough's line on what the model would do with one.
+    // A path with nothing to play for this model (no Engram, no sliding window: the app's catalog says which)
+    // stays in the list and says so; choosing it shows the walkthrough's line on what the model would do with one.
     list.replaceChildren(...paths.map((p) => {
-      const applies = pathApplies(p.key, arch());
+      const applies = p.applies !== false;
       return el('li', {}, el('button', {
         type: 'button', class: applies ? 'path' : 'path none', 'data-path': p.key, disabled: !S.ready,
         'aria-pressed': S.state && S.state.path === p.key ? 'true' : 'false',

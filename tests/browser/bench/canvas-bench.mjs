@@ -3,6 +3,7 @@
 // idle, and the WebAssembly heap before and after.
 // usage: node tests/browser/bench/canvas-bench.mjs [--seconds 10]
 import { launch, serveSite } from '../lib/browser.mjs';
+import { PATH_KEYS } from '../lib/catalog.mjs';
 
 const args = process.argv.slice(2);
 let seconds = 10;
@@ -12,7 +13,8 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!(seconds >= 1 && seconds <= 600)) { console.error('--seconds: 1 to 600'); process.exit(2); }
 
-const PATHS = ['prefill', 'decode', 'engram', 'csa2-modes', 'swa-resume', 'prefix-cache', 'step-budget'];
+// Every path of the app, in its order (catalog().paths).
+const PATHS = PATH_KEYS;
 const SIZES = [[1280, 800], [1920, 1080]];
 const stats = (page) => page.evaluate(() => window.tierscope.stats());
 

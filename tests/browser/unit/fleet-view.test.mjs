@@ -12,6 +12,7 @@ import { createPageState } from '../../../web/lib/page-state.mjs';
 import { createNotices } from '../../../web/lib/notices-view.mjs';
 import { createFleetView, traceNotice, sliceStats, MAX_TRACE_BYTES } from '../../../web/lib/fleet-view.mjs';
 import { checkFleetOptions } from '../../../web/lib/api.mjs';
+import { CATALOG } from '../lib/catalog.mjs';
 
 const IDS = ['notices', 'announce', 'open-fleet:button', 'fleet-panel:section', 'fleet-for', 'fleet-progress:progress', 'fleet-status', 'fleet-cancel:button',
   'fleet-run:button', 'fleet-live', 'fleet-counters:dl', 'fleet-total', 'fleet-overload', 'fleet-mode', 'fleet-trace:input', 'fleet-synthetic:button', 'fleet-sweep:select'];
@@ -235,9 +236,12 @@ test('words and numbers: the trace notice quotes the app, slice statistics stay 
   assert.equal(traceNotice([], 'a.jsonl', {}), null);
   const s = sliceStats([{ events: 10, ms: 1 }, { events: 20, ms: 7 }, { events: 30, ms: 3 }]);
   assert.deepEqual(s, { count: 3, events: 60, p95Ms: 7, maxMs: 7 });
-  assert.equal(checkFleetOptions(undefined, 10), null);
-  assert.equal(checkFleetOptions({ sweep: 'pool' }, 10), null);
-  assert.equal(checkFleetOptions({ sweep: 'hbm' }, 10).code, 'bad-enum');
+  const sweeps = CATALOG.fleetSweeps.map((x) => x.key);  // the app's (catalog().fleetSweeps)
+  assert.equal(checkFleetOptions(undefined, 10, sweeps), null);
+  for (const sweep of sweeps) assert.equal(checkFleetOptions({ sweep }, 10, sweeps), null);
+  const hbm = checkFleetOptions({ sweep: 'hbm' }, 10, sweeps);
+  assert.equal(hbm.code, 'bad-enum');
+  assert.equal(hbm.allowed, "'', pool, dram or ssd");
   assert.equal(checkFleetOptions({ trace: 5 }, 10).code, 'wrong-type');
   assert.equal(checkFleetOptions({ trace: 'x'.repeat(11) }, 10).code, 'too-large');
   assert.equal(checkFleetOptions({ colour: 'red' }, 10).code, 'unknown-key');

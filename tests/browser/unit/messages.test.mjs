@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCommand, parseOrigins, senderAllowed, reply } from '../../../web/lib/messages.mjs';
-import { checkPath, checkStep, checkParam, checkSpeed } from '../../../web/lib/api.mjs';
+import { checkPath, checkStep, checkParam, checkSpeed, argError, errorMessage, setErrorWording, builtErrorWording } from '../../../web/lib/api.mjs';
+import { CATALOG, PATH_KEYS } from '../lib/catalog.mjs';
 
 test('messages that are not ours are ignored (null), ours are checked field by field', () => {
   for (const d of [null, 'play', 42, [], { type: 'play' }, { tierscope: 'event' }]) assert.equal(parseCommand(d), null);
@@ -38,10 +39,11 @@ test('origin rules: only the parent window, and only listed origins when a list 
 });
 
 test('window.tierscope argument checks name the argument, the value and what is allowed', () => {
-  const keys = ['prefill', 'decode'];
+  const keys = PATH_KEYS;  // the catalog's paths, as window.tierscope checks them
   assert.equal(checkPath(undefined, keys), null);
-  assert.equal(checkPath('decode', keys), null);
-  assert.deepEqual(checkPath('warp', keys), { code: 'bad-enum', field: 'path', value: 'warp', allowed: 'prefill, decode', message: "path: 'warp' is not allowed (bad-enum); allowed: prefill, decode" });
+  assert.equal(checkPath(keys[1], keys), null);
+  const allowed = keys.join(', ');
+  assert.deepEqual(checkPath('warp', keys), { code: 'bad-enum', field: 'path', value: 'warp', allowed, message: `path: 'warp' is not allowed (bad-enum); allowed: ${allowed}` });
   assert.equal(checkPath(7, keys).code, 'wrong-type');
   assert.equal(checkStep(0, 10), null);
   assert.equal(checkStep(10, 10).allowed, '0 to 9');
@@ -59,4 +61,19 @@ test('window.tierscope argument checks name the argument, the value and what is 
   assert.equal(checkSpeed(2), null);
   assert.equal(checkSpeed(0).code, 'out-of-range');
   assert.equal(checkSpeed('fast').code, 'wrong-type');
+});
+
+// One wording for refusals: the page's early checks write their messages from the app's pieces
+// (catalog().errorWording, base/errors.h), and the pieces the page starts with are the app's too.
+test('the page words a refusal as the app does, from the app\'s pieces', () => {
+  assert.deepEqual(builtErrorWording(), CATALOG.errorWording, 'the pieces before the catalog arrives are the catalog\'s');
+  setErrorWording(CATALOG.errorWording);
+  // The app's own message for the same refusal (the CLI prints it as "tierscope: …").
+  assert.equal(argError('bad-enum', 'path', 'warp', 'prefill, decode').message, "path: 'warp' is not allowed (bad-enum); allowed: prefill, decode");
+  assert.equal(errorMessage({ code: 'not-ready', field: 'play', value: '', allowed: '' }), 'play: (empty) is not allowed (not-ready)');
+  assert.equal(errorMessage({ code: 'markup', field: '', value: 'x', allowed: '' }), "input: 'x' is not allowed (markup)");
+  // Other pieces, other words: nothing of the wording is the page's own.
+  setErrorWording({ ...CATALOG.errorWording, message: '{code} {field}={value}' });
+  assert.equal(errorMessage({ code: 'bad-enum', field: 'path', value: 'warp', allowed: '' }), "bad-enum path='warp'");
+  setErrorWording(CATALOG.errorWording);
 });

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refusalNotice, adjustmentNotice, collapsedLine, notesNotice, infeasibleNotice } from '../../../web/lib/notices.mjs';
+import { CATALOG } from '../lib/catalog.mjs';
 
 // What the app's catalog says for each code (ui::catalog_json "errorCodes").
 const REASONS = { 'wrong-type': 'has the wrong type', 'out-of-range': 'is out of range' };
@@ -10,7 +11,8 @@ const REASONS = { 'wrong-type': 'has the wrong type', 'out-of-range': 'is out of
 const err = (field, code, value = 'x', allowed = '') => ({ field, code, value, allowed });
 
 test('one notice names every refused key of a link, each once, and says the defaults apply', () => {
-  const keys = ['ctx', 'batch', 'prompt', 'gpu', 'path', 'step', 'speed', 'tour'];
+  // Four of the scenario's keys and four of the view's, as the app's catalog lists them.
+  const keys = [...CATALOG.sweepKeys.slice(0, 4).map((k) => k.key), ...CATALOG.linkKeys.slice(0, 4)];
   const n = refusalNotice([...keys.map((k) => err(k, 'out-of-range')), err('ctx', 'out-of-range')], 'link');
   assert.deepEqual(n.items.map((x) => x.field), keys);
   assert.match(n.summary, /8 settings.*default/);

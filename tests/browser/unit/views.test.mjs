@@ -7,7 +7,7 @@ import { pageWith, fakeWindow } from './fake-dom.mjs';
 import { makeEl, makeById } from '../../../web/lib/dom.mjs';
 import { createPageState, createTimings } from '../../../web/lib/page-state.mjs';
 import { createFigures } from '../../../web/lib/figures.mjs';
-import { DECODE_TERMS } from '../../../web/lib/tour.mjs';
+import { CATALOG, PATH_KEYS } from '../lib/catalog.mjs';
 import { createNotices } from '../../../web/lib/notices-view.mjs';
 import { createLedgerView, exportName } from '../../../web/lib/ledger-view.mjs';
 import { createHeader } from '../../../web/lib/header-view.mjs';
@@ -44,7 +44,7 @@ function setup({ ready = true } = {}) {
     exportText: (what, format, tier = '', object = '') => { calls.push(['export', what, format, tier, object]); return { ok: true, errors: [], text: `${what}.${format}:${tier}:${object}` }; },
     pause: () => calls.push(['pause']), seek: (i) => calls.push(['seek', i]), play: () => calls.push(['play']), setPath: (p) => calls.push(['setPath', p]),
     // The app opens a walkthrough step in one operation: its path, on screen as state().tour and .path.
-    openTourStep: (n, play) => { calls.push(['openTourStep', n, play]); S.state = { ...(S.state || {}), tour: n, path: ['prefill', 'decode', 'engram'][n - 1] || 'prefill', view: '' }; return { ok: true, errors: [] }; },
+    openTourStep: (n, play) => { calls.push(['openTourStep', n, play]); S.state = { ...(S.state || {}), tour: n, path: PATH_KEYS[n - 1] || PATH_KEYS[0], view: '' }; return { ok: true, errors: [] }; },
     step: () => ({ ok: true, errors: [] }), setSpeed: () => ({ ok: true, errors: [] }),
     applyScenario: (hash) => { calls.push(['applyScenario', hash]); return { ok: true, errors: [] }; },
     chart: (name, options) => { calls.push(['bridge.chart', name]); return { ok: true, errors: [], chart: { chart: name, options: JSON.parse(options), from: 'app' } }; },
@@ -64,7 +64,7 @@ function setup({ ready = true } = {}) {
   S.state = { path: 'decode', scenarioHash: 'preset=v41-flash-8xb200', step: 1, steps: 2, speed: 1, playing: false, pathLabel: 'Decode step', presetLabel: 'DeepSeek V4.1 Flash · 8×B200', preset: 'v41-flash-8xb200', layoutText: '8×B200 · two TP4 instances',
     counterText: { globalKvTokens: '131,072', globalKvBytes: '116.7 MB', swaKvTokens: '128', swaKvBytes: '3.1 MB', engramRows: '6,144' }, tModelText: '1.6 ms', totalText: '1.62 ms',
     feasible: true, infeasible: '', infeasibleErrors: [], entrySentence: 'KV is read.', adjustmentsSeq: 0, adjustments: [], viewHash: 'preset=v41-flash-8xb200&path=decode&step=1' };
-  S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown', 'fleet-hits'], fleetChartLabels: [{ key: 'fleet-hits', label: 'Hits' }], paths: [{ key: 'decode', label: 'Decode step', summary: '' }],
+  S.catalog = { errorCodes: { 'bad-syntax': 'cannot be read' }, charts: ['roofline', 'sweep', 'breakdown', 'fleet-hits'], fleetChartLabels: [{ key: 'fleet-hits', label: 'Hits' }], paths: [{ key: 'decode', label: 'Decode step', summary: '' }], decodeTerms: CATALOG.decodeTerms,
     speeds: [{ value: 0.25, label: '¼×' }, { value: 1, label: '1×' }], counters: [{ key: 'global', label: 'Global KV', scope: 'per GPU', applies: true }, { key: 'swa', label: 'SWA KV', scope: 'per GPU', applies: true },
       { key: 'engram', label: 'Engram rows', scope: 'so far', applies: true }, { key: 'policy', label: 'CSA2 policy', scope: '', applies: true }] };
   const $ = makeById(doc), el = makeEl(doc);
@@ -242,13 +242,14 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.equal(t.$('path-list').querySelectorAll('button.path').length, 7, 'a waiting row per path, so the list does not grow');
   assert.match(t.$('path-list').querySelector('button').getAttribute('aria-label'), /appear when the model has loaded/);
   t.S.ready = true;
+  t.S.catalog = { paths: CATALOG.paths, decodeTerms: CATALOG.decodeTerms };  // read with the app's first state
   const asked = [];
   t.S.figures = createFigures((ids) => { asked.push(ids); return [{ id: 'prefill.flop', text: '4.19 TFLOP', label: 'x', formula: 'f' }].filter((f) => !ids.length || ids.includes(f.id)); });
   w.render();
   assert.equal(asked.length, 1, 'one read for the step\'s numbers');
   // This step's numbers and the decode step's terms (the dots name every step, and the decode step's title
   // names its largest term), nothing else.
-  const decodeTerms = DECODE_TERMS.map(([id]) => id);
+  const decodeTerms = CATALOG.decodeTerms.flatMap((t) => t.figures);
   const own = asked[0].filter((id) => !decodeTerms.includes(id));
   assert.ok(own.length > 0 && own.length < 10 && own.includes('prefill.flop'), 'only the numbers this step shows');
   assert.deepEqual(asked[0].filter((id) => decodeTerms.includes(id)), decodeTerms, 'and the terms the dots\' titles choose from');

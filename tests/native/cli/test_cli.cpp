@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "codec/json_codec.h"
 #include "evidence/anchors.h"
 #include "model/presets.h"
@@ -34,6 +35,14 @@ bool fake_read(const std::string& path, std::string& text, std::string& why) {
   }
   if (path == "full.json") {
     text = model::scenario_to_json(model::default_scenario());
+    return true;
+  }
+  if (path == "one-run.csv") {
+    // A measured-runs file of one aggregated run (the columns validate needs).
+    text =
+        "id,model_path,system,backend,backend_version,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,"
+        "pp_size,attention_dp_size,moe_tp_size,moe_ep_size,silicon_ttft_ms,silicon_tpot_ms\n"
+        "r1,meta-llama/Llama-3.1-8B-Instruct,h100_sxm,trtllm,,,agg,1024,128,,,4,1,1,1,1,1,40,4\n";
     return true;
   }
   if (path == "Qwen3-8B/config.json" || path == "mamba.json") {
@@ -343,4 +352,38 @@ TEST_CASE("cli: check-card JSON carries the numbers as the page shows them") {
   CHECK(o.out.find("\"claims\": [") != std::string::npos);
   CHECK(o.out.find("\"value_text\": ") != std::string::npos);
   CHECK(o.out.find("\"band\": ") != std::string::npos);
+}
+
+// A command is one row (cli/commands.h): its name parses to it, its line is in the help, it runs through
+// the dispatch, and the flags that need a scenario (or a config.json) go with exactly the rows that say so.
+TEST_CASE("cli: every command's row names, documents, runs and refuses flags as it says") {
+  const std::string help = run({"--help"}).out;
+  for (const cli::CommandDef& c : cli::commands()) {
+    INFO(c.name);
+    std::vector<std::string_view> args = {c.name};
+    const cli::ParseResult parsed = cli::parse_args(args);
+    CHECK(parsed.options.command == c.id);
+    CHECK(&cli::command_def(c.id) == &c);
+    CHECK(help.find("\n  " + std::string(c.usage) + " ") != std::string::npos);
+    // Run it as the shortest invocation the command takes; it answers (a usage refusal says why).
+    const Output o = c.id == cli::Command::Chart ? run({c.name, "roofline"})
+                     : c.id == cli::Command::Ledger ? run({c.name, "--path", "decode"})
+                     : c.id == cli::Command::Sweep ? run({c.name, "--over", "batch=1,2"})
+                     : c.id == cli::Command::Fleet ? run({c.name, "--hours", "0.01"})
+                     : c.id == cli::Command::Serve ? run({c.name, "--concurrency", "2", "--requests", "4"})
+                     : c.id == cli::Command::Validate ? run({c.name, "one-run.csv"})
+                                                   : cli::run_cli(args, fake_read);
+    CHECK(o.exit_code == cli::kExitOk);
+    CHECK(!o.out.empty());
+    const std::vector<std::string_view> with_hash = {c.name, "--hash", "#preset=v41-flash-8xb200"};
+    const bool hash_refused = !cli::parse_args(with_hash).errors.empty() && cli::parse_args(with_hash).errors[0].field == "--hash";
+    CHECK(hash_refused == !c.scenario);
+    const std::vector<std::string_view> with_config = {c.name, "--config", "Qwen3-8B/config.json"};
+    bool config_refused = false;
+    for (const auto& e : cli::parse_args(with_config).errors) config_refused = config_refused || e.field == "--config";
+    CHECK(config_refused == !c.config);
+  }
+  const Output unknown = run({"warp"});
+  CHECK(unknown.exit_code == cli::kExitUsage);
+  for (const cli::CommandDef& c : cli::commands()) CHECK(unknown.err.find(c.name) != std::string::npos);
 }

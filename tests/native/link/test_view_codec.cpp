@@ -2,6 +2,8 @@
 // rest applies, and the walkthrough step kept consistent with the path.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -112,8 +114,44 @@ TEST_CASE("view codec: tour=intro names the walkthrough's first screen, on step 
   CHECK(bad[0].allowed.find("intro") != std::string::npos);
 }
 
-TEST_CASE("view codec: the view keys are the model's view keys, so the scenario codec skips them") {
-  for (const char* k : {"path", "step", "speed", "panels", "embed", "t", "view", "tour"}) CHECK(is_view_key(k));
+TEST_CASE("view codec: one row per view key reads it, writes it back and names it in what a link may hold") {
+  // Each row's key is a view key, none is a scenario key, and each written one is offered by name.
+  const std::string allowed = link_keys_allowed_text();
+  for (const LinkKey& k : link_keys()) {
+    INFO(k.key);
+    CHECK(is_view_key(k.key));
+    CHECK_FALSE(is_scenario_key(k.key));
+    CHECK(k.parse != nullptr);
+    if (k.write) CHECK(allowed.find(std::string(" ") + std::string(k.key)) != std::string::npos);
+  }
+  CHECK(is_view_key("cmp_ctx"));
+  CHECK_FALSE(is_view_key("cmp_"));
+  CHECK_FALSE(is_view_key("ctx"));
+  // A link whose every view key is set reads back to the same view, key by key: a row that parsed a key
+  // but did not write it (or wrote another) would lose it here.
+  ViewState v;
+  Errors none;
+  const std::string link = "preset=v41-flash-8xb200&ctx=2048&path=decode&step=3&speed=2&panels=scenario,card&view=serve&"
+                           "sweep=decode.step_time:ctx&serve=concurrency:8&cmp=v41-flash-8xb200&cmp_batch=4&embed=1&tour=2";
+  REQUIRE(parse_view(link, v, none));
+  CHECK(view_to_hash(v) == link);
+  std::string written;
+  for (const LinkKey& k : link_keys())
+    if (k.write) written += std::string(k.key) + ",";
+  std::size_t given = 0;
+  for (const LinkKey& k : link_keys()) given += k.write && link.find("&" + std::string(k.key) + "=") != std::string::npos;
+  CHECK(given == static_cast<std::size_t>(std::count(written.begin(), written.end(), ',')));
+  // A key that is neither the scenario's nor the view's is named with what a link may hold instead.
+  Errors unknown;
+  CHECK_FALSE(parse_view("preset=v41-flash-8xb200&warp=9&ctx=2048", v, unknown));
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].field == "warp");
+  CHECK(unknown[0].code == ErrorCode::UnknownKey);
+  CHECK(unknown[0].allowed == allowed);
+  CHECK(v.scenario.work.ctx == 2048);
+}
+
+TEST_CASE("view codec: path and panel keys by index") {
   CHECK(path_index("csa2-modes") == 3);
   CHECK(path_index("nope") == -1);
   CHECK(panel_index("figures") == 4);

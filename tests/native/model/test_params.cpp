@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "model/engine.h"
 #include "scenario_helpers.h"
 
 using namespace tierscope::model;
@@ -70,4 +71,45 @@ TEST_CASE("params: find_param matches whole keys only") {
   CHECK(find_param(std::string_view("ctx\0", 4)) == nullptr);
   CHECK(find_param(std::string_view("c\0x", 3)) == nullptr);
   for (const ParamDef& p : params()) CHECK(find_param(p.key) == &p);
+}
+
+// A GPU, a host link and a storage format are each one row of their catalog (catalogs.h): the row's key is
+// the choice a link or `--set` names, and choosing it reads that row's facts and sources, never a neighbour's.
+TEST_CASE("each catalog row is the choice its key names, with its own facts and source") {
+  const ParamDef& gpu = *find_param("gpu");
+  REQUIRE(gpu.enum_count == kGpuCount);
+  for (int i = 0; i < kGpuCount; ++i) {
+    const GpuInfo& row = kGpus[i];
+    INFO(row.key);
+    CHECK(param_allowed(gpu).find(row.key) != std::string::npos);
+    Scenario s = preset("v41-flash-8xb200");
+    Error e;
+    REQUIRE(set_param_text(s, gpu, row.key, e));
+    CHECK(&gpu_info(s.hw.gpu) == &row);
+    CHECK(get_param_text(s, gpu) == row.key);
+    CHECK(hbm_gb_per_gpu(s.hw) == row.hbm_gb);
+    CHECK(gpu_gen(s.hw.gpu) == row.gen);
+    CHECK(std::string(input_provenance(s, "hbm_gb").source) == row.source);  // 0: the catalog row's
+    CHECK(gpu_index(row.key) == i);
+    CHECK(std::string(row.label).size() > 0);
+  }
+  const ParamDef& link = *find_param("host_link");
+  REQUIRE(link.enum_count == static_cast<int>(std::size(kLinks)));
+  for (const LinkInfo& row : kLinks) {
+    Scenario s = preset("v41-flash-8xb200");
+    Error e;
+    REQUIRE(set_param_text(s, link, row.key, e));
+    CHECK(&link_info(s.hw.host_link) == &row);
+    CHECK(host_gbps(s.hw) == row.gbps);
+  }
+  for (const char* key : {"kv_fmt", "experts_fmt", "engram_fmt"}) {
+    const ParamDef& fmt = *find_param(key);
+    REQUIRE(fmt.enum_count == static_cast<int>(std::size(kFormats)));
+    for (const FormatInfo& row : kFormats) {
+      Scenario s = preset("v41-flash-8xb200");
+      Error e;
+      REQUIRE(set_param_text(s, fmt, row.key, e));
+      CHECK(&format_info(static_cast<NumFormat>(get_param_number(s, fmt))) == &row);
+    }
+  }
 }

@@ -164,7 +164,7 @@ TEST_CASE("presets: the measured points' models add up to their published totals
     CHECK(s.model.experts_fmt == NumFormat::FP4_G32);
     CHECK(s.model.dense_fmt == NumFormat::BF16);
     CHECK(s.engine.kind == EngineKind::Trtllm);
-    CHECK(s.hw.gpu == GpuKind::H200);
+    CHECK(s.hw.gpu == gpu_kind("h200"));
     CHECK(s.hw.gpus == 1);
   }
   // Qwen3-235B-A22B card (https://huggingface.co/Qwen/Qwen3-235B-A22B): 235B total, 22B activated.
@@ -189,7 +189,7 @@ TEST_CASE("presets: the measured points' models add up to their published totals
     check_params(c.values[F::ParamsActiveDecode], 3.3e9, "Qwen3-30B-A3B active");
     CHECK(s.model.experts_fmt == NumFormat::FP4_G16);
     CHECK(s.model.kv_fmt == NumFormat::FP8);
-    CHECK(s.hw.gpu == GpuKind::B200);
+    CHECK(s.hw.gpu == gpu_kind("b200"));
     CHECK(s.hw.gpus == 1);
   }
   // DeepSeek-R1-0528 NVFP4: the V3 model (671B) with NVFP4 experts and FP8 KV, DEP8 on 8 B200.

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "cli/cli.h"
+#include "codec/serve_spec.h"
 
 using namespace tierscope;
 
@@ -110,4 +112,31 @@ TEST_CASE("serve cli: a link's serve settings run as the flags would, the flags 
   REQUIRE(chart.exit_code == cli::kExitOk);
   CHECK(chart.out.rfind("percentile,ttft,tpot,itl,e2e\n0,", 0) == 0);
   CHECK(chart.out.find("\n100,") != std::string::npos);
+}
+
+// "random" lengths have one meaning: ±kRandomRangeRatio around the mean unless a range is given, for the
+// command line's flag and for a link's setting (the page's Serve panel writes the link), so the same link
+// gives the same run everywhere, and the link spells it one way.
+TEST_CASE("serve cli: random lengths mean the same spread from a flag and from a link") {
+  const std::vector<std::string_view> base = {"serve", "--preset", "v41-flash-8xb200", "--concurrency", "4", "--requests", "16", "--input", "2048",
+                                              "--output", "64", "--format", "json"};
+  auto with = [&](std::vector<std::string_view> extra) {
+    std::vector<std::string_view> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const cli::Output plain = with({"--lengths", "random"});
+  REQUIRE(plain.exit_code == cli::kExitOk);
+  const std::string ratio = model::num_exact(serve::kRandomRangeRatio);
+  CHECK(plain.out == with({"--lengths", "random", "--range-ratio", ratio}).out);
+  CHECK(plain.out != with({"--lengths", "random", "--range-ratio", "0"}).out);  // the spread does change the run
+  const cli::Output link = run({"serve", "--hash", "#preset=v41-flash-8xb200&view=serve&serve=concurrency:4,requests:16,input:2048,output:64,lengths:random",
+                                "--format", "json"});
+  REQUIRE(link.exit_code == cli::kExitOk);
+  CHECK(link.out == plain.out);
+  // The link spells the default spread by leaving it out.
+  std::string canonical;
+  REQUIRE(serve::serve_settings_known("lengths:random,range-ratio:" + ratio, &canonical));
+  CHECK(canonical == "lengths:random");
+  CHECK(serve::ServeSpec{}.range_ratio == serve::kRandomRangeRatio);
 }

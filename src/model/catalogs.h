@@ -1,0 +1,149 @@
+// The hardware and storage-format catalogs: one row per GPU, host link and number format, each row holding
+// its key, so a key can never load another row's facts. The parameter registry (params.cpp) names the
+// choices of `gpu`, `host_link` and the formats from these rows; nothing else lists them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace tierscope::model {
+
+// Where a number comes from. Every input and every figure carries one. Assumed: a value of ours with the
+// reason in its source text; Override: a value the user set; Measured: a third party's measurement.
+enum class Provenance : std::uint8_t { Paper, Engine, ThirdParty, Derived, Card, Assumed, Override, Measured, Count };
+const char* provenance_name(Provenance p);  // "paper/config", "engine docs", ..., "assumed", "override"
+
+// GPU generations the engine profiles distinguish: kernels and launch paths differ by generation, not by SKU.
+enum class GpuGen : std::uint8_t { Hopper, Blackwell, Cdna, Count };
+
+// ---------------------------------------------------------------------------------------------
+// GPUs. A row holds everything the model reads of a GPU; adding a GPU is one row here (its key is what
+// links, presets, scenario files and `--set gpu=` name it by), plus its sources.
+struct GpuInfo {
+  const char* key;      // stable: links, scenario files and the CLI name the GPU by it ("b200")
+  const char* label;    // "B200"; the figures say the part up to its first space ("H200 SXM" → "H200")
+  GpuGen gen;           // picks the engine profiles (model/engine.cpp) and the top-k select rate
+  double hbm_gb;        // usable capacity as deployed
+  double hbm_tbps;      // HBM bandwidth
+  double sram_mb;       // L2 / last-level on-chip cache
+  double sram_tbps;     // aggregate on-chip bandwidth (register file + shared memory class)
+  double fp8_pflops;    // dense FP8
+  double fp4_pflops;    // dense FP4 (0: no FP4 units; FP8 rate applies)
+  double link_gbps;     // scale-up link (NVLink / Infinity Fabric) per GPU, per direction
+  int domain;           // GPUs reachable over that link (8 in an HGX board, 72 in an NVL72 rack)
+  int node_gpus;        // GPUs per node (a server, or a compute tray of a rack)
+  double reg_ns, l1_ns, l2_ns;  // on-chip access latencies: register file, L1/shared memory, L2
+  Provenance provenance;
+  const char* source;   // where each number comes from (FACTS sections and URLs)
+};
+
+// HBM capacity "as deployed" where the fact sheets give it. Scale-up links are per GPU and per direction
+// (NVIDIA's headline NVLink figures add both directions). Latencies of the on-chip levels: FACTS §2.2.
+inline constexpr GpuInfo kGpus[] = {
+    {"h100", "H100 SXM", GpuGen::Hopper, 80, 3.35, 50, 33, 1.979, 0, 450, 8, 8, 0.5, 17.5, 175, Provenance::ThirdParty,
+     "FACTS §2.1-2.2: https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; https://fp4-site.pages.dev/silicon/gpu-memory-hierarchy/ ; "
+     "FACTS-parallel §2.1 (NVLink 4, 450 GB/s per direction), §5.1 (989 TF BF16 / 1,979 TF FP8 dense)"},
+    {"h200", "H200 SXM", GpuGen::Hopper, 141, 4.8, 50, 33, 1.979, 0, 450, 8, 8, 0.5, 17.5, 175, Provenance::ThirdParty,
+     "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 ; FACTS-parallel §2.1, §5.1: https://datacrunch.io/blog/deepseek-v3-llm-nvidia-h200-gpu-inference-benchmarking"},
+    {"b200", "B200", GpuGen::Blackwell, 180, 8.0, 126, 37, 4.5, 9.0, 900, 8, 8, 0.5, 19.6, 150, Provenance::Paper,
+     "FACTS §2.1, §2.2: https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html ; L2 and latencies: "
+     "https://chipsandcheese.com/p/nvidias-b200-keeping-the-cuda-juggernaut ; FACTS-parallel §2.1 (NVLink 5, 900 GB/s per direction), "
+     "§5.1: https://hmc-tech.com/gpus/nvidia-b200-vs-nvidia-b100 (4.5 PF FP8 / 9 PF FP4 dense)"},
+    {"b300", "B300", GpuGen::Blackwell, 268, 8.0, 126, 37, 4.5, 15.0, 900, 8, 8, 0.5, 19.6, 150, Provenance::ThirdParty,
+     "FACTS §2.1: https://www.yobitel.com/knowledge-base/nvidia-b300 ; https://aws.amazon.com/ec2/instance-types/p6/ (268 GB as deployed); "
+     "FACTS-parallel §5.1: https://fibermall.com/blog/?p=17161 (FP8 4.5 PF; FP4 13-18 PF as sources differ, 15 taken); L2 and latencies as B200"},
+    {"gb200", "GB200 (per GPU)", GpuGen::Blackwell, 192, 8.0, 126, 37, 5.0, 10.0, 900, 72, 4, 0.5, 19.6, 150, Provenance::Engine,
+     "FACTS-parallel §1.6: https://www.lmsys.org/blog/2026-02-19-gb300-longctx (0.75 × HBM − 40 GB = 104 GB KV pool, so 192 GB); "
+     "§2.1: https://docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html (NVL72, 900 GB/s per direction); "
+     "§5.1: https://hmc-tech.com/gpu/nvidia-gb200-vs-nvidia-h100-sxm (5 PF FP8 / 10 PF FP4 per GPU); 4 GPUs per compute tray"},
+    {"gb300", "GB300 (per GPU)", GpuGen::Blackwell, 288, 8.0, 126, 37, 4.5, 15.0, 900, 72, 4, 0.5, 19.6, 150, Provenance::Engine,
+     "FACTS-parallel §1.6: https://www.lmsys.org/blog/2026-02-19-gb300-longctx (0.75 × HBM − 40 GB = 176 GB KV pool, so 288 GB); "
+     "§2.1: https://docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html ; "
+     "§5.1: https://itkb.uw.cz/2026/06/nvidia-h200-vs-b300-precisions-cores.html (FP8 4.5 PF; FP4 13-18 PF, 15 taken); 4 GPUs per compute tray"},
+    {"mi300x", "MI300X", GpuGen::Cdna, 192, 5.3, 256, 30, 2.61, 0, 448, 8, 8, 0.5, 20, 250, Provenance::ThirdParty,
+     "FACTS §2.1: https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; FACTS-parallel §2.1: "
+     "https://www.wheelersnetwork.com/2024/01/ (7 Infinity Fabric links × 64 GB/s per direction); Infinity Cache, on-chip bandwidth, "
+     "latencies and FLOPS: vendor datasheet values, assumed (not in the fact sheets)"},
+    {"mi355x", "MI355X", GpuGen::Cdna, 288, 8.0, 256, 30, 5.0, 10.0, 538, 8, 8, 0.5, 20, 250, Provenance::ThirdParty,
+     "FACTS §2.1: https://aiwiki.ai/wiki/amd_instinct_mi355x ; FACTS-parallel §2.1: https://humeconsulting.co/amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale ; "
+     "§5.1: https://www.world-today-news.com/?p=7253162 (~5 PF FP8, 10 PF MXFP4); on-chip figures assumed"},
+};
+constexpr int kGpuCount = static_cast<int>(std::size(kGpus));
+
+// A GPU is its row's index in kGpus (stored as one byte, like the other choices of the registry).
+enum class GpuKind : std::uint8_t {};
+const GpuInfo& gpu_info(GpuKind g);
+
+// The row of `key`, or -1.
+constexpr int gpu_index(std::string_view key) {
+  for (int i = 0; i < kGpuCount; ++i)
+    if (key == kGpus[i].key) return i;
+  return -1;
+}
+// Not constexpr: a gpu_kind() that reaches it is not a constant, so a key naming no row does not compile.
+inline void no_gpu_has_this_key() {}
+// The GPU named `key`, for keys written in the code (a default, a test).
+consteval GpuKind gpu_kind(std::string_view key) {
+  const int i = gpu_index(key);
+  if (i < 0) no_gpu_has_this_key();
+  return static_cast<GpuKind>(i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage formats: value bits plus an optional scale every `scale_group` values, in NumFormat order.
+struct FormatInfo {
+  const char* key;     // URL/JSON name, e.g. "fp4_g16"
+  const char* label;   // e.g. "FP4 E2M1 + E4M3/16"
+  double value_bits;   // bits per stored value
+  int scale_group;     // values per scale (0 = no stored scale)
+  double scale_bytes;  // bytes per scale
+};
+// Scales follow the released kernels' layouts (fact sheet §1.4.4) and weight checkpoints (§1.4.7).
+inline constexpr FormatInfo kFormats[] = {
+    {"bf16", "BF16", 16, 0, 0},
+    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0},
+    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1},
+    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1},
+    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1},
+    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4},
+    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1},
+    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1},
+};
+
+// ---------------------------------------------------------------------------------------------
+// Host links (GPU ↔ host DRAM), in HostLink order.
+struct LinkInfo {
+  const char* key;
+  const char* label;
+  double gbps;     // GB/s per direction
+  double lat_us;   // DMA / load latency
+  Provenance provenance;
+  const char* source;
+};
+// At the rate a DMA copy achieves per direction, not the line rate: CPU offload must not look free
+// (DESIGN.md, what users ask for, #4).
+inline constexpr LinkInfo kLinks[] = {
+    {"pcie5", "PCIe 5.0 x16", 50, 1.5, Provenance::Engine,
+     "FACTS-parallel §2.2: https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html (H100 DMA ≈ 50 GB/s one way, 79 % of 63 GB/s); "
+     "FACTS §2.3: DMA latency ~1-5 µs, https://knlb.pages.dev/ai/numbers.html"},
+    {"pcie6", "PCIe 6.0 x16", 101, 1.5, Provenance::Assumed,
+     "assumed: PCIe 5's measured 79 % of line rate applied to PCIe 6's 128 GB/s (FACTS-parallel §2.2 found no GPU↔host measurement); "
+     "https://glennklockwood.com/garden/processors/B200"},
+    {"c2c", "NVLink-C2C", 450, 1.0, Provenance::ThirdParty,
+     "FACTS-parallel §2.2: https://datacrunch.io/blog/data-movement-in-the-nvidia-gh200-grace-hopper-superchip (450 GB/s per direction, "
+     "nominal: no copy measurement found); latency assumed"},
+    {"cxl", "CXL Type-3 memory", 64, 0.25, Provenance::ThirdParty,
+     "FACTS §2.3: https://sampooni.github.io/kv-cache-docs/appendix/f-cxl-technology.html ; https://www.nextplatform.com/2022/12/05/just-how-bad-is-cxl-memory-latency/"},
+};
+
+// The keys of a catalog's rows, in order: the parameter registry's choices for it.
+template <class Row, std::size_t N>
+constexpr std::array<const char*, N> keys_of(const Row (&rows)[N]) {
+  std::array<const char*, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = rows[i].key;
+  return out;
+}
+
+}  // namespace tierscope::model
