@@ -33,7 +33,9 @@ std::span<const char* const> hf_families();
 // unknown family, a field of the wrong type, a missing field that decides memory or time, or layers the
 // scenario cannot describe are errors naming the field, the value and what is allowed; on any error
 // `out` is left untouched and every problem found is listed.
-bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& out, Errors& errors);
+// `quant_json`: the hf_quant_config.json a publisher ships beside config.json (NVIDIA ModelOpt checkpoints state
+// their NVFP4 / FP8 formats and KV cache format there), or empty.
+bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& out, Errors& errors, std::string_view quant_json = {});
 
 // Replaces the model of `s` by the file's and keeps its hardware, layout and workload. Where the new
 // model needs it, tp, dp, ep and redundant are re-spread over the same GPUs and speculative decoding is
@@ -41,7 +43,7 @@ bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& 
 // "config:NAME" and carries the file's sources (Scenario::origin). All or nothing: on error `s` is
 // untouched.
 bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_hint, Errors& errors,
-                     std::vector<std::string>& notes);
+                     std::vector<std::string>& notes, std::string_view quant_json = {});
 
 // [SECTION] the loaded model's name (hf_config_names.cpp)
 

@@ -10,7 +10,10 @@ namespace tierscope::model::hf {
 Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optional<long long>& window) {
   Layout l;
   l.kind.assign(static_cast<std::size_t>(layers), 'D');
+  l.span.assign(static_cast<std::size_t>(layers), 0);
+  l.ratio.assign(static_cast<std::size_t>(layers), 1);
   l.fields = "num_hidden_layers (every layer attends over the whole context)";
+  if (read_hybrid_layout(r, fam, layers, max_pos, window, l)) return l;
   window = r.param_int("sliding_window", "n_win", false, "tokens in the sliding window");
   const Reader::Found types = r.look("layer_types");
   if (types.v && !types.v->is_null()) {
@@ -96,6 +99,7 @@ Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optio
         }
         break;
       }
+      default:  // the 2026 families read their layouts in hf_hybrid.cpp
       case Fam::Llama:
       case Fam::DeepseekV2:
       case Fam::DeepseekV3:
@@ -125,7 +129,8 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
   std::vector<bool> moe(static_cast<std::size_t>(layers), true);
   switch (fam) {
     case Fam::Qwen2Moe:
-    case Fam::Qwen3Moe: {
+    case Fam::Qwen3Moe:
+    case Fam::Qwen35Moe: {
       // transformers: MoE where the layer is not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
       const long long step = r.integer("decoder_sparse_step", 1, 4096, false, "every how many layers one is MoE").value_or(1);
       const std::vector<long long> only = r.int_list("mlp_only_layers", 0, layers - 1).value_or(std::vector<long long>{});
@@ -135,7 +140,11 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
       break;
     }
     case Fam::DeepseekV2:
-    case Fam::DeepseekV3: {
+    case Fam::DeepseekV3:
+    case Fam::DeepseekV32:
+    case Fam::GlmMoeDsa:
+    case Fam::KimiK2:
+    case Fam::KimiLinear: {
       // transformers: MoE from first_k_dense_replace on, where i % moe_layer_freq == 0.
       const long long first = r.integer("first_k_dense_replace", 0, 4096, false, "leading dense layers").value_or(0);
       const long long freq = r.integer("moe_layer_freq", 1, 4096, false, "every how many layers one is MoE").value_or(1);

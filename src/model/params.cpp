@@ -14,7 +14,8 @@ namespace {
 
 const char* const kGpuKeys[] = {"h100", "h200", "b200", "b300", "gb200", "gb300", "mi300x", "mi355x"};
 const char* const kLinkKeys[] = {"pcie5", "pcie6", "c2c", "cxl"};
-const char* const kFmtKeys[] = {"bf16", "fp8", "fp8_g32", "fp8_g64", "fp8_b1024", "fp8_b128", "fp4_g16", "fp4_g32"};
+const char* const kFmtKeys[] = {"bf16",     "fp8",      "fp8_g32",  "fp8_g64",  "fp8_b1024", "fp8_b128",  "fp4_g16",
+                                "fp4_g32",  "fp32",     "fp8_s128", "int4_g32", "int4_g64",  "int4_g128", "int4_g128z"};
 const char* const kAttnKeys[] = {"mha", "mla", "latent"};
 const char* const kComputeKeys[] = {"fp8", "fp4", "formats"};
 static_assert(sizeof kComputeKeys / sizeof *kComputeKeys == static_cast<int>(ComputeFormat::Count));
@@ -120,15 +121,58 @@ bool same_modes(const Scenario& a, const Scenario& b) {
   if (x.layer_count != y.layer_count) return false;
   for (int i = 0; i < x.layer_count; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    // As the text does: a ratio counts only for layers that store KV.
+    // As the text does: a ratio counts only for layers that store KV, a span only for sliding and chunked ones.
     if (x.layers[k].mode != y.layers[k].mode) return false;
     if (owns_kv(x.layers[k].mode) && x.layers[k].ratio != y.layers[k].ratio) return false;
+    const bool spans = x.layers[k].mode == LayerMode::SwaOnly || x.layers[k].mode == LayerMode::Chunked;
+    if (spans && x.layers[k].span != y.layers[k].span) return false;
   }
   return true;
 }
 
 bool parse_modes(Scenario& s, std::string_view text, std::string& why) { return layers_from_text(s.model, text, why); }
 std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
+
+// The feed-forward block of each layer, one letter each: M routed experts, D a dense FFN, - none; empty:
+// the first dense_layers dense and the rest MoE (every model without a per-layer list).
+constexpr char kFfnLetters[] = {'?', 'D', 'M', '-'};
+bool parse_ffn(Scenario& s, std::string_view text, std::string& why) {
+  ModelArch& m = s.model;
+  if (text.empty()) {
+    m.ffn_count = 0;
+    m.ffn = {};
+    return true;
+  }
+  if (text.size() > static_cast<std::size_t>(kMaxLayers)) {
+    why = "at most " + std::to_string(kMaxLayers) + " layers";
+    return false;
+  }
+  std::array<FfnKind, kMaxLayers> out{};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    FfnKind k = FfnKind::Rule;
+    for (int j = 1; j < static_cast<int>(FfnKind::Count); ++j)
+      if (text[i] == kFfnLetters[j]) k = static_cast<FfnKind>(j);
+    if (k == FfnKind::Rule) {
+      why = "letter " + std::to_string(i) + " is not one of M D -";
+      return false;
+    }
+    out[i] = k;
+  }
+  m.ffn = out;
+  m.ffn_count = static_cast<int>(text.size());
+  return true;
+}
+std::string format_ffn(const Scenario& s) {
+  std::string out;
+  for (int i = 0; i < s.model.ffn_count; ++i) out += kFfnLetters[static_cast<int>(s.model.ffn[static_cast<std::size_t>(i)]) % 4];
+  return out;
+}
+bool same_ffn(const Scenario& a, const Scenario& b) {
+  if (a.model.ffn_count != b.model.ffn_count) return false;
+  for (int i = 0; i < a.model.ffn_count; ++i)
+    if (a.model.ffn[static_cast<std::size_t>(i)] != b.model.ffn[static_cast<std::size_t>(i)]) return false;
+  return true;
+}
 
 #define TS_FIELD(expr) [](Scenario& s) -> void* { return &s.expr; }
 #define TS_REAL(key, group, unit, lo, hi, desc, expr) \
@@ -205,6 +249,7 @@ const ParamDef kParams[] = {
     TS_REAL("host_per_seq_us", Layout, "µs", 0, 100000, "host time per running request per decode step (0 = the engine's default)", engine.host_per_seq_us),
     TS_REAL("host_res_us", Layout, "µs", 0, 1000000, "host time per decode step that overlap never hides (0 = the engine's default)", engine.host_res_us),
     TS_REAL("topk_gkeys", Layout, "G keys/s", 0, 100000, "top-k selection rate over candidate scores (0 = the GPU's radix-select rate)", engine.topk_gkeys),
+    TS_INT("state_ckpt", Layout, "tokens", 0, 16777216, "tokens between the recurrent-state checkpoints the prefix cache keeps for linear-attention layers (0 = the engine's)", engine.state_ckpt),
     TS_REAL("gemm_bw_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of HBM bandwidth (0 = the engine's)", engine.gemm_bw_eff),
     TS_REAL("gemm_flop_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of peak FLOP/s (0 = the engine's)", engine.gemm_flop_eff),
     TS_REAL("gemm_m_half", Layout, "rows", 0, 1000000, "dense GEMMs: M at which they reach half their saturated shares (0 = the engine's)", engine.gemm_m_half),
@@ -234,6 +279,15 @@ const ParamDef kParams[] = {
     TS_INT("o_lora", Model, "dims", 0, 1048576, "output low-rank (0 = none)", model.o_lora),
     TS_INT("o_groups", Model, "groups", 0, 4096, "output projection groups", model.o_groups),
     TS_INT("n_win", Model, "tokens", 0, 1048576, "sliding window length (0 = none)", model.n_win),
+    TS_INT("swa_kv_heads", Model, "heads", 0, 4096, "KV heads of the sliding and chunked layers (0 = as full layers)", model.swa_kv_heads),
+    TS_INT("swa_head_dim", Model, "dims", 0, 65536, "key dims per head of the sliding and chunked layers (0 = head_dim)", model.swa_head_dim),
+    TS_INT("swa_v_dim", Model, "dims", 0, 65536, "value dims per head of the sliding and chunked layers (0 = v_dim)", model.swa_v_dim),
+    TS_INT("lin_k_heads", Model, "heads", 0, 4096, "linear-attention layers: key heads (Mamba-2: B/C groups)", model.lin_k_heads),
+    TS_INT("lin_v_heads", Model, "heads", 0, 4096, "linear-attention layers: value heads (Mamba-2: heads)", model.lin_v_heads),
+    TS_INT("lin_k_dim", Model, "dims", 0, 65536, "linear-attention layers: key dims per head (Mamba-2: state size)", model.lin_k_dim),
+    TS_INT("lin_v_dim", Model, "dims", 0, 65536, "linear-attention layers: value dims per head (Mamba-2: head dim)", model.lin_v_dim),
+    TS_INT("lin_conv", Model, "tokens", 0, 64, "linear-attention layers: short convolution width (0 = none)", model.lin_conv),
+    TS_ENUM("lin_fmt", Model, kFmtKeys, "linear-attention layers: recurrent state format", model.lin_fmt),
     TS_INT("swa_all", Model, "flag", 0, 1, "1: every layer keeps the sliding window", model.swa_all),
     TS_INT("kv_rope_bf16", Model, "flag", 0, 1, "1: RoPE dims stored apart in BF16", model.kv_rope_bf16),
     TS_INT("kv_pad", Model, "B", 0, 4096, "alignment bytes per stored KV vector", model.kv_pad),
@@ -252,6 +306,10 @@ const ParamDef kParams[] = {
     TS_INT("expert_inter", Model, "dims", 0, 16777216, "expert intermediate size", model.expert_inter),
     TS_INT("dense_layers", Model, "layers", 0, kMaxLayers, "leading layers with a dense FFN", model.dense_layers),
     TS_INT("dense_inter", Model, "dims", 0, 16777216, "dense FFN intermediate size", model.dense_inter),
+    TS_INT("ffn_mats", Model, "matrices", 0, 3, "weight matrices per FFN and expert: 3 gated (SwiGLU), 2 plain (ReLU²); 0 = 3", model.ffn_mats),
+    {"ffn", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
+     "per-layer feed-forward: M routed experts, D dense, - none (empty = the first dense_layers dense, the rest MoE)", nullptr, parse_ffn, format_ffn,
+     same_ffn},
     TS_ENUM("experts_fmt", Model, kFmtKeys, "routed expert weight format", model.experts_fmt),
     TS_ENUM("dense_fmt", Model, kFmtKeys, "attention, shared-expert and dense FFN weight format", model.dense_fmt),
     TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
@@ -471,6 +529,13 @@ bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
   return get_param_number(a, p) == get_param_number(b, p);
 }
 
+bool tp_splits_heads(const ModelArch& m, int tp) {
+  if (tp < 1 || m.q_heads % tp != 0) return false;
+  if (m.attn != AttnKind::MHA || m.kv_heads < 1) return true;
+  // Engines split KV heads over tp, or replicate each head on tp ÷ kv_heads GPUs when tp is wider.
+  return tp <= m.kv_heads ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
+}
+
 bool is_view_key(std::string_view key) {
   for (const char* k : kViewKeys) {
     if (key == k) return true;
@@ -512,10 +577,7 @@ void move_int(Scenario& s, const char* key, std::int32_t& field, std::int32_t to
 void respread(Scenario& s, int old_gpus, Adjustments& moved) {
   const int n = std::max(1, s.hw.gpus);
   const ModelArch& m = s.model;
-  auto tp_ok = [&](int d) {
-    if (m.q_heads % d != 0) return false;
-    return m.attn != AttnKind::MHA || (d <= m.kv_heads && m.kv_heads % d == 0);
-  };
+  auto tp_ok = [&](int d) { return tp_splits_heads(m, d); };
   const Parallel old = s.par;
   int tp = 1;
   if (old.tp == old_gpus) tp = largest_divisor(n, n, tp_ok);             // all tensor parallel
@@ -536,8 +598,7 @@ bool layout_fits(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& p = s.par;
   if (p.tp < 1 || p.dp < 1 || p.ep < 1 || static_cast<long long>(p.tp) * p.dp != s.hw.gpus) return false;
-  if (m.q_heads % p.tp != 0) return false;
-  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0)) return false;
+  if (!tp_splits_heads(m, p.tp)) return false;
   if (s.hw.gpus % p.ep != 0) return false;
   if (m.experts == 0) return p.ep == 1 && p.redundant == 0;
   return (m.experts + p.redundant) % p.ep == 0;
@@ -559,7 +620,7 @@ void fit_layout(Scenario& s, Adjustments& moved) {
   // Say why in the new model's terms, not the old layout's.
   const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
   std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
-  if (m.attn == AttnKind::MHA) heads += " and kv_heads (" + std::to_string(m.kv_heads) + ")";
+  if (m.attn == AttnKind::MHA) heads += " and divide kv_heads (" + std::to_string(m.kv_heads) + ") or be a multiple of it";
   for (std::size_t i = first; i < moved.size(); ++i) {
     Adjustment& a = moved[i];
     if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;

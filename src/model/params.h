@@ -71,6 +71,9 @@ void fit_layout(Scenario& s, Adjustments& moved);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
+// Whether tensor parallel `tp` splits the model's attention: tp divides the query heads and, for GQA, divides
+// the KV heads or is a multiple of them (engines then keep a copy of each KV head on tp ÷ kv_heads GPUs).
+bool tp_splits_heads(const ModelArch& m, int tp);
 
 // Keys the page uses for its own view state in the same URL hash (not scenario parameters).
 bool is_view_key(std::string_view key);

@@ -36,14 +36,24 @@ const char* tier_name(Tier t) {
 
 // Scales follow the released kernels' layouts (fact sheet §1.4.4) and weight checkpoints (§1.4.7).
 static const FormatInfo kFormats[] = {
-    {"bf16", "BF16", 16, 0, 0},
-    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0},
-    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1},
-    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1},
-    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1},
-    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4},
-    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1},
-    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1},
+    {"bf16", "BF16", 16, 0, 0, false},
+    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0, false},
+    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1, false},
+    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1, false},
+    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1, false},
+    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4, false},
+    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1, false},
+    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1, false},
+    {"fp32", "FP32", 32, 0, 0, false},
+    // The lightning indexer's key cache: FP8 E4M3 with one FP32 scale per 128 values, 132 B per key (vLLM's
+    // and SGLang's DeepSeek-V3.2 indexer cache layout).
+    {"fp8_s128", "FP8 + FP32 scale per 128", 8, 128, 4, false},
+    // Weight-only INT4 (W4A16): packed 4-bit integers with a BF16/FP16 scale per group (GPTQ, compressed-tensors
+    // pack-quantized, symmetric); AWQ adds a 4-bit zero point per group.
+    {"int4_g32", "INT4 + 16-bit scale per 32", 4, 32, 2, true},
+    {"int4_g64", "INT4 + 16-bit scale per 64", 4, 64, 2, true},
+    {"int4_g128", "INT4 + 16-bit scale per 128", 4, 128, 2, true},
+    {"int4_g128z", "INT4 + 16-bit scale and 4-bit zero per 128", 4, 128, 2.5, true},
 };
 static_assert(sizeof kFormats / sizeof kFormats[0] == static_cast<int>(NumFormat::Count));
 
@@ -136,6 +146,12 @@ double gemm_pflops(const Hardware& hw, NumFormat w, NumFormat act) {
   const GpuInfo& g = gpu_info(hw.gpu);
   if (hw.compute == ComputeFormat::FP8) return g.fp8_pflops;
   if (hw.compute == ComputeFormat::FP4) return g.fp4_pflops > 0 ? g.fp4_pflops : g.fp8_pflops;
+  // Integer weights (W4A16: GPTQ, AWQ, compressed-tensors) are dequantised in the GEMM's main loop and
+  // multiplied at the activations' format (Marlin, Machete): never on FP4 tensor cores.
+  if (format_info(w).integer) {
+    const double a = format_info(act).value_bits;
+    return a <= 8 && !format_info(act).integer ? g.fp8_pflops : g.fp8_pflops / 2;
+  }
   // A part without FP4 tensor cores (Hopper, MI300X) upcasts FP4 weights in the GEMM's main loop and
   // multiplies in BF16 (W4A16: Marlin, Triton's MXFP4 MoE kernels), whatever the activations.
   if (format_info(w).value_bits <= 4 && g.fp4_pflops <= 0) return g.fp8_pflops / 2;
@@ -153,17 +169,33 @@ double compute_pflops_per_gpu(const Hardware& hw) {
 }
 
 // ---------------------------------------------------------------------------------------------
-static const char kModeLetters[] = {'D', 'F', 'I', 'U', 'S'};
-static const char* const kModeNames[] = {"Dense", "Full", "Reindex", "Reuse", "SWA-only"};
+constexpr int kModes = static_cast<int>(LayerMode::Count);
+static const char kModeLetters[] = {'D', 'F', 'I', 'U', 'S', 'L', 'C'};
+static const char* const kModeNames[] = {"Dense", "Full", "Reindex", "Reuse", "SWA-only", "Linear", "Chunked"};
+static_assert(sizeof kModeLetters == kModes && sizeof kModeNames / sizeof kModeNames[0] == kModes);
 
-char layer_mode_letter(LayerMode m) { return kModeLetters[static_cast<int>(m) % 5]; }
-const char* layer_mode_name(LayerMode m) { return kModeNames[static_cast<int>(m) % 5]; }
+char layer_mode_letter(LayerMode m) { return kModeLetters[static_cast<int>(m) % kModes]; }
+const char* layer_mode_name(LayerMode m) { return kModeNames[static_cast<int>(m) % kModes]; }
 
 bool owns_kv(LayerMode m) { return m == LayerMode::Dense || m == LayerMode::Full; }
 
-bool has_window(const ModelArch& m, int layer) {
-  if (m.n_win <= 0 || layer < 0 || layer >= m.layer_count) return false;
-  return m.swa_all != 0 || m.layers[static_cast<std::size_t>(layer)].mode == LayerMode::SwaOnly;
+int layer_window(const ModelArch& m, int layer) {
+  if (layer < 0 || layer >= m.layer_count) return 0;
+  const Layer& l = m.layers[static_cast<std::size_t>(layer)];
+  if (l.mode == LayerMode::Chunked) return l.span;
+  if (l.mode == LayerMode::SwaOnly) return l.span > 0 ? l.span : m.n_win;
+  // The V4 family keeps the model's window on every layer beside its global KV (a linear layer keeps none).
+  return m.swa_all != 0 && l.mode != LayerMode::Linear ? m.n_win : 0;
+}
+
+bool has_window(const ModelArch& m, int layer) { return layer_window(m, layer) > 0; }
+
+FfnKind ffn_of(const ModelArch& m, int layer) {
+  if (m.ffn_count > 0 && layer >= 0 && layer < m.ffn_count) {
+    const FfnKind k = m.ffn[static_cast<std::size_t>(layer)];
+    if (k != FfnKind::Rule) return k;
+  }
+  return m.experts > 0 && layer >= m.dense_layers ? FfnKind::Moe : FfnKind::Dense;
 }
 
 int kv_source_of(const ModelArch& m, int layer) {
@@ -180,6 +212,7 @@ std::string layers_to_text(const ModelArch& m) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
     s += layer_mode_letter(l.mode);
     if (owns_kv(l.mode) && l.ratio != 1) s += std::to_string(l.ratio);
+    if ((l.mode == LayerMode::SwaOnly || l.mode == LayerMode::Chunked) && l.span > 0) s += std::to_string(l.span);
   }
   return s;
 }
@@ -191,18 +224,46 @@ bool layers_from_text(ModelArch& m, std::string_view text, std::string& why) {
   while (i < text.size()) {
     const char c = text[i];
     LayerMode mode = LayerMode::Count;
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < kModes; ++k) {
       if (kModeLetters[k] == c) mode = static_cast<LayerMode>(k);
     }
     if (mode == LayerMode::Count) {
-      why = "letter " + std::to_string(n) + " is not one of D F I U S";
+      why = "letter " + std::to_string(n) + " is not one of D F I U S L C";
       return false;
     }
     ++i;
     unsigned ratio = 1;
+    const bool spans = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
+    if (spans && i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      // A sliding layer's own window, or a chunked layer's chunk, in tokens.
+      std::int64_t span = 0;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+        span = span * 10 + (text[i] - '0');
+        if (span > 16777216) {
+          why = "window or chunk above 16777216 tokens at layer " + std::to_string(n);
+          return false;
+        }
+        ++i;
+      }
+      if (span == 0) {
+        why = "window or chunk 0 at layer " + std::to_string(n);
+        return false;
+      }
+      if (n >= kMaxLayers) {
+        why = "more than " + std::to_string(kMaxLayers) + " layers";
+        return false;
+      }
+      out[static_cast<std::size_t>(n)] = Layer{mode, 1, static_cast<std::int32_t>(span)};
+      ++n;
+      continue;
+    }
+    if (mode == LayerMode::Chunked) {
+      why = "a C layer needs its chunk in tokens, e.g. C8192 (layer " + std::to_string(n) + ")";
+      return false;
+    }
     if (i < text.size() && text[i] >= '0' && text[i] <= '9') {
       if (!owns_kv(mode)) {
-        why = "only D and F layers take a ratio (layer " + std::to_string(n) + ")";
+        why = "only D and F layers take a ratio, S and C a window (layer " + std::to_string(n) + ")";
         return false;
       }
       ratio = 0;
@@ -223,7 +284,7 @@ bool layers_from_text(ModelArch& m, std::string_view text, std::string& why) {
       why = "more than " + std::to_string(kMaxLayers) + " layers";
       return false;
     }
-    out[static_cast<std::size_t>(n)] = Layer{mode, static_cast<std::uint16_t>(ratio)};
+    out[static_cast<std::size_t>(n)] = Layer{mode, static_cast<std::uint16_t>(ratio), 0};
     ++n;
   }
   if (n == 0) {

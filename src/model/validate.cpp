@@ -25,7 +25,9 @@ Errors validate(const Scenario& s) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
     // Named only when something is wrong: validate() runs for every point of a sweep.
     const auto at = [&] { return "layer " + str(i) + " (" + layer_mode_name(l.mode) + ")"; };
-    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0) add(e, "modes", at(), "SWA-only layers need n_win > 0");
+    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0 && l.span <= 0) add(e, "modes", at(), "SWA-only layers need n_win > 0 or a window of their own (S512)");
+    if (l.mode == LayerMode::Linear && (m.lin_v_heads <= 0 || m.lin_k_dim <= 0 || m.lin_v_dim <= 0))
+      add(e, "modes", at(), "linear-attention layers need lin_v_heads, lin_k_dim and lin_v_dim above 0");
     if (l.mode == LayerMode::Full && (m.idx_dim <= 0 || m.idx_heads <= 0 || m.top_k <= 0))
       add(e, "modes", at(), "Full layers need idx_heads, idx_dim and top_k above 0");
     if (l.mode == LayerMode::Reindex || l.mode == LayerMode::Reuse) {
@@ -58,6 +60,14 @@ Errors validate(const Scenario& s) {
     if (m.expert_inter <= 0) add(e, "expert_inter", str(m.expert_inter), "above 0 when experts > 0");
   } else if (m.shared_experts > 0 || m.experts_per_token > 0) {
     add(e, "experts", "0", "above 0 when shared_experts or experts_per_token is set");
+  }
+  if (m.ffn_count > 0 && m.ffn_count != m.layer_count)
+    add(e, "ffn", str(m.ffn_count) + " layers", "one letter per layer (" + str(m.layer_count) + ") or empty");
+  for (int i = 0; i < m.ffn_count && i < m.layer_count; ++i) {
+    if (m.ffn[static_cast<std::size_t>(i)] == FfnKind::Moe && m.experts <= 0) {
+      add(e, "ffn", "layer " + str(i) + " (M)", "experts above 0 for a layer with routed experts");
+      break;
+    }
   }
   if (m.dense_layers > m.layer_count)
     add(e, "dense_layers", str(m.dense_layers), "at most the layer count (" + str(m.layer_count) + ")");
@@ -92,9 +102,10 @@ Errors validate(const Scenario& s) {
   if (m.experts == 0 && p.redundant != 0) add(e, "redundant", str(p.redundant), "0 for a model without routed experts");
   if (m.experts == 0 && p.ep != 1) add(e, "ep", str(p.ep), "1 for a model without routed experts");
   if (m.q_heads % p.tp != 0) add(e, "tp", str(p.tp), "a divisor of q_heads (" + str(m.q_heads) + ")");
-  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0))
+  else if (!tp_splits_heads(m, p.tp))
     add(e, "tp", str(p.tp),
-        "a divisor of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits KV heads and cannot split one head");
+        "a divisor of kv_heads (" + str(m.kv_heads) + ") or a multiple of it: tensor parallel splits KV heads, or keeps a copy of each on "
+        "tp ÷ kv_heads GPUs, and cannot split one head");
   return e;
 }
 

@@ -22,11 +22,12 @@ namespace tierscope::model {
 namespace {
 
 // Input groups the figures depend on (parameter keys, comma separated).
-#define TS_DIMS "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
-#define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter"
+#define TS_DIMS "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups,ffn"
+#define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,ffn_mats"
 #define TS_WFMT "experts_fmt,dense_fmt,head_fmt"
 #define TS_KV "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"
-#define TS_WIN "n_win,swa_all,swa_fmt"
+#define TS_WIN "n_win,swa_all,swa_fmt,swa_kv_heads,swa_head_dim,swa_v_dim"
+#define TS_LIN "modes,lin_k_heads,lin_v_heads,lin_k_dim,lin_v_dim,lin_conv,lin_fmt"
 #define TS_IDX "idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block"
 #define TS_LAYOUT "gpus,tp,dp,ep,redundant"
 #define TS_HBM "gpu,hbm_gb,hbm_usable,workspace_gb"
@@ -35,9 +36,9 @@ namespace {
 #define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,ar_rdma_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
 #define TS_HOST "host_link,host_gbps,host_lat_us"
 #define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
-#define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
+#define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
   ",kernel_us,kernel_ramp_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
-#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
+#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
 
 using P = Provenance;
 using T = Tier;
@@ -61,6 +62,12 @@ const FigureInfo kInfo[] = {
     {F::KvSwaPerSession, "kv.swa_per_session", "SWA window per session", "B", P::Paper, TS_KV "," TS_WIN, T::Hbm, L::Request, N0, S::PerSession},
     {F::KvPerSession, "kv.per_session", "KV per session at the context length", "B", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
     {F::KvSwaShare, "kv.swa_share", "SWA window's share of a session's KV", "fraction", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvChunkPerSession, "kv.chunk_per_session", "Chunked-local KV per session (each layer at most its chunk)", "B", P::Paper, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentPerSession, "kv.recurrent_per_session", "Recurrent state per session (linear-attention and SSM layers, any context)", "B", P::Paper, TS_LIN, T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentCkptInterval, "kv.recurrent_checkpoint_interval", "Tokens between the recurrent-state checkpoints a prefix cache keeps", "tokens", P::Engine, TS_LIN ",engine,state_ckpt," TS_KV, T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentCkptBytes, "kv.recurrent_checkpoint_bytes", "Recurrent-state checkpoint a prefix hit restores", "B", P::Derived, TS_LIN ",engine,state_ckpt,prefix_hit," TS_KV, T::Ssd, L::Request, N0, S::PerRequest},
+    {F::KvIndexerPerToken, "kv.indexer_per_token", "Sparse-attention indexer keys per token (beside the KV)", "B/token", P::Paper, TS_KV, T::Hbm, L::Request, N0, S::PerToken},
+    {F::KvTopkRows, "kv.topk_rows_per_step", "KV rows the selecting layers read per query (top-k, not the context)", "rows", P::Paper, TS_KV "," TS_IDX ",ctx", T::Hbm, L::Request, N0, S::PerSessionStep},
     {F::HbmWeights, "hbm.weights_resident", "Weights resident in the instance's HBM (copies included)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0, S::PerInstance},
     {F::HbmWeightsPerGpu, "hbm.weights_per_gpu", "Weights resident per GPU", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0, S::PerGpu},
     {F::HbmKvCopies, "hbm.kv_copies", "Copies of a session's KV in its attention group", "copies", P::Derived, "attn,tp", T::Hbm, L::Request, N0, S::PerSession},
@@ -84,6 +91,7 @@ const FigureInfo kInfo[] = {
     {F::DecodeTIndex, "decode.t_index", "Step time reading index keys", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTGather, "decode.t_gather", "Step time gathering global KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTWindow, "decode.t_window", "Step time reading SWA windows", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
+    {F::DecodeTState, "decode.t_state", "Step time reading and writing back recurrent states", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTAppend, "decode.t_append", "Step time writing the new tokens' KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTCompute, "decode.t_compute", "Step time the compute roof adds above the memory roof", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTTopk, "decode.t_topk", "Step time selecting the top-k (radix-select kernel)", "s", P::Derived, TS_STEP, T::Sram, L::None, NR, S::PerStep},
@@ -176,6 +184,7 @@ static_assert(sizeof kInfo / sizeof kInfo[0] == kFigureCount, "one table row per
 #undef TS_WFMT
 #undef TS_KV
 #undef TS_WIN
+#undef TS_LIN
 #undef TS_IDX
 #undef TS_LAYOUT
 #undef TS_HBM
@@ -384,6 +393,7 @@ std::string figure_sources(const Figures& f, const Figure& fig) {
   for (std::uint8_t idx : figure_dep_indices(fig.fid)) {
     if (idx >= f.inputs.size()) continue;
     const InputSourceOf& in = f.inputs[idx];
+    if (in.inert) continue;
     const std::string text = in.text();
     bool merged = false;
     for (Line& l : lines) {

@@ -11,7 +11,7 @@ using F = FigureId;
 std::vector<StepTerm> step_terms(const Values& v, bool serve) {
   return {
       {"weights", v[F::DecodeTWeights]},
-      {"KV and index reads", v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend]},
+      {"KV and index reads", v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend] + v[F::DecodeTState]},
       {"compute above the reads", v[F::DecodeTCompute]},
       {"top-k selection", v[F::DecodeTTopk]},
       {"MoE all-to-all", v[F::DecodeTA2a]},

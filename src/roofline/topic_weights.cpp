@@ -17,20 +17,45 @@ void compute_params(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
   t.layers = m.layer_count;
-  t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
-  t.ffn_dense_layers = t.layers - t.moe_layers;
+  if (m.ffn_count > 0) {
+    // The model lists each layer's feed-forward block (interleaved MoE, hybrids' mixer-only layers).
+    t.moe_layers = t.ffn_dense_layers = 0;
+    for (int i = 0; i < m.layer_count; ++i) {
+      const FfnKind k = ffn_of(m, i);
+      t.moe_layers += k == FfnKind::Moe ? 1 : 0;
+      t.ffn_dense_layers += k == FfnKind::Dense ? 1 : 0;
+    }
+  } else {
+    t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
+    t.ffn_dense_layers = t.layers - t.moe_layers;
+  }
   c.H = m.hidden;
   c.E = m.experts + (m.experts > 0 ? c.s.par.redundant : 0);  // expert slots, redundant copies included
   c.k = m.experts_per_token;
   c.L = t.layers;
-  t.p_expert = 3.0 * m.expert_inter * c.H;
+  t.p_expert = ffn_matrices(m) * m.expert_inter * c.H;
   t.p_attn_layer = attention_params_per_layer(m);
-  t.p_attn = t.layers * t.p_attn_layer;
+  // Σ over the layers by kind: n × one full layer's when every layer is a full one (an exact product).
+  bool uniform = true;
+  double p_attn = 0;
+  t.p_kv_proj = 0;
+  for (int i = 0; i < m.layer_count; ++i) {
+    const double p = layer_attention_params(m, i);
+    uniform = uniform && p == t.p_attn_layer;
+    p_attn += p;
+    // The K and V projections, which a tensor parallel wider than the KV heads copies (topic_capacity.cpp).
+    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
+    if (m.attn == AttnKind::MHA && mode != LayerMode::Linear) {
+      const bool local = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
+      t.p_kv_proj += local ? m.hidden * window_kv_dims(m) : m.hidden * kv_dims(m);
+    }
+  }
+  t.p_attn = uniform ? t.layers * t.p_attn_layer : p_attn;
   t.p_routed_active = t.moe_layers * m.experts_per_token * t.p_expert;
   t.p_routed_all = t.moe_layers * m.experts * t.p_expert;
   t.p_shared = t.moe_layers * m.shared_experts * t.p_expert;
   t.p_router = t.moe_layers * m.experts * c.H;
-  t.p_dense_ffn = t.ffn_dense_layers * 3.0 * m.dense_inter * c.H;
+  t.p_dense_ffn = t.ffn_dense_layers * ffn_matrices(m) * m.dense_inter * c.H;
   t.p_head = static_cast<double>(m.vocab) * c.H;
   t.p_emb = m.tied_embed ? 0.0 : t.p_head;  // a tied model's embedding is its LM head's matrix, counted once
   v[F::ParamsPerExpert] = t.p_expert;
@@ -80,7 +105,7 @@ void describe_params(Say& y) {
   const Values& v = y.v;
   const double p_exp = t.p_expert;
   const bool moe = t.moe_layers > 0 && m.experts > 0;
-  if (m.experts > 0) y.set(F::ParamsPerExpert, n(3, "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
+  if (m.experts > 0) y.set(F::ParamsPerExpert, n(ffn_matrices(m), "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
   else y.set(F::ParamsPerExpert, words("dense model, no experts"));
   {
     std::vector<Expr> parts;
@@ -99,7 +124,8 @@ void describe_params(Say& y) {
     std::vector<Expr> parts;
     if (moe) parts.push_back((n(m.experts_per_token, "experts") * n(t.moe_layers, "MoE layers") * params(p_exp, "each")).named("routed"));
     add_part(parts, t.p_shared, "shared");
-    parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
+    if (t.p_attn == t.layers * t.p_attn_layer) parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
+    else parts.push_back(std::move(params(t.p_attn, "attention").note("summed by layer kind: full, local and linear-attention layers differ")));
     add_part(parts, t.p_router, "router");
     add_part(parts, t.p_dense_ffn, "dense FFN");
     parts.push_back(params(t.p_head, "head"));

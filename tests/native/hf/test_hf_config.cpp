@@ -320,16 +320,23 @@ TEST_CASE("hf config: inputs name their field, assumptions say so, and later edi
 }
 
 TEST_CASE("hf config: a layout that does not split the new model is re-spread over the same GPUs, each move a note") {
-  // DeepSeek-V3's preset runs TP8 + EP8: Qwen3-30B-A3B has 4 KV heads, so TP drops to 4 with 2 replicas.
+  // DeepSeek-V3's preset runs TP8 + EP8. Qwen3-30B-A3B has 32 query and 4 KV heads: TP8 stays, each KV head
+  // copied on two GPUs as engines run it (hbm.kv_copies 2), and no move is made.
   std::vector<std::string> notes;
-  Scenario s = load("Qwen3-30B-A3B.json", "deepseek-v3-8xh200", &notes);
+  Scenario qwen = load("Qwen3-30B-A3B.json", "deepseek-v3-8xh200", &notes);
+  CHECK(qwen.par.tp == 8);
+  CHECK_FALSE(has_note(notes, "layout: tp"));
+  CHECK(values_of(qwen)[F::HbmKvCopies] == Approx(2));
+  // Gemma 3 1B has 4 query heads: TP8 cannot split them, so TP drops to 4 with 2 replicas.
+  notes.clear();
+  Scenario s = load("gemma-3-1b-it.json", "deepseek-v3-8xh200", &notes);
   CHECK(s.hw.gpus == 8);
   CHECK(s.par.tp == 4);
   CHECK(s.par.dp == 2);
-  CHECK(s.par.ep == 8);
+  CHECK(s.par.ep == 1);
   CHECK(has_note(notes, "layout: tp 8 → 4"));
   CHECK(input_provenance(s, "tp").provenance == Provenance::Derived);
-  CHECK(input_provenance(s, "ep").provenance != Provenance::Derived);  // ep 8 still divides 128 experts
+  CHECK(input_provenance(qwen, "ep").provenance != Provenance::Derived);  // ep 8 still divides 128 experts
   // The moved layout travels with the scenario's JSON and link.
   Scenario again;
   Errors errs;
@@ -455,9 +462,14 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(refused(llama("\"num_attention_heads\": 6, \"num_key_value_heads\": 2"), &e) == ErrorCode::MissingField);
   CHECK(e[0].field == "head_dim");
   // Weight formats tierscope cannot store.
-  CHECK(refused(fixture("Qwen3-30B-A3B-GPTQ-Int4.json"), &e) == ErrorCode::BadEnum);
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true}"), &e) == ErrorCode::BadEnum);
   CHECK(e[0].field == "quantization_config.quant_method");
-  CHECK(e[0].value == "gptq");
+  CHECK(e[0].value == "bitsandbytes");
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": 96}"), &e) == ErrorCode::BadEnum);
+  CHECK(e[0].field == "quantization_config.group_size");
+  CHECK(e[0].value == "96");
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"gptq\", \"bits\": 3, \"group_size\": 128}"), &e) == ErrorCode::OutOfRange);
+  CHECK(e[0].field == "quantization_config.bits");
   CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"fp8\", \"weight_block_size\": [64, 64]}"), &e) == ErrorCode::BadEnum);
   // A layer count the reader accepts but the parallel layout cannot split is fixed, never refused; a head
   // count that does not split into KV groups is refused by the scenario's own rule.
