@@ -482,7 +482,7 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(e[0].field == "kv_heads");
 }
 
-TEST_CASE("hf config: MoE layer patterns other than dense-first are refused; dense-first ones read") {
+TEST_CASE("hf config: MoE layer patterns read: dense-first as dense_layers, any other as a per-layer list") {
   const std::string moe = "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 64";
   auto qwen = [&](const std::string& extra) {
     std::string s = llama(moe + (extra.empty() ? "" : ", " + extra));
@@ -494,9 +494,19 @@ TEST_CASE("hf config: MoE layer patterns other than dense-first are refused; den
   CHECK(m.model.experts == 8);
   CHECK(m.model.dense_layers == 2);
   CHECK(m.model.dense_inter == 512);
-  CHECK(refused(qwen("\"mlp_only_layers\": [2]"), &e) == ErrorCode::Unrepresentable);
-  CHECK(e[0].field.find("layers 2") != std::string::npos);
-  CHECK(refused(qwen("\"decoder_sparse_step\": 2"), &e) == ErrorCode::Unrepresentable);
+  CHECK(m.model.ffn_count == 0);
+  // A dense layer after a MoE one (mlp_only_layers [2], or every other layer MoE) is kept per layer.
+  REQUIRE(read_hf_config(qwen("\"mlp_only_layers\": [2]"), "", m, e));
+  CHECK(m.model.ffn_count == 4);
+  CHECK(ffn_of(m.model, 2) == FfnKind::Dense);
+  CHECK(ffn_of(m.model, 3) == FfnKind::Moe);
+  REQUIRE(read_hf_config(qwen("\"decoder_sparse_step\": 2"), "", m, e));
+  Scenario interleaved = preset("llama31-8b-1xh100");
+  interleaved.model = m.model;
+  Computed c;
+  compute_values(interleaved, c);
+  CHECK(c.terms.moe_layers == 2);
+  CHECK(c.terms.ffn_dense_layers == 2);
   CHECK(refused(qwen("\"mlp_only_layers\": [9]"), &e) == ErrorCode::OutOfRange);
   std::string greedy = qwen("");
   greedy.replace(greedy.find("\"num_experts_per_tok\": 2"), 24, "\"num_experts_per_tok\": 9");
