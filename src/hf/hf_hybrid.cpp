@@ -232,6 +232,10 @@ bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::
         for (int i = 0; i < layers; ++i) l.kind[static_cast<std::size_t>(i)] = (i + 1) % every == 0 ? 'D' : 'L';
         l.fields = "full_attention_interval " + std::to_string(every);
       }
+      if (r.boolean("attn_output_gate").value_or(false)) {
+        r.notes.push_back("attn_output_gate: the full-attention layers' output gate (a second query-sized projection, hidden × heads × head_dim "
+                          "per full layer) is not counted");
+      }
       return true;
     }
     case Fam::NemotronH: {

@@ -147,6 +147,7 @@ void describe_prefix(Say& y) {
   {
     Expr e = n(hit, "tokens") * q(v[F::KvGlobalPerToken], "B", "per token");
     if (persisted) e = e + q(v[F::KvSwaPerSession], "B", "the window cached with it");
+    if (v[F::KvRecurrentCkptBytes] > 0) e = e + q(v[F::KvRecurrentCkptBytes], "B", "the recurrent state's last checkpoint");
     if (replays) e.note("SWA is replayed, never cached");
     y.set(F::PrefixHitBytes, std::move(e));
   }

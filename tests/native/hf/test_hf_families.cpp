@@ -12,6 +12,7 @@
 
 #include "base/json_reader.h"
 #include "codec/json_codec.h"
+#include "codec/url_codec.h"
 #include "hf/hf_config.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -117,6 +118,18 @@ TEST_CASE("hf families: every published file loads, validates and names one sour
       int entries = 0;
       for (const InputOrigin& o : s.origin->inputs) entries += o.key == p.key ? 1 : 0;
       CHECK(entries == 1);
+    }
+    // The layer kinds (S512, C8192, L), the per-layer FFN list and the state dims travel in a share link and a
+    // scenario file, and reopen the same model.
+    Scenario from_hash, from_json;
+    Errors errors;
+    REQUIRE(scenario_from_hash(scenario_to_hash(s), from_hash, errors));
+    REQUIRE(scenario_from_json(scenario_to_json(s), from_json, errors));
+    for (const ParamDef& p : params()) {
+      if (p.group != ParamGroup::Model) continue;
+      INFO(p.key);
+      CHECK(param_equal(from_hash, s, p));
+      CHECK(param_equal(from_json, s, p));
     }
   }
 }
@@ -461,4 +474,55 @@ TEST_CASE("hf families: Python's NaN and Infinity are read in config.json only, 
   CHECK_FALSE(scenario_from_json(R"({"preset": "v41-flash-8xb200", "workload": {"ctx": Infinity}})", s, errors));
   REQUIRE_FALSE(errors.empty());
   CHECK(errors[0].code == ErrorCode::BadSyntax);
+}
+
+// [SECTION] formulas ---------------------------------------------------------------------------------------------
+
+namespace {
+// Why a figure's formula does not add up to its value (test_formulas.cpp's rule), or empty when it does.
+std::string mismatch(const Figure& f) {
+  if (!f.feasible || !f.expr().arithmetic() || !std::isfinite(f.value)) return {};
+  const double exact = f.expr().eval(), shown = f.expr().eval_shown();
+  const double scale = std::max(std::fabs(f.value), f.expr().magnitude_shown());
+  const bool rounding = f.formula().find("⌊") != std::string::npos || f.formula().find("⌈") != std::string::npos;
+  if (!std::isfinite(exact) || std::fabs(exact - f.value) > 1e-9 * scale + 1e-300) return "exact " + std::to_string(exact) + ": " + f.formula();
+  if (!std::isfinite(shown) || std::fabs(shown - f.value) > 6e-4 * f.expr().leaf_count() * scale + (rounding ? 1.0 : 0.0))
+    return "shown " + std::to_string(shown) + ": " + f.formula();
+  return {};
+}
+}  // namespace
+
+TEST_CASE("hf families: every figure's formula adds up to its value for the new layer kinds and layouts") {
+  std::vector<std::string> wrong;
+  int checked = 0;
+  for (const char* file : {"deepseek-ai--DeepSeek-V4-Pro.json", "deepseek-ai--DeepSeek-V3.2.json", "Qwen--Qwen3.5-397B-A17B.json",
+                           "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", "moonshotai--Kimi-K2.5.json", "Qwen3-30B-A3B-GPTQ-Int4.json",
+                           "Qwen--Qwen3.5-0.8B.json"}) {
+    const Scenario base = load(file, "deepseek-v3-8xh200");
+    for (const char* edit : {"", "batch=64", "ctx=2048", "prefix_hit=0", "engine=sglang", "tp=8&dp=1", "gpus=16&tp=16&dp=1&ep=16&batch=32"}) {
+      Scenario s = base;
+      std::string_view rest = edit;
+      bool ok = true;
+      while (ok && !rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view item = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+        const std::size_t eq = item.find('=');
+        Error err;
+        ok = set_param_text(s, *find_param(item.substr(0, eq)), item.substr(eq + 1), err);
+      }
+      if (!ok || !validate(s).empty()) continue;
+      const Figures figs = describe(s);
+      for (const Figure& f : figs.list) {
+        ++checked;
+        const std::string why = mismatch(f);
+        if (!why.empty()) wrong.push_back(std::string(file) + " + " + edit + ": " + std::string(f.id) + ": " + why);
+      }
+    }
+  }
+  INFO(checked << " formulas evaluated");
+  std::string first;
+  for (std::size_t i = 0; i < std::min<std::size_t>(wrong.size(), 8); ++i) first += wrong[i] + "\n";
+  INFO(wrong.size() << " wrong:\n" << first);
+  CHECK(wrong.empty());
 }
