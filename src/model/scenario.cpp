@@ -232,59 +232,34 @@ bool layers_from_text(ModelArch& m, std::string_view text, std::string& why) {
       return false;
     }
     ++i;
-    unsigned ratio = 1;
+    // A number after the letter: a KV owner's ratio, a sliding layer's own window or a chunked layer's chunk.
     const bool spans = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
-    if (spans && i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      // A sliding layer's own window, or a chunked layer's chunk, in tokens.
-      std::int64_t span = 0;
-      while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-        span = span * 10 + (text[i] - '0');
-        if (span > 16777216) {
-          why = "window or chunk above 16777216 tokens at layer " + std::to_string(n);
-          return false;
-        }
-        ++i;
-      }
-      if (span == 0) {
-        why = "window or chunk 0 at layer " + std::to_string(n);
-        return false;
-      }
-      if (n >= kMaxLayers) {
-        why = "more than " + std::to_string(kMaxLayers) + " layers";
-        return false;
-      }
-      out[static_cast<std::size_t>(n)] = Layer{mode, 1, static_cast<std::int32_t>(span)};
-      ++n;
-      continue;
+    const std::int64_t limit = spans ? 16777216 : 4096;
+    std::int64_t num = 0;
+    const std::size_t digits = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      num = std::min<std::int64_t>(num * 10 + (text[i] - '0'), limit + 1);
+      ++i;
     }
-    if (mode == LayerMode::Chunked) {
-      why = "a C layer needs its chunk in tokens, e.g. C8192 (layer " + std::to_string(n) + ")";
+    const char* what = spans ? "window or chunk" : "ratio";
+    if (i > digits && !spans && !owns_kv(mode)) {
+      why = "only D and F layers take a ratio, S and C a window (layer " + std::to_string(n) + ")";
       return false;
     }
-    if (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      if (!owns_kv(mode)) {
-        why = "only D and F layers take a ratio, S and C a window (layer " + std::to_string(n) + ")";
-        return false;
-      }
-      ratio = 0;
-      while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-        ratio = ratio * 10 + static_cast<unsigned>(text[i] - '0');
-        if (ratio > 4096) {
-          why = "ratio above 4096 at layer " + std::to_string(n);
-          return false;
-        }
-        ++i;
-      }
-      if (ratio == 0) {
-        why = "ratio 0 at layer " + std::to_string(n);
-        return false;
-      }
+    if (i > digits && (num == 0 || num > limit)) {
+      why = std::string(what) + (num == 0 ? " 0" : " above " + std::to_string(limit)) + " at layer " + std::to_string(n);
+      return false;
+    }
+    if (mode == LayerMode::Chunked && i == digits) {
+      why = "a C layer needs its chunk in tokens, e.g. C8192 (layer " + std::to_string(n) + ")";
+      return false;
     }
     if (n >= kMaxLayers) {
       why = "more than " + std::to_string(kMaxLayers) + " layers";
       return false;
     }
-    out[static_cast<std::size_t>(n)] = Layer{mode, static_cast<std::uint16_t>(ratio), 0};
+    out[static_cast<std::size_t>(n)] = spans ? Layer{mode, 1, static_cast<std::int32_t>(num)}
+                                             : Layer{mode, static_cast<std::uint16_t>(i > digits ? num : 1), 0};
     ++n;
   }
   if (n == 0) {

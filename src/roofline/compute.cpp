@@ -109,6 +109,39 @@ double layer_attention_params(const ModelArch& m, int layer) {
   return q + h * kvh * (hd + vd) + qh * vd * h;
 }
 
+bool mixed_layers(const ModelArch& m) {
+  if (m.ffn_count > 0) return true;
+  const bool local_heads = m.attn == AttnKind::MHA && (m.swa_kv_heads > 0 || m.swa_head_dim > 0 || m.swa_v_dim > 0);
+  for (int i = 0; i < m.layer_count; ++i) {
+    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
+    if (mode == LayerMode::Linear || (local_heads && (mode == LayerMode::SwaOnly || mode == LayerMode::Chunked))) return true;
+  }
+  return false;
+}
+
+LayerSums sum_layers(const ModelArch& m, int first, int last) {
+  LayerSums x;
+  const double full = attention_params_per_layer(m);
+  bool uniform = true;
+  for (int i = first; i < last; ++i) {
+    const FfnKind k = ffn_of(m, i);
+    x.moe += k == FfnKind::Moe ? 1 : 0;
+    x.dense_ffn += k == FfnKind::Dense ? 1 : 0;
+    const double p = layer_attention_params(m, i);
+    uniform = uniform && p == full;
+    x.p_attn += p;
+    // The K and V projections, which a tensor parallel wider than the KV heads copies (topic_capacity.cpp).
+    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
+    if (m.attn == AttnKind::MHA && mode != LayerMode::Linear) {
+      const bool local = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
+      x.p_kv_proj += m.hidden * (local ? window_kv_dims(m) : kv_dims(m));
+    }
+  }
+  // n × one full layer's when every layer is a full one: the figures stay exact products.
+  if (uniform) x.p_attn = std::max(0, last - first) * full;
+  return x;
+}
+
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z) {
   ReadSums r;
   for (int g = 0; g < plan.group_count[range]; ++g) {

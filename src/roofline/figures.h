@@ -410,7 +410,7 @@ struct Figure {
   const Expr& expr() const;
   std::shared_ptr<FormulaBook> book;
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
-  std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
+  std::string_view deps;  // the input keys it comes from (comma separated, @name an input group: figure_dep_keys())
   bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number
   Tier tier = Tier::None;
   Lifetime lifetime = Lifetime::None;
@@ -437,7 +437,7 @@ struct FigureInfo {
   const char* label;
   const char* unit;
   Provenance provenance;  // Derived for computed figures; a model or hardware fact takes its inputs' own
-  const char* deps;       // the scenario parameter keys it is computed from (comma separated)
+  const char* deps;       // the scenario parameter keys it is computed from (comma separated, @name a group of them)
   Tier tier;
   Lifetime lifetime;
   Needs needs;            // what the setup must satisfy for the figure to mean anything
@@ -464,6 +464,8 @@ std::string layout_label(const Scenario& s);
 Figures describe(const Scenario& s);
 // A figure's dependency keys as indices into params() (worked out once).
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);
+// The keys a figure's deps name, in order, its input groups (@name) read as their keys.
+std::vector<std::string_view> figure_dep_keys(FigureId id);
 // Whether a figure means anything under these terms (see Needs).
 bool figure_shown(const Terms& t, FigureId id);
 

@@ -92,17 +92,21 @@ namespace {
 
 Expr by_tp(Expr e, double tp) { return tp > 1 ? std::move(e) / n(tp).named("tp") : e; }
 
+// The K and V projections of a head tensor parallel copies: each GPU holds a whole head's, not 1/tp of one
+// (out of line, as describe_copies).
+Expr copied_kv_projections(const Say& y) {
+  const Terms& t = y.t;
+  return (q(t.p_kv_proj * t.bpv_dense, "B", "K and V projections") * (n(1) / n(y.m.kv_heads, "KV heads") - n(1) / n(t.tp, "tp")))
+      .named("copied with their KV heads");
+}
+
 // What one GPU holds of the weights: the TP-split parts, its share of the expert slots, the router whole.
 Expr weights_per_gpu(const Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const double slots = m.experts + (m.experts > 0 ? y.s.par.redundant : 0);  // as compute_params counts them
   Expr e = by_tp(q(t.p_attn * t.bpv_dense, "B", "attention"), t.tp);
-  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) {
-    // The K and V projections of a head tensor parallel copies: each GPU holds a whole head's, not 1/tp of one.
-    e = std::move(e) + (q(t.p_kv_proj * t.bpv_dense, "B", "K and V projections") * (n(1) / n(m.kv_heads, "KV heads") - n(1) / n(t.tp, "tp")))
-                           .named("copied with their KV heads");
-  }
+  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) e = std::move(e) + out_of_line<copied_kv_projections>(y);
   if (t.p_shared + t.p_dense_ffn > 0) {
     const char* what = t.p_shared > 0 && t.p_dense_ffn > 0 ? "shared experts and dense FFN" : t.p_shared > 0 ? "shared experts" : "dense FFN";
     e = std::move(e) + by_tp(q((t.p_shared + t.p_dense_ffn) * t.bpv_dense, "B", what), t.tp);
@@ -127,6 +131,32 @@ Expr sessions_per_replica(const Say& y) {
   return floor_of(std::move(room) / q(y.v[F::HbmKvSessionPerGpu], "B", "one session"));
 }
 
+// The KV of a tensor parallel wider than the KV heads, and a recurrent state beside the KV (out of line: the
+// first frame's model has neither, so its module does not carry them).
+void describe_copies(Say& y) {
+  const ModelArch& m = y.m;
+  const Terms& t = y.t;
+  const Values& v = y.v;
+  if (m.attn == AttnKind::MHA && t.tp > m.kv_heads) {
+    // Wider than the KV heads, tensor parallel keeps a copy of each head on tp ÷ kv_heads GPUs.
+    y.set(F::HbmKvCopies, std::move((n(t.tp, "GPUs") / n(m.kv_heads, "KV heads"))
+                                        .note("engines copy each KV head on tp ÷ kv_heads GPUs; each copy takes HBM")));
+  } else if (m.attn == AttnKind::MHA) {
+    y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));
+  } else {
+    y.set(F::HbmKvCopies, std::move(n(t.tp, "GPUs").note("one KV head: whole on every GPU")));
+  }
+  const double state = v[F::KvRecurrentPerSession];
+  if (state > 0) {
+    // Attention KV at its share; the recurrent state split over tp by its heads.
+    Expr kv = q(v[F::KvPerSession] - state, "B", "session's KV") * sig(t.kv_share, 6, "share per GPU");
+    y.set(F::HbmKvSessionPerGpu, std::move(kv) + q(state, "B", "recurrent state") * sig(t.lin_share, 6, "share per GPU"));
+  } else {
+    y.set(F::HbmKvSessionPerGpu, std::move((q(v[F::KvPerSession], "B", "session's KV") / n(m.kv_heads).named("kv_heads"))
+                                               .note("one KV head per GPU, copied on " + num(t.tp / m.kv_heads) + " GPUs")));
+  }
+}
+
 }  // namespace
 
 void describe_placement(Say& y) {
@@ -140,11 +170,9 @@ void describe_placement(Say& y) {
     if (t.dp > 1) e.note("the TP-split parts are copied in each of " + num(t.dp) + " replicas");
     y.set(F::HbmWeights, std::move(e));
   }
-  if (m.attn == AttnKind::MHA && t.tp > m.kv_heads) {
-    // Wider than the KV heads, tensor parallel keeps a copy of each head on tp ÷ kv_heads GPUs.
-    y.set(F::HbmKvCopies, std::move((n(t.tp, "GPUs") / n(m.kv_heads, "KV heads"))
-                                        .note("each KV head is copied on tp ÷ kv_heads GPUs, as engines replicate a head tensor parallel cannot split; "
-                                              "every copy counts in HBM")));
+  const bool wide = m.attn == AttnKind::MHA && t.tp > m.kv_heads;
+  if (wide || v[F::KvRecurrentPerSession] > 0) {
+    out_of_line<describe_copies>(y);  // out of line: the first frame's model has neither
   } else if (m.attn == AttnKind::MHA) {
     // Each GPU of a replica holds its share of the KV heads: one copy in all.
     y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));
@@ -153,14 +181,8 @@ void describe_placement(Say& y) {
                                                          " per token has a single KV head, which tensor parallelism cannot split: each GPU of "
                                                          "a replica holds every session's KV")));
   }
-  const double state = v[F::KvRecurrentPerSession];
-  if (state > 0) {
-    // Attention KV at its share; the recurrent state split over tp by its heads.
-    Expr kv = q(v[F::KvPerSession] - state, "B", "session's KV") * sig(t.kv_share, 6, "share per GPU");
-    y.set(F::HbmKvSessionPerGpu, std::move(kv) + q(state, "B", "recurrent state") * sig(t.lin_share, 6, "share per GPU"));
-  } else if (m.attn == AttnKind::MHA && t.tp > m.kv_heads) {
-    y.set(F::HbmKvSessionPerGpu, std::move((q(v[F::KvPerSession], "B", "session's KV") / n(m.kv_heads).named("kv_heads"))
-                                               .note("one KV head per GPU, copied on " + num(t.tp / m.kv_heads) + " GPUs")));
+  if (wide || v[F::KvRecurrentPerSession] > 0) {
+    // written by describe_copies
   } else if (t.kv_share < 1) {
     y.set(F::HbmKvSessionPerGpu, q(v[F::KvPerSession], "B", "session's KV") / n(t.tp).named("tp"));
   } else {

@@ -12,26 +12,15 @@ RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
   r.first = range == LayerPlan::FromSplit ? plan.split : 0;
   r.last = range == LayerPlan::BeforeSplit ? plan.split : m.layer_count;
   r.n = std::max(0, r.last - r.first);
-  if (m.ffn_count > 0) {
-    for (int i = r.first; i < r.last; ++i) {
-      const FfnKind k = ffn_of(m, i);
-      r.n_moe += k == FfnKind::Moe ? 1 : 0;
-      r.n_dffn += k == FfnKind::Dense ? 1 : 0;
-    }
-  } else {
-    if (m.experts > 0) r.n_moe = std::max(0, r.last - std::max(r.first, m.dense_layers));
-    r.n_dffn = r.n - r.n_moe;
+  if (m.experts > 0) r.n_moe = std::max(0, r.last - std::max(r.first, m.dense_layers));
+  r.n_dffn = r.n - r.n_moe;
+  r.p_attn = r.n * attention_params_per_layer(m);
+  if (mixed_layers(m)) {
+    const LayerSums x = out_of_line<sum_layers>(m, r.first, r.last);
+    r.n_moe = x.moe;
+    r.n_dffn = x.dense_ffn;
+    r.p_attn = x.p_attn;
   }
-  // Σ attention parameters; n × one layer's when every layer is a full one (the figures stay exact products).
-  const double full = attention_params_per_layer(m);
-  bool uniform = true;
-  double sum = 0;
-  for (int i = r.first; i < r.last; ++i) {
-    const double p = layer_attention_params(m, i);
-    uniform = uniform && p == full;
-    sum += p;
-  }
-  r.p_attn = uniform ? r.n * full : sum;
   for (int g = 0; g < plan.group_count[range]; ++g) {
     const LayerMode mode = plan.groups[range][g].role.mode;
     if (mode == LayerMode::Full || mode == LayerMode::Reindex) r.index_layers += plan.groups[range][g].count;
@@ -87,6 +76,7 @@ void compute_kv_layout(Ctx& c, Values& v) {
 // (--mamba-track-interval, python/sglang/srt/server_args.py). vLLM's default "align" mode keeps it at each
 // attention block boundary, the block raised until one block's KV page holds a layer's state (16-token
 // alignment; vllm/config/cache.py, HybridAttentionMambaModelConfig). TensorRT-LLM and DeepSeek: assumed as SGLang.
+namespace {
 constexpr double kSglangStateTrack = 256;
 constexpr double kVllmBlockAlign = 16;
 double state_checkpoint_tokens(const Ctx& c) {
@@ -95,6 +85,7 @@ double state_checkpoint_tokens(const Ctx& c) {
   const double layer_state = c.t.linear_layers > 0 ? c.z.state : 0.0;
   return kVllmBlockAlign * std::max(1.0, std::ceil(layer_state / (kVllmBlockAlign * c.z.main)));
 }
+}  // namespace
 
 // The layer plan's ranges, and what one decode query reads at ctx.
 void compute_kv_reads(Ctx& c, Values& v) {
@@ -120,7 +111,7 @@ void compute_kv_reads(Ctx& c, Values& v) {
     if (x.gathered > 0) t.gather_layers += n;
     if (x.dense_rows > 0) t.dense_readers += n;
   }
-  t.state_ckpt = t.linear_layers > 0 ? state_checkpoint_tokens(c) : 0.0;
+  t.state_ckpt = t.linear_layers > 0 ? out_of_line<state_checkpoint_tokens>(c) : 0.0;
   v[F::KvRecurrentCkptInterval] = t.state_ckpt;
   // A prefix hit restores the last checkpoint at or before its end; the tokens after it are computed again.
   v[F::KvRecurrentCkptBytes] = t.state_ckpt > 0 && c.s.work.prefix_hit >= t.state_ckpt ? c.state_session : 0.0;
@@ -188,6 +179,69 @@ std::vector<Expr> chunk_terms(const ModelArch& m, double ctx) {
   return parts;
 }
 
+// Sliding layers with windows of several sizes (Gemma, MiMo): their windows summed (out of line, as describe_chunks).
+void describe_windows(Say& y) {
+  y.set(F::KvSwaPerSession, std::move(n(y.plan_counts.window_tokens, "tokens").named("Σ windows").note(num(y.t.window_layers) + " sliding layers")) *
+                                q(y.v[F::KvSwaEntry], "B", "window entry"));
+}
+
+// The chunked layers' KV (out of line: kept out of the first frame's module, which draws a model without them).
+void describe_chunks(Say& y) {
+  const ModelArch& m = y.m;
+  const Values& v = y.v;
+  y.set(F::KvChunkPerSession, std::move(sum_of(chunk_terms(m, y.w.ctx)).named("Σ min(chunk, context)")) * q(v[F::KvSwaEntry], "B", "entry"));
+}
+
+// The recurrent state, its checkpoints and what a hit restores (out of line, as describe_chunks).
+void describe_recurrent(Say& y) {
+  const ModelArch& m = y.m;
+  const Terms& t = y.t;
+  const Values& v = y.v;
+  Expr layer = sig(linear_state_values(m), 6, "values", "recurrent state") * sig(bytes_per_value(m.lin_fmt), 6, "B");
+  layer.note(num(m.lin_v_heads) + " heads × " + num(m.lin_k_dim) + " × " + num(m.lin_v_dim) + ", " + fmt_label(m.lin_fmt));
+  if (linear_conv_values(m) > 0) {
+    Expr conv = sig(linear_conv_values(m), 6, "values", "convolution state") * n(2, "B (BF16)");
+    conv.note(num(m.lin_conv - 1) + " tokens × (2 × " + num(m.lin_k_heads) + " × " + num(m.lin_k_dim) + " + " + num(m.lin_v_heads) + " × " +
+              num(m.lin_v_dim) + ") channels");
+    layer = std::move(layer) + std::move(conv);
+  }
+  y.set(F::KvRecurrentPerSession, n(t.linear_layers, "linear layers") * std::move(layer.named("each").note("whatever the context")));
+  const Scenario& sc = y.s;
+  Expr interval = words("");
+  if (sc.engine.state_ckpt > 0) interval = std::move(n(t.state_ckpt, "tokens").note("state_ckpt set"));
+  else if (sc.engine.kind == EngineKind::Vllm && y.z.main > 0)
+    interval = std::move((n(16, "tokens") * ceil_of(q(y.z.state, "B", "one layer's state") / (n(16) * q(y.z.main, "B", "KV per layer per token"))))
+                             .note("vLLM: one per attention block, raised until its page holds a state"));
+  else
+    interval = std::move(n(t.state_ckpt, "tokens").note(sc.engine.kind == EngineKind::Sglang ? "SGLang --mamba-track-interval default"
+                                                                                                : "assumed as SGLang's --mamba-track-interval"));
+  y.set(F::KvRecurrentCkptInterval, std::move(interval));
+  if (v[F::KvRecurrentCkptBytes] > 0) {
+    y.set(F::KvRecurrentCkptBytes, std::move(q(v[F::KvRecurrentPerSession], "B", "one copy of the recurrent state")
+                                                 .note("the last before the hit's end; one per " + num(t.state_ckpt) + " tokens adds " +
+                                                       human(v[F::KvRecurrentPerSession] / t.state_ckpt, "B") + " per cached token")));
+  } else {
+    y.set(F::KvRecurrentCkptBytes, words("prefix_hit below the interval: no checkpoint to restore"));
+  }
+}
+
+// Selecting layers that read different counts (short contexts, sources of several ratios): each reads
+// min(top_k, its source's rows), grouped by that count (out of line, as describe_chunks).
+void describe_topk_groups(Say& y) {
+  const ModelArch& m = y.m;
+  std::vector<std::pair<double, int>> groups;
+  for (int i = 0; i < m.layer_count; ++i) {
+    const double g = layer_read(m, i, y.w.ctx).gathered;
+    if (g <= 0) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.first == g; });
+    if (it == groups.end()) groups.emplace_back(g, 1);
+    else it->second += 1;
+  }
+  std::vector<Expr> parts;
+  for (const auto& [rows, layers] : groups) parts.push_back(n(layers, "layers") * n(rows, "rows"));
+  y.set(F::KvTopkRows, std::move(sum_of(std::move(parts)).note("min(top_k " + num(m.top_k) + ", the rows at the context) per layer; the indexer still scores every key")));
+}
+
 }  // namespace
 
 void describe_kv(Say& y) {
@@ -196,7 +250,7 @@ void describe_kv(Say& y) {
   const Values& v = y.v;
   y.set(F::KvMainEntry, vector_formula(m, m.kv_fmt, kv_dims(m), true));
   y.set(F::KvIndexEntry, m.idx_dim > 0 ? vector_formula(m, m.idx_fmt, m.idx_dim, false) : words("no index keys"));
-  y.set(F::KvSwaEntry, m.n_win > 0 ? vector_formula(m, m.swa_fmt, kv_dims(m), true) : words("no sliding window"));
+  y.set(F::KvSwaEntry, y.z.swa > 0 ? vector_formula(m, m.swa_fmt, window_kv_dims(m), true) : words("no sliding window"));
   if (t.owners == 0) {
     y.set(F::KvGlobalPerToken, words("no layer keeps KV"));
   } else {
@@ -214,64 +268,22 @@ void describe_kv(Say& y) {
   if (y.win && counts.window_tokens == t.window_layers * m.n_win) {
     y.set(F::KvSwaPerSession, n(t.window_layers, "layers") * n(m.n_win, "tokens") * q(v[F::KvSwaEntry], "B", "window entry"));
   } else if (counts.window_tokens > 0) {
-    // Sliding layers with windows of several sizes (Gemma, MiMo): their windows summed.
-    y.set(F::KvSwaPerSession, std::move(n(counts.window_tokens, "tokens").named("Σ windows").note(num(t.window_layers) + " sliding layers")) *
-                                  q(v[F::KvSwaEntry], "B", "window entry"));
+    out_of_line<describe_windows>(y);
   } else {
     y.set(F::KvSwaPerSession, words("no sliding window"));
   }
-  if (t.chunk_layers > 0) {
-    y.set(F::KvChunkPerSession, std::move(sum_of(chunk_terms(m, y.w.ctx)).named("Σ min(chunk, context)")) * q(v[F::KvSwaEntry], "B", "entry"));
-  } else {
-    y.set(F::KvChunkPerSession, words("no chunked-local layer"));
-  }
-  if (t.linear_layers > 0) {
-    Expr layer = sig(linear_state_values(m), 6, "values", "recurrent state") * sig(bytes_per_value(m.lin_fmt), 6, "B");
-    layer.note(num(m.lin_v_heads) + " heads × " + num(m.lin_k_dim) + " × " + num(m.lin_v_dim) + ", " + fmt_label(m.lin_fmt));
-    if (linear_conv_values(m) > 0) {
-      Expr conv = sig(linear_conv_values(m), 6, "values", "convolution state") * n(2, "B (BF16)");
-      conv.note(num(m.lin_conv - 1) + " tokens × (2 × " + num(m.lin_k_heads) + " × " + num(m.lin_k_dim) + " + " + num(m.lin_v_heads) + " × " +
-                num(m.lin_v_dim) + ") channels");
-      layer = std::move(layer) + std::move(conv);
-    }
-    y.set(F::KvRecurrentPerSession, std::move(n(t.linear_layers, "linear layers") * std::move(layer).named("each").note("whatever the context")));
-    const Scenario& sc = y.s;
-    Expr interval = words("");
-    if (sc.engine.state_ckpt > 0) interval = std::move(n(t.state_ckpt, "tokens").note("state_ckpt set"));
-    else if (sc.engine.kind == EngineKind::Vllm && y.z.main > 0)
-      interval = std::move((n(16, "tokens") * ceil_of(q(y.z.state, "B", "one layer's state") / (n(16) * q(y.z.main, "B", "KV per layer per token"))))
-                               .note("vLLM align mode: a checkpoint at each attention block, the block raised until its page holds a layer's state"));
-    else
-      interval = std::move(n(t.state_ckpt, "tokens").note(sc.engine.kind == EngineKind::Sglang ? "SGLang --mamba-track-interval default"
-                                                                                                  : "assumed as SGLang's --mamba-track-interval"));
-    y.set(F::KvRecurrentCkptInterval, std::move(interval));
-    if (v[F::KvRecurrentCkptBytes] > 0) {
-      y.set(F::KvRecurrentCkptBytes, std::move(q(v[F::KvRecurrentPerSession], "B", "one copy of the recurrent state")
-                                                   .note("restored at the last checkpoint before the " + num(y.w.prefix_hit) + "-token hit; "
-                                                         "a cache keeping one every " + num(t.state_ckpt) + " tokens adds " +
-                                                         human(v[F::KvRecurrentPerSession] / t.state_ckpt, "B") + " per cached token")));
-    } else {
-      y.set(F::KvRecurrentCkptBytes, words("no checkpoint before the hit's end (prefix_hit below the interval): the recurrent layers recompute it"));
-    }
-  } else {
+  // Chunked and linear layers' formulas out of line: a model without them (the first frame's) never runs them.
+  if (t.chunk_layers > 0) out_of_line<describe_chunks>(y);
+  else y.set(F::KvChunkPerSession, words("no chunked-local layer"));
+  if (t.linear_layers > 0) out_of_line<describe_recurrent>(y);
+  else
     for (F id : {F::KvRecurrentPerSession, F::KvRecurrentCkptInterval, F::KvRecurrentCkptBytes}) y.set(id, words("no linear-attention layer"));
-  }
   if (t.index_owners > 0) y.set(F::KvIndexerPerToken, inverse_ratio_sum(m, true) * q(v[F::KvIndexEntry], "B", "index key"));
   else y.set(F::KvIndexerPerToken, words("no sparse indexer"));
-  if (v[F::KvTopkRows] > 0) {
-    // Each gathering layer reads min(top_k, its source's rows), grouped by that count.
-    std::vector<std::pair<double, int>> groups;
-    for (int i = 0; i < m.layer_count; ++i) {
-      const double g = layer_read(m, i, y.w.ctx).gathered;
-      if (g <= 0) continue;
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.first == g; });
-      if (it == groups.end()) groups.emplace_back(g, 1);
-      else it->second += 1;
-    }
-    std::vector<Expr> parts;
-    for (const auto& [rows, layers] : groups) parts.push_back(n(layers, "layers") * n(rows, "rows"));
-    y.set(F::KvTopkRows, std::move(sum_of(std::move(parts)).note("min(top_k " + num(m.top_k) +
-                                                                 ", the rows at the context) per layer; the indexer still scores every key")));
+  if (v[F::KvTopkRows] > 0 && v[F::KvTopkRows] == t.gather_layers * m.top_k) {
+    y.set(F::KvTopkRows, std::move((n(t.gather_layers, "layers") * n(m.top_k, "rows (top_k)")).note("the indexer still scores every key")));
+  } else if (v[F::KvTopkRows] > 0) {
+    out_of_line<describe_topk_groups>(y);
   } else {
     y.set(F::KvTopkRows, words("no top-k selection: every layer reads all its rows"));
   }

@@ -17,40 +17,25 @@ void compute_params(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
   Terms& t = c.t;
   t.layers = m.layer_count;
-  if (m.ffn_count > 0) {
-    // The model lists each layer's feed-forward block (interleaved MoE, hybrids' mixer-only layers).
-    t.moe_layers = t.ffn_dense_layers = 0;
-    for (int i = 0; i < m.layer_count; ++i) {
-      const FfnKind k = ffn_of(m, i);
-      t.moe_layers += k == FfnKind::Moe ? 1 : 0;
-      t.ffn_dense_layers += k == FfnKind::Dense ? 1 : 0;
-    }
-  } else {
-    t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
-    t.ffn_dense_layers = t.layers - t.moe_layers;
-  }
+  t.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
+  t.ffn_dense_layers = t.layers - t.moe_layers;
   c.H = m.hidden;
   c.E = m.experts + (m.experts > 0 ? c.s.par.redundant : 0);  // expert slots, redundant copies included
   c.k = m.experts_per_token;
   c.L = t.layers;
   t.p_expert = ffn_matrices(m) * m.expert_inter * c.H;
   t.p_attn_layer = attention_params_per_layer(m);
-  // Σ over the layers by kind: n × one full layer's when every layer is a full one (an exact product).
-  bool uniform = true;
-  double p_attn = 0;
-  t.p_kv_proj = 0;
-  for (int i = 0; i < m.layer_count; ++i) {
-    const double p = layer_attention_params(m, i);
-    uniform = uniform && p == t.p_attn_layer;
-    p_attn += p;
-    // The K and V projections, which a tensor parallel wider than the KV heads copies (topic_capacity.cpp).
-    const LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
-    if (m.attn == AttnKind::MHA && mode != LayerMode::Linear) {
-      const bool local = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
-      t.p_kv_proj += local ? m.hidden * window_kv_dims(m) : m.hidden * kv_dims(m);
-    }
+  t.p_attn = t.layers * t.p_attn_layer;
+  // The K and V projections, which a tensor parallel wider than the KV heads copies (topic_capacity.cpp).
+  t.p_kv_proj = m.attn == AttnKind::MHA ? t.layers * m.hidden * kv_dims(m) : 0.0;
+  if (mixed_layers(m)) {
+    // Layers of several kinds (interleaved MoE, hybrids' linear and mixer-only layers): summed one by one.
+    const LayerSums x = out_of_line<sum_layers>(m, 0, m.layer_count);
+    t.moe_layers = x.moe;
+    t.ffn_dense_layers = x.dense_ffn;
+    t.p_attn = x.p_attn;
+    t.p_kv_proj = x.p_kv_proj;
   }
-  t.p_attn = uniform ? t.layers * t.p_attn_layer : p_attn;
   t.p_routed_active = t.moe_layers * m.experts_per_token * t.p_expert;
   t.p_routed_all = t.moe_layers * m.experts * t.p_expert;
   t.p_shared = t.moe_layers * m.shared_experts * t.p_expert;

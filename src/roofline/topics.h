@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/out_of_line.h"
 #include "base/text.h"
 #include "model/engine.h"
 #include "model/layers.h"
@@ -137,6 +138,15 @@ double layer_attention_params(const ModelArch& m, int layer);
 // A linear-attention layer's parameters: q, k, v and the output gate from the hidden state, one row per
 // value head (decay, β or Δt), the short convolution over q, k and v, and the output projection.
 double linear_attention_params(const ModelArch& m);
+// A model whose layers differ by kind: a per-layer FFN list, linear-attention layers, or local layers with KV
+// heads of their own. Layers of one kind are counted by rule (n × one layer); mixed ones by sum_layers().
+bool mixed_layers(const ModelArch& m);
+// Layers [first, last) summed one by one: MoE and dense-FFN layers, attention parameters (n × one full layer's
+// when all are full ones) and the K and V projections. Called out_of_line: a model of one kind never runs it.
+struct LayerSums {
+  double moe = 0, dense_ffn = 0, p_attn = 0, p_kv_proj = 0;
+};
+LayerSums sum_layers(const ModelArch& m, int first, int last);
 ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double ctx, const KvSizes& z);
 EpConst ep_const(double E, double k, int ep, double skew = 1.0, int node_ranks = 0);
 Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, const ReadSums& r, double queries, bool pre);
