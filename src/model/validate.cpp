@@ -1,7 +1,6 @@
 // Cross-field validation: values that are each in range but contradict one another.
 #include <string>
 
-#include "base/out_of_line.h"
 #include "base/text.h"
 #include "model/params.h"
 
@@ -13,9 +12,9 @@ void add(Errors& out, std::string_view field, std::string value, std::string all
 }
 std::string str(long long v) { return std::to_string(v); }
 
-// A per-layer feed-forward list: one letter per layer, and experts for its MoE layers (out of line: most
-// models have no list, see base/out_of_line.h).
-void check_ffn_list(const ModelArch& m, Errors& e) {
+// A per-layer feed-forward list: one letter per layer, and experts for its MoE layers (a function of its own:
+// most models have no list, so the page's first-frame module leaves it out).
+[[gnu::noinline]] void check_ffn_list(const ModelArch& m, Errors& e) {
   if (m.ffn_count != m.layer_count) add(e, "ffn", str(m.ffn_count) + " layers", "one letter per layer (" + str(m.layer_count) + ") or empty");
   for (int i = 0; i < m.ffn_count && i < m.layer_count; ++i) {
     if (m.ffn[static_cast<std::size_t>(i)] == FfnKind::Moe && m.experts <= 0) {
@@ -74,7 +73,7 @@ Errors validate(const Scenario& s) {
   } else if (m.shared_experts > 0 || m.experts_per_token > 0) {
     add(e, "experts", "0", "above 0 when shared_experts or experts_per_token is set");
   }
-  if (m.ffn_count > 0) out_of_line<check_ffn_list>(m, e);
+  if (m.ffn_count > 0) check_ffn_list(m, e);
   if (m.dense_layers > m.layer_count)
     add(e, "dense_layers", str(m.dense_layers), "at most the layer count (" + str(m.layer_count) + ")");
   if (m.engram_count > 0) {

@@ -119,7 +119,7 @@ bool mixed_layers(const ModelArch& m) {
   return false;
 }
 
-LayerSums sum_layers(const ModelArch& m, int first, int last) {
+[[gnu::noinline]] LayerSums sum_layers(const ModelArch& m, int first, int last) {
   LayerSums x;
   const double full = attention_params_per_layer(m);
   bool uniform = true;

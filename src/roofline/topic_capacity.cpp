@@ -94,7 +94,7 @@ Expr by_tp(Expr e, double tp) { return tp > 1 ? std::move(e) / n(tp).named("tp")
 
 // The K and V projections of a head tensor parallel copies: each GPU holds a whole head's, not 1/tp of one
 // (out of line, as describe_copies).
-Expr copied_kv_projections(const Say& y) {
+[[gnu::noinline]] Expr copied_kv_projections(const Say& y) {
   const Terms& t = y.t;
   return (q(t.p_kv_proj * t.bpv_dense, "B", "K and V projections") * (n(1) / n(y.m.kv_heads, "KV heads") - n(1) / n(t.tp, "tp")))
       .named("copied with their KV heads");
@@ -106,7 +106,7 @@ Expr weights_per_gpu(const Say& y) {
   const Terms& t = y.t;
   const double slots = m.experts + (m.experts > 0 ? y.s.par.redundant : 0);  // as compute_params counts them
   Expr e = by_tp(q(t.p_attn * t.bpv_dense, "B", "attention"), t.tp);
-  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) e = std::move(e) + out_of_line<copied_kv_projections>(y);
+  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) e = std::move(e) + copied_kv_projections(y);
   if (t.p_shared + t.p_dense_ffn > 0) {
     const char* what = t.p_shared > 0 && t.p_dense_ffn > 0 ? "shared experts and dense FFN" : t.p_shared > 0 ? "shared experts" : "dense FFN";
     e = std::move(e) + by_tp(q((t.p_shared + t.p_dense_ffn) * t.bpv_dense, "B", what), t.tp);
@@ -133,7 +133,7 @@ Expr sessions_per_replica(const Say& y) {
 
 // The KV of a tensor parallel wider than the KV heads, and a recurrent state beside the KV (out of line: the
 // first frame's model has neither, so its module does not carry them).
-void describe_copies(Say& y) {
+[[gnu::noinline]] void describe_copies(Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const Values& v = y.v;
@@ -172,7 +172,7 @@ void describe_placement(Say& y) {
   }
   const bool wide = m.attn == AttnKind::MHA && t.tp > m.kv_heads;
   if (wide || v[F::KvRecurrentPerSession] > 0) {
-    out_of_line<describe_copies>(y);  // out of line: the first frame's model has neither
+    describe_copies(y);  // out of line: the first frame's model has neither
   } else if (m.attn == AttnKind::MHA) {
     // Each GPU of a replica holds its share of the KV heads: one copy in all.
     y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));

@@ -314,12 +314,12 @@ Expr above_sum(const Pass& p, bool floors) {
 namespace {
 
 // The recurrent states a step reads and writes back (out of line: the first frame's model has none).
-Expr state_bytes(const Say& y) {
+[[gnu::noinline]] Expr state_bytes(const Say& y) {
   const Terms& t = y.t;
   return (n(2) * n(t.batch_replica, "sessions") * sig(t.lin_share, 6, "of each state") * q(t.dec.state, "B", "recurrent state"))
       .named("recurrent states read and written back");
 }
-void describe_state_read(Say& y) {
+[[gnu::noinline]] void describe_state_read(Say& y) {
   const Terms& t = y.t;
   y.set(F::DecodeTState, (n(2).named("read and written back") * n(t.batch_replica, "sessions on the busiest replica") *
                           sig(t.lin_share, 6, "of each state") * q(t.dec.state, "B", "recurrent state")) /
@@ -344,7 +344,7 @@ void describe_decode_bytes(Say& y) {
                      q(t.dec.dense, "B", "dense reads") + q(t.dec.window, "B", "SWA window");
   Expr kv_bytes = n(t.batch_replica, "sessions on the busiest replica") * sig(t.kv_share, 6, "of each session's KV") * per_session +
                   q(t.append_bytes, "B", "appends");
-  if (t.dec.state > 0) kv_bytes = std::move(kv_bytes) + out_of_line<state_bytes>(y);
+  if (t.dec.state > 0) kv_bytes = std::move(kv_bytes) + state_bytes(y);
   y.set(F::DecodeKvBytes, std::move(kv_bytes));
   y.set(F::DecodeFlop, (q(t.flop_dense, "FLOP", "dense and attention projections") + q(t.flop_experts, "FLOP", "routed experts (busiest rank)") +
                         q(t.flop_attn, "FLOP", "attention core") + q(t.flop_index, "FLOP", "indexer"))
@@ -360,7 +360,7 @@ void describe_decode_bytes(Say& y) {
   y.set(F::DecodeTWindow, q(kvb * t.dec.window, "B", "SWA window") / q(st.bw_c[2], "B/s", "attention"));
   y.set(F::DecodeTAppend, q(t.append_bytes, "B", "appends") / q(st.bw_c[2], "B/s", "attention"));
   if (t.dec.state > 0) {
-    out_of_line<describe_state_read>(y);
+    describe_state_read(y);
   } else {
     y.set(F::DecodeTState, q(0, "s").note("no linear-attention layer"));
   }

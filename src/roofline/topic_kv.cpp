@@ -16,7 +16,7 @@ RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
   r.n_dffn = r.n - r.n_moe;
   r.p_attn = r.n * attention_params_per_layer(m);
   if (mixed_layers(m)) {
-    const LayerSums x = out_of_line<sum_layers>(m, r.first, r.last);
+    const LayerSums x = sum_layers(m, r.first, r.last);
     r.n_moe = x.moe;
     r.n_dffn = x.dense_ffn;
     r.p_attn = x.p_attn;
@@ -79,7 +79,7 @@ void compute_kv_layout(Ctx& c, Values& v) {
 namespace {
 constexpr double kSglangStateTrack = 256;
 constexpr double kVllmBlockAlign = 16;
-double state_checkpoint_tokens(const Ctx& c) {
+[[gnu::noinline]] double state_checkpoint_tokens(const Ctx& c) {
   if (c.s.engine.state_ckpt > 0) return c.s.engine.state_ckpt;
   if (c.s.engine.kind != EngineKind::Vllm || c.z.main <= 0) return kSglangStateTrack;
   const double layer_state = c.t.linear_layers > 0 ? c.z.state : 0.0;
@@ -111,7 +111,7 @@ void compute_kv_reads(Ctx& c, Values& v) {
     if (x.gathered > 0) t.gather_layers += n;
     if (x.dense_rows > 0) t.dense_readers += n;
   }
-  t.state_ckpt = t.linear_layers > 0 ? out_of_line<state_checkpoint_tokens>(c) : 0.0;
+  t.state_ckpt = t.linear_layers > 0 ? state_checkpoint_tokens(c) : 0.0;
   v[F::KvRecurrentCkptInterval] = t.state_ckpt;
   // A prefix hit restores the last checkpoint at or before its end; the tokens after it are computed again.
   v[F::KvRecurrentCkptBytes] = t.state_ckpt > 0 && c.s.work.prefix_hit >= t.state_ckpt ? c.state_session : 0.0;
@@ -180,20 +180,21 @@ std::vector<Expr> chunk_terms(const ModelArch& m, double ctx) {
 }
 
 // Sliding layers with windows of several sizes (Gemma, MiMo): their windows summed (out of line, as describe_chunks).
-void describe_windows(Say& y) {
+[[gnu::noinline]] void describe_windows(Say& y) {
   y.set(F::KvSwaPerSession, std::move(n(y.plan_counts.window_tokens, "tokens").named("Σ windows").note(num(y.t.window_layers) + " sliding layers")) *
                                 q(y.v[F::KvSwaEntry], "B", "window entry"));
 }
 
-// The chunked layers' KV (out of line: kept out of the first frame's module, which draws a model without them).
-void describe_chunks(Say& y) {
+// The chunked layers' KV. Out of line (noinline, and above the web build's one-caller inlining size): the page's
+// module is split by the functions its first frame runs, and the default model has no chunked layer.
+[[gnu::noinline]] void describe_chunks(Say& y) {
   const ModelArch& m = y.m;
   const Values& v = y.v;
   y.set(F::KvChunkPerSession, std::move(sum_of(chunk_terms(m, y.w.ctx)).named("Σ min(chunk, context)")) * q(v[F::KvSwaEntry], "B", "entry"));
 }
 
 // The recurrent state, its checkpoints and what a hit restores (out of line, as describe_chunks).
-void describe_recurrent(Say& y) {
+[[gnu::noinline]] void describe_recurrent(Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const Values& v = y.v;
@@ -227,7 +228,7 @@ void describe_recurrent(Say& y) {
 
 // Selecting layers that read different counts (short contexts, sources of several ratios): each reads
 // min(top_k, its source's rows), grouped by that count (out of line, as describe_chunks).
-void describe_topk_groups(Say& y) {
+[[gnu::noinline]] void describe_topk_groups(Say& y) {
   const ModelArch& m = y.m;
   std::vector<std::pair<double, int>> groups;
   for (int i = 0; i < m.layer_count; ++i) {
@@ -268,14 +269,14 @@ void describe_kv(Say& y) {
   if (y.win && counts.window_tokens == t.window_layers * m.n_win) {
     y.set(F::KvSwaPerSession, n(t.window_layers, "layers") * n(m.n_win, "tokens") * q(v[F::KvSwaEntry], "B", "window entry"));
   } else if (counts.window_tokens > 0) {
-    out_of_line<describe_windows>(y);
+    describe_windows(y);
   } else {
     y.set(F::KvSwaPerSession, words("no sliding window"));
   }
   // Chunked and linear layers' formulas out of line: a model without them (the first frame's) never runs them.
-  if (t.chunk_layers > 0) out_of_line<describe_chunks>(y);
+  if (t.chunk_layers > 0) describe_chunks(y);
   else y.set(F::KvChunkPerSession, words("no chunked-local layer"));
-  if (t.linear_layers > 0) out_of_line<describe_recurrent>(y);
+  if (t.linear_layers > 0) describe_recurrent(y);
   else
     for (F id : {F::KvRecurrentPerSession, F::KvRecurrentCkptInterval, F::KvRecurrentCkptBytes}) y.set(id, words("no linear-attention layer"));
   if (t.index_owners > 0) y.set(F::KvIndexerPerToken, inverse_ratio_sum(m, true) * q(v[F::KvIndexEntry], "B", "index key"));
@@ -283,7 +284,7 @@ void describe_kv(Say& y) {
   if (v[F::KvTopkRows] > 0 && v[F::KvTopkRows] == t.gather_layers * m.top_k) {
     y.set(F::KvTopkRows, std::move((n(t.gather_layers, "layers") * n(m.top_k, "rows (top_k)")).note("the indexer still scores every key")));
   } else if (v[F::KvTopkRows] > 0) {
-    out_of_line<describe_topk_groups>(y);
+    describe_topk_groups(y);
   } else {
     y.set(F::KvTopkRows, words("no top-k selection: every layer reads all its rows"));
   }

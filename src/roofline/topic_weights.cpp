@@ -30,7 +30,7 @@ void compute_params(Ctx& c, Values& v) {
   t.p_kv_proj = m.attn == AttnKind::MHA ? t.layers * m.hidden * kv_dims(m) : 0.0;
   if (mixed_layers(m)) {
     // Layers of several kinds (interleaved MoE, hybrids' linear and mixer-only layers): summed one by one.
-    const LayerSums x = out_of_line<sum_layers>(m, 0, m.layer_count);
+    const LayerSums x = sum_layers(m, 0, m.layer_count);
     t.moe_layers = x.moe;
     t.ffn_dense_layers = x.dense_ffn;
     t.p_attn = x.p_attn;

@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "base/out_of_line.h"
 #include "base/text.h"
 #include "model/engine.h"
 #include "model/layers.h"
@@ -142,7 +141,7 @@ double linear_attention_params(const ModelArch& m);
 // heads of their own. Layers of one kind are counted by rule (n × one layer); mixed ones by sum_layers().
 bool mixed_layers(const ModelArch& m);
 // Layers [first, last) summed one by one: MoE and dense-FFN layers, attention parameters (n × one full layer's
-// when all are full ones) and the K and V projections. Called out_of_line: a model of one kind never runs it.
+// when all are full ones) and the K and V projections. Out of line: a model of one kind never runs it.
 struct LayerSums {
   double moe = 0, dense_ffn = 0, p_attn = 0, p_kv_proj = 0;
 };
