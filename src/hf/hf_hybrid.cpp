@@ -282,6 +282,7 @@ bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::
       }
       window = r.param_int("sliding_window", "n_win", true, "tokens in the sliding window");
       l.fields = "layer_types, sliding_window";
+      gemma4_unmodelled(r);
       return true;
     }
     case Fam::KimiLinear: {

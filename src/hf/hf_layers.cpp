@@ -1,5 +1,6 @@
 // config.json layer patterns: which layers slide (layer_types or the family's own rule) and which route
-// to experts (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers).
+// to experts (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers); Gemma 4's
+// unmodelled fields.
 #include "hf/hf_reader.h"
 
 #include <algorithm>
@@ -155,6 +156,27 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
     default: fields = "num_hidden_layers (every layer)"; break;
   }
   return moe;
+}
+
+void gemma4_unmodelled(Reader& r) {
+  // The routed expert block beside each layer's dense MLP (gemma-4-26B-A4B): its counts would be wrong, so refused.
+  if (r.boolean("enable_moe_block").value_or(false)) {
+    r.error(ErrorCode::Unrepresentable, r.prefix + "enable_moe_block", "true",
+            "false: Gemma 4's routed expert block beside the dense MLP of each layer is not modelled");
+  }
+  if (r.boolean("attention_k_eq_v").value_or(false)) {
+    r.notes.push_back("attention_k_eq_v: the global layers keep one tensor for K and V; counted here as two, so their KV is twice what "
+                      "engines store");
+  }
+  if (const auto shared = r.integer("num_kv_shared_layers", 0, 4096, false, "last layers reusing earlier layers' KV"); shared && *shared > 0) {
+    r.notes.push_back("num_kv_shared_layers " + std::to_string(*shared) + ": the last layers reuse the KV of the last earlier layer of "
+                      "their kind; counted here as keeping their own (an overcount)");
+  }
+  if (const auto ple = r.integer("hidden_size_per_layer_input", 0, 1 << 20, false, "per-layer input width"); ple && *ple > 0) {
+    r.look("vocab_size_per_layer_input");
+    r.notes.push_back("hidden_size_per_layer_input " + std::to_string(*ple) + ": the per-layer embedding tables (vocab_size_per_layer_input "
+                      "× layers × that width) are not counted");
+  }
 }
 
 }  // namespace tierscope::model::hf

@@ -250,6 +250,9 @@ void read_local_heads(Reader& r, Fam fam, ModelArch& m);
 bool read_indexer(Reader& r, Fam fam, ModelArch& m);
 // The draft (MTP / next-n) layers one draft token runs.
 void read_draft(Reader& r, Fam fam, ModelArch& m);
+// Gemma 4's fields that change memory or time and are not modelled, each named in a note (hf_layers.cpp);
+// its MoE variant is refused.
+void gemma4_unmodelled(Reader& r);
 // A list of integers of any length (layer indices or per-layer flags); nullopt when absent or wrong.
 std::optional<std::vector<long long>> int_array(Reader& r, const Json* v, const std::string& path, long long lo, long long hi);
 
