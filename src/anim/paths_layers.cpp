@@ -91,6 +91,8 @@ const char* mode_step(LayerMode m) {
     case LayerMode::Reindex: return "reindex";
     case LayerMode::Reuse: return "reuse";
     case LayerMode::SwaOnly: return "swa-only";
+    case LayerMode::Linear: return "linear";
+    case LayerMode::Chunked: return "chunked";
     case LayerMode::Count: break;
   }
   return "dense";
@@ -130,6 +132,7 @@ void build_csa2_modes(Builder& b) {
     term(r.gathered, N(r.gathered) + " selected rows × " + N(main) + " B");
     term(r.dense_rows, N(r.dense_rows) + " rows × " + N(main) + " B");
     term(r.window_rows, N(r.window_rows) + " window tokens × " + N(swa) + " B");
+    term(r.state, "recurrent state " + N(b.z.state) + " B");
     if (first) f += " 0 B";
     b.cite(e, FigureId::DecodeKvBytes, f + share + "; " + S(e.duration) + " = " + B(bytes) + " / HBM (one session, one GPU)");
     const std::string L = "Layer " + N(i);
@@ -154,6 +157,12 @@ void build_csa2_modes(Builder& b) {
         break;
       case LayerMode::Dense:
         e.sentence = L + " owns its KV" + (b.ratio(i) > 1 ? " at ratio " + N(b.ratio(i)) : std::string()) + " and attends over all " + N(r.rows) + " rows.";
+        break;
+      case LayerMode::Linear:
+        e.sentence = L + " is linear attention: it reads its fixed recurrent state, whatever the context: no KV.";
+        break;
+      case LayerMode::Chunked:
+        e.sentence = L + " attends only within its chunk: at most " + N(r.window_rows) + " tokens of local KV.";
         break;
       case LayerMode::Count: break;
     }

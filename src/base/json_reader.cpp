@@ -254,7 +254,7 @@ struct Open {
 
 }  // namespace
 
-bool Document::parse(std::string_view text, std::vector<std::string>* duplicates) {
+bool Document::parse(std::string_view text, std::vector<std::string>* duplicates, bool python_literals) {
   nodes_.clear();
   Reader r{text};
   if (!text.empty() && static_cast<unsigned char>(text[0]) == 0xEF) {
@@ -300,6 +300,12 @@ bool Document::parse(std::string_view text, std::vector<std::string>* duplicates
       ++r.p;
       v.kind_ = Kind::String;
       if (!r.string(v.s_)) return fail();
+    } else if (python_literals && r.literal("NaN")) {
+      Builder::set_float(v, std::nan(""));  // Python's spellings of the non-finite numbers (json.dump's allow_nan)
+    } else if (python_literals && r.literal("Infinity")) {
+      Builder::set_float(v, HUGE_VAL);
+    } else if (python_literals && r.literal("-Infinity")) {
+      Builder::set_float(v, -HUGE_VAL);
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       if (!r.number(v)) return fail();
     } else if (r.literal("true")) {
@@ -429,7 +435,8 @@ std::string Value::dump(bool ascii) const {
       case Kind::Bool: out += v->b_ ? "true" : "false"; break;
       case Kind::Int: out += std::to_string(v->i_); break;
       case Kind::Uint: out += std::to_string(v->u_); break;
-      case Kind::Float: out += float_text(v->d_); break;
+      // A non-finite number was read as Python writes it (parse's python_literals): shown the same way.
+      case Kind::Float: out += std::isfinite(v->d_) ? float_text(v->d_) : std::isnan(v->d_) ? "NaN" : v->d_ > 0 ? "Infinity" : "-Infinity"; break;
       case Kind::String: put_string(out, v->s_, ascii); break;
       case Kind::Array:
       case Kind::Object:

@@ -1,6 +1,7 @@
 // A small strict JSON reader for the model's inputs (scenario files, config.json, chart options): RFC 8259
 // text, UTF-8 checked, numbers kept as integers when they are written as integers; a NUL byte after the
-// value ends the text. Objects keep one value per key (the last, as read) and are walked in key order; the
+// value ends the text. On request it also reads the NaN, Infinity and -Infinity literals Python's JSON
+// writer leaves in published config.json files (never in a scenario file). Objects keep one value per key (the last, as read) and are walked in key order; the
 // keys written more than once are reported. Values live in their Document, which reads any depth without
 // recursion.
 #pragma once
@@ -99,8 +100,10 @@ class Document {
  public:
   // Reads `text` (a leading UTF-8 byte order mark is skipped). False, with root() null, when it is not
   // JSON. `duplicates` (optional) receives each repeated key once for every earlier use of it in the
-  // same object, in the order they are read.
-  bool parse(std::string_view text, std::vector<std::string>* duplicates = nullptr);
+  // same object, in the order they are read. `python_literals`: NaN, Infinity and -Infinity are read as the
+  // non-finite numbers Python's json module writes them for (config.json files carry them); off, they are
+  // not JSON and the text is refused.
+  bool parse(std::string_view text, std::vector<std::string>* duplicates = nullptr, bool python_literals = false);
   const Value& root() const { return nodes_.empty() ? null_ : nodes_.front(); }
 
  private:

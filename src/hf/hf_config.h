@@ -29,7 +29,9 @@ struct HfModel {
 // unknown family, a field of the wrong type, a missing field that decides memory or time, or layers the
 // scenario cannot describe are errors naming the field, the value and what is allowed; on any error
 // `out` is left untouched and every problem found is listed.
-bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& out, Errors& errors);
+// `quant_json`: the hf_quant_config.json a publisher ships beside config.json (NVIDIA ModelOpt checkpoints state
+// their NVFP4 / FP8 formats and KV cache format there), or empty.
+bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& out, Errors& errors, std::string_view quant_json = {});
 
 // Replaces the model of `s` by the file's and keeps its hardware, layout and workload. Where the new
 // model needs it, tp, dp, ep and redundant are re-spread over the same GPUs and speculative decoding is
@@ -37,7 +39,7 @@ bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& 
 // "config:NAME" and carries the file's sources (Scenario::origin). All or nothing: on error `s` is
 // untouched.
 bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_hint, Errors& errors,
-                     std::vector<std::string>& notes);
+                     std::vector<std::string>& notes, std::string_view quant_json = {});
 
 // The import's own move of the workload (hf_positions.cpp): a context (or prompt) beyond the model's trained
 // positions is lowered to them, as a person would set it; each move is an adjustment. False when nothing moved.

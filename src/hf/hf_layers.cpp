@@ -1,5 +1,6 @@
 // config.json layer patterns: which layers slide (layer_types or the family's own rule) and which route
-// to experts (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers).
+// to experts (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers); Gemma 4's
+// unmodelled fields.
 #include "hf/hf_reader.h"
 
 #include <algorithm>
@@ -10,7 +11,10 @@ namespace tierscope::model::hf {
 Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optional<long long>& window) {
   Layout l;
   l.kind.assign(static_cast<std::size_t>(layers), 'D');
+  l.span.assign(static_cast<std::size_t>(layers), 0);
+  l.ratio.assign(static_cast<std::size_t>(layers), 1);
   l.fields = "num_hidden_layers (every layer attends over the whole context)";
+  if (read_hybrid_layout(r, fam, layers, max_pos, window, l)) return l;
   window = r.param_int("sliding_window", "n_win", false, "tokens in the sliding window");
   const Reader::Found types = r.look("layer_types");
   if (types.v && !types.v->is_null()) {
@@ -96,6 +100,7 @@ Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optio
         }
         break;
       }
+      default:  // the 2026 families read their layouts in hf_hybrid.cpp
       case Fam::Llama:
       case Fam::DeepseekV2:
       case Fam::DeepseekV3:
@@ -125,7 +130,8 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
   std::vector<bool> moe(static_cast<std::size_t>(layers), true);
   switch (fam) {
     case Fam::Qwen2Moe:
-    case Fam::Qwen3Moe: {
+    case Fam::Qwen3Moe:
+    case Fam::Qwen35Moe: {
       // transformers: MoE where the layer is not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
       const long long step = r.integer("decoder_sparse_step", 1, 4096, false, "every how many layers one is MoE").value_or(1);
       const std::vector<long long> only = r.int_list("mlp_only_layers", 0, layers - 1).value_or(std::vector<long long>{});
@@ -135,7 +141,11 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
       break;
     }
     case Fam::DeepseekV2:
-    case Fam::DeepseekV3: {
+    case Fam::DeepseekV3:
+    case Fam::DeepseekV32:
+    case Fam::GlmMoeDsa:
+    case Fam::KimiK2:
+    case Fam::KimiLinear: {
       // transformers: MoE from first_k_dense_replace on, where i % moe_layer_freq == 0.
       const long long first = r.integer("first_k_dense_replace", 0, 4096, false, "leading dense layers").value_or(0);
       const long long freq = r.integer("moe_layer_freq", 1, 4096, false, "every how many layers one is MoE").value_or(1);
@@ -146,6 +156,27 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
     default: fields = "num_hidden_layers (every layer)"; break;
   }
   return moe;
+}
+
+void gemma4_unmodelled(Reader& r) {
+  // The routed expert block beside each layer's dense MLP (gemma-4-26B-A4B): its counts would be wrong, so refused.
+  if (r.boolean("enable_moe_block").value_or(false)) {
+    r.error(ErrorCode::Unrepresentable, r.prefix + "enable_moe_block", "true",
+            "false: Gemma 4's routed expert block beside the dense MLP of each layer is not modelled");
+  }
+  if (r.boolean("attention_k_eq_v").value_or(false)) {
+    r.notes.push_back("attention_k_eq_v: the global layers keep one tensor for K and V; counted here as two, so their KV is twice what "
+                      "engines store");
+  }
+  if (const auto shared = r.integer("num_kv_shared_layers", 0, 4096, false, "last layers reusing earlier layers' KV"); shared && *shared > 0) {
+    r.notes.push_back("num_kv_shared_layers " + std::to_string(*shared) + ": the last layers reuse the KV of the last earlier layer of "
+                      "their kind; counted here as keeping their own (an overcount)");
+  }
+  if (const auto ple = r.integer("hidden_size_per_layer_input", 0, 1 << 20, false, "per-layer input width"); ple && *ple > 0) {
+    r.look("vocab_size_per_layer_input");
+    r.notes.push_back("hidden_size_per_layer_input " + std::to_string(*ple) + ": the per-layer embedding tables (vocab_size_per_layer_input "
+                      "× layers × that width) are not counted");
+  }
 }
 
 }  // namespace tierscope::model::hf

@@ -13,6 +13,7 @@
 #include "base/errors.h"
 #include "base/json_reader.h"
 #include "base/text.h"
+#include "hf/hf_config.h"
 #include "model/params.h"
 #include "model/scenario.h"
 
@@ -22,7 +23,20 @@ using Json = json::Value;
 using P = Provenance;
 
 // The families read: each has its own field names and layer rules.
-enum class Fam : std::uint8_t { Llama, Mistral, Mixtral, Qwen2, Qwen2Moe, Qwen3, Qwen3Moe, DeepseekV2, DeepseekV3, GptOss, Gemma2, Gemma3, Phi3 };
+enum class Fam : std::uint8_t {
+  Llama, Mistral, Mixtral, Qwen2, Qwen2Moe, Qwen3, Qwen3Moe, DeepseekV2, DeepseekV3, GptOss, Gemma2, Gemma3, Phi3,
+  // 2026 families: sparse-attention indexers, compressed KV, hybrids with linear-attention or SSM layers.
+  DeepseekV32, DeepseekV4, GlmMoeDsa, KimiK2, MinimaxM2, Qwen35, Qwen35Moe, NemotronH, Llama4, Gemma4, MimoV2Flash, Step3p5,
+  KimiLinear, MinimaxM3
+};
+// The families whose attention is MLA (a kv_lora latent and a RoPE key per token).
+inline bool mla_family(Fam f) {
+  return f == Fam::DeepseekV2 || f == Fam::DeepseekV3 || f == Fam::DeepseekV32 || f == Fam::GlmMoeDsa || f == Fam::KimiK2 || f == Fam::KimiLinear;
+}
+// The families that name experts as DeepSeek does (n_routed_experts, n_shared_experts, first_k_dense_replace).
+inline bool deepseek_moe(Fam f) {
+  return f == Fam::DeepseekV2 || f == Fam::DeepseekV3 || f == Fam::DeepseekV32 || f == Fam::GlmMoeDsa || f == Fam::KimiK2 || f == Fam::DeepseekV4;
+}
 
 extern const char* const kWhyRecurrent;
 
@@ -176,22 +190,53 @@ inline std::string ranges(const std::vector<int>& layers) {
 // Weight, activation and KV formats from the dtype and quantization_config (hf_formats.cpp).
 struct Formats {
   NumFormat dtype = NumFormat::BF16, experts = NumFormat::BF16, dense = NumFormat::BF16, act = NumFormat::BF16;
+  NumFormat state = NumFormat::FP32;  // recurrent state (mamba_ssm_dtype; SGLang's default float32)
   NumFormat kv = NumFormat::BF16;
   bool kv_stated = false;
   Provenance dtype_prov = P::Paper, experts_prov = P::Paper, dense_prov = P::Paper, act_prov = P::Assumed;
   std::string dtype_src, experts_src, dense_src, act_src, kv_src;
 };
 
-Formats read_formats(Reader& r, bool has_experts);
+// `quant_text`: the hf_quant_config.json a publisher ships beside config.json (ModelOpt), or empty.
+Formats read_formats(Reader& r, bool has_experts, std::string_view quant_text = {});
 
-// Which layers attend over a sliding window (hf_layers.cpp).
+// Each layer's attention kind (hf_layers.cpp, hf_hybrid.cpp).
 struct Layout {
-  std::vector<char> kind;  // 'D' full attention, 'S' sliding window, per layer
-  std::string fields;      // the config fields the pattern came from
+  std::vector<char> kind;      // 'D' full attention, 'S' sliding window, 'L' linear attention / SSM, 'C' chunked local,
+                               // 'F' sparse (an indexer picks its top-k), per layer
+  std::vector<int> span;       // per layer: a sliding layer's own window or a chunked layer's chunk (0: the model's)
+  std::vector<int> ratio;      // per layer: the KV compression ratio (1 unless the family compresses)
+  std::vector<FfnKind> ffn;    // per layer when the layout fixes it (a hybrid's mixer-only layers), else empty
+  std::string fields;          // the config fields the pattern came from
   Provenance prov = P::Paper;
 };
 Layout read_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optional<long long>& window);
 // Which layers have routed experts, by the family's rule; the rest have a dense FFN (hf_layers.cpp).
 std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields);
+
+// The model of a family's fields (hf_model.cpp). `quant_text`: hf_quant_config.json beside the file, or empty.
+std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_type, std::string_view quant_text);
+
+// [SECTION] the 2026 families (hf_hybrid.cpp)
+
+// The layer count: num_hidden_layers, or for Nemotron-H its pattern's mixer layers (each Mamba or attention
+// block with the FFN block that follows it).
+std::optional<long long> read_layer_count(Reader& r, Fam fam);
+// The layouts of the families with layers of several kinds; false when `fam` has none of its own.
+bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::optional<long long>& window, Layout& out);
+// A linear-attention layer's state dims (lin_*), from the family's fields; sources set either way.
+bool read_linear(Reader& r, Fam fam, bool any_linear, ModelArch& m);
+// The local layers' own KV heads (swa_*), where the family gives them; sources set either way.
+void read_local_heads(Reader& r, Fam fam, ModelArch& m);
+// The sparse indexer (index_n_heads, index_head_dim, index_topk) and the formats the engines store V4's
+// compressed cache in; sources set either way.
+bool read_indexer(Reader& r, Fam fam, ModelArch& m);
+// The draft (MTP / next-n) layers one draft token runs.
+void read_draft(Reader& r, Fam fam, ModelArch& m);
+// Gemma 4's fields that change memory or time and are not modelled, each named in a note (hf_layers.cpp);
+// its MoE variant is refused.
+void gemma4_unmodelled(Reader& r);
+// A list of integers of any length (layer indices or per-layer flags); nullopt when absent or wrong.
+std::optional<std::vector<long long>> int_array(Reader& r, const Json* v, const std::string& path, long long lo, long long hi);
 
 }  // namespace tierscope::model::hf

@@ -61,6 +61,8 @@ const char* mode_meaning(model::LayerMode m) {
     case model::LayerMode::Reindex: return "picks its own top-k over an earlier layer's KV";
     case model::LayerMode::Reuse: return "reuses the previous layer's selection unchanged";
     case model::LayerMode::SwaOnly: return "keeps only a short window of recent tokens, no global KV";
+    case model::LayerMode::Linear: return "keeps a fixed recurrent state per session, no KV";
+    case model::LayerMode::Chunked: return "keeps and attends only the tokens of its current chunk";
     case model::LayerMode::Count: break;
   }
   return "";

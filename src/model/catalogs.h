@@ -99,17 +99,28 @@ struct FormatInfo {
   double value_bits;   // bits per stored value
   int scale_group;     // values per scale (0 = no stored scale)
   double scale_bytes;  // bytes per scale
+  bool integer;        // integer weights: dequantised inside the GEMM, which runs at the activations' rate
 };
 // Scales follow the released kernels' layouts (fact sheet §1.4.4) and weight checkpoints (§1.4.7).
 inline constexpr FormatInfo kFormats[] = {
-    {"bf16", "BF16", 16, 0, 0},
-    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0},
-    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1},
-    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1},
-    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1},
-    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4},
-    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1},
-    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1},
+    {"bf16", "BF16", 16, 0, 0, false},
+    {"fp8", "FP8 (per-tensor scale)", 8, 0, 0, false},
+    {"fp8_g32", "FP8 + E8M0 scale per 32", 8, 32, 1, false},
+    {"fp8_g64", "FP8 + E8M0 scale per 64", 8, 64, 1, false},
+    {"fp8_b1024", "FP8 + E8M0 scale per 32x32 block", 8, 1024, 1, false},
+    {"fp8_b128", "FP8 + FP32 scale per 128x128 block", 8, 16384, 4, false},
+    {"fp4_g16", "FP4 E2M1 + E4M3 scale per 16", 4, 16, 1, false},
+    {"fp4_g32", "FP4 E2M1 + E8M0 scale per 32 (MXFP4)", 4, 32, 1, false},
+    {"fp32", "FP32", 32, 0, 0, false},
+    // The lightning indexer's key cache: FP8 E4M3 with one FP32 scale per 128 values, 132 B per key (vLLM's
+    // and SGLang's DeepSeek-V3.2 indexer cache layout).
+    {"fp8_s128", "FP8 + FP32 scale per 128", 8, 128, 4, false},
+    // Weight-only INT4 (W4A16): packed 4-bit integers with a BF16/FP16 scale per group (GPTQ, compressed-tensors
+    // pack-quantized, symmetric); AWQ adds a 4-bit zero point per group.
+    {"int4_g32", "INT4 + 16-bit scale per 32", 4, 32, 2, true},
+    {"int4_g64", "INT4 + 16-bit scale per 64", 4, 64, 2, true},
+    {"int4_g128", "INT4 + 16-bit scale per 128", 4, 128, 2, true},
+    {"int4_g128z", "INT4 + 16-bit scale and 4-bit zero per 128", 4, 128, 2.5, true},
 };
 
 // ---------------------------------------------------------------------------------------------

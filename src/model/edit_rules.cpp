@@ -41,10 +41,7 @@ void move_int(Scenario& s, const char* key, std::int32_t& field, std::int32_t to
 void respread(Scenario& s, int old_gpus, Adjustments& moved) {
   const int n = std::max(1, s.hw.gpus);
   const ModelArch& m = s.model;
-  auto tp_ok = [&](int d) {
-    if (m.q_heads % d != 0) return false;
-    return m.attn != AttnKind::MHA || (d <= m.kv_heads && m.kv_heads % d == 0);
-  };
+  auto tp_ok = [&](int d) { return tp_splits_heads(m, d); };
   const Parallel old = s.par;
   int tp = 1;
   if (old.tp == old_gpus) tp = largest_divisor(n, n, tp_ok);             // all tensor parallel
@@ -65,8 +62,7 @@ bool layout_fits(const Scenario& s) {
   const ModelArch& m = s.model;
   const Parallel& p = s.par;
   if (p.tp < 1 || p.dp < 1 || p.ep < 1 || static_cast<long long>(p.tp) * p.dp != s.hw.gpus) return false;
-  if (m.q_heads % p.tp != 0) return false;
-  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0)) return false;
+  if (!tp_splits_heads(m, p.tp)) return false;
   if (s.hw.gpus % p.ep != 0) return false;
   if (m.experts == 0) return p.ep == 1 && p.redundant == 0;
   return (m.experts + p.redundant) % p.ep == 0;
@@ -88,7 +84,7 @@ void fit_layout(Scenario& s, Adjustments& moved) {
   // Say why in the new model's terms, not the old layout's.
   const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
   std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
-  if (m.attn == AttnKind::MHA) heads += " and kv_heads (" + std::to_string(m.kv_heads) + ")";
+  if (m.attn == AttnKind::MHA) heads += " and divide kv_heads (" + std::to_string(m.kv_heads) + ") or be a multiple of it";
   for (std::size_t i = first; i < moved.size(); ++i) {
     Adjustment& a = moved[i];
     if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;

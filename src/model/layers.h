@@ -10,9 +10,10 @@ namespace tierscope::model {
 
 // Stored bytes of one entry of each cache (one layer, one token or one compressed row).
 struct KvSizes {
-  double main = 0;  // main (global) KV row
-  double idx = 0;   // index key
-  double swa = 0;   // sliding-window entry
+  double main = 0;   // main (global) KV row
+  double idx = 0;    // index key
+  double swa = 0;    // sliding-window (or local chunk) entry
+  double state = 0;  // one linear-attention layer's recurrent state with its convolution state, one session
 };
 
 struct LayerRead {
@@ -24,7 +25,8 @@ struct LayerRead {
   double pool_keys = 0;      // index keys scored inside the hierarchical candidate pool
   double gathered = 0;    // selected main rows gathered
   double dense_rows = 0;  // main rows read by dense attention
-  double window_rows = 0; // sliding-window rows read
+  double window_rows = 0; // sliding-window (or local chunk) rows read
+  double state = 0;       // recurrent states read (1 for a linear-attention layer: fixed, whatever the context)
   bool pool_scorer = false;
 
   double keys_scored() const { return fullpool_keys + pool_keys; }
@@ -34,8 +36,9 @@ struct LayerRead {
   double gather_bytes(const KvSizes& z) const { return gathered * z.main; }
   double dense_bytes(const KvSizes& z) const { return dense_rows * z.main; }
   double window_bytes(const KvSizes& z) const { return window_rows * z.swa; }
+  double state_bytes(const KvSizes& z) const { return state * z.state; }
   double bytes(const KvSizes& z) const {
-    return fullpool_bytes(z) + pool_bytes(z) + gather_bytes(z) + dense_bytes(z) + window_bytes(z);
+    return fullpool_bytes(z) + pool_bytes(z) + gather_bytes(z) + dense_bytes(z) + window_bytes(z) + state_bytes(z);
   }
 };
 
@@ -47,7 +50,9 @@ struct LayerRole {
   LayerMode mode;
   int source, selector;  // -1: none
   double ratio;          // the source's compression ratio
-  bool window;           // keeps a sliding window
+  bool window;           // keeps a sliding window or a local chunk
+  int win;               // its tokens (the window, or the chunk)
+  bool recurrent;        // a linear-attention layer: reads its fixed recurrent state
   bool pool_scorer;      // a Reindex layer bounded by the candidate pool
   bool dense_source;     // its source is Dense (it reads every row)
   std::uint64_t key;     // equal keys read alike (see plan_layers)
@@ -64,6 +69,9 @@ struct LayerGroup {
 // round them).
 struct LayerCounts {
   double window_layers;    // layers that keep a sliding window
+  double window_tokens;    // Σ their windows (window_layers × n_win when every window is the model's)
+  double chunk_layers;     // chunked-local layers (each keeps at most its chunk)
+  double linear_layers;    // linear-attention / SSM layers (each keeps a fixed recurrent state)
   double owners;           // KV-owning layers
   double index_owners;     // of them, Full layers (they also own index keys)
   double inv_ratio_main;   // Σ 1/ratio over the KV owners
@@ -86,6 +94,8 @@ struct LayerPlan {
 
 // One pass over the layers (kv sources and selectors found walking forward).
 void plan_layers(const ModelArch& m, LayerPlan& out);
+// The whole-model counts alone (what plan_layers puts in counts).
+LayerCounts count_layers(const ModelArch& m);
 
 // The read of one layer (given its role) for one query at context `ctx` tokens (ctx may be fractional:
 // prefill passes the causal average). Full layers scan their own pool and gather; Reindex layers score the
@@ -99,6 +109,17 @@ LayerRead layer_read(const ModelArch& m, int layer, double ctx);
 KvSizes kv_sizes(const ModelArch& m);
 // Values one KV-owning layer stores per token, by attention kind.
 double kv_dims(const ModelArch& m);
+// The same for a sliding-window or chunked layer, with the KV heads of its own where the model has them.
+double window_kv_dims(const ModelArch& m);
+// A linear-attention layer's state for one session: the recurrent state's values (lin_fmt) and the
+// convolution's (BF16), and the bytes of both.
+double linear_state_values(const ModelArch& m);
+double linear_conv_values(const ModelArch& m);
+double linear_state_bytes(const ModelArch& m);
+// Weight matrices of one FFN or expert: gate, up and down (3), or up and down for a plain activation (2).
+inline double ffn_matrices(const ModelArch& m) { return m.ffn_mats > 0 ? m.ffn_mats : 3.0; }
+// Whether any layer keeps a sliding window or a local chunk.
+bool any_window(const ModelArch& m);
 // Stored bytes of one per-token vector in format f (RoPE dims apart in BF16 and padding where the model
 // says so).
 double kv_vector_bytes(const ModelArch& m, NumFormat f, double dims);

@@ -115,15 +115,58 @@ bool same_modes(const Scenario& a, const Scenario& b) {
   if (x.layer_count != y.layer_count) return false;
   for (int i = 0; i < x.layer_count; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    // As the text does: a ratio counts only for layers that store KV.
+    // As the text does: a ratio counts only for layers that store KV, a span only for sliding and chunked ones.
     if (x.layers[k].mode != y.layers[k].mode) return false;
     if (owns_kv(x.layers[k].mode) && x.layers[k].ratio != y.layers[k].ratio) return false;
+    const bool spans = x.layers[k].mode == LayerMode::SwaOnly || x.layers[k].mode == LayerMode::Chunked;
+    if (spans && x.layers[k].span != y.layers[k].span) return false;
   }
   return true;
 }
 
 bool parse_modes(Scenario& s, std::string_view text, std::string& why) { return layers_from_text(s.model, text, why); }
 std::string format_modes(const Scenario& s) { return layers_to_text(s.model); }
+
+// The feed-forward block of each layer, one letter each: M routed experts, D a dense FFN, - none; empty:
+// the first dense_layers dense and the rest MoE (every model without a per-layer list).
+constexpr char kFfnLetters[] = {'?', 'D', 'M', '-'};
+bool parse_ffn(Scenario& s, std::string_view text, std::string& why) {
+  ModelArch& m = s.model;
+  if (text.empty()) {
+    m.ffn_count = 0;
+    m.ffn = {};
+    return true;
+  }
+  if (text.size() > static_cast<std::size_t>(kMaxLayers)) {
+    why = "at most " + std::to_string(kMaxLayers) + " layers";
+    return false;
+  }
+  std::array<FfnKind, kMaxLayers> out{};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    FfnKind k = FfnKind::Rule;
+    for (int j = 1; j < static_cast<int>(FfnKind::Count); ++j)
+      if (text[i] == kFfnLetters[j]) k = static_cast<FfnKind>(j);
+    if (k == FfnKind::Rule) {
+      why = "letter " + std::to_string(i) + " is not one of M D -";
+      return false;
+    }
+    out[i] = k;
+  }
+  m.ffn = out;
+  m.ffn_count = static_cast<int>(text.size());
+  return true;
+}
+std::string format_ffn(const Scenario& s) {
+  std::string out;
+  for (int i = 0; i < s.model.ffn_count; ++i) out += kFfnLetters[static_cast<int>(s.model.ffn[static_cast<std::size_t>(i)]) % 4];
+  return out;
+}
+bool same_ffn(const Scenario& a, const Scenario& b) {
+  if (a.model.ffn_count != b.model.ffn_count) return false;
+  for (int i = 0; i < a.model.ffn_count; ++i)
+    if (a.model.ffn[static_cast<std::size_t>(i)] != b.model.ffn[static_cast<std::size_t>(i)]) return false;
+  return true;
+}
 
 #define TS_FIELD(expr) [](Scenario& s) -> void* { return &s.expr; }
 #define TS_REAL(key, group, unit, lo, hi, desc, expr) \
@@ -200,6 +243,7 @@ const ParamDef kParams[] = {
     TS_REAL("host_per_seq_us", Layout, "µs", 0, 100000, "host time per running request per decode step (0 = the engine's default)", engine.host_per_seq_us),
     TS_REAL("host_res_us", Layout, "µs", 0, 1000000, "host time per decode step that overlap never hides (0 = the engine's default)", engine.host_res_us),
     TS_REAL("topk_gkeys", Layout, "G keys/s", 0, 100000, "top-k selection rate over candidate scores (0 = the GPU's radix-select rate)", engine.topk_gkeys),
+    TS_INT("state_ckpt", Layout, "tokens", 0, 16777216, "tokens between the prefix cache's recurrent-state checkpoints (0 = the engine's)", engine.state_ckpt),
     TS_REAL("gemm_bw_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of HBM bandwidth (0 = the engine's)", engine.gemm_bw_eff),
     TS_REAL("gemm_flop_eff", Layout, "fraction", 0, 1, "dense GEMMs: saturated share of peak FLOP/s (0 = the engine's)", engine.gemm_flop_eff),
     TS_REAL("gemm_m_half", Layout, "rows", 0, 1000000, "dense GEMMs: M at which they reach half their saturated shares (0 = the engine's)", engine.gemm_m_half),
@@ -229,6 +273,15 @@ const ParamDef kParams[] = {
     TS_INT("o_lora", Model, "dims", 0, 1048576, "output low-rank (0 = none)", model.o_lora),
     TS_INT("o_groups", Model, "groups", 0, 4096, "output projection groups", model.o_groups),
     TS_INT("n_win", Model, "tokens", 0, 1048576, "sliding window length (0 = none)", model.n_win),
+    TS_INT("swa_kv_heads", Model, "heads", 0, 4096, "sliding and chunked layers' KV heads (0 = kv_heads)", model.swa_kv_heads),
+    TS_INT("swa_head_dim", Model, "dims", 0, 65536, "sliding and chunked layers' head_dim (0 = head_dim)", model.swa_head_dim),
+    TS_INT("swa_v_dim", Model, "dims", 0, 65536, "sliding and chunked layers' v_dim (0 = v_dim)", model.swa_v_dim),
+    TS_INT("lin_k_heads", Model, "heads", 0, 4096, "linear layers: key heads (Mamba-2 groups)", model.lin_k_heads),
+    TS_INT("lin_v_heads", Model, "heads", 0, 4096, "linear layers: value heads", model.lin_v_heads),
+    TS_INT("lin_k_dim", Model, "dims", 0, 65536, "linear layers: key dims (Mamba-2 state)", model.lin_k_dim),
+    TS_INT("lin_v_dim", Model, "dims", 0, 65536, "linear layers: value dims per head", model.lin_v_dim),
+    TS_INT("lin_conv", Model, "tokens", 0, 64, "linear layers: convolution width (0 = none)", model.lin_conv),
+    TS_ENUM("lin_fmt", Model, kFmtKeys, "linear layers: recurrent state format", model.lin_fmt),
     TS_INT("swa_all", Model, "flag", 0, 1, "1: every layer keeps the sliding window", model.swa_all),
     TS_INT("kv_rope_bf16", Model, "flag", 0, 1, "1: RoPE dims stored apart in BF16", model.kv_rope_bf16),
     TS_INT("kv_pad", Model, "B", 0, 4096, "alignment bytes per stored KV vector", model.kv_pad),
@@ -247,6 +300,10 @@ const ParamDef kParams[] = {
     TS_INT("expert_inter", Model, "dims", 0, 16777216, "expert intermediate size", model.expert_inter),
     TS_INT("dense_layers", Model, "layers", 0, kMaxLayers, "leading layers with a dense FFN", model.dense_layers),
     TS_INT("dense_inter", Model, "dims", 0, 16777216, "dense FFN intermediate size", model.dense_inter),
+    TS_INT("ffn_mats", Model, "matrices", 0, 3, "matrices per FFN: 3 gated, 2 plain (0 = 3)", model.ffn_mats),
+    {"ffn", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
+     "per-layer FFN: M experts, D dense, - none (empty: dense_layers)", nullptr, parse_ffn, format_ffn,
+     same_ffn},
     TS_ENUM("experts_fmt", Model, kFmtKeys, "routed expert weight format", model.experts_fmt),
     TS_ENUM("dense_fmt", Model, kFmtKeys, "attention, shared-expert and dense FFN weight format", model.dense_fmt),
     TS_ENUM("head_fmt", Model, kFmtKeys, "embedding, LM head and router weight format", model.head_fmt),
@@ -462,6 +519,13 @@ std::string get_param_text(const Scenario& s, const ParamDef& p) {
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p) {
   if (p.kind == ParamKind::Text) return p.same_text ? p.same_text(a, b) : p.format_text(a) == p.format_text(b);
   return get_param_number(a, p) == get_param_number(b, p);
+}
+
+bool tp_splits_heads(const ModelArch& m, int tp) {
+  if (tp < 1 || m.q_heads % tp != 0) return false;
+  if (m.attn != AttnKind::MHA || m.kv_heads < 1) return true;
+  // Engines split KV heads over tp, or replicate each head on tp ÷ kv_heads GPUs when tp is wider.
+  return tp <= m.kv_heads ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }

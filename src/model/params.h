@@ -71,6 +71,9 @@ void fit_layout(Scenario& s, Adjustments& moved);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
+// Whether tensor parallel `tp` splits the model's attention: tp divides the query heads and, for GQA, divides
+// the KV heads or is a multiple of them (engines then keep a copy of each KV head on tp ÷ kv_heads GPUs).
+bool tp_splits_heads(const ModelArch& m, int tp);
 
 // True for "preset", "model" and every registry key (a link's view keys are link/view_codec.h's).
 bool is_scenario_key(std::string_view key);

@@ -119,6 +119,12 @@ const InputSource kEngine[] = {
      "off on NVLink-only GB200 (FACTS-parallel §3.7: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-06-16-gb200-part-1/)"},
     {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
+    {"state_ckpt", P::Engine,
+     "0: the engine's: SGLang every 256 tokens (--mamba-track-interval, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py), "
+     "vLLM at each attention block (https://github.com/vllm-project/vllm/blob/main/vllm/config/cache.py), others assumed as SGLang"},
+    // Layer kinds the presets' models do not have: they set none of these keys, so every preset shares the source.
+    {"swa_kv_heads,swa_head_dim,swa_v_dim,lin_k_heads,lin_v_heads,lin_k_dim,lin_v_dim,lin_conv,lin_fmt,ffn,ffn_mats", P::Paper,
+     "the preset's model has none of these layer kinds and gated FFNs (its config.json, cited for its other keys)"},
 };
 
 const InputSource kB200Node[] = {

@@ -52,6 +52,9 @@ struct InputSourceOf {
   std::string_view source;   // static text: a preset's or a catalog's source
   std::string preset_value;  // for an override: the preset's (or the loaded file's) own value
   bool from_file = false;    // the base is a loaded config.json, not a preset
+  // A key describing a layer kind this model does not have (a linear-attention layer's dims in a model with
+  // none): it shapes no figure, so no figure cites it or takes its provenance.
+  bool inert = false;
   // "set by the user (the preset has 4)" for an override, else the source.
   std::string text() const;
 };

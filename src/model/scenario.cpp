@@ -79,6 +79,12 @@ double gemm_pflops(const Hardware& hw, NumFormat w, NumFormat act) {
   const GpuInfo& g = gpu_info(hw.gpu);
   if (hw.compute == ComputeFormat::FP8) return g.fp8_pflops;
   if (hw.compute == ComputeFormat::FP4) return g.fp4_pflops > 0 ? g.fp4_pflops : g.fp8_pflops;
+  // Integer weights (W4A16: GPTQ, AWQ, compressed-tensors) are dequantised in the GEMM's main loop and
+  // multiplied at the activations' format (Marlin, Machete): never on FP4 tensor cores.
+  if (format_info(w).integer) {
+    const double a = format_info(act).value_bits;
+    return a <= 8 && !format_info(act).integer ? g.fp8_pflops : g.fp8_pflops / 2;
+  }
   // A part without FP4 tensor cores (Hopper, MI300X) upcasts FP4 weights in the GEMM's main loop and
   // multiplies in BF16 (W4A16: Marlin, Triton's MXFP4 MoE kernels), whatever the activations.
   if (format_info(w).value_bits <= 4 && g.fp4_pflops <= 0) return g.fp8_pflops / 2;
@@ -96,11 +102,13 @@ double compute_pflops_per_gpu(const Hardware& hw) {
 }
 
 // ---------------------------------------------------------------------------------------------
-static const char kModeLetters[] = {'D', 'F', 'I', 'U', 'S'};
-static const char* const kModeNames[] = {"Dense", "Full", "Reindex", "Reuse", "SWA-only"};
+constexpr int kModes = static_cast<int>(LayerMode::Count);
+static const char kModeLetters[] = {'D', 'F', 'I', 'U', 'S', 'L', 'C'};
+static const char* const kModeNames[] = {"Dense", "Full", "Reindex", "Reuse", "SWA-only", "Linear", "Chunked"};
+static_assert(sizeof kModeLetters == kModes && sizeof kModeNames / sizeof kModeNames[0] == kModes);
 
-char layer_mode_letter(LayerMode m) { return kModeLetters[static_cast<int>(m) % 5]; }
-const char* layer_mode_name(LayerMode m) { return kModeNames[static_cast<int>(m) % 5]; }
+char layer_mode_letter(LayerMode m) { return kModeLetters[static_cast<int>(m) % kModes]; }
+const char* layer_mode_name(LayerMode m) { return kModeNames[static_cast<int>(m) % kModes]; }
 
 bool owns_kv(LayerMode m) { return m == LayerMode::Dense || m == LayerMode::Full; }
 
@@ -112,9 +120,23 @@ bool has_indexer(const ModelArch& m) {
   return false;
 }
 
-bool has_window(const ModelArch& m, int layer) {
-  if (m.n_win <= 0 || layer < 0 || layer >= m.layer_count) return false;
-  return m.swa_all != 0 || m.layers[static_cast<std::size_t>(layer)].mode == LayerMode::SwaOnly;
+int layer_window(const ModelArch& m, int layer) {
+  if (layer < 0 || layer >= m.layer_count) return 0;
+  const Layer& l = m.layers[static_cast<std::size_t>(layer)];
+  if (l.mode == LayerMode::Chunked) return l.span;
+  if (l.mode == LayerMode::SwaOnly) return l.span > 0 ? l.span : m.n_win;
+  // The V4 family keeps the model's window on every layer beside its global KV (a linear layer keeps none).
+  return m.swa_all != 0 && l.mode != LayerMode::Linear ? m.n_win : 0;
+}
+
+bool has_window(const ModelArch& m, int layer) { return layer_window(m, layer) > 0; }
+
+FfnKind ffn_of(const ModelArch& m, int layer) {
+  if (m.ffn_count > 0 && layer >= 0 && layer < m.ffn_count) {
+    const FfnKind k = m.ffn[static_cast<std::size_t>(layer)];
+    if (k != FfnKind::Rule) return k;
+  }
+  return m.experts > 0 && layer >= m.dense_layers ? FfnKind::Moe : FfnKind::Dense;
 }
 
 int kv_source_of(const ModelArch& m, int layer) {
@@ -131,6 +153,7 @@ std::string layers_to_text(const ModelArch& m) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
     s += layer_mode_letter(l.mode);
     if (owns_kv(l.mode) && l.ratio != 1) s += std::to_string(l.ratio);
+    if ((l.mode == LayerMode::SwaOnly || l.mode == LayerMode::Chunked) && l.span > 0) s += std::to_string(l.span);
   }
   return s;
 }
@@ -142,39 +165,42 @@ bool layers_from_text(ModelArch& m, std::string_view text, std::string& why) {
   while (i < text.size()) {
     const char c = text[i];
     LayerMode mode = LayerMode::Count;
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < kModes; ++k) {
       if (kModeLetters[k] == c) mode = static_cast<LayerMode>(k);
     }
     if (mode == LayerMode::Count) {
-      why = "letter " + std::to_string(n) + " is not one of D F I U S";
+      why = "letter " + std::to_string(n) + " is not one of D F I U S L C";
       return false;
     }
     ++i;
-    unsigned ratio = 1;
-    if (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      if (!owns_kv(mode)) {
-        why = "only D and F layers take a ratio (layer " + std::to_string(n) + ")";
-        return false;
-      }
-      ratio = 0;
-      while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-        ratio = ratio * 10 + static_cast<unsigned>(text[i] - '0');
-        if (ratio > 4096) {
-          why = "ratio above 4096 at layer " + std::to_string(n);
-          return false;
-        }
-        ++i;
-      }
-      if (ratio == 0) {
-        why = "ratio 0 at layer " + std::to_string(n);
-        return false;
-      }
+    // A number after the letter: a KV owner's ratio, a sliding layer's own window or a chunked layer's chunk.
+    const bool spans = mode == LayerMode::SwaOnly || mode == LayerMode::Chunked;
+    const std::int64_t limit = spans ? 16777216 : 4096;
+    std::int64_t num = 0;
+    const std::size_t digits = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      num = std::min<std::int64_t>(num * 10 + (text[i] - '0'), limit + 1);
+      ++i;
+    }
+    const char* what = spans ? "window or chunk" : "ratio";
+    if (i > digits && !spans && !owns_kv(mode)) {
+      why = "only D and F layers take a ratio, S and C a window (layer " + std::to_string(n) + ")";
+      return false;
+    }
+    if (i > digits && (num == 0 || num > limit)) {
+      why = std::string(what) + (num == 0 ? " 0" : " above " + std::to_string(limit)) + " at layer " + std::to_string(n);
+      return false;
+    }
+    if (mode == LayerMode::Chunked && i == digits) {
+      why = "a C layer needs its chunk in tokens, e.g. C8192 (layer " + std::to_string(n) + ")";
+      return false;
     }
     if (n >= kMaxLayers) {
       why = "more than " + std::to_string(kMaxLayers) + " layers";
       return false;
     }
-    out[static_cast<std::size_t>(n)] = Layer{mode, static_cast<std::uint16_t>(ratio)};
+    out[static_cast<std::size_t>(n)] = spans ? Layer{mode, 1, static_cast<std::int32_t>(num)}
+                                             : Layer{mode, static_cast<std::uint16_t>(i > digits ? num : 1), 0};
     ++n;
   }
   if (n == 0) {

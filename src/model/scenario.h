@@ -23,6 +23,12 @@ enum class NumFormat : std::uint8_t {
   FP8_B128,   // FP8 weights with one FP32 scale per 128x128 block (DeepSeek-V3)
   FP4_G16,    // E2M1 + one E4M3 scale byte per 16 values (NVFP4-style)
   FP4_G32,    // E2M1 + one E8M0 scale byte per 32 values (MXFP4)
+  FP32,       // 32-bit floats (recurrent state kept in full precision)
+  FP8_S128,   // FP8 + one FP32 scale per 128 values (the sparse indexer's key cache, 132 B per 128-dim key)
+  INT4_G32,   // 4-bit integers + one 16-bit scale per 32 values (weight-only W4A16: compressed-tensors, GPTQ)
+  INT4_G64,   // the same per 64 values
+  INT4_G128,  // the same per 128 values
+  INT4_G128Z, // 4-bit integers + a 16-bit scale and a 4-bit zero point per 128 values (AWQ, asymmetric)
   Count
 };
 // One row each in kFormats (catalogs.h).
@@ -48,7 +54,9 @@ enum class LayerMode : std::uint8_t {
   Full,     // 'F': owns KV + index keys, scores the whole pool, selects top-k (CSA2 Full)
   Reindex,  // 'I': fresh top-k over the source's keys (inside the candidate pool when there is one)
   Reuse,    // 'U': consumes the previous selection unchanged
-  SwaOnly,  // 'S': sliding window only, no global KV
+  SwaOnly,  // 'S': sliding window only, no global KV ('S512': its own window of 512 tokens)
+  Linear,   // 'L': linear attention or SSM: a fixed recurrent state per session (lin_* dims), no KV
+  Chunked,  // 'C8192': chunked-local attention, keeps and reads at most one chunk of tokens (Llama 4)
   Count
 };
 char layer_mode_letter(LayerMode m);
@@ -57,7 +65,12 @@ const char* layer_mode_name(LayerMode m);
 struct Layer {
   LayerMode mode = LayerMode::Dense;
   std::uint16_t ratio = 1;  // tokens per stored KV row, for Dense and Full layers
+  std::int32_t span = 0;    // SwaOnly: its own window (0 = the model's n_win); Chunked: the chunk, tokens
 };
+
+// A layer's feed-forward block, where the model lists it per layer (ModelArch::ffn): a dense FFN, routed
+// experts, or none (a hybrid's mixer-only layer). Rule: the first dense_layers dense, the rest MoE.
+enum class FfnKind : std::uint8_t { Rule, Dense, Moe, None, Count };
 
 constexpr int kMaxLayers = 128;
 // Where the Engram tables live: row-sharded over the instance's HBM, in host DRAM behind the host link,
@@ -96,6 +109,7 @@ struct ModelArch {
   // Feed-forward: MoE on every layer after the first dense_layers (experts == 0: dense everywhere).
   std::int32_t experts = 0, shared_experts = 0, experts_per_token = 0, expert_inter = 0;
   std::int32_t dense_layers = 0, dense_inter = 0;
+  std::int32_t ffn_mats = 0;  // weight matrices per FFN and expert: 3 gated (SwiGLU, 0 = 3), 2 plain (ReLU², Nemotron-H)
   NumFormat experts_fmt = NumFormat::BF16, dense_fmt = NumFormat::BF16, head_fmt = NumFormat::BF16;
   NumFormat act_fmt = NumFormat::BF16;  // activations entering the GEMMs (FP8 dynamic quantisation, NVFP4, …)
 
@@ -107,6 +121,18 @@ struct ModelArch {
   std::int32_t engram_heads = 0, engram_dim = 0;
   NumFormat engram_fmt = NumFormat::FP8_G32;
   EngramHome engram_home = EngramHome::Hbm;  // where the tables live
+
+  // Layers of their own kind. Sliding and chunked layers may keep KV heads of their own (0 = as full layers).
+  std::int32_t swa_kv_heads = 0, swa_head_dim = 0, swa_v_dim = 0;
+  // Linear-attention / SSM layers ('L'): the state is lin_v_heads × lin_k_dim × lin_v_dim values in
+  // lin_fmt (Mamba-2: heads × head_dim × state; Gated DeltaNet and KDA: value heads × key dim × value dim),
+  // plus a short convolution over (lin_conv − 1) tokens of q, k, v (2·lin_k_heads·lin_k_dim + lin_v_heads·lin_v_dim
+  // channels, BF16). lin_k_heads are the key heads (Mamba-2: the B and C groups).
+  std::int32_t lin_k_heads = 0, lin_v_heads = 0, lin_k_dim = 0, lin_v_dim = 0, lin_conv = 0;
+  NumFormat lin_fmt = NumFormat::FP32;
+  // Feed-forward per layer when the model lists it (ffn_count = layer_count); 0: the dense_layers rule.
+  int ffn_count = 0;
+  std::array<FfnKind, kMaxLayers> ffn{};
 
   std::int32_t max_pos = 0;         // maximum positions the model was trained for (context limit)
   std::int32_t bounded_replay = 0;  // 1: SWA KV is never cached, rebuilt by replaying the last window
@@ -191,6 +217,7 @@ struct Engine {
   double host_per_seq_us = 0;  // the host's time per running request per step (0 = the engine's)
   double host_res_us = 0;      // host time per step no overlap hides (0 = the engine's)
   double topk_gkeys = 0;       // top-k selection rate, G candidate scores per second (0 = the GPU's radix-select rate)
+  std::int32_t state_ckpt = 0; // tokens between the recurrent-state checkpoints the prefix cache keeps (0 = the engine's)
   // Each kernel class's achieved shares (0 = the engine profile's, model/engine.cpp). The GEMM classes
   // follow share(M) = eff × M / (M + m_half) in their M (tokens; rows per expert on the busiest rank).
   double gemm_bw_eff = 0, gemm_flop_eff = 0, gemm_m_half = 0;
@@ -309,6 +336,10 @@ inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_
 // Layer helpers. A source is a layer that owns global KV (Dense or Full).
 bool owns_kv(LayerMode m);
 bool has_window(const ModelArch& m, int layer);
+// Tokens a layer keeps and reads locally: its sliding window or its chunk (0: none).
+int layer_window(const ModelArch& m, int layer);
+// A layer's feed-forward block with the dense_layers rule applied (Dense, Moe or None).
+FfnKind ffn_of(const ModelArch& m, int layer);
 // Nearest layer at or before `layer` that owns KV, or -1.
 int kv_source_of(const ModelArch& m, int layer);
 

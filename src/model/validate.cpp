@@ -11,6 +11,18 @@ void add(Errors& out, std::string_view field, std::string value, std::string all
   out.push_back(make_error(ErrorCode::Inconsistent, field, value, allowed));
 }
 std::string str(long long v) { return std::to_string(v); }
+
+// A per-layer feed-forward list: one letter per layer, and experts for its MoE layers (a function of its own:
+// most models have no list, so the page's first-frame module leaves it out).
+[[gnu::noinline]] void check_ffn_list(const ModelArch& m, Errors& e) {
+  if (m.ffn_count != m.layer_count) add(e, "ffn", str(m.ffn_count) + " layers", "one letter per layer (" + str(m.layer_count) + ") or empty");
+  for (int i = 0; i < m.ffn_count && i < m.layer_count; ++i) {
+    if (m.ffn[static_cast<std::size_t>(i)] == FfnKind::Moe && m.experts <= 0) {
+      add(e, "ffn", "layer " + str(i) + " (M)", "experts above 0");
+      break;
+    }
+  }
+}
 }  // namespace
 
 Errors validate(const Scenario& s) {
@@ -25,7 +37,9 @@ Errors validate(const Scenario& s) {
     const Layer& l = m.layers[static_cast<std::size_t>(i)];
     // Named only when something is wrong: validate() runs for every point of a sweep.
     const auto at = [&] { return "layer " + str(i) + " (" + layer_mode_name(l.mode) + ")"; };
-    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0) add(e, "modes", at(), "SWA-only layers need n_win > 0");
+    if (l.mode == LayerMode::SwaOnly && m.n_win <= 0 && l.span <= 0) add(e, "modes", at(), "n_win > 0 or a window of its own (S512)");
+    if (l.mode == LayerMode::Linear && (m.lin_v_heads <= 0 || m.lin_k_dim <= 0 || m.lin_v_dim <= 0))
+      add(e, "modes", at(), "lin_v_heads, lin_k_dim and lin_v_dim above 0");
     if (l.mode == LayerMode::Full && (m.idx_dim <= 0 || m.idx_heads <= 0 || m.top_k <= 0))
       add(e, "modes", at(), "Full layers need idx_heads, idx_dim and top_k above 0");
     if (l.mode == LayerMode::Reindex || l.mode == LayerMode::Reuse) {
@@ -59,6 +73,7 @@ Errors validate(const Scenario& s) {
   } else if (m.shared_experts > 0 || m.experts_per_token > 0) {
     add(e, "experts", "0", "above 0 when shared_experts or experts_per_token is set");
   }
+  if (m.ffn_count > 0) check_ffn_list(m, e);
   if (m.dense_layers > m.layer_count)
     add(e, "dense_layers", str(m.dense_layers), "at most the layer count (" + str(m.layer_count) + ")");
   if (m.engram_count > 0) {
@@ -92,9 +107,9 @@ Errors validate(const Scenario& s) {
   if (m.experts == 0 && p.redundant != 0) add(e, "redundant", str(p.redundant), "0 for a model without routed experts");
   if (m.experts == 0 && p.ep != 1) add(e, "ep", str(p.ep), "1 for a model without routed experts");
   if (m.q_heads % p.tp != 0) add(e, "tp", str(p.tp), "a divisor of q_heads (" + str(m.q_heads) + ")");
-  if (m.attn == AttnKind::MHA && (p.tp > m.kv_heads || m.kv_heads % p.tp != 0))
+  else if (!tp_splits_heads(m, p.tp))
     add(e, "tp", str(p.tp),
-        "a divisor of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits KV heads and cannot split one head");
+        "a divisor or a multiple of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits the KV heads or copies each, never splits one");
   return e;
 }
 

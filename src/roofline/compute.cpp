@@ -86,6 +86,8 @@ ReadSums read_sums(const ModelArch& m, const LayerPlan& plan, int range, double 
     r.gather += n * x.gather_bytes(z);
     r.dense += n * x.dense_bytes(z);
     r.window += n * x.window_bytes(z);
+    r.state += n * x.state_bytes(z);
+    r.state_layers += n * x.state;
     r.gather_rows += n * x.gathered;
     if (x.gathered > 0) r.rows_all += n * x.rows;
     r.positions += n * x.positions();
@@ -139,10 +141,10 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   if (ri.n <= 0 || tokens <= 0) return w;
   const double n = ri.n, n_moe = ri.n_moe, n_dffn = ri.n_dffn;
   w.layers = n;
-  const double p_ffn_dense = n_moe * m.shared_experts * t.p_expert + n_dffn * 3.0 * m.dense_inter * c.H;
+  const double p_ffn_dense = n_moe * m.shared_experts * t.p_expert + n_dffn * ffn_matrices(m) * m.dense_inter * c.H;
   const double p_router = n_moe * m.experts * c.H;
-  w.w_dense = (n * t.p_attn_layer + p_ffn_dense) * t.bpv_dense / t.tp + p_router * t.bpv_head;
-  w.flop_dense = 2.0 * tokens * ((n * t.p_attn_layer + p_ffn_dense) / t.tp + p_router);
+  w.w_dense = (ri.p_attn + p_ffn_dense) * t.bpv_dense / t.tp + p_router * t.bpv_head;
+  w.flop_dense = 2.0 * tokens * ((ri.p_attn + p_ffn_dense) / t.tp + p_router);
   if (n_moe > 0) {
     w.load = load_at(c.epc, moe_tokens);
     w.w_experts = n_moe * w.load.distinct_busiest * t.p_expert * t.bpv_experts / t.mt;
@@ -150,7 +152,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
     w.rows_expert = w.load.distinct_busiest > 0 ? std::max(1.0, w.load.busiest / w.load.distinct_busiest) : 1.0;
   }
   w.tokens = tokens;
-  w.flop_attn = queries * r.positions * (pre ? c.attn_flop_pre : c.attn_flop_dec) / t.tp;
+  w.flop_attn = queries * (r.positions * (pre ? c.attn_flop_pre : c.attn_flop_dec) + r.state_layers * c.lin_flop) / t.tp;
   w.flop_index = queries * r.keys * c.key_flop / t.tp;
   w.flop_experts_all = 2.0 * t.p_expert * n_moe * moe_tokens * c.k;
   w.flop_all = (w.flop_dense + w.flop_attn + w.flop_index) * t.tp + w.flop_experts_all;
@@ -237,20 +239,22 @@ Pass decode_pass(const Ctx& c, double batch, double q, double extra, double extr
   const Work w = layers_work(c, LayerPlan::All, tokens, moe_tokens, t.dec, tokens, false);
   const double gather = std::min(t.dec.gather * q, t.dec.rows_all * c.z.main);
   const double kv = br * t.kv_share * (t.dec.fullpool + t.dec.pool + gather + t.dec.dense + t.dec.window) + extra_kv;
-  const double append = tokens * t.kv_share * (c.b_tok + t.window_layers * c.z.swa);
+  const double append = tokens * t.kv_share * (c.b_tok + (t.window_layers + t.chunk_layers) * c.z.swa);
   const double index = br * t.kv_share * (t.dec.fullpool + t.dec.pool);
+  // A linear-attention layer reads its session's fixed state once per step and writes it back.
+  const double state = 2.0 * br * t.lin_share * t.dec.state;
   Pass p;
   add_work(p, w, 1);
   p.flop_c[0] += 2.0 * t.p_head * tokens / t.tp;
   p.bytes_c[0] += t.w_head;
-  p.bytes_c[2] += kv - index + append;
+  p.bytes_c[2] += kv - index + append + state;
   p.bytes_c[3] += index;
   close_at(c, p, tokens, w.rows_expert);
   p.flop_all = (w.flop_all - w.flop_experts_all) * t.dp + w.flop_experts_all + 2.0 * t.p_head * batch * q;
   p.weight_bytes = w.weights() + t.w_head;
-  p.kv_bytes = kv + append;
+  p.kv_bytes = kv + append + state;
   if (out_work) *out_work = w;
-  if (out_kv) *out_kv = kv;
+  if (out_kv) *out_kv = kv + state;
   return p;
 }
 
@@ -295,6 +299,9 @@ PromptPasses prompt_pass(const Ctx& c, double full, double win, double ctx_full,
   Pass& f = pp.full;
   add_work(f, fw, chunks);
   f.bytes_c[2] += full * t.kv_share * c.b_tok;  // the prompt's global KV written as it is authored
+  // Chunked layers write each token's KV too (kept until their chunk ends); linear layers read and write their
+  // state once per chunk.
+  f.bytes_c[2] += full * t.kv_share * t.chunk_layers * c.z.swa + 2.0 * chunks * t.lin_share * c.state_session;
   close_at(c, f, fw.tokens, fw.rows_expert);
   f.flop_all = chunks * own_flop(fw, t.dp);
   f.weight_bytes = chunks * fw.weights();
@@ -349,7 +356,7 @@ void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given) {
   else plan_layers(c.m, c.own);
   compute_params(c, v);         // parameters by part, bytes per value
   compute_kv_layout(c, v);      // KV owners, entry sizes, bytes per token and per session
-  compute_kv_reads(c);          // what one decode query reads at ctx
+  compute_kv_reads(c, v);       // what one decode query reads at ctx
   compute_engram_tables(c, v);  // the Engram tables' rows and bytes
   compute_weights(c, v);        // whole-model weight bytes at their stored formats
   compute_hardware(c, v);       // catalog facts, achieved rates, each class's FLOP rate

@@ -53,6 +53,23 @@ const std::vector<Figure>& figure_rows() {
   return rows;
 }
 
+// The keys of layer kinds the model lacks: a model without linear-attention layers has no state dims or
+// checkpoint interval in force, one whose local layers share the full layers' heads no heads of their own,
+// one without a per-layer list the dense_layers rule.
+void mark_inert_inputs(const Scenario& s, std::vector<InputSourceOf>& inputs) {
+  const ModelArch& m = s.model;
+  bool linear = false;
+  for (int i = 0; i < m.layer_count; ++i) linear = linear || m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear;
+  const bool local_heads = m.swa_kv_heads > 0 || m.swa_head_dim > 0 || m.swa_v_dim > 0;
+  for (InputSourceOf& in : inputs) {
+    const std::string_view k = in.key;
+    if (k.starts_with("lin_") || k == "state_ckpt") in.inert = !linear;
+    else if (k == "swa_kv_heads" || k == "swa_head_dim" || k == "swa_v_dim") in.inert = !local_heads;
+    else if (k == "ffn") in.inert = m.ffn_count == 0;
+    else if (k == "ffn_mats") in.inert = m.ffn_mats == 0;
+  }
+}
+
 void fill_facts(Figures& out, const Scenario& s) {
   const Values& v = out.computed.values;
   const Terms& t = out.computed.terms;
@@ -70,6 +87,7 @@ void fill_facts(Figures& out, const Scenario& s) {
     if (info.provenance != Provenance::Derived) {
       Provenance weakest = Provenance::Paper;
       for (std::uint8_t idx : figure_dep_indices(fid)) {
+        if (out.inputs[idx].inert) continue;
         const Provenance p = out.inputs[idx].provenance;
         if (strength(p) < strength(weakest)) weakest = p;
       }
@@ -103,6 +121,8 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
       v(computed.values),
       t(computed.terms),
       page(formulas),
+      z(kv_sizes(scenario.model)),
+      plan_counts(count_layers(scenario.model)),
       said(static_cast<std::size_t>(kFigureCount)) {
   why_not = t.feasible() ? std::string() : infeasible_summary(t);
   bw = human(t.bw_raw, "B/s") + " × streaming share " + num_sig(t.bw_raw > 0 ? t.bw / t.bw_raw : 0.0, 3);
@@ -112,7 +132,7 @@ Say::Say(FormulaPage& formulas, const Computed& computed, const Scenario& scenar
   tp = num(t.tp);
   gpus = num(t.gpus);
   link = " / " + human(t.host_bw, "B/s") + " " + link_info(hw.host_link).label;
-  share = t.kv_share < 1 ? " / tp " + tp : std::string();
+  share = t.kv_share < 1 ? (t.kv_share * t.tp == 1 ? " / tp " + tp : " / kv_heads " + num(m.kv_heads)) : std::string();
   win = has_swa(m);
   replays = replays_window(m);
   no_replay = !win ? "no sliding window, nothing to replay" : "this model caches its window with the prefix: no replay";
@@ -245,6 +265,7 @@ Figures describe(const Scenario& s) {
   // Where every input comes from, once.
   out.origin = s.origin;
   all_input_provenance(s, out.inputs);
+  mark_inert_inputs(s, out.inputs);
   fill_facts(out, s);
   const auto book = std::make_shared<FormulaBook>(s, out.computed, out.list);
   for (Figure& f : out.list) f.book = book;

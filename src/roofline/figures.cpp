@@ -21,23 +21,45 @@ namespace tierscope::model {
 
 namespace {
 
-// Input groups the figures depend on (parameter keys, comma separated).
-#define TS_DIMS "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups"
-#define TS_FFN "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter"
-#define TS_WFMT "experts_fmt,dense_fmt,head_fmt"
-#define TS_KV "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"
-#define TS_WIN "n_win,swa_all,swa_fmt"
-#define TS_IDX "idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block"
-#define TS_LAYOUT "gpus,tp,dp,ep,redundant"
-#define TS_HBM "gpu,hbm_gb,hbm_usable,workspace_gb"
-#define TS_MEM "gpu,hbm_tbps,mbu,engine,gemm_bw_eff,gemm_m_half,expert_bw_eff,expert_m_half,attn_bw_eff,index_bw_eff"
-#define TS_FLOPS "gpu,compute,mfu,gemm_flop_eff,expert_flop_eff,attn_flop_eff,index_flop_eff"
-#define TS_LINK "link_gbps,link_domain,link_eff,ar_lat_us,ar_rdma_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"
-#define TS_HOST "host_link,host_gbps,host_lat_us"
-#define TS_ENGRAM "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"
-#define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
+// Input groups the figures depend on (parameter keys, comma separated). A figure's deps name a group as
+// @name, which figure_dep_indices() reads as its keys in place: each long list is in the module once,
+// not in every row that reads it.
+struct InputGroup {
+  std::string_view name, keys;
+};
+constexpr InputGroup kInputGroups[] = {
+    {"dims", "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups,ffn"},
+    {"ffn", "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,ffn_mats"},
+    {"wfmt", "experts_fmt,dense_fmt,head_fmt"},
+    {"kv", "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"},
+    {"win", "n_win,swa_all,swa_fmt,swa_kv_heads,swa_head_dim,swa_v_dim"},
+    {"lin", "modes,lin_k_heads,lin_v_heads,lin_k_dim,lin_v_dim,lin_conv,lin_fmt"},
+    {"idx", "idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block"},
+    {"layout", "gpus,tp,dp,ep,redundant"},
+    {"hbm", "gpu,hbm_gb,hbm_usable,workspace_gb"},
+    {"mem", "gpu,hbm_tbps,mbu,engine,gemm_bw_eff,gemm_m_half,expert_bw_eff,expert_m_half,attn_bw_eff,index_bw_eff"},
+    {"flops", "gpu,compute,mfu,gemm_flop_eff,expert_flop_eff,attn_flop_eff,index_flop_eff"},
+    {"link", "link_gbps,link_domain,link_eff,ar_lat_us,ar_rdma_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"},
+    {"host", "host_link,host_gbps,host_lat_us"},
+    {"engram", "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"},
+};
+#define TS_DIMS "@dims"
+#define TS_FFN "@ffn"
+#define TS_WFMT "@wfmt"
+#define TS_KV "@kv"
+#define TS_WIN "@win"
+#define TS_LIN "@lin"
+#define TS_IDX "@idx"
+#define TS_LAYOUT "@layout"
+#define TS_HBM "@hbm"
+#define TS_MEM "@mem"
+#define TS_FLOPS "@flops"
+#define TS_LINK "@link"
+#define TS_HOST "@host"
+#define TS_ENGRAM "@engram"
+#define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
   ",kernel_us,kernel_ramp_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
-#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
+#define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
 
 using P = Provenance;
 using T = Tier;
@@ -61,6 +83,12 @@ const FigureInfo kInfo[] = {
     {F::KvSwaPerSession, "kv.swa_per_session", "SWA window per session", "B", P::Paper, TS_KV "," TS_WIN, T::Hbm, L::Request, N0, S::PerSession},
     {F::KvPerSession, "kv.per_session", "KV per session at the context length", "B", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
     {F::KvSwaShare, "kv.swa_share", "SWA window's share of a session's KV", "fraction", P::Derived, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvChunkPerSession, "kv.chunk_per_session", "Chunked-local KV per session", "B", P::Paper, TS_KV "," TS_WIN ",ctx", T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentPerSession, "kv.recurrent_per_session", "Recurrent state per session (linear and SSM layers)", "B", P::Paper, TS_LIN, T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentCkptInterval, "kv.recurrent_checkpoint_interval", "Recurrent-state checkpoint interval", "tokens", P::Engine, TS_LIN ",engine,state_ckpt," TS_KV, T::Hbm, L::Request, N0, S::PerSession},
+    {F::KvRecurrentCkptBytes, "kv.recurrent_checkpoint_bytes", "Recurrent-state checkpoint a prefix hit restores", "B", P::Derived, TS_LIN ",engine,state_ckpt,prefix_hit," TS_KV, T::Ssd, L::Request, N0, S::PerRequest},
+    {F::KvIndexerPerToken, "kv.indexer_per_token", "Indexer keys per token", "B/token", P::Paper, TS_KV, T::Hbm, L::Request, N0, S::PerToken},
+    {F::KvTopkRows, "kv.topk_rows_per_step", "Top-k KV rows read per step", "rows", P::Paper, TS_KV "," TS_IDX ",ctx", T::Hbm, L::Request, N0, S::PerSessionStep},
     {F::HbmWeights, "hbm.weights_resident", "Weights resident in the instance's HBM (copies included)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0, S::PerInstance},
     {F::HbmWeightsPerGpu, "hbm.weights_per_gpu", "Weights resident per GPU", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM ",engram_home," TS_LAYOUT, T::Hbm, L::Weight, N0, S::PerGpu},
     {F::HbmKvCopies, "hbm.kv_copies", "Copies of a session's KV in its attention group", "copies", P::Derived, "attn,tp", T::Hbm, L::Request, N0, S::PerSession},
@@ -84,6 +112,7 @@ const FigureInfo kInfo[] = {
     {F::DecodeTIndex, "decode.t_index", "Step time reading index keys", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTGather, "decode.t_gather", "Step time gathering global KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTWindow, "decode.t_window", "Step time reading SWA windows", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
+    {F::DecodeTState, "decode.t_state", "Step time on recurrent states", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTAppend, "decode.t_append", "Step time writing the new tokens' KV", "s", P::Derived, TS_STEP, T::Hbm, L::Request, NR, S::PerStep},
     {F::DecodeTCompute, "decode.t_compute", "Step time the compute roof adds above the memory roof", "s", P::Derived, TS_STEP, T::None, L::None, NR, S::PerStep},
     {F::DecodeTTopk, "decode.t_topk", "Step time selecting the top-k (radix-select kernel)", "s", P::Derived, TS_STEP, T::Sram, L::None, NR, S::PerStep},
@@ -176,6 +205,7 @@ static_assert(sizeof kInfo / sizeof kInfo[0] == kFigureCount, "one table row per
 #undef TS_WFMT
 #undef TS_KV
 #undef TS_WIN
+#undef TS_LIN
 #undef TS_IDX
 #undef TS_LAYOUT
 #undef TS_HBM
@@ -340,7 +370,28 @@ struct KeyTable {
   }
 };
 
+// Appends the keys a deps list names, its groups (@name) read as their keys, in order.
+void expand_deps(std::string_view deps, std::vector<std::string_view>& out) {
+  std::size_t a = 0;
+  while (a < deps.size()) {
+    std::size_t e = deps.find(',', a);
+    if (e == std::string_view::npos) e = deps.size();
+    const std::string_view key = deps.substr(a, e - a);
+    std::string_view group;
+    for (const InputGroup& g : kInputGroups) group = key.size() > 1 && key[0] == '@' && key.substr(1) == g.name ? g.keys : group;
+    if (group.empty()) out.push_back(key);
+    else expand_deps(group, out);
+    a = e + 1;
+  }
+}
+
 }  // namespace
+
+std::vector<std::string_view> figure_dep_keys(FigureId id) {
+  std::vector<std::string_view> keys;
+  expand_deps(figure_info(id).deps, keys);
+  return keys;
+}
 
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
   // Each figure's dependency keys as registry indices, worked out once: describe() looks them up for
@@ -354,8 +405,8 @@ const std::vector<std::uint8_t>& figure_dep_indices(FigureId id) {
     for (int f = 0; f < kFigureCount; ++f) {
       std::bitset<256> seen;
       auto& v = t[static_cast<std::size_t>(f)];
-      for (const std::string_view dep : split(kInfo[f].deps, ',')) {
-        keys.each(ps, dep, [&](std::size_t i) {
+      for (const std::string_view key : figure_dep_keys(static_cast<FigureId>(f))) {
+        keys.each(ps, key, [&](std::size_t i) {
           if (i < seen.size() && !seen.test(i)) {
             seen.set(i);
             v.push_back(static_cast<std::uint8_t>(i));
@@ -379,6 +430,7 @@ std::string figure_sources(const Figures& f, const Figure& fig) {
   for (std::uint8_t idx : figure_dep_indices(fig.fid)) {
     if (idx >= f.inputs.size()) continue;
     const InputSourceOf& in = f.inputs[idx];
+    if (in.inert) continue;
     const std::string text = in.text();
     bool merged = false;
     for (Line& l : lines) {

@@ -42,6 +42,12 @@ enum class FigureId : std::uint8_t {
   KvSwaPerSession,          // kv.swa_per_session
   KvPerSession,             // kv.per_session
   KvSwaShare,               // kv.swa_share
+  KvChunkPerSession,        // kv.chunk_per_session
+  KvRecurrentPerSession,    // kv.recurrent_per_session
+  KvRecurrentCkptInterval,  // kv.recurrent_checkpoint_interval
+  KvRecurrentCkptBytes,     // kv.recurrent_checkpoint_bytes
+  KvIndexerPerToken,        // kv.indexer_per_token
+  KvTopkRows,               // kv.topk_rows_per_step
   HbmWeights,               // hbm.weights_resident
   HbmWeightsPerGpu,         // hbm.weights_per_gpu
   HbmKvCopies,              // hbm.kv_copies
@@ -64,6 +70,7 @@ enum class FigureId : std::uint8_t {
   DecodeTIndex,             // decode.t_index
   DecodeTGather,            // decode.t_gather
   DecodeTWindow,            // decode.t_window
+  DecodeTState,             // decode.t_state
   DecodeTAppend,            // decode.t_append
   DecodeTCompute,           // decode.t_compute
   DecodeTTopk,              // decode.t_topk
@@ -190,9 +197,11 @@ struct ReadSums {
   double gather_rows = 0;   // Σ selected rows (for the per-query gather when several queries share a session)
   double rows_all = 0;      // Σ rows in the sources' caches over gathering layers (caps a many-query gather)
   double positions = 0;     // Σ positions attended per query
+  double state = 0;         // Σ recurrent-state bytes read per query (linear-attention layers, fixed per session)
+  double state_layers = 0;  // the linear-attention layers read
   double keys = 0;          // Σ index keys scored per query
   double select_keys = 0;   // Σ keys scored by layers that select (top-k candidates)
-  double bytes() const { return fullpool + pool + gather + dense + window; }
+  double bytes() const { return fullpool + pool + gather + dense + window + state; }
 };
 
 // One forward pass on the busiest GPU. Its kernels fall in four classes that run one after another —
@@ -269,6 +278,8 @@ struct Terms {
   double bpv_experts = 0, bpv_dense = 0, bpv_head = 0;
   double inv_ratio_main = 0, inv_ratio_index = 0;  // Σ 1/r over KV owners / index owners
   double owners = 0, index_owners = 0, window_layers = 0;
+  double chunk_layers = 0, linear_layers = 0;  // chunked-local and linear-attention layers
+  double p_kv_proj = 0;            // the K and V projections of the attention layers (copied where tp > kv_heads)
   double read_layers = 0, gather_layers = 0, fullpool_indexers = 0, pool_indexers = 0, dense_readers = 0;
   double selecting_layers = 0;
   double fullpool_rows_idx = 0;    // index rows scanned by full-pool indexers (Σ N/r)
@@ -283,6 +294,8 @@ struct Terms {
   double node_gpus = 8;
   double w_attn = 0, w_dense = 0, w_experts = 0, w_head = 0, w_router = 0, w_engram = 0;
   double kv_share = 1;             // share of one session's KV a GPU of its replica holds
+  double lin_share = 1;            // share of one session's recurrent state a GPU holds (its heads split by tp)
+  double state_ckpt = 0;           // tokens between recurrent-state checkpoints in the prefix cache
   double usable = 0;               // HBM the engine may allocate, minus workspace
   double sessions_replica = 0;     // sessions one attention replica holds (whole)
   double sessions_raw = 0;         // the same before the floor
@@ -397,7 +410,7 @@ struct Figure {
   const Expr& expr() const;
   std::shared_ptr<FormulaBook> book;
   Provenance provenance = Provenance::Derived;  // a fact takes its inputs' weakest provenance
-  std::string_view deps;  // the input keys it comes from (comma separated); sources: figure_sources()
+  std::string_view deps;  // the input keys it comes from (comma separated, @name an input group: figure_dep_keys())
   bool feasible = true; // false: the setup cannot run, so this figure is not shown as a number
   Tier tier = Tier::None;
   Lifetime lifetime = Lifetime::None;
@@ -424,7 +437,7 @@ struct FigureInfo {
   const char* label;
   const char* unit;
   Provenance provenance;  // Derived for computed figures; a model or hardware fact takes its inputs' own
-  const char* deps;       // the scenario parameter keys it is computed from (comma separated)
+  const char* deps;       // the scenario parameter keys it is computed from (comma separated, @name a group of them)
   Tier tier;
   Lifetime lifetime;
   Needs needs;            // what the setup must satisfy for the figure to mean anything
@@ -451,6 +464,8 @@ std::string layout_label(const Scenario& s);
 Figures describe(const Scenario& s);
 // A figure's dependency keys as indices into params() (worked out once).
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);
+// The keys a figure's deps name, in order, its input groups (@name) read as their keys.
+std::vector<std::string_view> figure_dep_keys(FigureId id);
 // Whether a figure means anything under these terms (see Needs).
 bool figure_shown(const Terms& t, FigureId id);
 

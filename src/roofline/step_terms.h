@@ -21,7 +21,7 @@ struct DecodeTermDef {
   DecodeTerm term;
   const char* key;        // stable: the page's catalog and the walkthrough name the term by it
   const char* label;      // the breakdown's bar and the anchors' gap ("kernel launch floors")
-  std::array<FigureId, 4> figures;  // summed in this order; FigureId::Count ends the list
+  std::array<FigureId, 5> figures;  // summed in this order; FigureId::Count ends the list
   // Its name in decode.step_time's sum and its place there (1, 2, …), for the terms the sum adds after the
   // kernel classes' max(compute, memory, launch floor); 0: the classes' roofs already hold it.
   const char* formula_name;
@@ -30,15 +30,17 @@ struct DecodeTermDef {
 };
 
 // A term's figures: one, or several summed in order (FigureId::Count ends the list).
-constexpr std::array<FigureId, 4> sum_of(FigureId a, FigureId b = FigureId::Count, FigureId c = FigureId::Count, FigureId d = FigureId::Count) {
-  return {a, b, c, d};
+constexpr std::array<FigureId, 5> sum_of(FigureId a, FigureId b = FigureId::Count, FigureId c = FigureId::Count, FigureId d = FigureId::Count,
+                                         FigureId e = FigureId::Count) {
+  return {a, b, c, d, e};
 }
 
 // In the order the breakdown stacks them (reads, then compute, then each collective and floor).
 inline constexpr DecodeTermDef kDecodeTerms[] = {
     {DecodeTerm::Weights, "weights", "weights", sum_of(FigureId::DecodeTWeights), nullptr, 0, false},
     {DecodeTerm::KvReads, "kv-reads", "KV and index reads",
-     sum_of(FigureId::DecodeTIndex, FigureId::DecodeTGather, FigureId::DecodeTWindow, FigureId::DecodeTAppend), nullptr, 0, false},
+     sum_of(FigureId::DecodeTIndex, FigureId::DecodeTGather, FigureId::DecodeTWindow, FigureId::DecodeTAppend, FigureId::DecodeTState),
+     nullptr, 0, false},
     {DecodeTerm::Compute, "compute", "compute above the reads", sum_of(FigureId::DecodeTCompute), nullptr, 0, false},
     {DecodeTerm::Topk, "top-k", "top-k selection", sum_of(FigureId::DecodeTTopk), "top-k", 3, false},
     {DecodeTerm::A2a, "all-to-all", "MoE all-to-all", sum_of(FigureId::DecodeTA2a), "all-to-all", 1, false},

@@ -40,6 +40,8 @@ void compute_placement(Ctx& c, Values& v) {
   // spread over all GPUs; the router is copied everywhere; embedding and head are split by TP; Engram
   // tables in HBM are row-sharded over the instance.
   t.w_attn = t.p_attn * t.bpv_dense / t.tp;
+  // A tensor parallel wider than the KV heads keeps each KV head (and its K, V projections) on tp ÷ kv_heads GPUs.
+  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) t.w_attn += t.p_kv_proj * t.bpv_dense * (1.0 / m.kv_heads - 1.0 / t.tp);
   t.w_dense = (t.p_shared + t.p_dense_ffn) * t.bpv_dense / t.tp;
   t.w_experts = t.moe_layers * c.E * t.p_expert * t.bpv_experts / t.gpus;
   t.w_router = t.p_router * t.bpv_head;
@@ -50,9 +52,12 @@ void compute_placement(Ctx& c, Values& v) {
   v[F::HbmWeightsPerGpu] = resident;
   v[F::HbmWeights] = resident * t.gpus;
   // A single-latent (Latent, MLA) cache has one KV head, so TP copies it to every rank; GQA splits heads.
-  t.kv_share = m.attn == AttnKind::MHA ? 1.0 / t.tp : 1.0;
+  // Wider than the KV heads, each head is copied on tp ÷ kv_heads GPUs (engines replicate it).
+  t.kv_share = m.attn == AttnKind::MHA ? std::max(1.0 / t.tp, m.kv_heads > 0 ? 1.0 / m.kv_heads : 1.0) : 1.0;
+  // A linear-attention state is split over tp by its value heads.
+  t.lin_share = m.lin_v_heads > 0 ? std::max(1.0 / t.tp, 1.0 / m.lin_v_heads) : 1.0;
   v[F::HbmKvCopies] = t.kv_share * t.tp;
-  v[F::HbmKvSessionPerGpu] = v[F::KvPerSession] * t.kv_share;
+  v[F::HbmKvSessionPerGpu] = (v[F::KvPerSession] - c.state_session) * t.kv_share + c.state_session * t.lin_share;
   t.usable = v[F::HwHbmPerGpu] * hw.hbm_usable - hw.workspace_gb * 1e9;
   v[F::HbmKvBudget] = t.usable - resident;
   t.sessions_raw = v[F::HbmKvSessionPerGpu] > 0 ? std::max(0.0, v[F::HbmKvBudget]) / v[F::HbmKvSessionPerGpu] : 0.0;
@@ -87,12 +92,21 @@ namespace {
 
 Expr by_tp(Expr e, double tp) { return tp > 1 ? std::move(e) / n(tp).named("tp") : e; }
 
+// The K and V projections of a head tensor parallel copies: each GPU holds a whole head's, not 1/tp of one
+// (out of line, as describe_copies).
+[[gnu::noinline]] Expr copied_kv_projections(const Say& y) {
+  const Terms& t = y.t;
+  return (q(t.p_kv_proj * t.bpv_dense, "B", "K and V projections") * (n(1) / n(y.m.kv_heads, "KV heads") - n(1) / n(t.tp, "tp")))
+      .named("copied with their KV heads");
+}
+
 // What one GPU holds of the weights: the TP-split parts, its share of the expert slots, the router whole.
 Expr weights_per_gpu(const Say& y) {
   const ModelArch& m = y.m;
   const Terms& t = y.t;
   const double slots = m.experts + (m.experts > 0 ? y.s.par.redundant : 0);  // as compute_params counts them
   Expr e = by_tp(q(t.p_attn * t.bpv_dense, "B", "attention"), t.tp);
+  if (m.attn == AttnKind::MHA && m.kv_heads > 0 && t.tp > m.kv_heads) e = std::move(e) + copied_kv_projections(y);
   if (t.p_shared + t.p_dense_ffn > 0) {
     const char* what = t.p_shared > 0 && t.p_dense_ffn > 0 ? "shared experts and dense FFN" : t.p_shared > 0 ? "shared experts" : "dense FFN";
     e = std::move(e) + by_tp(q((t.p_shared + t.p_dense_ffn) * t.bpv_dense, "B", what), t.tp);
@@ -117,6 +131,32 @@ Expr sessions_per_replica(const Say& y) {
   return floor_of(std::move(room) / q(y.v[F::HbmKvSessionPerGpu], "B", "one session"));
 }
 
+// The KV of a tensor parallel wider than the KV heads, and a recurrent state beside the KV (out of line: the
+// first frame's model has neither, so its module does not carry them).
+[[gnu::noinline]] void describe_copies(Say& y) {
+  const ModelArch& m = y.m;
+  const Terms& t = y.t;
+  const Values& v = y.v;
+  if (m.attn == AttnKind::MHA && t.tp > m.kv_heads) {
+    // Wider than the KV heads, tensor parallel keeps a copy of each head on tp ÷ kv_heads GPUs.
+    y.set(F::HbmKvCopies, std::move((n(t.tp, "GPUs") / n(m.kv_heads, "KV heads"))
+                                        .note("engines copy each KV head on tp ÷ kv_heads GPUs; each copy takes HBM")));
+  } else if (m.attn == AttnKind::MHA) {
+    y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));
+  } else {
+    y.set(F::HbmKvCopies, std::move(n(t.tp, "GPUs").note("one KV head: whole on every GPU")));
+  }
+  const double state = v[F::KvRecurrentPerSession];
+  if (state > 0) {
+    // Attention KV at its share; the recurrent state split over tp by its heads.
+    Expr kv = q(v[F::KvPerSession] - state, "B", "session's KV") * sig(t.kv_share, 6, "share per GPU");
+    y.set(F::HbmKvSessionPerGpu, std::move(kv) + q(state, "B", "recurrent state") * sig(t.lin_share, 6, "share per GPU"));
+  } else {
+    y.set(F::HbmKvSessionPerGpu, std::move((q(v[F::KvPerSession], "B", "session's KV") / n(m.kv_heads).named("kv_heads"))
+                                               .note("one KV head per GPU, copied on " + num(t.tp / m.kv_heads) + " GPUs")));
+  }
+}
+
 }  // namespace
 
 void describe_placement(Say& y) {
@@ -130,7 +170,10 @@ void describe_placement(Say& y) {
     if (t.dp > 1) e.note("the TP-split parts are copied in each of " + num(t.dp) + " replicas");
     y.set(F::HbmWeights, std::move(e));
   }
-  if (m.attn == AttnKind::MHA) {
+  const bool wide = m.attn == AttnKind::MHA && t.tp > m.kv_heads;
+  if (wide || v[F::KvRecurrentPerSession] > 0) {
+    describe_copies(y);  // out of line: the first frame's model has neither
+  } else if (m.attn == AttnKind::MHA) {
     // Each GPU of a replica holds its share of the KV heads: one copy in all.
     y.set(F::HbmKvCopies, n(t.tp, "GPUs") * (n(m.kv_heads / t.tp, "KV heads") / n(m.kv_heads, "KV heads")));
   } else {
@@ -138,8 +181,13 @@ void describe_placement(Say& y) {
                                                          " per token has a single KV head, which tensor parallelism cannot split: each GPU of "
                                                          "a replica holds every session's KV")));
   }
-  if (t.kv_share < 1) y.set(F::HbmKvSessionPerGpu, q(v[F::KvPerSession], "B", "session's KV") / n(t.tp).named("tp"));
-  else y.set(F::HbmKvSessionPerGpu, std::move(q(v[F::KvPerSession], "B", "session's KV").note("whole, on every GPU of the replica")));
+  if (wide || v[F::KvRecurrentPerSession] > 0) {
+    // written by describe_copies
+  } else if (t.kv_share < 1) {
+    y.set(F::HbmKvSessionPerGpu, q(v[F::KvPerSession], "B", "session's KV") / n(t.tp).named("tp"));
+  } else {
+    y.set(F::HbmKvSessionPerGpu, std::move(q(v[F::KvPerSession], "B", "session's KV").note("whole, on every GPU of the replica")));
+  }
   y.set(F::HbmKvBudget, q(v[F::HwHbmPerGpu], "B", "HBM") * n(hw.hbm_usable).named("usable") - q(hw.workspace_gb * 1e9, "B", "workspace") -
                             q(v[F::HbmWeightsPerGpu], "B", "weights per GPU"));
   if (v[F::HbmKvSessionPerGpu] > 0) {

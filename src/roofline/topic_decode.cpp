@@ -110,6 +110,7 @@ void compute_decode_terms(Ctx& c, Values& v) {
   v[F::DecodeTIndex] = st.bytes_c[3] > 0 ? st.bytes_c[3] / st.bw_c[3] : 0.0;
   v[F::DecodeTGather] = kvb * (gather_q + t.dec.dense) / st.bw_c[2];
   v[F::DecodeTWindow] = kvb * t.dec.window / st.bw_c[2];
+  v[F::DecodeTState] = 2.0 * t.batch_replica * t.lin_share * t.dec.state / st.bw_c[2];
   v[F::DecodeTAppend] = t.append_bytes / st.bw_c[2];
   v[F::DecodeTCompute] = st.t_above_memory;
   v[F::DecodeTTopk] = topk_select_time(c, t.tokens_replica);
@@ -165,8 +166,9 @@ void compute_crossover(Ctx& c, Values& v) {
   const double wd = unit.w_dense + t.w_head;
   const double n_moe = c.range[LayerPlan::All].n_moe;
   const double idx_sess = t.kv_share * (t.dec.fullpool + t.dec.pool);
-  const double kv_sess = t.kv_share * (std::min(t.dec.gather * t.q, t.dec.rows_all * z.main) + t.dec.dense + t.dec.window);
-  const double app_tok = t.kv_share * (c.b_tok + t.window_layers * z.swa);
+  const double kv_sess = t.kv_share * (std::min(t.dec.gather * t.q, t.dec.rows_all * z.main) + t.dec.dense + t.dec.window) +
+                        2.0 * t.lin_share * t.dec.state;
+  const double app_tok = t.kv_share * (c.b_tok + (t.window_layers + t.chunk_layers) * z.swa);
   // Both roofs at each class's own rates for this batch's M (class_rates), as the step takes them.
   auto gap = [&](double x) {
     const double b = std::exp2(x), br = b / t.dp, tokens = br * t.q;
@@ -310,6 +312,23 @@ Expr above_sum(const Pass& p, bool floors) {
 
 }  // namespace
 
+namespace {
+
+// The recurrent states a step reads and writes back (out of line: the first frame's model has none).
+[[gnu::noinline]] Expr state_bytes(const Say& y) {
+  const Terms& t = y.t;
+  return (n(2) * n(t.batch_replica, "sessions") * sig(t.lin_share, 6, "of each state") * q(t.dec.state, "B", "recurrent state"))
+      .named("recurrent states read and written back");
+}
+[[gnu::noinline]] void describe_state_read(Say& y) {
+  const Terms& t = y.t;
+  y.set(F::DecodeTState, (n(2).named("read and written back") * n(t.batch_replica, "sessions on the busiest replica") *
+                          sig(t.lin_share, 6, "of each state") * q(t.dec.state, "B", "recurrent state")) /
+                             q(t.step.bw_c[2], "B/s", "attention"));
+}
+
+}  // namespace
+
 void describe_decode_bytes(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
@@ -324,8 +343,10 @@ void describe_decode_bytes(Say& y) {
   const double gather_q = std::min(t.dec.gather * t.q, t.dec.rows_all * v[F::KvMainEntry]);
   Expr per_session = q(t.dec.fullpool, "B", "full-pool scan") + q(t.dec.pool, "B", "candidate scoring") + q(gather_q, "B", "sparse gather") +
                      q(t.dec.dense, "B", "dense reads") + q(t.dec.window, "B", "SWA window");
-  y.set(F::DecodeKvBytes, n(t.batch_replica, "sessions on the busiest replica") * sig(t.kv_share, 6, "of each session's KV") * per_session +
-                              q(t.append_bytes, "B", "appends"));
+  Expr kv_bytes = n(t.batch_replica, "sessions on the busiest replica") * sig(t.kv_share, 6, "of each session's KV") * per_session +
+                  q(t.append_bytes, "B", "appends");
+  if (t.dec.state > 0) kv_bytes = std::move(kv_bytes) + state_bytes(y);
+  y.set(F::DecodeKvBytes, std::move(kv_bytes));
   y.set(F::DecodeFlop, (q(t.flop_dense, "FLOP", "dense and attention projections") + q(t.flop_experts, "FLOP", "routed experts (busiest rank)") +
                         q(t.flop_attn, "FLOP", "attention core") + q(t.flop_index, "FLOP", "indexer"))
                            .note("one GPU of " + num(t.gpus)));
@@ -339,6 +360,11 @@ void describe_decode_bytes(Say& y) {
   y.set(F::DecodeTGather, q(kvb * (gather_q + t.dec.dense), "B", "sparse gather and dense reads") / q(st.bw_c[2], "B/s", "attention"));
   y.set(F::DecodeTWindow, q(kvb * t.dec.window, "B", "SWA window") / q(st.bw_c[2], "B/s", "attention"));
   y.set(F::DecodeTAppend, q(t.append_bytes, "B", "appends") / q(st.bw_c[2], "B/s", "attention"));
+  if (t.dec.state > 0) {
+    describe_state_read(y);
+  } else {
+    y.set(F::DecodeTState, q(0, "s").note("no linear-attention layer"));
+  }
 }
 
 namespace {

@@ -67,6 +67,8 @@ void compute_hardware(Ctx& c, Values& v) {
   c.attn_flop_dec = 2.0 * m.q_heads * decode_attn_dims(m);
   c.attn_flop_pre = 2.0 * m.q_heads * prefill_attn_dims(m);
   c.key_flop = 2.0 * m.idx_heads * m.idx_dim;
+  // Per token and head a linear-attention layer updates its d_k × d_v state and reads it out: 2 × 2·d_k·d_v.
+  c.lin_flop = 4.0 * linear_state_values(m);
   t.pay_dispatch = c.H * (1.0 + 4.0 / 128.0);
   t.pay_combine = c.H * 2.0;
 }

@@ -77,7 +77,9 @@ void compute_prefix(Ctx& c, Values& v) {
   const double hit = c.hit, rest = c.rest;
   const bool replays = replays_window(m);
   const bool window_persisted = has_swa(m) && !replays;
-  v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) : 0.0;
+  // A hit restores its tokens' KV, the window where it is cached with the prefix, and the recurrent layers'
+  // last checkpoint (kv.recurrent_checkpoint_bytes) rather than any token rows.
+  v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) + v[F::KvRecurrentCkptBytes] : 0.0;
   const double instances = t.gpus <= t.node_gpus ? std::floor(t.node_gpus / t.gpus) : t.node_gpus / t.gpus;
   t.prefix_dram_pool = hw.host_dram_gb * 1e9 * (1.0 - (has_swa(m) ? c.s.work.swa_pool : 0.0)) / std::max(instances, 1e-9);
   t.prefix_layers = std::max(1.0, t.owners);
@@ -145,13 +147,14 @@ void describe_prefix(Say& y) {
   {
     Expr e = n(hit, "tokens") * q(v[F::KvGlobalPerToken], "B", "per token");
     if (persisted) e = e + q(v[F::KvSwaPerSession], "B", "the window cached with it");
+    if (v[F::KvRecurrentCkptBytes] > 0) e = e + q(v[F::KvRecurrentCkptBytes], "B", "the recurrent state's last checkpoint");
     if (replays) e.note("SWA is replayed, never cached");
     y.set(F::PrefixHitBytes, std::move(e));
   }
   const Expr bytes = q(v[F::PrefixHitBytes], "B", "hit");
   y.set(F::PrefixSsdReadTime, q(t.ssd_lat, "s", "I/O latency") + bytes / (n(hw.ssd_count, "drives") * q(hw.ssd_gbps * 1e9, "B/s")));
   {
-    Expr share = t.kv_share < 1 ? bytes / n(t.tp, "tp") : bytes;
+    Expr share = t.kv_share < 1 && t.kv_share * t.tp == 1 ? bytes / n(t.tp, "tp") : y.kv_split(bytes);
     Expr e = q(t.host_lat, "s", "DMA latency") + share / q(t.host_bw, "B/s");
     e.note(std::string(link_info(hw.host_link).label) + (t.kv_share >= 1 && t.tp > 1 ? "; each of the " + y.tp + " GPUs over its own link, at once" : ""));
     y.set(F::PrefixUploadTime, std::move(e));

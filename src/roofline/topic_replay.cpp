@@ -16,7 +16,7 @@ void compute_replay(Ctx& c, Values& v) {
   Pass& r = t.replay;
   const double index = t.kv_share * (t.dec.fullpool + t.dec.pool);
   add_work(r, rw, 1);
-  r.bytes_c[2] += kv - index + wt * t.kv_share * t.window_layers * z.swa;
+  r.bytes_c[2] += kv - index + wt * t.kv_share * (t.window_layers + t.chunk_layers) * z.swa;
   r.bytes_c[3] += index;
   r.close(c.peak, t.bw);
   r.flop_all = rw.flop_all;

@@ -25,7 +25,7 @@ namespace {
 // host_transfer_time() as an expression: DMA latency + the bytes (a GPU's share of them) over the host link.
 Expr host_expr(const Say& y, Expr bytes) {
   const Terms& t = y.t;
-  if (t.kv_share < 1) bytes = std::move(bytes) / n(t.tp).named("tp");
+  bytes = y.kv_split(std::move(bytes));
   return q(t.host_lat, "s", "DMA latency") + std::move(bytes) / q(t.host_bw, "B/s", link_info(y.hw.host_link).label);
 }
 

@@ -28,6 +28,7 @@ void compute_params(Ctx& c, Values& v) {
   t.p_expert = n.expert;
   t.p_attn_layer = n.attn_layer;
   t.p_attn = n.attn;
+  t.p_kv_proj = n.kv_proj;
   t.p_routed_active = n.routed_active;
   t.p_routed_all = n.routed_all;
   t.p_shared = n.shared;
@@ -82,7 +83,7 @@ void describe_params(Say& y) {
   const Values& v = y.v;
   const double p_exp = t.p_expert;
   const bool moe = t.moe_layers > 0 && m.experts > 0;
-  if (m.experts > 0) y.set(F::ParamsPerExpert, n(3, "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
+  if (m.experts > 0) y.set(F::ParamsPerExpert, n(ffn_matrices(m), "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
   else y.set(F::ParamsPerExpert, words("dense model, no experts"));
   {
     std::vector<Expr> parts;
@@ -101,7 +102,8 @@ void describe_params(Say& y) {
     std::vector<Expr> parts;
     if (moe) parts.push_back((n(m.experts_per_token, "experts") * n(t.moe_layers, "MoE layers") * params(p_exp, "each")).named("routed"));
     add_part(parts, t.p_shared, "shared");
-    parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
+    if (t.p_attn == t.layers * t.p_attn_layer) parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
+    else parts.push_back(std::move(params(t.p_attn, "attention").note("summed by layer kind: full, local and linear-attention layers differ")));
     add_part(parts, t.p_router, "router");
     add_part(parts, t.p_dense_ffn, "dense FFN");
     parts.push_back(params(t.p_head, "head"));

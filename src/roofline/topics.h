@@ -30,6 +30,7 @@ constexpr double kActBytes = 2.0;
 struct RangeInfo {
   int first = 0, last = 0;
   double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
+  double p_attn = 0;  // Σ attention (or linear-attention) parameters of its layers
 };
 
 // The expert-parallel constants of a scenario (independent of the token count), so a pass costs a few
@@ -81,7 +82,10 @@ struct Ctx {
   EpConst epc;
   double H = 0, E = 0, k = 0, L = 0;
   double attn_flop_dec = 0, attn_flop_pre = 0, key_flop = 0;  // per position / per key, whole model width
+  double lin_flop = 0;  // one token through one linear-attention layer's state: update and read-out, every head
   double b_tok = 0, swa_session = 0;
+  double chunk_session = 0;  // the chunked-local layers' KV of one session at ctx (each at most its chunk)
+  double state_session = 0;  // one session's recurrent state over every linear-attention layer
   double kernel_s = 0;          // a decode kernel's launch floor (CUDA graphs or eager, model/engine.h)
   double prefill_kernel_s = 0;  // a prompt kernel's (eager)
   double ramp_s = 0;            // every kernel's fixed cost on top of its roofline time
@@ -159,7 +163,7 @@ void compute_through_decode(Ctx& c, Values& v, const LayerPlan* given);
 // The topics' values, in the order compute_all calls them (each reads what the ones before it filled).
 void compute_params(Ctx& c, Values& v);          // topic_weights.cpp
 void compute_kv_layout(Ctx& c, Values& v);       // topic_kv.cpp
-void compute_kv_reads(Ctx& c);
+void compute_kv_reads(Ctx& c, Values& v);
 void compute_engram_tables(Ctx& c, Values& v);   // topic_engram.cpp
 void compute_weights(Ctx& c, Values& v);         // topic_weights.cpp
 void compute_hardware(Ctx& c, Values& v);        // topic_hardware.cpp
@@ -209,6 +213,8 @@ struct Say {
   const Values& v;
   const Terms& t;
   FormulaPage& page;
+  KvSizes z;                        // the entry sizes the values were computed from
+  LayerCounts plan_counts;          // the layer plan's whole-model counts
   std::string why_not;              // why the setup cannot run (empty when it can)
   std::vector<std::string> said;    // each figure's value in words, formatted on first use
   std::string bw, peak;             // "8 TB/s × MBU 0.8", "4.5 PFLOP/s × MFU 0.5"
@@ -246,6 +252,13 @@ struct Say {
   // The same for a text not yet written as an expression (the formula test lists these).
   void set(F id, std::string text) { set(id, words(std::move(text))); }
   void set(F id, const char* text) { set(id, words(text)); }
+  // A GPU's share of a session's attention KV: / tp where tp splits the heads, / kv_heads where each head is
+  // copied on several GPUs (tp wider than the KV heads), whole where one latent is copied to every GPU.
+  Expr kv_split(Expr bytes) const {
+    if (t.kv_share >= 1) return bytes;
+    if (t.kv_share * t.tp == 1) return std::move(bytes) / n(t.tp).named("tp");
+    return std::move(bytes) / n(m.kv_heads).named("kv_heads");
+  }
   // Σ over the classes with work of max(FLOP / rate, bytes / bandwidth,
   // kernels × launch floor), each class named; it evaluates to p.core() exactly.
   Expr classes_expr(const Pass& p) const;

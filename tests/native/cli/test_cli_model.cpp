@@ -28,7 +28,8 @@ constexpr const char* kRuns =
     "attention_dp_size,moe_tp_size,moe_ep_size,silicon_ttft_ms,silicon_tpot_ms\n"
     "r1,meta-llama/Llama-3.1-8B-Instruct,h100_sxm,trtllm,,,agg,1024,128,,,4,1,1,1,1,1,40,4\n"
     "r2,meta-llama/Llama-3.1-8B-Instruct,h200_sxm,vllm,,,agg,2048,128,,,8,2,1,1,1,1,60,5\n"
-    "r3,MiniMaxAI/MiniMax-M2.5,b200_sxm,vllm,,fp8,agg,1024,128,fp8,fp8,8,4,1,1,4,1,90,9\n";
+    "r3,MiniMaxAI/MiniMax-M2.5,b200_sxm,vllm,,fp8,agg,1024,128,fp8,fp8,8,4,1,1,4,1,90,9\n"
+    "r4,someone/Unknown-7B,h100_sxm,vllm,,,agg,1024,128,,,4,1,1,1,1,1,40,4\n";
 
 // Files live in memory so the tests never touch the disk (the config.json files are the corpus's).
 bool fake_read(const std::string& path, std::string& text, std::string& why) {
@@ -102,16 +103,16 @@ TEST_CASE("cli: serve, fleet, chart frontier, validate and anchors take --config
 TEST_CASE("cli: validate FILE prints the table, one line per row as JSON or CSV, and names every refusal") {
   const Output t = run({"validate", "runs.csv"});
   REQUIRE(t.exit_code == 0);
-  CHECK(t.out.find("3 measured runs, 2 replayed") != std::string::npos);
+  CHECK(t.out.find("4 measured runs, 3 replayed") != std::string::npos);
   CHECK(t.out.find("meta-llama/Llama-3.1-8B-Instruct · h100_sxm · trtllm") != std::string::npos);
-  CHECK(t.out.find("cannot express 1: unknown-family") != std::string::npos);
+  CHECK(t.out.find("cannot express 1: unknown model") != std::string::npos);
   const Output j = run({"validate", "runs.csv", "--format", "json"});
   REQUIRE(j.exit_code == 0);
-  CHECK(std::count(j.out.begin(), j.out.end(), '\n') == 3);
+  CHECK(std::count(j.out.begin(), j.out.end(), '\n') == 4);
   CHECK(j.out.find("\"id\":\"r3\"") != std::string::npos);
   CHECK(j.out.find("\"ttft_parts_s\"") != std::string::npos);
   const Output c = run({"validate", "runs.csv", "--format", "csv"});
-  CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 4);
+  CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 5);
   CHECK(c.out.rfind("line,id,model,gpu,engine", 0) == 0);
   // Refusals: no file (2), a file that cannot be read (4), a needed column missing (3, naming it).
   CHECK(run({"validate"}).exit_code == cli::kExitUsage);

@@ -323,16 +323,23 @@ TEST_CASE("hf config: inputs name their field, assumptions say so, and later edi
 }
 
 TEST_CASE("hf config: a layout that does not split the new model is re-spread over the same GPUs, each move a note") {
-  // DeepSeek-V3's preset runs TP8 + EP8: Qwen3-30B-A3B has 4 KV heads, so TP drops to 4 with 2 replicas.
+  // DeepSeek-V3's preset runs TP8 + EP8. Qwen3-30B-A3B has 32 query and 4 KV heads: TP8 stays, each KV head
+  // copied on two GPUs as engines run it (hbm.kv_copies 2), and no move is made.
   std::vector<std::string> notes;
-  Scenario s = load("Qwen3-30B-A3B.json", "deepseek-v3-8xh200", &notes);
+  Scenario qwen = load("Qwen3-30B-A3B.json", "deepseek-v3-8xh200", &notes);
+  CHECK(qwen.par.tp == 8);
+  CHECK_FALSE(has_note(notes, "layout: tp"));
+  CHECK(values_of(qwen)[F::HbmKvCopies] == Approx(2));
+  // Gemma 3 1B has 4 query heads: TP8 cannot split them, so TP drops to 4 with 2 replicas.
+  notes.clear();
+  Scenario s = load("gemma-3-1b-it.json", "deepseek-v3-8xh200", &notes);
   CHECK(s.hw.gpus == 8);
   CHECK(s.par.tp == 4);
   CHECK(s.par.dp == 2);
-  CHECK(s.par.ep == 8);
+  CHECK(s.par.ep == 1);
   CHECK(has_note(notes, "layout: tp 8 → 4"));
   CHECK(input_provenance(s, "tp").provenance == Provenance::Derived);
-  CHECK(input_provenance(s, "ep").provenance != Provenance::Derived);  // ep 8 still divides 128 experts
+  CHECK(input_provenance(qwen, "ep").provenance != Provenance::Derived);  // ep 8 still divides 128 experts
   // The moved layout travels with the scenario's JSON and link.
   Scenario again;
   Errors errs;
@@ -458,9 +465,14 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(refused(llama("\"num_attention_heads\": 6, \"num_key_value_heads\": 2"), &e) == ErrorCode::MissingField);
   CHECK(e[0].field == "head_dim");
   // Weight formats tierscope cannot store.
-  CHECK(refused(fixture("Qwen3-30B-A3B-GPTQ-Int4.json"), &e) == ErrorCode::BadEnum);
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true}"), &e) == ErrorCode::BadEnum);
   CHECK(e[0].field == "quantization_config.quant_method");
-  CHECK(e[0].value == "gptq");
+  CHECK(e[0].value == "bitsandbytes");
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": 96}"), &e) == ErrorCode::BadEnum);
+  CHECK(e[0].field == "quantization_config.group_size");
+  CHECK(e[0].value == "96");
+  CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"gptq\", \"bits\": 3, \"group_size\": 128}"), &e) == ErrorCode::OutOfRange);
+  CHECK(e[0].field == "quantization_config.bits");
   CHECK(refused(llama("\"quantization_config\": {\"quant_method\": \"fp8\", \"weight_block_size\": [64, 64]}"), &e) == ErrorCode::BadEnum);
   // A layer count the reader accepts but the parallel layout cannot split is fixed, never refused; a head
   // count that does not split into KV groups is refused by the scenario's own rule.
@@ -473,7 +485,7 @@ TEST_CASE("hf config: wrong types, missing fields and impossible values name the
   CHECK(e[0].field == "kv_heads");
 }
 
-TEST_CASE("hf config: MoE layer patterns other than dense-first are refused — dense-first ones read") {
+TEST_CASE("hf config: MoE layer patterns read: dense-first as dense_layers, any other as a per-layer list") {
   const std::string moe = "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 64";
   auto qwen = [&](const std::string& extra) {
     std::string s = llama(moe + (extra.empty() ? "" : ", " + extra));
@@ -485,9 +497,19 @@ TEST_CASE("hf config: MoE layer patterns other than dense-first are refused — 
   CHECK(m.model.experts == 8);
   CHECK(m.model.dense_layers == 2);
   CHECK(m.model.dense_inter == 512);
-  CHECK(refused(qwen("\"mlp_only_layers\": [2]"), &e) == ErrorCode::Unrepresentable);
-  CHECK(e[0].field.find("layers 2") != std::string::npos);
-  CHECK(refused(qwen("\"decoder_sparse_step\": 2"), &e) == ErrorCode::Unrepresentable);
+  CHECK(m.model.ffn_count == 0);
+  // A dense layer after a MoE one (mlp_only_layers [2], or every other layer MoE) is kept per layer.
+  REQUIRE(read_hf_config(qwen("\"mlp_only_layers\": [2]"), "", m, e));
+  CHECK(m.model.ffn_count == 4);
+  CHECK(ffn_of(m.model, 2) == FfnKind::Dense);
+  CHECK(ffn_of(m.model, 3) == FfnKind::Moe);
+  REQUIRE(read_hf_config(qwen("\"decoder_sparse_step\": 2"), "", m, e));
+  Scenario interleaved = preset("llama31-8b-1xh100");
+  interleaved.model = m.model;
+  Computed c;
+  compute_values(interleaved, c);
+  CHECK(c.terms.moe_layers == 2);
+  CHECK(c.terms.ffn_dense_layers == 2);
   CHECK(refused(qwen("\"mlp_only_layers\": [9]"), &e) == ErrorCode::OutOfRange);
   std::string greedy = qwen("");
   greedy.replace(greedy.find("\"num_experts_per_tok\": 2"), 24, "\"num_experts_per_tok\": 9");

@@ -171,12 +171,29 @@ TEST_CASE("placement: a single-latent cache is copied to every TP rank, GQA spli
   c = computed(l);
   CHECK(c.values[F::HbmKvCopies] == 1);
   CHECK(c.values[F::HbmKvSessionPerGpu] == Approx(c.values[F::KvPerSession] / 4));
-  // TP beyond the KV heads would need a head split: refused, with the reason.
+  // TP beyond the KV heads: engines keep a copy of each KV head on tp ÷ kv_heads GPUs, so each GPU holds one
+  // head (1/8 of a session's KV, not 1/16) and the instance holds two copies; the K and V projections too.
   Scenario m = l;
   m.hw.gpus = 16;
   m.par.tp = 16;
   m.par.dp = 1;
-  CHECK(has_error(validate(m), "tp"));
+  CHECK(validate(m).empty());
+  const Computed wide = computed(m);
+  CHECK(wide.values[F::HbmKvCopies] == Approx(2));
+  CHECK(wide.values[F::HbmKvSessionPerGpu] == Approx(wide.values[F::KvPerSession] / 8));
+  // Llama 3.1 70B: 80 layers × 8192 hidden × 8 KV heads × (128 + 128) K and V dims, in BF16; a GPU of TP16
+  // holds 1/8 of them (one head's) where 1/16 would be an even split.
+  const double kv_proj_bytes = 80.0 * 8192 * 8 * 256 * 2;
+  CHECK(wide.values[F::HbmWeightsPerGpu] - wide.terms.p_attn * 2 / 16 - (wide.terms.p_shared + wide.terms.p_dense_ffn) * 2 / 16 -
+            (wide.terms.p_head + wide.terms.p_emb) * 2 / 16 ==
+        Approx(kv_proj_bytes * (1.0 / 8 - 1.0 / 16)));
+  // A TP that neither divides the KV heads nor is a multiple of them would split a head: refused by name.
+  Scenario odd = l;
+  odd.model.q_heads = 96;
+  odd.hw.gpus = 12;
+  odd.par.tp = 12;
+  odd.par.dp = 1;
+  CHECK(has_error(validate(odd), "tp"));
 }
 
 TEST_CASE("placement: per-GPU parts add up to the instance, and experts spread over every GPU") {

@@ -503,23 +503,26 @@ TEST_CASE("figure dependencies: every figure's indices are the registry keys its
   const auto ps = params();
   for (int f = 0; f < kFigureCount; ++f) {
     const FigureId id = static_cast<FigureId>(f);
-    const std::string_view deps = figure_info(id).deps;
-    INFO(figure_info(id).id << ": " << deps);
+    INFO(figure_info(id).id << ": " << figure_info(id).deps);
     std::vector<std::uint8_t> expected;
-    std::size_t a = 0;
-    while (a < deps.size()) {
-      std::size_t e = deps.find(',', a);
-      if (e == std::string_view::npos) e = deps.size();
-      const std::string_view key = deps.substr(a, e - a);
+    for (const std::string_view key : figure_dep_keys(id)) {
+      INFO(key);
       bool found = false;
       for (std::size_t i = 0; i < ps.size(); ++i) {
         if (key != ps[i].key) continue;
         found = true;
         if (std::find(expected.begin(), expected.end(), i) == expected.end()) expected.push_back(static_cast<std::uint8_t>(i));
       }
-      CHECK(found);  // every name in a figure's deps is a registry key
-      a = e + 1;
+      CHECK(found);  // every name in a figure's deps (its groups read as their keys) is a registry key
     }
     CHECK(figure_dep_indices(id) == expected);
   }
+  // A group named in a row is read as its keys, in place: the decode step's first keys are the model dims'.
+  const std::vector<std::string_view> step = figure_dep_keys(FigureId::DecodeStepTime);
+  REQUIRE(step.size() > 3);
+  CHECK(step[0] == "modes");
+  CHECK(step[1] == "hidden");
+  CHECK(std::find(step.begin(), step.end(), "lin_conv") != step.end());
+  CHECK(std::find(step.begin(), step.end(), "nic_gbps") != step.end());
+  CHECK(step.back() == "lat_sram_ns");
 }
