@@ -130,6 +130,26 @@ bool model_of(const MeasuredRun& run, const ValidateOptions& opt, model::Scenari
   return true;
 }
 
+
+// A run of N GPUs that the file writes squared: tp × attention_dp = moe_tp × moe_ep = N², wider than the
+// system's NVLink domain, with the experts as N × N or 1 × N². The shipped file holds the same measurements
+// twice, once in each form (DeepSeek-R1 on 8 B200s under SGLang: tp 64, MoE 8 × 8 and tp 8, MoE 1 × 8, with
+// equal TTFT and TPOT), so the row is read as its N GPUs: attention TP N (tp = N²) or data-parallel attention
+// over N ranks (attention_dp = N², or tp = attention_dp = N), the experts over N ranks. True with the layout.
+bool squared_layout(const MeasuredRun& run, int gpus, int moe_tp, int ep, const char* gpu_key, int& tp, int& dp) {
+  const int n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(gpus))));
+  if (n < 2 || n * n != gpus) return false;
+  if (!((moe_tp == n && ep == n) || (moe_tp == 1 && ep == gpus))) return false;
+  model::Scenario probe;
+  model::Errors errors;
+  if (!model::apply_settings(probe, std::string("gpu=") + gpu_key, errors)) return false;
+  if (gpus <= model::link_domain(probe.hw)) return false;
+  tp = std::max(1, run.tp / n);
+  if (n % tp != 0) return false;
+  dp = n / tp;
+  return true;
+}
+
 }  // namespace
 
 bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason) {
@@ -158,12 +178,12 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
   model::Scenario s;
   if (!model_of(run, opt, s, why, reason)) return false;
   const bool moe_model = s.model.experts > 0;
-  const int dp = std::max(1, run.adp);
-  const int gpus = run.tp * dp;
+  int tp = run.tp, dp = std::max(1, run.adp);
+  int gpus = tp * dp;
   // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
   int ep = 1;
   if (moe_model) {
-    const int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
+    int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
     ep = run.moe_ep > 0 ? run.moe_ep : gpus / std::max(1, moe_tp);
     if (moe_tp * ep != gpus) {
       return fail(why, reason,
@@ -171,13 +191,18 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
                       " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus),
                   "layout MoE TP × EP ≠ GPUs");
     }
+    if (squared_layout(run, gpus, moe_tp, ep, gpu->key, tp, dp)) {
+      gpus = tp * dp;
+      ep = gpus;
+    }
   }
+  const int concurrency = benchmark_concurrency(run);
   const std::string kv = engine->key == std::string_view("trtllm") && !run.gemm_quant.empty() ? "fp8" : "bf16";
-  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(run.tp) +
+  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(tp) +
                          "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) + "&pp=1&redundant=0&engine=" + engine->key +
                          "&max_batch=0&dense_fmt=" + gemm->weights + "&act_fmt=" + gemm->acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
                          "&prompt=" + std::to_string(run.isl) + "&output=" + std::to_string(run.osl) + "&prefix_hit=0" +
-                         "&batch=" + std::to_string(run.concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
+                         "&batch=" + std::to_string(concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
   if (moe_model) settings += "&experts_fmt=" + std::string(moe->weights);
   model::Errors errors;
   if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
@@ -187,12 +212,12 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
     return fail(why, reason, "layout: " + e.message(), "layout " + e.field + "=" + e.value + ": " + rule);
   }
   out.scenario = std::move(s);
-  out.concurrency = run.concurrency;
+  out.concurrency = concurrency;
   // The benchmark as AIConfigurator measures its silicon runs: fixed input and output lengths, a closed loop
   // whose clients all start at once ("fixed isl/osl", "all C arrive at t=0",
   // https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md). Ten requests per
   // client: assumed, as InferenceX's client sends (the anchors' IX_CLIENT); the file does not say.
-  out.requests = kRequestsPerClient * run.concurrency;
+  out.requests = kRequestsPerClient * concurrency;
   out.input = run.isl;
   out.output = std::max(2, run.osl);
   out.range_ratio = 0;

@@ -93,7 +93,7 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.moe_quant = "nvfp4";
   r.isl = 1024;
   r.osl = 1024;
-  r.concurrency = 16;
+  r.batch = 16;
   r.tp = 8;
   r.adp = 1;
   r.moe_tp = 2;
@@ -124,6 +124,65 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.mode = "disagg";
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(reason == "disaggregated pools");
+}
+
+TEST_CASE("validate: the benchmark's clients, and a layout the file writes squared, read as the run's own") {
+  serve::MeasuredRun r;
+  r.model_path = "deepseek-ai/DeepSeek-R1";
+  r.system = "b200_sxm";
+  r.backend = "trtllm";
+  r.mode = "agg";
+  r.gemm_quant = "fp8_block";
+  r.moe_quant = "fp8_block";
+  r.isl = 1024;
+  r.osl = 1024;
+  r.batch = 16;
+  r.tp = 1;
+  r.adp = 8;
+  r.moe_tp = 1;
+  r.moe_ep = 8;
+  // batch_size counts one attention-DP rank's clients; the source note's own count wins where it gives one.
+  CHECK(serve::benchmark_concurrency(r) == 128);
+  r.source = "db-dump/2026-04-27; config_id=1; silicon_concurrency=96; measured=2026-04-01";
+  CHECK(serve::benchmark_concurrency(r) == 96);
+  r.source = "silicon_concurrency=x";
+  CHECK(serve::benchmark_concurrency(r) == 128);
+  r.source.clear();
+  serve::RunSetup s;
+  std::string why, reason;
+  const serve::ValidateOptions opt;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 128);
+  CHECK(s.requests == 1280);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.dp == 8);
+  // The same run of 8 GPUs written squared: attention DP 64 over MoE TP 8 × EP 8, wider than one B200 node.
+  r.adp = 64;
+  r.moe_tp = 8;
+  r.batch = 2;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 128);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.tp == 1);
+  CHECK(s.scenario.par.dp == 8);
+  CHECK(s.scenario.par.ep == 8);
+  // Attention TP 64 over MoE TP 8 × EP 8: attention TP 8 on 8 GPUs.
+  r.tp = 64;
+  r.adp = 1;
+  r.batch = 16;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 16);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.tp == 8);
+  CHECK(s.scenario.par.ep == 8);
+  // Within one NVLink domain (GB200's 72) the same numbers are a run of their own size.
+  r.system = "gb200";
+  r.tp = 16;
+  r.moe_tp = 4;
+  r.moe_ep = 4;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.scenario.hw.gpus == 16);
+  CHECK(s.scenario.par.tp == 16);
 }
 
 // The shipped file replayed whole (about ten seconds natively; minutes under the sanitizers, where it is
