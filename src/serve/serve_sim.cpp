@@ -355,7 +355,8 @@ void Replay::start_step(int i, double t) {
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
     const Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
-    // The first chunk of a prompt-only step streams the weights; every other chunk costs its compute.
+    // The first chunk of a prompt-only step streams the weights and pays the collectives' latencies; every
+    // other chunk costs its compute and its share of the collectives' bytes.
     const bool alone = in.dec.empty() && k == 0;
     if (alone) {
       prefill_s += c.alone;
