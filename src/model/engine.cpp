@@ -67,6 +67,15 @@ constexpr const char* kAttnSource =
     "(https://github.com/vllm-project/vllm/pull/48582) and 0.60 on Hopper (assumed), 0.50 of FP8 peak (DeepGEMM fp8_mqa_logits, "
     "https://github.com/sgl-project/sglang/issues/11989); CDNA assumed";
 
+constexpr const char* kPrefillSource =
+    "a prompt pass (or a step mixing prompt chunks into decodes) runs outside CUDA graphs, each kernel dispatched by the host through the engine's "
+    "model code: SGLang 50 µs, its eager DeepSeek-V3 prefill forward of one new token taking 82.6 ms (23.1 ms replayed from a graph, "
+    "https://github.com/sgl-project/sglang/pull/12160) over the 1,678 kernels the model counts in that pass; TensorRT-LLM 35 µs, the PyTorch "
+    "runtime's CPU dispatch interval per kernel (https://github.com/NVIDIA/TensorRT-LLM/pull/12653) with its prefill CUDA-graph backend disabled by "
+    "default (https://github.com/NVIDIA/TensorRT-LLM/pull/18366); vLLM compiles the model and replays piecewise CUDA graphs for mixed and prompt "
+    "batches (https://docs.vllm.ai/en/latest/design/torch_compile.html), so a kernel there costs its eager launch (9 µs Hopper, 7 µs Blackwell); "
+    "DeepSeek's own assumed alike";
+
 constexpr const char* kVllmBatch =
     "vLLM V1 defaults max_num_seqs to 1024 per engine (DP rank) on ≥70 GiB GPUs (https://github.com/vllm-project/vllm/blob/main/vllm/engine/arg_utils.py) "
     "and captures decode CUDA graphs up to 512 tokens (https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py)";
@@ -118,6 +127,8 @@ EngineProfile kernels_of(GpuGen g) {
   // Every generation: a kernel's ramp on top of its roofline time, fitted with the dense GEMMs' 0.84 share
   // to DeepGEMM's FP8 shapes at M = 64 on H800 (kGemmSource); assumed the same on Blackwell and CDNA.
   p.kernel_ramp_us = 2.3;
+  p.prefill_host_us = p.kernel_eager_us;
+  p.prefill_source = kPrefillSource;
   p.launch_source = kLaunchSource;
   p.gemm_source = kGemmSource;
   p.attn_source = kAttnSource;
@@ -126,6 +137,9 @@ EngineProfile kernels_of(GpuGen g) {
   p.small_source = kSmallSource;
   return p;
 }
+
+// Each kernel's host dispatch in a prompt pass (kPrefillSource).
+constexpr double kSglangPrefillHostUs = 50, kTrtPrefillHostUs = 35;
 
 EngineProfile make_profile(EngineKind e, GpuGen g) {
   EngineProfile p = kernels_of(g);
@@ -137,11 +151,13 @@ EngineProfile make_profile(EngineKind e, GpuGen g) {
       break;
     case EngineKind::Sglang:
       p.max_batch = 4096, p.graph_max_batch = 512, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.prefill_host_us = kSglangPrefillHostUs;
       p.small = SmallKernels{7, 1, 8, 2};
       p.batch_source = kSglangBatch;
       break;
     case EngineKind::Trtllm:
       p.max_batch = 2048, p.graph_max_batch = 128, p.host_per_seq_us = 29, p.host_res_us = 450;
+      p.prefill_host_us = kTrtPrefillHostUs;
       p.small = SmallKernels{4, 0, 3, 2};
       p.batch_source = kTrtBatch;
       break;
@@ -193,7 +209,7 @@ EngineRates engine_rates(const Scenario& s) {
   r.graph_max_batch = graph_max;
   r.graphs = en.cuda_graphs == CudaGraphs::On || (en.cuda_graphs == CudaGraphs::Auto && per_replica <= graph_max);
   r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
-  r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
+  r.prefill_kernel_us = pick(hw.kernel_us, p.prefill_host_us);
   r.ramp_us = pick(en.kernel_ramp_us, p.kernel_ramp_us);
   r.host_us = pick(en.host_us, p.host_us);
   r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);

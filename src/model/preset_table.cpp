@@ -34,7 +34,8 @@ const InputSource kEngine[] = {
     {"kernel_us", P::Derived,
      "0: the engine profile's launch floor: 3 µs for a small decode kernel replayed from a CUDA graph, 2-4 µs measured for norm, RoPE, quantise and top-k kernels with their own work against 0.9-1.3 µs for a trivial one (https://github.com/pytorch/pytorch/issues/161104 ; "
      "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
-     "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts)"},
+     "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts); a prompt pass's kernel its host dispatch, SGLang 50 µs "
+     "(https://github.com/sgl-project/sglang/pull/12160), TensorRT-LLM 35 µs (https://github.com/NVIDIA/TensorRT-LLM/pull/12653), vLLM its eager launch"},
     {"kernel_ramp_us", P::Engine,
      "0: the engine profile's 2.3 µs per kernel on top of its roofline time, with dense GEMMs streaming 0.84 of HBM: a least-squares fit of "
      "time = bytes / (0.84 × 3.35 TB/s) + 2.3 µs to DeepGEMM's six FP8 dense shapes at M = 64 on H800 (1,688-2,668 GB/s; four within 1 %, "

@@ -29,6 +29,8 @@ struct ChunkCost {
                        // streams the weights and pays the collectives' latencies anyway)
   double rank = 0;     // the same on the one attention replica that runs it: under data-parallel attention
                        // the other replicas wait for that rank at every MoE layer
+  double host = 0;     // its kernels' host dispatch (prefill_kernel_us each): a step that carries the chunk
+                       // runs outside CUDA graphs and lasts at least that long, whatever else it carries
   const char* bound = "";
 };
 
