@@ -44,6 +44,8 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   spec.output = setup.output;
   spec.lengths = setup.range_ratio > 0 ? Lengths::Random : Lengths::Fixed;
   spec.range_ratio = setup.range_ratio;
+  spec.budget = setup.budget;
+  spec.prefill = setup.prefill;
   spec.seed = opt.seed;
   ServeResult res;
   model::Errors errors;
