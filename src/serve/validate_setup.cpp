@@ -199,7 +199,8 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
     if (moe_tp * ep != gpus) {
       return fail(why, reason,
                   "layout: MoE TP " + std::to_string(moe_tp) + " × EP " + std::to_string(ep) + " = " + std::to_string(moe_tp * ep) +
-                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus),
+                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus) +
+                      "; the model lays the experts over every GPU of the instance, as the engines do",
                   "layout MoE TP × EP ≠ GPUs");
     }
     if (squared_layout(run, gpus, moe_tp, ep, gpu->key, tp, dp)) {
@@ -220,7 +221,14 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
     const model::Error& e = errors.front();
     // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
     const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
-    return fail(why, reason, "layout: " + e.message(), "layout " + e.field + "=" + e.value + ": " + rule);
+    // What an engine does there that the model does not express.
+    std::string missing;
+    if (e.field == "tp" && rule.find("kv_heads") != std::string::npos) {
+      missing = "; the engines run it by keeping a copy of each KV head on tp ÷ kv_heads GPUs, which the model does not lay out";
+    } else if (e.field == "tp" && rule.find("q_heads") != std::string::npos) {
+      missing = "; no engine splits the query heads unevenly (the row may mean data-parallel attention, which the file does not say)";
+    }
+    return fail(why, reason, "layout: " + e.message() + missing, "layout " + e.field + "=" + e.value + ": " + rule);
   }
   out.scenario = std::move(s);
   out.concurrency = concurrency;

@@ -113,6 +113,21 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.moe_ep = 8;
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(why.find("MoE TP 2 × EP 8 = 16 GPUs") != std::string::npos);
+  CHECK(why.find("every GPU of the instance") != std::string::npos);
+  // Attention TP wider than the KV heads: refused with the engines' replication named.
+  {
+    serve::MeasuredRun q = r;
+    q.model_path = "Qwen/Qwen3-235B-A22B-FP8";
+    q.system = "h100_sxm";
+    q.backend = "trtllm";
+    q.gemm_quant = q.moe_quant = "fp8_block";
+    q.tp = 8;
+    q.moe_tp = 1;
+    q.moe_ep = 8;
+    CHECK_FALSE(serve::setup_for_run(q, opt, s, why, reason));
+    CHECK(reason.find("kv_heads") != std::string::npos);
+    CHECK(why.find("copy of each KV head") != std::string::npos);
+  }
   // A family the reader does not know: the reader's own refusal.
   r.model_path = "MiniMaxAI/MiniMax-M2.5";
   r.moe_ep = 4;
