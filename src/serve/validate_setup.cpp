@@ -141,7 +141,6 @@ bool model_of(const MeasuredRun& run, const ValidateOptions& opt, model::Scenari
   return true;
 }
 
-
 // A run of N GPUs that the file writes squared: tp × attention_dp = moe_tp × moe_ep = N², wider than the
 // system's NVLink domain, with the experts as N × N or 1 × N². The shipped file holds the same measurements
 // twice, once in each form (DeepSeek-R1 on 8 B200s under SGLang: tp 64, MoE 8 × 8 and tp 8, MoE 1 × 8, with
@@ -194,7 +193,7 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
   // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
   int ep = 1;
   if (moe_model) {
-    int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
+    const int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
     ep = run.moe_ep > 0 ? run.moe_ep : gpus / std::max(1, moe_tp);
     if (moe_tp * ep != gpus) {
       return fail(why, reason,
