@@ -144,7 +144,7 @@ struct ModelArch {
 // ---------------------------------------------------------------------------------------------
 // Hardware.
 // GPUs (GpuKind, gpu_info) and host links are rows of catalogs.h.
-enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Count };
+enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Pcie4, Count };
 const LinkInfo& link_info(HostLink l);
 
 // The tensor-core rate each kernel class runs at. Formats: a GEMM runs at the rate of the wider of its
