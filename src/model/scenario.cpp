@@ -127,6 +127,18 @@ bool has_indexer(const ModelArch& m) {
   return false;
 }
 
+bool has_recurrent_state(const ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear) return true;
+  return false;
+}
+
+bool has_chunked(const ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) return true;
+  return false;
+}
+
 int layer_window(const ModelArch& m, int layer) {
   if (layer < 0 || layer >= m.layer_count) return 0;
   const Layer& l = m.layers[static_cast<std::size_t>(layer)];
