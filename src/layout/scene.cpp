@@ -92,7 +92,13 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   sc.layer_count = m.layer_count;
   sc.ced = model::is_encoder_decoder(m);
   sc.enc_layers = sc.ced ? m.enc_layers : 0;
-  for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
+  for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) {
+    const model::Layer& l = m.layers[static_cast<std::size_t>(i)];
+    sc.modes[static_cast<std::size_t>(i)] = l.mode;
+    sc.ratios[static_cast<std::size_t>(i)] = l.ratio;
+    sc.spans[static_cast<std::size_t>(i)] = l.span;
+  }
+  sc.cand_pool = m.cand_src >= 0;
   sc.prompt_tokens = s.work.prompt;
   sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
   sc.moe = m.experts > 0;
