@@ -138,6 +138,9 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
   } else if (flag == "--config") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a config.json file path");
     o.config_file = std::string(value);
+  } else if (flag == "--quant-config") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "an hf_quant_config.json file path");
+    o.quant_file = std::string(value);
   } else if (flag == "--format") {
     o.format_given = true;
     if (value == "text") o.format = Format::Text;
@@ -242,6 +245,9 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
   }
+  if (!o.quant_file.empty() && o.config_file.empty()) {
+    usage(r, ErrorCode::BadSyntax, "--quant-config", o.quant_file, "only with --config (the config.json it sits beside)");
+  }
   if (!o.config_file.empty() && !command_def(o.command).config) {
     usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
   }
@@ -321,12 +327,13 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       has_value = true;
     }
     const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
-    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
+    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--quant-config" ||
+                       flag == "--format" ||
                        flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
                        flag == "--object" || fleet_flag || serve::is_serve_flag(flag);
     if (!known) {
       usage(r, ErrorCode::UnknownKey, "flag", flag,
-            "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
+            "--preset, --set, --scenario, --config, --quant-config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
             "--sweep, --concurrency, --rate, --requests, --input, --output, --lengths, --range-ratio, --len-sigma, --budget, --prefill, "
             "--instances, --steps, --help");
       continue;
