@@ -167,6 +167,8 @@ TEST_CASE("hf families: DeepSeek-V4-Pro reads its own compress_ratios and counts
   CHECK(v[F::KvSwaPerSession] == 61.0 * 128 * 584);
   CHECK(has_note(notes, "compress_ratios: 62 entries for 61 layers"));
   CHECK(has_note(notes, "hc_mult"));
+  // The file's block scales are 8-bit exponents (scale_fmt ue8m0), counted as FP32: said in a note.
+  CHECK(has_note(notes, "quantization_config.scale_fmt ue8m0"));
 }
 
 // [SECTION] sparse attention's indexer keys -----------------------------------------------------------------
