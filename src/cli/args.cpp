@@ -130,7 +130,7 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
 
 // The flags read_flag takes besides serve's settings (codec/serve_spec.h lists those), in the order a refusal
 // lists them; the fleet's own flags last.
-constexpr std::string_view kFlags[] = {"--preset", "--set",  "--scenario", "--config", "--hash",  "--format", "--over",  "--figures",
+constexpr std::string_view kFlags[] = {"--preset", "--set",  "--scenario", "--config", "--quant-config", "--hash",  "--format", "--over",  "--figures",
                                        "--path",   "--tier", "--object",   "--hours",  "--seed",  "--trace",  "--sweep"};
 
 bool is_known_flag(std::string_view flag) {
@@ -163,6 +163,9 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
   } else if (flag == "--config") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a config.json file path");
     o.config_file = std::string(value);
+  } else if (flag == "--quant-config") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "an hf_quant_config.json file path");
+    o.quant_file = std::string(value);
   } else if (flag == "--format") {
     o.format_given = true;
     if (value == "text") o.format = Format::Text;
@@ -266,6 +269,9 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
+  }
+  if (!o.quant_file.empty() && o.config_file.empty()) {
+    usage(r, ErrorCode::BadSyntax, "--quant-config", o.quant_file, "only with --config (the config.json it sits beside)");
   }
   if (!o.config_file.empty() && !command_def(o.command).config) {
     usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
