@@ -35,12 +35,21 @@ struct Request {
   int chunk = 0;  // tokens of its prompt in the step running now
   // TTFT's parts: when the scheduler saw it, when the step in flight then ended, when it was admitted.
   double ready = 0, inflight_end = 0, admitted = 0;
+  // KV the instance holds for it, in tokens (its reservation under Reserve), and, after a preemption, its
+  // tokens out that must be recomputed with its prompt before it decodes again.
+  double held = 0;
+  int recompute = 0;
+  bool requeued = false;  // preempted once: its admission queue was counted at its first admission
 };
+
+// The tokens a request's prompt pass covers: its prompt, and after a preemption its tokens out as well.
+int fill_of(const Request& q) { return q.prompt + q.recompute; }
 
 struct Instance {
   std::deque<std::uint32_t> waiting;   // slots, first come first served
   std::vector<std::uint32_t> running;  // admitted, in admission order
   double kv_used = 0;
+  double ratio = 0;  // Estimated admission: the share of their remaining outputs the running requests will write
   bool busy = false;
   double end = kInf;
   std::vector<std::uint32_t> dec, pre;  // the step in flight
@@ -78,6 +87,9 @@ class Replay {
   void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
   double front_end(double t, int prompt);
   void start_step(int i, double t);
+  void admit(Instance& in, double t);
+  void make_room(Instance& in);
+  void preempt(Instance& in, std::size_t k);
   void finish_step(int i, double t);
   void complete(Instance& in, Request& q, double t);
   int draw_accepted();
@@ -96,6 +108,8 @@ class Replay {
   bool first_ = false;  // prefill-first steps
   bool none_ = false;   // prompts arrive cached (a decode pool)
   bool pd_ = false;     // prompts run in a prefill pool of their own, then join the decode pool
+  Admission admission_ = Admission::Reserve;
+  TokenRatio ratio_;
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
@@ -139,8 +153,9 @@ bool Replay::setup(model::Errors& errors) {
   const model::Values& v = base.values;
   const double per_token = s_.work.ctx > 0 ? v[model::FigureId::HbmKvSessionPerGpu] / s_.work.ctx : 0.0;
   r_.kv_tokens = per_token > 0 ? std::floor(std::max(0.0, v[model::FigureId::HbmKvBudget]) / per_token) * t.dp : 0.0;
-  r_.admission = "each request reserves its prompt + output KV when admitted; when HBM or the running-batch cap is full it queues "
-                 "(first come, first served, no preemption)";
+  admission_ = d.admission;
+  ratio_ = d.ratio;
+  r_.admission = d.admission_text;
   drafts_ = std::max(0, s_.work.spec_tokens);
   q_ = 1 + drafts_;
   r_.accept_len = t.accepted;
@@ -156,6 +171,7 @@ bool Replay::setup(model::Errors& errors) {
            : spec_.concurrency > 0 ? std::max<std::uint64_t>(100, 10ull * static_cast<std::uint64_t>(spec_.concurrency))
                                    : 1000;
   inst_.assign(static_cast<std::size_t>(spec_.instances), Instance{});
+  for (Instance& in : inst_) in.ratio = ratio_.init;
   arrivals_ = sim::Rng::of(spec_.seed, 0xA11u);
   accept_ = sim::Rng::of(spec_.seed, 0xACCu);
   return true;
@@ -299,20 +315,92 @@ void Replay::route(std::uint32_t slot, double t) {
   in.waiting.push_back(slot);
 }
 
+// Frees a running request's KV and sends it back to wait: its prompt and tokens out are recomputed when it is
+// admitted again (a first token already out stays out). vLLM puts it at the head of its queue, SGLang at the tail.
+void Replay::preempt(Instance& in, std::size_t k) {
+  const std::uint32_t slot = in.running[k];
+  Request& q = slots_[slot];
+  in.kv_used -= q.held;
+  q.held = 0;
+  q.recompute = q.first >= 0 ? q.generated : 0;
+  q.prefilled = 0;
+  q.requeued = true;
+  in.running.erase(in.running.begin() + static_cast<std::ptrdiff_t>(k));
+  if (admission_ == Admission::OnDemand) in.waiting.push_front(slot);
+  else in.waiting.push_back(slot);
+}
+
+// Before a step, room for its decodes' new tokens (OnDemand and Estimated, whose KV grows a token at a time).
+// OnDemand preempts the newest running request until they fit. Estimated, when they do not fit, retracts the
+// requests with the fewest tokens out (the longest prompt first among equals) until the others have
+// retract_steps tokens of room each, and sets the ratio from those kept; else the ratio decays one step.
+void Replay::make_room(Instance& in) {
+  const auto decoding = [&](std::uint32_t slot) { return slots_[slot].prefilled >= fill_of(slots_[slot]); };
+  double sessions = 0;
+  for (std::uint32_t slot : in.running) sessions += decoding(slot) ? 1 : 0;
+  if (in.kv_used + sessions * q_ <= r_.kv_tokens) {
+    if (admission_ == Admission::Estimated && sessions > 0) in.ratio = std::max(ratio_.min, in.ratio - (ratio_.init - ratio_.min) / ratio_.decay_steps);
+    return;
+  }
+  if (admission_ == Admission::OnDemand) {
+    while (!in.running.empty() && in.kv_used + sessions * q_ > r_.kv_tokens) {
+      sessions -= decoding(in.running.back()) ? 1 : 0;
+      preempt(in, in.running.size() - 1);
+    }
+    return;
+  }
+  while (sessions > 1 && r_.kv_tokens - in.kv_used < sessions * ratio_.retract_steps) {
+    std::size_t pick = in.running.size();
+    for (std::size_t k = 0; k < in.running.size(); ++k) {
+      const Request& q = slots_[in.running[k]];
+      if (!decoding(in.running[k])) continue;
+      const Request* best = pick < in.running.size() ? &slots_[in.running[pick]] : nullptr;
+      // Among equals the newest: SGLang sorts by (tokens out, −prompt) descending and pops the last.
+      if (!best || q.generated < best->generated || (q.generated == best->generated && q.prompt >= best->prompt)) pick = k;
+    }
+    if (pick >= in.running.size()) break;
+    preempt(in, pick);
+    sessions -= 1;
+  }
+  double out = 0, want = 0;
+  for (std::uint32_t slot : in.running) {
+    if (!decoding(slot)) continue;
+    out += slots_[slot].generated + ratio_.retract_steps;
+    want += slots_[slot].output;
+  }
+  in.ratio = std::min(1.0, out / (want + 1));
+}
+
+// Admits waiting requests, first come first served, while the running-batch cap and the KV allow (Admission).
+void Replay::admit(Instance& in, double t) {
+  // Estimated: the KV the running requests are expected to write still, on top of what they hold.
+  double expected = 0;
+  if (admission_ == Admission::Estimated) {
+    for (std::uint32_t slot : in.running) expected += std::min(slots_[slot].output - slots_[slot].generated, ratio_.clip) * in.ratio;
+  }
+  while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
+    Request& q = slots_[in.waiting.front()];
+    // What it holds from now (Reserve: its whole prompt + output; else its prompt's pass) and what it must find room for.
+    double hold = static_cast<double>(q.prompt) + q.output, need = hold;
+    if (admission_ != Admission::Reserve) hold = need = fill_of(q);
+    if (admission_ == Admission::Estimated) need += std::min(q.output - q.generated, ratio_.clip);
+    if (in.kv_used + expected + need > r_.kv_tokens) break;
+    in.kv_used += hold;
+    expected += need - hold;
+    q.held = hold;
+    q.admitted = t;
+    in.running.push_back(in.waiting.front());
+    in.waiting.pop_front();
+    if (!q.requeued) queue_.add(t - q.arrival);
+  }
+}
+
 // Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
 // (chunked), or a prompt-only step whenever a prompt waits (first).
 void Replay::start_step(int i, double t) {
   Instance& in = inst_[static_cast<std::size_t>(i)];
-  while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
-    const Request& q = slots_[in.waiting.front()];
-    const double need = static_cast<double>(q.prompt) + q.output;
-    if (in.kv_used + need > r_.kv_tokens) break;
-    in.kv_used += need;
-    slots_[in.waiting.front()].admitted = t;
-    in.running.push_back(in.waiting.front());
-    in.waiting.pop_front();
-    queue_.add(t - q.arrival);
-  }
+  if (admission_ != Admission::Reserve) make_room(in);
+  admit(in, t);
   in.pre.clear();
   // One pass: the sessions past their prompt decode, their contexts summed (in integers: exact, as a sum of
   // doubles of whole numbers below 2^53 is), and whether any prompt waits.
@@ -322,7 +410,7 @@ void Replay::start_step(int i, double t) {
   std::int64_t ctx_tokens = 0;
   for (std::uint32_t slot : in.running) {
     const Request& q = slots_[slot];
-    const bool past = q.prefilled >= q.prompt;
+    const bool past = q.prefilled >= fill_of(q);
     prompts = prompts || !past;
     in.dec[decoding] = slot;
     decoding += past ? 1 : 0;
@@ -339,8 +427,8 @@ void Replay::start_step(int i, double t) {
   for (std::uint32_t slot : in.running) {
     if (!prompts || left < 1) break;
     Request& q = slots_[slot];
-    if (q.prefilled >= q.prompt) continue;
-    q.chunk = static_cast<int>(std::min<double>(q.prompt - q.prefilled, left));
+    if (q.prefilled >= fill_of(q)) continue;
+    q.chunk = static_cast<int>(std::min<double>(fill_of(q) - q.prefilled, left));
     left -= q.chunk;
     in.pre.push_back(slot);
   }
@@ -397,7 +485,10 @@ void Replay::start_step(int i, double t) {
     rec.ctx = ctx;
     rec.bound = bound;
     std::int64_t written = 0;
-    for (std::uint32_t slot : in.running) written += static_cast<std::int64_t>(slots_[slot].prefilled) + slots_[slot].generated;
+    for (std::uint32_t slot : in.running) {
+      const Request& q = slots_[slot];
+      written += static_cast<std::int64_t>(q.prefilled) + (q.recompute > 0 ? 0 : q.generated);  // a recompute rewrites its tokens out
+    }
     rec.kv_written = static_cast<double>(written);
     rec.kv_reserved = in.kv_used;
     r_.trace.push_back(std::move(rec));
@@ -415,7 +506,7 @@ void Replay::complete(Instance& in, Request& q, double t) {
   if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
   r_.output_tokens += q.output;
   r_.duration = t;
-  in.kv_used -= static_cast<double>(q.prompt) + q.output;
+  in.kv_used -= q.held;
   in_flight_ -= 1;
 }
 
@@ -430,7 +521,12 @@ void Replay::finish_step(int i, double t) {
   std::uint32_t run = 0;
   for (std::uint32_t slot : in.dec) {
     Request& q = slots_[slot];
+    const int before = q.generated;
     q.generated = std::min(q.output, q.generated + draw_accepted());
+    if (admission_ != Admission::Reserve) {
+      q.held += q.generated - before;
+      in.kv_used += q.generated - before;
+    }
     const double g = t - q.last;
     if (g != gap) {
       itl_.add(gap, run);
@@ -446,7 +542,17 @@ void Replay::finish_step(int i, double t) {
     Request& q = slots_[slot];
     q.prefilled += q.chunk;
     q.chunk = 0;
-    if (q.prefilled < q.prompt) continue;
+    if (q.prefilled < fill_of(q)) continue;
+    if (q.recompute > 0) {
+      // A preempted request's recompute is done: its next token comes out now, after the whole stall.
+      q.prefilled = q.prompt;
+      q.recompute = 0;
+      itl_.add(t - q.last, 1);
+      q.last = t;
+      q.generated = std::min(q.output, q.generated + 1);
+      if (q.generated >= q.output) ++done;
+      continue;
+    }
     q.first = q.last = t;  // the last chunk's pass yields the first token
     q.generated = 1;
     add_ttft(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
