@@ -448,3 +448,26 @@ TEST_CASE("serve: SGLang admits against the running requests' outputs times a de
   CHECK(k.r.admission.find("ratio") != std::string::npos);
   CHECK(reserve.r.admission.find("reserves") != std::string::npos);
 }
+
+TEST_CASE("serve: a replay that keeps every step gives the same figures as one that keeps none — stretches of plain decode steps run in bulk only when nothing else can change") {
+  for (const char* engine : {"trtllm", "vllm", "sglang"}) {
+    model::Scenario s = preset("llama31-8b-1xh100");
+    model::Errors errors;
+    REQUIRE(model::apply_settings(s, std::string("engine=") + engine, errors));
+    const double kv = replay(s, closed(1, 1, 1024, 16)).kv_tokens;
+    // Plain waves, and a KV squeeze (admission and preemption events in the middle of the decodes).
+    for (const int prompt : {1024, static_cast<int>(kv / 8) - 1024}) {
+      serve::ServeSpec bulk = closed(8, 24, prompt, 2048), each = bulk;
+      each.steps = 1000000;
+      const serve::ServeResult a = replay(s, bulk), b = replay(s, each);
+      INFO(engine << " prompt " << prompt);
+      CHECK(a.steps == b.steps);
+      CHECK(a.duration == b.duration);
+      CHECK(a.ttft.mean == b.ttft.mean);
+      CHECK(a.tpot.mean == b.tpot.mean);
+      CHECK(a.itl.mean == b.itl.mean);
+      CHECK(a.itl.p99 == b.itl.p99);
+      CHECK(a.mean_in_flight == b.mean_in_flight);
+    }
+  }
+}
