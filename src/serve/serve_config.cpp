@@ -20,7 +20,7 @@ constexpr const char* kReserveText =
     "(first come, first served, no preemption)";
 constexpr const char* kOnDemandText =
     "a request is admitted when its prompt's KV fits now and grows a token at a time; when a step's tokens do not fit, "
-    "the newest running request is preempted and recomputed later (first come, first served)";
+    "the newest running request is preempted and recomputed later, and that step admits no one (first come, first served)";
 constexpr const char* kEstimatedText =
     "a request is admitted when its prompt + output fit beside the running requests' remaining outputs times a ratio "
     "that decays from 0.7 to 0.098 over 600 steps; a decode that does not fit retracts the requests with the fewest "
@@ -38,7 +38,8 @@ const SchedulerDefaults& scheduler_defaults(model::EngineKind e) {
                                        kRequestS, kRequestTokenS, kRequestSource, Admission::OnDemand, {}, kOnDemandText,
                                        "vLLM V1's scheduler allocates KV blocks for the tokens it schedules and, when a running request "
                                        "cannot get one, preempts the last running request and recomputes it when it is scheduled again "
-                                       "(RECOMPUTE is V1's only preemption mode: https://docs.vllm.ai/en/latest/configuration/optimization.html)"};
+                                       "(RECOMPUTE is V1's only preemption mode: https://docs.vllm.ai/en/latest/configuration/optimization.html); "
+                                       "its scheduler takes waiting requests only in a step with no preemption (vllm/v1/core/sched/scheduler.py)"};
   // SGLang runs a prefill batch on its own unless --enable-mixed-chunk is set (off by default).
   static const SchedulerDefaults kSglang{8192, PrefillMode::First,
                                          "SGLang schedules prefill batches apart from decode unless --enable-mixed-chunk is set "

@@ -88,7 +88,7 @@ class Replay {
   double front_end(double t, int prompt);
   void start_step(int i, double t);
   void admit(Instance& in, double t);
-  void make_room(Instance& in);
+  bool make_room(Instance& in);
   void preempt(Instance& in, std::size_t k);
   void finish_step(int i, double t);
   std::uint64_t coast(Instance& in, std::uint64_t most);
@@ -335,20 +335,21 @@ void Replay::preempt(Instance& in, std::size_t k) {
 // OnDemand preempts the newest running request until they fit. Estimated, when they do not fit, retracts the
 // requests with the fewest tokens out (the longest prompt first among equals) until the others have
 // retract_steps tokens of room each, and sets the ratio from those kept; else the ratio decays one step.
-void Replay::make_room(Instance& in) {
+// True when OnDemand preempted.
+bool Replay::make_room(Instance& in) {
   const auto decoding = [&](std::uint32_t slot) { return slots_[slot].prefilled >= fill_of(slots_[slot]); };
   double sessions = 0;
   for (std::uint32_t slot : in.running) sessions += decoding(slot) ? 1 : 0;
   if (in.kv_used + sessions * q_ <= r_.kv_tokens) {
     if (admission_ == Admission::Estimated && sessions > 0) in.ratio = std::max(ratio_.min, in.ratio - (ratio_.init - ratio_.min) / ratio_.decay_steps);
-    return;
+    return false;
   }
   if (admission_ == Admission::OnDemand) {
     while (!in.running.empty() && in.kv_used + sessions * q_ > r_.kv_tokens) {
       sessions -= decoding(in.running.back()) ? 1 : 0;
       preempt(in, in.running.size() - 1);
     }
-    return;
+    return true;
   }
   while (sessions > 1 && r_.kv_tokens - in.kv_used < sessions * ratio_.retract_steps) {
     std::size_t pick = in.running.size();
@@ -370,6 +371,7 @@ void Replay::make_room(Instance& in) {
     want += slots_[slot].output;
   }
   in.ratio = std::min(1.0, out / (want + 1));
+  return false;
 }
 
 // Admits waiting requests, first come first served, while the running-batch cap and the KV allow (Admission).
@@ -400,8 +402,10 @@ void Replay::admit(Instance& in, double t) {
 // (chunked), or a prompt-only step whenever a prompt waits (first).
 void Replay::start_step(int i, double t) {
   Instance& in = inst_[static_cast<std::size_t>(i)];
-  if (admission_ != Admission::Reserve) make_room(in);
-  admit(in, t);
+  // vLLM admits no waiting request in a step that preempted one (its scheduler takes the waiting queue only
+  // when the running requests all got their KV): the preempted request cannot take its room back at once.
+  const bool preempted = admission_ != Admission::Reserve && make_room(in);
+  if (!preempted) admit(in, t);
   in.pre.clear();
   // One pass: the sessions past their prompt decode, their contexts summed (in integers: exact, as a sum of
   // doubles of whole numbers below 2^53 is), and whether any prompt waits.

@@ -393,7 +393,7 @@ struct KvSqueeze {
   bool recomputed = false;  // a request's prompt ran again after it had decoded (preempted or retracted)
 };
 
-KvSqueeze kv_squeeze(const char* engine) {
+KvSqueeze kv_squeeze(const char* engine, serve::PrefillMode prefill = serve::PrefillMode::Auto) {
   model::Scenario s = preset("llama31-8b-1xh100");
   model::Errors errors;
   REQUIRE(model::apply_settings(s, std::string("engine=") + engine, errors));
@@ -405,6 +405,7 @@ KvSqueeze kv_squeeze(const char* engine) {
   REQUIRE(k.clients * static_cast<double>(k.prompt) < k.kv_tokens);
   serve::ServeSpec spec = closed(k.clients, k.clients, k.prompt, k.output);
   spec.steps = 1000000;
+  spec.prefill = prefill;
   k.r = replay(s, spec);
   std::set<std::uint32_t> decoded;
   for (const serve::StepRecord& st : k.r.trace) {
@@ -434,6 +435,14 @@ TEST_CASE("serve: vLLM admits a request when its prompt fits and preempts the ne
   CHECK(k.recomputed);
   // The preempted request's stall lands in its ITL and TPOT: the longest gap is many steps long.
   CHECK(k.r.itl.max > 20 * k.r.itl.median);
+}
+
+TEST_CASE("serve: vLLM admits nothing in a step that preempted — so prompt-only steps under KV pressure still finish every request") {
+  // Were the preempted request admitted again at once, its recompute would take every prompt-only step and
+  // the decodes that free the KV would never run.
+  const KvSqueeze k = kv_squeeze("vllm", serve::PrefillMode::First);
+  CHECK(k.recomputed);
+  CHECK(k.r.prefill == "first");
 }
 
 TEST_CASE("serve: SGLang admits against the running requests' outputs times a decaying ratio and retracts when a decode does not fit") {
