@@ -60,23 +60,29 @@ Point point_at(const Ctx& c, const Passes& x, double hit, double load) {
 
 double change_of(const Point& pt, int tier) { return pt.ttft_off > 0 ? pt.ttft[static_cast<std::size_t>(tier)] / pt.ttft_off - 1 : 0.0; }
 
-// The hit length (tokens) where `tier`'s change crosses zero at `load`, searched on a ×2 grid from one object
-// to the context, then by bisection in log space; 0 when the sign never changes. `helps_short` says the
-// side of the shorter hits.
-double flip_hit(const Ctx& c, int tier, double fresh, double load, bool& helps_short) {
+// The change of `tier` at hit length `hit` of the scenario's prompt (the rest of it new) and `load`: what a
+// sweep of prefix_hit draws.
+double change_at(const Ctx& c, int tier, double hit, double load) {
+  const double prompt = c.s.work.prompt;
+  return change_of(point_at(c, passes_at(c, hit, std::max(1.0, prompt - hit)), hit, load), tier);
+}
+
+// The hit length (tokens) of the scenario's prompt where `tier`'s change crosses zero at `load`, searched on
+// a ×2 grid from one object to the prompt less one token, then by bisection in log space; 0 when the sign
+// never changes. `helps_short` says the side of the shorter hits.
+double flip_hit(const Ctx& c, int tier, double load, bool& helps_short) {
   const double lo = std::max(1.0, c.t.reload.object_tokens);
-  const double hi = std::max(lo, static_cast<double>(c.s.work.ctx) - fresh);
+  const double hi = std::max(lo, static_cast<double>(c.s.work.prompt) - 1);
   double a = lo;
-  Point pa = point_at(c, passes_at(c, a, fresh), a, load);
-  double fa = change_of(pa, tier);
+  double fa = change_at(c, tier, a, load);
   helps_short = fa < 0;
   for (double b = std::min(hi, 2 * a); a < hi; b = std::min(hi, 2 * b)) {
-    const double fb = change_of(point_at(c, passes_at(c, b, fresh), b, load), tier);
+    const double fb = change_at(c, tier, b, load);
     if ((fa < 0) != (fb < 0)) {
       double l = std::log2(a), r = std::log2(b);
       for (int i = 0; i < 24; ++i) {
         const double mid = 0.5 * (l + r), h = std::exp2(mid);
-        const double fm = change_of(point_at(c, passes_at(c, h, fresh), h, load), tier);
+        const double fm = change_at(c, tier, h, load);
         ((fm < 0) == (fa < 0) ? l : r) = mid;
       }
       return std::round(std::exp2(0.5 * (l + r)));
@@ -149,9 +155,9 @@ void compute_offload_flips(Ctx& c, Values& v) {
   const double prompt = c.s.work.prompt;
   const double fresh = std::max(1.0, prompt - c.hit);
   bool side = false;
-  v[F::OffloadFlipHitDram] = flip_hit(c, 1, fresh, load, side);
+  v[F::OffloadFlipHitDram] = flip_hit(c, 1, load, side);
   t.flip_short_helps[0] = side;
-  v[F::OffloadFlipHitSsd] = flip_hit(c, 2, fresh, load, side);
+  v[F::OffloadFlipHitSsd] = flip_hit(c, 2, load, side);
   t.flip_short_helps[1] = side;
   if (c.hit > 0) {
     const Passes x = passes_at(c, c.hit, fresh);
@@ -160,13 +166,6 @@ void compute_offload_flips(Ctx& c, Values& v) {
     v[F::OffloadFlipLoadSsd] = flip_load(c, 2, x, c.hit, side);
     t.flip_light_helps[1] = side;
   }
-}
-
-// The TTFT change of `tier` (1 DRAM, 2 SSD) at hit length `hit` (the scenario's new tokens after it) and
-// `load`, as the flips search it: what the offload chart draws.
-double offload_change_at(const Ctx& c, int tier, double hit, double load) {
-  const double fresh = std::max(1.0, static_cast<double>(c.s.work.prompt) - c.hit);
-  return change_of(point_at(c, passes_at(c, hit, fresh), hit, load), tier);
 }
 
 namespace {
@@ -208,15 +207,15 @@ Expr tier_expr(const Say& y, PrefixTier from, double rest, double lambda) {
 }
 
 std::string flip_words(double tokens, bool short_helps, const char* tier) {
-  if (tokens <= 0) return std::string("never within the context: a reload from ") + tier + (short_helps ? " helps" : " hurts") + " at every hit length (searched)";
-  return std::string("found by a search over hit lengths: a reload from ") + tier + (short_helps ? " helps below " : " hurts below ") + num(tokens) +
-         " tokens and " + (short_helps ? "hurts" : "helps") + " above";
+  if (tokens <= 0) return std::string("never within the prompt: a reload from ") + tier + (short_helps ? " helps" : " hurts") + " at every hit length (searched)";
+  return std::string("found by a search over hit lengths of the prompt: a reload from ") + tier + (short_helps ? " helps below " : " hurts below ") +
+         num(tokens) + " tokens and " + (short_helps ? "hurts" : "helps") + " just above (the first sign change from the shortest hit)";
 }
 
 std::string load_words(double load, bool light_helps, const char* tier) {
   if (load <= 0) return std::string("never between no load and 0.95: a reload from ") + tier + (light_helps ? " helps" : " hurts") + " at every load (searched)";
   return std::string("found by a search over loads: a reload from ") + tier + (light_helps ? " helps below " : " hurts below ") + num_sig(load, 3) +
-         " and " + (light_helps ? "hurts" : "helps") + " above";
+         " and " + (light_helps ? "hurts" : "helps") + " just above (the first sign change from no load)";
 }
 
 }  // namespace

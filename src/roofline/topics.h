@@ -190,9 +190,6 @@ void compute_reload_path(Ctx& c, Values& v);     // topic_offload.cpp
 void compute_prefix(Ctx& c, Values& v);          // topic_prefix.cpp
 void compute_offload(Ctx& c, Values& v);         // topic_offload.cpp
 void compute_offload_flips(Ctx& c, Values& v);
-// An offload reload's TTFT change (tier 1: host DRAM, 2: SSD) at a hit length and load, with the scenario's
-// new tokens after the hit: the point the flips search, and the offload chart draws.
-double offload_change_at(const Ctx& c, int tier, double hit, double load);
 void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
 
