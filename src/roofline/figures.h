@@ -374,8 +374,6 @@ struct Terms {
   double prefix_hbm_held = 0;      // prefixes of the hit's size the HBM beside the running batch holds (instance)
   double prefix_dram_held = 0;     // prefixes of that size the instance's share of the DRAM pool holds
   double prefix_dram_pool = 0;     // that share of host DRAM, bytes
-  double prefix_layers = 1;        // layers the hit's KV is copied in (one layer's fill of a pipelined copy)
-  bool prefix_pipelined = false;   // the engine copies the hit layer by layer, its hops overlapping
   ReloadPath reload;               // what a hit's reload climbs on this platform and store (roofline/offload.h)
   double prefix_load = 0;          // the load the prefix figures' reloads run at (prefill_load)
   ReloadHops prefix_hops;          // the scenario's hit: its hops at that load

@@ -56,8 +56,6 @@ void compute_prefix(Ctx& c, Values& v) {
   v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) + v[F::KvRecurrentCkptBytes] : 0.0;
   const double instances = t.gpus <= t.node_gpus ? std::floor(t.node_gpus / t.gpus) : t.node_gpus / t.gpus;
   t.prefix_dram_pool = prefix_dram_bytes(c.s) / std::max(instances, 1e-9);
-  t.prefix_layers = t.reload.layers;
-  t.prefix_pipelined = t.reload.layerwise;
   t.prefix_from = prefix_tier_of(c, v, v[F::PrefixHitBytes]);
   t.prefix_hops = ReloadHops{};
   if (hit > 0) {
