@@ -5,6 +5,7 @@
 // marks · the roofline chart · the sweep chart · the breakdown chart · axes (finish_axes) · chart keys and
 // labels · make_chart and make_chart_pair (A beside B while comparing).
 #include "charts/charts.h"
+#include "charts/flip_mark.h"
 
 #include <algorithm>
 #include <cmath>
@@ -426,6 +427,7 @@ bool sweep(const Scenario& s, const ChartOptions& o, const std::vector<std::stri
     m.text = std::string(x->key) + " " + num(cur) + ": " + (m.reachable ? human(m.y, info.unit) : "cannot run: " + infeasible_summary(now.terms));
     c.marks.push_back(std::move(m));
   }
+  if (!fam) add_flip_mark(s, fig, *x, c);  // where an offload's change flips sign, as the figures found it
   for (const Claim& claim : claims()) {
     if (claim.figure != fig && claim.alt != fig) continue;
     c.bands.push_back({claim.id, std::string("design card: ") + claim.text + " (" + claim_band(claim) + ")", claim.lo, claim.hi});

@@ -12,6 +12,7 @@
 #include <iterator>
 
 #include "base/text.h"
+#include "model/kv_store.h"
 
 namespace tierscope::model {
 
@@ -45,6 +46,13 @@ const char* const kRouterKeys[] = {"prefix", "least", "random"};
 static_assert(sizeof kRouterKeys / sizeof *kRouterKeys == static_cast<int>(Router::Count));
 const char* const kSsdWriteKeys[] = {"through", "evict"};
 static_assert(sizeof kSsdWriteKeys / sizeof *kSsdWriteKeys == static_cast<int>(SsdWrite::Count));
+// "auto" (the engine's own), then the stores' rows (kv_store.h).
+constexpr std::array<const char*, kStoreCount + 1> kStoreKeys = [] {
+  std::array<const char*, kStoreCount + 1> keys{};
+  keys[0] = "auto";
+  for (int i = 0; i < kStoreCount; ++i) keys[static_cast<std::size_t>(i) + 1] = kStores[i].key;
+  return keys;
+}();
 
 // Engram tables as "layer:rows,layer:rows" (e.g. "1:384006168,14:384016682").
 bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
@@ -198,6 +206,7 @@ const ParamDef kParams[] = {
     TS_REAL("price_miss", Workload, "USD/M tokens", 0, 1000, "input price on a cache miss", work.price_miss),
     TS_REAL("price_hit", Workload, "USD/M tokens", 0, 1000, "input price on a cache hit", work.price_hit),
     TS_REAL("price_out", Workload, "USD/M tokens", 0, 1000, "output price", work.price_out),
+    TS_REAL("prefill_load", Workload, "fraction", 0, 0.95, "share of time the instance's prefill is busy when every prompt is computed whole (0: one request alone)", work.prefill_load),
     // Hardware
     TS_ENUM("gpu", Hardware, kGpuKeys, "GPU kind (sets HBM, L2 and FLOPS from the catalog)", hw.gpu),
     TS_INT("gpus", Hardware, "GPUs", 1, 4096, "GPUs of one serving instance", hw.gpus),
@@ -232,6 +241,8 @@ const ParamDef kParams[] = {
     TS_REAL("ssd_tb", Hardware, "TB", 0.01, 1000, "capacity per drive", hw.ssd_tb),
     TS_REAL("ssd_dwpd", Hardware, "writes/day", 0.01, 100, "rated drive writes per day", hw.ssd_dwpd),
     TS_REAL("retention_h", Hardware, "hours", 0, 1000000, "prefix-cache retention on SSD", hw.retention_h),
+    TS_REAL("pcie_share", Hardware, "GPUs", 0, 64, "GPUs behind one PCIe switch's uplink, sharing it for host loads (0 = the platform's)", hw.pcie_share),
+    TS_REAL("host_mem_gbps", Hardware, "GB/s", 0, 100000, "host memory bandwidth per node, every channel of every socket (0 = the platform's)", hw.host_mem_gbps),
     // Layout
     TS_INT("tp", Layout, "GPUs", 1, 4096, "attention tensor parallel (tp × dp = gpus)", par.tp),
     TS_INT("dp", Layout, "replicas", 1, 4096, "data-parallel attention replicas", par.dp),
@@ -259,6 +270,7 @@ const ParamDef kParams[] = {
     TS_REAL("index_bw_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of HBM bandwidth (0 = the engine's)", engine.index_bw_eff),
     TS_REAL("index_flop_eff", Layout, "fraction", 0, 1, "indexer scoring kernel: share of peak FLOP/s (0 = the engine's)", engine.index_flop_eff),
     TS_ENUM("a2a_kind", Layout, kA2aKeys, "MoE all-to-all kernels: normal (bandwidth), ll (low-latency), auto (ll in decode, normal in prefill)", engine.a2a),
+    TS_ENUM("kv_store", Layout, kStoreKeys, "the store the prefix cache spills to below HBM (auto: the engine's own)", engine.kv_store),
     TS_ENUM("tbo", Layout, kTboKeys, "two-batch overlap hiding the all-to-all behind compute: on, off, auto (where the engine runs it)", engine.tbo),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,

@@ -120,6 +120,12 @@ const InputSource kEngine[] = {
      "off on NVLink-only GB200 (FACTS-parallel §3.7: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-06-16-gb200-part-1/)"},
     {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
+    {"pcie_share,host_mem_gbps", P::Derived,
+     "0: the platform's host path (model/kv_store.cpp): GPUs behind one PCIe switch and the node's host-memory channels, each row with its source"},
+    {"kv_store", P::Engine,
+     "auto: the store the engine's prefix cache spills to (model/kv_store.cpp): vLLM with LMCache (https://docs.lmcache.ai/kv_cache/cpu_ram.html), "
+     "SGLang HiCache (https://docs.sglang.io/advanced_features/hicache_design.html), TensorRT-LLM with Dynamo's KVBM "
+     "(https://docs.nvidia.com/dynamo/latest/kvbm/trtllm-setup.html), DeepSeek's 3FS (https://github.com/deepseek-ai/3FS)"},
     {"state_ckpt", P::Engine,
      "0: the engine's: SGLang every 256 tokens (--mamba-track-interval, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py), "
      "vLLM at each attention block (https://github.com/vllm-project/vllm/blob/main/vllm/config/cache.py), others assumed as SGLang"},
@@ -156,6 +162,7 @@ const InputSource kWorkload[] = {
     {"wm_high,wm_low", P::Engine, "FACTS §3: Mooncake Store evicts LRU entries past a 90 % high watermark down to 80 % (FACTS §3 sources: arXiv 2407.00079, https://arxiv.org/abs/2407.00079 ; https://deepwiki.com/kvcache-ai/Mooncake/1.3-performance-characteristics)"},
     {"ssd_write", P::Engine,
      "FACTS §3: DeepSeek persists a prefix at the end of user input and of model output, on SSD (https://api-docs.deepseek.com/guides/kv_cache)"},
+    {"prefill_load", P::Assumed, "assumed 0: one request alone, the figures' single-request view; set it to the load a comparison ran at"},
     {"block_tokens", P::Engine, "the Mooncake FAST'25 traces hash 512-token blocks (https://github.com/kvcache-ai/Mooncake/tree/main/FAST25-release)"},
 };
 

@@ -184,6 +184,10 @@ struct Hardware {
   double ssd_tb = 3.84;        // capacity per drive (sizes the SSD tier on the canvas)
   double ssd_dwpd = 1;         // rated drive writes per day
   double retention_h = 72;     // prefix-cache retention on SSD
+  // The host path a prefix reload shares (model/kv_store.h): GPUs behind one PCIe switch and the node's
+  // host-memory bandwidth (0 = the platform's).
+  double pcie_share = 0;
+  double host_mem_gbps = 0;
 };
 
 // How one instance spreads over its GPUs. Attention: `tp`-way tensor parallel inside each of `dp`
@@ -195,6 +199,9 @@ struct Parallel {
   double route_skew = 0;       // busiest ÷ mean rank load of real routing without balancing (1 = uniform, 0 = by EP size)
   double eplb_residual = 0.11; // (busiest − mean) ÷ mean left by a balancer with redundant slots
 };
+
+// The store the engine's prefix cache spills to below HBM (model/kv_store.h); Auto: the engine's own.
+enum class KvStore : std::uint8_t { Auto, Native, Lmcache, Hicache, Mooncake, Kvbm, ThreeFs, Count };
 
 // The serving engine that runs the instance: its defaults (running-batch cap, CUDA graphs, kernel
 // rates) come from its own documentation per GPU generation (model/engine.h).
@@ -227,6 +234,7 @@ struct Engine {
   double expert_bw_eff = 0, expert_flop_eff = 0, expert_m_half = 0;
   double attn_bw_eff = 0, attn_flop_eff = 0;
   double index_bw_eff = 0, index_flop_eff = 0;
+  KvStore kv_store = KvStore::Auto;  // where its prefix cache spills below HBM
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -246,6 +254,7 @@ struct Workload {
   double spec_accept_len = 0;     // tokens a step yields as the engine measures it (0 = from spec_accept)
   double swa_pool = 0.10;         // share of host DRAM holding recent sessions' SWA windows
   double price_miss = 0, price_hit = 0, price_out = 0;  // USD per million tokens (0: unpriced)
+  double prefill_load = 0;        // share of time the instance's prefill is busy with no prefix cache (0: one request alone)
 };
 
 // ---------------------------------------------------------------------------------------------

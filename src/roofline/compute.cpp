@@ -386,6 +386,7 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   v = Values{};
   Ctx c(s, t);
   compute_through_decode(c, v, given);
+  compute_reload_path(c, v);    // what a prefix hit's reload climbs (the simulators read it too)
   if (scope & kScopeCrossover) compute_crossover(c, v);
   compute_sparse_reads(c, v);   // per session per step on one GPU
   compute_swa(c, v);            // the window's restore and pool, a resumed session's KV
@@ -395,6 +396,8 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   compute_ssd_capacity(c, v);
   if (!(scope & kScopePrompt)) return;
   compute_prefix(c, v);         // promotion, the window's replay, the rest of the prompt, recompute
+  compute_offload(c, v);        // each tier's TTFT at the load against recomputing
+  if (scope & kScopeOffload) compute_offload_flips(c, v);  // where the sign flips: a search
   compute_serving(c, v);        // each step also carries the prefill of arriving prompts
   compute_ssd_retention(c, v);  // the node's KV persisted at the serving rate
 }
@@ -428,6 +431,15 @@ unsigned figure_scope(FigureId id) {
     case F::PrefixTtftMiss:
     case F::PrefixTtftHit:
     case F::PrefixSpeedup:
+    case F::OffloadHitBytes:
+    case F::OffloadUploadRate:
+    case F::OffloadSsdRate:
+    case F::OffloadTtftOff:
+    case F::OffloadTtftHbm:
+    case F::OffloadTtftDram:
+    case F::OffloadTtftSsd:
+    case F::OffloadChangeDram:
+    case F::OffloadChangeSsd:
     case F::ServePrefillShare:
     case F::ServeTpot:
     case F::ServeTokensPerSGpu:
@@ -435,6 +447,10 @@ unsigned figure_scope(FigureId id) {
     case F::SsdRetentionBytes:
     case F::SsdDwpdNeeded:
     case F::SsdRetentionHours: return kScopePrompt;
+    case F::OffloadFlipHitDram:
+    case F::OffloadFlipHitSsd:
+    case F::OffloadFlipLoadDram:
+    case F::OffloadFlipLoadSsd: return kScopePrompt | kScopeOffload;
     default: return 0;
   }
 }

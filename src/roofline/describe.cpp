@@ -176,7 +176,7 @@ constexpr Topic kTopics[] = {
     topics::describe_engram,          topics::describe_decode_rates, topics::describe_serving,
     topics::describe_sparse_reads,    topics::describe_swa,          topics::describe_replay,
     topics::describe_prefill,         topics::describe_prefix,       topics::describe_ssd,
-    topics::describe_turn_cost,       topics::describe_hardware,
+    topics::describe_turn_cost,       topics::describe_hardware,      topics::describe_offload,
 };
 constexpr int kTopicCount = static_cast<int>(sizeof(kTopics) / sizeof(kTopics[0]));
 
@@ -261,7 +261,10 @@ const Expr& Figure::expr() const {
 
 Figures describe(const Scenario& s) {
   Figures out;
-  compute_values(s, out.computed);
+  // Every figure, the offload flips' search too.
+  LayerPlan plan;
+  plan_layers(s.model, plan);
+  compute_values(s, plan, out.computed, kScopeAll | kScopeOffload);
   // Where every input comes from, once.
   out.origin = s.origin;
   all_input_provenance(s, out.inputs);

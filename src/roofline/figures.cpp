@@ -42,6 +42,7 @@ constexpr InputGroup kInputGroups[] = {
     {"link", "link_gbps,link_domain,link_eff,ar_lat_us,ar_rdma_lat_us,a2a_lat_us,a2a_rdma_lat_us,nic_gbps"},
     {"host", "host_link,host_gbps,host_lat_us"},
     {"engram", "engram,engram_ngram,engram_heads,engram_dim,engram_fmt"},
+    {"offload", "kv_store,engine,prefill_load,pcie_share,host_mem_gbps,host_link,host_gbps,host_lat_us,nic_gbps,lat_rdma_us,ssd_count,ssd_gbps,lat_ssd_us,gpus,tp,node_gpus"},
 };
 #define TS_DIMS "@dims"
 #define TS_FFN "@ffn"
@@ -57,6 +58,7 @@ constexpr InputGroup kInputGroups[] = {
 #define TS_LINK "@link"
 #define TS_HOST "@host"
 #define TS_ENGRAM "@engram"
+#define TS_OFFLOAD "@offload"
 #define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
   ",kernel_us,kernel_ramp_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
 #define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
@@ -161,16 +163,29 @@ const FigureInfo kInfo[] = {
     {F::PrefillWindowTime, "prefill.window_time", "Prefill: the layers after it, on the last window", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR, S::PerRequest},
     {F::PrefillChunkWeightBytes, "prefill.chunk_weight_bytes", "Weights one GPU streams per prefill chunk", "B", P::Derived, TS_PREFILL ",prompt", T::Hbm, L::Weight, N0, S::PerGpu},
     {F::PrefixHitBytes, "prefix.hit_bytes", "Prefix-cache hit bytes", "B", P::Derived, TS_KV ",prefix_hit,bounded_replay," TS_WIN, T::Ssd, L::Request, N0, S::PerRequest},
-    {F::PrefixSsdReadTime, "prefix.ssd_read_time", "Prefix hit: SSD → host DRAM", "s", P::Derived, TS_KV ",prefix_hit,ssd_count,ssd_gbps,lat_ssd_us", T::Ssd, L::Request, NR, S::PerRequest},
-    {F::PrefixUploadTime, "prefix.upload_time", "Prefix hit: host DRAM → HBM", "s", P::Derived, TS_KV ",prefix_hit,tp," TS_HOST, T::Dram, L::Request, NR, S::PerRequest},
-    {F::PrefixSsdPathTime, "prefix.ssd_path_time", "Prefix hit read from SSD: both hops (pipelined where the engine does)", "s", P::Derived, TS_KV ",prefix_hit,engine,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR, S::PerRequest},
-    {F::PrefixHitTime, "prefix.hit_time", "Prefix hit read into HBM from the tier that holds it", "s", P::Derived, TS_KV ",prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us,tp," TS_HOST, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::PrefixSsdReadTime, "prefix.ssd_read_time", "Prefix hit: SSD → host DRAM", "s", P::Derived, TS_KV ",prefix_hit," TS_OFFLOAD, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::PrefixUploadTime, "prefix.upload_time", "Prefix hit: host DRAM → HBM", "s", P::Derived, TS_KV ",prefix_hit," TS_OFFLOAD, T::Dram, L::Request, NR, S::PerRequest},
+    {F::PrefixSsdPathTime, "prefix.ssd_path_time", "Prefix hit read from SSD: staged in host DRAM, then up into HBM", "s", P::Derived, TS_KV ",prefix_hit," TS_OFFLOAD, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::PrefixHitTime, "prefix.hit_time", "Prefix hit read into HBM from the tier that holds it", "s", P::Derived, TS_KV ",prefix_hit,prefix_tier,batch,swa_pool,host_dram_gb,dram_prefix," TS_OFFLOAD, T::Ssd, L::Request, NR, S::PerRequest},
     {F::PrefixReplayTime, "prefix.replay_time", "Replaying the hit's window with the new tokens", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,bounded_replay", T::None, L::Request, NR, S::PerRequest},
     {F::PrefixRestTime, "prefix.rest_time", "Prefilling the prompt after the hit", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::None, NR, S::PerRequest},
     {F::PrefixRecomputeTime, "prefix.recompute_time", "Recomputing the prefix instead", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit", T::None, L::Request, NR, S::PerRequest},
     {F::PrefixTtftMiss, "prefix.ttft_miss", "Time to first token without the hit (whole prompt prefilled)", "s", P::Derived, TS_PREFILL ",prompt", T::None, L::None, NR, S::PerRequest},
-    {F::PrefixTtftHit, "prefix.ttft_hit", "Time to first token with the hit (read, replay, the rest prefilled)", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::Request, NR, S::PerRequest},
-    {F::PrefixSpeedup, "prefix.speedup", "TTFT without the hit ÷ TTFT with it", "ratio", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,engine,swa_pool,host_dram_gb,ssd_count,ssd_gbps,lat_ssd_us," TS_HOST, T::None, L::None, NR, S::PerRequest},
+    {F::PrefixTtftHit, "prefix.ttft_hit", "Time to first token with the hit (read, replay, the rest prefilled)", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,swa_pool,host_dram_gb,dram_prefix," TS_OFFLOAD, T::None, L::Request, NR, S::PerRequest},
+    {F::PrefixSpeedup, "prefix.speedup", "TTFT without the hit ÷ TTFT with it", "ratio", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefix_tier,batch,swa_pool,host_dram_gb,dram_prefix," TS_OFFLOAD, T::None, L::None, NR, S::PerRequest},
+    {F::OffloadHitBytes, "offload.hit_bytes", "Bytes the store reads for the hit (its copies, full-length windows, read amplification)", "B", P::Derived, TS_KV "," TS_WIN ",prefix_hit," TS_OFFLOAD, T::Ssd, L::Request, N0, S::PerRequest},
+    {F::OffloadUploadRate, "offload.upload_rate", "Host DRAM → HBM rate one GPU gets at the load (shared switch, host memory, offloads the other way)", "B/s", P::Derived, TS_OFFLOAD, T::Dram, L::None, NR, S::PerGpu},
+    {F::OffloadSsdRate, "offload.ssd_rate", "SSD → host DRAM rate the hit gets, with the store's per-object costs", "B/s", P::Derived, TS_KV ",prefix_hit," TS_OFFLOAD, T::Ssd, L::None, NR, S::PerInstance},
+    {F::OffloadTtftOff, "offload.ttft_off", "TTFT at the load with no prefix cache (queue + prefill of the whole prompt)", "s", P::Derived, TS_PREFILL ",prompt,prefill_load", T::None, L::None, NR, S::PerRequest},
+    {F::OffloadTtftHbm, "offload.ttft_hbm", "TTFT at the load with the hit still in HBM", "s", P::Derived, TS_PREFILL ",prompt,prefix_hit,prefill_load", T::Hbm, L::Request, NR, S::PerRequest},
+    {F::OffloadTtftDram, "offload.ttft_dram", "TTFT at the load with the hit reloaded from host DRAM", "s", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Dram, L::Request, NR, S::PerRequest},
+    {F::OffloadTtftSsd, "offload.ttft_ssd", "TTFT at the load with the hit reloaded from SSD", "s", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Ssd, L::Request, NR, S::PerRequest},
+    {F::OffloadChangeDram, "offload.change_dram", "TTFT change a host-DRAM hit makes against recomputing (negative: it helps)", "fraction", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Dram, L::None, NR, S::PerRequest},
+    {F::OffloadChangeSsd, "offload.change_ssd", "TTFT change an SSD hit makes against recomputing (negative: it helps)", "fraction", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Ssd, L::None, NR, S::PerRequest},
+    {F::OffloadFlipHitDram, "offload.flip_hit_tokens_dram", "Hit length of the prompt where a host-DRAM reload flips between helping and hurting, at the load", "tokens", P::Derived, TS_PREFILL "," TS_KV ",prompt," TS_OFFLOAD, T::Dram, L::None, NR, S::PerRequest},
+    {F::OffloadFlipHitSsd, "offload.flip_hit_tokens_ssd", "Hit length of the prompt where an SSD reload flips between helping and hurting, at the load", "tokens", P::Derived, TS_PREFILL "," TS_KV ",prompt," TS_OFFLOAD, T::Ssd, L::None, NR, S::PerRequest},
+    {F::OffloadFlipLoadDram, "offload.flip_load_dram", "Load where a host-DRAM reload of the hit flips between helping and hurting", "fraction", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Dram, L::None, NR, S::PerInstance},
+    {F::OffloadFlipLoadSsd, "offload.flip_load_ssd", "Load where an SSD reload of the hit flips between helping and hurting", "fraction", P::Derived, TS_PREFILL "," TS_KV ",prompt,prefix_hit," TS_OFFLOAD, T::Ssd, L::None, NR, S::PerInstance},
     {F::SsdCapacity, "ssd.capacity", "NVMe capacity per node", "B", P::Derived, "ssd_count,ssd_tb", T::Ssd, L::None, N0, S::PerNode},
     {F::SsdWriteRate, "ssd.write_rate", "Prefix-cache writes per node at the serving rate", "B/s", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus", T::Ssd, L::Request, NR, S::PerNode},
     {F::SsdRetentionBytes, "ssd.retention_bytes", "SSD bytes a retention period holds at that rate", "B", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,retention_h", T::Ssd, L::Request, NR, S::PerNode},
@@ -269,7 +284,10 @@ const char* prefix_tier_name(PrefixTier p) {
 }
 
 std::string figure_value_text(FigureId id, double value, std::string_view unit) {
-  if (id == FigureId::DecodeCrossoverBatch && value == 0) return "never";
+  // A search that found no crossing stores 0: the crossover batch, the offload flips.
+  const bool search = id == FigureId::DecodeCrossoverBatch || id == FigureId::OffloadFlipHitDram || id == FigureId::OffloadFlipHitSsd ||
+                      id == FigureId::OffloadFlipLoadDram || id == FigureId::OffloadFlipLoadSsd;
+  if (search && value == 0) return "never";
   return display_value(value, unit);
 }
 

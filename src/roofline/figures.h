@@ -22,6 +22,7 @@
 #include "model/presets.h"
 #include "model/scenario.h"
 #include "roofline/formula.h"
+#include "roofline/offload.h"
 
 namespace tierscope::model {
 
@@ -128,6 +129,19 @@ enum class FigureId : std::uint8_t {
   PrefixTtftMiss,           // prefix.ttft_miss
   PrefixTtftHit,            // prefix.ttft_hit
   PrefixSpeedup,            // prefix.speedup
+  OffloadHitBytes,          // offload.hit_bytes
+  OffloadUploadRate,        // offload.upload_rate
+  OffloadSsdRate,           // offload.ssd_rate
+  OffloadTtftOff,           // offload.ttft_off
+  OffloadTtftHbm,           // offload.ttft_hbm
+  OffloadTtftDram,          // offload.ttft_dram
+  OffloadTtftSsd,           // offload.ttft_ssd
+  OffloadChangeDram,        // offload.change_dram
+  OffloadChangeSsd,         // offload.change_ssd
+  OffloadFlipHitDram,       // offload.flip_hit_tokens_dram
+  OffloadFlipHitSsd,        // offload.flip_hit_tokens_ssd
+  OffloadFlipLoadDram,      // offload.flip_load_dram
+  OffloadFlipLoadSsd,       // offload.flip_load_ssd
   SsdCapacity,              // ssd.capacity
   SsdWriteRate,             // ssd.write_rate
   SsdRetentionBytes,        // ssd.retention_bytes
@@ -360,8 +374,11 @@ struct Terms {
   double prefix_hbm_held = 0;      // prefixes of the hit's size the HBM beside the running batch holds (instance)
   double prefix_dram_held = 0;     // prefixes of that size the instance's share of the DRAM pool holds
   double prefix_dram_pool = 0;     // that share of host DRAM, bytes
-  double prefix_layers = 1;        // layers the hit's KV is copied in (one layer's fill of a pipelined copy)
-  bool prefix_pipelined = false;   // the engine copies the hit layer by layer, its hops overlapping
+  ReloadPath reload;               // what a hit's reload climbs on this platform and store (roofline/offload.h)
+  double prefix_load = 0;          // the load the prefix figures' reloads run at (prefill_load)
+  ReloadHops prefix_hops;          // the scenario's hit: its hops at that load
+  bool flip_short_helps[2] = {};   // host DRAM, SSD: a reload helps on the shorter side of its flip in hit length
+  bool flip_light_helps[2] = {};   // … and on the lighter side of its flip in load
   double replay_merged_step = 0;   // the decode step with the window riding along
   double persist_tokens_s = 0;     // tokens per second a node persists at the workload's throughput
 
@@ -393,7 +410,9 @@ void compute_values(const Scenario& s, Computed& out);
 // `scope` leaves out the parts no requested figure needs (a sweep of decode figures skips the prompt's
 // passes); figures outside the scope are left at 0.
 struct LayerPlan;
-enum ComputeScope : unsigned { kScopeCrossover = 1, kScopePrompt = 2, kScopeReplay = 4, kScopeAll = 7 };
+// kScopeOffload (the offload flips: a search over hit lengths and loads) only where asked: describe() and the
+// sweeps of its figures ask, the simulators' tables do not.
+enum ComputeScope : unsigned { kScopeCrossover = 1, kScopePrompt = 2, kScopeReplay = 4, kScopeAll = 7, kScopeOffload = 8 };
 void compute_values(const Scenario& s, const LayerPlan& plan, Computed& out, unsigned scope = kScopeAll);
 // The parts of compute_values a figure needs (0: only what is always computed).
 unsigned figure_scope(FigureId id);

@@ -17,16 +17,10 @@ void compute_turn_cost(Ctx& c, Values& v) {
 
 namespace {
 
-// Engines that copy a prefix hit layer by layer, each hop overlapping the next: SGLang HiCache loads a
-// hit's KV from host memory layer by layer alongside the forward pass
-// (https://docs.sglang.io/advanced_features/hicache_design.html). vLLM's OffloadingConnector moves one
-// contiguous block per request across all layers (https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html),
-// so its hops run one after the other; TensorRT-LLM and DeepSeek's own stack are assumed to do the same.
-bool pipelines_prefix(EngineKind e) { return e == EngineKind::Sglang; }
-
 // The tier the hit is read from. A returning session's prefix is the least recently used of the `batch`
 // sessions' prefixes the cache keeps between turns, so it sits in the deepest tier they reach: HBM beside
-// the running batch first, then the instance's share of host DRAM (what the SWA pool leaves), else SSD.
+// the running batch first, then the instance's share of the host DRAM the node gives the prefix cache
+// (model/kv_store.h, prefix_dram_bytes: the share the fleet simulator's DRAM tier holds too), else SSD.
 PrefixTier prefix_tier_of(Ctx& c, const Values& v, double hit_bytes) {
   Terms& t = c.t;
   const double hit_gpu = hit_bytes * t.kv_share;
@@ -47,32 +41,12 @@ PrefixTier prefix_tier_of(Ctx& c, const Values& v, double hit_bytes) {
   return PrefixTier::Ssd;
 }
 
-// Both hops from SSD: summed, or where the engine pipelines them layer by layer the longer hop plus one
-// layer of the shorter (the pipeline's fill).
-double ssd_path_time(const Terms& t, double ssd, double upload) {
-  if (!t.prefix_pipelined) return ssd + upload;
-  return std::max(ssd, upload) + std::min(ssd, upload) / t.prefix_layers;
-}
-
-// The read from the tier that holds the hit: nothing from HBM, the upload from DRAM, both hops from SSD.
-double prefix_read_time(const Terms& t, double upload, double ssd_path) {
-  switch (t.prefix_from) {
-    case PrefixTier::Hbm: return 0.0;
-    case PrefixTier::Dram: return upload;
-    case PrefixTier::Ssd:
-    case PrefixTier::Auto:
-    case PrefixTier::Count: break;
-  }
-  return ssd_path;
-}
-
 }  // namespace
 
 // The hit's read from its tier, the window's replay, the rest of the prompt, recompute, and TTFT with and
 // without the hit (after the prefill).
 void compute_prefix(Ctx& c, Values& v) {
   const ModelArch& m = c.m;
-  const Hardware& hw = c.s.hw;
   Terms& t = c.t;
   const double hit = c.hit, rest = c.rest;
   const bool replays = replays_window(m);
@@ -81,15 +55,17 @@ void compute_prefix(Ctx& c, Values& v) {
   // last checkpoint (kv.recurrent_checkpoint_bytes) rather than any token rows.
   v[F::PrefixHitBytes] = hit > 0 ? hit * c.b_tok + (window_persisted ? c.swa_session : 0.0) + v[F::KvRecurrentCkptBytes] : 0.0;
   const double instances = t.gpus <= t.node_gpus ? std::floor(t.node_gpus / t.gpus) : t.node_gpus / t.gpus;
-  t.prefix_dram_pool = hw.host_dram_gb * 1e9 * (1.0 - (has_swa(m) ? c.s.work.swa_pool : 0.0)) / std::max(instances, 1e-9);
-  t.prefix_layers = std::max(1.0, t.owners);
-  t.prefix_pipelined = pipelines_prefix(c.s.engine.kind);
+  t.prefix_dram_pool = prefix_dram_bytes(c.s) / std::max(instances, 1e-9);
   t.prefix_from = prefix_tier_of(c, v, v[F::PrefixHitBytes]);
+  t.prefix_hops = ReloadHops{};
   if (hit > 0) {
-    v[F::PrefixSsdReadTime] = ssd_read_time(t, v[F::PrefixHitBytes]);
-    v[F::PrefixUploadTime] = host_transfer_time(t, v[F::PrefixHitBytes] * t.kv_share);
-    v[F::PrefixSsdPathTime] = ssd_path_time(t, v[F::PrefixSsdReadTime], v[F::PrefixUploadTime]);
-    v[F::PrefixHitTime] = prefix_read_time(t, v[F::PrefixUploadTime], v[F::PrefixSsdPathTime]);
+    // The hit's hops through the store at the scenario's load (roofline/offload.h): the one rule every
+    // room times a reload with.
+    t.prefix_hops = reload_hops(t.reload, hit, v[F::PrefixHitBytes], v[F::PrefixHitBytes] * t.kv_share, t.prefix_load);
+    v[F::PrefixSsdReadTime] = t.prefix_hops.ssd;
+    v[F::PrefixUploadTime] = t.prefix_hops.up;
+    v[F::PrefixSsdPathTime] = t.prefix_hops.ssd + t.prefix_hops.up;
+    v[F::PrefixHitTime] = reload_time(t.prefix_hops, t.prefix_from);
   }
   // A hit of the whole prompt still computes its last token: the first output token needs its logits
   // (vLLM's prefix cache recomputes the last token of a full hit).
@@ -103,7 +79,9 @@ void compute_prefix(Ctx& c, Values& v) {
   }
   v[F::PrefixRecomputeTime] = hit > 0 ? std::max(0.0, t.prefill.time() - t.rest.time()) : 0.0;
   v[F::PrefixTtftMiss] = t.prefill.time();
-  v[F::PrefixTtftHit] = hit > 0 ? v[F::PrefixHitTime] + v[F::PrefixReplayTime] + v[F::PrefixRestTime] : v[F::PrefixTtftMiss];
+  // The read runs before the prefill, or layer by layer beside it where the store loads that way.
+  v[F::PrefixTtftHit] = hit > 0 ? hit_service(t.reload, t.prefix_hops, t.prefix_from, v[F::PrefixReplayTime] + v[F::PrefixRestTime]).latency
+                                : v[F::PrefixTtftMiss];
   v[F::PrefixSpeedup] = hit > 0 && v[F::PrefixTtftHit] > 0 ? v[F::PrefixTtftMiss] / v[F::PrefixTtftHit] : 0.0;
 }
 
@@ -127,7 +105,6 @@ std::string tier_reason(const Say& y) {
 
 void describe_prefix(Say& y) {
   const ModelArch& m = y.m;
-  const Hardware& hw = y.hw;
   const Terms& t = y.t;
   const Values& v = y.v;
   const Workload& w = y.w;
@@ -151,21 +128,32 @@ void describe_prefix(Say& y) {
     if (replays) e.note("SWA is replayed, never cached");
     y.set(F::PrefixHitBytes, std::move(e));
   }
-  const Expr bytes = q(v[F::PrefixHitBytes], "B", "hit");
-  y.set(F::PrefixSsdReadTime, q(t.ssd_lat, "s", "I/O latency") + bytes / (n(hw.ssd_count, "drives") * q(hw.ssd_gbps * 1e9, "B/s")));
+  const ReloadPath& p = t.reload;
+  const ReloadHops& h = t.prefix_hops;
+  const StoreInfo& store = store_info(store_of(y.s));
   {
-    Expr share = t.kv_share < 1 && t.kv_share * t.tp == 1 ? bytes / n(t.tp, "tp") : y.kv_split(bytes);
-    Expr e = q(t.host_lat, "s", "DMA latency") + share / q(t.host_bw, "B/s");
-    e.note(std::string(link_info(hw.host_link).label) + (t.kv_share >= 1 && t.tp > 1 ? "; each of the " + y.tp + " GPUs over its own link, at once" : ""));
+    // Latency, then the store's objects in rounds of the reads it keeps in flight, then the bytes at the rate
+    // the drives (or the pool's NICs) give this instance at the load.
+    Expr e = q(p.remote_ssd ? p.nic_lat : p.ssd_lat, "s", p.remote_ssd ? "RDMA latency" : "I/O latency");
+    if (p.object_s > 0) e = e + ceil_of(n(h.objects, "objects") / n(p.streams, "read at once")) * q(p.object_s, "s", "per object");
+    e = e + q(h.read_bytes, "B", "read") / q(h.rates.drives, "B/s", p.remote_ssd ? "the instance's NICs" : "the instance's share of the drives");
+    e.note(std::string(store.label) + ": " + num(p.object_tokens) + "-token objects" + (p.copies > 1 ? ", a copy per rank" : "") +
+           (h.rates.drive_sharers > 1 ? "; the drives shared by " + num_sig(h.rates.drive_sharers, 3) + " instances at the load" : ""));
+    y.set(F::PrefixSsdReadTime, std::move(e));
+  }
+  {
+    Expr e = q(p.link_lat, "s", "DMA latency") + q(h.gpu_bytes, "B", "one GPU's share") / q(h.rates.up, "B/s", "its host link at the load");
+    if (h.fetch > 0) {
+      Expr f = q(p.nic_lat, "s", "RDMA latency");
+      if (p.object_s > 0) f = f + ceil_of(n(h.objects, "objects") / n(p.streams, "read at once")) * q(p.object_s, "s", "per object");
+      f = f + q(h.node_bytes, "B", "from the pool") / q(h.rates.nic, "B/s", "the instance's NICs");
+      e = std::move(f).named("pool → host DRAM") + e;
+    }
+    e.note(std::string(link_info(y.hw.host_link).label) + (t.kv_share >= 1 && t.tp > 1 ? "; each of the " + y.tp + " GPUs over its own link, at once" : ""));
     y.set(F::PrefixUploadTime, std::move(e));
   }
   const Expr ssd = q(v[F::PrefixSsdReadTime], "s", "SSD → DRAM"), up = q(v[F::PrefixUploadTime], "s", "DRAM → HBM");
-  {
-    Expr e = t.prefix_pipelined ? max_of({ssd, up}) + min_of({ssd, up}) / n(t.prefix_layers, "layers") : ssd + up;
-    e.note(t.prefix_pipelined ? "the engine copies layer by layer: the longer hop plus one layer of the shorter"
-                              : "the engine moves the whole hit hop after hop");
-    y.set(F::PrefixSsdPathTime, std::move(e));
-  }
+  y.set(F::PrefixSsdPathTime, (ssd + up).note("the store stages the hit in host DRAM, then it goes up"));
   {
     const std::string why = tier_reason(y);
     switch (t.prefix_from) {
@@ -187,8 +175,20 @@ void describe_prefix(Say& y) {
   y.set(F::PrefixRecomputeTime, gain(q(v[F::PrefillTime], "s", "prefill of the whole prompt"), q(v[F::PrefixRestTime], "s", "prefill after the hit"),
                                      v[F::PrefillTime] - v[F::PrefixRestTime]));
   y.set(F::PrefixTtftMiss, q(v[F::PrefillTime], "s", "prefill of the whole prompt"));
-  y.set(F::PrefixTtftHit, q(v[F::PrefixHitTime], "s", std::string("read from ") + prefix_tier_name(t.prefix_from)) +
-                              q(v[F::PrefixReplayTime], "s", "window replay") + q(v[F::PrefixRestTime], "s", "prefill after the hit"));
+  {
+    const double read = v[F::PrefixHitTime], rest = v[F::PrefixReplayTime] + v[F::PrefixRestTime];
+    if (p.layerwise && read > 0) {
+      // Layer by layer: the longer of the upload and the prefill, with one layer of the shorter in front.
+      const double staged = t.prefix_from == PrefixTier::Ssd ? h.ssd : 0.0;
+      const Expr u = q(read - staged, "s", "upload"), r = q(rest, "s", "replay and prefill after the hit");
+      Expr e = max_of({u, r}) + min_of({u, r}) / n(p.layers, "layers");
+      if (staged > 0) e = q(staged, "s", "SSD → DRAM") + e;
+      y.set(F::PrefixTtftHit, std::move(e.note("the store loads layer by layer beside the prefill")));
+    } else {
+      y.set(F::PrefixTtftHit, q(read, "s", std::string("read from ") + prefix_tier_name(t.prefix_from)) + q(v[F::PrefixReplayTime], "s", "window replay") +
+                                  q(v[F::PrefixRestTime], "s", "prefill after the hit"));
+    }
+  }
   y.set(F::PrefixSpeedup, q(v[F::PrefixTtftMiss], "s", "TTFT without the hit") / q(v[F::PrefixTtftHit], "s", "with it"));
 }
 

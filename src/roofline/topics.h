@@ -186,7 +186,10 @@ void compute_prefill(Ctx& c, Values& v);         // topic_prefill.cpp
 void compute_replay(Ctx& c, Values& v);          // topic_replay.cpp
 void compute_turn_cost(Ctx& c, Values& v);       // topic_prefix.cpp
 void compute_ssd_capacity(Ctx& c, Values& v);    // topic_serve.cpp
+void compute_reload_path(Ctx& c, Values& v);     // topic_offload.cpp
 void compute_prefix(Ctx& c, Values& v);          // topic_prefix.cpp
+void compute_offload(Ctx& c, Values& v);         // topic_offload.cpp
+void compute_offload_flips(Ctx& c, Values& v);
 void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
 
@@ -288,5 +291,6 @@ void describe_turn_cost(Say& y);
 void describe_serving(Say& y);         // topic_serve.cpp
 void describe_ssd(Say& y);
 void describe_hardware(Say& y);        // topic_hardware.cpp
+void describe_offload(Say& y);         // topic_offload.cpp
 
 }  // namespace tierscope::model::topics

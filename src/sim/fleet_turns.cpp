@@ -6,6 +6,7 @@
 // batch (rate, heap) · the first token, decode done, the turn's end.
 #include <algorithm>
 
+#include "roofline/offload.h"
 #include "roofline/timing.h"
 #include "sim/fleet_state.h"
 
@@ -204,19 +205,32 @@ double FleetState::promote_and_prefill(Node& n, const Found& f, double up_bytes,
   for (std::size_t i = 1; i < n.prefill_free.size(); ++i) {
     if (n.prefill_free[i] < n.prefill_free[inst]) inst = i;
   }
+  // Each hop timed by the figures' reload rule (roofline/offload.h: the store's objects and copies, what
+  // the host path shares inside the instance); the drives and each instance's links queue in turn here.
+  const model::ReloadPath& path = cfg.terms.reload;
   double staged = now, ready = f.ready;
   if (f.bytes_ssd > 0) {
-    n.ssd_free = std::max(n.ssd_free, now) + model::ssd_read_time(cfg.terms, f.bytes_ssd * cfg.ssd_share);
+    const model::ReloadHops read = model::reload_hops(path, std::max(1.0, f.hit_ssd), f.bytes_ssd * cfg.ssd_share, f.bytes_ssd * cfg.kv_share, 0);
+    n.ssd_free = std::max(n.ssd_free, now) + read.ssd;
     staged = n.ssd_free;
     h.bytes_ssd_read += f.bytes_ssd;
   }
+  double up = 0;
   if (up_bytes > 0) {
-    n.up_free[inst] = std::max(n.up_free[inst], staged) + model::host_transfer_time(cfg.terms, up_bytes * cfg.kv_share);
-    ready = std::max(ready, n.up_free[inst]);
+    up = model::reload_hops(path, std::max(1.0, f.hit_dram + f.hit_ssd), up_bytes, up_bytes * cfg.kv_share, 0).up;
+    n.up_free[inst] = std::max(n.up_free[inst], staged) + up;
     h.bytes_up += up_bytes;
   }
   double work = cfg.prefill(fresh, f.tokens());
   if (replay) work += cfg.replay(fresh, f.tokens());
+  if (path.layerwise && up > 0) {
+    // The store uploads layer by layer beside the prefill of the rest: the longer of the two with one layer
+    // of the shorter in front, from when the hit is staged in host DRAM.
+    const double start = std::max({n.prefill_free[inst], staged, ready, n.up_free[inst] - up});
+    n.prefill_free[inst] = start + std::max(up, work) + std::min(up, work) / path.layers;
+    return n.prefill_free[inst];
+  }
+  if (up_bytes > 0) ready = std::max(ready, n.up_free[inst]);
   n.prefill_free[inst] = std::max(n.prefill_free[inst], ready) + work;
   return n.prefill_free[inst];
 }

@@ -6,6 +6,7 @@
 // binary handover.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -473,4 +474,33 @@ TEST_CASE("charts: a measured point from other hardware or another layout says w
   CHECK(elsewhere >= 1);
   CHECK(c.y.label.find("per instance") != std::string::npos);
   CHECK(chart_to_json(c).find("\"elsewhere\":true") != std::string::npos);
+}
+
+TEST_CASE("charts: a sweep of an offload's change marks where it flips sign, on the line, as the figures found it") {
+  const Scenario s = default_scenario();
+  const Figures f = describe(s);
+  const double flip = f.find("offload.flip_hit_tokens_ssd")->value;
+  REQUIRE(flip > 0);
+  ChartOptions o;
+  o.figure = "offload.change_ssd";
+  o.x_key = "prefix_hit";
+  o.x_values = {num(std::round(flip * 0.8)), num(std::round(flip * 1.25))};
+  for (std::string& x : o.x_values) x.erase(std::remove(x.begin(), x.end(), ','), x.end());
+  const Chart c = chart(s, ChartKind::Sweep, o);
+  REQUIRE(c.lines.size() == 1);
+  REQUIRE(c.lines[0].y.size() == 2);
+  // The line changes sign between the two hits around the flip …
+  CHECK((c.lines[0].y[0] < 0) != (c.lines[0].y[1] < 0));
+  const ChartMark* mark = nullptr;
+  for (const ChartMark& m : c.marks)
+    if (m.id == "flip-ssd") mark = &m;
+  REQUIRE(mark != nullptr);
+  // … the mark is at the figure's flip, where the change is (nearly) zero.
+  CHECK(mark->x == flip);
+  CHECK(std::abs(mark->y) < 1e-3);
+  CHECK(mark->text.find("offload.flip_hit_tokens_ssd") != std::string::npos);
+  // A sweep of another figure, or along another axis, carries no flip.
+  o.x_key = "batch";
+  o.x_values = {"1", "64"};
+  for (const ChartMark& m : chart(s, ChartKind::Sweep, o).marks) CHECK(m.id.rfind("flip-", 0) != 0);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "roofline/figures.h"
+#include "roofline/offload.h"
 #include "sim/fleet_report.h"
 
 using namespace tierscope;
@@ -323,4 +324,36 @@ TEST_CASE("fleet: a hybrid model's turn reserves its recurrent state beside its 
   REQUIRE(r.total.turns > 100);
   CHECK(r.hbm.in - r0.hbm.in == Approx(static_cast<double>(r.total.turns) * state));
   CHECK(r.dram.in > r0.dram.in);
+}
+
+TEST_CASE("fleet: an SSD hit is timed by the figures' reload rule — another store moves each turn's TTFT by exactly its hops") {
+  // Sessions far apart (nothing queues), no DRAM tier and no SWA pool: every hit comes from SSD, its bytes
+  // are its tokens' KV, and a turn's TTFT is its two hops and its prefill.
+  auto run = [](const char* store, Recorder& rec) {
+    const sim::FleetConfig c = config(light({{"arrivals", "0.002"}, {"swa_pool", "0"}, {"dram_prefix", "0"}, {"kv_store", store}}));
+    REQUIRE_FALSE(c.window_with_prefix);
+    sim::run_fleet(c, rec.observer());
+    return c;
+  };
+  Recorder lm, kv;
+  const sim::FleetConfig a = run("lmcache", lm), b = run("kvbm", kv);
+  auto hops = [](const sim::FleetConfig& c, double tokens) {
+    const double bytes = tokens * c.kv_per_token;
+    return model::reload_hops(c.terms.reload, tokens, bytes * c.ssd_share, bytes * c.kv_share, 0).ssd +
+           model::reload_hops(c.terms.reload, tokens, bytes, bytes * c.kv_share, 0).up;
+  };
+  std::map<std::pair<std::uint32_t, int>, const sim::TurnRecord*> other;
+  for (const sim::TurnRecord& t : kv.turns) other[{t.session, t.turn}] = &t;
+  int checked = 0;
+  for (const sim::TurnRecord& t : lm.turns) {
+    const auto it = other.find({t.session, t.turn});
+    if (!(t.hit_ssd_tokens > 0) || it == other.end() || it->second->hit_ssd_tokens != t.hit_ssd_tokens) continue;
+    const sim::TurnRecord& u = *it->second;
+    const double da = hops(a, t.hit_ssd_tokens), db = hops(b, u.hit_ssd_tokens);
+    REQUIRE(da != Approx(db));  // LMCache's chunk files and rank copies cost what KVBM's blocks do not
+    INFO("session " << t.session << " turn " << t.turn << ": " << t.hit_ssd_tokens << " tokens from SSD");
+    CHECK((t.first_token - t.arrival) - da == Approx((u.first_token - u.arrival) - db).epsilon(1e-9));
+    ++checked;
+  }
+  CHECK(checked >= 5);
 }
