@@ -1,5 +1,9 @@
 // CLI commands over the model: figures, check-card, sweep, chart, presets, params, ledger; the table of every
 // command (commands.h: its name, help line and runner) and the dispatch through it. Output goes to strings.
+//
+// Sections: errors to exit codes · building the scenario (preset, file, --config, --hash) · picking figures ·
+// each command's runner (figures, check-card, sweep, chart, ledger) · kCommands, the table of commands ·
+// lookup and names · run and run_cli.
 #include <nlohmann/json.hpp>
 
 #include <cmath>

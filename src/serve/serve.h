@@ -20,6 +20,24 @@
 
 namespace tierscope::serve {
 
+// How an engine admits a waiting request against the KV it has left, and what it does when a step's tokens do
+// not fit. Reserve: the request's whole prompt + output is set aside when it is admitted, so a running request
+// never runs out (TensorRT-LLM's GUARANTEED_NO_EVICT). OnDemand: it is admitted when its prompt fits now; when a
+// step's new tokens do not fit, the newest running request is preempted, its KV freed, and it is recomputed
+// (prompt and tokens so far) when it is admitted again (vLLM). Estimated: it is admitted when its prompt + output
+// fit beside the running requests' remaining outputs times an estimated ratio that decays step by step; a
+// decode that does not fit retracts the requests with the fewest tokens out (recomputed later) and raises the
+// ratio again (SGLang's new_token_ratio).
+enum class Admission { Reserve, OnDemand, Estimated };
+
+// SGLang's estimate of the share of their remaining output the running requests will still write: it starts at
+// `init`, falls by (init − min) / decay_steps per decode step, and after a retraction is reset from the requests
+// that stay: (their tokens out + retract_steps each) ÷ their outputs. Outputs count at most `clip` tokens.
+struct TokenRatio {
+  double init = 0, min = 0, decay_steps = 1;
+  int retract_steps = 0, clip = 0;
+};
+
 // An engine's scheduler defaults, each with its source (or "assumed: …" with the reason).
 struct SchedulerDefaults {
   int budget = 0;
@@ -28,6 +46,10 @@ struct SchedulerDefaults {
   // The engine's own work per request outside the GPU's steps: a fixed part and one per prompt token.
   double request_s = 0, request_token_s = 0;
   const char* request_source = "";
+  Admission admission = Admission::Reserve;
+  TokenRatio ratio;                // Estimated only
+  const char* admission_text = "";  // the rule in words, as the summary prints it
+  const char* admission_source = "";
 };
 const SchedulerDefaults& scheduler_defaults(model::EngineKind e);
 

@@ -35,12 +35,21 @@ struct Request {
   int chunk = 0;  // tokens of its prompt in the step running now
   // TTFT's parts: when the scheduler saw it, when the step in flight then ended, when it was admitted.
   double ready = 0, inflight_end = 0, admitted = 0;
+  // KV the instance holds for it, in tokens (its reservation under Reserve), and, after a preemption, its
+  // tokens out that must be recomputed with its prompt before it decodes again.
+  double held = 0;
+  int recompute = 0;
+  bool requeued = false;  // preempted once: its admission queue was counted at its first admission
 };
+
+// The tokens a request's prompt pass covers: its prompt, and after a preemption its tokens out as well.
+int fill_of(const Request& q) { return q.prompt + q.recompute; }
 
 struct Instance {
   std::deque<std::uint32_t> waiting;   // slots, first come first served
   std::vector<std::uint32_t> running;  // admitted, in admission order
   double kv_used = 0;
+  double ratio = 0;  // Estimated admission: the share of their remaining outputs the running requests will write
   bool busy = false;
   double end = kInf;
   std::vector<std::uint32_t> dec, pre;  // the step in flight
@@ -78,7 +87,11 @@ class Replay {
   void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
   double front_end(double t, int prompt);
   void start_step(int i, double t);
+  void admit(Instance& in, double t);
+  bool make_room(Instance& in);
+  void preempt(Instance& in, std::size_t k);
   void finish_step(int i, double t);
+  std::uint64_t coast(Instance& in, std::uint64_t most);
   void complete(Instance& in, Request& q, double t);
   int draw_accepted();
   void draw_lengths(std::uint32_t id, int& prompt, int& output);
@@ -96,6 +109,8 @@ class Replay {
   bool first_ = false;  // prefill-first steps
   bool none_ = false;   // prompts arrive cached (a decode pool)
   bool pd_ = false;     // prompts run in a prefill pool of their own, then join the decode pool
+  Admission admission_ = Admission::Reserve;
+  TokenRatio ratio_;
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
@@ -145,13 +160,15 @@ bool Replay::setup(model::Errors& errors) {
   const double own = v[model::FigureId::KvRecurrentPerSession] * t.lin_share + v[model::FigureId::KvChunkPerSession] * t.kv_share;
   const double per_token = s_.work.ctx > 0 ? (v[model::FigureId::HbmKvSessionPerGpu] - own) / s_.work.ctx : 0.0;
   r_.kv_tokens = per_token > 0 ? std::floor(std::max(0.0, v[model::FigureId::HbmKvBudget]) / per_token) * t.dp : 0.0;
+  admission_ = d.admission;
+  ratio_ = d.ratio;
   state_tokens_ = per_token > 0 && own > 0 ? std::ceil(own / per_token) : 0.0;
-  r_.admission = "each request reserves its prompt + output KV when admitted";
+  r_.admission = d.admission_text;
   if (state_tokens_ > 0) {
-    r_.admission += std::string(" and its session's own ") + (v[model::FigureId::KvRecurrentPerSession] > 0 ? "recurrent state" : "chunks") + " (" +
+    r_.admission += std::string("; each request also holds its session's own ") +
+                    (v[model::FigureId::KvRecurrentPerSession] > 0 ? "recurrent state" : "chunks") + " from admission on (" +
                     model::human(own, "B") + " per GPU whatever its length, as much HBM as " + model::num(state_tokens_) + " tokens of KV)";
   }
-  r_.admission += "; when HBM or the running-batch cap is full it queues (first come, first served, no preemption)";
   drafts_ = std::max(0, s_.work.spec_tokens);
   q_ = 1 + drafts_;
   r_.accept_len = t.accepted;
@@ -167,6 +184,7 @@ bool Replay::setup(model::Errors& errors) {
            : spec_.concurrency > 0 ? std::max<std::uint64_t>(100, 10ull * static_cast<std::uint64_t>(spec_.concurrency))
                                    : 1000;
   inst_.assign(static_cast<std::size_t>(spec_.instances), Instance{});
+  for (Instance& in : inst_) in.ratio = ratio_.init;
   arrivals_ = sim::Rng::of(spec_.seed, 0xA11u);
   accept_ = sim::Rng::of(spec_.seed, 0xACCu);
   return true;
@@ -310,20 +328,97 @@ void Replay::route(std::uint32_t slot, double t) {
   in.waiting.push_back(slot);
 }
 
+// Frees a running request's KV and sends it back to wait: its prompt and tokens out are recomputed when it is
+// admitted again (a first token already out stays out). vLLM puts it at the head of its queue, SGLang at the tail.
+void Replay::preempt(Instance& in, std::size_t k) {
+  const std::uint32_t slot = in.running[k];
+  Request& q = slots_[slot];
+  in.kv_used -= q.held;
+  q.held = 0;
+  q.recompute = q.first >= 0 ? q.generated : 0;
+  q.prefilled = 0;
+  q.requeued = true;
+  in.running.erase(in.running.begin() + static_cast<std::ptrdiff_t>(k));
+  if (admission_ == Admission::OnDemand) in.waiting.push_front(slot);
+  else in.waiting.push_back(slot);
+}
+
+// Before a step, room for its decodes' new tokens (OnDemand and Estimated, whose KV grows a token at a time).
+// OnDemand preempts the newest running request until they fit. Estimated, when they do not fit, retracts the
+// requests with the fewest tokens out (the longest prompt first among equals) until the others have
+// retract_steps tokens of room each, and sets the ratio from those kept; else the ratio decays one step.
+// True when OnDemand preempted.
+bool Replay::make_room(Instance& in) {
+  const auto decoding = [&](std::uint32_t slot) { return slots_[slot].prefilled >= fill_of(slots_[slot]); };
+  double sessions = 0;
+  for (std::uint32_t slot : in.running) sessions += decoding(slot) ? 1 : 0;
+  if (in.kv_used + sessions * q_ <= r_.kv_tokens) {
+    if (admission_ == Admission::Estimated && sessions > 0) in.ratio = std::max(ratio_.min, in.ratio - (ratio_.init - ratio_.min) / ratio_.decay_steps);
+    return false;
+  }
+  if (admission_ == Admission::OnDemand) {
+    while (!in.running.empty() && in.kv_used + sessions * q_ > r_.kv_tokens) {
+      sessions -= decoding(in.running.back()) ? 1 : 0;
+      preempt(in, in.running.size() - 1);
+    }
+    return true;
+  }
+  while (sessions > 1 && r_.kv_tokens - in.kv_used < sessions * ratio_.retract_steps) {
+    std::size_t pick = in.running.size();
+    for (std::size_t k = 0; k < in.running.size(); ++k) {
+      const Request& q = slots_[in.running[k]];
+      if (!decoding(in.running[k])) continue;
+      const Request* best = pick < in.running.size() ? &slots_[in.running[pick]] : nullptr;
+      // Among equals the newest: SGLang sorts by (tokens out, −prompt) descending and pops the last.
+      if (!best || q.generated < best->generated || (q.generated == best->generated && q.prompt >= best->prompt)) pick = k;
+    }
+    if (pick >= in.running.size()) break;
+    preempt(in, pick);
+    sessions -= 1;
+  }
+  double out = 0, want = 0;
+  for (std::uint32_t slot : in.running) {
+    if (!decoding(slot)) continue;
+    out += slots_[slot].generated + ratio_.retract_steps;
+    want += slots_[slot].output;
+  }
+  in.ratio = std::min(1.0, out / (want + 1));
+  return false;
+}
+
+// Admits waiting requests, first come first served, while the running-batch cap and the KV allow (Admission).
+void Replay::admit(Instance& in, double t) {
+  // Estimated: the KV the running requests are expected to write still, on top of what they hold.
+  double expected = 0;
+  if (admission_ == Admission::Estimated) {
+    for (std::uint32_t slot : in.running) expected += std::min(slots_[slot].output - slots_[slot].generated, ratio_.clip) * in.ratio;
+  }
+  while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
+    Request& q = slots_[in.waiting.front()];
+    // What it holds from now (Reserve: its whole prompt + output; else its prompt's pass) and what it must find room for.
+    // A session's own state (recurrent state, chunks) is allocated whole when it is admitted, whatever the rule.
+    double hold = reserve(q), need = hold;
+    if (admission_ != Admission::Reserve) hold = need = fill_of(q) + state_tokens_;
+    if (admission_ == Admission::Estimated) need += std::min(q.output - q.generated, ratio_.clip);
+    if (in.kv_used + expected + need > r_.kv_tokens) break;
+    in.kv_used += hold;
+    expected += need - hold;
+    q.held = hold;
+    q.admitted = t;
+    in.running.push_back(in.waiting.front());
+    in.waiting.pop_front();
+    if (!q.requeued) queue_.add(t - q.arrival);
+  }
+}
+
 // Admits what fits, then schedules one step: decodes first, then prompt chunks within the token budget
 // (chunked), or a prompt-only step whenever a prompt waits (first).
 void Replay::start_step(int i, double t) {
   Instance& in = inst_[static_cast<std::size_t>(i)];
-  while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
-    const Request& q = slots_[in.waiting.front()];
-    const double need = reserve(q);
-    if (in.kv_used + need > r_.kv_tokens) break;
-    in.kv_used += need;
-    slots_[in.waiting.front()].admitted = t;
-    in.running.push_back(in.waiting.front());
-    in.waiting.pop_front();
-    queue_.add(t - q.arrival);
-  }
+  // vLLM admits no waiting request in a step that preempted one (its scheduler takes the waiting queue only
+  // when the running requests all got their KV): the preempted request cannot take its room back at once.
+  const bool preempted = admission_ != Admission::Reserve && make_room(in);
+  if (!preempted) admit(in, t);
   in.pre.clear();
   // One pass: the sessions past their prompt decode, their contexts summed (in integers: exact, as a sum of
   // doubles of whole numbers below 2^53 is), and whether any prompt waits.
@@ -333,7 +428,7 @@ void Replay::start_step(int i, double t) {
   std::int64_t ctx_tokens = 0;
   for (std::uint32_t slot : in.running) {
     const Request& q = slots_[slot];
-    const bool past = q.prefilled >= q.prompt;
+    const bool past = q.prefilled >= fill_of(q);
     prompts = prompts || !past;
     in.dec[decoding] = slot;
     decoding += past ? 1 : 0;
@@ -350,8 +445,8 @@ void Replay::start_step(int i, double t) {
   for (std::uint32_t slot : in.running) {
     if (!prompts || left < 1) break;
     Request& q = slots_[slot];
-    if (q.prefilled >= q.prompt) continue;
-    q.chunk = static_cast<int>(std::min<double>(q.prompt - q.prefilled, left));
+    if (q.prefilled >= fill_of(q)) continue;
+    q.chunk = static_cast<int>(std::min<double>(fill_of(q) - q.prefilled, left));
     left -= q.chunk;
     in.pre.push_back(slot);
   }
@@ -408,7 +503,10 @@ void Replay::start_step(int i, double t) {
     rec.ctx = ctx;
     rec.bound = bound;
     std::int64_t written = 0;
-    for (std::uint32_t slot : in.running) written += static_cast<std::int64_t>(slots_[slot].prefilled) + slots_[slot].generated;
+    for (std::uint32_t slot : in.running) {
+      const Request& q = slots_[slot];
+      written += static_cast<std::int64_t>(q.prefilled) + (q.recompute > 0 ? 0 : q.generated);  // a recompute rewrites its tokens out
+    }
     rec.kv_written = static_cast<double>(written);
     rec.kv_reserved = in.kv_used;
     r_.trace.push_back(std::move(rec));
@@ -426,7 +524,7 @@ void Replay::complete(Instance& in, Request& q, double t) {
   if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
   r_.output_tokens += q.output;
   r_.duration = t;
-  in.kv_used -= reserve(q);
+  in.kv_used -= q.held;
   in_flight_ -= 1;
 }
 
@@ -441,7 +539,12 @@ void Replay::finish_step(int i, double t) {
   std::uint32_t run = 0;
   for (std::uint32_t slot : in.dec) {
     Request& q = slots_[slot];
+    const int before = q.generated;
     q.generated = std::min(q.output, q.generated + draw_accepted());
+    if (admission_ != Admission::Reserve) {
+      q.held += q.generated - before;
+      in.kv_used += q.generated - before;
+    }
     const double g = t - q.last;
     if (g != gap) {
       itl_.add(gap, run);
@@ -457,7 +560,17 @@ void Replay::finish_step(int i, double t) {
     Request& q = slots_[slot];
     q.prefilled += q.chunk;
     q.chunk = 0;
-    if (q.prefilled < q.prompt) continue;
+    if (q.prefilled < fill_of(q)) continue;
+    if (q.recompute > 0) {
+      // A preempted request's recompute is done: its next token comes out now, after the whole stall.
+      q.prefilled = q.prompt;
+      q.recompute = 0;
+      itl_.add(t - q.last, 1);
+      q.last = t;
+      q.generated = std::min(q.output, q.generated + 1);
+      if (q.generated >= q.output) ++done;
+      continue;
+    }
     q.first = q.last = t;  // the last chunk's pass yields the first token
     q.generated = 1;
     add_ttft(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
@@ -490,11 +603,74 @@ void Replay::begin() {
   }
 }
 
+// Runs the decode steps that follow the one in flight while nothing but their tokens changes — one instance,
+// no prompt pending, no request due to finish, no arrival, no admission or KV event possible — each step as
+// finish_step and start_step would run it, in the same order of floating-point operations, without their
+// loops over the running requests (their tokens out are added once at the end). Up to `most` steps; returns
+// how many it ran. The replay's figures are the same bytes with or without it.
+std::uint64_t Replay::coast(Instance& in, std::uint64_t most) {
+  if (inst_.size() != 1 || !in.busy || !in.pre.empty() || in.dec.empty() || in.dec.size() != in.running.size()) return 0;
+  if (drafts_ > 0 || !handoffs_.empty() || !(spec_.concurrency > 0 || issued_ >= total_)) return 0;
+  if (r_.trace.size() < static_cast<std::size_t>(spec_.steps)) return 0;  // steps still to record
+  if (!in.waiting.empty()) {
+    // Estimated admission moves step by step; the others' cannot while the KV held only stays or grows, once
+    // the request at the head does not fit now.
+    if (admission_ == Admission::Estimated) return 0;
+    const Request& h = slots_[in.waiting.front()];
+    const double need = admission_ == Admission::Reserve ? static_cast<double>(h.prompt) + h.output : fill_of(h);
+    if (static_cast<int>(in.running.size()) < r_.max_batch && in.kv_used + need <= r_.kv_tokens) return 0;
+  }
+  // Every session's last token at the same time (so one gap a step), and how many steps end before any finishes.
+  const double last = slots_[in.dec.front()].last;
+  int room = std::numeric_limits<int>::max();
+  std::int64_t ctx_tokens = 0;
+  for (std::uint32_t slot : in.dec) {
+    const Request& q = slots_[slot];
+    if (q.last != last || q.recompute > 0) return 0;
+    room = std::min(room, q.output - q.generated);
+    ctx_tokens += static_cast<std::int64_t>(q.prompt) + q.generated;
+  }
+  const auto n = static_cast<std::uint32_t>(in.dec.size());
+  const double sessions = n;
+  double prev = last;
+  std::uint64_t ran = 0;
+  while (ran < most && ran + 1 < static_cast<std::uint64_t>(room)) {
+    const double next = in.end;
+    // Under OnDemand and Estimated the step's tokens grow the KV: stop where the next step would not fit.
+    const double kv = admission_ == Admission::Reserve ? in.kv_used : in.kv_used + sessions;
+    if (admission_ != Admission::Reserve && !(kv + sessions * q_ <= r_.kv_tokens)) break;
+    // The event loop's step end, then finish_step's: one gap for every session, no request done.
+    area_ += in_flight_ * (next - t_);
+    t_ = next;
+    itl_.add(next - prev, n);
+    prev = next;
+    in.kv_used = kv;
+    ctx_tokens += n;
+    ++ran;
+    // start_step's: the ratio's decay, the same decodes one token further on.
+    if (admission_ == Admission::Estimated) in.ratio = std::max(ratio_.min, in.ratio - (ratio_.init - ratio_.min) / ratio_.decay_steps);
+    const double ctx = static_cast<double>(ctx_tokens) / static_cast<double>(n);
+    const model::DecodeCost d = timer_.decode(static_cast<int>(n), ctx);
+    in.end = t_ + (d.seconds + 0.0);
+    r_.steps += 1;
+  }
+  if (ran == 0) return 0;
+  for (std::uint32_t slot : in.dec) {
+    Request& q = slots_[slot];
+    q.generated += static_cast<int>(ran);
+    q.last = prev;
+    if (admission_ != Admission::Reserve) q.held += static_cast<double>(ran);
+  }
+  return ran;
+}
+
 bool Replay::advance(std::uint64_t events) {
   for (std::uint64_t e = 0; e < events; ++e) {
     for (std::size_t i = 0; i < inst_.size(); ++i) {
       if (!inst_[i].busy) start_step(static_cast<int>(i), t_);
     }
+    e += coast(inst_.front(), events - e - 1);
+    if (e >= events) break;
     double next = spec_.concurrency > 0 || issued_ >= total_ ? kInf : next_arrival_;
     int who = -1;
     for (std::size_t i = 0; i < inst_.size(); ++i) {

@@ -438,6 +438,26 @@ TEST_CASE("hf families: each family's broken or truncated file is refused with t
   CHECK(unknown.value == "minimax_m3");
 }
 
+// The list a refusal gives is the reader's own table: every model_type it names is taken as a family (a
+// minimal text of it is refused for a missing field, never as an unknown family).
+TEST_CASE("hf families: every model_type an unknown-family refusal lists is a family the reader takes") {
+  const Error unknown = refusal(R"({"model_type": "minimax_m3", "num_hidden_layers": 4})");
+  REQUIRE(unknown.code == ErrorCode::UnknownFamily);
+  std::vector<std::string> listed;
+  std::string_view rest = unknown.allowed;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(", ");
+    listed.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+  }
+  CHECK(listed.size() >= 28);
+  for (const std::string& t : listed) {
+    INFO(t);
+    const Error e = refusal("{\"model_type\": \"" + t + "\"}");
+    CHECK(e.code != ErrorCode::UnknownFamily);
+  }
+}
+
 TEST_CASE("hf families: Python's NaN and Infinity are read in config.json only, never in a scenario file") {
   json::Document doc;
   CHECK(doc.parse(R"({"a": [0.0, Infinity, -Infinity, NaN]})", nullptr, true));

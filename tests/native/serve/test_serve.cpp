@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "model/presets.h"
 #include "roofline/figures.h"
@@ -384,7 +386,10 @@ TEST_CASE("serve: a step that mixes prompt chunks into decodes runs outside CUDA
 // attention layers' KV per token, and each request reserves the state whole beside its prompt + output, so a
 // long-context instance holds fewer short requests than its tokens alone would say.
 TEST_CASE("serve: a hybrid model's requests each reserve the recurrent state beside their tokens' KV") {
-  const model::Scenario s = preset("qwen35-397b-8xh200");
+  // On TensorRT-LLM, which reserves a request's whole KV when it admits it (the preset's vLLM admits on its prompt).
+  model::Scenario s = preset("qwen35-397b-8xh200");
+  model::Errors errors;
+  REQUIRE(model::apply_settings(s, "engine=trtllm", errors));
   model::Computed c;
   model::compute_values(s, c);
   const model::Values& v = c.values;
@@ -399,4 +404,103 @@ TEST_CASE("serve: a hybrid model's requests each reserve the recurrent state bes
   CHECK(r.admission.find("recurrent state") != std::string::npos);
   // A model without one reserves its tokens alone.
   CHECK(replay(preset(), closed(1, 1)).admission.find("recurrent state") == std::string::npos);
+}
+
+namespace {
+
+// One wave of 8 clients whose prompts fit the instance's KV together but whose prompts + outputs do not
+// (by half an output each): the engines' admission rules part there.
+struct KvSqueeze {
+  serve::ServeResult r;
+  double kv_tokens = 0;
+  int clients = 8, prompt = 0, output = 2048;
+  bool recomputed = false;  // a request's prompt ran again after it had decoded (preempted or retracted)
+};
+
+KvSqueeze kv_squeeze(const char* engine, serve::PrefillMode prefill = serve::PrefillMode::Auto) {
+  model::Scenario s = preset("llama31-8b-1xh100");
+  model::Errors errors;
+  REQUIRE(model::apply_settings(s, std::string("engine=") + engine, errors));
+  KvSqueeze k;
+  k.kv_tokens = replay(s, closed(1, 1, 1024, 16)).kv_tokens;
+  REQUIRE(k.kv_tokens > 0);
+  k.prompt = static_cast<int>(k.kv_tokens / k.clients) - k.output / 2;
+  REQUIRE(k.clients * (static_cast<double>(k.prompt) + k.output) > k.kv_tokens);
+  REQUIRE(k.clients * static_cast<double>(k.prompt) < k.kv_tokens);
+  serve::ServeSpec spec = closed(k.clients, k.clients, k.prompt, k.output);
+  spec.steps = 1000000;
+  spec.prefill = prefill;
+  k.r = replay(s, spec);
+  std::set<std::uint32_t> decoded;
+  for (const serve::StepRecord& st : k.r.trace) {
+    for (const std::uint32_t id : st.prefills) k.recomputed = k.recomputed || decoded.count(id) > 0;
+    decoded.insert(st.decodes.begin(), st.decodes.end());
+    INFO("step " << st.index);
+    CHECK(st.kv_written <= k.kv_tokens);
+    CHECK(st.kv_reserved <= k.kv_tokens);
+  }
+  CHECK(k.r.completed == static_cast<std::uint64_t>(k.clients));
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("serve: TensorRT-LLM reserves a request's prompt + output when it admits it, so the last client queues and none is preempted") {
+  const KvSqueeze k = kv_squeeze("trtllm");
+  CHECK(k.r.max_batch_seen <= std::floor(k.kv_tokens / (k.prompt + k.output)));
+  CHECK(k.r.ttft_parts.queue.max > 0);
+  CHECK_FALSE(k.recomputed);
+}
+
+TEST_CASE("serve: vLLM admits a request when its prompt fits and preempts the newest when the KV runs out — it is recomputed later") {
+  const KvSqueeze k = kv_squeeze("vllm");
+  CHECK(k.r.ttft_parts.queue.max == 0);
+  CHECK(k.r.max_batch_seen == k.clients);
+  CHECK(k.recomputed);
+  // The preempted request's stall lands in its ITL and TPOT: the longest gap is many steps long.
+  CHECK(k.r.itl.max > 20 * k.r.itl.median);
+}
+
+TEST_CASE("serve: vLLM admits nothing in a step that preempted — so prompt-only steps under KV pressure still finish every request") {
+  // Were the preempted request admitted again at once, its recompute would take every prompt-only step and
+  // the decodes that free the KV would never run.
+  const KvSqueeze k = kv_squeeze("vllm", serve::PrefillMode::First);
+  CHECK(k.recomputed);
+  CHECK(k.r.prefill == "first");
+}
+
+TEST_CASE("serve: SGLang admits against the running requests' outputs times a decaying ratio and retracts when a decode does not fit") {
+  const KvSqueeze k = kv_squeeze("sglang");
+  const KvSqueeze reserve = kv_squeeze("trtllm");
+  // The last client waits, but less than for a reservation's release: the ratio lets it in before the others end.
+  CHECK(k.r.ttft_parts.queue.max > 0);
+  CHECK(k.r.ttft_parts.queue.max < 0.5 * reserve.r.ttft_parts.queue.max);
+  CHECK(k.r.max_batch_seen == k.clients);
+  CHECK(k.recomputed);
+  CHECK(serve::scheduler_defaults(model::EngineKind::Sglang).admission == serve::Admission::Estimated);
+  CHECK(k.r.admission.find("ratio") != std::string::npos);
+  CHECK(reserve.r.admission.find("reserves") != std::string::npos);
+}
+
+TEST_CASE("serve: a replay that keeps every step gives the same figures as one that keeps none — stretches of plain decode steps run in bulk only when nothing else can change") {
+  for (const char* engine : {"trtllm", "vllm", "sglang"}) {
+    model::Scenario s = preset("llama31-8b-1xh100");
+    model::Errors errors;
+    REQUIRE(model::apply_settings(s, std::string("engine=") + engine, errors));
+    const double kv = replay(s, closed(1, 1, 1024, 16)).kv_tokens;
+    // Plain waves, and a KV squeeze (admission and preemption events in the middle of the decodes).
+    for (const int prompt : {1024, static_cast<int>(kv / 8) - 1024}) {
+      serve::ServeSpec bulk = closed(8, 24, prompt, 2048), each = bulk;
+      each.steps = 1000000;
+      const serve::ServeResult a = replay(s, bulk), b = replay(s, each);
+      INFO(engine << " prompt " << prompt);
+      CHECK(a.steps == b.steps);
+      CHECK(a.duration == b.duration);
+      CHECK(a.ttft.mean == b.ttft.mean);
+      CHECK(a.tpot.mean == b.tpot.mean);
+      CHECK(a.itl.mean == b.itl.mean);
+      CHECK(a.itl.p99 == b.itl.p99);
+      CHECK(a.mean_in_flight == b.mean_in_flight);
+    }
+  }
 }
