@@ -39,7 +39,7 @@ const JOBS = {
     return { reply, numbers: m.HEAPF64.slice(at, at + reply.f64n) };
   },
   // {scenario, text, name} → {ok, errors, notes, scenarioHash}
-  config: (m, a) => ({ reply: call(m, m._ts_worker_load_config, a.scenario, a.text, a.name || '') }),
+  config: (m, a) => ({ reply: call(m, m._ts_worker_load_config, a.scenario, a.text, a.name || '', a.quant || '') }),
   // {scenario, settings} → {ok, errors, done, summary, chart, setup, rows, latency, steps}, run in slices.
   serve: {
     start: (m, a) => call(m, m._ts_worker_serve_start, a.scenario, a.settings || ''),

@@ -159,11 +159,11 @@ bool set_preset(App& app, std::string_view name, model::Errors& errors) {
 }
 
 bool config_scenario(model::Scenario& s, std::string_view json, std::string_view file, model::Errors& errors,
-                     std::vector<std::string>& notes) {
+                     std::vector<std::string>& notes, std::string_view quant) {
   model::Scenario next = s;
   model::Errors errs;
   std::vector<std::string> said;
-  if (!model::apply_hf_config(next, json, file, errs, said)) {
+  if (!model::apply_hf_config(next, json, file, errs, said, quant)) {
     errors.insert(errors.end(), errs.begin(), errs.end());
     return false;
   }

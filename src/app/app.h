@@ -141,8 +141,9 @@ bool load_config(App& app, std::string_view json, model::Errors& errors, std::ve
 
 // load_config's reading without an app: `s` becomes the scenario the file makes of it, with the same notes.
 // The worker module reads files this way and hands the page's module the result as a link's scenario keys.
+// `quant`: the hf_quant_config.json its publisher ships beside it (ModelOpt), or empty.
 bool config_scenario(model::Scenario& s, std::string_view json, std::string_view file, model::Errors& errors,
-                     std::vector<std::string>& notes);
+                     std::vector<std::string>& notes, std::string_view quant = {});
 // Replaces the scenario by the one a link's scenario keys name (model::scenario_from_hash; any other key is
 // refused), keeping the path, as set_scenario does: how the page's module takes an import from the worker.
 // Nothing changes on error.

@@ -111,11 +111,11 @@ TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, 
 // Reads a Hugging Face config.json's text over a scenario (its link keys), as the page's import does:
 // {ok, errors, notes, scenarioHash}. The new scenario's link keys are what the page's module applies (its
 // share link then names the imported model); `file` is the file's name, which names a model whose file
-// does not. Nothing is kept between calls.
-TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* json, const char* file) {
+// does not; `quant` the hf_quant_config.json beside it ("" for none). Nothing is kept between calls.
+TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* json, const char* file, const char* quant) {
   model::Errors errors;
   std::vector<std::string> notes;
-  std::string_view text, name;
+  std::string_view text, name, quant_text;
   model::Scenario s;
   if (!text_arg(json, text, model::kMaxConfigBytes)) {
     errors.push_back(model::make_error(model::ErrorCode::TooLarge, "config", "(missing or longer than the limit)",
@@ -123,7 +123,12 @@ TS_EXPORT const char* ts_worker_load_config(const char* scenario, const char* js
     return answer(app::errors_notes_json(errors, notes));
   }
   if (!text_arg(file, name, 1024)) name = {};  // no name, or an unreasonable one: the file names itself
-  if (!scenario_arg(scenario, "scenario", s, errors) || !app::config_scenario(s, text, name, errors, notes))
+  if (quant && *quant && !text_arg(quant, quant_text, model::kMaxConfigBytes)) {
+    errors.push_back(model::make_error(model::ErrorCode::TooLarge, "hf_quant_config.json", "(longer than the limit)",
+                                       "hf_quant_config.json text of at most " + std::to_string(model::kMaxConfigBytes) + " bytes"));
+    return answer(app::errors_notes_json(errors, notes));
+  }
+  if (!scenario_arg(scenario, "scenario", s, errors) || !app::config_scenario(s, text, name, errors, notes, quant_text))
     return answer(app::errors_notes_json(errors, notes));
   model::JsonWriter out;
   out.object();

@@ -137,3 +137,35 @@ test('the dialog loads the same file chosen twice, Load reads the chosen file, a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// A ModelOpt export ships hf_quant_config.json beside its config.json: chosen together, its formats are the
+// model's (NVFP4 experts, an FP8 KV cache) and the share link carries them; a bad one is refused by name.
+test('a config.json chosen with the hf_quant_config.json beside it takes that file\'s formats into the model and the link', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url);
+  const config = { name: 'config.json', mimeType: 'application/json', buffer: fs.readFileSync(path.join(CONFIGS, 'Qwen3-30B-A3B.json')) };
+  const quant = (algo) => ({
+    name: 'hf_quant_config.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ producer: { name: 'modelopt' }, quantization: { quant_algo: algo, kv_cache_quant_algo: 'FP8', group_size: 16 } })),
+  });
+  await page.click('#open-config');
+  await page.setInputFiles('#config-file', [quant('NVFP4'), config]);
+  await page.waitForFunction(() => !document.getElementById('config-dialog').open);
+  const s = await state(page);
+  assert.equal(s.overrides.experts_fmt, 'fp4_g16');
+  assert.equal(s.overrides.kv_fmt, 'fp8');
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('copy-link').dataset.copied);
+  assert.match(await page.locator('#copy-link').getAttribute('data-copied'), /[#&]experts_fmt=fp4_g16(&|$)/);
+  // The config.json alone keeps the checkpoint's own 16-bit weights.
+  const alone = await page.evaluate(async (text) => window.tierscope.loadConfig(text, 'config.json'), config.buffer.toString());
+  assert.equal(alone.ok, true);
+  assert.notEqual((await state(page)).overrides.experts_fmt, 'fp4_g16');
+  // A quant file the reader refuses leaves the model as it was and names its field.
+  const before = await state(page);
+  await page.click('#open-config');
+  await page.setInputFiles('#config-file', [config, quant('INT2')]);
+  await page.waitForFunction(() => /quant_algo/.test(document.getElementById('config-result').textContent));
+  assert.deepEqual((await state(page)).overrides, before.overrides);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

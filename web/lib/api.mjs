@@ -67,11 +67,13 @@ export function checkSpeed(speed) {
   return null;
 }
 
-// config.json text for loadConfig: a string the app's reader accepts by size (it checks the rest).
-export function checkConfigText(text, max) {
-  if (typeof text !== 'string') return argError('wrong-type', 'config', text, 'config.json text (a string)');
-  if (text.length === 0) return argError('out-of-range', 'config', '(empty)', 'the text of a config.json');
-  if (text.length > max) return argError('too-large', 'config', `${text.length} characters`, `at most ${max} bytes`);
+// config.json text for loadConfig (or, as `quant`, the hf_quant_config.json beside it): a string the app's
+// reader accepts by size (it checks the rest).
+export function checkConfigText(text, max, field = 'config') {
+  const what = field === 'config' ? 'config.json' : 'hf_quant_config.json';
+  if (typeof text !== 'string') return argError('wrong-type', field, text, `${what} text (a string)`);
+  if (text.length === 0) return argError('out-of-range', field, '(empty)', `the text of a ${what}`);
+  if (text.length > max) return argError('too-large', field, `${text.length} characters`, `at most ${max} bytes`);
   return null;
 }
 

@@ -15,9 +15,9 @@ export function createConfigImport({ S, $, doc, notices, api }) {
   let last = '';
 
   // Loads text through the public API (which checks it, then reads it in the worker) and says what happened.
-  async function load(text, name = '') {
+  async function load(text, name = '', quant = '') {
     result().textContent = 'Reading…';
-    return report(await api.loadConfig(text, name));
+    return report(await api.loadConfig(text, name, quant));
   }
 
   function report(r) {
@@ -33,21 +33,35 @@ export function createConfigImport({ S, $, doc, notices, api }) {
     return r;
   }
 
-  async function loadFile(file) {
-    if (!file) return null;
+  // A file's text, or the refusal that says why it cannot be read ({text} or {refused}).
+  async function readFile(file, field) {
     if (file.size > MAX_CONFIG_BYTES) {
-      return report(fail(argError('too-large', 'config', `${file.name}: ${file.size} bytes`, `a config.json of at most ${MAX_CONFIG_BYTES} bytes`)));
+      return { refused: fail(argError('too-large', field, `${file.name}: ${file.size} bytes`, `a file of at most ${MAX_CONFIG_BYTES} bytes`)) };
     }
     const text = await file.text();
-    if (!text.trim()) return report(fail(argError('out-of-range', 'config', `${file.name}: an empty file`, WHAT_TO_DO)));
-    return load(text, file.name);
+    return text.trim() ? { text } : { refused: fail(argError('out-of-range', field, `${file.name}: an empty file`, WHAT_TO_DO)) };
   }
+
+  // The files chosen or dropped together: a config.json, and the hf_quant_config.json beside it when given.
+  async function loadFiles(files) {
+    const list = [...(files || [])];
+    const isQuant = (f) => /quant_config[^/]*\.json$/i.test(f.name);
+    const quantFile = list.length > 1 ? list.find(isQuant) : null;
+    const file = list.find((f) => f !== quantFile);
+    if (!file) return null;
+    const config = await readFile(file, 'config');
+    if (config.refused) return report(config.refused);
+    const quant = quantFile ? await readFile(quantFile, 'quant') : { text: '' };
+    if (quant.refused) return report(quant.refused);
+    return load(config.text, file.name, quant.text);
+  }
+  const loadFile = (file) => loadFiles(file ? [file] : []);
 
   // Load: the text pasted, or the file chosen, whichever the reader gave last; nothing given says what to do.
   async function loadChosen() {
     const text = $('config-text').value;
     const useFile = chosen && (last === 'file' || !text.trim());
-    if (useFile) return loadFile(chosen);
+    if (useFile) return loadFiles(chosen);
     if (!text.trim()) return report(fail(argError('out-of-range', 'config', 'nothing chosen or pasted', WHAT_TO_DO)));
     return load(text);
   }
@@ -64,26 +78,27 @@ export function createConfigImport({ S, $, doc, notices, api }) {
       if (r && r.ok) $('config-dialog').close();
     });
     $('config-file').addEventListener('change', async (e) => {
-      const file = e.target.files && e.target.files[0];
-      if (!file) return;
-      chosen = file;
+      const files = e.target.files ? [...e.target.files] : [];
+      if (!files.length) return;
+      chosen = files;
       last = 'file';
       // Cleared once read, so choosing the same file again is a change too and loads it again.
       e.target.value = '';
-      const r = await loadFile(file);
+      const r = await loadFiles(files);
       if (r && r.ok) $('config-dialog').close();
     });
-    // A file dropped anywhere on the page (the canvas included) is read as a config.json.
+    // A file dropped anywhere on the page (the canvas included) is read as a config.json (with the
+    // hf_quant_config.json beside it when both are dropped).
     doc.addEventListener('dragover', (e) => {
       if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) e.preventDefault();
     });
     doc.addEventListener('drop', (e) => {
-      const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-      if (!file) return;
+      const files = e.dataTransfer && e.dataTransfer.files ? [...e.dataTransfer.files] : [];
+      if (!files.length) return;
       e.preventDefault();
-      loadFile(file);
+      loadFiles(files);
     });
   }
 
-  return { load, loadFile, loadChosen, wire };
+  return { load, loadFile, loadFiles, loadChosen, wire };
 }

@@ -1,7 +1,7 @@
 // The notices in the page's flow above the canvas (never over it): one per source, naming every item,
 // folding into one line after a few seconds; short confirmations; and the app's own notices (a lost
 // graphics context). Text only, never markup from data.
-import { collapsedLine } from './notices.mjs';
+import { collapsedLine, shortAllowed } from './notices.mjs';
 
 const FOLD_MS = 6000;
 const INFO_MS = 4000;
@@ -25,7 +25,8 @@ export function createNotices({ el, box, win }) {
     if (!n) return null;
     if (key) for (const old of box.querySelectorAll(`.notice[data-key="${key}"]`)) old.remove();
     const list = el('ul', { class: 'notice-list' }, n.items.map((x) => el('li', { 'data-field': x.field, 'data-code': x.code }, [
-      el('span', { text: x.text }), x.allowed && x.code !== 'infeasible' ? el('span', { class: 'muted', text: ` Allowed: ${x.allowed}.` }) : null])));
+      el('span', { text: x.text }), x.allowed && x.code !== 'infeasible'
+        ? el('span', { class: 'muted', title: x.allowed, text: ` Allowed: ${shortAllowed(x.allowed)}.` }) : null])));
     const summary = el('span', { class: 'notice-summary', text: n.summary });
     const toggle = el('button', { type: 'button', class: 'btn small notice-toggle', 'aria-expanded': 'true', text: 'Hide' });
     const item = el('div', { class: `notice ${n.kind}`, 'data-kind': n.kind, 'data-key': key || undefined }, [

@@ -39,6 +39,17 @@ export function refusalNotice(errors, source = 'link', reasons = null) {
   return { kind: 'refused', summary, items };
 }
 
+// An "allowed" text kept short enough for a notice: a long list of names (every preset) shows its first names
+// up to `max` characters and how many more there are; the whole text stays in the item's tooltip.
+export function shortAllowed(allowed, max = 160) {
+  const s = String(allowed || '');
+  if (s.length <= max) return s;
+  const cut = s.lastIndexOf(', ', max);
+  if (cut <= 0) return `${s.slice(0, max)}…`;
+  const more = s.slice(cut + 2).split(', ').filter(Boolean).length;
+  return `${s.slice(0, cut)}, … (${more} more)`;
+}
+
 // A notice for values an edit moved to keep the scenario consistent (from the app's "adjustments"):
 // "prefix_hit moved from 7168 to 5000: at most the prompt." Returns null when nothing moved.
 export function adjustmentNotice(adjustments) {

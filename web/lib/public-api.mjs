@@ -87,14 +87,16 @@ export function createApi({ S, win, refresh, link, fleet = null, serve = null })
       return bad ? fail(bad) : done(b().setSpeed(speed));
     },
     // Replaces the model by a config.json's: a promise of {ok, errors, notes}. The share link then carries the
-    // inputs. `name` (optional): the file's name, for a config.json that does not name its model. The file is
-    // read in the worker (web/worker.js), over the scenario on screen when it is called.
-    async loadConfig(text, name = '') {
+    // inputs. `name` (optional): the file's name, for a config.json that does not name its model; `quant`
+    // (optional): the hf_quant_config.json its publisher ships beside it. The file is read in the worker
+    // (web/worker.js), over the scenario on screen when it is called.
+    async loadConfig(text, name = '', quant = '') {
       if (!S.ready) return { ...notReady('loadConfig'), notes: [] };
-      const bad = checkConfigText(text, MAX_CONFIG_BYTES) || checkConfigName(name);
+      const bad = checkConfigText(text, MAX_CONFIG_BYTES) || checkConfigName(name) ||
+        (quant === '' ? null : checkConfigText(quant, MAX_CONFIG_BYTES, 'quant'));
       if (bad) return { ...fail(bad), notes: [] };
       const s = b().state();
-      const r = await S.work.readConfig(s ? s.scenarioHash : '', text, name);
+      const r = await S.work.readConfig(s ? s.scenarioHash : '', text, name, quant);
       if (!r.ok) return { ok: false, errors: r.errors, notes: r.notes };
       const applied = done(b().applyScenario(r.scenarioHash));
       return { ok: applied.ok, errors: applied.errors, notes: applied.ok ? r.notes : [] };

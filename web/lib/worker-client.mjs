@@ -97,9 +97,10 @@ export function createWork(client, readNumbers) {
       const { id, done } = client.post('chart', { scenario, pinned: pinned || '', name, options: options || '{}' });
       return { id, done: done.then(chartAnswer) };
     },
-    // A config.json's text read over `scenario`: {ok, errors, notes, scenarioHash} (the page applies the hash).
-    readConfig(scenario, text, name) {
-      return client.post('config', { scenario, text, name: name || '' }).done.then((r) => (r.cancelled
+    // A config.json's text read over `scenario`, with the hf_quant_config.json beside it when there is one:
+    // {ok, errors, notes, scenarioHash} (the page applies the hash).
+    readConfig(scenario, text, name, quant) {
+      return client.post('config', { scenario, text, name: name || '', quant: quant || '' }).done.then((r) => (r.cancelled
         ? { ok: false, errors: [], notes: [] }
         : { ok: r.ok, errors: r.errors, notes: Array.isArray(r.notes) ? r.notes : [], scenarioHash: typeof r.scenarioHash === 'string' ? r.scenarioHash : '' }));
     },

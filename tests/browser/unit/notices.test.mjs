@@ -2,7 +2,7 @@
 // moved; the one line a notice folds into.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusalNotice, adjustmentNotice, collapsedLine, notesNotice, infeasibleNotice } from '../../../web/lib/notices.mjs';
+import { refusalNotice, adjustmentNotice, collapsedLine, notesNotice, infeasibleNotice, shortAllowed } from '../../../web/lib/notices.mjs';
 import { CATALOG } from '../lib/catalog.mjs';
 
 // What the app's catalog says for each code (ui::catalog_json "errorCodes").
@@ -59,4 +59,16 @@ test('a setup that cannot run lists the model\'s fixes, each a field, a value an
   assert.deepEqual(f.fixes, [{ field: 'ctx', value: '40960', label: 'Set ctx to 40,960', why: 'the model\'s 40,960 trained positions' }]);
   assert.match(f.summary, /One click makes it run:$/);
   assert.match(infeasibleNotice('weights do not fit', []).summary, /not computed until it fits/);
+});
+
+test('a long list of allowed names shows its first names and how many more, a short one whole', () => {
+  const names = Array.from({ length: 20 }, (_, i) => `preset-number-${i}`);
+  const long = `one of: ${names.join(', ')}`;
+  const shown = shortAllowed(long);
+  assert.ok(shown.length <= 180, shown);
+  assert.ok(shown.startsWith('one of: preset-number-0, preset-number-1'));
+  const kept = shown.slice(0, shown.indexOf(', …')).split(', ').length;
+  assert.ok(shown.endsWith(`, … (${20 - kept} more)`), shown);
+  assert.equal(shortAllowed('4 to 1048576'), '4 to 1048576');
+  assert.equal(shortAllowed(''), '');
 });

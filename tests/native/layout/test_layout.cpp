@@ -7,11 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "anim/ledger.h"
 #include "anim/state.h"
+#include "hf/hf_config.h"
 #include "layout/layout.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -230,6 +233,41 @@ TEST_CASE("every preset and path lays out inside every viewport without overlaps
         for (int step : {0, steps / 2, steps - 1}) {
           const std::string what = std::string(p.name) + " / " + anim::path_key(static_cast<anim::PathId>(pi)) +
                                    " step " + std::to_string(step);
+          check_geometry(fx.scene, anim::state_at(fx.ledger, step, 0.5), vp, what.c_str());
+        }
+      }
+    }
+  }
+}
+
+// Each 2026 family as a person imports it (its published config.json, on the hardware of a preset that holds
+// it): every path lays out at the page's desktop and phone sizes without overlaps, its own objects included.
+TEST_CASE("every 2026 family's config.json lays out at 1440×900 and 390×844 without overlaps") {
+  const std::pair<const char*, const char*> files[] = {
+      {"deepseek-ai--DeepSeek-V4-Flash.json", "v4-flash-8xb200"},  {"deepseek-ai--DeepSeek-V4-Pro.json", "kimi-k25-8xh200"},
+      {"deepseek-ai--DeepSeek-V3.2.json", "glm5-fp8-8xb200"},      {"moonshotai--Kimi-K2.5.json", "kimi-k25-8xh200"},
+      {"zai-org--GLM-5.json", "glm5-fp8-8xb200"},                  {"MiniMaxAI--MiniMax-M2.5.json", "minimax-m25-8xh200"},
+      {"Qwen--Qwen3.5-397B-A17B.json", "qwen35-397b-8xh200"},      {"Qwen--Qwen3.5-0.8B.json", "llama31-8b-1xh100"},
+      {"nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", "qwen3-30b-a3b-1xb200"}};
+  for (const auto& [file, preset] : files) {
+    std::ifstream in(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/" + file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    REQUIRE(!text.str().empty());
+    Fixture fx;
+    REQUIRE(model::make_preset(preset, fx.s));
+    model::Errors errors;
+    std::vector<std::string> notes;
+    INFO(file);
+    REQUIRE(model::apply_hf_config(fx.s, text.str(), file, errors, notes));
+    fx.f = model::describe(fx.s);
+    for (int pi = 0; pi < anim::kPathCount; ++pi) {
+      fx.ledger = anim::build_ledger(fx.s, fx.f, static_cast<anim::PathId>(pi));
+      fx.scene = layout::make_scene(fx.s, fx.f, fx.ledger);
+      const int steps = std::max<int>(1, static_cast<int>(fx.ledger.entries.size()));
+      for (const layout::Viewport vp : {layout::Viewport{1440, 900}, layout::Viewport{390, 844}}) {
+        for (int step : {0, steps / 2, steps - 1}) {
+          const std::string what = std::string(file) + " / " + anim::path_key(static_cast<anim::PathId>(pi)) + " step " + std::to_string(step);
           check_geometry(fx.scene, anim::state_at(fx.ledger, step, 0.5), vp, what.c_str());
         }
       }

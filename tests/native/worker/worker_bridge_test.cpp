@@ -24,7 +24,7 @@ using namespace tierscope;
 using nlohmann::json;
 
 extern "C" const char* ts_worker_chart(const char* scenario, const char* pinned, const char* name, const char* options);
-extern "C" const char* ts_worker_load_config(const char* scenario, const char* json, const char* file);
+extern "C" const char* ts_worker_load_config(const char* scenario, const char* json, const char* file, const char* quant);
 
 namespace {
 std::string corpus_file(const char* name) {
@@ -157,7 +157,7 @@ TEST_CASE("a config.json read in the worker gives link keys that make the page's
     const std::string text = corpus_file(file);
     REQUIRE(app::load_config(direct, text, errors, notes, file));
     const std::string start = model::scenario_to_hash(through.scenario);
-    const json answer = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), file));
+    const json answer = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), file, ""));
     REQUIRE(answer["ok"] == true);
     CHECK(answer["notes"] == json(notes));
     REQUIRE(app::apply_scenario_hash(through, answer["scenarioHash"].get<std::string>(), errors));
@@ -180,12 +180,31 @@ TEST_CASE("the worker refuses a bad config.json with the page's own messages, an
   model::Errors errors;
   std::vector<std::string> notes;
   CHECK_FALSE(app::load_config(page, "{\"model_type\": \"mamba\"}", errors, notes));
-  const json answer = json::parse(ts_worker_load_config(start.c_str(), "{\"model_type\": \"mamba\"}", ""));
+  const json answer = json::parse(ts_worker_load_config(start.c_str(), "{\"model_type\": \"mamba\"}", "", ""));
   CHECK(answer["ok"] == false);
   CHECK(answer["errors"] == json::parse(app::errors_json(errors))["errors"]);
   CHECK_FALSE(answer.contains("scenarioHash"));
-  CHECK(codes(json::parse(ts_worker_load_config(start.c_str(), nullptr, ""))) == std::vector<std::string>{"config:too-large"});
-  CHECK(codes(json::parse(ts_worker_load_config("preset=nope", "{}", ""))).front().rfind("preset:", 0) == 0);
+  CHECK(codes(json::parse(ts_worker_load_config(start.c_str(), nullptr, "", ""))) == std::vector<std::string>{"config:too-large"});
+  CHECK(codes(json::parse(ts_worker_load_config("preset=nope", "{}", "", ""))).front().rfind("preset:", 0) == 0);
+}
+
+// A ModelOpt export's hf_quant_config.json read beside its config.json: the formats it states reach the link's
+// keys (the share link carries them without the file); a bad one is refused with its own name.
+TEST_CASE("the worker reads the hf_quant_config.json beside a config.json, and its formats reach the link") {
+  const std::string start = "preset=deepseek-v3-8xh200";
+  const std::string text = corpus_file("Qwen3-30B-A3B.json");
+  const char* quant = R"({"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8", "group_size": 16}})";
+  const json plain = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), "Qwen3-30B-A3B.json", ""));
+  const json fp4 = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), "Qwen3-30B-A3B.json", quant));
+  REQUIRE(plain["ok"] == true);
+  REQUIRE(fp4["ok"] == true);
+  const std::string with = fp4["scenarioHash"].get<std::string>(), without = plain["scenarioHash"].get<std::string>();
+  CHECK(with.find("experts_fmt=fp4_g16") != std::string::npos);
+  CHECK(with.find("kv_fmt=fp8") != std::string::npos);
+  CHECK(without.find("experts_fmt=bf16") != std::string::npos);
+  const json bad = json::parse(ts_worker_load_config(start.c_str(), text.c_str(), "", R"({"quantization": {"quant_algo": "INT2"}})"));
+  CHECK(bad["ok"] == false);
+  CHECK(codes(bad).front().rfind("hf_quant_config.json.quantization.quant_algo:", 0) == 0);
 }
 
 extern "C" const char* ts_worker_serve_start(const char* scenario, const char* settings);
