@@ -2,6 +2,8 @@
 // prefix hit above the prompt, tp × dp = gpus, a layout re-spread over a new GPU count), each move said
 // in words; and fitting a layout to a new model.
 #include <algorithm>
+#include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -92,6 +94,23 @@ void fit_layout(Scenario& s, Adjustments& moved) {
     else if (a.field == "ep") a.why = "ep must divide the " + std::to_string(m.experts) + " experts and the " + gpus;
     else a.why = "redundant slots must leave whole experts on each rank";
   }
+}
+
+std::span<const std::string_view> param_followers(std::string_view key) {
+  // The rules below, as a table: what each edit moves (and what fit_layout moves to keep ep whole).
+  struct Followers {
+    std::string_view key;
+    std::array<std::string_view, 3> fields;
+    std::size_t count;
+  };
+  static constexpr Followers kFollowers[] = {
+      {"prompt", {"prefix_hit"}, 1}, {"prefix_hit", {"prompt"}, 1}, {"gpus", {"tp", "dp", "ep"}, 3},
+      {"tp", {"dp"}, 1},             {"dp", {"tp"}, 1},             {"ep", {"redundant"}, 1},
+      {"redundant", {"ep"}, 1},
+  };
+  for (const Followers& f : kFollowers)
+    if (f.key == key) return {f.fields.data(), f.count};
+  return {};
 }
 
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {

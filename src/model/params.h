@@ -68,6 +68,10 @@ bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustmen
 // over the same GPUs, in the style the layout had (all TP, all data-parallel, or mixed), as edit_param
 // does when `gpus` changes; each move is reported. Nothing moves when the layout already fits.
 void fit_layout(Scenario& s, Adjustments& moved);
+// The fields edit_param (or fit_layout) may move when `key` is set: tp → dp, gpus → tp, dp and ep, prompt →
+// prefix_hit, … (empty for a key nothing follows). A link that names one of them beside a refused `key` has it
+// derived again rather than kept (link/view_codec.h).
+std::span<const std::string_view> param_followers(std::string_view key);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
