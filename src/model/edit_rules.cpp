@@ -85,8 +85,8 @@ void fit_layout(Scenario& s, Adjustments& moved) {
   }
   // Say why in the new model's terms, not the old layout's.
   const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
-  std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
-  if (m.attn == AttnKind::MHA) heads += " and divide kv_heads (" + std::to_string(m.kv_heads) + ") or be a multiple of it";
+  std::string heads = "tp must be " + tp_allowed_text(m);
+  heads = heads.substr(0, heads.find(':'));  // the rule without its reason: the why that follows says what moved
   for (std::size_t i = first; i < moved.size(); ++i) {
     Adjustment& a = moved[i];
     if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;

@@ -528,6 +528,13 @@ bool tp_splits_heads(const ModelArch& m, int tp) {
   return tp <= m.kv_heads ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
 }
 
+std::string tp_allowed_text(const ModelArch& m) {
+  const std::string q = "a divisor of the query heads (" + std::to_string(m.q_heads) + ")";
+  if (m.attn != AttnKind::MHA || m.kv_heads < 1) return q;
+  return q + " that divides the KV heads (" + std::to_string(m.kv_heads) +
+         ") or is a multiple of them: tensor parallel splits the KV heads or copies each, never splits one";
+}
+
 bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }
 
 }  // namespace tierscope::model

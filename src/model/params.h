@@ -78,6 +78,9 @@ Errors validate(const Scenario& s);
 // Whether tensor parallel `tp` splits the model's attention: tp divides the query heads and, for GQA, divides
 // the KV heads or is a multiple of them (engines then keep a copy of each KV head on tp ÷ kv_heads GPUs).
 bool tp_splits_heads(const ModelArch& m, int tp);
+// The tensor parallel sizes tp_splits_heads allows, in words ("a divisor of the query heads (28) that divides
+// the KV heads (4) or is a multiple of them: …"): what a refused tp is told, by validate and by fit_layout.
+std::string tp_allowed_text(const ModelArch& m);
 
 // True for "preset", "model" and every registry key (a link's view keys are link/view_codec.h's).
 bool is_scenario_key(std::string_view key);

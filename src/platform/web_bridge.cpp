@@ -195,7 +195,7 @@ TS_EXPORT void ts_bridge_set_theme(int dark) {
 // it, and keyboard focus leaves the panels, so returning with Tab finds the schematic.
 TS_EXPORT void ts_bridge_canvas_focus(int focused) {
   if (!bridge::g_app || !bridge::g_platform) return;
-  if (focused == 0) bridge::g_app->canvas.blur_pending = true;
+  ui::canvas_focus(*bridge::g_app, focused != 0);
   bridge::g_platform->pacer.request();
 }
 

@@ -12,6 +12,7 @@
 
 #include "base/text.h"
 #include "evidence/card_check.h"
+#include "evidence/reports.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "render/palette.h"
@@ -128,9 +129,15 @@ void scenario_editor(Screen& app) {
   }
   record(app, "preset");
   para("Type a value and press Enter (or leave the field); every figure recomputes.", true);
-  const model::ParamGroup order[] = {model::ParamGroup::Workload, model::ParamGroup::Hardware, model::ParamGroup::Model};
+  // The layout (tp, dp, ep, redundant, the engine) right after the workload: comparing two layouts is what
+  // most readers come to the editor for.
+  const model::ParamGroup order[] = {model::ParamGroup::Workload, model::ParamGroup::Layout, model::ParamGroup::Hardware,
+                                     model::ParamGroup::Model};
   for (model::ParamGroup g : order) {
     if (!ImGui::TreeNodeEx(model::param_group_name(g), g == model::ParamGroup::Model ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    if (g == model::ParamGroup::Layout)
+      para("One serving instance's GPUs, split as tp × dp = gpus; how many such instances share the load is the Serve "
+           "panel's setting (instances).", true);
     if (ImGui::BeginTable("params", 3, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
@@ -267,7 +274,7 @@ void figures_panel(Screen& app) {
     para(label);
     ImGui::PopID();
     ImGui::TableNextColumn();
-    line(app, model::figure_value_text(f));
+    line(app, model::figure_text(f));  // the page's and the command line's words: "not computed" where it cannot run
   }
   ImGui::EndTable();
 }

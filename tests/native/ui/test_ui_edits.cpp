@@ -99,6 +99,44 @@ TEST_CASE("a refused value in the scenario editor is named on screen and changes
   }
 }
 
+TEST_CASE("the scenario editor has the layout's fields — dp typed in moves tp as set_param moves it, a tp the heads refuse is named with what is allowed") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const Frame& shown = fx.d.settle(fx.app);
+    for (const char* key : {"tp", "dp", "ep", "redundant"}) {
+      INFO(key);
+      CHECK(shown.has(field_row(fx.app, key)));
+    }
+    CHECK(shown.has("Serve panel's setting (instances)"));  // where the instances behind a router are set
+    // dp=2 on 4 GPUs: tp follows to 2 (tp × dp = gpus), and the editor says so.
+    ui::Screen ref;
+    app::init(ref);
+    model::Errors errors;
+    std::vector<app::Adjustment> moved;
+    REQUIRE(app::set_param(ref, "dp", "2", errors, &moved));
+    REQUIRE(moved.size() == 1);
+    CHECK(moved[0].field == "tp");
+    fx.type_into("dp", "2");
+    check_same_scenario(fx.app, ref);
+    const Frame& f = fx.d.settle(fx.app);
+    CHECK(f.has(field_row(fx.app, "dp")));
+    CHECK(f.has(field_row(fx.app, "tp")));
+    CHECK(f.has(moved[0].why));
+    // tp=3 splits no head count: refused, the message names tp and the sizes the heads allow.
+    const std::string before = model::scenario_to_hash(fx.app.scenario);
+    model::Errors refused;
+    REQUIRE_FALSE(app::set_param(ref, "tp", "3", refused));
+    REQUIRE(!refused.empty());
+    CHECK(refused.front().field == "tp");
+    CHECK(refused.front().allowed == model::tp_allowed_text(fx.app.scenario.model));
+    fx.type_into("tp", "3");
+    CHECK(model::scenario_to_hash(fx.app.scenario) == before);
+    CHECK(fx.d.settle(fx.app).has(refused.front().message()));
+    CHECK(fx.app.canvas.text_cut == 0);
+  }
+}
+
 TEST_CASE("a choice from a list in the scenario editor applies, as set_param applies it") {
   for (const ui_test::Viewport& vp : ui_test::kViewports) {
     INFO(vp.name);
