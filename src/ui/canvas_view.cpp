@@ -474,7 +474,8 @@ std::string layout_json(const Screen& app) {
   for (const layout::Label& l : L.labels) {
     w.object().str("text", l.text).key("box");
     rect_json(w, l.box);
-    px(w.key("width"), l.width).end();
+    px(w.key("width"), l.width);
+    px(w.key("px"), l.px).end();  // its font size
   }
   // Panel controls as drawn, and how many panel texts ran past their room (none should).
   w.end().object("controls");
@@ -484,7 +485,12 @@ std::string layout_json(const Screen& app) {
   }
   w.end().array("sections");
   for (const auto& section : app.canvas.sections) w.str(section);
-  w.end().integer("panelTextCut", app.canvas.text_cut).key("flight");
+  w.end().integer("panelTextCut", app.canvas.text_cut);
+  // How far the panels' area is scrolled, and how far it can be: [y, max] in CSS px.
+  w.array("panelScroll");
+  px(w, app.canvas.panel_scroll);
+  px(w, app.canvas.panel_scroll_max);
+  w.end().key("flight");
   const layout::Flight& f = L.flight;
   if (f.active) {
     w.object().str("from", anim::endpoint_key(f.from)).str("to", anim::endpoint_key(f.to));

@@ -260,12 +260,15 @@ void draw_panels(Screen& app) {
   app.canvas.sections.clear();
   app.canvas.text_cut = 0;
   toolbar(app, L);
+  app.canvas.panel_scroll = app.canvas.panel_scroll_max = 0;
   if (L.dock.w <= 0) return;
   // The area the layout reserved beside or below the schematic: the panels never cover it.
   ImGui::SetNextWindowPos(ImVec2(L.dock.x, L.dock.y));
   ImGui::SetNextWindowSize(ImVec2(L.dock.w, L.dock.h));
   ImGui::Begin("panels", nullptr, kFixed);
   sections(app, L.dock_side == layout::DockSide::Right && L.viewport.width >= layout::Options{}.dock_min_canvas);
+  app.canvas.panel_scroll = ImGui::GetScrollY();
+  app.canvas.panel_scroll_max = ImGui::GetScrollMaxY();
   ImGui::End();
 }
 

@@ -293,7 +293,7 @@ void help_panel(Screen& app) {
       {"Tab", "leave the canvas (Shift+Tab: the toolbar's buttons)"},
       {"Click or tap", "inspect a block, tier, layer row or the packet"},
       {"Drag sideways", "scrub through the path"},
-      {"Wheel · swipe", "scroll the page (the wheel scrolls a panel under it)"},
+      {"Wheel · swipe", "scroll the page (over a panel: the panel first, then the page)"},
   };
   para("Inside a panel the arrows move between its controls and Space or Enter uses one.", true);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingStretchProp)) {

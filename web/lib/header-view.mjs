@@ -87,10 +87,13 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     if (sel && selKey !== S.lastSelection) announce(`Selected ${sel.name}: ${sel.detail}`);
     S.lastSelection = selKey;
     // Values an edit moved along with the edited one (in the page or in the canvas's scenario panel).
+    // (A link's own, on the first state too.) It applies until the scenario changes again.
     if (st.adjustmentsSeq !== S.lastAdjustments) {
-      if (S.lastAdjustments !== null) notices.show(adjustmentNotice(st.adjustments));
+      const hash = st.scenarioHash;
+      if (S.lastAdjustments !== null || st.adjustmentsSeq > 0) notices.show(adjustmentNotice(st.adjustments), { until: (now) => now.scenarioHash !== hash });
       S.lastAdjustments = st.adjustmentsSeq;
     }
+    notices.prune(st);
     // A setup that cannot run says why, in the page's flow, for as long as it lasts.
     const why = st.feasible === false ? st.infeasible || 'the setup does not fit' : '';
     const whyKey = why && `${why}|${(st.fixes || []).map((f) => f.label).join('|')}`;

@@ -210,6 +210,31 @@ test('notices: one per source, folding after a while; messages can stay until di
   assert.equal(t.$('notices').querySelectorAll('.notice[data-key="gl"]').length, 1, 'the same key replaces');
 });
 
+test('notices do not pile up: a newer one of a source replaces the older, three at most, and a scenario\'s notice goes once the scenario changes', () => {
+  const t = setup();
+  const h = createHeader(t);
+  h.renderCatalog();
+  const box = t.$('notices');
+  const refused = (field) => ({ kind: 'refused', summary: `1 value was refused: ${field}.`, items: [{ field, code: 'out-of-range', text: field, allowed: '' }] });
+  // Two refused calls: the second replaces the first.
+  t.notices.show(refused('ctx'));
+  t.notices.show(refused('batch'));
+  assert.deepEqual(box.querySelectorAll('.notice.refused').map((n) => n.querySelector('[data-field]').dataset.field), ['batch']);
+  // Many sources at once: three show.
+  for (const key of ['a', 'b', 'c', 'd']) t.notices.show(refused(key), { key });
+  assert.equal(box.querySelectorAll('.notice').length, 3);
+  // What an edit moved applies to the scenario it was made on: the next change of scenario takes it away.
+  box.replaceChildren();
+  t.S.state = { ...t.S.state, adjustmentsSeq: 1, adjustments: [{ field: 'dp', from: '1', to: '2', why: 'tp × dp = gpus' }] };
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 1, 'a link\'s moves are said on the first state too');
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 1, 'it stays while the scenario does');
+  t.S.state = { ...t.S.state, scenarioHash: t.S.state.scenarioHash + '&ctx=4096' };
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 0, 'gone once the scenario changed');
+});
+
 test('tables: the figures table lists the app\'s figures; downloads are the app\'s bytes', () => {
   const t = setup();
   t.S.figures = createFigures(() => [{ id: 'a.b', label: 'Weights', text: '12.48 GB', formula: 'x', provenance: 'derived', feasible: true },
