@@ -164,7 +164,10 @@ std::string state_json(const App& app) {
   const int clients = std::max(1, app.scenario.work.batch);
   w.key("serveDefaults").object().integer("concurrency", clients).integer("requests", std::max(100, 10 * clients));
   w.integer("input", std::max(1, app.scenario.work.prompt)).integer("output", std::max(1, app.scenario.work.output)).end().key("compare");
-  if (app.comparing) w.object().str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
+  if (app.comparing) {
+    w.object().str("label", compare_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned));
+    w.str("now", compare_label(app.scenario)).end();
+  }
   else w.null();
   w.integer("ledgerLength", static_cast<long long>(app.ledger.entries.size())).array("panels");
   for (int i = 0; i < kPanelCount; ++i) {
