@@ -48,6 +48,9 @@ bool set_param_text(Scenario& s, const ParamDef& p, std::string_view text, Error
 bool set_param_number(Scenario& s, const ParamDef& p, double value, Error& err);
 // Canonical text (exact for doubles), the inverse of set_param_text.
 std::string get_param_text(const Scenario& s, const ParamDef& p);
+// What a field left at 0 stands for, to show in its place: the catalog's value for this GPU or host link
+// ("catalog: 141"), or the description's words ("each class's own"); empty where 0 is a value of its own.
+std::string param_zero_text(const Scenario& s, const ParamDef& p);
 // Numeric value for Real/Int/Enum (Enum: index); 0 for Text.
 double get_param_number(const Scenario& s, const ParamDef& p);
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p);

@@ -67,11 +67,15 @@ void param_row(Screen& app, const model::ParamDef& p) {
   } else {
     // The typed value applies when the field is left: Enter, a click elsewhere, or focus leaving the canvas
     // (ImGui hands the edited text back then). Esc restores the old value.
+    // A field at 0 that stands for another value (the catalog's HBM, each kernel class's own share) shows
+    // that value greyed in its place, not a bare "0"; left empty it stays 0.
+    const std::string zero = current == "0" ? model::param_zero_text(app.scenario, p) : std::string();
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s", current.c_str());
-    ImGui::InputText("##v", buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
-    if (ImGui::IsItemDeactivatedAfterEdit() && current != buf) {
-      set_param(app, p.key, buf, errors, &moved);
+    std::snprintf(buf, sizeof buf, "%s", zero.empty() ? current.c_str() : "");
+    ImGui::InputTextWithHint("##v", zero.c_str(), buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
+    const std::string typed = buf[0] == '\0' && !zero.empty() ? current : std::string(buf);
+    if (ImGui::IsItemDeactivatedAfterEdit() && current != typed) {
+      set_param(app, p.key, typed, errors, &moved);
       tried = true;
     }
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "codec/url_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -294,5 +295,35 @@ TEST_CASE("each panel's key opens it from the schematic with keyboard focus in i
     d.press(app, ImGuiKey_Escape);
     d.press(app, ImGuiKey_Escape);
     CHECK(std::find(app.canvas.sections.begin(), app.canvas.sections.end(), "help") == app.canvas.sections.end());
+  }
+}
+
+// The hardware fields at 0 stand for the catalog's values (the GPU's HBM and link, each kernel class's own
+// shares): the editor shows those, greyed in the field, never a bare "0" — and a value typed there applies.
+TEST_CASE("the scenario editor shows the catalog's value where a hardware field is 0") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const model::Hardware& hw = fx.app.scenario.hw;
+    REQUIRE(hw.hbm_gb == 0);
+    REQUIRE(hw.link_gbps == 0);
+    const std::pair<const char*, std::string> shown[] = {{"hbm_gb", "catalog: " + model::num(model::hbm_gb_per_gpu(hw))},
+                                                         {"link_gbps", "catalog: " + model::num(model::link_gbps(hw))},
+                                                         {"mbu", "each class's own"},
+                                                         {"mfu", "each class's own"}};
+    for (const auto& [key, text] : shown) {
+      INFO(key);
+      REQUIRE(fx.d.click_control(fx.app, std::string("param:") + key));  // scrolled into view
+      fx.d.press(fx.app, ImGuiKey_Escape);
+      const Frame& f = fx.d.settle(fx.app);
+      CHECK(f.has("| " + std::string(key) + " | { " + text + " }"));
+      CHECK_FALSE(f.has("| " + std::string(key) + " | { 0 }"));
+    }
+    CHECK(model::hbm_gb_per_gpu(hw) > 100);  // the catalog's B200, not 0
+    // Left as it was, the field stays 0; a value typed over the greyed one applies.
+    CHECK(fx.app.scenario.hw.hbm_gb == 0);
+    fx.type_into("hbm_gb", "141");
+    CHECK(fx.app.scenario.hw.hbm_gb == 141);
+    CHECK(fx.d.settle(fx.app).has("| hbm_gb | { 141 }"));
   }
 }

@@ -44,7 +44,10 @@ void check_scenario_editor(const ui::Screen& app, const Frame& f) {
                              p.group == model::ParamGroup::Hardware;
     if (p.kind == model::ParamKind::Text || !listed_open) continue;
     INFO("parameter " << p.key);
-    CHECK(f.has("| " + std::string(p.key) + " | { " + model::get_param_text(app.scenario, p) + " }"));
+    // (A field at 0 that stands for another value shows that value: param_zero_text.)
+    const std::string value = model::get_param_text(app.scenario, p);
+    const std::string zero = value == "0" ? model::param_zero_text(app.scenario, p) : std::string();
+    CHECK(f.has("| " + std::string(p.key) + " | { " + (zero.empty() ? value : zero) + " }"));
   }
 }
 
