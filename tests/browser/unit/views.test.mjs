@@ -388,6 +388,14 @@ test('figures table and walkthrough chips: each value says what it counts', asyn
   assert.equal(figureWithScope({ text: '202.8 GB', unit: 'B', scope: 'whole model' }), '202.8 GB (whole model)');
   assert.equal(figureWithScope({ text: '890 B/token', unit: 'B/token', scope: 'per token' }), '890 B/token', 'the unit says it already');
   assert.equal(scopeWords({ text: 'not computed', feasible: false, scope: 'per step' }), '');
+  // Inside a sentence, each "per X" the words after the number say already is left out (the walkthrough's
+  // decode step read "69.99 GB per GPU per step on each GPU per step" and "the 46.97 ms per step step").
+  const { chipText } = await import('../../../web/lib/figures.mjs');
+  assert.equal(chipText({ text: '69.99 GB', unit: 'B', scope: 'per GPU per step' }, ' on each GPU per step, '), '69.99 GB');
+  assert.equal(chipText({ text: '46.97 ms', unit: 's', scope: 'per step' }, ' step; kernels held'), '46.97 ms');
+  assert.equal(chipText({ text: '44.16 GB', unit: 'B', scope: 'per GPU per step' }, ' per step at this context'), '44.16 GB per GPU');
+  assert.equal(chipText({ text: '24.58 ms', unit: 's', scope: 'per step' }, ' of the '), '24.58 ms per step');
+  assert.equal(chipText({ text: '202.8 GB', unit: 'B', scope: 'whole model' }, ' for'), '202.8 GB (whole model)');
   const t = setup();
   const figs = [{ id: 'hbm.sessions', label: 'Sessions', text: '273 sessions', unit: 'sessions', scope: 'per instance', formula: 'f', provenance: 'derived' },
     { id: 'engram.table_bytes', label: 'Tables', text: '202.8 GB', unit: 'B', scope: 'whole model', formula: 'g', provenance: 'third-party' }];
