@@ -233,3 +233,35 @@ test('on a phone the Serve button brings its panel, below the canvas, into view'
   await served(page);
   assert.deepEqual(errors, []);
 });
+
+// The latency table keeps all its columns inside the panel: at 1440 px the Serve panel's column cut p99 off.
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test(`the latency table shows its p99 column whole at ${viewport.width}×${viewport.height}`, async () => {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    await page.goto(`${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:12`);
+    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    // (On a phone the panel is below the canvas, laid out once it nears the screen.)
+    await page.$eval('#serve-panel', (p) => p.scrollIntoView());
+    await served(page);
+    const cut = await page.evaluate(() => {
+      const panel = document.getElementById('serve-panel').getBoundingClientRect();
+      const out = [];
+      for (const c of document.querySelectorAll('.serve-latency th, .serve-latency td')) {
+        // Inside the panel, and inside every box around it that clips (the side column scrolls).
+        const r = c.getBoundingClientRect();
+        if (r.right > panel.right + 0.5 || r.left < panel.left - 0.5) out.push(`${c.textContent} ${Math.round(r.left)}–${Math.round(r.right)} beyond ${Math.round(panel.left)}–${Math.round(panel.right)}`);
+        for (let p = c.parentElement; p && p !== document.body; p = p.parentElement) {
+          if (getComputedStyle(p).overflowX === 'visible') continue;
+          const b = p.getBoundingClientRect();
+          if (r.right > b.right + 0.5) out.push(`${c.textContent} cut by ${p.className || p.tagName}`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(cut, []);
+    const p99 = await page.$eval('.serve-latency thead th:last-child', (t) => t.textContent);
+    assert.equal(p99, 'p99');
+    await page.close();
+  });
+}
