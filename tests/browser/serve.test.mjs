@@ -50,6 +50,12 @@ test('the frontier tab draws the command line\'s frontier of the same link, name
   const heads = await page.$$eval('#chart-table thead th', (t) => t.map((x) => x.textContent));
   assert.equal(heads[1], 'Pareto front');
   assert.equal(await page.$$eval('#chart-table tbody tr', (r) => r.length), fromCli.xs.length);
+  // Its workload is on screen under it (the requests' lengths and the node), not only in the SVG's description.
+  assert.equal(await page.isVisible('#chart-about'), true);
+  assert.match(await page.textContent('#chart-about'), /each point a replay of 2048\/256-token requests .* on one layout of .*B200/);
+  // The other charts have their axes and say nothing there.
+  await page.click('#chart-tab-roofline');
+  await page.waitForFunction(() => document.getElementById('chart-about').hidden);
   assert.deepEqual(errors, []);
 });
 
@@ -265,3 +271,25 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
     await page.close();
   });
 }
+
+// With A pinned the frontier is A's and B's on the same axes (it showed B alone), each replaying its own
+// requests, and it is the command line's chart of the same link; its workload line names both.
+test('the frontier honours the pinned A: both fronts, as the command line draws them for the link', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=chart-frontier`);
+  await frontierDrawn(page);
+  await page.click('#chart-pin');
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('output', '128').ok), true);
+  await page.waitForFunction(() => /[#&]output=128(&|$)/.test(location.hash) && /cmp=/.test(location.hash));
+  await page.waitForFunction(() => document.querySelectorAll('#chart-figure svg path.series-b').length > 0 &&
+    document.getElementById('chart-figure').getAttribute('aria-busy') !== 'true', null, { timeout: 30000 });
+  const hash = await page.evaluate(() => location.hash);
+  const inPage = await page.evaluate(() => window.tierscope.chart('frontier'));
+  const labels = inPage.lines.map((l) => l.label);
+  assert.ok(labels.includes('A: Pareto front') && labels.includes('B: Pareto front'), labels.join(' | '));
+  const fromCli = JSON.parse(execFileSync(CLI, ['chart', 'frontier', '--hash', hash, '--concurrency', '512', '--format', 'json'], { encoding: 'utf8' }));
+  sameChart(inPage, fromCli, 'frontier A and B');
+  const about = await page.textContent('#chart-about');
+  assert.match(about, /^A \(pinned\): .* 2048\/256-token requests .* B \(current\): .* 2048\/128-token requests/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

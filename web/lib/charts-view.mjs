@@ -183,6 +183,11 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     tableOf = null;
     renderTable();
     setText($('chart-command'), chart.command || '');
+    // The frontier's points are replays of one workload (the requests' lengths, the node): its description
+    // says which, under the chart, where the other charts' axes say what they show.
+    const about = $('chart-about');
+    about.hidden = k !== 'frontier' || !chart.description;
+    setText(about, about.hidden ? '' : chart.description);
     const t3 = perf.now();
     if (perf.mark) {
       perf.mark('tierscope-chart-end');
