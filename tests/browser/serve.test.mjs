@@ -293,3 +293,23 @@ test('the frontier honours the pinned A: both fronts, as the command line draws 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The node of the default preset holds two TP4 instances: the form has an instances field, whose hint says
+// so, and a value there replays that many instances behind the router (the link names it, the result says it).
+test('the Serve panel has an instances field: its hint names the node\'s instances, and a value replays them', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:8,requests:24`);
+  await served(page);
+  assert.equal(await page.$eval('label[for="serve-instances"]', (l) => l.textContent), 'Instances');
+  assert.equal(await page.$eval('#serve-instances', (i) => i.placeholder), '1 (the node holds 2)');
+  assert.equal((await page.evaluate(() => window.tierscope.serve())).summary.instances, 1);
+  await page.fill('#serve-instances', '2');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.instances === 2; }, null, { timeout: 20000 });
+  assert.match(await page.evaluate(() => location.hash), /serve=concurrency:8,requests:24,instances:2|serve=.*instances:2/);
+  // A refused count names the field and what is allowed.
+  await page.fill('#serve-instances', '0');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => /instances/.test(document.getElementById('notices')?.textContent || ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -10,12 +10,14 @@ import { fillSelect, setText } from './dom.mjs';
 import { serveRecord, serveStatus } from './panel-status.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
-// (budget, instances, rate, …) stay as the link gave them.
+// (budget, rate, …) stay as the link gave them.
 const FIELDS = [
   { id: 'serve-concurrency', name: 'concurrency' },
   { id: 'serve-requests', name: 'requests' },
   { id: 'serve-input', name: 'input' },
   { id: 'serve-output', name: 'output' },
+  // Identical instances behind one router: the node's others serve clients too (1 unless set).
+  { id: 'serve-instances', name: 'instances' },
   { id: 'serve-lengths', name: 'lengths' },
   { id: 'serve-prefill', name: 'prefill' },
   // The run's step the listed steps start at: later ones show the steady state, not the clients' ramp-up.
