@@ -313,3 +313,28 @@ test('the Serve panel has an instances field: its hint names the node\'s instanc
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// With A pinned, Serve replays A with the same settings too and shows A beside B, both named by their
+// layout (it showed B alone); without A there is no such table.
+test('with A pinned the Serve panel shows A beside B, each replayed with the same settings', async () => {
+  const link = `${env.site.url}#preset=v41-flash-8xb200&prompt=2048&output=128&cmp=v41-flash-8xb200&cmp_prompt=2048&cmp_output=256&view=serve&serve=concurrency:4,requests:12`;
+  const { page, errors } = await openApp(env.browser.context, link);
+  await served(page);
+  await page.waitForFunction(() => document.querySelectorAll('#serve-ab-rows tr').length > 0, null, { timeout: 20000 });
+  assert.equal(await page.isVisible('#serve-ab'), true);
+  assert.equal(await page.textContent('#serve-ab-caption'), 'A: DeepSeek V4.1 Flash · 8×B200 · two TP4 instances · B: DeepSeek V4.1 Flash · 8×B200 · two TP4 instances');
+  const rows = await page.$$eval('#serve-ab-rows tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+  assert.ok(rows.length >= 4, JSON.stringify(rows));
+  assert.ok(rows.some(([m]) => /p99/.test(m)));
+  // A's requests are twice as long: its end-to-end latency is not B's.
+  assert.ok(rows.some(([m, a, b]) => /E2E/.test(m) && a !== b), JSON.stringify(rows));
+  // B's own result is the replay of B (its setup line), as without A.
+  assert.match(await page.textContent('#serve-setup'), /./);
+  assert.deepEqual(errors, []);
+  await page.close();
+  // Without A: no A/B table.
+  const plain = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:12`);
+  await served(plain.page);
+  assert.equal(await plain.page.isVisible('#serve-ab'), false);
+  await plain.page.close();
+});
