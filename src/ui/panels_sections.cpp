@@ -41,13 +41,16 @@ std::string adjustments_text(const std::vector<Adjustment>& moved) {
   return s;
 }
 
-void param_row(Screen& app, const model::ParamDef& p) {
+// One field's row: its key, its value, its unit in a column of its own — or, with `unit_below` (a narrow
+// panel), under the key, so the value keeps the room it needs.
+void param_row(Screen& app, const model::ParamDef& p, bool unit_below) {
   ImGui::PushID(p.key);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::AlignTextToFramePadding();
   line(app, p.key);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", p.description, model::param_allowed(p).c_str());
+  if (unit_below && *p.unit) line(app, p.unit, true);
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string current = model::get_param_text(app.scenario, p);
@@ -85,9 +88,11 @@ void param_row(Screen& app, const model::ParamDef& p) {
     app.canvas.edit_error = errors.empty() ? "" : errors.front().message();
     app.canvas.edit_note = adjustments_text(moved);
   }
-  ImGui::TableNextColumn();
-  ImGui::AlignTextToFramePadding();
-  line(app, p.unit, true);
+  if (!unit_below) {
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    line(app, p.unit, true);
+  }
   if (app.canvas.edit_key == p.key && (!app.canvas.edit_error.empty() || !app.canvas.edit_note.empty())) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -142,12 +147,24 @@ void scenario_editor(Screen& app) {
     if (g == model::ParamGroup::Layout)
       para("One serving instance's GPUs, split as tp × dp = gpus; how many such instances share the load is the Serve "
            "panel's setting (instances).", true);
-    if (ImGui::BeginTable("params", 3, ImGuiTableFlags_SizingStretchProp)) {
+    // The key and unit columns are as wide as their longest words: where that leaves a value less than the
+    // largest context and a menu's arrow ("1048576" read "104857", "auto" read "autc" in the docked panel at
+    // 1440 px), each unit goes under its key instead.
+    float key_w = 0, unit_w = 0;
+    for (const model::ParamDef& p : model::params()) {
+      if (p.group != g || p.kind == model::ParamKind::Text) continue;
+      key_w = std::max(key_w, ImGui::CalcTextSize(p.key).x);
+      unit_w = std::max(unit_w, ImGui::CalcTextSize(p.unit).x);
+    }
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float value_w = ImGui::CalcTextSize("1048576").x + 2 * st.FramePadding.x + ImGui::GetFrameHeight();
+    const bool unit_below = key_w + unit_w + value_w + 4 * st.CellPadding.x + 2 * st.ItemSpacing.x > ImGui::GetContentRegionAvail().x;
+    if (ImGui::BeginTable("params", unit_below ? 2 : 3, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed);
+      if (!unit_below) ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed);
       for (const model::ParamDef& p : model::params())
-        if (p.group == g && p.kind != model::ParamKind::Text) param_row(app, p);
+        if (p.group == g && p.kind != model::ParamKind::Text) param_row(app, p, unit_below);
       ImGui::EndTable();
     }
     ImGui::TreePop();

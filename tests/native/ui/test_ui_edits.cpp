@@ -327,3 +327,25 @@ TEST_CASE("the scenario editor shows the catalog's value where a hardware field 
     CHECK(fx.d.settle(fx.app).has("| hbm_gb | { 141 }"));
   }
 }
+
+// Every field of the editor is wide enough for the value it holds ("1048576" read "104857", "auto" read "autc"
+// where the key and unit columns left the values too little room), at the desktop's and the phone's width.
+TEST_CASE("every scenario editor field shows its whole value") {
+  // (At 1440×900 the editor docks beside the schematic, in its narrowest column.)
+  for (const ui_test::Viewport& vp : {ui_test::kViewports[0], ui_test::kViewports[1], ui_test::Viewport{"laptop", 750, 598, false}}) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    for (const model::ParamDef& p : model::params()) {
+      if (p.group == model::ParamGroup::Model || p.kind == model::ParamKind::Text) continue;
+      INFO(p.key);
+      const ui::Control* c = ui_test::control(fx.app, std::string("param:") + p.key);
+      if (!c) continue;  // not in the editor's open groups
+      // The longest value the field is likely to hold: its own, or the largest context.
+      const std::string v = std::string(p.key) == "ctx" ? std::string("1048576") : model::get_param_text(fx.app.scenario, p);
+      // The text and the frame's padding, and for a menu its arrow.
+      const float arrow = p.kind == model::ParamKind::Enum ? ImGui::GetFrameHeight() : 0.0f;
+      const float need = ImGui::CalcTextSize(v.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x + arrow;
+      CHECK(c->rect.w >= need);
+    }
+  }
+}
