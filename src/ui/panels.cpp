@@ -156,7 +156,7 @@ void toolbar(Screen& app, const layout::Layout& L) {
   const int steps = app.state.steps;
   // The step as the link and state().step count it (from 0), as the page's status says it.
   std::string status = steps > 0 ? std::string(app.playback.playing ? "playing" : "READY") + " · step " +
-                                       std::to_string(app.state.step) + " of 0–" + std::to_string(steps - 1)
+                                       std::to_string(app.state.step) + " of steps 0–" + std::to_string(steps - 1)
                                  : "no steps for this model";
   // Panel buttons at the right end of the first line; the status only where it fits before them.
   const ImGuiStyle& st = ImGui::GetStyle();

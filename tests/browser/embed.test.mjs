@@ -38,7 +38,7 @@ test('the example docs page embeds two different presets, both running, in the c
   // The host page's buttons drive the first embed only, and its step events come back.
   await page.click('#flash-next');
   await a.waitForFunction(() => window.tierscope.state().step === 2);
-  await page.waitForFunction(() => /step 2 of 0–/.test(document.getElementById('flash-log').textContent));
+  await page.waitForFunction(() => /step 2 of steps 0–/.test(document.getElementById('flash-log').textContent));
   assert.equal((await stateIn(b)).step, sb.step, 'the other embed is untouched');
   await page.click('#flash-play');
   await a.waitForFunction(() => window.tierscope.state().playing);

@@ -60,7 +60,7 @@ function agrees(v, what) {
   assert.equal(v.ledgerPath, v.path, `${what}: the ledger lists the path`);
   assert.equal(v.ledgerCurrent, v.step, `${what}: the ledger marks the step`);
   // The number the link, seek() and state().step use (from 0), with the range it runs over.
-  assert.match(v.status, new RegExp(`step ${v.step} of 0–${v.steps - 1}`), `${what}: the status says the step`);
+  assert.match(v.status, new RegExp(`step ${v.step} of steps 0–${v.steps - 1}`), `${what}: the status says the step`);
   assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
   assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id], CATALOG.decodeTerms).title, `${what}: the walkthrough tells the path`);
   assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
@@ -325,7 +325,7 @@ test('ledger rows label their start and duration; step=1 in a link reads step 1 
   assert.match(v.at, /^at \d/);
   assert.match(v.dur, /^takes \d/);
   assert.ok(v.bytes === '—' || / per GPU$/.test(v.bytes), v.bytes);
-  for (const t of [v.status, v.pos, v.scrub]) assert.match(t, new RegExp(`step 1 of 0–${v.steps - 1}`));
+  for (const t of [v.status, v.pos, v.scrub]) assert.match(t, new RegExp(`step 1 of steps 0–${v.steps - 1}`));
   // Every row, not only the current one.
   const rows = await page.evaluate(() => {
     const seen = (n) => { const c = n.cloneNode(true); for (const x of c.querySelectorAll('.sr-only')) x.remove(); return c.textContent; };

@@ -168,7 +168,7 @@ test('header: counters, position and the caption are the app\'s text; a setup th
   assert.equal(t.$('c-global').textContent, '131,072 116.7 MB per GPU');
   assert.equal(t.$('c-engram').textContent, '6,144 so far');
   // The step as the link and state().step count it (from 0), with the range.
-  assert.equal(t.$('pb-pos').textContent, 'step 1 of 0–1 · 1.6 ms of 1.62 ms');
+  assert.equal(t.$('pb-pos').textContent, 'step 1 of steps 0–1 · 1.6 ms of 1.62 ms');
   assert.equal(t.$('entry-now').textContent, 'KV is read.');
   assert.equal(t.$('subtitle-model').textContent, 'DeepSeek V4.1 Flash');
   assert.equal(t.$('subtitle-layout').textContent, '8×B200 · two TP4 instances');
