@@ -47,6 +47,16 @@ Authoring authoring(const Builder& b, int first, int last) {
 
 std::string fmt_label(model::NumFormat f) { return model::format_info(f).label; }
 
+// The layers a decoder-only model runs every prompt token through, in its own terms: every layer, or all
+// but the last few, which the next entry runs on the prompt's end only ("93 of the 94 layers" read as if a
+// layer were missing).
+std::string decoder_only_span(const Builder& b, const LayerSet& full, int split) {
+  const int rest = b.m.layer_count - split;
+  if (rest <= 0) return "all " + N(b.m.layer_count) + " layers";
+  return "layers " + b.layer_list(full) + ", all but the last " + (rest == 1 ? std::string("one") : N(rest)) +
+         " (which run" + (rest == 1 ? "s" : "") + " on the prompt's end only, next)";
+}
+
 }  // namespace
 
 // [SECTION] prefill ----------------------------------------------------------------------------------
@@ -129,7 +139,7 @@ void build_prefill(Builder& b) {
                                       : " over the instance, ";
     e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(split) + " layers before the last KV source (the causal encoder): " +
                              FL(e.flop) + of_prompt + model::bound_name(t.prefill.full) + "."
-                       : "The " + N(P) + " prompt tokens run through " + N(split) + " of the " + N(t.layers) + " layers: " + FL(e.flop) +
+                       : "The " + N(P) + " prompt tokens run through " + decoder_only_span(b, full_layers, split) + ": " + FL(e.flop) +
                              of_prompt + model::bound_name(t.prefill.full) + ".";
   }
 

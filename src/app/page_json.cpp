@@ -441,12 +441,19 @@ std::string figures_view_json(const App& app, std::string_view ids) {
   return w.end().end().take();
 }
 
+std::string compare_label(const model::Scenario& s) {
+  // A preset's label is "model · its hardware as shipped": only the model's part is kept, the rest is read
+  // from the scenario as it is now.
+  const std::string name = model::scenario_label(s);
+  return name.substr(0, name.find(" · ")) + " · " + model::layout_label(s);
+}
+
 std::string compare_json(const App& app) {
   if (!app.comparing) return "null";
   JsonWriter w;
   w.object();
-  w.object("a").str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
-  w.object("b").str("label", model::scenario_label(app.scenario)).str("hash", model::scenario_to_hash(app.scenario)).end();
+  w.object("a").str("label", compare_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
+  w.object("b").str("label", compare_label(app.scenario)).str("hash", model::scenario_to_hash(app.scenario)).end();
   w.array("figures");
   const std::size_t n = std::min(app.figures.list.size(), app.pinned_figures.list.size());
   for (std::size_t i = 0; i < n; ++i) {

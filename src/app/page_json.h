@@ -55,6 +55,9 @@ std::string figures_view_json(const App& app, std::string_view ids = {});
 // The comparison for the page ("null" when nothing is pinned): A's and B's names, every figure's value in
 // both with B ÷ A, and both timelines of the path on screen.
 std::string compare_json(const App& app);
+// A compared scenario's name, computed from it each time so it never goes stale: the model's name, the
+// node's GPUs and how its instances fill it ("DeepSeek V4.1 Flash · 8×H200 · two TP4 instances").
+std::string compare_label(const model::Scenario& s);
 // A chart's series (model::chart_to_json) for `name` with the page's options as JSON text, or false with
 // errors naming the option. With `numbers`, the per-point arrays go there in binary (see chart_to_json).
 bool chart_json(const App& app, std::string_view name, std::string_view options, std::string& out, model::Errors& errors,

@@ -163,8 +163,15 @@ std::string state_json(const App& app) {
   // and output lengths, 10 × the clients as requests (at least 100).
   const int clients = std::max(1, app.scenario.work.batch);
   w.key("serveDefaults").object().integer("concurrency", clients).integer("requests", std::max(100, 10 * clients));
-  w.integer("input", std::max(1, app.scenario.work.prompt)).integer("output", std::max(1, app.scenario.work.output)).end().key("compare");
-  if (app.comparing) w.object().str("label", model::scenario_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned)).end();
+  w.integer("input", std::max(1, app.scenario.work.prompt)).integer("output", std::max(1, app.scenario.work.output));
+  // One instance unless the settings say more; the field's hint says how many the node holds, so a replay of
+  // one of them is not read as the node's.
+  const int on_node = std::max(1, model::node_gpus(app.scenario.hw) / std::max(1, app.scenario.hw.gpus));
+  w.str("instances", on_node > 1 ? "1 (the node holds " + std::to_string(on_node) + ")" : std::string("1")).end().key("compare");
+  if (app.comparing) {
+    w.object().str("label", compare_label(app.pinned)).str("hash", model::scenario_to_hash(app.pinned));
+    w.str("now", compare_label(app.scenario)).end();
+  }
   else w.null();
   w.integer("ledgerLength", static_cast<long long>(app.ledger.entries.size())).array("panels");
   for (int i = 0; i < kPanelCount; ++i) {

@@ -669,6 +669,11 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
     errors.insert(errors.end(), eb.begin(), eb.end());
     return false;
   }
+  pair_charts(ca, cb, kind, out);
+  return true;
+}
+
+void pair_charts(const Chart& ca, const Chart& cb, ChartKind kind, Chart& out) {
   Chart c = ca;
   c.title = ca.title + " · A and B";
   c.description = "A (pinned): " + ca.description + " B (current): " + cb.description;
@@ -731,7 +736,6 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
   c.command = "A: " + ca.command + " · B: " + cb.command;
   finish_axes(c);
   out = std::move(c);
-  return true;
 }
 
 }  // namespace tierscope::model

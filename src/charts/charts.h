@@ -123,6 +123,9 @@ bool make_chart(const Scenario& s, ChartKind kind, const ChartOptions& options, 
 // value wherever its scenario runs). Lines and marks of each, ids and labels prefixed "A: " / "B: " and
 // `series` set; bars of A then B; each scenario's own shading where it cannot run; axes covering both.
 bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const ChartOptions& options, Chart& out, Errors& errors);
+// Two charts of one kind as one: A's series then B's, each named "A: …" and "B: …", over both sets of x
+// values (make_chart_pair's second half; the frontier, computed by the serve room, pairs its own the same way).
+void pair_charts(const Chart& ca, const Chart& cb, ChartKind kind, Chart& out);
 
 // "8×B200, TP8" (", DP2", ", EP8" when the layout has them): the hardware and layout of one instance.
 std::string setup_text(const Scenario& s);

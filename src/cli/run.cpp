@@ -281,7 +281,8 @@ void cmd_chart(const Options& opt, const Scenario& s, ReadFile read_file, const 
     fo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
     Chart c;
     Errors errors;
-    if (!serve::frontier_chart(s, fo, c, errors)) {
+    // A link that pins A (cmp=…) draws A's front beside B's, as the page does.
+    if (!(link.compare ? serve::frontier_chart_pair(link.pinned, s, fo, c, errors) : serve::frontier_chart(s, fo, c, errors))) {
       report(o, errors, kExitInvalid);
       return;
     }

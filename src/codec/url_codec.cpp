@@ -78,9 +78,19 @@ bool named(std::span<const UrlPair> pairs, std::string_view key) {
   return false;
 }
 
+// The reason of the last move of `field` among `moves` (an edit's rule, or the layout fitted to the model).
+std::string last_why(const Adjustments& moves, std::string_view field) {
+  for (auto a = moves.rbegin(); a != moves.rend(); ++a)
+    if (a->field == field) return a->why;
+  return "";
+}
+
 // Completes a hand-written link: replays its keys over the preset as a person would set them (dependents
 // follow, as edit_param moves them), then sets the named keys again as the link gives them, so only fields
-// the link leaves out have moved. True when the result holds together; `moved` lists what followed.
+// the link leaves out have moved. The replay runs in the registry's order, so a layout may have followed a GPU
+// count before the link's own model keys arrived: it is then fitted to the model the link names
+// (fit_layout), and the named keys set once more. True when the result holds together; `moved` lists each
+// field that ended away from the preset's value, once, with the reason of its last move.
 bool complete_link(std::span<const UrlPair> pairs, const Scenario& preset, const Scenario& given, Scenario& out, Adjustments& moved) {
   Scenario s = preset;
   Adjustments all;
@@ -89,15 +99,22 @@ bool complete_link(std::span<const UrlPair> pairs, const Scenario& preset, const
     Error e;
     edit_param(s, def, get_param_text(given, def), all, e);
   }
-  for (const ParamDef& def : params()) {
-    if (!named(pairs, def.key)) continue;
-    Error e;
-    set_param_text(s, def, get_param_text(given, def), e);
+  const auto set_named = [&] {
+    for (const ParamDef& def : params()) {
+      if (!named(pairs, def.key)) continue;
+      Error e;
+      set_param_text(s, def, get_param_text(given, def), e);
+    }
+  };
+  set_named();
+  if (!validate(s).empty()) {
+    fit_layout(s, all);
+    set_named();
+    if (!validate(s).empty()) return false;
   }
-  if (!validate(s).empty()) return false;
-  for (const Adjustment& a : all) {
-    const ParamDef* def = find_param(a.field);
-    if (!named(pairs, a.field) && def && get_param_text(s, *def) == a.to) moved.push_back(a);
+  for (const ParamDef& def : params()) {
+    if (named(pairs, def.key) || param_equal(s, given, def)) continue;
+    moved.push_back({def.key, get_param_text(given, def), get_param_text(s, def), last_why(all, def.key)});
   }
   out = std::move(s);
   return true;

@@ -70,22 +70,88 @@ bool scenario_from_link(std::span<const UrlPair> pairs, Scenario& out, Errors& e
   return scenario_from_pairs(pairs, out, errors, &followed);
 }
 
-// The scenario from its pairs: a pair the model names as bad is dropped and the rest tried again, so each
-// bad key falls back to the preset's value alone.
+bool listed(std::span<const std::string_view> keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+bool names(std::span<const UrlPair> pairs, std::string_view key) {
+  return std::any_of(pairs.begin(), pairs.end(), [&](const UrlPair& p) { return p.key == key; });
+}
+std::string_view value_of(std::span<const UrlPair> pairs, std::string_view key) {
+  for (const UrlPair& p : pairs)
+    if (p.key == key) return p.value;
+  return {};
+}
+
+// What the reader is told moved: the codec's moves of fields the link leaves out, and each key the link named
+// that was derived again (its value as the link gave it → as derived), saying which refused key it follows.
+Adjustments rederived_moves(const Scenario& s, std::span<const UrlPair> pairs, std::span<const std::string_view> refused,
+                            std::span<const std::string_view> rederived, Adjustments moved) {
+  std::string because;
+  for (const std::string_view k : refused) because += (because.empty() ? "" : ", ") + std::string(k);
+  const auto follows = [&](const std::string& why) {
+    return "it follows " + because + ", which this link could not use" + (why.empty() ? "" : " (" + why + ")");
+  };
+  for (Adjustment& a : moved) {
+    if (!listed(rederived, a.field)) continue;
+    a.from = std::string(value_of(pairs, a.field));
+    a.why = follows(a.why);
+  }
+  for (const std::string_view k : rederived) {
+    const ParamDef* def = find_param(k);
+    const bool said = std::any_of(moved.begin(), moved.end(), [&](const Adjustment& a) { return a.field == k; });
+    if (!def || said || get_param_text(s, *def) == value_of(pairs, k)) continue;
+    moved.push_back({std::string(k), std::string(value_of(pairs, k)), get_param_text(s, *def), follows("")});
+  }
+  std::erase_if(moved, [](const Adjustment& a) { return a.from == a.to; });
+  return moved;
+}
+
+// The scenario from its pairs, key by key (the rule the README states): a key the model refuses is named and
+// falls back to the preset's value; a key the link names that follows a refused one (a `dp` beside a refused
+// `tp`: tp × dp = gpus) is derived again and said so in `followed`; every other key applies.
 Scenario scenario_tolerant(std::vector<UrlPair> pairs, Errors& errors, Adjustments& followed) {
-  for (int attempt = 0; attempt < 8; ++attempt) {
+  std::vector<std::string_view> refused, rederived;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    std::vector<UrlPair> active;
+    for (const UrlPair& p : pairs)
+      if (!listed(refused, p.key) && !listed(rederived, p.key)) active.push_back(p);
     Scenario next;
     Errors errs;
-    followed.clear();
-    if (scenario_from_link(pairs, next, errs, followed)) return next;
-    errors.insert(errors.end(), errs.begin(), errs.end());
-    const std::size_t n = pairs.size();
-    std::erase_if(pairs, [&](const UrlPair& p) {
-      for (const Error& e : errs)
-        if (e.field == p.key) return true;
-      return false;
-    });
-    if (pairs.size() == n) pairs.clear();  // an error no single key explains
+    Adjustments moved;
+    if (scenario_from_link(active, next, errs, moved)) {
+      followed = rederived_moves(next, pairs, refused, rederived, std::move(moved));
+      return next;
+    }
+    // A key the link names that the model refuses, alone or beside the others: named, and left out.
+    bool refused_one = false;
+    for (const Error& e : errs) {
+      if (!names(active, e.field)) continue;
+      errors.push_back(e);
+      if (!listed(refused, e.field)) refused.push_back(std::find_if(pairs.begin(), pairs.end(), [&](const UrlPair& p) { return p.key == e.field; })->key);
+      refused_one = true;
+    }
+    if (refused_one) continue;
+    // Only fields the link leaves out contradict the rest, and they cannot follow while keys the link names hold
+    // them: those keys follow too (a refused tp's dp), derived again.
+    bool released = false;
+    const auto release = [&](std::string_view of) {
+      for (const std::string_view f : param_followers(of)) {
+        const auto p = std::find_if(active.begin(), active.end(), [&](const UrlPair& q) { return q.key == f; });
+        if (p == active.end()) continue;
+        rederived.push_back(p->key);
+        released = true;
+      }
+    };
+    for (const Error& e : errs) release(e.field);
+    for (const std::string_view k : refused) release(k);
+    if (released) continue;
+    // Nothing the link names explains it (never seen: a guard): the preset and the model's name stand, and
+    // each other key is named as not fitting with the rest.
+    for (const UrlPair& p : active) {
+      if (p.key == "preset" || p.key == "model") continue;
+      errors.push_back(make_error(ErrorCode::Inconsistent, p.key, p.value, "a value that fits the link's other keys: " + errs.front().message()));
+      refused.push_back(p.key);
+    }
   }
   return default_scenario();
 }

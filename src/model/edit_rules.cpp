@@ -2,6 +2,8 @@
 // prefix hit above the prompt, tp × dp = gpus, a layout re-spread over a new GPU count), each move said
 // in words; and fitting a layout to a new model.
 #include <algorithm>
+#include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -83,8 +85,8 @@ void fit_layout(Scenario& s, Adjustments& moved) {
   }
   // Say why in the new model's terms, not the old layout's.
   const std::string gpus = std::to_string(s.hw.gpus) + (s.hw.gpus == 1 ? " GPU" : " GPUs");
-  std::string heads = "tp must divide q_heads (" + std::to_string(m.q_heads) + ")";
-  if (m.attn == AttnKind::MHA) heads += " and divide kv_heads (" + std::to_string(m.kv_heads) + ") or be a multiple of it";
+  std::string heads = "tp must be " + tp_allowed_text(m);
+  heads = heads.substr(0, heads.find(':'));  // the rule without its reason: the why that follows says what moved
   for (std::size_t i = first; i < moved.size(); ++i) {
     Adjustment& a = moved[i];
     if (a.field == "tp" || a.field == "dp") a.why = heads + "; tp × dp stays " + gpus;
@@ -103,6 +105,23 @@ HostLink node_host_link(GpuKind g) {
   return HostLink::Pcie5;
 }
 }  // namespace
+
+std::span<const std::string_view> param_followers(std::string_view key) {
+  // The rules below, as a table: what each edit moves (and what fit_layout moves to keep ep whole).
+  struct Followers {
+    std::string_view key;
+    std::array<std::string_view, 3> fields;
+    std::size_t count;
+  };
+  static constexpr Followers kFollowers[] = {
+      {"prompt", {"prefix_hit"}, 1}, {"prefix_hit", {"prompt"}, 1}, {"gpus", {"tp", "dp", "ep"}, 3},
+      {"tp", {"dp"}, 1},             {"dp", {"tp"}, 1},             {"ep", {"redundant"}, 1},
+      {"redundant", {"ep"}, 1},
+  };
+  for (const Followers& f : kFollowers)
+    if (f.key == key) return {f.fields.data(), f.count};
+  return {};
+}
 
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
   const std::int32_t old_gpus = s.hw.gpus;

@@ -414,6 +414,25 @@ const ParamDef* find_param(std::string_view key) {
   return nullptr;
 }
 
+std::string param_zero_text(const Scenario& s, const ParamDef& p) {
+  // The catalog's hardware values, as the model reads them where the field is 0 (scenario.h).
+  const Hardware& hw = s.hw;
+  const std::string_view k = p.key;
+  if (k == "hbm_gb") return "catalog: " + num(hbm_gb_per_gpu(hw));
+  if (k == "hbm_tbps") return "catalog: " + num(hbm_tbps_per_gpu(hw));
+  if (k == "link_gbps") return "catalog: " + num(link_gbps(hw));
+  if (k == "link_domain") return "catalog: " + num(link_domain(hw));
+  if (k == "node_gpus") return "catalog: " + num(node_gpus(hw));
+  if (k == "host_gbps") return "catalog: " + num(host_gbps(hw));
+  if (k == "host_lat_us") return "catalog: " + num(host_lat_us(hw));
+  // Otherwise the description's own words for 0, where it has them ("(0 = each class's own)").
+  const std::string_view d = p.description;
+  const std::size_t at = d.find("0 = ");
+  if (at == std::string_view::npos || (at > 0 && d[at - 1] != '(' && d[at - 1] != ' ')) return "";
+  const std::size_t end = d.find(')', at);
+  return std::string(d.substr(at + 4, end == std::string_view::npos ? std::string_view::npos : end - at - 4));
+}
+
 std::string param_allowed(const ParamDef& p) {
   std::string s;
   switch (p.kind) {
@@ -542,6 +561,13 @@ bool tp_splits_heads(const ModelArch& m, int tp) {
   if (m.attn != AttnKind::MHA || m.kv_heads < 1) return true;
   // Engines split KV heads over tp, or replicate each head on tp ÷ kv_heads GPUs when tp is wider.
   return tp <= m.kv_heads ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
+}
+
+std::string tp_allowed_text(const ModelArch& m) {
+  const std::string q = "a divisor of the query heads (" + std::to_string(m.q_heads) + ")";
+  if (m.attn != AttnKind::MHA || m.kv_heads < 1) return q;
+  return q + " that divides the KV heads (" + std::to_string(m.kv_heads) +
+         ") or is a multiple of them: tensor parallel splits the KV heads or copies each, never splits one";
 }
 
 bool is_scenario_key(std::string_view key) { return key == "preset" || key == "model" || find_param(key) != nullptr; }

@@ -48,6 +48,9 @@ bool set_param_text(Scenario& s, const ParamDef& p, std::string_view text, Error
 bool set_param_number(Scenario& s, const ParamDef& p, double value, Error& err);
 // Canonical text (exact for doubles), the inverse of set_param_text.
 std::string get_param_text(const Scenario& s, const ParamDef& p);
+// What a field left at 0 stands for, to show in its place: the catalog's value for this GPU or host link
+// ("catalog: 141"), or the description's words ("each class's own"); empty where 0 is a value of its own.
+std::string param_zero_text(const Scenario& s, const ParamDef& p);
 // Numeric value for Real/Int/Enum (Enum: index); 0 for Text.
 double get_param_number(const Scenario& s, const ParamDef& p);
 bool param_equal(const Scenario& a, const Scenario& b, const ParamDef& p);
@@ -69,12 +72,19 @@ bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustmen
 // over the same GPUs, in the style the layout had (all TP, all data-parallel, or mixed), as edit_param
 // does when `gpus` changes; each move is reported. Nothing moves when the layout already fits.
 void fit_layout(Scenario& s, Adjustments& moved);
+// The fields edit_param (or fit_layout) may move when `key` is set: tp → dp, gpus → tp, dp and ep, prompt →
+// prefix_hit, … (empty for a key nothing follows). A link that names one of them beside a refused `key` has it
+// derived again rather than kept (link/view_codec.h).
+std::span<const std::string_view> param_followers(std::string_view key);
 
 // Cross-field checks (each value alone may be in range but together contradict). Empty when valid.
 Errors validate(const Scenario& s);
 // Whether tensor parallel `tp` splits the model's attention: tp divides the query heads and, for GQA, divides
 // the KV heads or is a multiple of them (engines then keep a copy of each KV head on tp ÷ kv_heads GPUs).
 bool tp_splits_heads(const ModelArch& m, int tp);
+// The tensor parallel sizes tp_splits_heads allows, in words ("a divisor of the query heads (28) that divides
+// the KV heads (4) or is a multiple of them: …"): what a refused tp is told, by validate and by fit_layout.
+std::string tp_allowed_text(const ModelArch& m);
 
 // True for "preset", "model" and every registry key (a link's view keys are link/view_codec.h's).
 bool is_scenario_key(std::string_view key);

@@ -111,7 +111,7 @@ double compute_pflops_per_gpu(const Hardware& hw) {
 // ---------------------------------------------------------------------------------------------
 constexpr int kModes = static_cast<int>(LayerMode::Count);
 static const char kModeLetters[] = {'D', 'F', 'I', 'U', 'S', 'L', 'C'};
-static const char* const kModeNames[] = {"Dense", "Full", "Reindex", "Reuse", "SWA-only", "Linear", "Chunked"};
+static const char* const kModeNames[] = {"Dense attention", "Full", "Reindex", "Reuse", "SWA-only", "Linear", "Chunked"};
 static_assert(sizeof kModeLetters == kModes && sizeof kModeNames / sizeof kModeNames[0] == kModes);
 
 char layer_mode_letter(LayerMode m) { return kModeLetters[static_cast<int>(m) % kModes]; }

@@ -98,6 +98,8 @@ Errors validate(const Scenario& s) {
   // The parallel layout must cover the GPUs and divide what it shards.
   const Parallel& p = s.par;
   const Hardware& hw = s.hw;
+  // The heads first: a tp that cannot split the model is the reason to give, whatever dp is.
+  if (!tp_splits_heads(m, p.tp)) add(e, "tp", str(p.tp), tp_allowed_text(m));
   if (static_cast<long long>(p.tp) * p.dp != hw.gpus)
     add(e, "tp", "tp × dp = " + str(p.tp) + " × " + str(p.dp), "tp × dp = gpus (" + str(hw.gpus) + ")");
   if (hw.gpus % p.ep != 0) add(e, "ep", str(p.ep), "a divisor of gpus (" + str(hw.gpus) + ")");
@@ -106,10 +108,6 @@ Errors validate(const Scenario& s) {
         "a divisor of the expert slots (" + str(m.experts + p.redundant) + " = experts + redundant): each rank holds whole experts");
   if (m.experts == 0 && p.redundant != 0) add(e, "redundant", str(p.redundant), "0 for a model without routed experts");
   if (m.experts == 0 && p.ep != 1) add(e, "ep", str(p.ep), "1 for a model without routed experts");
-  if (m.q_heads % p.tp != 0) add(e, "tp", str(p.tp), "a divisor of q_heads (" + str(m.q_heads) + ")");
-  else if (!tp_splits_heads(m, p.tp))
-    add(e, "tp", str(p.tp),
-        "a divisor or a multiple of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits the KV heads or copies each, never splits one");
   return e;
 }
 

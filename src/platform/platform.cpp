@@ -97,19 +97,30 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void* user) {
 }  // namespace
 #endif
 
-bool claims_wheel(float x, float y, float dx, float dy) {
-  const ImGuiContext* g = ImGui::GetCurrentContext();
-  if (!g) return false;
-  // The front-most panel window under the point (the schematic itself is no window).
-  const ImGuiWindow* hit = nullptr;
-  for (int i = g->Windows.Size - 1; i >= 0 && !hit; --i) {
-    const ImGuiWindow* w = g->Windows[i];
+namespace {
+
+// The front-most window under a canvas point in the last drawn frame (a panel, the toolbar, an open list; the
+// schematic itself is no window), or nullptr.
+ImGuiWindow* window_under(float x, float y) {
+  ImGuiContext* g = ImGui::GetCurrentContext();
+  if (!g) return nullptr;
+  for (int i = g->Windows.Size - 1; i >= 0; --i) {
+    ImGuiWindow* w = g->Windows[i];
     if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_NoMouseInputs | ImGuiWindowFlags_Tooltip))) continue;
-    if (w->OuterRectClipped.Contains(ImVec2(x, y))) hit = w;
+    if (w->OuterRectClipped.Contains(ImVec2(x, y))) return w;
   }
+  return nullptr;
+}
+
+// Where a window's scroll is heading: a scroll asked for since the last frame, else where it is.
+float scroll_y_now(const ImGuiWindow* w) { return w->ScrollTarget.y < FLT_MAX ? w->ScrollTarget.y : w->Scroll.y; }
+
+}  // namespace
+
+bool claims_wheel(float x, float y, float dx, float dy) {
   // ImGui scrolls the first window up the chain of child windows that can scroll with the wheel; it keeps
   // the wheel only while that window has room to move in the wheel's direction (at its end the page scrolls).
-  for (const ImGuiWindow* w = hit; w; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr) {
+  for (const ImGuiWindow* w = window_under(x, y); w; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr) {
     if (w->Flags & ImGuiWindowFlags_NoScrollWithMouse) continue;
     const bool room_y = (dy > 0 && w->Scroll.y < w->ScrollMax.y - 0.5f) || (dy < 0 && w->Scroll.y > 0.5f);
     const bool room_x = (dx > 0 && w->Scroll.x < w->ScrollMax.x - 0.5f) || (dx < 0 && w->Scroll.x > 0.5f);
@@ -117,6 +128,33 @@ bool claims_wheel(float x, float y, float dx, float dy) {
     if (w->ScrollMax.y > 0 || w->ScrollMax.x > 0) return false;  // this window scrolls, but not that way
   }
   return false;
+}
+
+bool window_at(float x, float y) { return window_under(x, y) != nullptr; }
+
+bool scroll_panel(float x, float y, float dy) {
+  // As the wheel: the first window up the chain that can still move that way takes the whole move, clamped at
+  // its end, and it follows the finger pixel for pixel.
+  for (ImGuiWindow* w = window_under(x, y); w; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr) {
+    if (w->Flags & ImGuiWindowFlags_NoScrollWithMouse) continue;
+    const float from = scroll_y_now(w), to = std::clamp(from + dy, 0.0f, w->ScrollMax.y);
+    if (std::fabs(to - from) >= 0.5f) {
+      ImGui::SetScrollY(w, to);
+      return true;
+    }
+    if (w->ScrollMax.y > 0) return false;  // this window scrolls, but is at its end that way
+  }
+  return false;
+}
+
+void tap(float x, float y) {
+  // As pump_events gives a finger's tap: the position, the press and the lift, then no pointer (no hover).
+  ImGuiIO& io = ImGui::GetIO();
+  io.AddMouseSourceEvent(ImGuiMouseSource_TouchScreen);
+  io.AddMousePosEvent(x, y);
+  io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
+  io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
+  io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
 }
 
 bool init_sdl() {

@@ -60,6 +60,15 @@ bool pump_events(Platform& p, bool& quit);
 // still scroll that way (from the last drawn frame). Otherwise the page scrolls.
 bool claims_wheel(float x, float y, float dx, float dy);
 
+// A touch that starts on the panels is theirs, not SDL's (web_bridge.js): whether a window (a panel, the
+// toolbar, an open list) lies under canvas point (x, y) in the last drawn frame; a finger's vertical move of
+// `dy` CSS px scrolls the panel under it (positive: the finger went up, the text moves up) while it can still
+// scroll that way, and says whether it did (otherwise the page scrolls); a tap reaches the control under it,
+// pressed and lifted at once, so a swipe that starts on a field never opens it.
+bool window_at(float x, float y);
+bool scroll_panel(float x, float y, float dy);
+void tap(float x, float y);
+
 // True while Dear ImGui still holds input it has not processed (it takes one change per key or button a
 // frame): the loop keeps drawing until the queue is empty.
 bool input_queued();

@@ -23,6 +23,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -195,7 +196,7 @@ TS_EXPORT void ts_bridge_set_theme(int dark) {
 // it, and keyboard focus leaves the panels, so returning with Tab finds the schematic.
 TS_EXPORT void ts_bridge_canvas_focus(int focused) {
   if (!bridge::g_app || !bridge::g_platform) return;
-  if (focused == 0) bridge::g_app->canvas.blur_pending = true;
+  ui::canvas_focus(*bridge::g_app, focused != 0);
   bridge::g_platform->pacer.request();
 }
 
@@ -235,6 +236,20 @@ TS_EXPORT void ts_bridge_pointer(int phase) {
   bridge::g_app->canvas.press_cancelled = phase == 1;
   bridge::g_platform->touch_cancelled = phase == 1;
   bridge::g_platform->pacer.request();
+}
+
+// A touch on the canvas's panels (web_bridge.js takes those from SDL), at canvas point (x, y) in CSS px:
+// phase 0 its start (1 when a panel, the toolbar or an open list is under it: the touch is the panels'), 1 a
+// vertical move of `dy` px (1 when the panel scrolled with it; 0: the page scrolls), 2 a tap (pressed and
+// lifted there at once).
+TS_EXPORT int ts_bridge_touch(int phase, float x, float y, float dy) {
+  if (!bridge::g_platform || !std::isfinite(x) || !std::isfinite(y) || !std::isfinite(dy)) return 0;
+  int taken = 0;
+  if (phase == 0) taken = platform::window_at(x, y) ? 1 : 0;
+  else if (phase == 1) taken = platform::scroll_panel(x, y, dy) ? 1 : 0;
+  else if (phase == 2) platform::tap(x, y);
+  if (phase != 0) bridge::g_platform->pacer.request();
+  return taken;
 }
 
 // A panel of the canvas opened from the page's keyboard toolbar ("scenario", "modes", "card", "figures",

@@ -59,6 +59,64 @@ mergeInto(LibraryManager.library, {
   ts_js_watch_canvas: function () {
     var canvas = Module['canvas'];
     if (!canvas) return;
+    // A touch that starts on the canvas's panels (a panel, the toolbar, an open list) is theirs, not SDL's:
+    // listeners in the capture phase on the canvas's frame stop it before it reaches the canvas. A tap reaches
+    // the control under it, pressed and lifted at once (a swipe that starts on a field never opens it, so a
+    // phone's keyboard stays down); a vertical swipe scrolls the panel under the finger while it can scroll
+    // that way, then the page by the rest of the swipe. When the panel cannot move that way at the swipe's
+    // start, the swipe is the page's own scroll (touch-action: pan-y). Touches on the schematic stay SDL's.
+    var panelTouch = function (canvas) {
+      var call = function (phase, x, y, dy) {
+        var f = Module['_ts_bridge_touch'];
+        return typeof f === 'function' ? f(phase, x, y, dy) : 0;
+      };
+      var at = function (t) {
+        var r = canvas['getBoundingClientRect']();
+        return [t['clientX'] - r['left'], t['clientY'] - r['top']];
+      };
+      var g = null;  // the panels' touch: where it started, where it is, and who scrolls (0 undecided, 1 the panel, 2 the page)
+      var frame = canvas['parentElement'];
+      frame['addEventListener']('touchstart', function (e) {
+        g = null;
+        if (e['target'] !== canvas || e['touches']['length'] !== 1) return;
+        var p = at(e['touches'][0]);
+        if (!call(0, p[0], p[1], 0)) return;
+        g = { x0: p[0], y0: p[1], y: p[1], moved: false, who: 0 };
+        e['stopPropagation']();
+      }, { 'capture': true, 'passive': true });
+      frame['addEventListener']('touchmove', function (e) {
+        if (!g || e['target'] !== canvas) return;
+        e['stopPropagation']();
+        var p = at(e['touches'][0]);
+        if (!g.moved && Math.abs(p[0] - g.x0) < 6 && Math.abs(p[1] - g.y0) < 6) return;
+        var dy = g.y - p[1];
+        g.y = p[1];
+        g.moved = true;
+        if (g.who === 2) return;
+        if (call(1, g.x0, g.y0, dy)) {
+          g.who = 1;
+        } else if (g.who === 1) {
+          window['scrollBy'](0, dy);  // the panel is at its end: the rest of the swipe moves the page
+        } else {
+          g.who = 2;  // the page's scroll, as over the schematic
+          return;
+        }
+        if (e['cancelable']) e['preventDefault']();
+      }, { 'capture': true, 'passive': false });
+      frame['addEventListener']('touchend', function (e) {
+        if (!g || e['target'] !== canvas) return;
+        e['stopPropagation']();
+        if (!g.moved) call(2, g.x0, g.y0, 0);
+        // No mouse events emulated after it (SDL cancels every touchend it sees for the same reason).
+        if (e['cancelable']) e['preventDefault']();
+        g = null;
+      }, { 'capture': true, 'passive': false });
+      frame['addEventListener']('touchcancel', function (e) {
+        if (!g || e['target'] !== canvas) return;
+        e['stopPropagation']();
+        g = null;
+      }, true);
+    };
     var notify = function () {
       var f = Module['_ts_bridge_canvas_resized'];
       if (typeof f === 'function') f();
@@ -110,6 +168,7 @@ mergeInto(LibraryManager.library, {
     if (canvas['parentElement']) {
       canvas['parentElement']['addEventListener']('touchend', quiet, true);
       canvas['parentElement']['addEventListener']('touchcancel', quiet, true);
+      panelTouch(canvas);
     }
     proxy['addEventListener']('input', function () {
       var f = Module['_ts_bridge_text_replace'], v = String(proxy['value']);

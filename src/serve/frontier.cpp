@@ -383,6 +383,18 @@ double front_at(const std::vector<FrontPoint>& front, double tps_user) {
   return 0.0;
 }
 
+namespace {
+// Both axes over the points and the marks (the measured runs may lie beyond every replay).
+void frontier_axes(model::Chart& c, double xlo, double xhi, double ylo, double yhi) {
+  for (const model::ChartMark& m : c.marks) {
+    if (!(m.x > 0) || !(m.y > 0)) continue;
+    xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x), ylo = std::min(ylo, m.y), yhi = std::max(yhi, m.y);
+  }
+  model::axis_ticks(c.x, xlo, xhi);
+  model::axis_ticks(c.y, ylo, yhi);
+}
+}  // namespace
+
 bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
   const int input = o.input > 0 ? o.input : std::max(1, s.work.prompt);
   const int output = o.output > 0 ? o.output : std::max(2, s.work.output);
@@ -453,13 +465,7 @@ bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::C
   }
   c.lines.insert(c.lines.begin(), std::move(front));
   measured_marks(s, c);
-  double xlo = c.xs.front(), xhi = c.xs.back(), ylo = *std::min_element(ys.begin(), ys.end()), yhi = *std::max_element(ys.begin(), ys.end());
-  for (const model::ChartMark& m : c.marks) {
-    if (!(m.x > 0) || !(m.y > 0)) continue;
-    xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x), ylo = std::min(ylo, m.y), yhi = std::max(yhi, m.y);
-  }
-  model::axis_ticks(c.x, xlo, xhi);
-  model::axis_ticks(c.y, ylo, yhi);
+  frontier_axes(c, c.xs.front(), c.xs.back(), *std::min_element(ys.begin(), ys.end()), *std::max_element(ys.begin(), ys.end()));
   c.description = "Output tokens per second per GPU against tokens per second per user, each point a replay of " + std::to_string(input) + "/" +
                   std::to_string(output) + "-token requests (±20 %) at one concurrency on one layout of " + model::setup_text(s) +
                   (o.max_concurrency > 0 ? " (concurrencies up to " + std::to_string(o.max_concurrency) + "; without --concurrency, up to what each layout's HBM holds)" : std::string()) +
@@ -469,6 +475,29 @@ bool frontier_chart(const model::Scenario& s, const FrontierOptions& o, model::C
                   model::human(xs[f.back()], "tokens/s") + " per user at " + model::human(ys[f.back()], "tokens/s") + " per GPU.";
   c.command = "tierscope chart frontier" + (o.max_concurrency > 0 ? " --concurrency " + std::to_string(o.max_concurrency) : std::string()) + " --format json";
   out = std::move(c);
+  return true;
+}
+
+bool frontier_chart_pair(const model::Scenario& a, const model::Scenario& b, const FrontierOptions& o, model::Chart& out, model::Errors& errors) {
+  model::Chart ca, cb;
+  model::Errors ea, eb;
+  const bool oka = frontier_chart(a, o, ca, ea);
+  const bool okb = frontier_chart(b, o, cb, eb);
+  if (!oka || !okb) {
+    for (model::Error& e : ea) e.field = "A: " + e.field;
+    for (model::Error& e : eb) e.field = "B: " + e.field;
+    errors.insert(errors.end(), ea.begin(), ea.end());
+    errors.insert(errors.end(), eb.begin(), eb.end());
+    return false;
+  }
+  model::pair_charts(ca, cb, model::ChartKind::Frontier, out);
+  // Each front's own workload: A's and B's requests may differ (their prompts and outputs are their own).
+  out.description = "A (pinned): " + ca.description + " B (current): " + cb.description;
+  double ylo = std::numeric_limits<double>::infinity(), yhi = -ylo;
+  for (const model::ChartLine& l : out.lines)
+    for (const double y : l.y)
+      if (y > 0) ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+  frontier_axes(out, out.xs.front(), out.xs.back(), ylo, yhi);
   return true;
 }
 

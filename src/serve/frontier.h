@@ -68,6 +68,9 @@ double front_at(const std::vector<FrontPoint>& front, double tps_user);
 
 // Fills `out` (kind Frontier). False with errors when no layout of the scenario can run.
 bool frontier_chart(const model::Scenario& s, const FrontierOptions& options, model::Chart& out, model::Errors& errors);
+// While a scenario is pinned: the frontiers of A and B on the same axes, A's lines then B's, each named
+// "A: …" and "B: …" (model::pair_charts), each replayed with its own requests. An error names its side.
+bool frontier_chart_pair(const model::Scenario& a, const model::Scenario& b, const FrontierOptions& o, model::Chart& out, model::Errors& errors);
 
 // The front of (x, y) points where more of both is better: indices of the points no other point beats on
 // both, in increasing x.

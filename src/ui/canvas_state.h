@@ -33,6 +33,8 @@ struct CanvasState {
   int focus_request = kNoSection;  // move keyboard focus into this panel section on the next frame
   int scroll_request = kNoSection; // scroll this section into view (opened from the toolbar)
   bool blur_pending = false;     // the canvas lost focus: leave the field being edited (it applies) and the panels
+  float panel_scroll = 0, panel_scroll_max = 0;  // the panels' area: how far it is scrolled, and how far it can be
+  bool focus_pending = false;    // the canvas gained focus: the keys go to the schematic, not to a panel
   bool dark = true;           // the page's colour scheme
   bool reduced_motion = false;
   bool host_playback = false; // the page shows playback and status itself (set through the bridge)

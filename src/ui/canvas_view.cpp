@@ -19,6 +19,7 @@
 #include "base/hash.h"
 #include "base/json_writer.h"
 #include "base/text.h"
+#include "evidence/reports.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -268,7 +269,7 @@ std::string target_detail(const Screen& app, CanvasTarget t, const Item* it) {
       const model::FigureId id = primary_figure(o);
       if (id != model::FigureId::Count) {
         const model::Figure& f = app.figures[id];
-        s += "; " + std::string(f.label) + ": " + model::figure_value_text(f);
+        s += "; " + std::string(f.label) + ": " + model::figure_text(f);
       }
       return s;
     }
@@ -369,6 +370,11 @@ std::uint64_t view_signature(const Screen& app) {
   return model::hash_bytes(v, sizeof v, app.revision);
 }
 
+void canvas_focus(Screen& app, bool focused) {
+  if (focused) app.canvas.focus_pending = true;
+  else app.canvas.blur_pending = true;
+}
+
 bool canvas_frame(Screen& app, float css_w, float css_h) {
   CanvasState& c = app.canvas;
   if (c.blur_pending) {
@@ -377,6 +383,12 @@ bool canvas_frame(Screen& app, float css_w, float css_h) {
     c.blur_pending = false;
     ImGui::ClearActiveID();
     ImGui::SetWindowFocus(nullptr);
+  }
+  if (c.focus_pending) {
+    // A panel asked for the keys in the same breath (a toolbar button's Enter) keeps them: its request is
+    // served after this, when the panels draw.
+    c.focus_pending = false;
+    if (!ImGui::GetIO().WantTextInput) ImGui::SetWindowFocus(nullptr);
   }
   if (c.scene_revision != app.revision) {
     c.scene = layout::make_scene(app.scenario, app.figures, app.ledger);
@@ -462,7 +474,8 @@ std::string layout_json(const Screen& app) {
   for (const layout::Label& l : L.labels) {
     w.object().str("text", l.text).key("box");
     rect_json(w, l.box);
-    px(w.key("width"), l.width).end();
+    px(w.key("width"), l.width);
+    px(w.key("px"), l.px).end();  // its font size
   }
   // Panel controls as drawn, and how many panel texts ran past their room (none should).
   w.end().object("controls");
@@ -472,7 +485,12 @@ std::string layout_json(const Screen& app) {
   }
   w.end().array("sections");
   for (const auto& section : app.canvas.sections) w.str(section);
-  w.end().integer("panelTextCut", app.canvas.text_cut).key("flight");
+  w.end().integer("panelTextCut", app.canvas.text_cut);
+  // How far the panels' area is scrolled, and how far it can be: [y, max] in CSS px.
+  w.array("panelScroll");
+  px(w, app.canvas.panel_scroll);
+  px(w, app.canvas.panel_scroll_max);
+  w.end().key("flight");
   const layout::Flight& f = L.flight;
   if (f.active) {
     w.object().str("from", anim::endpoint_key(f.from)).str("to", anim::endpoint_key(f.to));

@@ -36,6 +36,12 @@ void select_target(Screen& app, app::CanvasTarget t);
 // key does.
 void focus_section(Screen& app, int section);
 
+// The canvas element gained (true) or lost (false) keyboard focus, as the page tells it. Gained: the keys go to
+// the schematic, whatever window ImGui last focused (on a wide canvas the docked panels draw from the first
+// frame, and ImGui's focus falls to them). Lost: the field being edited is left, which applies it, and the
+// panels give the keys back, so returning with Tab finds the schematic.
+void canvas_focus(Screen& app, bool focused);
+
 // What the canvas shows beyond ImGui's output (selection, hover, the app's revision): the frame pacer
 // mixes it into its "did anything change" hash.
 std::uint64_t view_signature(const Screen& app);

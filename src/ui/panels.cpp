@@ -156,7 +156,7 @@ void toolbar(Screen& app, const layout::Layout& L) {
   const int steps = app.state.steps;
   // The step as the link and state().step count it (from 0), as the page's status says it.
   std::string status = steps > 0 ? std::string(app.playback.playing ? "playing" : "READY") + " · step " +
-                                       std::to_string(app.state.step) + " of 0–" + std::to_string(steps - 1)
+                                       std::to_string(app.state.step) + " of steps 0–" + std::to_string(steps - 1)
                                  : "no steps for this model";
   // Panel buttons at the right end of the first line; the status only where it fits before them.
   const ImGuiStyle& st = ImGui::GetStyle();
@@ -260,12 +260,15 @@ void draw_panels(Screen& app) {
   app.canvas.sections.clear();
   app.canvas.text_cut = 0;
   toolbar(app, L);
+  app.canvas.panel_scroll = app.canvas.panel_scroll_max = 0;
   if (L.dock.w <= 0) return;
   // The area the layout reserved beside or below the schematic: the panels never cover it.
   ImGui::SetNextWindowPos(ImVec2(L.dock.x, L.dock.y));
   ImGui::SetNextWindowSize(ImVec2(L.dock.w, L.dock.h));
   ImGui::Begin("panels", nullptr, kFixed);
   sections(app, L.dock_side == layout::DockSide::Right && L.viewport.width >= layout::Options{}.dock_min_canvas);
+  app.canvas.panel_scroll = ImGui::GetScrollY();
+  app.canvas.panel_scroll_max = ImGui::GetScrollMaxY();
   ImGui::End();
 }
 

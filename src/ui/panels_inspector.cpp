@@ -13,6 +13,7 @@
 
 #include "base/text.h"
 #include "evidence/card_check.h"
+#include "evidence/reports.h"
 #include "layout/layout.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -101,7 +102,7 @@ void figure_card(Screen& app, FigureId id) {
   const model::Figure& f = app.figures[id];
   ImGui::PushID(static_cast<int>(id));
   ImGui::Separator();
-  para(std::string(f.label) + " = " + model::figure_value_text(f));
+  para(std::string(f.label) + " = " + model::figure_text(f));  // "not computed" where the setup cannot run
   para(f.formula(), true);
   std::string meta = model::provenance_name(f.provenance);
   if (f.lifetime != model::Lifetime::None) meta += std::string(" · ") + model::lifetime_name(f.lifetime);

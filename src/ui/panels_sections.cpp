@@ -12,6 +12,7 @@
 
 #include "base/text.h"
 #include "evidence/card_check.h"
+#include "evidence/reports.h"
 #include "model/params.h"
 #include "model/presets.h"
 #include "render/palette.h"
@@ -40,13 +41,16 @@ std::string adjustments_text(const std::vector<Adjustment>& moved) {
   return s;
 }
 
-void param_row(Screen& app, const model::ParamDef& p) {
+// One field's row: its key, its value, its unit in a column of its own — or, with `unit_below` (a narrow
+// panel), under the key, so the value keeps the room it needs.
+void param_row(Screen& app, const model::ParamDef& p, bool unit_below) {
   ImGui::PushID(p.key);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::AlignTextToFramePadding();
   line(app, p.key);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", p.description, model::param_allowed(p).c_str());
+  if (unit_below && *p.unit) line(app, p.unit, true);
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string current = model::get_param_text(app.scenario, p);
@@ -66,11 +70,15 @@ void param_row(Screen& app, const model::ParamDef& p) {
   } else {
     // The typed value applies when the field is left: Enter, a click elsewhere, or focus leaving the canvas
     // (ImGui hands the edited text back then). Esc restores the old value.
+    // A field at 0 that stands for another value (the catalog's HBM, each kernel class's own share) shows
+    // that value greyed in its place, not a bare "0"; left empty it stays 0.
+    const std::string zero = current == "0" ? model::param_zero_text(app.scenario, p) : std::string();
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s", current.c_str());
-    ImGui::InputText("##v", buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
-    if (ImGui::IsItemDeactivatedAfterEdit() && current != buf) {
-      set_param(app, p.key, buf, errors, &moved);
+    std::snprintf(buf, sizeof buf, "%s", zero.empty() ? current.c_str() : "");
+    ImGui::InputTextWithHint("##v", zero.c_str(), buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
+    const std::string typed = buf[0] == '\0' && !zero.empty() ? current : std::string(buf);
+    if (ImGui::IsItemDeactivatedAfterEdit() && current != typed) {
+      set_param(app, p.key, typed, errors, &moved);
       tried = true;
     }
   }
@@ -80,9 +88,11 @@ void param_row(Screen& app, const model::ParamDef& p) {
     app.canvas.edit_error = errors.empty() ? "" : errors.front().message();
     app.canvas.edit_note = adjustments_text(moved);
   }
-  ImGui::TableNextColumn();
-  ImGui::AlignTextToFramePadding();
-  line(app, p.unit, true);
+  if (!unit_below) {
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    line(app, p.unit, true);
+  }
   if (app.canvas.edit_key == p.key && (!app.canvas.edit_error.empty() || !app.canvas.edit_note.empty())) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -130,15 +140,33 @@ void scenario_editor(Screen& app) {
   }
   record(app, "preset");
   para("Type a value and press Enter (or leave the field); every figure recomputes.", true);
-  const model::ParamGroup order[] = {model::ParamGroup::Workload, model::ParamGroup::Hardware, model::ParamGroup::Model};
+  // The layout (tp, dp, ep, redundant, the engine) right after the workload: comparing two layouts is what
+  // most readers come to the editor for.
+  const model::ParamGroup order[] = {model::ParamGroup::Workload, model::ParamGroup::Layout, model::ParamGroup::Hardware,
+                                     model::ParamGroup::Model};
   for (model::ParamGroup g : order) {
     if (!ImGui::TreeNodeEx(model::param_group_name(g), g == model::ParamGroup::Model ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) continue;
-    if (ImGui::BeginTable("params", 3, ImGuiTableFlags_SizingStretchProp)) {
+    if (g == model::ParamGroup::Layout)
+      para("One serving instance's GPUs, split as tp × dp = gpus; how many such instances share the load is the Serve "
+           "panel's setting (instances).", true);
+    // The key and unit columns are as wide as their longest words: where that leaves a value less than the
+    // largest context and a menu's arrow ("1048576" read "104857", "auto" read "autc" in the docked panel at
+    // 1440 px), each unit goes under its key instead.
+    float key_w = 0, unit_w = 0;
+    for (const model::ParamDef& p : model::params()) {
+      if (p.group != g || p.kind == model::ParamKind::Text) continue;
+      key_w = std::max(key_w, ImGui::CalcTextSize(p.key).x);
+      unit_w = std::max(unit_w, ImGui::CalcTextSize(p.unit).x);
+    }
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float value_w = ImGui::CalcTextSize("1048576").x + 2 * st.FramePadding.x + ImGui::GetFrameHeight();
+    const bool unit_below = key_w + unit_w + value_w + 4 * st.CellPadding.x + 2 * st.ItemSpacing.x > ImGui::GetContentRegionAvail().x;
+    if (ImGui::BeginTable("params", unit_below ? 2 : 3, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed);
+      if (!unit_below) ImGui::TableSetupColumn("unit", ImGuiTableColumnFlags_WidthFixed);
       for (const model::ParamDef& p : model::params())
-        if (p.group == g && p.kind != model::ParamKind::Text) param_row(app, p);
+        if (p.group == g && p.kind != model::ParamKind::Text) param_row(app, p, unit_below);
       ImGui::EndTable();
     }
     ImGui::TreePop();
@@ -285,7 +313,7 @@ void figures_panel(Screen& app) {
     para(label);
     ImGui::PopID();
     ImGui::TableNextColumn();
-    line(app, model::figure_value_text(f));
+    line(app, model::figure_text(f));  // the page's and the command line's words: "not computed" where it cannot run
   }
   ImGui::EndTable();
 }
@@ -304,7 +332,7 @@ void help_panel(Screen& app) {
       {"Tab", "leave the canvas (Shift+Tab: the toolbar's buttons)"},
       {"Click or tap", "inspect a block, tier, layer row or the packet"},
       {"Drag sideways", "scrub through the path"},
-      {"Wheel · swipe", "scroll the page (the wheel scrolls a panel under it)"},
+      {"Wheel · swipe", "scroll the page (over a panel: the panel first, then the page)"},
   };
   para("Inside a panel the arrows move between its controls and Space or Enter uses one.", true);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingStretchProp)) {

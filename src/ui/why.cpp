@@ -2,6 +2,8 @@
 // otherwise sit in, so the reader sees the cost that keeps it where it is.
 #include "ui/why.h"
 
+#include <cmath>
+
 #include "base/text.h"
 
 namespace tierscope::ui {
@@ -21,6 +23,7 @@ std::string V(const model::Figures& f, F id) {
 
 // Seconds to move `bytes` over a link of `bw` bytes per second after `latency` seconds, as text.
 std::string move_time(double bytes, double bw, double latency = 0) {
+  if (!std::isfinite(bytes)) return "not computed";  // bytes of a setup that cannot run
   return bw > 0 ? model::human(latency + bytes / bw, "s") : std::string("no time (no link)");
 }
 

@@ -57,10 +57,10 @@ bool scenario_arg(const char* text, const char* field, model::Scenario& s, model
 // The frontier of a scenario, as `tierscope chart frontier --concurrency 512 --format json` draws it from the
 // same link: the requests are the scenario's prompt and output, the seed its fleet seed. Concurrencies stop
 // at 512 (the description says so): every one the HBM holds, up to 4096, takes a few seconds in a phone's
-// browser, most of it in the least interactive replays. It takes no options; while comparing it shows the
-// scenario as it is now (B), since its layouts are the scenario's own alternatives, not a second scenario's.
+// browser, most of it in the least interactive replays. It takes no options; while comparing it shows A's
+// front and B's on the same axes, each over its own layouts and requests.
 constexpr int kPageFrontierConcurrency = 512;
-bool frontier_json(const model::Scenario& s, std::string_view options, std::string& out, model::Errors& errors,
+bool frontier_json(const model::Scenario& s, const model::Scenario* pinned, std::string_view options, std::string& out, model::Errors& errors,
                    std::vector<double>* numbers) {
   model::ChartOptions co;
   if (!model::chart_options_from_json(model::ChartKind::Frontier, options.empty() ? std::string_view("{}") : options, co, errors)) return false;
@@ -72,7 +72,7 @@ bool frontier_json(const model::Scenario& s, std::string_view options, std::stri
   fo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
   fo.max_concurrency = kPageFrontierConcurrency;
   model::Chart c;
-  if (!serve::frontier_chart(s, fo, c, errors)) return false;
+  if (!(pinned ? serve::frontier_chart_pair(*pinned, s, fo, c, errors) : serve::frontier_chart(s, fo, c, errors))) return false;
   out = model::chart_to_json(c, numbers);
   return true;
 }
@@ -80,7 +80,7 @@ bool frontier_json(const model::Scenario& s, std::string_view options, std::stri
 
 // A chart of a scenario as {ok, errors, chart, f64, f64n}: `scenario` is its link keys, `pinned` A's while
 // comparing (empty: none), `name` a chart key that is not a fleet run's, `options` JSON text
-// (charts/chart_options.h; the frontier takes none, and is B's alone). The chart is what `tierscope chart
+// (charts/chart_options.h; the frontier takes none). The chart is what `tierscope chart
 // NAME --format json` prints, except that its per-point arrays are {"f64":[at,count]}: doubles from the
 // address `f64` on, `f64n` of them, valid until the next call (the worker script posts a copy beside the
 // answer; web/lib/bridge.mjs puts them in place).
@@ -94,7 +94,7 @@ TS_EXPORT const char* ts_worker_chart(const char* scenario, const char* pinned, 
   if (errors.empty() && scenario_arg(scenario, "scenario", b, errors) && (p.empty() || scenario_arg(pinned, "pinned", a, errors))) {
     g_numbers.clear();
     std::string chart;
-    const bool made = n == model::chart_key(model::ChartKind::Frontier) ? frontier_json(b, o, chart, errors, &g_numbers)
+    const bool made = n == model::chart_key(model::ChartKind::Frontier) ? frontier_json(b, p.empty() ? nullptr : &a, o, chart, errors, &g_numbers)
                                                                         : app::scenario_chart_json(b, p.empty() ? nullptr : &a, n, o, chart, errors, &g_numbers);
     if (made) {
       model::JsonWriter out;

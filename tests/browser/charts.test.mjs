@@ -111,6 +111,34 @@ test('no text of a chart overlaps another at a phone\'s width and at 1920 px, an
   }
 });
 
+// A and B are named by their model and layout as they are now: pinning 8×B200 and moving B to H200 with one
+// TP8 instance, every A/B label (the chart's line, the figures' columns, the ledger's timelines) says
+// B200 for A and H200 TP8 for B — none keeps the name B had when A was pinned.
+test('compare: the A and B labels name each layout and follow B\'s edits', async () => {
+  const { page, errors } = await openApp(env.browser.context, env.site.url + '#view=chart-roofline');
+  await page.waitForSelector('#chart-figure svg');
+  await page.click('#chart-pin');
+  await page.waitForFunction(() => /^A: .* · B: /.test(document.getElementById('chart-compare').textContent));
+  const before = await page.textContent('#chart-compare');
+  assert.match(before, /^A: DeepSeek V4\.1 Flash · 8×B200 · two TP4 instances · B: DeepSeek V4\.1 Flash · 8×B200 · two TP4 instances$/, before);
+  // (One instance of eight H200s at TP8.)
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('gpu', 'h200').ok), true);
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('gpus', '8').ok), true);
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('tp', '8').ok), true);
+  await page.waitForFunction(() => /B: .*H200/.test(document.getElementById('chart-compare').textContent));
+  const after = await page.textContent('#chart-compare');
+  assert.match(after, /^A: DeepSeek V4\.1 Flash · 8×B200 · two TP4 instances · B: DeepSeek V4\.1 Flash · 8×H200 · one TP8 instance$/, after);
+  await page.click('#figures-details summary');
+  await page.waitForFunction(() => /H200/.test(document.querySelector('#figures-table thead th:nth-child(3)')?.textContent || ''));
+  const heads = await page.$$eval('#figures-table thead th', (t) => t.map((x) => x.textContent));
+  assert.match(heads[1], /^A \(pinned\) · .*8×B200 · two TP4 instances$/);
+  assert.match(heads[2], /^B \(now\) · .*8×H200 · one TP8 instance$/);
+  const ledger = await page.textContent('#ledger-compare p');
+  assert.match(ledger, /A DeepSeek V4\.1 Flash · 8×B200 · two TP4 instances · B DeepSeek V4\.1 Flash · 8×H200 · one TP8 instance/, ledger);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('compare: pin A, change B; the figures get A, B and B ÷ A, the ledger both timelines, the charts both, and the link reopens it', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url + '#view=chart-roofline');
   await page.waitForSelector('#chart-figure svg');
@@ -120,8 +148,8 @@ test('compare: pin A, change B; the figures get A, B and B ÷ A, the ledger both
   await page.waitForFunction(() => document.querySelectorAll('#chart-figure svg path.series-b').length > 0);
   assert.ok(await page.$$eval('#chart-figure svg path.chart-line', (p) => p.length) >= 8, 'A and B lines');
   await page.click('#figures-details summary');
-  await page.waitForFunction(() => document.querySelector('#figures-table thead th:nth-child(2)')?.textContent === 'A (pinned)');
-  const heads = await page.$$eval('#figures-table thead th', (t) => t.map((x) => x.textContent));
+  await page.waitForFunction(() => document.querySelector('#figures-table thead th:nth-child(2)')?.textContent.startsWith('A (pinned)'));
+  const heads = await page.$$eval('#figures-table thead th', (t) => t.map((x) => x.textContent.split(' · ')[0]));
   assert.deepEqual(heads.slice(0, 4), ['Figure', 'A (pinned)', 'B (now)', 'B ÷ A']);
   const weights = await page.$eval('#figures-table tr[data-fig="hbm.weights_per_gpu"]', (r) => [...r.children].map((c) => c.textContent));
   assert.match(weights[3], /^0\.5/);

@@ -38,7 +38,7 @@ test('the example docs page embeds two different presets, both running, in the c
   // The host page's buttons drive the first embed only, and its step events come back.
   await page.click('#flash-next');
   await a.waitForFunction(() => window.tierscope.state().step === 2);
-  await page.waitForFunction(() => /step 2 of 0–/.test(document.getElementById('flash-log').textContent));
+  await page.waitForFunction(() => /step 2 of steps 0–/.test(document.getElementById('flash-log').textContent));
   assert.equal((await stateIn(b)).step, sb.step, 'the other embed is untouched');
   await page.click('#flash-play');
   await a.waitForFunction(() => window.tierscope.state().playing);
@@ -253,4 +253,35 @@ test('the wheel over an embed\'s canvas scrolls the host page; the one-line capt
   assert.ok(cap.text.length > 40, cap.text);
   assert.equal(cap.cut, false, `the caption is cut: ${cap.text}`);
   await page.close();
+});
+
+test('the Embed dialog\'s snippet fits a phone\'s docs page: no sideways scroll, panels closed, canvas text of 10 px and up at 360 px', async () => {
+  // The snippet of a view with a panel open, on a desktop.
+  const { page: full } = await openApp(env.browser.context, env.site.url + '#path=decode&step=3&panels=scenario,inspector');
+  await full.click('#open-embed');
+  const snippet = await full.inputValue('#embed-code');
+  await full.close();
+  assert.doesNotMatch(snippet, /\swidth="\d+"/, 'no fixed width');
+  // Pasted into a docs page 360 px wide (the frame as wide as the page), then one 390 px wide with margins.
+  for (const [width, pad] of [[360, 0], [390, 16]]) {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    const docs = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>docs</title><style>body{margin:0;padding:0 ${pad}px;font:16px/1.5 sans-serif}</style></head>
+      <body><h1>Where the KV cache lives</h1>${snippet}<p>More prose.</p></body></html>`;
+    await page.route(env.site.url + 'examples/phone-docs.html', (r) => r.fulfill({ contentType: 'text/html', body: docs }));
+    await page.goto(env.site.url + 'examples/phone-docs.html');
+    const frame = await (await page.$('iframe')).contentFrame();
+    await frame.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    await frame.waitForFunction(() => window.tierscope.layout() && window.tierscope.layout().labels.length > 10);
+    const host = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, inner: innerWidth, frame: document.querySelector('iframe').getBoundingClientRect().width }));
+    assert.ok(host.scroll <= host.inner, `${width} px page: no sideways scroll (content ${host.scroll} px)`);
+    assert.equal(Math.round(host.frame), width - 2 * pad, `${width} px page: the frame is the column's width`);
+    const L = await frame.evaluate(() => window.tierscope.layout());
+    const small = L.labels.filter((l) => l.px < 10);
+    assert.deepEqual(small.map((l) => `${l.text} (${l.px} px)`), [], `${width} px page: every canvas text is 10 px or more`);
+    assert.equal(L.dockSide, 'none', 'the panels start closed');
+    assert.deepEqual((await frame.evaluate(() => window.tierscope.state())).panels, []);
+    await page.close();
+  }
 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openApp, ROOT, settled, useBrowser } from './lib/browser.mjs';
 import { decodePng } from './lib/png.mjs';
+import { CATALOG } from './lib/catalog.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
 const env = useBrowser({ contextOptions: { hasTouch: true }, setup: () => fs.mkdirSync(SHOTS, { recursive: true }) });
@@ -245,6 +246,59 @@ test('touch on a phone: a vertical swipe over the canvas scrolls the page and se
   assert.equal(await page.evaluate(() => window.scrollY), y0, 'and leaves the page where it was');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('touch on a phone: a swipe inside each docked panel scrolls that panel to its last line, then the page — and opens nothing it starts on', async () => {
+  for (const { key: panel } of CATALOG.panels) {
+    const { page, errors } = await openAt(390, 844, '#path=decode&step=3');
+    await settled(page);
+    // The panel alone: its toolbar button (the inspector: a tap on a block it then explains).
+    let L = await layoutOf(page);
+    if (panel === 'inspector') {
+      const block = L.items.find((i) => i.id === 'block:global-kv');
+      await tapRect(page, [block.rect[0] + 2, block.rect[1] + 2, 8, 8]);
+    } else {
+      await tapRect(page, L.controls[`button:${panel}`]);
+    }
+    await page.waitForFunction((p) => window.tierscope.state().panels.includes(p), panel, { timeout: 5000 });
+    await settled(page);
+    L = await layoutOf(page);
+    assert.equal(L.dockSide, 'bottom', `${panel}: a sheet below the schematic`);
+    assert.ok(L.panelScroll[1] > 40, `${panel}: more than the sheet holds (${L.panelScroll})`);
+    // The sheet on screen, then swipes from its lower part to its upper part until the panel is at its end.
+    const canvasTop = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().top + scrollY);
+    await page.evaluate((y) => window.scrollTo(0, y), Math.max(0, canvasTop + L.dock[1] - 60));
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    const y0 = await page.evaluate(() => window.scrollY);
+    let swipes = 0;
+    while (L.panelScroll[0] < L.panelScroll[1] - 1 && swipes < 60) {
+      const box = await page.locator('#canvas').boundingBox();
+      // Starting on a scenario field: a swipe is no tap, and opens no field.
+      const field = panel === 'scenario' && Object.entries(L.controls).find(([k, r]) => k.startsWith('param:') && r[1] > L.dock[1] + L.dock[3] * 0.6 && r[1] < L.dock[1] + L.dock[3] * 0.9);
+      const x = field ? box.x + field[1][0] + 6 : box.x + L.dock[0] + L.dock[2] / 2;
+      const from = [x, box.y + (field ? field[1][1] + field[1][3] / 2 : L.dock[1] + L.dock[3] * 0.85)];
+      await swipe(page, from, [x, box.y + L.dock[1] + L.dock[3] * 0.2]);
+      await settled(page);
+      const now = await layoutOf(page);
+      assert.ok(now.panelScroll[0] > L.panelScroll[0], `${panel}: swipe ${swipes + 1} scrolled the panel (${L.panelScroll[0]} → ${now.panelScroll[0]} of ${now.panelScroll[1]})`);
+      // The page stays while the panel scrolls (the swipe that takes the panel to its end moves the page by the rest).
+      const atEnd = now.panelScroll[0] >= now.panelScroll[1] - 1;
+      if (!atEnd) assert.equal(await page.evaluate(() => window.scrollY), y0, `${panel}: the page stays while the panel scrolls (swipe ${swipes + 1})`);
+      assert.notEqual(await page.evaluate(() => document.activeElement.className), 'ts-text-proxy', `${panel}: a swipe raises no keyboard`);
+      L = now;
+      swipes += 1;
+    }
+    assert.ok(L.panelScroll[0] >= L.panelScroll[1] - 1, `${panel}: the last line was reached (${L.panelScroll})`);
+    // At its end the panel lets the page scroll.
+    const y1 = await scrollAtRest(page);
+    const box = await page.locator('#canvas').boundingBox();
+    const mid = [box.x + L.dock[0] + L.dock[2] / 2, Math.min(box.y + L.dock[1] + L.dock[3] * 0.8, 800)];
+    await swipe(page, mid, [mid[0], mid[1] - 200]);
+    await page.waitForFunction((y) => window.scrollY > y + 50, y1, { timeout: 5000 });
+    assert.deepEqual((await stateOf(page)).overrides, {}, `${panel}: the swipes changed nothing`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 test('phone: the walkthrough sits next to the canvas it drives, and taps on the canvas or the playback move nothing', async () => {

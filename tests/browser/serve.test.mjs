@@ -50,6 +50,12 @@ test('the frontier tab draws the command line\'s frontier of the same link, name
   const heads = await page.$$eval('#chart-table thead th', (t) => t.map((x) => x.textContent));
   assert.equal(heads[1], 'Pareto front');
   assert.equal(await page.$$eval('#chart-table tbody tr', (r) => r.length), fromCli.xs.length);
+  // Its workload is on screen under it (the requests' lengths and the node), not only in the SVG's description.
+  assert.equal(await page.isVisible('#chart-about'), true);
+  assert.match(await page.textContent('#chart-about'), /each point a replay of 2048\/256-token requests .* on one layout of .*B200/);
+  // The other charts have their axes and say nothing there.
+  await page.click('#chart-tab-roofline');
+  await page.waitForFunction(() => document.getElementById('chart-about').hidden);
   assert.deepEqual(errors, []);
 });
 
@@ -232,4 +238,103 @@ test('on a phone the Serve button brings its panel, below the canvas, into view'
   await page.waitForFunction(() => { const r = document.getElementById('serve-panel').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }, null, { timeout: 5000 });
   await served(page);
   assert.deepEqual(errors, []);
+});
+
+// The latency table keeps all its columns inside the panel: at 1440 px the Serve panel's column cut p99 off.
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test(`the latency table shows its p99 column whole at ${viewport.width}×${viewport.height}`, async () => {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    await page.goto(`${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:12`);
+    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    // (On a phone the panel is below the canvas, laid out once it nears the screen.)
+    await page.$eval('#serve-panel', (p) => p.scrollIntoView());
+    await served(page);
+    const cut = await page.evaluate(() => {
+      const panel = document.getElementById('serve-panel').getBoundingClientRect();
+      const out = [];
+      for (const c of document.querySelectorAll('.serve-latency th, .serve-latency td')) {
+        // Inside the panel, and inside every box around it that clips (the side column scrolls).
+        const r = c.getBoundingClientRect();
+        if (r.right > panel.right + 0.5 || r.left < panel.left - 0.5) out.push(`${c.textContent} ${Math.round(r.left)}–${Math.round(r.right)} beyond ${Math.round(panel.left)}–${Math.round(panel.right)}`);
+        for (let p = c.parentElement; p && p !== document.body; p = p.parentElement) {
+          if (getComputedStyle(p).overflowX === 'visible') continue;
+          const b = p.getBoundingClientRect();
+          if (r.right > b.right + 0.5) out.push(`${c.textContent} cut by ${p.className || p.tagName}`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(cut, []);
+    const p99 = await page.$eval('.serve-latency thead th:last-child', (t) => t.textContent);
+    assert.equal(p99, 'p99');
+    await page.close();
+  });
+}
+
+// With A pinned the frontier is A's and B's on the same axes (it showed B alone), each replaying its own
+// requests, and it is the command line's chart of the same link; its workload line names both.
+test('the frontier honours the pinned A: both fronts, as the command line draws them for the link', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=chart-frontier`);
+  await frontierDrawn(page);
+  await page.click('#chart-pin');
+  assert.equal(await page.evaluate(() => window.tierscope.setParam('output', '128').ok), true);
+  await page.waitForFunction(() => /[#&]output=128(&|$)/.test(location.hash) && /cmp=/.test(location.hash));
+  await page.waitForFunction(() => document.querySelectorAll('#chart-figure svg path.series-b').length > 0 &&
+    document.getElementById('chart-figure').getAttribute('aria-busy') !== 'true', null, { timeout: 30000 });
+  const hash = await page.evaluate(() => location.hash);
+  const inPage = await page.evaluate(() => window.tierscope.chart('frontier'));
+  const labels = inPage.lines.map((l) => l.label);
+  assert.ok(labels.includes('A: Pareto front') && labels.includes('B: Pareto front'), labels.join(' | '));
+  const fromCli = JSON.parse(execFileSync(CLI, ['chart', 'frontier', '--hash', hash, '--concurrency', '512', '--format', 'json'], { encoding: 'utf8' }));
+  sameChart(inPage, fromCli, 'frontier A and B');
+  const about = await page.textContent('#chart-about');
+  assert.match(about, /^A \(pinned\): .* 2048\/256-token requests .* B \(current\): .* 2048\/128-token requests/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The node of the default preset holds two TP4 instances: the form has an instances field, whose hint says
+// so, and a value there replays that many instances behind the router (the link names it, the result says it).
+test('the Serve panel has an instances field: its hint names the node\'s instances, and a value replays them', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:8,requests:24`);
+  await served(page);
+  assert.equal(await page.$eval('label[for="serve-instances"]', (l) => l.textContent), 'Instances');
+  assert.equal(await page.$eval('#serve-instances', (i) => i.placeholder), '1 (the node holds 2)');
+  assert.equal((await page.evaluate(() => window.tierscope.serve())).summary.instances, 1);
+  await page.fill('#serve-instances', '2');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.instances === 2; }, null, { timeout: 20000 });
+  assert.match(await page.evaluate(() => location.hash), /serve=concurrency:8,requests:24,instances:2|serve=.*instances:2/);
+  // A refused count names the field and what is allowed.
+  await page.fill('#serve-instances', '0');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => /instances/.test(document.getElementById('notices')?.textContent || ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// With A pinned, Serve replays A with the same settings too and shows A beside B, both named by their
+// layout (it showed B alone); without A there is no such table.
+test('with A pinned the Serve panel shows A beside B, each replayed with the same settings', async () => {
+  const link = `${env.site.url}#preset=v41-flash-8xb200&prompt=2048&output=128&cmp=v41-flash-8xb200&cmp_prompt=2048&cmp_output=256&view=serve&serve=concurrency:4,requests:12`;
+  const { page, errors } = await openApp(env.browser.context, link);
+  await served(page);
+  await page.waitForFunction(() => document.querySelectorAll('#serve-ab-rows tr').length > 0, null, { timeout: 20000 });
+  assert.equal(await page.isVisible('#serve-ab'), true);
+  assert.equal(await page.textContent('#serve-ab-caption'), 'A: DeepSeek V4.1 Flash · 8×B200 · two TP4 instances · B: DeepSeek V4.1 Flash · 8×B200 · two TP4 instances');
+  const rows = await page.$$eval('#serve-ab-rows tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+  assert.ok(rows.length >= 4, JSON.stringify(rows));
+  assert.ok(rows.some(([m]) => /p99/.test(m)));
+  // A's requests are twice as long: its end-to-end latency is not B's.
+  assert.ok(rows.some(([m, a, b]) => /E2E/.test(m) && a !== b), JSON.stringify(rows));
+  // B's own result is the replay of B (its setup line), as without A.
+  assert.match(await page.textContent('#serve-setup'), /./);
+  assert.deepEqual(errors, []);
+  await page.close();
+  // Without A: no A/B table.
+  const plain = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:12`);
+  await served(plain.page);
+  assert.equal(await plain.page.isVisible('#serve-ab'), false);
+  await plain.page.close();
 });

@@ -3,7 +3,9 @@
 // link is ever turned into markup, and the API refuses bad arguments with errors instead of crashing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useBrowser } from './lib/browser.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openApp, ROOT, useBrowser } from './lib/browser.mjs';
 import { PATH_KEYS } from './lib/catalog.mjs';
 
 // Every path of the app, in its order (catalog().paths).
@@ -114,6 +116,32 @@ test('good keys in a link still apply when another key is bad', async () => {
   assert.equal(s.step, 2);
   assert.equal(s.speed, 2);
   assert.equal(await page.locator('#notices [data-field="ctx"]').count(), 1);
+  await page.close();
+});
+
+test('an imported model\'s link with one bad key keeps the model and its other keys, names the bad key and says what followed it', async () => {
+  // The link of a model loaded from its config.json (Qwen2-7B: 28 query heads, which tp=8 cannot split), on
+  // 8 GPUs with dp=1 (tp × dp = gpus, so dp follows tp) and a batch of 16.
+  const text = fs.readFileSync(path.join(ROOT, 'tests/data/hf_configs/Qwen2-7B-Instruct.json'), 'utf8');
+  const { page: src } = await openApp(env.browser.context, `${env.site.url}#preset=v41-flash-8xh200`);
+  const loaded = await src.evaluate((t) => window.tierscope.loadConfig(t, 'Qwen2-7B-Instruct.json'), text);
+  assert.equal(loaded.ok, true, JSON.stringify(loaded.errors));
+  const model = await stateOf(src);
+  await src.close();
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${model.scenarioHash}&gpus=8&tp=8&dp=1&batch=16&path=decode`);
+  const s = await stateOf(page);
+  assert.equal(s.presetLabel.split(' · ')[0], model.presetLabel.split(' · ')[0], 'the imported model stays');
+  assert.equal(s.overrides.batch, '16');
+  assert.equal(s.overrides.gpus, '8');
+  assert.equal(s.path, 'decode');
+  assert.ok(!('tp' in s.overrides), 'tp falls back to the preset\'s');
+  assert.equal(s.overrides.dp, '2', 'dp is derived again: 4 × 2 = 8 GPUs');
+  const refused = await page.locator('#notices .notice[data-kind="refused"] li').evaluateAll((li) => li.map((x) => x.dataset.field));
+  assert.deepEqual(refused, ['tp'], 'the notice names the bad key alone');
+  const moved = await page.locator('#notices .notice[data-kind="adjusted"] li[data-field="dp"]').textContent();
+  assert.match(moved, /from 1 to 2/);
+  assert.match(moved, /tp/, 'and says it follows tp');
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

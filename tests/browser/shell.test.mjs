@@ -261,3 +261,30 @@ test('phones: nothing is wider than a 360 px screen', async () => {
   assert.ok(wide <= 360, `page is ${wide}px wide`);
   await page.close();
 });
+
+// The side columns stay in view as the page scrolls; scrolled to the foot of the page, none of them covers the
+// footer's colour legend (at 1440 px the walkthrough's column slid over its first entries), on a desktop, a
+// narrower window where the ledger moves under the canvas, and a phone.
+for (const viewport of [{ width: 1440, height: 900 }, { width: 1100, height: 800 }, { width: 390, height: 844 }]) {
+  test(`the footer's legend is never behind a side column at ${viewport.width}×${viewport.height}`, async () => {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    await page.goto(env.site.url);
+    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForTimeout(200);
+    const hidden = await page.evaluate(() => [...document.querySelectorAll('.legend > li')].flatMap((li) => {
+      li.scrollIntoView({ block: 'nearest' });
+      const out = [];
+      // Each entry's first and last few pixels, and its middle: the top element there is the entry.
+      const r = li.getBoundingClientRect();
+      for (const x of [r.left + 3, (r.left + r.right) / 2, r.right - 3]) {
+        const at = document.elementFromPoint(x, (r.top + r.bottom) / 2);
+        if (!at || !li.contains(at)) out.push(`${li.textContent.trim().slice(0, 24)} at x=${Math.round(x)}: ${at ? at.className || at.tagName : 'nothing'}`);
+      }
+      return out;
+    }));
+    assert.deepEqual(hidden, []);
+    await page.close();
+  });
+}

@@ -60,7 +60,7 @@ function agrees(v, what) {
   assert.equal(v.ledgerPath, v.path, `${what}: the ledger lists the path`);
   assert.equal(v.ledgerCurrent, v.step, `${what}: the ledger marks the step`);
   // The number the link, seek() and state().step use (from 0), with the range it runs over.
-  assert.match(v.status, new RegExp(`step ${v.step} of 0–${v.steps - 1}`), `${what}: the status says the step`);
+  assert.match(v.status, new RegExp(`step ${v.step} of steps 0–${v.steps - 1}`), `${what}: the status says the step`);
   assert.equal(v.tourCount, `· ${i + 1} of ${STEPS.length}`, `${what}: the walkthrough is on the path's step`);
   assert.equal(v.tourTitle, variantFor(STEPS[i], v.arch, (id) => v.values[id], CATALOG.decodeTerms).title, `${what}: the walkthrough tells the path`);
   assert.doesNotMatch(v.tourText, /[{}]/, `${what}: every slot is filled`);
@@ -278,7 +278,14 @@ test('every number says what it counts: figures table, walkthrough chips, header
       const f = byId.get(c.id);
       assert.ok(f, `${c.id} is a figure`);
       const want = scopeWords(f);
-      if (want) assert.ok(c.text.endsWith(' ' + want) || c.after.startsWith(' ' + want), `walkthrough ${tour}: “${c.text}” says what it counts (${want})`);
+      if (!want) continue;
+      // Each "per X" of it is said by the chip or by the words right after it ("69.99 GB on each GPU per step").
+      const clause = c.after.split(/[.;:,(]/)[0].split(/\s+/);
+      const parts = want.startsWith('per ') ? want.split(/ (?=per )/) : [want];
+      for (const part of parts) {
+        assert.ok(c.text.includes(' ' + part) || (part.startsWith('per ') && clause.includes(part.slice(4))) || c.after.startsWith(' ' + part),
+          `walkthrough ${tour}: “${c.text}${c.after.slice(0, 30)}” says what it counts (${part} of ${want})`);
+      }
     }
   }
   const sessions = await page.evaluate(() => document.querySelector('#tour-body button.fig[data-fig="hbm.sessions"]')?.textContent || '');
@@ -325,7 +332,7 @@ test('ledger rows label their start and duration; step=1 in a link reads step 1 
   assert.match(v.at, /^at \d/);
   assert.match(v.dur, /^takes \d/);
   assert.ok(v.bytes === '—' || / per GPU$/.test(v.bytes), v.bytes);
-  for (const t of [v.status, v.pos, v.scrub]) assert.match(t, new RegExp(`step 1 of 0–${v.steps - 1}`));
+  for (const t of [v.status, v.pos, v.scrub]) assert.match(t, new RegExp(`step 1 of steps 0–${v.steps - 1}`));
   // Every row, not only the current one.
   const rows = await page.evaluate(() => {
     const seen = (n) => { const c = n.cloneNode(true); for (const x of c.querySelectorAll('.sr-only')) x.remove(); return c.textContent; };

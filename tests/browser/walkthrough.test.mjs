@@ -39,8 +39,9 @@ test('before the app arrives a link\'s walkthrough is real text with placeholder
   assert.ok(shown.length >= 4);
   // The model's figure and what it counts ("273 sessions per instance").
   // (Only the figure when the words after it say what it counts: "activates {x} per token".)
-  for (const [id, t] of shown) assert.ok(t === figureWithScope(figs[id]) || t === figs[id].text, `slot ${id} shows the model's figure`);
-  assert.doesNotMatch(text, /per token per token|per request per request|per GPU per GPU/, 'no scope said twice');
+  // (Less each "per X" the words after it say: "{x} on each GPU per step".)
+  for (const [id, t] of shown) assert.ok(t === figureWithScope(figs[id]) || t.startsWith(figs[id].text) && figureWithScope(figs[id]).includes(t.slice(figs[id].text.length)), `slot ${id} shows the model's figure`);
+  assert.doesNotMatch(text, /per token per token|per request per request|per GPU per GPU|per step per step|per step step|per GPU per step on each GPU/, 'no scope said twice');
   await page.close();
 });
 
@@ -300,3 +301,36 @@ test('an imported model with no Engram and no window: those steps say so in one 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// A number's formula is written under the step's text, which on the first screen is a screen below the
+// tiers' numbers: clicking one brings the formula into view, on a desktop (the left column scrolls) and on a
+// phone (the page scrolls), and the number clicked stays on screen.
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test(`a clicked number's formula is in view at ${viewport.width}×${viewport.height}`, async () => {
+    const page = await env.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    await page.goto(env.site.url + '#tour=intro');
+    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending'));
+    const chip = page.locator('#tour-body .tour-tiers li:nth-child(2) .fig[data-fig="hw.hbm_latency"]');
+    await chip.scrollIntoViewIfNeeded();
+    await chip.click();
+    assert.match(await page.textContent('#tour-look'), /HBM access latency/);
+    const inView = (sel) => page.evaluate((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      // Inside the window and inside every scrolling box around it.
+      let ok = r.top >= 0 && r.bottom <= innerHeight + 1;
+      for (let p = document.querySelector(s).parentElement; p; p = p.parentElement) {
+        const st = getComputedStyle(p);
+        if (!/(auto|scroll)/.test(st.overflowY)) continue;
+        const b = p.getBoundingClientRect();
+        ok = ok && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+      }
+      return ok;
+    }, sel);
+    await page.waitForTimeout(100);
+    assert.ok(await inView('#tour-look'), 'the formula is on screen');
+    assert.ok(await inView('#tour-body .tour-tiers li:nth-child(2) .fig[data-fig="hw.hbm_latency"]'), 'the number clicked stays on screen');
+    await page.close();
+  });
+}

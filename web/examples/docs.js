@@ -12,7 +12,7 @@ window.addEventListener('message', (e) => {
   if (e.source !== frame.contentWindow || !e.data || typeof e.data !== 'object') return;
   const { tierscope: kind, state } = e.data;
   if ((kind === 'event' || kind === 'reply') && state) {
-    log.textContent = `${state.playing ? 'playing' : 'paused'} · ${state.path} · step ${state.step} of 0–${state.steps - 1}`;  // numbered as links and the embed number steps
+    log.textContent = `${state.playing ? 'playing' : 'paused'} · ${state.path} · step ${state.step} of steps 0–${state.steps - 1}`;  // numbered as links and the embed number steps
   }
   if (kind === 'reply' && e.data.ok === false) log.textContent = e.data.errors.map((x) => x.message).join('; ');
 });

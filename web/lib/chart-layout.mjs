@@ -73,7 +73,13 @@ export function linePoints(xs, ys, sx, sy) {
 function fitted(label, room, px, measure, ...more) {
   const s = String(label);
   const short = s.split(/[:(]/)[0].trim();
-  for (const v of [s, short, ...more]) if (v && measure(v, px) <= room) return v;
+  // Then shorter sayings of the same title, so a phone's chart keeps it: "per second" as "/s", fewer
+  // trailing "per …" and ", …" clauses, the word in brackets ("… per instance (batch)" → "batch").
+  const compact = short.replace(/ per second/g, '/s');
+  const fewer = [];
+  for (let t = compact, u; (u = t.replace(/(?:,| per) [^,]*$/, '').trim()) !== t && u;) { t = u; fewer.push(t); }
+  const bracket = (s.match(/\(([^)]+)\)/) || [])[1] || '';
+  for (const v of [s, short, compact, ...fewer, bracket, ...more]) if (v && measure(v, px) <= room) return v;
   return '';
 }
 

@@ -107,7 +107,8 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     const c = S.state && S.state.compare;
     $('chart-pin').textContent = c ? 'Stop comparing' : 'Pin as A';
     $('chart-pin').setAttribute('aria-pressed', c ? 'true' : 'false');
-    $('chart-compare').textContent = c ? `A: ${c.label} · B: the scenario as it is now` : '';
+    // Both named by what they are now (the model, the node and its layout), so B's name follows every edit.
+    $('chart-compare').textContent = c ? `A: ${c.label} · B: ${c.now || 'the scenario as it is now'}` : '';
   }
 
   // Draws the chart when what it shows changed: the scenario, the chart, its choices, A, or the room.
@@ -182,6 +183,11 @@ export function createCharts({ S, $, el, doc, win, notices, refresh, writeHash }
     tableOf = null;
     renderTable();
     setText($('chart-command'), chart.command || '');
+    // The frontier's points are replays of one workload (the requests' lengths, the node): its description
+    // says which, under the chart, where the other charts' axes say what they show.
+    const about = $('chart-about');
+    about.hidden = k !== 'frontier' || !chart.description;
+    setText(about, about.hidden ? '' : chart.description);
     const t3 = perf.now();
     if (perf.mark) {
       perf.mark('tierscope-chart-end');

@@ -25,7 +25,9 @@ export function createConfigImport({ S, $, doc, notices, api }) {
     if (r.ok) {
       const model = S.state ? (S.state.presetLabel || '').split(' · ')[0] : '';
       result().textContent = `Loaded ${model}.` + (r.notes.length ? ` ${r.notes.length} note${r.notes.length === 1 ? '' : 's'} above the canvas.` : '');
-      notices.show(notesNotice(r.notes, model), { key: 'config' });
+      // The notes apply while this model is loaded.
+      const preset = S.state && S.state.preset;
+      notices.show(notesNotice(r.notes, model), { key: 'config', until: (now) => now.preset !== preset });
     } else {
       result().textContent = r.errors.map((e) => e.message).join(' ');
       notices.show(refusalNotice(r.errors, 'config', reasons), { key: 'config' });

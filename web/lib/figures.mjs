@@ -55,3 +55,16 @@ export function figureWithScope(f) {
   const words = scopeWords(f);
   return words ? `${f.text} ${words}` : f.text;
 }
+
+// A number inside a sentence: the value with what it counts, less each "per X" the words right after it say
+// already ("{x} on each GPU per step" shows "69.99 GB", "the {t} step" shows "46.97 ms", "{kv} per step at
+// this context" shows "44.16 GB per GPU"), so no scope is said twice. `after` is the sentence's text after
+// the number, up to the next number.
+export function chipText(f, after = '') {
+  const words = scopeWords(f);
+  if (!words || !words.startsWith('per ')) return words ? `${f.text} ${words}` : f.text;
+  // The words after the number up to the end of its clause.
+  const near = String(after).split(/[.;:,(]/)[0].split(/\s+/);
+  const kept = words.split(/ (?=per )/).filter((part) => !near.includes(part.slice(4)));
+  return kept.length ? `${f.text} ${kept.join(' ')}` : f.text;
+}

@@ -61,8 +61,8 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     // The fleet view's clock runs over the run's hours: its words are the app's.
     const fleet = st.view === 'fleet' && st.fleet ? st.fleet : null;
     const label = fleet ? fleet.label : st.pathLabel || st.path || '';
-    // The step as the link, seek() and state().step count it (from 0): step=1 reads "step 1 of 0–7".
-    const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step} of 0–${st.steps - 1}` : 'no steps';
+    // The step as the link, seek() and state().step count it (from 0): step=1 reads "step 1 of steps 0–7" ("step 0 of 0–7" read as if there were none).
+    const pos = fleet ? fleet.posText : st.steps > 0 ? `step ${st.step} of steps 0–${st.steps - 1}` : 'no steps';
     setText($('status'), st.playing ? `Playing ${label} · ${pos}` : `Ready · ${label} · ${pos}`);
     $('status').classList.toggle('playing', !!st.playing);
     const play = $('pb-play');
@@ -87,10 +87,13 @@ export function createHeader({ S, $, el, win, notices, refresh }) {
     if (sel && selKey !== S.lastSelection) announce(`Selected ${sel.name}: ${sel.detail}`);
     S.lastSelection = selKey;
     // Values an edit moved along with the edited one (in the page or in the canvas's scenario panel).
+    // (A link's own, on the first state too.) It applies until the scenario changes again.
     if (st.adjustmentsSeq !== S.lastAdjustments) {
-      if (S.lastAdjustments !== null) notices.show(adjustmentNotice(st.adjustments));
+      const hash = st.scenarioHash;
+      if (S.lastAdjustments !== null || st.adjustmentsSeq > 0) notices.show(adjustmentNotice(st.adjustments), { until: (now) => now.scenarioHash !== hash });
       S.lastAdjustments = st.adjustmentsSeq;
     }
+    notices.prune(st);
     // A setup that cannot run says why, in the page's flow, for as long as it lasts.
     const why = st.feasible === false ? st.infeasible || 'the setup does not fit' : '';
     const whyKey = why && `${why}|${(st.fixes || []).map((f) => f.label).join('|')}`;

@@ -1,11 +1,13 @@
 // The notices in the page's flow above the canvas (never over it): one per source, naming every item,
 // folding into one line after a few seconds; short confirmations; and the app's own notices (a lost
-// graphics context). Text only, never markup from data.
+// graphics context). A notice about the scenario goes once it no longer applies (`until`, asked on every
+// refresh through prune), a newer one of the same source replaces it, and at most three show at once.
+// Text only, never markup from data.
 import { collapsedLine, shortAllowed } from './notices.mjs';
 
 const FOLD_MS = 6000;
 const INFO_MS = 4000;
-const MAX_SHOWN = 4;
+const MAX_SHOWN = 3;
 
 export function createNotices({ el, box, win }) {
   const dismiss = (item) => el('button', { type: 'button', class: 'btn icon small', 'aria-label': 'Dismiss', text: '✕', onclick: () => item.remove() });
@@ -19,10 +21,12 @@ export function createNotices({ el, box, win }) {
     : null);
 
   // A notice group from notices.mjs: { kind, summary, items, sticky, fixes }. A sticky one (a setup that
-  // cannot run) stays open while its cause lasts; `key` replaces an earlier notice of the same key; `onFix`
-  // applies one of its fixes.
-  function show(n, { key = '', onFix = null } = {}) {
+  // cannot run) stays open while its cause lasts; `key` replaces an earlier notice of the same key (by default
+  // its kind: a second refused call replaces the first); `onFix` applies one of its fixes; `until(state)`
+  // says when it stops applying (prune then removes it).
+  function show(n, { key = '', onFix = null, until = null } = {}) {
     if (!n) return null;
+    key = key || n.kind;
     if (key) for (const old of box.querySelectorAll(`.notice[data-key="${key}"]`)) old.remove();
     const list = el('ul', { class: 'notice-list' }, n.items.map((x) => el('li', { 'data-field': x.field, 'data-code': x.code }, [
       el('span', { text: x.text }), x.allowed && x.code !== 'infeasible'
@@ -32,6 +36,7 @@ export function createNotices({ el, box, win }) {
     const item = el('div', { class: `notice ${n.kind}`, 'data-kind': n.kind, 'data-key': key || undefined }, [
       el('div', { class: 'notice-body' }, [el('p', { class: 'notice-head' }, [summary]), fixButtons(n, onFix), list]), toggle]);
     item.append(dismiss(item));
+    if (until) stale.set(item, until);
     const fold = (folded) => {
       item.classList.toggle('folded', folded);
       summary.textContent = folded ? collapsedLine(n) : n.summary;
@@ -63,5 +68,15 @@ export function createNotices({ el, box, win }) {
 
   const clear = (key) => { for (const old of box.querySelectorAll(`.notice[data-key="${key}"]`)) old.remove(); };
 
-  return { show, message, clear, dismiss };
+  // Notices whose `until` says they no longer apply to the state on screen leave.
+  const stale = new WeakMap();
+  function prune(state) {
+    if (!state) return;
+    for (const item of [...box.children]) {
+      const until = stale.get(item);
+      if (until && until(state)) item.remove();
+    }
+  }
+
+  return { show, message, clear, dismiss, prune };
 }

@@ -45,6 +45,7 @@ export function fleetStatus(S, F) {
 export function serveRecord() {
   return {
     job: null,        // the replay in the worker: {id, key}
+    jobA: null,       // while comparing, A's replay after it: {id}
     shownKey: '',     // the scenario and settings whose result is on screen
     heldFor: '',      // a refused or cancelled run's key: no automatic start until it changes
     startedAt: 0,

@@ -10,12 +10,14 @@ import { fillSelect, setText } from './dom.mjs';
 import { serveRecord, serveStatus } from './panel-status.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
-// (budget, instances, rate, …) stay as the link gave them.
+// (budget, rate, …) stay as the link gave them.
 const FIELDS = [
   { id: 'serve-concurrency', name: 'concurrency' },
   { id: 'serve-requests', name: 'requests' },
   { id: 'serve-input', name: 'input' },
   { id: 'serve-output', name: 'output' },
+  // Identical instances behind one router: the node's others serve clients too (1 unless set).
+  { id: 'serve-instances', name: 'instances' },
   { id: 'serve-lengths', name: 'lengths' },
   { id: 'serve-prefill', name: 'prefill' },
   // The run's step the listed steps start at: later ones show the steady state, not the clients' ramp-up.
@@ -51,7 +53,8 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
   const open = () => !!S.state && S.state.view === 'serve';
   const now = () => (win.performance ? win.performance.now() : Date.now());
   const reasons = () => S.catalog && S.catalog.errorCodes;
-  const keyOf = () => (S.state ? `${S.state.scenarioHash}|${S.state.serve || ''}` : '');
+  // (With A pinned the result holds A's replay too: pinning or changing A reruns it.)
+  const keyOf = () => (S.state ? `${S.state.scenarioHash}|${S.state.serve || ''}|${S.state.compare ? S.state.compare.hash : ''}` : '');
 
   function setOpen(on) {
     if (!S.ready) return { ok: false, errors: [] };
@@ -116,6 +119,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     }
     notices.clear('serve');
     if (V.job) S.work.cancel(V.job.id);
+    if (V.jobA) { S.work.cancel(V.jobA.id); V.jobA = null; }
     const key = keyOf();
     const bar = $('serve-progress');
     bar.hidden = false;
@@ -165,6 +169,38 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     const s = r.summary || {};
     setText($('serve-status'), `${s.completed} requests replayed in ${(V.computeMs / 1000).toFixed(2)} s of this browser's time.`);
     announce(`Serving replay done: ${(r.rows || []).find((x) => /per GPU/.test(x.label))?.value || ''} output tokens per second per GPU`);
+    replayA(r);
+  }
+
+  // While a scenario is pinned (A), the same settings replayed on A too, after B: A beside B for each of the
+  // result's rows and each latency's mean and p99, both named by their layout. Without A the table hides.
+  function replayA(b) {
+    const c = S.state && S.state.compare;
+    const box = $('serve-ab');
+    if (!c) { box.hidden = true; return; }
+    setText($('serve-ab-caption'), `A: ${c.label} · B: ${c.now || 'now'} (replaying A…)`);
+    $('serve-ab-rows').replaceChildren();
+    box.hidden = false;
+    const { id, done } = S.work.serve(c.hash, S.state.serve, () => {});
+    V.jobA = { id };
+    done.then((a) => {
+      if (!V.jobA || V.jobA.id !== id) return;  // superseded
+      V.jobA = null;
+      if (a.cancelled) return;
+      if (!a.ok) {
+        setText($('serve-ab-caption'), `A: ${c.label} could not be replayed: ${(a.errors && a.errors[0] && a.errors[0].message) || 'refused'}`);
+        return;
+      }
+      setText($('serve-ab-caption'), `A: ${c.label} · B: ${c.now || 'now'}`);
+      const byLabel = new Map((a.rows || []).map((x) => [x.label, x.value]));
+      const latA = new Map((a.latency || []).map((m) => [m.abbrev, m]));
+      const row = (label, va, vb) => el('tr', {}, [el('th', { scope: 'row', text: label }), el('td', { text: va }), el('td', { text: vb })]);
+      $('serve-ab-rows').replaceChildren(
+        ...(b.rows || []).filter((x) => byLabel.has(x.label)).map((x) => row(x.label.replace(/:$/, ''), byLabel.get(x.label), x.value)),
+        ...(b.latency || []).filter((m) => latA.has(m.abbrev)).flatMap((m) => [
+          row(`${m.abbrev} mean (ms)`, latA.get(m.abbrev).mean, m.mean), row(`${m.abbrev} p99 (ms)`, latA.get(m.abbrev).p99, m.p99)]));
+      setText($('serve-live'), 'Replay of A done');
+    });
   }
 
   // The canvas on replayed step `i` (-1: the path again), and the list marking it.

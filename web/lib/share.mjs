@@ -4,6 +4,9 @@
 import { refusalNotice } from './notices.mjs';
 import { isAnchorHash } from './hash.mjs';
 
+// The embed snippet's size: the host's column wide, 8:5, at least 680 px tall.
+const EMBED_STYLE = 'display:block;box-sizing:border-box;width:100%;max-width:100%;aspect-ratio:8/5;min-height:680px;border:1px solid #8896;border-radius:8px';
+
 export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough }) {
   const loc = win.location;
 
@@ -74,7 +77,11 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     if (!raw) walkthrough.openStep(-1);
     S.lastHash = null;
     refresh();
-    notices.show(refusalNotice(r.errors, 'link', S.catalog && S.catalog.errorCodes), { key: 'link' });
+    // One notice for the link's refused keys, in place of an earlier link's; it applies until the scenario changes.
+    const hash = S.state && S.state.scenarioHash;
+    const n = refusalNotice(r.errors, 'link', S.catalog && S.catalog.errorCodes);
+    if (n) notices.show(n, { key: 'link', until: (now) => now.scenarioHash !== hash });
+    else notices.clear('link');
   }
 
   async function copyText(text, done) {
@@ -93,11 +100,14 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
   }
 
   // The snippet for the view on screen: an <iframe> element serialised by the browser (attributes escaped).
+  // It never overflows its host: as wide as the column it is put in, 8:5 where that is tall enough and never
+  // under 680 px (a phone's column: the embed's canvas then keeps text of 10 px and up); its panels start closed.
   function embedSnippet() {
     const frame = doc.createElement('iframe');
-    frame.setAttribute('src', linkFor(currentHash(), { embed: true }));
+    const hash = currentHash().split('&').filter((p) => p && !p.startsWith('panels=')).concat('panels=').join('&');
+    frame.setAttribute('src', linkFor(hash, { embed: true }));
     frame.setAttribute('title', `tierscope: ${S.state ? S.state.pathLabel || S.state.path : 'memory tiers'}`);
-    for (const [k, v] of [['width', '800'], ['height', '500'], ['loading', 'lazy'], ['allow', 'clipboard-write']]) frame.setAttribute(k, v);
+    for (const [k, v] of [['style', EMBED_STYLE], ['loading', 'lazy'], ['allow', 'clipboard-write']]) frame.setAttribute(k, v);
     return frame.outerHTML;
   }
 

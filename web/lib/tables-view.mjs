@@ -25,7 +25,7 @@ export function createTables({ S, $, el, win, notices, download }) {
     const cmp = S.state && S.state.compare ? S.bridge.compare() : null;
     if (cmp && Array.isArray(cmp.figures)) {
       const byId = new Map(cmp.figures.map((f) => [f.id, f]));
-      table.querySelector('thead').replaceChildren(head(['Figure', 'A (pinned)', 'B (now)', 'B ÷ A', 'Formula (B)']));
+      table.querySelector('thead').replaceChildren(head(['Figure', `A (pinned) · ${cmp.a ? cmp.a.label : ''}`, `B (now) · ${cmp.b ? cmp.b.label : ''}`, 'B ÷ A', 'Formula (B)']));
       body.replaceChildren(...list.map((f) => {
         const c = byId.get(f.id) || {};
         return el('tr', { 'data-fig': f.id, class: c.same ? 'same' : 'differs' }, [

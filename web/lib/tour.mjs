@@ -93,6 +93,10 @@ const KV_WRITE = {
 };
 const kvWrite = (a) => KV_WRITE[a.attention === 'mqa' ? 'gqa' : a.attention] || KV_WRITE.other;
 
+// Prefill runs the scenario's prompt, while decode is shown at the scenario's context (ctx): the token row
+// and the KV counters jump from one length to the other between the two steps, which this line explains.
+const DECODE_AT_CONTEXT = 'This step is a token late in a long conversation: it runs at the scenario\'s context (ctx in the scenario), not at the end of the prompt prefill just ran, so the token row and the KV counters jump from the prompt\'s length to the context\'s.';
+
 export const STEPS = Object.freeze([
   {
     id: 'prefill', path: 'prefill',
@@ -126,6 +130,7 @@ export const STEPS = Object.freeze([
           (a) => (isSparse(a)
             ? 'The attention reads are small beside it: CSA2, the sparse attention, gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
             : 'The attention reads the KV of every earlier token, {decode.kv_bytes} per step at this context; unlike the weights, that grows with the context.'),
+          DECODE_AT_CONTEXT,
         ],
       },
       {
@@ -134,6 +139,7 @@ export const STEPS = Object.freeze([
         body: [
           (a, value, terms) => 'Each new token passes through all {arch.layers} layers, and a dense model uses every weight for every token: each GPU streams {decode.weight_bytes} out of HBM per step, {decode.weight_share} of everything it reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead}.' + decodeLargest(a, value, terms) + ' That is about {decode.tokens_per_s} for the instance.',
           'Reading the KV cache of every earlier token adds {decode.kv_bytes} per step at this context, and grows with it.',
+          DECODE_AT_CONTEXT,
         ],
       },
     ],

@@ -9,20 +9,19 @@ import { STEPS, INTRO, FLEET_CARD, parseTemplate, variantFor, stepIndexOfPath, t
 export const INTRO_INDEX = -1;
 export const APP_TOUR_INTRO = -1;
 import { morphChildren, setAttr, setText } from './dom.mjs';
-import { figureWithScope } from './figures.mjs';
+import { chipText } from './figures.mjs';
 
 export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
   const arch = () => (S.state && S.state.arch) || null;
   const inFleet = () => !!(S.state && S.state.view === 'fleet');
-  // A number chip: the value as the app writes it, then what it counts ("273 sessions per instance"), not
-  // when the words after the chip say it already ("activates {x} per token"). A figure of a setup that
+  // A number chip: the value as the app writes it, then what it counts ("273 sessions per instance"), less
+  // what the words after the chip say already ("activates {x} per token", "{x} on each GPU per step"). A figure of a setup that
   // cannot run says so and points at the ways out (the notice above the canvas).
   const figureText = (id, after = '') => {
     const f = S.figures.get(id);
     if (!f) return '…';
     if (f.feasible === false) return '— (cannot run)';
-    const scoped = figureWithScope(f);
-    return scoped !== f.text && after.startsWith(scoped.slice(f.text.length)) ? f.text : scoped;
+    return chipText(f, after);
   };
   const cannotRun = () => !!(S.state && S.state.feasible === false);
   // A figure's value for wordings that choose their claim from the numbers (undefined until read, or where
@@ -201,7 +200,12 @@ export function createWalkthrough({ S, $, el, refresh, announce, writeHash }) {
     // A number in the text shows its formula and source (one listener: the text is updated in place).
     $('tour-body').addEventListener('click', (e) => {
       const b = e.target && e.target.closest ? e.target.closest('button.fig[data-fig]') : null;
-      if (b) showFigure(b.dataset.fig);
+      if (!b) return;
+      showFigure(b.dataset.fig);
+      // The formula is written under the step's text, which may be a screen below the number: it is brought
+      // into view (the least scroll, so a number near it stays where it is).
+      const box = $('tour-look');
+      if (box.scrollIntoView) box.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     });
     // A dot opens its step (one listener on the list: the dots may be the build's, written before any script).
     $('tour-dots').addEventListener('click', (e) => {

@@ -187,3 +187,15 @@ test('a mark\'s label covers no mark\'s dot: a crowded front labels what has roo
     else assert.ok(tagged.length >= 1, `${width}: some labelled`);
   }
 });
+
+// A phone's chart keeps its axis titles: a title too long for its side ("output tokens per second per GPU"
+// beside a 300 px tall chart) is said shorter, never dropped.
+test('every chart keeps both axis titles at a phone\'s size', () => {
+  for (const [name, chart] of CHARTS) {
+    for (const [width, height] of [[360, 300], [340, 240]]) {
+      const L = layoutChart(chart, { width, height, px: 12 });
+      assert.ok(L.xTitle && L.xTitle.text, `${name} at ${width}x${height}: x title`);
+      if (name !== 'breakdown') assert.ok(L.yTitle && L.yTitle.text, `${name} at ${width}x${height}: y title (${chart.y.label})`);
+    }
+  }
+});

@@ -186,3 +186,13 @@ test('a model with no Engram and no window: those steps say so in one line', () 
   assert.equal(swa.body.length, 1);
   assert.match(swa.body[0], /keeps no sliding window.*would/);
 });
+
+// Prefill runs the prompt and decode runs at the scenario's context: the token row and the counters jump
+// from one length to the other, and the decode step says why, for every kind of model.
+test('the decode step explains the jump from the prompt\'s length to the context', () => {
+  const decode = STEPS[stepIndexOfPath('decode')];
+  for (const arch of [V41, LLAMA, V3]) {
+    const text = templatesOf(variantFor(decode, arch, () => undefined, TERMS)).join(' ');
+    assert.match(text, /runs at the scenario's context .* not at the end of the prompt prefill just ran/, arch.family + ' ' + arch.attention);
+  }
+});

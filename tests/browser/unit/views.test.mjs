@@ -168,7 +168,7 @@ test('header: counters, position and the caption are the app\'s text; a setup th
   assert.equal(t.$('c-global').textContent, '131,072 116.7 MB per GPU');
   assert.equal(t.$('c-engram').textContent, '6,144 so far');
   // The step as the link and state().step count it (from 0), with the range.
-  assert.equal(t.$('pb-pos').textContent, 'step 1 of 0–1 · 1.6 ms of 1.62 ms');
+  assert.equal(t.$('pb-pos').textContent, 'step 1 of steps 0–1 · 1.6 ms of 1.62 ms');
   assert.equal(t.$('entry-now').textContent, 'KV is read.');
   assert.equal(t.$('subtitle-model').textContent, 'DeepSeek V4.1 Flash');
   assert.equal(t.$('subtitle-layout').textContent, '8×B200 · two TP4 instances');
@@ -208,6 +208,31 @@ test('notices: one per source, folding after a while; messages can stay until di
   assert.equal(m.parentElement, t.$('notices'));
   t.notices.message('The graphics context is back.', { key: 'gl' });
   assert.equal(t.$('notices').querySelectorAll('.notice[data-key="gl"]').length, 1, 'the same key replaces');
+});
+
+test('notices do not pile up: a newer one of a source replaces the older, three at most, and a scenario\'s notice goes once the scenario changes', () => {
+  const t = setup();
+  const h = createHeader(t);
+  h.renderCatalog();
+  const box = t.$('notices');
+  const refused = (field) => ({ kind: 'refused', summary: `1 value was refused: ${field}.`, items: [{ field, code: 'out-of-range', text: field, allowed: '' }] });
+  // Two refused calls: the second replaces the first.
+  t.notices.show(refused('ctx'));
+  t.notices.show(refused('batch'));
+  assert.deepEqual(box.querySelectorAll('.notice.refused').map((n) => n.querySelector('[data-field]').dataset.field), ['batch']);
+  // Many sources at once: three show.
+  for (const key of ['a', 'b', 'c', 'd']) t.notices.show(refused(key), { key });
+  assert.equal(box.querySelectorAll('.notice').length, 3);
+  // What an edit moved applies to the scenario it was made on: the next change of scenario takes it away.
+  box.replaceChildren();
+  t.S.state = { ...t.S.state, adjustmentsSeq: 1, adjustments: [{ field: 'dp', from: '1', to: '2', why: 'tp × dp = gpus' }] };
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 1, 'a link\'s moves are said on the first state too');
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 1, 'it stays while the scenario does');
+  t.S.state = { ...t.S.state, scenarioHash: t.S.state.scenarioHash + '&ctx=4096' };
+  h.render();
+  assert.equal(box.querySelectorAll('.notice.adjusted').length, 0, 'gone once the scenario changed');
 });
 
 test('tables: the figures table lists the app\'s figures; downloads are the app\'s bytes', () => {
@@ -363,6 +388,14 @@ test('figures table and walkthrough chips: each value says what it counts', asyn
   assert.equal(figureWithScope({ text: '202.8 GB', unit: 'B', scope: 'whole model' }), '202.8 GB (whole model)');
   assert.equal(figureWithScope({ text: '890 B/token', unit: 'B/token', scope: 'per token' }), '890 B/token', 'the unit says it already');
   assert.equal(scopeWords({ text: 'not computed', feasible: false, scope: 'per step' }), '');
+  // Inside a sentence, each "per X" the words after the number say already is left out (the walkthrough's
+  // decode step read "69.99 GB per GPU per step on each GPU per step" and "the 46.97 ms per step step").
+  const { chipText } = await import('../../../web/lib/figures.mjs');
+  assert.equal(chipText({ text: '69.99 GB', unit: 'B', scope: 'per GPU per step' }, ' on each GPU per step, '), '69.99 GB');
+  assert.equal(chipText({ text: '46.97 ms', unit: 's', scope: 'per step' }, ' step; kernels held'), '46.97 ms');
+  assert.equal(chipText({ text: '44.16 GB', unit: 'B', scope: 'per GPU per step' }, ' per step at this context'), '44.16 GB per GPU');
+  assert.equal(chipText({ text: '24.58 ms', unit: 's', scope: 'per step' }, ' of the '), '24.58 ms per step');
+  assert.equal(chipText({ text: '202.8 GB', unit: 'B', scope: 'whole model' }, ' for'), '202.8 GB (whole model)');
   const t = setup();
   const figs = [{ id: 'hbm.sessions', label: 'Sessions', text: '273 sessions', unit: 'sessions', scope: 'per instance', formula: 'f', provenance: 'derived' },
     { id: 'engram.table_bytes', label: 'Tables', text: '202.8 GB', unit: 'B', scope: 'whole model', formula: 'g', provenance: 'third-party' }];

@@ -486,3 +486,19 @@ TEST_CASE("state_at is closed form: a 1M-token context costs the same as 1K") {
   const auto st = anim::state_at(l, static_cast<int>(l.entries.size()) - 1, 1.0);
   CHECK(st.counters.global_kv_tokens == 1048577.0);
 }
+
+// A decoder-only model's prefill is told in its own terms: the prompt runs through every layer but the last,
+// which the next entry runs on the prompt's end only ("93 of the 94 layers" read as if one were missing).
+TEST_CASE("prefill of a decoder-only MoE model names its layers, not a count of a part of them") {
+  const model::Scenario s = preset("qwen3-235b-a22b-4xh200");
+  REQUIRE_FALSE(model::is_encoder_decoder(s.model));
+  const auto l = anim::build_ledger(s, model::describe(s), PathId::Prefill);
+  const auto* encode = find(l, "encode");
+  REQUIRE(encode);
+  const int n = s.model.layer_count;
+  INFO(encode->sentence);
+  CHECK(encode->sentence.find(" of the " + std::to_string(n) + " layers") == std::string::npos);
+  CHECK(encode->sentence.find("layers 0–" + std::to_string(n - 2) + ", all but the last one (which runs on the prompt's end only, next)") !=
+        std::string::npos);
+  CHECK(encode->sentence.find("encoder") == std::string::npos);
+}

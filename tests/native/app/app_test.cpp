@@ -501,6 +501,32 @@ TEST_CASE("an imported model's link names it: a fresh app opened on it shows the
   CHECK(app::view_hash(fresh) == hash);
 }
 
+TEST_CASE("an imported model's link with one bad key keeps the model and its other keys — the key that follows it moves and is said") {
+  app::App app;
+  app::init(app);
+  model::Errors errors;
+  std::vector<std::string> notes;
+  REQUIRE(app::set_preset(app, "v41-flash-8xh200", errors));
+  REQUIRE(app::load_config(app, corpus_file("Qwen2-7B-Instruct.json"), errors, notes, "Qwen2-7B-Instruct.json"));
+  // tp=8 cannot split Qwen2-7B's 28 query heads; dp=1 follows tp (tp × dp = gpus).
+  const std::string link = model::scenario_to_hash(app.scenario) + "&gpus=8&tp=8&dp=1&batch=16&path=decode";
+  app::App fresh;
+  app::init(fresh);
+  model::Errors e2;
+  CHECK_FALSE(app::apply_hash(fresh, link, e2));
+  REQUIRE(e2.size() == 1);
+  CHECK(e2[0].field == "tp");
+  CHECK(model::scenario_label(fresh.scenario).rfind("Qwen2-7B-Instruct (config.json)", 0) == 0);
+  CHECK(fresh.scenario.hw.gpus == 8);
+  CHECK(fresh.scenario.work.batch == 16);
+  CHECK(fresh.playback.path == anim::PathId::Decode);
+  CHECK(fresh.scenario.par.tp * fresh.scenario.par.dp == 8);
+  const auto dp = std::find_if(fresh.adjustments.begin(), fresh.adjustments.end(), [](const model::Adjustment& a) { return a.field == "dp"; });
+  REQUIRE(dp != fresh.adjustments.end());
+  CHECK(dp->from == "1");
+  CHECK(app::state_json(fresh).find("{\"field\":\"dp\",\"from\":\"1\"") != std::string::npos);  // the page says it
+}
+
 TEST_CASE("a setup that cannot run carries its fixes in the state — applying one through set_param makes it run") {
   app::App app;
   app::init(app);

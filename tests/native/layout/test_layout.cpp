@@ -736,3 +736,21 @@ TEST_CASE("what a reader taps is at least 24 px each way, on a phone and on a la
     }
   }
 }
+
+// A layer row names its attention kind, which on a MoE model must not read as its feed-forward kind: the
+// rows of a decoder-only MoE model said "Dense ×19".
+TEST_CASE("the layer rows of a MoE model call plain attention layers dense attention, never just dense") {
+  const Fixture fx = make("qwen3-235b-a22b-4xh200", anim::PathId::Prefill);
+  REQUIRE(fx.s.model.experts > 0);
+  layout::Layout L;
+  layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, kTm, L);
+  int rows = 0;
+  for (const layout::Label& l : L.labels) {
+    if (l.item < 0 || L.items[static_cast<std::size_t>(l.item)].kind != Kind::DecoderLayer) continue;
+    INFO(l.text);
+    ++rows;
+    CHECK(l.text.find("Dense ×") == std::string::npos);
+    CHECK(l.text.find("Dense attention ×") != std::string::npos);
+  }
+  CHECK(rows == 5);
+}

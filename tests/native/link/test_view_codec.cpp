@@ -284,3 +284,76 @@ TEST_CASE("view codec: the Serve panel's view and settings travel in the link, i
   CHECK(views_allowed_text().find("serve") != std::string::npos);
   CHECK(views_allowed_text().find("serve-latency") == std::string::npos);
 }
+
+namespace {
+// A model imported from its config.json on a preset's hardware, as the page's link of it reads.
+std::string imported_link(const std::string& file, const std::string& preset) {
+  Scenario s;
+  REQUIRE(make_preset(preset, s));
+  Errors e;
+  std::vector<std::string> notes;
+  REQUIRE(apply_hf_config(s, hf_fixture(file), file, e, notes));
+  return scenario_to_hash(s);
+}
+const Adjustment* moved_field(const Adjustments& moved, std::string_view field) {
+  for (const Adjustment& a : moved)
+    if (a.field == field) return &a;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("view codec: one bad key of an imported model's link falls back alone — the model and the other keys apply, and a key that follows it is derived again and said") {
+  // Qwen2-7B has 28 query heads: tp=8 cannot split them. The link's dp=1 follows tp (tp × dp = gpus).
+  const std::string link = imported_link("Qwen2-7B-Instruct.json", "v41-flash-8xh200") + "&gpus=8&tp=8&dp=1&batch=16&path=decode";
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("#" + link, v, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].field == "tp");
+  CHECK(errors[0].value == "8");
+  CHECK(scenario_label(v.scenario).starts_with("Qwen2-7B-Instruct (config.json)"));
+  CHECK(v.scenario.model.q_heads == 28);
+  CHECK(v.scenario.hw.gpus == 8);
+  CHECK(v.scenario.work.batch == 16);
+  CHECK(v.path == "decode");
+  CHECK(v.scenario.par.tp == 4);  // the preset's tp, which splits 28 heads
+  CHECK(v.scenario.par.dp == 2);  // derived again: 4 × 2 = 8 GPUs
+  const Adjustment* dp = moved_field(v.followed, "dp");
+  REQUIRE(dp);
+  CHECK(dp->from == "1");
+  CHECK(dp->to == "2");
+  CHECK(dp->why.find("tp") != std::string::npos);
+  CHECK(validate(v.scenario).empty());
+  // Read again, the link written for it holds no refusal and reopens the same view.
+  ViewState again;
+  Errors none;
+  CHECK(parse_view(view_to_hash(v), again, none));
+  CHECK(view_to_hash(again) == view_to_hash(v));
+}
+
+TEST_CASE("view codec: a refused key the others then need is derived again and said — a prompt below the link's prefix hit") {
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view("preset=v41-flash-8xh200&prompt=100&prefix_hit=5000&ctx=banana&batch=4", v, errors));
+  CHECK(has_error(errors, "prefix_hit", ErrorCode::Inconsistent));
+  CHECK(has_error(errors, "ctx", ErrorCode::WrongType));
+  CHECK(v.scenario.preset == "v41-flash-8xh200");
+  CHECK(v.scenario.work.prompt == 100);
+  CHECK(v.scenario.work.batch == 4);
+  CHECK(v.scenario.work.prefix_hit == 100);
+  const Adjustment* hit = moved_field(v.followed, "prefix_hit");
+  REQUIRE(hit);
+  CHECK(hit->to == "100");
+  // A tensor parallel wider than the heads, on many GPUs: the GPU count and the model stand, tp and the dp
+  // the link gave are derived again.
+  ViewState wide;
+  Errors e2;
+  CHECK_FALSE(parse_view(imported_link("Qwen--Qwen3-235B-A22B.json", "v41-flash-8xh200") + "&gpus=128&tp=128&dp=1&batch=64", wide, e2));
+  REQUIRE(e2.size() == 1);
+  CHECK(e2[0].field == "tp");
+  CHECK(scenario_label(wide.scenario).starts_with("Qwen--Qwen3-235B-A22B"));
+  CHECK(wide.scenario.hw.gpus == 128);
+  CHECK(wide.scenario.work.batch == 64);
+  CHECK(wide.scenario.par.tp * wide.scenario.par.dp == 128);
+  CHECK(moved_field(wide.followed, "dp"));
+}

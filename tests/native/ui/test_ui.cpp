@@ -186,3 +186,21 @@ TEST_CASE("a setup that cannot run draws every panel, and the canvas says why") 
     CHECK(alert != app.canvas.layout.labels.end());
   }
 }
+
+TEST_CASE("on a wide canvas with the inspector docked from the start, the keys work once Tab reaches the canvas") {
+  // The docked panels draw from the first frame; ImGui's own focus must not leave them holding the keys.
+  for (const ImVec2 size : {ImVec2(1920, 1080), ImVec2(2560, 1440), ImVec2(1280, 800)}) {
+    INFO(size.x << "×" << size.y);
+    ui::Screen app;
+    app::init(app);
+    Driver d(size.x, size.y);
+    d.settle(app);
+    ui::canvas_focus(app, true);  // what the page tells the app when Tab reaches the canvas
+    d.settle(app);
+    const int step = app.playback.step;
+    d.press(app, ImGuiKey_RightArrow);
+    CHECK(app.playback.step == step + 1);
+    d.press(app, ImGuiKey_DownArrow);
+    CHECK(app.selected.valid());
+  }
+}

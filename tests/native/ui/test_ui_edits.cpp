@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "codec/url_codec.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -96,6 +97,44 @@ TEST_CASE("a refused value in the scenario editor is named on screen and changes
     const Frame& f = fx.d.settle(fx.app);
     CHECK(f.has(errors.front().message()));
     CHECK(f.has(field_row(fx.app, "ctx")));  // the field shows the value still in force
+  }
+}
+
+TEST_CASE("the scenario editor has the layout's fields — dp typed in moves tp as set_param moves it, a tp the heads refuse is named with what is allowed") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const Frame& shown = fx.d.settle(fx.app);
+    for (const char* key : {"tp", "dp", "ep", "redundant"}) {
+      INFO(key);
+      CHECK(shown.has(field_row(fx.app, key)));
+    }
+    CHECK(shown.has("Serve panel's setting (instances)"));  // where the instances behind a router are set
+    // dp=2 on 4 GPUs: tp follows to 2 (tp × dp = gpus), and the editor says so.
+    ui::Screen ref;
+    app::init(ref);
+    model::Errors errors;
+    std::vector<app::Adjustment> moved;
+    REQUIRE(app::set_param(ref, "dp", "2", errors, &moved));
+    REQUIRE(moved.size() == 1);
+    CHECK(moved[0].field == "tp");
+    fx.type_into("dp", "2");
+    check_same_scenario(fx.app, ref);
+    const Frame& f = fx.d.settle(fx.app);
+    CHECK(f.has(field_row(fx.app, "dp")));
+    CHECK(f.has(field_row(fx.app, "tp")));
+    CHECK(f.has(moved[0].why));
+    // tp=3 splits no head count: refused, the message names tp and the sizes the heads allow.
+    const std::string before = model::scenario_to_hash(fx.app.scenario);
+    model::Errors refused;
+    REQUIRE_FALSE(app::set_param(ref, "tp", "3", refused));
+    REQUIRE(!refused.empty());
+    CHECK(refused.front().field == "tp");
+    CHECK(refused.front().allowed == model::tp_allowed_text(fx.app.scenario.model));
+    fx.type_into("tp", "3");
+    CHECK(model::scenario_to_hash(fx.app.scenario) == before);
+    CHECK(fx.d.settle(fx.app).has(refused.front().message()));
+    CHECK(fx.app.canvas.text_cut == 0);
   }
 }
 
@@ -256,5 +295,57 @@ TEST_CASE("each panel's key opens it from the schematic with keyboard focus in i
     d.press(app, ImGuiKey_Escape);
     d.press(app, ImGuiKey_Escape);
     CHECK(std::find(app.canvas.sections.begin(), app.canvas.sections.end(), "help") == app.canvas.sections.end());
+  }
+}
+
+// The hardware fields at 0 stand for the catalog's values (the GPU's HBM and link, each kernel class's own
+// shares): the editor shows those, greyed in the field, never a bare "0" — and a value typed there applies.
+TEST_CASE("the scenario editor shows the catalog's value where a hardware field is 0") {
+  for (const ui_test::Viewport& vp : ui_test::kViewports) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    const model::Hardware& hw = fx.app.scenario.hw;
+    REQUIRE(hw.hbm_gb == 0);
+    REQUIRE(hw.link_gbps == 0);
+    const std::pair<const char*, std::string> shown[] = {{"hbm_gb", "catalog: " + model::num(model::hbm_gb_per_gpu(hw))},
+                                                         {"link_gbps", "catalog: " + model::num(model::link_gbps(hw))},
+                                                         {"mbu", "each class's own"},
+                                                         {"mfu", "each class's own"}};
+    for (const auto& [key, text] : shown) {
+      INFO(key);
+      REQUIRE(fx.d.click_control(fx.app, std::string("param:") + key));  // scrolled into view
+      fx.d.press(fx.app, ImGuiKey_Escape);
+      const Frame& f = fx.d.settle(fx.app);
+      CHECK(f.has("| " + std::string(key) + " | { " + text + " }"));
+      CHECK_FALSE(f.has("| " + std::string(key) + " | { 0 }"));
+    }
+    CHECK(model::hbm_gb_per_gpu(hw) > 100);  // the catalog's B200, not 0
+    // Left as it was, the field stays 0; a value typed over the greyed one applies.
+    CHECK(fx.app.scenario.hw.hbm_gb == 0);
+    fx.type_into("hbm_gb", "141");
+    CHECK(fx.app.scenario.hw.hbm_gb == 141);
+    CHECK(fx.d.settle(fx.app).has("| hbm_gb | { 141 }"));
+  }
+}
+
+// Every field of the editor is wide enough for the value it holds ("1048576" read "104857", "auto" read "autc"
+// where the key and unit columns left the values too little room), at the desktop's and the phone's width.
+TEST_CASE("every scenario editor field shows its whole value") {
+  // (At 1440×900 the editor docks beside the schematic, in its narrowest column.)
+  for (const ui_test::Viewport& vp : {ui_test::kViewports[0], ui_test::kViewports[1], ui_test::Viewport{"laptop", 750, 598, false}}) {
+    INFO(vp.name);
+    EditorFixture fx(vp);
+    for (const model::ParamDef& p : model::params()) {
+      if (p.group == model::ParamGroup::Model || p.kind == model::ParamKind::Text) continue;
+      INFO(p.key);
+      const ui::Control* c = ui_test::control(fx.app, std::string("param:") + p.key);
+      if (!c) continue;  // not in the editor's open groups
+      // The longest value the field is likely to hold: its own, or the largest context.
+      const std::string v = std::string(p.key) == "ctx" ? std::string("1048576") : model::get_param_text(fx.app.scenario, p);
+      // The text and the frame's padding, and for a menu its arrow.
+      const float arrow = p.kind == model::ParamKind::Enum ? ImGui::GetFrameHeight() : 0.0f;
+      const float need = ImGui::CalcTextSize(v.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x + arrow;
+      CHECK(c->rect.w >= need);
+    }
   }
 }

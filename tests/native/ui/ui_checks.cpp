@@ -39,11 +39,15 @@ void check_scenario_editor(const ui::Screen& app, const Frame& f) {
   name = name.substr(0, name.find(" ("));
   CHECK((f.has("{ " + name) || f.has("{ " + app.scenario.preset + " }")));
   for (const model::ParamDef& p : model::params()) {
-    // The editor lists the workload, hardware and model groups; the model's starts folded.
-    const bool listed_open = p.group == model::ParamGroup::Workload || p.group == model::ParamGroup::Hardware;
+    // The editor lists the workload, layout, hardware and model groups; the model's starts folded.
+    const bool listed_open = p.group == model::ParamGroup::Workload || p.group == model::ParamGroup::Layout ||
+                             p.group == model::ParamGroup::Hardware;
     if (p.kind == model::ParamKind::Text || !listed_open) continue;
     INFO("parameter " << p.key);
-    CHECK(f.has("| " + std::string(p.key) + " | { " + model::get_param_text(app.scenario, p) + " }"));
+    // (A field at 0 that stands for another value shows that value: param_zero_text.)
+    const std::string value = model::get_param_text(app.scenario, p);
+    const std::string zero = value == "0" ? model::param_zero_text(app.scenario, p) : std::string();
+    CHECK(f.has("| " + std::string(p.key) + " | { " + (zero.empty() ? value : zero) + " }"));
   }
 }
 
@@ -75,13 +79,9 @@ void check_card(const ui::Screen& app, const Frame& f) {
 namespace {
 
 // The frame shows `before` followed by the figure's text as the page's figures table and the command line
-// give it (model::figure_text). Where the setup cannot run, that text is "not computed", while the canvas's
-// panels write the figure's value as it stands (figure_value_text: "NaN" for most such figures) beside its
-// formula, which says why it is not computed; until the panels say "not computed" too, either is taken for
-// such a figure, and only for such a figure.
+// give it (model::figure_text: "not computed" where the setup cannot run), and never a bare "NaN".
 bool shows_figure(const Frame& f, const std::string& before, const model::Figure& fig, const std::string& after = "") {
-  if (f.has(before + model::figure_text(fig) + after)) return true;
-  return !fig.feasible && f.has(before + model::figure_value_text(fig) + after);
+  return f.has(before + model::figure_text(fig) + after) && !f.has("NaN");
 }
 
 }  // namespace
