@@ -110,6 +110,10 @@ Errors validate(const Scenario& s) {
   else if (!tp_splits_heads(m, p.tp))
     add(e, "tp", str(p.tp),
         "a divisor or a multiple of kv_heads (" + str(m.kv_heads) + "): tensor parallel splits the KV heads or copies each, never splits one");
+  // The prefill workers of a disaggregated deployment shard their KV by the same rules.
+  if (const int ptp = s.pd.prefill_tp; ptp > 0 && (m.q_heads % ptp != 0 || !tp_splits_heads(m, ptp)))
+    add(e, "pd_tp", str(ptp), "0 (the scenario's tp), or a divisor of q_heads (" + str(m.q_heads) + ") that splits or copies whole KV heads (" +
+                                   str(m.kv_heads) + ")");
   return e;
 }
 

@@ -397,6 +397,7 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   compute_prefix(c, v);         // promotion, the window's replay, the rest of the prompt, recompute
   compute_serving(c, v);        // each step also carries the prefill of arriving prompts
   compute_ssd_retention(c, v);  // the node's KV persisted at the serving rate
+  compute_handoff(c, v);        // the prompt's KV handed from a prefill worker to the decode instance
 }
 
 }  // namespace
@@ -434,7 +435,11 @@ unsigned figure_scope(FigureId id) {
     case F::SsdWriteRate:
     case F::SsdRetentionBytes:
     case F::SsdDwpdNeeded:
-    case F::SsdRetentionHours: return kScopePrompt;
+    case F::SsdRetentionHours:
+    case F::PdKvBytes:
+    case F::PdPages:
+    case F::PdWireTime:
+    case F::PdTransferTime: return kScopePrompt;
     default: return 0;
   }
 }

@@ -176,7 +176,7 @@ constexpr Topic kTopics[] = {
     topics::describe_engram,          topics::describe_decode_rates, topics::describe_serving,
     topics::describe_sparse_reads,    topics::describe_swa,          topics::describe_replay,
     topics::describe_prefill,         topics::describe_prefix,       topics::describe_ssd,
-    topics::describe_turn_cost,       topics::describe_hardware,
+    topics::describe_turn_cost,       topics::describe_hardware,     topics::describe_handoff,
 };
 constexpr int kTopicCount = static_cast<int>(sizeof(kTopics) / sizeof(kTopics[0]));
 

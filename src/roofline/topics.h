@@ -189,6 +189,7 @@ void compute_ssd_capacity(Ctx& c, Values& v);    // topic_serve.cpp
 void compute_prefix(Ctx& c, Values& v);          // topic_prefix.cpp
 void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
+void compute_handoff(Ctx& c, Values& v);         // topic_handoff.cpp
 
 // A model with a sliding window, and one that replays it rather than caching it with the prefix.
 
@@ -288,5 +289,6 @@ void describe_turn_cost(Say& y);
 void describe_serving(Say& y);         // topic_serve.cpp
 void describe_ssd(Say& y);
 void describe_hardware(Say& y);        // topic_hardware.cpp
+void describe_handoff(Say& y);         // topic_handoff.cpp
 
 }  // namespace tierscope::model::topics
