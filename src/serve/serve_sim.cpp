@@ -18,7 +18,9 @@
 
 #include "base/text.h"
 #include "model/engine.h"
+#include "roofline/handoff.h"
 #include "roofline/step_mix.h"
+#include "serve/prefill_pool.h"
 #include "serve/serve.h"
 #include "sim/rng.h"
 
@@ -35,6 +37,8 @@ struct Request {
   int chunk = 0;  // tokens of its prompt in the step running now
   // TTFT's parts: when the scheduler saw it, when the step in flight then ended, when it was admitted.
   double ready = 0, inflight_end = 0, admitted = 0;
+  PrefillPass pd;   // disaggregated: its prefill pass and the KV's hand-off to the decode pool
+  double ttft = 0;  // its TTFT, held against the objective when it completes
 };
 
 struct Instance {
@@ -75,7 +79,8 @@ class Replay {
  private:
   void issue(double t);
   void route(std::uint32_t slot, double t);
-  void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
+  void add_ttft(Request& q, double t, StepRecord* step = nullptr);
+  void first_from_pool(Request& q, double t, StepRecord* step);
   double front_end(double t, int prompt);
   void start_step(int i, double t);
   void finish_step(int i, double t);
@@ -96,6 +101,9 @@ class Replay {
   bool first_ = false;  // prefill-first steps
   bool none_ = false;   // prompts arrive cached (a decode pool)
   bool pd_ = false;     // prompts run in a prefill pool of their own, then join the decode pool
+  PrefillPool pool_;
+  model::HandoffModel handoff_;
+  bool first_from_decode_ = false;  // pd: the decode instance's first step yields the first token
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
@@ -104,7 +112,8 @@ class Replay {
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
-  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_;
+  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_, part_transfer_, part_admission_;
+  std::uint64_t slo_met_ = 0;
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -123,6 +132,19 @@ bool Replay::setup(model::Errors& errors) {
   first_ = mode == PrefillMode::First;
   none_ = mode == PrefillMode::None;
   pd_ = mode == PrefillMode::Pd;
+  if (pd_) {
+    // The prefill workers are replicas of the instance's layout; both pools' GPUs decide whether the KV
+    // crosses NVLink (one domain) or the NICs.
+    const int replica = static_cast<int>(std::max(1.0, t.gpus / std::max(1.0, t.dp)));
+    const int pool_gpus = spec_.prefill_workers > 0 ? spec_.prefill_workers * replica + spec_.instances * static_cast<int>(t.gpus) : 0;
+    handoff_ = model::HandoffModel(s_, 0, pool_gpus);
+    pool_ = PrefillPool(spec_.prefill_workers);
+    first_from_decode_ = handoff_.first_from_decode();
+    r_.prefill_workers = spec_.prefill_workers;
+    r_.handoff = std::string(handoff_.engine_name()) + " over " + (handoff_.nvlink() ? "NVLink" : "the NICs");
+  }
+  r_.slo_ttft = spec_.slo_ttft;
+  r_.slo_itl = spec_.slo_itl;
   // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
   r_.budget = (spec_.budget > 0 ? spec_.budget : d.budget) * static_cast<int>(std::max(1.0, t.dp));
   r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
@@ -230,7 +252,7 @@ void Replay::issue(double t) {
     slots_.push_back(q);
   }
   in_flight_ += 1;
-  if (none_ || pd_) {
+  if (none_) {
     Request& r = slots_[slot];
     r.prefilled = r.prompt;
     r.first = r.last = t;
@@ -239,14 +261,16 @@ void Replay::issue(double t) {
   // The engine's front end (tokenise, schedule) before its scheduler sees the request.
   const double ready = none_ ? t : front_end(t, slots_[slot].prompt);
   if (pd_) {
-    // The prefill pool keeps up, so a prompt waits for no other: its first token comes one prefill pass
-    // later (the KV's hand-off to the decode pool left out), and the request joins the decode pool then.
+    // One pass in the prefill pool (at once when it keeps up, else when a worker is free), then the KV's
+    // hand-off: the request joins the decode pool when its KV is there, and its first token streams once the
+    // decode admits it (or after the decode's first step, where the engine computes it there again).
     Request& r = slots_[slot];
+    r.prefilled = r.prompt;
     const double pass = timer_.chunk(r.prompt, 0).alone;
-    r.first = r.last = ready + pass;
-    r.ready = r.inflight_end = r.admitted = ready;
-    add_ttft(r, ready + pass);
-    handoffs_.push({ready + pass, slot});
+    const double chunks = std::ceil(static_cast<double>(r.prompt) / std::max(1, s_.work.chunk));
+    r.pd = pool_.run(ready, pass, handoff_.cost(r.prompt, pass, chunks).exposed_s);
+    r.ready = ready;
+    handoffs_.push({r.pd.handed, slot});
     return;
   }
   if (ready > t) {
@@ -268,7 +292,8 @@ double Replay::front_end(double t, int prompt) {
 }
 
 // A first token out at t: TTFT and its parts.
-void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
+void Replay::add_ttft(Request& q, double t, StepRecord* step) {
+  q.ttft = t - q.arrival;
   StepRecord::FirstToken f;
   f.id = q.id;
   f.ttft = t - q.arrival;
@@ -281,6 +306,29 @@ void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
   part_wait_.add(f.wait);
   part_queue_.add(f.queue);
   part_prefill_.add(f.prefill);
+  if (step) step->first_tokens.push_back(f);
+}
+
+// Disaggregated: the first token out at t in the decode pool, its TTFT in the pool's parts (front end, the
+// prefill pool's queue, the pass, the hand-off after it, the decode pool's admission).
+void Replay::first_from_pool(Request& q, double t, StepRecord* step) {
+  q.first = q.last = t;
+  q.ttft = t - q.arrival;
+  StepRecord::FirstToken f;
+  f.id = q.id;
+  f.ttft = q.ttft;
+  f.overhead = q.ready - q.arrival;
+  f.queue = q.pd.start - q.ready;
+  f.prefill = q.pd.end - q.pd.start;
+  ttft_.add(f.ttft);
+  part_overhead_.add(f.overhead);
+  part_wait_.add(0.0);
+  part_queue_.add(f.queue);
+  part_prefill_.add(f.prefill);
+  f.transfer = q.pd.handed - q.pd.end;
+  f.admission = t - q.pd.handed;
+  part_transfer_.add(f.transfer);
+  part_admission_.add(f.admission);
   if (step) step->first_tokens.push_back(f);
 }
 
@@ -309,6 +357,11 @@ void Replay::start_step(int i, double t) {
     if (in.kv_used + need > r_.kv_tokens) break;
     in.kv_used += need;
     slots_[in.waiting.front()].admitted = t;
+    if (pd_ && !first_from_decode_) {
+      Request& r = slots_[in.waiting.front()];
+      r.generated = 1;
+      first_from_pool(r, t, nullptr);
+    }
     in.running.push_back(in.waiting.front());
     in.waiting.pop_front();
     queue_.add(t - q.arrival);
@@ -408,7 +461,9 @@ void Replay::start_step(int i, double t) {
 void Replay::complete(Instance& in, Request& q, double t) {
   const double e2e = t - q.arrival;
   e2e_.add(e2e);
-  if (q.output > 1) tpot_.add((t - q.first) / (q.output - 1));
+  const double tpot = q.output > 1 ? (t - q.first) / (q.output - 1) : 0.0;
+  if (q.output > 1) tpot_.add(tpot);
+  if ((spec_.slo_ttft <= 0 || q.ttft <= spec_.slo_ttft) && (spec_.slo_itl <= 0 || tpot <= spec_.slo_itl)) ++slo_met_;
   r_.completed += 1;
   r_.input_tokens += q.prompt;
   // A prefill replica (gpus ÷ dp of them) runs one prompt per pass, as prefill.time times it.
@@ -431,6 +486,11 @@ void Replay::finish_step(int i, double t) {
   for (std::uint32_t slot : in.dec) {
     Request& q = slots_[slot];
     q.generated = std::min(q.output, q.generated + draw_accepted());
+    if (q.first < 0) {  // disaggregated, the decode computing the first token again: no gap before it
+      first_from_pool(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
+      if (q.generated >= q.output) ++done;
+      continue;
+    }
     const double g = t - q.last;
     if (g != gap) {
       itl_.add(gap, run);
@@ -527,7 +587,9 @@ void Replay::finish() {
   r_.evaluations = timer_.evaluations();
   const double d = r_.duration;
   // Disaggregated: the prefill pool that kept up with the prompts completed counts in the per-GPU figures.
-  r_.prefill_gpus = pd_ && d > 0 ? prefill_gpu_s_ / d : 0.0;
+  const double replica = r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
+  r_.prefill_gpus = !pd_ ? 0.0 : pool_.fixed() ? pool_.workers() * replica : d > 0 ? prefill_gpu_s_ / d : 0.0;
+  if (spec_.slo_ttft > 0 || spec_.slo_itl > 0) r_.slo_attainment = r_.completed ? static_cast<double>(slo_met_) / static_cast<double>(r_.completed) : 0.0;
   const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance + r_.prefill_gpus;
   r_.request_rate = d > 0 ? static_cast<double>(r_.completed) / d : 0.0;
   r_.output_tps = d > 0 ? r_.output_tokens / d : 0.0;
@@ -539,7 +601,8 @@ void Replay::finish() {
   r_.itl = itl_.summary();
   r_.e2e = e2e_.summary();
   r_.queue = queue_.summary();
-  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(), part_queue_.summary(), part_prefill_.summary()};
+  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(),     part_queue_.summary(),
+                                         part_prefill_.summary(),  part_transfer_.summary(), part_admission_.summary()};
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
   r_.percentiles.clear();
   for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);
