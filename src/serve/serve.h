@@ -98,7 +98,9 @@ constexpr int kPercentileSteps = 50;
 
 // Checks the spec against the scenario and runs it. False with errors naming each bad field (flags, or the
 // scenario when it cannot run at all); a request that can never fit is refused and counted, with its reason.
-bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
+// `prefill`: with --prefill pd, the prefill workers' own scenario (their layout; the model and GPU as `s`'s),
+// each worker one of its attention replicas; null: replicas of `s`'s layout.
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors, const model::Scenario* prefill = nullptr);
 
 // The goodput of `spec`'s deployment: the highest Poisson rate at which a share `spec.goodput` of the requests
 // meets its objectives, found by doubling then bisecting the rate (each a replay of spec.requests, or 400,
@@ -114,7 +116,7 @@ class ServeRun {
   ServeRun(ServeRun&&) noexcept;
   ServeRun& operator=(ServeRun&&) noexcept;
   // False with errors as run_serve gives them (nothing is then running).
-  bool start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors);
+  bool start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors, const model::Scenario* prefill = nullptr);
   // Runs up to `events` more events (a step's end or an arrival); true once the replay is done.
   bool advance(std::uint64_t events);
   bool started() const;

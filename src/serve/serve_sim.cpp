@@ -68,7 +68,8 @@ double per_draft_chance(double mean, int d) {
 
 class Replay {
  public:
-  Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r) : s_(s), spec_(spec), r_(r), timer_(s) {}
+  Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r, const model::Scenario* prefill = nullptr)
+      : s_(s), spec_(spec), r_(r), timer_(s), prefill_scenario_(prefill) {}
   bool setup(model::Errors& errors);
   void begin();
   // Runs up to `events` events (a step's end or an arrival); true once nothing is left (the result is final).
@@ -93,6 +94,10 @@ class Replay {
   const ServeSpec& spec_;
   ServeResult& r_;
   model::StepTimer timer_;
+  const model::Scenario* prefill_scenario_;          // pd: the prefill workers' layout (null: the instance's)
+  std::unique_ptr<model::StepTimer> prefill_timer_;  // its step model
+  double pass_seconds(int prompt) { return (prefill_timer_ ? *prefill_timer_ : timer_).chunk(prompt, 0).alone; }
+  double prefill_replica_gpus_ = 1;                  // GPUs of one prefill worker
   std::vector<Request> slots_;
   std::vector<std::uint32_t> free_;
   std::vector<Instance> inst_;
@@ -133,11 +138,24 @@ bool Replay::setup(model::Errors& errors) {
   none_ = mode == PrefillMode::None;
   pd_ = mode == PrefillMode::Pd;
   if (pd_) {
-    // The prefill workers are replicas of the instance's layout; both pools' GPUs decide whether the KV
-    // crosses NVLink (one domain) or the NICs.
-    const int replica = static_cast<int>(std::max(1.0, t.gpus / std::max(1.0, t.dp)));
+    // The prefill workers are attention replicas of their own layout (or of the instance's); both pools' GPUs
+    // decide whether the KV crosses NVLink (one domain) or the NICs.
+    int prefill_tp = 0;
+    const model::Terms* pt = &t;
+    if (prefill_scenario_) {
+      prefill_timer_ = std::make_unique<model::StepTimer>(*prefill_scenario_);
+      if (!prefill_timer_->base().terms.fits()) {
+        errors.push_back(make_error(model::ErrorCode::Infeasible, "prefill", model::infeasible_summary(prefill_timer_->base().terms),
+                                    "a prefill layout whose weights fit and whose context the model holds"));
+        return false;
+      }
+      pt = &prefill_timer_->base().terms;
+      prefill_tp = prefill_scenario_->par.tp;
+    }
+    prefill_replica_gpus_ = std::max(1.0, pt->gpus / std::max(1.0, pt->dp));
+    const int replica = static_cast<int>(prefill_replica_gpus_);
     const int pool_gpus = spec_.prefill_workers > 0 ? spec_.prefill_workers * replica + spec_.instances * static_cast<int>(t.gpus) : 0;
-    handoff_ = model::HandoffModel(s_, 0, pool_gpus);
+    handoff_ = model::HandoffModel(s_, prefill_tp, pool_gpus);
     pool_ = PrefillPool(spec_.prefill_workers);
     first_from_decode_ = handoff_.first_from_decode();
     r_.prefill_workers = spec_.prefill_workers;
@@ -266,7 +284,7 @@ void Replay::issue(double t) {
     // decode admits it (or after the decode's first step, where the engine computes it there again).
     Request& r = slots_[slot];
     r.prefilled = r.prompt;
-    const double pass = timer_.chunk(r.prompt, 0).alone;
+    const double pass = pass_seconds(r.prompt);
     const double chunks = std::ceil(static_cast<double>(r.prompt) / std::max(1, s_.work.chunk));
     r.pd = pool_.run(ready, pass, handoff_.cost(r.prompt, pass, chunks).exposed_s);
     r.ready = ready;
@@ -467,7 +485,7 @@ void Replay::complete(Instance& in, Request& q, double t) {
   r_.completed += 1;
   r_.input_tokens += q.prompt;
   // A prefill replica (gpus ÷ dp of them) runs one prompt per pass, as prefill.time times it.
-  if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
+  if (pd_) prefill_gpu_s_ += pass_seconds(q.prompt) * prefill_replica_gpus_;
   r_.output_tokens += q.output;
   r_.duration = t;
   in.kv_used -= static_cast<double>(q.prompt) + q.output;
@@ -587,8 +605,7 @@ void Replay::finish() {
   r_.evaluations = timer_.evaluations();
   const double d = r_.duration;
   // Disaggregated: the prefill pool that kept up with the prompts completed counts in the per-GPU figures.
-  const double replica = r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
-  r_.prefill_gpus = !pd_ ? 0.0 : pool_.fixed() ? pool_.workers() * replica : d > 0 ? prefill_gpu_s_ / d : 0.0;
+  r_.prefill_gpus = !pd_ ? 0.0 : pool_.fixed() ? pool_.workers() * prefill_replica_gpus_ : d > 0 ? prefill_gpu_s_ / d : 0.0;
   if (spec_.slo_ttft > 0 || spec_.slo_itl > 0) r_.slo_attainment = r_.completed ? static_cast<double>(slo_met_) / static_cast<double>(r_.completed) : 0.0;
   const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance + r_.prefill_gpus;
   r_.request_rate = d > 0 ? static_cast<double>(r_.completed) / d : 0.0;
@@ -615,7 +632,21 @@ void Replay::finish() {
   }
 }
 // The step model at the run's own lengths: batch 1 (the replay sets each step's), the mean context of a
-// request's decode. False with errors when the spec cannot run at all.
+// request's decode.
+void at_run_lengths(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base) {
+  base = s;
+  base.work.batch = 1;
+  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
+  const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
+  base.work.prompt = in;
+  base.work.output = on;
+  base.work.prefix_hit = 0;
+  // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
+  base.work.ctx = std::max(1, in + on / 2);
+  if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
+}
+
+// False with errors when the spec cannot run at all.
 bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base, model::Errors& errors) {
   if (spec.concurrency <= 0 && !(spec.rate > 0)) {
     errors.push_back(make_error(model::ErrorCode::MissingField, "--concurrency", "none", "a concurrency (--concurrency N) or a request rate (--rate R)"));
@@ -629,16 +660,7 @@ bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario
     errors.push_back(make_error(model::ErrorCode::Inconsistent, "--trace", "lengths", "as many output lengths as input lengths"));
     return false;
   }
-  base = s;
-  base.work.batch = 1;
-  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
-  const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
-  base.work.prompt = in;
-  base.work.output = on;
-  base.work.prefix_hit = 0;
-  // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
-  base.work.ctx = std::max(1, in + on / 2);
-  if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
+  at_run_lengths(s, spec, base);
   return true;
 }
 
@@ -646,7 +668,7 @@ bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario
 
 // The replay and what it needs kept alive between slices: its scenario, spec and result.
 struct ServeRun::State {
-  model::Scenario base;
+  model::Scenario base, prefill;
   ServeSpec spec;
   ServeResult result;
   std::unique_ptr<Replay> replay;
@@ -658,12 +680,13 @@ ServeRun::~ServeRun() = default;
 ServeRun::ServeRun(ServeRun&&) noexcept = default;
 ServeRun& ServeRun::operator=(ServeRun&&) noexcept = default;
 
-bool ServeRun::start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors) {
+bool ServeRun::start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors, const model::Scenario* prefill) {
   state_.reset();
   auto st = std::make_unique<State>();
   if (!check_spec(s, spec, st->base, errors)) return false;
   st->spec = spec;
-  st->replay = std::make_unique<Replay>(st->base, st->spec, st->result);
+  if (prefill) at_run_lengths(*prefill, spec, st->prefill);
+  st->replay = std::make_unique<Replay>(st->base, st->spec, st->result, prefill ? &st->prefill : nullptr);
   if (!st->replay->setup(errors)) return false;
   st->replay->begin();
   state_ = std::move(st);
@@ -689,10 +712,10 @@ void default_load(ServeSpec& spec, const model::Scenario& s) {
   if (spec.concurrency <= 0 && !(spec.rate > 0)) spec.concurrency = std::max(1, s.work.batch);
 }
 
-bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors) {
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors, const model::Scenario* prefill) {
   out = ServeResult{};
   ServeRun run;
-  if (!run.start(s, spec, errors)) return false;
+  if (!run.start(s, spec, errors, prefill)) return false;
   run.advance(std::numeric_limits<std::uint64_t>::max());
   out = run.result();
   return true;

@@ -174,3 +174,30 @@ TEST_CASE("goodput: the highest rate at which the share asked for meets the obje
   REQUIRE(serve::find_goodput(s, spec, loose, errors));
   CHECK(loose.goodput_rate >= r.goodput_rate);
 }
+
+TEST_CASE("serve pd: prefill workers of their own layout — each pass at that layout, its replicas' GPUs counted") {
+  const model::Scenario decode = scenario("sglang");  // TP4 instances of 4 B200s
+  model::Scenario prefill = decode;
+  model::Error e;
+  model::Adjustments moved;
+  REQUIRE(model::edit_param(prefill, *model::find_param("gpus"), "8", moved, e));
+  REQUIRE(model::edit_param(prefill, *model::find_param("tp"), "8", moved, e));
+  REQUIRE(model::validate(prefill).empty());
+  const serve::ServeSpec spec = pd(1, 3);
+  serve::ServeResult own, same;
+  model::Errors errors;
+  REQUIRE(serve::run_serve(decode, spec, own, errors, &prefill));
+  INFO((errors.empty() ? std::string() : errors.front().message()));
+  REQUIRE(serve::run_serve(decode, spec, same, errors));
+  model::Scenario at = prefill;
+  at.work.batch = 1;
+  at.work.prompt = 4096;
+  at.work.output = 256;
+  at.work.prefix_hit = 0;
+  at.work.ctx = 4096 + 128;
+  model::StepTimer timer(at);
+  CHECK(own.ttft_parts.prefill.mean == Approx(timer.chunk(4096, 0).alone).epsilon(1e-9));
+  CHECK(own.ttft_parts.prefill.mean < same.ttft_parts.prefill.mean);  // twice the GPUs: a faster pass
+  CHECK(own.prefill_gpus == 3 * prefill.hw.gpus / std::max(1, prefill.par.dp));
+  CHECK(same.prefill_gpus == 3 * 4);
+}
