@@ -54,7 +54,18 @@ constexpr ServeSetting kSettings[] = {
     {"prefill", SettingKind::Choice, 0, 0, false, false, nullptr, kPrefillChoices, true, TS_SERVE_FIELD(prefill),
      "  --prefill MODE       serve: chunked (prompt chunks ride decode steps), first (prefill steps alone), none (a\n"
      "                       decode pool: prompts arrive cached), pd (prefill and decode disaggregated: a\n"
-     "                       prefill pool sized to keep up, its GPUs counted), auto (the engine's default)\n"},
+     "                       prefill pool, its GPUs counted, and the KV's hand-off), auto (the engine's default)\n"},
+    {"prefill-workers", SettingKind::Int, 0, 4096, false, false, nullptr, {}, true, TS_SERVE_FIELD(prefill_workers),
+     "  --prefill-workers N  serve: with --prefill pd, a fixed prefill pool of N workers, each a replica of the\n"
+     "                       layout, where prompts queue (0 to 4096; 0: a pool sized to keep up)\n"},
+    {"slo-ttft", SettingKind::Real, 0, 3600, false, false, "seconds from 0 to 3600 (0: no TTFT objective)", {}, true, TS_SERVE_FIELD(slo_ttft),
+     "  --slo-ttft S         serve: the TTFT objective in seconds; with --slo-itl, the share of requests\n"
+     "                       meeting both is reported as SLO attainment (0 to 3600; 0: none)\n"},
+    {"slo-itl", SettingKind::Real, 0, 3600, false, false, "seconds from 0 to 3600 (0: no inter-token objective)", {}, true, TS_SERVE_FIELD(slo_itl),
+     "  --slo-itl S          serve: the objective for a request's mean inter-token gap (its TPOT), seconds\n"},
+    {"goodput", SettingKind::Real, 0, 1, false, true, "a share from 0 to below 1 (0: no search)", {}, false, TS_SERVE_FIELD(goodput),
+     "  --goodput P          serve: also find the goodput, the highest Poisson rate at which a share P of\n"
+     "                       requests meets the objectives (0 to below 1, e.g. 0.9; needs --slo-ttft or --slo-itl)\n"},
     {"instances", SettingKind::Int, 1, 64, false, false, nullptr, {}, true, TS_SERVE_FIELD(instances),
      "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"},
     {"steps", SettingKind::Int, 0, 10000, false, false, nullptr, {}, true, TS_SERVE_FIELD(steps),

@@ -39,6 +39,9 @@ struct ServeSpec {
   int budget = 0;             // tokens one step schedules (decodes and prefill chunks); 0: the engine's
   PrefillMode prefill = PrefillMode::Auto;
   int instances = 1;          // identical instances behind a least-outstanding router
+  int prefill_workers = 0;    // pd: prefill workers (each a replica of the instance's layout); 0: as many as keep up
+  double slo_ttft = 0, slo_itl = 0;  // seconds a request's TTFT and mean inter-token gap must stay within; 0: none
+  double goodput = 0;         // the attainment the goodput search holds (0: no search; the command line's only)
   int steps = 0;              // scheduled steps kept for the trace
   int steps_from = 0;         // the run's step (counted from 0) the kept steps start at: 0 keeps the first
   std::uint64_t seed = 1;

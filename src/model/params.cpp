@@ -53,6 +53,10 @@ constexpr std::array<const char*, kStoreCount + 1> kStoreKeys = [] {
   for (int i = 0; i < kStoreCount; ++i) keys[static_cast<std::size_t>(i) + 1] = kStores[i].key;
   return keys;
 }();
+const char* const kPdLinkKeys[] = {"auto", "nic", "nvlink"};
+static_assert(sizeof kPdLinkKeys / sizeof *kPdLinkKeys == static_cast<int>(PdLink::Count));
+const char* const kPdOverlapKeys[] = {"auto", "off", "chunk", "layer"};
+static_assert(sizeof kPdOverlapKeys / sizeof *kPdOverlapKeys == static_cast<int>(PdOverlap::Count));
 
 // Engram tables as "layer:rows,layer:rows" (e.g. "1:384006168,14:384016682").
 bool parse_engram(Scenario& s, std::string_view text, std::string& why) {
@@ -272,6 +276,15 @@ const ParamDef kParams[] = {
     TS_ENUM("a2a_kind", Layout, kA2aKeys, "MoE all-to-all kernels: normal (bandwidth), ll (low-latency), auto (ll in decode, normal in prefill)", engine.a2a),
     TS_ENUM("kv_store", Layout, kStoreKeys, "the store the prefix cache spills to below HBM (auto: the engine's own)", engine.kv_store),
     TS_ENUM("tbo", Layout, kTboKeys, "two-batch overlap hiding the all-to-all behind compute: on, off, auto (where the engine runs it)", engine.tbo),
+    // The prefill→decode hand-off of a disaggregated deployment (roofline/handoff.h).
+    TS_INT("pd_tp", Layout, "GPUs", 0, 4096, "disaggregated: the prefill workers' attention TP, whose KV the decode instance receives (0 = tp)", pd.prefill_tp),
+    TS_INT("kv_page", Layout, "tokens", 0, 65536, "tokens per KV page the hand-off moves (0 = the engine's page)", pd.page),
+    TS_INT("pd_nics", Layout, "NICs", 0, 1024, "disaggregated: NICs per node a worker's GPUs send the KV through, each at nic_gbps (0 = one per GPU)", pd.nics),
+    TS_REAL("rdma_eff", Layout, "fraction", 0, 1, "achieved share of the NIC's rate for KV transfers (0 = the transfer engine's)", pd.rdma_eff),
+    TS_REAL("pd_fixed_us", Layout, "µs", 0, 10000000, "fixed cost of one request's KV transfer (0 = the transfer engine's)", pd.fixed_us),
+    TS_REAL("pd_desc_us", Layout, "µs", 0, 100000, "cost of one transfer descriptor, one page of one layer (0 = the transfer engine's)", pd.desc_us),
+    TS_ENUM("pd_link", Layout, kPdLinkKeys, "how the KV crosses: nic (RDMA), nvlink (the scale-up link), auto (NVLink when both pools share a domain)", pd.link),
+    TS_ENUM("pd_overlap", Layout, kPdOverlapKeys, "what of the transfer overlaps the prefill: off, chunk, layer (a layer-wise push), auto (the engine's)", pd.overlap),
     // Model
     {"modes", ParamGroup::Model, ParamKind::Text, "", 0, 0, nullptr, 0,
      "per-layer attention modes: D/F with optional ratio, I, U, S (e.g. SSF2UUUUU...)", nullptr, parse_modes, format_modes, same_modes},

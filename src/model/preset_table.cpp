@@ -118,6 +118,11 @@ const InputSource kEngine[] = {
      "auto: two-batch overlap where the engine runs it, DeepSeek always and SGLang's large-EP recipes (its flag enable_two_batch_overlap is off by default), "
      "with data-parallel attention over expert parallelism across nodes; "
      "off on NVLink-only GB200 (FACTS-parallel §3.7: https://lmsys.org/blog/2025-05-05-large-scale-ep/ ; https://lmsys.org/blog/2025-06-16-gb200-part-1/)"},
+    {"pd_tp,pd_nics,kv_page,rdma_eff,pd_fixed_us,pd_desc_us,pd_link,pd_overlap", P::Engine,
+     "0 / auto: the engine's own transfer engine for the prefill→decode hand-off (roofline/topic_handoff.cpp): vLLM's NixlConnector, "
+     "SGLang's Mooncake backend, TensorRT-LLM's cache transceiver, each with its page, fixed cost per transfer, cost per descriptor and "
+     "overlap, sourced there; RDMA at 0.85 of the NICs' rate (Mooncake's transfer engine 87 GB/s on 4 × 200 Gb/s RoCE, "
+     "https://github.com/kvcache-ai/Mooncake); the prefill workers at the scenario's TP, one NIC per GPU as on HGX nodes (FACTS §2.3: https://docs.nvidia.com/networking/display/ConnectX7VPI/Introduction)"},
     {"max_batch", P::Derived, "0: the engine's own default running-batch cap for this GPU (docs/model.md, model/engine.cpp)"},
     {"compute", P::Derived, "formats: each GEMM at the rate of its weight and activation formats (docs/model.md)"},
     {"pcie_share,host_mem_gbps", P::Derived,

@@ -238,6 +238,26 @@ struct Engine {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The prefill→decode hand-off of a disaggregated deployment (roofline/handoff.h): how the prompt's KV leaves
+// the prefill workers' HBM for the decode instance's. 0 (or auto) takes the engine's own transfer engine and
+// its defaults, each sourced in roofline/topic_handoff.cpp.
+// How the KV crosses: the NICs (RDMA), or the scale-up link when both pools sit in one NVLink domain.
+enum class PdLink : std::uint8_t { Auto, Nic, Nvlink, Count };
+// What of the transfer overlaps the prefill: nothing (sent once the prompt is done), each prefill chunk's KV
+// once that chunk is done, or each layer's KV once that layer is done (a layer-wise push).
+enum class PdOverlap : std::uint8_t { Auto, Off, Chunk, Layer, Count };
+struct Handoff {
+  std::int32_t prefill_tp = 0;  // the prefill workers' attention TP (0 = the scenario's tp)
+  std::int32_t page = 0;        // tokens per KV page the transfer moves (0 = the engine's page)
+  double rdma_eff = 0;          // achieved share of the NIC's rate for KV transfers (0 = the transfer engine's)
+  std::int32_t nics = 0;        // NICs per node, each at nic_gbps, that a worker's GPUs share (0 = one per GPU)
+  double fixed_us = 0;          // fixed cost of one request's transfer (0 = the transfer engine's)
+  double desc_us = 0;           // cost of one transfer descriptor: one page of one layer (0 = the transfer engine's)
+  PdLink link = PdLink::Auto;
+  PdOverlap overlap = PdOverlap::Auto;
+};
+
+// ---------------------------------------------------------------------------------------------
 // Workload.
 // Where a prefix hit is served from: the tier the prefix cache's state puts it in (Auto), or one named.
 enum class PrefixTier : std::uint8_t { Auto, Hbm, Dram, Ssd, Count };
@@ -295,6 +315,7 @@ struct Scenario {
   Hardware hw;
   Parallel par;
   Engine engine;
+  Handoff pd;
   Workload work;
   Fleet fleet;
   std::string preset;  // the preset this scenario started from ("config:NAME" for a loaded config.json)

@@ -108,6 +108,9 @@ Errors validate(const Scenario& s) {
         "a divisor of the expert slots (" + str(m.experts + p.redundant) + " = experts + redundant): each rank holds whole experts");
   if (m.experts == 0 && p.redundant != 0) add(e, "redundant", str(p.redundant), "0 for a model without routed experts");
   if (m.experts == 0 && p.ep != 1) add(e, "ep", str(p.ep), "1 for a model without routed experts");
+  // The prefill workers of a disaggregated deployment shard their KV by the same rules.
+  if (const int ptp = s.pd.prefill_tp; ptp > 0 && (m.q_heads % ptp != 0 || !tp_splits_heads(m, ptp)))
+    add(e, "pd_tp", str(ptp), "0 (the scenario's tp), or " + tp_allowed_text(m));
   return e;
 }
 

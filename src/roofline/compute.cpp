@@ -400,6 +400,7 @@ void compute_all(const Scenario& s, const LayerPlan* given, Computed& out, unsig
   if (scope & kScopeOffload) compute_offload_flips(c, v);  // where the sign flips: a search
   compute_serving(c, v);        // each step also carries the prefill of arriving prompts
   compute_ssd_retention(c, v);  // the node's KV persisted at the serving rate
+  compute_handoff(c, v);        // the prompt's KV handed from a prefill worker to the decode instance
 }
 
 }  // namespace
@@ -446,7 +447,11 @@ unsigned figure_scope(FigureId id) {
     case F::SsdWriteRate:
     case F::SsdRetentionBytes:
     case F::SsdDwpdNeeded:
-    case F::SsdRetentionHours: return kScopePrompt;
+    case F::SsdRetentionHours:
+    case F::PdKvBytes:
+    case F::PdPages:
+    case F::PdWireTime:
+    case F::PdTransferTime: return kScopePrompt;
     case F::OffloadFlipHitDram:
     case F::OffloadFlipHitSsd:
     case F::OffloadFlipLoadDram:

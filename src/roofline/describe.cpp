@@ -177,6 +177,7 @@ constexpr Topic kTopics[] = {
     topics::describe_sparse_reads,    topics::describe_swa,          topics::describe_replay,
     topics::describe_prefill,         topics::describe_prefix,       topics::describe_ssd,
     topics::describe_turn_cost,       topics::describe_hardware,      topics::describe_offload,
+    topics::describe_handoff,
 };
 constexpr int kTopicCount = static_cast<int>(sizeof(kTopics) / sizeof(kTopics[0]));
 

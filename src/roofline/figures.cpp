@@ -62,6 +62,7 @@ constexpr InputGroup kInputGroups[] = {
 #define TS_STEP TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK \
   ",kernel_us,kernel_ramp_us,cuda_graphs,host_us,ctx,batch,spec_tokens,spec_accept,draft_layers,lat_sram_ns"
 #define TS_PREFILL TS_DIMS "," TS_FFN "," TS_WFMT "," TS_KV "," TS_WIN "," TS_LIN "," TS_IDX "," TS_LAYOUT "," TS_MEM "," TS_FLOPS "," TS_LINK ",kernel_us,kernel_ramp_us,chunk"
+#define TS_HANDOFF TS_KV "," TS_WIN "," TS_LIN ",prompt,engine,tp,gpus,pd_tp"
 
 using P = Provenance;
 using T = Tier;
@@ -191,6 +192,10 @@ const FigureInfo kInfo[] = {
     {F::SsdRetentionBytes, "ssd.retention_bytes", "SSD bytes a retention period holds at that rate", "B", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,retention_h", T::Ssd, L::Request, NR, S::PerNode},
     {F::SsdDwpdNeeded, "ssd.dwpd_needed", "Drive writes per day that rate costs", "writes/day", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,ssd_count,ssd_tb", T::Ssd, L::None, NR, S::PerDrive},
     {F::SsdRetentionHours, "ssd.retention_hours", "Hours of prefix cache the node's SSDs hold at that rate", "h", P::Derived, TS_STEP ",prompt,output,prefix_hit,node_gpus,ssd_count,ssd_tb", T::Ssd, L::Request, NR, S::PerNode},
+    {F::PdKvBytes, "pd.kv_bytes", "Prompt KV the prefill hands to the decode instance (every copy sent)", "B", P::Derived, TS_HANDOFF, T::Remote, L::Request, N0, S::PerRequest},
+    {F::PdPages, "pd.pages", "KV pages of the prompt the hand-off moves", "pages", P::Derived, "prompt,kv_page,engine", T::Remote, L::Request, N0, S::PerRequest},
+    {F::PdWireTime, "pd.wire_time", "Hand-off on the wire: descriptors and bytes over the links", "s", P::Derived, TS_HANDOFF ",kv_page,pd_desc_us,rdma_eff,pd_nics,node_gpus,pd_link,nic_gbps,link_gbps,link_domain,link_eff", T::Remote, L::Request, N0, S::PerRequest},
+    {F::PdTransferTime, "pd.transfer_time", "Hand-off the first token waits for after the prefill (fixed cost, the push's tail)", "s", P::Derived, TS_PREFILL ",prompt," TS_HANDOFF ",kv_page,pd_desc_us,pd_fixed_us,rdma_eff,pd_nics,node_gpus,pd_link,pd_overlap,nic_gbps,link_gbps,link_domain,link_eff", T::Remote, L::Request, NR, S::PerRequest},
     {F::EngramParams, "engram.params", "Engram table parameters", "params", P::Paper, TS_ENGRAM, T::Hbm, L::Weight, N0, S::WholeModel},
     {F::EngramBytesPerToken, "engram.bytes_per_token", "Engram rows read per token", "B", P::ThirdParty, TS_ENGRAM, T::Hbm, L::Weight, N0, S::PerToken},
     {F::EngramTableBytes, "engram.table_bytes", "Engram table footprint", "B", P::ThirdParty, TS_ENGRAM, T::Hbm, L::Weight, N0, S::WholeModel},
@@ -231,6 +236,7 @@ static_assert(sizeof kInfo / sizeof kInfo[0] == kFigureCount, "one table row per
 #undef TS_ENGRAM
 #undef TS_STEP
 #undef TS_PREFILL
+#undef TS_HANDOFF
 
 }  // namespace
 

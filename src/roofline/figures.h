@@ -147,6 +147,10 @@ enum class FigureId : std::uint8_t {
   SsdRetentionBytes,        // ssd.retention_bytes
   SsdDwpdNeeded,            // ssd.dwpd_needed
   SsdRetentionHours,        // ssd.retention_hours
+  PdKvBytes,                // pd.kv_bytes
+  PdPages,                  // pd.pages
+  PdWireTime,               // pd.wire_time
+  PdTransferTime,           // pd.transfer_time
   EngramParams,             // engram.params
   EngramBytesPerToken,      // engram.bytes_per_token
   EngramTableBytes,         // engram.table_bytes

@@ -192,6 +192,7 @@ void compute_offload(Ctx& c, Values& v);         // topic_offload.cpp
 void compute_offload_flips(Ctx& c, Values& v);
 void compute_serving(Ctx& c, Values& v);         // topic_serve.cpp
 void compute_ssd_retention(Ctx& c, Values& v);
+void compute_handoff(Ctx& c, Values& v);         // topic_handoff.cpp
 
 // A model with a sliding window, and one that replays it rather than caching it with the prefix.
 
@@ -292,5 +293,6 @@ void describe_serving(Say& y);         // topic_serve.cpp
 void describe_ssd(Say& y);
 void describe_hardware(Say& y);        // topic_hardware.cpp
 void describe_offload(Say& y);         // topic_offload.cpp
+void describe_handoff(Say& y);         // topic_handoff.cpp
 
 }  // namespace tierscope::model::topics

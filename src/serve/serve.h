@@ -71,6 +71,7 @@ struct StepRecord {
   struct FirstToken {
     std::uint32_t id = 0;
     double ttft = 0, overhead = 0, wait = 0, queue = 0, prefill = 0;
+    double transfer = 0, admission = 0;  // disaggregated: the KV's hand-off, the decode pool's admission
   };
   std::vector<FirstToken> first_tokens;
 };
@@ -81,6 +82,14 @@ struct ServeResult {
   int concurrency = 0, instances = 1, budget = 0, max_batch = 0, gpus_per_instance = 1;
   double rate = 0, kv_tokens = 0;  // KV capacity of one instance, tokens
   double prefill_gpus = 0;         // pd: the prefill pool's GPUs that kept up with the prompts (0 otherwise)
+  int prefill_workers = 0;         // pd: the fixed prefill pool's workers (0: sized to keep up)
+  std::string handoff;             // pd: the transfer engine and link the KV crosses
+  // SLO attainment: the share of completed requests whose TTFT and TPOT met the objectives (-1: none given).
+  double slo_ttft = 0, slo_itl = 0, slo_attainment = -1;
+  // Goodput: the highest Poisson rate (requests/s) at which `goodput_at` of the requests meet the objectives
+  // (-1: not searched), and the replays the search ran.
+  double goodput_at = 0, goodput_rate = -1;
+  int goodput_runs = 0;
   double accept_len = 1;           // mean tokens a decode step yields per session
   std::uint64_t seed = 1;
   int steps_from = 0;              // the run's step the trace starts at
@@ -95,9 +104,11 @@ struct ServeResult {
   // TTFT in the parts an engine makes it of, per request (they add up to its TTFT): the engine's own work
   // before the scheduler sees the request and after its first token (tokenise, schedule, first sampling,
   // stream); the wait for the step in flight when it arrived; the admission queue behind the running-batch
-  // cap and KV; the prefill from admission to the step that yields its first token.
+  // cap and KV; the prefill from admission to the step that yields its first token. Disaggregated (pd): the
+  // queue is the prefill pool's, the prefill one pass, then the KV's hand-off after the pass (transfer) and
+  // the decode pool's admission until the first token streams (admission).
   struct TtftParts {
-    Summary overhead, wait, queue, prefill;
+    Summary overhead, wait, queue, prefill, transfer, admission;
   } ttft_parts;
   // TTFT, TPOT, ITL and E2E at each of `percentiles` (0, 2, …, 100 %), for the latency chart; a metric no
   // request measured is empty.
@@ -109,7 +120,14 @@ constexpr int kPercentileSteps = 50;
 
 // Checks the spec against the scenario and runs it. False with errors naming each bad field (flags, or the
 // scenario when it cannot run at all); a request that can never fit is refused and counted, with its reason.
-bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
+// `prefill`: with --prefill pd, the prefill workers' own scenario (their layout; the model and GPU as `s`'s),
+// each worker one of its attention replicas; null: replicas of `s`'s layout.
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors, const model::Scenario* prefill = nullptr);
+
+// The goodput of `spec`'s deployment: the highest Poisson rate at which a share `spec.goodput` of the requests
+// meets its objectives, found by doubling then bisecting the rate (each a replay of spec.requests, or 400,
+// requests); written into `out`'s goodput fields. False with errors when the spec names no objective.
+bool find_goodput(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
 
 // The same replay run in slices, so a page can run it between frames or messages, show its progress and
 // stop it: start, then advance until it says done; the result is then what run_serve gives, byte for byte.
@@ -120,7 +138,7 @@ class ServeRun {
   ServeRun(ServeRun&&) noexcept;
   ServeRun& operator=(ServeRun&&) noexcept;
   // False with errors as run_serve gives them (nothing is then running).
-  bool start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors);
+  bool start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors, const model::Scenario* prefill = nullptr);
   // Runs up to `events` more events (a step's end or an arrival); true once the replay is done.
   bool advance(std::uint64_t events);
   bool started() const;

@@ -2,6 +2,7 @@
 // TTFT, TPOT, ITL and E2E as mean, median, p90 and p99), and the same numbers as JSON and CSV.
 #include <algorithm>
 #include <cstdio>
+#include <span>
 
 #include "base/json_writer.h"
 #include "base/text.h"
@@ -43,7 +44,14 @@ constexpr Part kParts[] = {
     {"overhead", "TTFT: the engine's front end", "TTFT overhead", &ServeResult::TtftParts::overhead},
     {"wait", "TTFT: wait for the step in flight", "TTFT wait", &ServeResult::TtftParts::wait},
     {"queue", "TTFT: admission queue", "TTFT queue", &ServeResult::TtftParts::queue},
-    {"prefill", "TTFT: prefill to the first token", "TTFT prefill", &ServeResult::TtftParts::prefill}};
+    {"prefill", "TTFT: prefill to the first token", "TTFT prefill", &ServeResult::TtftParts::prefill},
+    // Disaggregated only: the KV's hand-off after the pass, the decode pool's admission.
+    {"transfer", "TTFT: KV hand-off after the prefill", "TTFT transfer", &ServeResult::TtftParts::transfer},
+    {"admission", "TTFT: decode pool admission", "TTFT admission", &ServeResult::TtftParts::admission}};
+
+bool disaggregated(const ServeResult& r) { return r.prefill == prefill_mode_name(PrefillMode::Pd); }
+// TTFT's parts a run has: the four of one instance, and the hand-off's two when disaggregated.
+std::span<const Part> parts_of(const ServeResult& r) { return std::span<const Part>(kParts).first(disaggregated(r) ? 6 : 4); }
 
 std::string setup_text(const ServeResult& r) {
   std::string load = r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s";
@@ -71,8 +79,15 @@ std::vector<ReportRow> serve_rows(const ServeResult& r) {
           {"Largest decode batch:", fixed(r.max_batch_seen, 0)},
           {"Mean tokens per decode step (MTP):", fixed(r.accept_len, 3)},
           {"Scheduled steps:", std::to_string(r.steps)}};
-  // Disaggregated: the prefill pool's GPUs that kept up, counted in the per-GPU throughput above.
-  if (r.prefill == prefill_mode_name(PrefillMode::Pd)) rows.insert(rows.begin() + 8, {"Prefill pool GPUs (keeping up):", fixed(r.prefill_gpus, 2)});
+  // Disaggregated: the prefill pool's GPUs (that kept up, or the fixed pool's), counted in the per-GPU throughput above.
+  if (disaggregated(r)) {
+    rows.insert(rows.begin() + 8, {r.prefill_workers > 0 ? "Prefill pool GPUs (" + std::to_string(r.prefill_workers) + " workers):"
+                                                         : std::string("Prefill pool GPUs (keeping up):"),
+                                   fixed(r.prefill_gpus, 2)});
+    rows.push_back({"KV hand-off:", r.handoff});
+  }
+  if (r.slo_attainment >= 0) rows.push_back({"SLO attainment (TTFT and TPOT within):", fixed(100 * r.slo_attainment, 2) + " %"});
+  if (r.goodput_rate >= 0) rows.push_back({("Goodput (req/s at " + model::num(100 * r.goodput_at) + " % attainment):").c_str(), fixed(r.goodput_rate, 3)});
   return rows;
 }
 
@@ -85,7 +100,7 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r) {
   }
   // TTFT's parts after the four metrics, where a run measured TTFT.
   if (r.ttft.n == 0) return out;
-  for (const Part& p : kParts) {
+  for (const Part& p : parts_of(r)) {
     const Summary& x = r.ttft_parts.*p.field;
     out.push_back({std::string("ttft_") + p.key, p.name, p.abbrev, fixed(x.mean * 1e3, 2), fixed(x.median * 1e3, 2), fixed(x.p90 * 1e3, 2),
                    fixed(x.p99 * 1e3, 2)});
@@ -108,6 +123,7 @@ std::string step_text(const StepRecord& st) {
     const StepRecord::FirstToken& f = st.first_tokens[i];
     o += "; first token of #" + std::to_string(f.id) + ": TTFT " + model::human(f.ttft, "s") + " = front end " + model::human(f.overhead, "s") +
          " + wait " + model::human(f.wait, "s") + " + queue " + model::human(f.queue, "s") + " + prefill " + model::human(f.prefill, "s");
+    if (f.transfer > 0 || f.admission > 0) o += " + transfer " + model::human(f.transfer, "s") + " + admission " + model::human(f.admission, "s");
   }
   if (st.first_tokens.size() > kSaid) o += "; " + std::to_string(st.first_tokens.size() - kSaid) + " more first tokens";
   return o;
@@ -154,8 +170,11 @@ std::string serve_json(const ServeResult& r) {
     const Summary& s = r.*m.field;
     w.object(m.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
   }
+  if (r.slo_attainment >= 0) w.num("slo_ttft_s", r.slo_ttft).num("slo_itl_s", r.slo_itl).num("slo_attainment", r.slo_attainment);
+  if (r.goodput_rate >= 0) w.num("goodput_at", r.goodput_at).num("goodput_rate", r.goodput_rate).integer("goodput_runs", r.goodput_runs);
+  if (disaggregated(r)) w.integer("prefill_workers", r.prefill_workers).str("handoff", r.handoff);
   w.object("ttft_parts", model::json_lines(4));
-  for (const Part& p : kParts) {
+  for (const Part& p : parts_of(r)) {
     const Summary& s = r.ttft_parts.*p.field;
     w.object(p.key, model::kJsonSpaced).num("mean_s", s.mean).num("median_s", s.median).num("p90_s", s.p90).num("p99_s", s.p99).num("max_s", s.max).end();
   }
@@ -172,7 +191,9 @@ std::string serve_json(const ServeResult& r) {
     w.array("first_tokens");
     for (const StepRecord::FirstToken& f : st.first_tokens) {
       w.object().integer("id", f.id).num("ttft_s", f.ttft).num("overhead_s", f.overhead).num("wait_s", f.wait).num("queue_s", f.queue);
-      w.num("prefill_s", f.prefill).end();
+      w.num("prefill_s", f.prefill);
+      if (f.transfer > 0 || f.admission > 0) w.num("transfer_s", f.transfer).num("admission_s", f.admission);
+      w.end();
     }
     w.end().end();
   }
@@ -239,7 +260,9 @@ std::string serve_csv(const ServeResult& r) {
     o += k + "_mean_s," + model::num_exact(s.mean) + "\n" + k + "_median_s," + model::num_exact(s.median) + "\n" + k + "_p90_s," + model::num_exact(s.p90) +
          "\n" + k + "_p99_s," + model::num_exact(s.p99) + "\n";
   }
-  for (const Part& p : kParts) {
+  if (r.slo_attainment >= 0) row("slo_attainment", r.slo_attainment);
+  if (r.goodput_rate >= 0) row("goodput_rate", r.goodput_rate);
+  for (const Part& p : parts_of(r)) {
     const Summary& s = r.ttft_parts.*p.field;
     o += std::string("ttft_") + p.key + "_mean_s," + model::num_exact(s.mean) + "\nttft_" + p.key + "_p99_s," + model::num_exact(s.p99) + "\n";
   }

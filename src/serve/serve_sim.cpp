@@ -18,7 +18,9 @@
 
 #include "base/text.h"
 #include "model/engine.h"
+#include "roofline/handoff.h"
 #include "roofline/step_mix.h"
+#include "serve/prefill_pool.h"
 #include "serve/serve.h"
 #include "sim/rng.h"
 
@@ -40,6 +42,8 @@ struct Request {
   double held = 0;
   int recompute = 0;
   bool requeued = false;  // preempted once: its admission queue was counted at its first admission
+  PrefillPass pd;   // disaggregated: its prefill pass and the KV's hand-off to the decode pool
+  double ttft = 0;  // its TTFT, held against the objective when it completes
 };
 
 // The tokens a request's prompt pass covers: its prompt, and after a preemption its tokens out as well.
@@ -73,7 +77,8 @@ double per_draft_chance(double mean, int d) {
 
 class Replay {
  public:
-  Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r) : s_(s), spec_(spec), r_(r), timer_(s) {}
+  Replay(const model::Scenario& s, const ServeSpec& spec, ServeResult& r, const model::Scenario* prefill = nullptr)
+      : s_(s), spec_(spec), r_(r), timer_(s), prefill_scenario_(prefill) {}
   bool setup(model::Errors& errors);
   void begin();
   // Runs up to `events` events (a step's end or an arrival); true once nothing is left (the result is final).
@@ -84,7 +89,8 @@ class Replay {
  private:
   void issue(double t);
   void route(std::uint32_t slot, double t);
-  void add_ttft(const Request& q, double t, StepRecord* step = nullptr);
+  void add_ttft(Request& q, double t, StepRecord* step = nullptr);
+  void first_from_pool(Request& q, double t, StepRecord* step);
   double front_end(double t, int prompt);
   void start_step(int i, double t);
   void admit(Instance& in, double t);
@@ -101,6 +107,10 @@ class Replay {
   const ServeSpec& spec_;
   ServeResult& r_;
   model::StepTimer timer_;
+  const model::Scenario* prefill_scenario_;          // pd: the prefill workers' layout (null: the instance's)
+  std::unique_ptr<model::StepTimer> prefill_timer_;  // its step model
+  double pass_seconds(int prompt) { return (prefill_timer_ ? *prefill_timer_ : timer_).chunk(prompt, 0).alone; }
+  double prefill_replica_gpus_ = 1;                  // GPUs of one prefill worker
   std::vector<Request> slots_;
   std::vector<std::uint32_t> free_;
   std::vector<Instance> inst_;
@@ -111,6 +121,9 @@ class Replay {
   bool pd_ = false;     // prompts run in a prefill pool of their own, then join the decode pool
   Admission admission_ = Admission::Reserve;
   TokenRatio ratio_;
+  PrefillPool pool_;
+  model::HandoffModel handoff_;
+  bool first_from_decode_ = false;  // pd: the decode instance's first step yields the first token
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
@@ -123,7 +136,8 @@ class Replay {
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
-  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_;
+  Histogram part_overhead_, part_wait_, part_queue_, part_prefill_, part_transfer_, part_admission_;
+  std::uint64_t slo_met_ = 0;
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -142,6 +156,32 @@ bool Replay::setup(model::Errors& errors) {
   first_ = mode == PrefillMode::First;
   none_ = mode == PrefillMode::None;
   pd_ = mode == PrefillMode::Pd;
+  if (pd_) {
+    // The prefill workers are attention replicas of their own layout (or of the instance's); both pools' GPUs
+    // decide whether the KV crosses NVLink (one domain) or the NICs.
+    int prefill_tp = 0;
+    const model::Terms* pt = &t;
+    if (prefill_scenario_) {
+      prefill_timer_ = std::make_unique<model::StepTimer>(*prefill_scenario_);
+      if (!prefill_timer_->base().terms.fits()) {
+        errors.push_back(make_error(model::ErrorCode::Infeasible, "prefill", model::infeasible_summary(prefill_timer_->base().terms),
+                                    "a prefill layout whose weights fit and whose context the model holds"));
+        return false;
+      }
+      pt = &prefill_timer_->base().terms;
+      prefill_tp = prefill_scenario_->par.tp;
+    }
+    prefill_replica_gpus_ = std::max(1.0, pt->gpus / std::max(1.0, pt->dp));
+    const int replica = static_cast<int>(prefill_replica_gpus_);
+    const int pool_gpus = spec_.prefill_workers > 0 ? spec_.prefill_workers * replica + spec_.instances * static_cast<int>(t.gpus) : 0;
+    handoff_ = model::HandoffModel(s_, prefill_tp, pool_gpus);
+    pool_ = PrefillPool(spec_.prefill_workers);
+    first_from_decode_ = handoff_.first_from_decode();
+    r_.prefill_workers = spec_.prefill_workers;
+    r_.handoff = std::string(handoff_.engine_name()) + " over " + (handoff_.nvlink() ? "NVLink" : "the NICs");
+  }
+  r_.slo_ttft = spec_.slo_ttft;
+  r_.slo_itl = spec_.slo_itl;
   // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
   r_.budget = (spec_.budget > 0 ? spec_.budget : d.budget) * static_cast<int>(std::max(1.0, t.dp));
   r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
@@ -259,7 +299,7 @@ void Replay::issue(double t) {
     slots_.push_back(q);
   }
   in_flight_ += 1;
-  if (none_ || pd_) {
+  if (none_) {
     Request& r = slots_[slot];
     r.prefilled = r.prompt;
     r.first = r.last = t;
@@ -268,14 +308,16 @@ void Replay::issue(double t) {
   // The engine's front end (tokenise, schedule) before its scheduler sees the request.
   const double ready = none_ ? t : front_end(t, slots_[slot].prompt);
   if (pd_) {
-    // The prefill pool keeps up, so a prompt waits for no other: its first token comes one prefill pass
-    // later (the KV's hand-off to the decode pool left out), and the request joins the decode pool then.
+    // One pass in the prefill pool (at once when it keeps up, else when a worker is free), then the KV's
+    // hand-off: the request joins the decode pool when its KV is there, and its first token streams once the
+    // decode admits it (or after the decode's first step, where the engine computes it there again).
     Request& r = slots_[slot];
-    const double pass = timer_.chunk(r.prompt, 0).alone;
-    r.first = r.last = ready + pass;
-    r.ready = r.inflight_end = r.admitted = ready;
-    add_ttft(r, ready + pass);
-    handoffs_.push({ready + pass, slot});
+    r.prefilled = r.prompt;
+    const double pass = pass_seconds(r.prompt);
+    const double chunks = std::ceil(static_cast<double>(r.prompt) / std::max(1, s_.work.chunk));
+    r.pd = pool_.run(ready, pass, handoff_.cost(r.prompt, pass, chunks).exposed_s);
+    r.ready = ready;
+    handoffs_.push({r.pd.handed, slot});
     return;
   }
   if (ready > t) {
@@ -297,7 +339,8 @@ double Replay::front_end(double t, int prompt) {
 }
 
 // A first token out at t: TTFT and its parts.
-void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
+void Replay::add_ttft(Request& q, double t, StepRecord* step) {
+  q.ttft = t - q.arrival;
   StepRecord::FirstToken f;
   f.id = q.id;
   f.ttft = t - q.arrival;
@@ -310,6 +353,29 @@ void Replay::add_ttft(const Request& q, double t, StepRecord* step) {
   part_wait_.add(f.wait);
   part_queue_.add(f.queue);
   part_prefill_.add(f.prefill);
+  if (step) step->first_tokens.push_back(f);
+}
+
+// Disaggregated: the first token out at t in the decode pool, its TTFT in the pool's parts (front end, the
+// prefill pool's queue, the pass, the hand-off after it, the decode pool's admission).
+void Replay::first_from_pool(Request& q, double t, StepRecord* step) {
+  q.first = q.last = t;
+  q.ttft = t - q.arrival;
+  StepRecord::FirstToken f;
+  f.id = q.id;
+  f.ttft = q.ttft;
+  f.overhead = q.ready - q.arrival;
+  f.queue = q.pd.start - q.ready;
+  f.prefill = q.pd.end - q.pd.start;
+  ttft_.add(f.ttft);
+  part_overhead_.add(f.overhead);
+  part_wait_.add(0.0);
+  part_queue_.add(f.queue);
+  part_prefill_.add(f.prefill);
+  f.transfer = q.pd.handed - q.pd.end;
+  f.admission = t - q.pd.handed;
+  part_transfer_.add(f.transfer);
+  part_admission_.add(f.admission);
   if (step) step->first_tokens.push_back(f);
 }
 
@@ -405,6 +471,10 @@ void Replay::admit(Instance& in, double t) {
     expected += need - hold;
     q.held = hold;
     q.admitted = t;
+    if (pd_ && !first_from_decode_) {  // the prefill pool's first token is out once the decode side admits it
+      q.generated = 1;
+      first_from_pool(q, t, nullptr);
+    }
     in.running.push_back(in.waiting.front());
     in.waiting.pop_front();
     if (!q.requeued) queue_.add(t - q.arrival);
@@ -517,11 +587,13 @@ void Replay::start_step(int i, double t) {
 void Replay::complete(Instance& in, Request& q, double t) {
   const double e2e = t - q.arrival;
   e2e_.add(e2e);
-  if (q.output > 1) tpot_.add((t - q.first) / (q.output - 1));
+  const double tpot = q.output > 1 ? (t - q.first) / (q.output - 1) : 0.0;
+  if (q.output > 1) tpot_.add(tpot);
+  if ((spec_.slo_ttft <= 0 || q.ttft <= spec_.slo_ttft) && (spec_.slo_itl <= 0 || tpot <= spec_.slo_itl)) ++slo_met_;
   r_.completed += 1;
   r_.input_tokens += q.prompt;
   // A prefill replica (gpus ÷ dp of them) runs one prompt per pass, as prefill.time times it.
-  if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
+  if (pd_) prefill_gpu_s_ += pass_seconds(q.prompt) * prefill_replica_gpus_;
   r_.output_tokens += q.output;
   r_.duration = t;
   in.kv_used -= q.held;
@@ -544,6 +616,11 @@ void Replay::finish_step(int i, double t) {
     if (admission_ != Admission::Reserve) {
       q.held += q.generated - before;
       in.kv_used += q.generated - before;
+    }
+    if (q.first < 0) {  // disaggregated, the decode computing the first token again: no gap before it
+      first_from_pool(q, t, in.record >= 0 ? &r_.trace[static_cast<std::size_t>(in.record)] : nullptr);
+      if (q.generated >= q.output) ++done;
+      continue;
     }
     const double g = t - q.last;
     if (g != gap) {
@@ -617,7 +694,7 @@ std::uint64_t Replay::coast(Instance& in, std::uint64_t most) {
     // the request at the head does not fit now.
     if (admission_ == Admission::Estimated) return 0;
     const Request& h = slots_[in.waiting.front()];
-    const double need = admission_ == Admission::Reserve ? static_cast<double>(h.prompt) + h.output : fill_of(h);
+    const double need = admission_ == Admission::Reserve ? reserve(h) : fill_of(h) + state_tokens_;
     if (static_cast<int>(in.running.size()) < r_.max_batch && in.kv_used + need <= r_.kv_tokens) return 0;
   }
   // Every session's last token at the same time (so one gap a step), and how many steps end before any finishes.
@@ -626,7 +703,7 @@ std::uint64_t Replay::coast(Instance& in, std::uint64_t most) {
   std::int64_t ctx_tokens = 0;
   for (std::uint32_t slot : in.dec) {
     const Request& q = slots_[slot];
-    if (q.last != last || q.recompute > 0) return 0;
+    if (q.last != last || q.recompute > 0 || q.first < 0) return 0;  // (pd: a first token the decode recomputes)
     room = std::min(room, q.output - q.generated);
     ctx_tokens += static_cast<std::int64_t>(q.prompt) + q.generated;
   }
@@ -714,7 +791,8 @@ void Replay::finish() {
   r_.evaluations = timer_.evaluations();
   const double d = r_.duration;
   // Disaggregated: the prefill pool that kept up with the prompts completed counts in the per-GPU figures.
-  r_.prefill_gpus = pd_ && d > 0 ? prefill_gpu_s_ / d : 0.0;
+  r_.prefill_gpus = !pd_ ? 0.0 : pool_.fixed() ? pool_.workers() * prefill_replica_gpus_ : d > 0 ? prefill_gpu_s_ / d : 0.0;
+  if (spec_.slo_ttft > 0 || spec_.slo_itl > 0) r_.slo_attainment = r_.completed ? static_cast<double>(slo_met_) / static_cast<double>(r_.completed) : 0.0;
   const double gpus = static_cast<double>(r_.instances) * r_.gpus_per_instance + r_.prefill_gpus;
   r_.request_rate = d > 0 ? static_cast<double>(r_.completed) / d : 0.0;
   r_.output_tps = d > 0 ? r_.output_tokens / d : 0.0;
@@ -726,7 +804,8 @@ void Replay::finish() {
   r_.itl = itl_.summary();
   r_.e2e = e2e_.summary();
   r_.queue = queue_.summary();
-  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(), part_queue_.summary(), part_prefill_.summary()};
+  r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(),     part_queue_.summary(),
+                                         part_prefill_.summary(),  part_transfer_.summary(), part_admission_.summary()};
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
   r_.percentiles.clear();
   for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);
@@ -739,7 +818,21 @@ void Replay::finish() {
   }
 }
 // The step model at the run's own lengths: batch 1 (the replay sets each step's), the mean context of a
-// request's decode. False with errors when the spec cannot run at all.
+// request's decode.
+void at_run_lengths(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base) {
+  base = s;
+  base.work.batch = 1;
+  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
+  const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
+  base.work.prompt = in;
+  base.work.output = on;
+  base.work.prefix_hit = 0;
+  // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
+  base.work.ctx = std::max(1, in + on / 2);
+  if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
+}
+
+// False with errors when the spec cannot run at all.
 bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base, model::Errors& errors) {
   if (spec.concurrency <= 0 && !(spec.rate > 0)) {
     errors.push_back(make_error(model::ErrorCode::MissingField, "--concurrency", "none", "a concurrency (--concurrency N) or a request rate (--rate R)"));
@@ -753,16 +846,7 @@ bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario
     errors.push_back(make_error(model::ErrorCode::Inconsistent, "--trace", "lengths", "as many output lengths as input lengths"));
     return false;
   }
-  base = s;
-  base.work.batch = 1;
-  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
-  const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
-  base.work.prompt = in;
-  base.work.output = on;
-  base.work.prefix_hit = 0;
-  // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
-  base.work.ctx = std::max(1, in + on / 2);
-  if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
+  at_run_lengths(s, spec, base);
   return true;
 }
 
@@ -770,7 +854,7 @@ bool check_spec(const model::Scenario& s, const ServeSpec& spec, model::Scenario
 
 // The replay and what it needs kept alive between slices: its scenario, spec and result.
 struct ServeRun::State {
-  model::Scenario base;
+  model::Scenario base, prefill;
   ServeSpec spec;
   ServeResult result;
   std::unique_ptr<Replay> replay;
@@ -782,12 +866,13 @@ ServeRun::~ServeRun() = default;
 ServeRun::ServeRun(ServeRun&&) noexcept = default;
 ServeRun& ServeRun::operator=(ServeRun&&) noexcept = default;
 
-bool ServeRun::start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors) {
+bool ServeRun::start(const model::Scenario& s, const ServeSpec& spec, model::Errors& errors, const model::Scenario* prefill) {
   state_.reset();
   auto st = std::make_unique<State>();
   if (!check_spec(s, spec, st->base, errors)) return false;
   st->spec = spec;
-  st->replay = std::make_unique<Replay>(st->base, st->spec, st->result);
+  if (prefill) at_run_lengths(*prefill, spec, st->prefill);
+  st->replay = std::make_unique<Replay>(st->base, st->spec, st->result, prefill ? &st->prefill : nullptr);
   if (!st->replay->setup(errors)) return false;
   st->replay->begin();
   state_ = std::move(st);
@@ -813,10 +898,10 @@ void default_load(ServeSpec& spec, const model::Scenario& s) {
   if (spec.concurrency <= 0 && !(spec.rate > 0)) spec.concurrency = std::max(1, s.work.batch);
 }
 
-bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors) {
+bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors, const model::Scenario* prefill) {
   out = ServeResult{};
   ServeRun run;
-  if (!run.start(s, spec, errors)) return false;
+  if (!run.start(s, spec, errors, prefill)) return false;
   run.advance(std::numeric_limits<std::uint64_t>::max());
   out = run.result();
   return true;

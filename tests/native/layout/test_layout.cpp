@@ -399,7 +399,7 @@ TEST_CASE("the 2026 families' state objects are drawn in their tiers, and their 
   CHECK(tier_of(qwen, ObjectKind::StateCheckpoints) == anim::Endpoint::Ssd);
   CHECK_FALSE(drawn(qwen, ObjectKind::IndexerKeys));
   CHECK_FALSE(drawn(qwen, ObjectKind::SwaWindow));
-  CHECK(layout::mode_key(qwen.scene, 0, 3) == "L×3 D = Linear ×3, Dense. L: keeps a fixed recurrent state per session, no KV. D: keeps its own KV "
+  CHECK(layout::mode_key(qwen.scene, 0, 3) == "L×3 D = Linear ×3, Dense attention. L: keeps a fixed recurrent state per session, no KV. D: keeps its own KV "
                                               "and attends over all of it. ×n: n layers of that kind in a row.");
   for (const char* name : {"glm5-fp8-8xb200", "v4-flash-8xb200", model::kDefaultPreset}) {
     INFO(name);
@@ -427,7 +427,7 @@ TEST_CASE("the 2026 families' state objects are drawn in their tiers, and their 
   chunked.scene = layout::make_scene(chunked.s, chunked.f, chunked.ledger);
   CHECK(drawn(chunked, ObjectKind::ChunkKv));
   CHECK(tier_of(chunked, ObjectKind::ChunkKv) == anim::Endpoint::Hbm);
-  CHECK(layout::mode_key(chunked.scene, 0, 3).starts_with("C8K×3 D = Chunked 8,192 ×3, Dense."));
+  CHECK(layout::mode_key(chunked.scene, 0, 3).starts_with("C8K×3 D = Chunked 8,192 ×3, Dense attention."));
   CHECK(layout::mode_key(chunked.scene, 8, 10).starts_with("S512×3 = SWA-only 512 ×3."));
 }
 

@@ -216,7 +216,9 @@ TEST_CASE("serve: disaggregated, each prompt takes one prefill pass and then dec
   // After the engine's front end (a burst of clients passes it one at a time).
   CHECK(a.ttft_parts.prefill.mean == Approx(c.values[FigureId::PrefillTime]).epsilon(0.01));
   CHECK(a.ttft_parts.prefill.p99 == Approx(a.ttft_parts.prefill.mean).epsilon(0.02));
-  CHECK(a.ttft.mean == Approx(a.ttft_parts.overhead.mean + a.ttft_parts.prefill.mean).epsilon(1e-9));
+  // Then the KV's hand-off and the decode pool's admission (tests/native/serve/test_serve_pd.cpp).
+  CHECK(a.ttft_parts.transfer.mean > 0);
+  CHECK(a.ttft.mean == Approx(a.ttft_parts.overhead.mean + a.ttft_parts.prefill.mean + a.ttft_parts.transfer.mean + a.ttft_parts.admission.mean).epsilon(1e-9));
   // Decoding is the decode pool's: no prompt shares its steps.
   CHECK(a.tpot.mean == Approx(b.tpot.mean).epsilon(0.02));
   // The prefill pool: the prompts' GPU-seconds (one pass per replica of gpus ÷ dp GPUs) over the run.
