@@ -11,6 +11,7 @@
 #include "charts/charts.h"
 #include "model/params.h"
 #include "serve/serve.h"
+#include "serve/trust.h"
 #include "sim/fleet_report.h"
 
 namespace tierscope::cli {
@@ -197,6 +198,10 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
     o.tier = std::string(value);
   } else if (flag == "--object") {
     o.object = std::string(value);
+  } else if (flag == "--trust-runs") {
+    serve::TrustFigure f{};
+    if (!serve::trust_figure_from_key(value, f)) usage(r, ErrorCode::BadEnum, flag, value, serve::trust_figure_keys_text());
+    o.trust_runs = std::string(value);
   } else if (flag == "--figures") {
     std::size_t s = 0;
     while (s <= value.size()) {
@@ -229,6 +234,9 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
     usage(r, ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)"
           + std::string(fleet_flags[0] == "--seed" || fleet_flags[0] == "--trace" ? ", or serve" : ""));
+  }
+  if (!o.trust_runs.empty() && (o.command != Command::Serve || o.format != Format::Text)) {
+    usage(r, ErrorCode::BadSyntax, "--trust-runs", o.trust_runs, "only with the serve command's text (its JSON lists each band's run ids)");
   }
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");
@@ -323,12 +331,12 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
     const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
                        flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
-                       flag == "--object" || fleet_flag || serve::is_serve_flag(flag);
+                       flag == "--object" || flag == "--trust-runs" || fleet_flag || serve::is_serve_flag(flag);
     if (!known) {
       usage(r, ErrorCode::UnknownKey, "flag", flag,
             "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
             "--sweep, --concurrency, --rate, --requests, --input, --output, --lengths, --range-ratio, --len-sigma, --budget, --prefill, "
-            "--instances, --steps, --help");
+            "--instances, --steps, --trust-runs, --help");
       continue;
     }
     if (!has_value) {
