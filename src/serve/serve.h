@@ -127,6 +127,7 @@ std::string serve_text(const ServeResult& r, const Trust* trust = nullptr);
 // printed), each latency metric's row in milliseconds, and a scheduled step in words.
 struct ReportRow {
   std::string label, value;
+  const char* key = "";  // the figure's name in serve --format json, where a trust band stands beside it
 };
 struct LatencyRow {
   std::string key, name, abbrev;  // "ttft", "Time to First Token", "TTFT"

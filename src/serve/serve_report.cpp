@@ -65,7 +65,7 @@ std::vector<ReportRow> serve_rows(const ServeResult& r) {
           {"Total generated tokens:", fixed(r.output_tokens, 0)},
           {"Request throughput (req/s):", fixed(r.request_rate, 2)},
           {"Output token throughput (tok/s):", fixed(r.output_tps, 2)},
-          {"Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2)},
+          {"Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2), "output_tokens_per_s_gpu"},
           {"Total token throughput (tok/s):", fixed(r.total_tps, 2)},
           {"Tokens per second per user (1 / mean TPOT):", fixed(r.tps_user, 2)},
           {"Mean requests in flight:", fixed(r.mean_in_flight, 2)},
@@ -127,7 +127,7 @@ std::string serve_text(const ServeResult& r, const Trust* trust) {
   std::string o = "============ Serving Benchmark Result ============\n";
   o += setup_text(r) + "\n";
   for (const ReportRow& row : serve_rows(r)) {
-    const bool per_gpu = row.label == "Output token throughput per GPU (tok/s):";
+    const bool per_gpu = row.key == std::string_view(trust_figure_key(TrustFigure::Throughput));
     o += line(row.label.c_str(), per_gpu ? beside(row.value, trust, TrustFigure::Throughput) : row.value);
   }
   for (const LatencyRow& m : serve_latency_rows(r)) {

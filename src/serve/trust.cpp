@@ -325,6 +325,21 @@ void trust_json(model::JsonWriter& w, const Trust& t) {
   w.end();
 }
 
+std::vector<TrustRow> trust_rows(const ServeResult& r, const Trust& t) {
+  std::vector<TrustRow> out;
+  for (const LatencyRow& m : serve_latency_rows(r)) {
+    TrustFigure f{};
+    if (trust_figure_from_key(m.key, f) && f != TrustFigure::Throughput) out.push_back({f, "Mean " + m.abbrev + " (ms)", m.mean_ms, trust_text(t, f)});
+  }
+  for (const ReportRow& row : serve_rows(r)) {
+    if (row.key != std::string_view(trust_figure_key(TrustFigure::Throughput))) continue;
+    std::string label = row.label;
+    if (!label.empty() && label.back() == ':') label.pop_back();
+    out.push_back({TrustFigure::Throughput, label, row.value, trust_text(t, TrustFigure::Throughput)});
+  }
+  return out;
+}
+
 void trust_runs_json(model::JsonWriter& w, const Trust& t) {
   w.array();
   for (std::size_t k = 0; k < t.runs.size(); ++k) {

@@ -107,6 +107,13 @@ std::string trust_text(const Trust& t, TrustFigure f);
 std::string trust_runs_text(const Trust& t, TrustFigure f);
 // The `trust` member of serve --format json: per figure {near, lo, hi, median, runs, ids, text}.
 void trust_json(model::JsonWriter& w, const Trust& t);
+// The three figures as a page shows them beside their bands: each one's label and value as `serve` prints
+// them ("Mean TTFT (ms)", "123.45"), and the band's words.
+struct TrustRow {
+  TrustFigure figure;
+  std::string label, value, text;
+};
+std::vector<TrustRow> trust_rows(const ServeResult& r, const Trust& t);
 // The runs behind the bands for the page's tables: [{id, model, gpu, engine, isl, osl, concurrency, gpus,
 // tp, dp, ep, distance, figures: {ttft: {measured, model, ratio}, …}}], numbers as the runs' text shows them.
 void trust_runs_json(model::JsonWriter& w, const Trust& t);

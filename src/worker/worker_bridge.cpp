@@ -166,7 +166,8 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
 // Runs up to `events` more events of the replay (1 to 10^7; a step's end or an arrival each): {ok, errors,
 // done, progress}; once done also `summary`, what `tierscope serve --format json` prints for the same link
 // (the trust band of the nearest measured runs among it, read from the validated runs compiled in), `chart`,
-// what `tierscope chart serve-latency --format json` prints, and `trustRuns`, the runs behind the band.
+// what `tierscope chart serve-latency --format json` prints, `trustRows` (each banded figure's label, value
+// and band as `serve` prints them) and `trustRuns`, the runs behind the band.
 // With no run started: an error.
 TS_EXPORT const char* ts_worker_serve_advance(double events) {
   model::Errors errors;
@@ -188,6 +189,12 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
     out.key("summary").raw(serve::serve_json(r, &trust)).key("chart").raw(model::chart_to_json(c));
     out.key("trustRuns");
     serve::trust_runs_json(out, trust);
+    out.array("trustRows");
+    for (const serve::TrustRow& row : serve::trust_rows(r, trust)) {
+      out.object().str("key", serve::trust_figure_key(row.figure)).str("label", row.label).str("value", row.value).str("text", row.text);
+      out.boolean("near", trust.near).end();
+    }
+    out.end();
     // The summary's words and numbers as `tierscope serve` prints them, for the page's tables.
     out.str("setup", serve::serve_setup_text(r)).str("stepsTitle", serve::steps_title(r)).str("admission", r.admission).str("refusedWhy", r.refused > 0 ? r.refused_why : std::string());
     out.array("rows");

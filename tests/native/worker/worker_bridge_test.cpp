@@ -306,6 +306,15 @@ TEST_CASE("a serving replay in the worker carries the trust band the command lin
   ts_worker_serve_stop();
   const json cli = json::parse(cli_out({"serve", "--hash", "#" + scenario + "&view=serve&serve=" + settings, "--format", "json"}));
   CHECK(last["summary"]["trust"] == cli["trust"]);
+  // Each banded figure as the command line prints it, with its band's words.
+  const std::string text = cli_out({"serve", "--hash", "#" + scenario + "&view=serve&serve=" + settings});
+  REQUIRE(last["trustRows"].size() == 3);
+  for (const json& row : last["trustRows"]) {
+    INFO(row.dump());
+    CHECK(row["text"] == cli["trust"][row["key"].get<std::string>()]["text"]);
+    CHECK(text.find(row["label"].get<std::string>() + ":") != std::string::npos);
+    CHECK(text.find(row["value"].get<std::string>() + "   " + row["text"].get<std::string>()) != std::string::npos);
+  }
   const json& runs = last["trustRuns"];
   const json& ids = cli["trust"]["ttft"]["ids"];
   REQUIRE(runs.size() == ids.size());
