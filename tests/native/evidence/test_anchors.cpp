@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,10 +42,16 @@ Scenario with(const char* preset, std::initializer_list<std::pair<const char*, c
 
 }  // namespace
 
-TEST_CASE("anchors: every measured point applies its settings and runs or says why — its terms add up to the model's step") {
+// The points the model cannot run, each with the words of its reason (docs/anchors.md, *Not computed*): the GB200
+// prefill instances of 2 and 4 ranks, whose sources keep part of the weights in Grace memory. Every other
+// point must compute: one that stops fails here by name, whatever the others do.
+const std::pair<const char*, const char*> kNotComputed[] = {{"v3-gb200-prefill-fp4", "of HBM usable per GPU"},
+                                                            {"v3-gb200-prefill-fp8", "of HBM usable per GPU"}};
+
+TEST_CASE("anchors: every measured point applies its settings and runs, or is one of the few that cannot and says why — its terms add up to the model's step") {
   REQUIRE(anchors().size() >= 90);
   std::set<std::string> ids;
-  int v41 = 0, others = 0;
+  int v41 = 0, cannot = 0;
   for (const AnchorResult& r : evaluate_anchors()) {
     const Anchor& a = *r.anchor;
     INFO(a.id << ": " << r.why);
@@ -53,11 +60,15 @@ TEST_CASE("anchors: every measured point applies its settings and runs or says w
     CHECK(a.measured > 0);
     CHECK(a.row >= 0);
     CHECK(a.row <= 36);
-    if (!r.ok) {
-      CHECK_FALSE(r.why.empty());  // a point that cannot run says why
+    const auto known = std::find_if(std::begin(kNotComputed), std::end(kNotComputed), [&](const auto& k) { return a.id == std::string_view(k.first); });
+    if (known != std::end(kNotComputed)) {
+      ++cannot;
+      CHECK_FALSE(r.ok);  // the model learnt to run it: take it off the list (and docs/anchors.md's)
+      CHECK(r.why.find(known->second) != std::string::npos);
       continue;
     }
-    (std::string(a.preset).rfind("v41", 0) == 0 ? v41 : others) += 1;
+    REQUIRE(r.ok);
+    if (std::string(a.preset).rfind("v41", 0) == 0) ++v41;
     CHECK(r.ratio > 0);
     CHECK(r.ratio == Approx(r.model / a.measured).epsilon(1e-12));
     if (anchor_is_decode(a.metric)) {
@@ -70,7 +81,7 @@ TEST_CASE("anchors: every measured point applies its settings and runs or says w
     }
   }
   CHECK(v41 >= 2);
-  CHECK(others >= 80);
+  CHECK(cannot == static_cast<int>(std::size(kNotComputed)));
 }
 
 TEST_CASE("anchors: each carried row of FACTS-parallel §6 is there, and rows without a preset-able model are not") {
@@ -86,7 +97,7 @@ TEST_CASE("anchors: each carried row of FACTS-parallel §6 is there, and rows wi
   }
 }
 
-TEST_CASE("anchors: the summary counts the rows: single-step points within 2×, the median, the replay points") {
+TEST_CASE("anchors: the summary counts the rows: single-step points within 2×, the median, the replay points — a point not computed is a miss") {
   const std::vector<AnchorResult> all = evaluate_anchors();
   const AnchorSummary s = summarize_anchors(all);
   int points = 0, within = 0, replay = 0, missing = 0;
@@ -97,12 +108,13 @@ TEST_CASE("anchors: the summary counts the rows: single-step points within 2×, 
       CHECK_FALSE(counts_toward_aim(r));
       continue;
     }
-    if (!r.ok) {
-      ++missing;
-      continue;
-    }
     CHECK(counts_toward_aim(r));
     ++points;
+    if (!r.ok) {
+      ++missing;
+      logs.push_back(std::numeric_limits<double>::infinity());
+      continue;
+    }
     logs.push_back(std::fabs(std::log2(r.ratio)));
     if (logs.back() <= 1) ++within;
   }
@@ -110,15 +122,27 @@ TEST_CASE("anchors: the summary counts the rows: single-step points within 2×, 
   CHECK(s.within_2x == within);
   CHECK(s.replay == replay);
   CHECK(s.not_computed == missing);
-  CHECK(points + replay + missing == static_cast<int>(all.size()));
+  CHECK(missing > 0);
+  CHECK(points + replay == static_cast<int>(all.size()));
   CHECK(replay > 0);
   REQUIRE(points > 0);
   std::sort(logs.begin(), logs.end());
   const std::size_t n = logs.size();
   CHECK(s.median_abs_log2 == Approx(n % 2 ? logs[n / 2] : (logs[n / 2 - 1] + logs[n / 2]) / 2).epsilon(1e-12));
   const std::string text = anchor_summary_text(s);
-  CHECK(text.find(std::to_string(within) + " of " + std::to_string(points) + " single-step points within 2×") == 0);
+  CHECK(text.find(std::to_string(within) + " of " + std::to_string(points) + " single-step points within 2× (" + std::to_string(missing) + " not computed, each a miss that says why), median") == 0);
   CHECK(text.find(std::to_string(replay) + " marked for the serving replay") != std::string::npos);
+  // A point that stops computing moves the summary: one more miss, never one point fewer.
+  std::vector<AnchorResult> broken = all;
+  const auto first = std::find_if(broken.begin(), broken.end(), [](const AnchorResult& r) { return counts_toward_aim(r) && r.ok && std::fabs(std::log2(r.ratio)) <= 1; });
+  REQUIRE(first != broken.end());
+  first->ok = false;
+  first->why = "stopped";
+  const AnchorSummary b = summarize_anchors(broken);
+  CHECK(b.points == s.points);
+  CHECK(b.within_2x == s.within_2x - 1);
+  CHECK(b.not_computed == s.not_computed + 1);
+  CHECK(b.median_abs_log2 >= s.median_abs_log2);
 }
 
 TEST_CASE("anchors: the ratio is model ÷ measured, checked by hand for a decode and a prefill point") {
