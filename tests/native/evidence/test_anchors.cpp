@@ -10,11 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
+#include "quoted_numbers.h"
 #include "evidence/anchors.h"
 #include "model/params.h"
 #include "model/presets.h"
 
 using namespace tierscope::model;
+namespace testing = tierscope::testing;
 
 namespace {
 
@@ -245,4 +248,64 @@ TEST_CASE("anchors: a TensorRT-LLM perf-table point runs no more sessions than t
     CHECK(b.why.find("requests") != std::string::npos);
     CHECK(b.why.find("1 to 10,000,000") != std::string::npos);
   }
+}
+
+namespace {
+
+// What a carried point's settings may change, by the category the rule names: the workload, the layout, the
+// formats (every `*_fmt` key), the GPU, the engine and the counts the point's source states. A GPU the
+// catalog lacks is the nearest part with its datasheet's differences over it, each quoted in `assumed`.
+// Anything else (an efficiency, a latency, a host time, a cap) would be a constant set for one point.
+struct AllowedKey {
+  const char* key;
+  const char* category;
+};
+constexpr AllowedKey kAllowedKeys[] = {
+    {"prompt", "workload"}, {"output", "workload"}, {"prefix_hit", "workload"}, {"ctx", "workload"}, {"batch", "workload"},
+    {"requests", "workload"}, {"gpus", "layout"}, {"tp", "layout"}, {"dp", "layout"}, {"ep", "layout"}, {"pp", "layout"},
+    {"gpu", "GPU"}, {"hbm_gb", "GPU datasheet"}, {"hbm_tbps", "GPU datasheet"}, {"link_gbps", "GPU datasheet"}, {"engine", "engine"},
+    {"spec_tokens", "stated count"}, {"redundant", "stated count"}, {"vocab", "stated count"}, {"max_pos", "stated count"},
+};
+
+// "" when every key of the point's settings is allowed, else what is wrong, naming the key.
+std::string settings_problem(const Anchor& a) {
+  for (const std::string_view item : split(a.settings, '&')) {
+    const std::string_view key = item.substr(0, item.find('=')), value = item.substr(item.find('=') + 1);
+    if (key.ends_with("_fmt")) continue;
+    const auto* k = std::find_if(std::begin(kAllowedKeys), std::end(kAllowedKeys), [&](const AllowedKey& x) { return key == x.key; });
+    if (k == std::end(kAllowedKeys)) {
+      return std::string(a.id) + " sets " + std::string(key) + "=" + std::string(value) +
+             ": a constant set for one point (a point may set only its workload, layout, formats, GPU, engine and its source's stated counts)";
+    }
+    double v = 0;
+    if (std::string_view(k->category) == "GPU datasheet" && !(read_number(value, v) && testing::quotes_value(a.assumed, v))) {
+      return std::string(a.id) + " sets " + std::string(key) + "=" + std::string(value) + " without quoting it in `assumed` as the part's datasheet";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("anchors: a point's settings change only its workload, layout, formats, GPU, engine and its source's stated counts — a constant set for one point fails, naming the key") {
+  for (const Anchor& a : anchors()) {
+    INFO(a.id);
+    CHECK(settings_problem(a) == "");
+  }
+  // The rule itself: an engine constant, a host time or an efficiency set on one point is named.
+  Anchor bad = anchors().front();
+  const std::pair<const char*, const char*> constants[] = {
+      {"batch=1&ar_lat_us=10", "ar_lat_us=10"}, {"host_us=300&batch=4", "host_us=300"}, {"prompt=1024&gemm_bw_eff=0.9", "gemm_bw_eff=0.9"}, {"max_batch=64", "max_batch=64"}};
+  for (const auto& [settings, key] : constants) {
+    bad.settings = settings;
+    const std::string why = settings_problem(bad);
+    INFO(settings << " → " << why);
+    CHECK(why.find(std::string("sets ") + key + ": a constant set for one point") != std::string::npos);
+  }
+  // A stand-in part's datasheet figure must be the one its `assumed` text quotes.
+  bad = *std::find_if(anchors().begin(), anchors().end(), [](const Anchor& x) { return std::string_view(x.settings).find("hbm_gb=256") != std::string_view::npos; });
+  const std::string settings = std::string(bad.settings);
+  const std::string changed = settings.substr(0, settings.find("hbm_gb=256")) + "hbm_gb=300" + settings.substr(settings.find("hbm_gb=256") + 10);
+  bad.settings = changed.c_str();
+  CHECK(settings_problem(bad).find("sets hbm_gb=300 without quoting it") != std::string::npos);
 }
