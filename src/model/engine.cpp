@@ -32,7 +32,9 @@ constexpr const char* kGemmSource =
     "DeepGEMM FP8 on H800 (https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md): dense GEMMs at M = 64 stream 1,688-2,668 GB/s, "
     "which time = bytes / (0.84 × HBM) + 2.3 µs per kernel fits by least squares (four of six shapes within 1 %; a graphed BF16 batch-1 Llama "
     "step reaching 0.94, FACTS-parallel §5.3); masked grouped GEMMs at ≤ 64 rows per expert 0.42-0.65 "
-    "(https://github.com/deepseek-ai/DeepGEMM/issues/114 ; 0.55 taken), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); "
+    "(https://github.com/deepseek-ai/DeepGEMM/issues/114), NVFP4 on Blackwell 0.56-0.58 (https://github.com/flashinfer-ai/flashinfer/pull/2503); 0.70 taken, "
+    "fitted on the measured runs of data/silicon as a whole (docs/validation.md: the MoE models' TPOT — DeepSeek-R1/V3, gpt-oss-120b, Qwen3-235B — "
+    "came out 1.15-1.45× the measured at 0.55; a grid of 0.55-0.80 by 0.05 holds the most rows within 1.25× at 0.70 with the anchors' aims kept); "
     "compute share 0.75 × M / (M + 128) on Hopper (masked grouped FP8 at 256 rows 0.47, large M 0.62-0.72) and 0.55 × M / (M + 128) on Blackwell "
     "for dense GEMMs, 0.55 × M / (M + 250) for its NVFP4 W4A4 grouped expert GEMMs (0.27 measured at 227 rows per expert, 0.44 at 1024), "
     "fitted to the same tables with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
@@ -43,6 +45,15 @@ constexpr const char* kAttnSource =
     "0.70 / 0.65 of BF16 in prefill (FlashAttention-3, https://arxiv.org/abs/2407.08608); the indexer's paged FP8 logits 0.79 of HBM on B200 "
     "(https://github.com/vllm-project/vllm/pull/48582) and 0.60 on Hopper (assumed), 0.50 of FP8 peak (DeepGEMM fp8_mqa_logits, "
     "https://github.com/sgl-project/sglang/issues/11989); CDNA assumed";
+
+constexpr const char* kPrefillSource =
+    "a prompt pass (or a step mixing prompt chunks into decodes) runs outside CUDA graphs, each kernel dispatched by the host through the engine's "
+    "model code: SGLang 50 µs, its eager DeepSeek-V3 prefill forward of one new token taking 82.6 ms (23.1 ms replayed from a graph, "
+    "https://github.com/sgl-project/sglang/pull/12160) over the 1,678 kernels the model counts in that pass; TensorRT-LLM 35 µs, the PyTorch "
+    "runtime's CPU dispatch interval per kernel (https://github.com/NVIDIA/TensorRT-LLM/pull/12653) with its prefill CUDA-graph backend disabled by "
+    "default (https://github.com/NVIDIA/TensorRT-LLM/pull/18366); vLLM compiles the model and replays piecewise CUDA graphs for mixed and prompt "
+    "batches (https://docs.vllm.ai/en/latest/design/torch_compile.html), so a kernel there costs its eager launch (9 µs Hopper, 7 µs Blackwell, 10 µs CDNA assumed); "
+    "DeepSeek's own assumed alike";
 
 constexpr const char* kVllmBatch =
     "vLLM V1 defaults max_num_seqs to 1024 per engine (DP rank) on ≥70 GiB GPUs (https://github.com/vllm-project/vllm/blob/main/vllm/engine/arg_utils.py) "
@@ -71,13 +82,18 @@ constexpr const char* kSmallSource =
     "24 assumed for DeepSeek's own; a GQA layer ~10-12 in vLLM (https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama.py), "
     "~8-10 in TensorRT-LLM; the model counts 13 (MLA + MoE) and 7 (GQA) kernels that carry bytes, the rest are these";
 
+// The grouped expert GEMMs' share of HBM bandwidth on Hopper and Blackwell: fitted on the measured runs as a
+// whole (kGemmSource), above the 0.42-0.65 DeepGEMM's masked kernels reach at ≤ 64 rows per expert and below the
+// dense GEMMs' 0.84.
+constexpr double kExpertBw = 0.70;
+
 // The kernel rates of one generation; the engine rows below add their batch, graph and host defaults.
 EngineProfile kernels_of(GpuGen g) {
   EngineProfile p;
   switch (g) {
     case GpuGen::Hopper:
       p.kernel_graph_us = 3, p.kernel_eager_us = 9;
-      p.gemm = GemmCurve{0.84, 0.75, 128}, p.expert = GemmCurve{0.55, 0.75, 128};
+      p.gemm = GemmCurve{0.84, 0.75, 128}, p.expert = GemmCurve{kExpertBw, 0.75, 128};
       p.mla_bw = 0.90, p.mla_flop = 0.67, p.paged_bw = 0.55, p.paged_flop = 0.70, p.index_bw = 0.60, p.index_flop = 0.50;
       break;
     case GpuGen::Cdna:
@@ -88,13 +104,15 @@ EngineProfile kernels_of(GpuGen g) {
     case GpuGen::Blackwell:
     case GpuGen::Count:
       p.kernel_graph_us = 3, p.kernel_eager_us = 7;
-      p.gemm = GemmCurve{0.84, 0.55, 128}, p.expert = GemmCurve{0.55, 0.55, 128};
+      p.gemm = GemmCurve{0.84, 0.55, 128}, p.expert = GemmCurve{kExpertBw, 0.55, 128};
       p.mla_bw = 0.60, p.mla_flop = 0.45, p.paged_bw = 0.63, p.paged_flop = 0.65, p.index_bw = 0.79, p.index_flop = 0.50;
       break;
   }
   // Every generation: a kernel's ramp on top of its roofline time, fitted with the dense GEMMs' 0.84 share
   // to DeepGEMM's FP8 shapes at M = 64 on H800 (kGemmSource); assumed the same on Blackwell and CDNA.
   p.kernel_ramp_us = 2.3;
+  p.prefill_host_us = p.kernel_eager_us;
+  p.prefill_source = kPrefillSource;
   p.launch_source = kLaunchSource;
   p.gemm_source = kGemmSource;
   p.attn_source = kAttnSource;
@@ -103,6 +121,9 @@ EngineProfile kernels_of(GpuGen g) {
   p.small_source = kSmallSource;
   return p;
 }
+
+// Each kernel's host dispatch in a prompt pass (kPrefillSource).
+constexpr double kSglangPrefillHostUs = 50, kTrtPrefillHostUs = 35;
 
 EngineProfile make_profile(EngineKind e, GpuGen g) {
   EngineProfile p = kernels_of(g);
@@ -114,11 +135,13 @@ EngineProfile make_profile(EngineKind e, GpuGen g) {
       break;
     case EngineKind::Sglang:
       p.max_batch = 4096, p.graph_max_batch = 512, p.host_per_seq_us = 15, p.host_res_us = 200;
+      p.prefill_host_us = kSglangPrefillHostUs;
       p.small = SmallKernels{7, 1, 8, 2};
       p.batch_source = kSglangBatch;
       break;
     case EngineKind::Trtllm:
       p.max_batch = 2048, p.graph_max_batch = 128, p.host_per_seq_us = 29, p.host_res_us = 450;
+      p.prefill_host_us = kTrtPrefillHostUs;
       p.small = SmallKernels{4, 0, 3, 2};
       p.batch_source = kTrtBatch;
       break;
@@ -170,7 +193,7 @@ EngineRates engine_rates(const Scenario& s) {
   r.graph_max_batch = graph_max;
   r.graphs = en.cuda_graphs == CudaGraphs::On || (en.cuda_graphs == CudaGraphs::Auto && per_replica <= graph_max);
   r.kernel_us = pick(hw.kernel_us, r.graphs ? p.kernel_graph_us : p.kernel_eager_us);
-  r.prefill_kernel_us = pick(hw.kernel_us, p.kernel_eager_us);
+  r.prefill_kernel_us = pick(hw.kernel_us, p.prefill_host_us);
   r.ramp_us = pick(en.kernel_ramp_us, p.kernel_ramp_us);
   r.host_us = pick(en.host_us, p.host_us);
   r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);

@@ -37,6 +37,9 @@ struct EngineProfile {
   int graph_max_batch = 0;     // the largest decode batch captured in CUDA graphs by default (0: none)
   double kernel_graph_us = 0;  // a small kernel's time when replayed from a CUDA graph
   double kernel_eager_us = 0;  // the same launched eagerly from the host
+  // A kernel of a prompt pass or of a step that mixes prompt chunks into decodes: the host's dispatch of it
+  // through the engine's model code, as no engine here replays those passes from CUDA graphs by default.
+  double prefill_host_us = 0;
   double kernel_ramp_us = 0;   // a kernel's fixed cost on top of its roofline time (launch to first bytes, tail)
   // Host scheduling, input preparation and sampling per step: h0 + h1 × running requests, run one step
   // ahead by the overlap scheduler (on by default in every engine here): it shows only where it outlasts
@@ -50,6 +53,7 @@ struct EngineProfile {
   const char* small_source = "";    // small
   const char* batch_source = "";    // max_batch, graph_max_batch
   const char* launch_source = "";   // kernel_graph_us, kernel_eager_us
+  const char* prefill_source = "";  // prefill_host_us
   const char* host_source = "";     // host_us, host_per_seq_us, host_res_us
   const char* gemm_source = "";     // both GEMM curves
   const char* attn_source = "";     // attention and indexer rates
@@ -68,7 +72,7 @@ struct EngineRates {
   double host_us = 0, host_per_seq_us = 0, host_res_us = 0;
   GemmCurve gemm, expert;
   double attn_bw = 0, attn_flop = 0, index_bw = 0, index_flop = 0;
-  double prefill_kernel_us = 0;  // prompts run eagerly (engines capture decode only)
+  double prefill_kernel_us = 0;  // a prompt pass's kernel: its host dispatch (engines capture decode only)
   SmallKernels small;            // the engine's small kernels per layer (each at kernel_us)
 };
 EngineRates engine_rates(const Scenario& s);

@@ -38,7 +38,8 @@ const InputSource kEngine[] = {
      "0: the engine profile's launch floor: 3 µs for a small decode kernel replayed from a CUDA graph, 2-4 µs measured for norm, RoPE, quantise and top-k kernels with their own work against 0.9-1.3 µs for a trivial one (https://github.com/pytorch/pytorch/issues/161104 ; "
      "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
      "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts); CDNA 3.5 µs from a graph and 10 µs eager, assumed from "
-     "HIP graph nodes at ~3.9 µs (https://github.com/ROCm/rocm-systems/issues/10834)"},
+     "HIP graph nodes at ~3.9 µs (https://github.com/ROCm/rocm-systems/issues/10834); a prompt pass's kernel its host dispatch, SGLang 50 µs "
+     "(https://github.com/sgl-project/sglang/pull/12160), TensorRT-LLM 35 µs (https://github.com/NVIDIA/TensorRT-LLM/pull/12653), vLLM its eager launch"},
     {"kernel_ramp_us", P::Engine,
      "0: the engine profile's 2.3 µs per kernel on top of its roofline time, with dense GEMMs streaming 0.84 of HBM: a least-squares fit of "
      "time = bytes / (0.84 × 3.35 TB/s) + 2.3 µs to DeepGEMM's six FP8 dense shapes at M = 64 on H800 (1,688-2,668 GB/s; four within 1 %, "
@@ -62,8 +63,8 @@ const InputSource kEngine[] = {
      "https://github.com/NVIDIA/TensorRT-LLM/issues/13957 ; https://github.com/vllm-project/vllm/pull/23569 ; https://lmsys.org/blog/2024-12-04-sglang-v0-4/)"},
     {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
      "0: the engine profile's GEMM curves: a flat HBM share, dense 0.84 with each kernel's 2.3 µs ramp on top (fitted to DeepGEMM FP8 at M = 64, "
-     "1,688-2,668 GB/s of 3.35 TB/s as measured, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.55 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
-     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert); "
+     "1,688-2,668 GB/s of 3.35 TB/s as measured, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.70 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
+     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503 ; 0.70 fitted on the measured runs of data/silicon as a whole), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert); "
      "CDNA assumed lower: dense 0.55, grouped experts 0.45, FLOP 0.45"},
     {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
      "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA), "

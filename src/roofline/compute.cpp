@@ -179,6 +179,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
     const double one = c.allreduce(t.tp, act);
     w.ar_attn = n * one;
     w.ar_ffn += n_dffn * one;
+    w.comm_lat += (n + n_dffn) * c.allreduce_lat(t.tp);
     w.ar_count_tp = n + n_dffn;
     w.ar_bytes_tp = act;
   }
@@ -199,9 +200,11 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
         wire = std::max(w.a2a_node_bytes / t.nic_bw, w.a2a_bytes / t.link_bw);
       }
       w.a2a = n_moe * (2.0 * t.link_lat_a2a + wire);
+      w.comm_lat += n_moe * 2.0 * t.link_lat_a2a;
     } else {
       const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
       w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
+      w.comm_lat += n_moe * c.allreduce_lat(t.gpus);
       w.ar_count_moe = n_moe;
       w.ar_bytes_moe = moe_act;
     }
@@ -226,6 +229,7 @@ void add_work(Pass& p, const Work& w, double times) {
   p.flop_c[3] += times * w.flop_index;
   p.floor_c[3] += times * w.floor_index;
   p.t_comm += times * w.comm();
+  p.t_comm_lat += times * w.comm_lat;
 }
 
 // The decode step for `batch` sessions with `q` query tokens each, plus `extra` tokens of one session that

@@ -228,7 +228,11 @@ struct Pass {
   double t_above_memory = 0;  // Σ max(0, compute − memory): what compute adds above the reads
   double t_above_roofs = 0;   // Σ max(ramps, floor − both roofs) + small kernels: what kernels' fixed costs add above both roofs
   double t_comm = 0;          // collectives
+  double t_comm_lat = 0;      // of them, their fixed latencies (the rest grows with the tokens they carry)
   double core() const { return t_by_compute + t_by_memory + t_by_launch; }
+  // What the pass's tokens cost when they ride a step that streams the weights and pays the collectives'
+  // latencies anyway: their compute and their share of the collectives' bytes.
+  double t_riding() const { return t_compute + t_comm - t_comm_lat; }
   double time() const { return core() + t_comm; }
   bool compute_bound() const { return t_by_compute > t_by_memory && t_by_compute >= t_by_launch; }
   // Fills the totals and the per-class roofs from flop_c, bytes_c and floor_c at each class's rates.
@@ -244,6 +248,7 @@ struct PromptPasses {
   double time() const { return full.time() + win.time(); }
   double flop_all() const { return full.flop_all + win.flop_all; }
   double t_compute() const { return full.t_compute + win.t_compute; }
+  double t_riding() const { return full.t_riding() + win.t_riding(); }
 };
 
 // The bound that took the most time: "compute-bound", "memory-bound" or "launch-bound".

@@ -64,8 +64,11 @@ ChunkCost StepTimer::chunk(double tokens, double before) {
   const PromptPasses pp = topics::prefill_of(cx, n, b);
   ChunkCost out;
   out.alone = pp.time();
-  out.compute = pp.t_compute() / std::max(1.0, t.dp);
-  out.rank = pp.t_compute();
+  out.compute = pp.t_riding() / std::max(1.0, t.dp);
+  out.rank = pp.t_riding();
+  for (const Pass* pass : {&pp.full, &pp.win}) {
+    for (int i = 0; i < kWorkClasses; ++i) out.host += pass->floor_c[i] + pass->small_c[i];
+  }
   out.bound = bound_name(pp.full.time() >= pp.win.time() ? pp.full : pp.win);
   chunks_.emplace(k, out);
   return out;

@@ -24,10 +24,13 @@ struct DecodeCost {
 // A prompt chunk of `tokens` after `before` of the same prompt already in cache.
 struct ChunkCost {
   double alone = 0;    // the chunk as its own pass (prefill.time for a whole prompt from 0)
-  double compute = 0;  // its compute alone, spread over the replicas: what it adds riding a decode step
-                       // (the rule serve.prefill_share uses: its weights are streamed anyway)
-  double rank = 0;     // its compute on the one attention replica that runs it: under data-parallel attention
+  double compute = 0;  // what it adds riding a decode step, spread over the replicas: its compute and its
+                       // share of the step's collective bytes (the rule serve.prefill_share uses: the step
+                       // streams the weights and pays the collectives' latencies anyway)
+  double rank = 0;     // the same on the one attention replica that runs it: under data-parallel attention
                        // the other replicas wait for that rank at every MoE layer
+  double host = 0;     // its kernels' host dispatch (prefill_kernel_us each): a step that carries the chunk
+                       // runs outside CUDA graphs and lasts at least that long, whatever else it carries
   const char* bound = "";
 };
 

@@ -16,9 +16,9 @@ void compute_serving(Ctx& c, Values& v) {
   const double batch = c.batch;
   if (w.output > 0) {
     const double new_tokens = batch * t.accepted * c.rest / w.output;
-    // Mixed into decode steps, a prompt's weights are already streamed: it costs its compute, spread over
-    // the data-parallel replicas.
-    v[F::ServePrefillShare] = w.prompt > 0 ? new_tokens * t.prefill.t_compute() / (t.dp * w.prompt) : 0.0;
+    // Mixed into decode steps, a prompt's weights are already streamed and the collectives' latencies paid:
+    // it costs its compute and its tokens' share of the collectives' bytes, spread over the replicas.
+    v[F::ServePrefillShare] = w.prompt > 0 ? new_tokens * t.prefill.t_riding() / (t.dp * w.prompt) : 0.0;
   }
   v[F::ServeTpot] = (v[F::DecodeStepTime] + v[F::ServePrefillShare]) / t.accepted;
   v[F::ServeTokensPerSGpu] = batch * t.accepted / (v[F::DecodeStepTime] + v[F::ServePrefillShare]) / t.gpus;
@@ -59,11 +59,13 @@ void describe_serving(Say& y) {
         if (f > 0 && pass->rate_c[i] > 0) parts.push_back((q(f, "FLOP") / q(pass->rate_c[i], "FLOP/s")).named(work_class_name(static_cast<WorkClass>(i))));
       }
     }
+    const double bytes_s = t.prefill.t_riding() - t.prefill.t_compute();
+    if (bytes_s > 0) parts.push_back(q(bytes_s, "s", "collectives beyond their latency"));
     Expr compute = sum_of(std::move(parts));
-    compute.named("the prompt's compute");
+    compute.named("the prompt's compute and collective bytes");
     Expr e = n(y.s.work.batch, "sessions") * accepted * n(rest, "new prompt tokens") / n(w.output, "output tokens") / n(t.dp, "replicas") * compute /
              n(w.prompt, "prompt tokens");
-    e.note(std::string("mixed into decode steps a prompt's weights are streamed anyway") +
+    e.note(std::string("mixed into decode steps a prompt's weights are streamed and the collectives' latencies paid anyway") +
            (t.dp > 1 && t.moe_layers > 0 ? "; the experts' share already holds every replica's tokens" : ""));
     y.set(F::ServePrefillShare, std::move(e));
   }

@@ -100,6 +100,11 @@ struct Ctx {
     const bool far = n > link_domain(s.hw);
     return allreduce_time(static_cast<int>(n), bytes, far ? t.nic_bw : t.link_bw, far ? t.rdma_lat_ar : t.link_lat_ar);
   }
+  // Its fixed latency alone: what it costs however few bytes it reduces.
+  double allreduce_lat(double n) const {
+    if (n <= 1) return 0.0;
+    return n > link_domain(s.hw) ? t.rdma_lat_ar : t.link_lat_ar;
+  }
 };
 
 // One replica's `tokens` tokens through layers [first, last) on the busiest GPU: FLOP, weight bytes,
@@ -113,6 +118,7 @@ struct Work {
   double floor_dense = 0, floor_experts = 0, floor_attn = 0, floor_index = 0;
   double small_dense = 0, small_experts = 0, small_attn = 0;  // small kernels' floors (EngineRates::small)
   double ar_attn = 0, ar_ffn = 0, a2a = 0;
+  double comm_lat = 0;   // of them, the collectives' fixed latencies (what more tokens in the same step do not add)
   double a2a_bytes = 0;  // per MoE layer at the busiest rank, dispatch + combine
   double a2a_node_bytes = 0;  // of them, what normal kernels send over RDMA (once per remote node)
   bool a2a_ll = false;

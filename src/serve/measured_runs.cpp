@@ -2,6 +2,7 @@
 // every problem named (the file's, or the row's own kept beside it).
 #include "serve/measured_runs.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -17,7 +18,7 @@ using model::make_error;
 // The columns by name. Required ones refuse the file when absent; the others read as empty.
 enum Col : int {
   Id, ModelPath, System, Backend, Version, Precision, Mode, Isl, Osl, GemmQuant, MoeQuant, Batch, Tp, Pp, Adp, MoeTp, MoeEp,
-  PBatch, PWorkers, PTp, PPp, PAdp, PMoeTp, PMoeEp, DBatch, DWorkers, DTp, DPp, DAdp, DMoeTp, DMoeEp, Ttft, Tpot, ColCount
+  PBatch, PWorkers, PTp, PPp, PAdp, PMoeTp, PMoeEp, DBatch, DWorkers, DTp, DPp, DAdp, DMoeTp, DMoeEp, Ttft, Tpot, Source, ColCount
 };
 struct ColDef {
   const char* name;
@@ -31,7 +32,7 @@ constexpr std::array<ColDef, ColCount> kCols{{
     {"prefill_attention_dp_size", false}, {"prefill_moe_tp_size", false}, {"prefill_moe_ep_size", false},
     {"decode_batch_size", false}, {"decode_num_workers", false}, {"decode_tp_size", false}, {"decode_pp_size", false},
     {"decode_attention_dp_size", false}, {"decode_moe_tp_size", false}, {"decode_moe_ep_size", false},
-    {"silicon_ttft_ms", true}, {"silicon_tpot_ms", true},
+    {"silicon_ttft_ms", true}, {"silicon_tpot_ms", true}, {"silicon_data_source", false},
 }};
 
 // Splits the text into records of fields (RFC 4180: quoted fields may hold commas, quotes doubled, line
@@ -172,7 +173,7 @@ MeasuredRun read_row(const RowReader& r, int line) {
     m.prefill = read_pool(r, PBatch, bad);
     m.decode = read_pool(r, DBatch, bad);
   } else {
-    m.concurrency = r.count(Batch, kMaxClients, true, bad);
+    m.batch = r.count(Batch, kMaxClients, true, bad);
     m.tp = r.count(Tp, kMaxGpus, true, bad);
     m.pp = r.count(Pp, kMaxGpus, false, bad);
     m.adp = r.count(Adp, kMaxGpus, false, bad);
@@ -181,10 +182,23 @@ MeasuredRun read_row(const RowReader& r, int line) {
   }
   m.ttft_ms = r.ms(Ttft, bad);
   m.tpot_ms = r.ms(Tpot, bad);
+  m.source = r.text(Source);
   return m;
 }
 
 }  // namespace
+
+int benchmark_concurrency(const MeasuredRun& run) {
+  constexpr std::string_view kKey = "silicon_concurrency=";
+  const std::size_t at = run.source.find(kKey);
+  if (at != std::string::npos) {
+    std::size_t i = at + kKey.size();
+    long long n = 0;
+    while (i < run.source.size() && run.source[i] >= '0' && run.source[i] <= '9' && n <= kMaxClients) n = n * 10 + (run.source[i++] - '0');
+    if (n >= 1 && n <= kMaxClients) return static_cast<int>(n);
+  }
+  return static_cast<int>(std::min<long long>(kMaxClients, static_cast<long long>(run.batch) * std::max(1, run.adp)));
+}
 
 std::string measured_columns_text() {
   std::string s;

@@ -30,10 +30,11 @@ struct MeasuredRun {
   std::string gemm_quant;     // fp8, fp8_block, nvfp4, int4_wo, or empty (bf16)
   std::string moe_quant;      // the routed experts' mode, as gemm_quant
   int isl = 0, osl = 0;       // input and output tokens per request
-  int concurrency = 0;        // the benchmark's concurrent clients (batch_size)
+  int batch = 0;              // batch_size: the benchmark's clients per attention-DP rank (benchmark_concurrency)
   int tp = 0, pp = 0, adp = 0, moe_tp = 0, moe_ep = 0;  // aggregated: attention TP, PP, attention DP, MoE TP × EP
   MeasuredPool prefill, decode;                         // disaggregated: the two pools
   double ttft_ms = 0, tpot_ms = 0;                      // measured means
+  std::string source;         // silicon_data_source: the sample's own note of where the row came from (may be empty)
   std::string bad;            // why the row cannot be read ("" when it can): a bad number, an unknown system, …
 };
 
@@ -48,6 +49,11 @@ constexpr std::size_t kMaxMeasuredBytes = 64u << 20;
 // False with errors naming the file's problem (empty, too large, a needed column missing, a malformed
 // quote); each row's own problem is kept in MeasuredRun::bad instead.
 bool read_measured_runs(std::string_view csv, MeasuredFile& out, model::Errors& errors);
+
+// The benchmark's concurrent clients: the row's source note's `silicon_concurrency=N` where it gives one,
+// else batch_size × attention_dp_size (the file's batch_size counts one attention-DP rank's clients: on every
+// attention-DP row of the shipped file the note's concurrency is that product).
+int benchmark_concurrency(const MeasuredRun& run);
 
 // The columns a file must have, for messages and docs.
 std::string measured_columns_text();

@@ -337,7 +337,7 @@ void Replay::start_step(int i, double t) {
   }
   in.dec.resize(decoding);
   for (std::uint32_t slot : in.running) {
-    if (left < 1) break;
+    if (!prompts || left < 1) break;
     Request& q = slots_[slot];
     if (q.prefilled >= q.prompt) continue;
     q.chunk = static_cast<int>(std::min<double>(q.prompt - q.prefilled, left));
@@ -355,11 +355,13 @@ void Replay::start_step(int i, double t) {
   }
   // Chunks riding along spread over the attention replicas, but a step lasts as long as its slowest replica:
   // at least the largest chunk's compute on the one replica that runs it.
-  double riding = 0, slowest = 0;
+  double riding = 0, slowest = 0, host = 0;
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
     const Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
-    // The first chunk of a prompt-only step streams the weights; every other chunk costs its compute.
+    host = std::max(host, c.host);
+    // The first chunk of a prompt-only step streams the weights and pays the collectives' latencies; every
+    // other chunk costs its compute and its share of the collectives' bytes.
     const bool alone = in.dec.empty() && k == 0;
     if (alone) {
       prefill_s += c.alone;
@@ -370,6 +372,8 @@ void Replay::start_step(int i, double t) {
     }
   }
   prefill_s += std::max(riding, slowest);
+  // A step that mixes prompt chunks into decodes runs outside CUDA graphs: at least its kernels' dispatch.
+  if (!in.dec.empty() && !in.pre.empty()) prefill_s = std::max(prefill_s, host - decode_s);
   seconds = decode_s + prefill_s;
   in.busy = true;
   in.end = t + seconds;

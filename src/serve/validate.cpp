@@ -22,7 +22,7 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   r.engine = run.backend;
   r.isl = run.isl;
   r.osl = run.osl;
-  r.concurrency = run.concurrency;
+  r.concurrency = benchmark_concurrency(run);
   r.measured_ttft_s = run.ttft_ms / 1000.0;
   r.measured_tpot_s = run.tpot_ms / 1000.0;
   RunSetup setup;
@@ -44,6 +44,8 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   spec.output = setup.output;
   spec.lengths = setup.range_ratio > 0 ? Lengths::Random : Lengths::Fixed;
   spec.range_ratio = setup.range_ratio;
+  spec.budget = setup.budget;
+  spec.prefill = setup.prefill;
   spec.seed = opt.seed;
   ServeResult res;
   model::Errors errors;

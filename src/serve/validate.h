@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/scenario.h"
+#include "codec/serve_spec.h"
 #include "serve/measured_runs.h"
 
 namespace tierscope::serve {
@@ -52,6 +53,10 @@ struct RunSetup {
   model::Scenario scenario;
   int concurrency = 0, requests = 0, input = 0, output = 0;
   double range_ratio = 0;
+  // The deployment the benchmark ran: the token budget of a step per attention replica, and how prompts share
+  // steps with decodes.
+  int budget = 0;
+  PrefillMode prefill = PrefillMode::Auto;
 };
 bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason);
 

@@ -78,7 +78,7 @@ std::string validate_json(const std::vector<RunResult>& results, const MeasuredF
     model::JsonWriter w;
     w.object();
     w.integer("line", m.line).str("id", m.id).str("model", r.model).str("gpu", r.gpu).str("engine", r.engine).str("version", m.version);
-    w.integer("isl", m.isl).integer("osl", m.osl).integer("concurrency", m.concurrency);
+    w.integer("isl", m.isl).integer("osl", m.osl).integer("concurrency", r.concurrency);
     w.boolean("expressed", r.expressed);
     if (!r.expressed) {
       w.str("reason", r.reason).str("why", r.why);
@@ -105,7 +105,7 @@ std::string validate_csv(const std::vector<RunResult>& results, const MeasuredFi
     const MeasuredRun& m = file.runs[r.row];
     o += std::to_string(m.line) + "," + model::csv_field(m.id) + "," + model::csv_field(r.model) + "," + model::csv_field(r.gpu) + "," +
          model::csv_field(r.engine) + "," + model::csv_field(m.version) + "," + std::to_string(m.isl) + "," + std::to_string(m.osl) + "," +
-         std::to_string(m.concurrency) + "," + (r.expressed ? "true" : "false") + "," + model::csv_field(r.reason) + ",";
+         std::to_string(r.concurrency) + "," + (r.expressed ? "true" : "false") + "," + model::csv_field(r.reason) + ",";
     if (r.expressed) {
       const double v[] = {r.params, r.active_params, r.measured_ttft_s, r.ttft_s, r.ttft_ratio(), r.measured_tpot_s, r.tpot_s, r.tpot_ratio(),
                           r.ttft_parts.overhead, r.ttft_parts.wait, r.ttft_parts.queue, r.ttft_parts.prefill};

@@ -96,7 +96,18 @@ std::string names(const T (&table)[N]) {
   return s;
 }
 
-constexpr int kRequestsPerClient = 10;
+// AIConfigurator's benchmark of an aggregated deployment, as its generator writes it
+// (https://github.com/ai-dynamo/aiconfigurator, src/aiconfigurator/generator: config/backend_templates/benchmark/
+// bench_run.sh.j2 and rule_plugin/benchmark/*.rule): aiperf at the concurrency with 50 requests per client after
+// 2 per client of warm-up, fixed lengths, ignore_eos; an engine that runs at most batch_size requests per
+// attention replica with CUDA graphs captured for every batch up to it; and vLLM's step budget
+// (max_num_batched_tokens) set to batch_size + isl + 1500. The same rules ask TensorRT-LLM for max_num_tokens
+// and SGLang for max_prefill_tokens of that size and SGLang for mixed chunks, but those rows do not read as that
+// deployment (docs/validation.md: at 1K prompts their TTFT is twice what such a budget gives, and SGLang's flag
+// as written, --enable-mix-chunk, is not SGLang's --enable-mixed-chunk): they replay at their engines' own
+// scheduler defaults (serve_config.cpp).
+constexpr int kRequestsPerClient = 50;
+constexpr int kBudgetOverIsl = 1500;
 
 bool fail(std::string& why, std::string& reason, std::string full, std::string short_form) {
   why = std::move(full);
@@ -130,6 +141,25 @@ bool model_of(const MeasuredRun& run, const ValidateOptions& opt, model::Scenari
   return true;
 }
 
+// A run of N GPUs that the file writes squared: tp × attention_dp = moe_tp × moe_ep = N², wider than the
+// system's NVLink domain, with the experts as N × N or 1 × N². The shipped file holds the same measurements
+// twice, once in each form (DeepSeek-R1 on 8 B200s under SGLang: tp 64, MoE 8 × 8 and tp 8, MoE 1 × 8, with
+// equal TTFT and TPOT), so the row is read as its N GPUs: attention TP N (tp = N²) or data-parallel attention
+// over N ranks (attention_dp = N², or tp = attention_dp = N), the experts over N ranks. True with the layout.
+bool squared_layout(const MeasuredRun& run, int gpus, int moe_tp, int ep, const char* gpu_key, int& tp, int& dp) {
+  const int n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(gpus))));
+  if (n < 2 || n * n != gpus) return false;
+  if (!((moe_tp == n && ep == n) || (moe_tp == 1 && ep == gpus))) return false;
+  model::Scenario probe;
+  model::Errors errors;
+  if (!model::apply_settings(probe, std::string("gpu=") + gpu_key, errors)) return false;
+  if (gpus <= model::link_domain(probe.hw)) return false;
+  tp = std::max(1, run.tp / n);
+  if (n % tp != 0) return false;
+  dp = n / tp;
+  return true;
+}
+
 }  // namespace
 
 bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason) {
@@ -158,8 +188,8 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
   model::Scenario s;
   if (!model_of(run, opt, s, why, reason)) return false;
   const bool moe_model = s.model.experts > 0;
-  const int dp = std::max(1, run.adp);
-  const int gpus = run.tp * dp;
+  int tp = run.tp, dp = std::max(1, run.adp);
+  int gpus = tp * dp;
   // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
   int ep = 1;
   if (moe_model) {
@@ -168,31 +198,51 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
     if (moe_tp * ep != gpus) {
       return fail(why, reason,
                   "layout: MoE TP " + std::to_string(moe_tp) + " × EP " + std::to_string(ep) + " = " + std::to_string(moe_tp * ep) +
-                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus),
+                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus) +
+                      "; the model lays the experts over every GPU of the instance, as the engines do",
                   "layout MoE TP × EP ≠ GPUs");
     }
+    if (squared_layout(run, gpus, moe_tp, ep, gpu->key, tp, dp)) {
+      gpus = tp * dp;
+      ep = gpus;
+    }
   }
+  const int concurrency = benchmark_concurrency(run);
   const std::string kv = engine->key == std::string_view("trtllm") && !run.gemm_quant.empty() ? "fp8" : "bf16";
-  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(run.tp) +
+  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(tp) +
                          "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) + "&pp=1&redundant=0&engine=" + engine->key +
-                         "&max_batch=0&dense_fmt=" + gemm->weights + "&act_fmt=" + gemm->acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
+                         "&max_batch=" + std::to_string(concurrency) + "&cuda_graphs=on&dense_fmt=" + gemm->weights + "&act_fmt=" + gemm->acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
                          "&prompt=" + std::to_string(run.isl) + "&output=" + std::to_string(run.osl) + "&prefix_hit=0" +
-                         "&batch=" + std::to_string(run.concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
+                         "&batch=" + std::to_string(concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
   if (moe_model) settings += "&experts_fmt=" + std::string(moe->weights);
   model::Errors errors;
   if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
     const model::Error& e = errors.front();
     // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
     const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
-    return fail(why, reason, "layout: " + e.message(), "layout " + e.field + "=" + e.value + ": " + rule);
+    // What an engine does there that the model does not express.
+    std::string missing;
+    if (e.field == "tp" && rule.find("kv_heads") != std::string::npos) {
+      missing = "; the engines run it by keeping a copy of each KV head on tp ÷ kv_heads GPUs, which the model does not lay out";
+    } else if (e.field == "tp" && rule.find("q_heads") != std::string::npos) {
+      missing = "; no engine splits the query heads unevenly (the row may mean data-parallel attention, which the file does not say)";
+    }
+    return fail(why, reason, "layout: " + e.message() + missing, "layout " + e.field + "=" + e.value + ": " + rule);
   }
   out.scenario = std::move(s);
-  out.concurrency = run.concurrency;
-  // The benchmark as AIConfigurator measures its silicon runs: fixed input and output lengths, a closed loop
-  // whose clients all start at once ("fixed isl/osl", "all C arrive at t=0",
-  // https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md). Ten requests per
-  // client: assumed, as InferenceX's client sends (the anchors' IX_CLIENT); the file does not say.
-  out.requests = kRequestsPerClient * run.concurrency;
+  out.concurrency = concurrency;
+  // The benchmark as AIConfigurator measures its silicon runs: fixed input and output lengths (aiperf with
+  // both standard deviations 0 and ignore_eos), a closed loop whose clients all start at once ("all C arrive at
+  // t=0", https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md), 50 requests per
+  // client (kRequestsPerClient). Its 2 warm-up requests per client run before and are not counted; the replay
+  // leaves them out, so its first wave is the measured run's own.
+  out.requests = kRequestsPerClient * concurrency;
+  out.budget = 0;
+  out.prefill = PrefillMode::Auto;
+  if (engine->key == std::string_view("vllm")) {
+    out.budget = (concurrency + dp - 1) / dp + run.isl + kBudgetOverIsl;
+    out.prefill = PrefillMode::Chunked;
+  }
   out.input = run.isl;
   out.output = std::max(2, run.osl);
   out.range_ratio = 0;

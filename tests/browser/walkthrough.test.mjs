@@ -252,7 +252,7 @@ test('a page with no link opens on a plain first screen: the four tiers with the
   await page.close();
 });
 
-test('the decode title names the step\'s largest cost: the launch floor at batch 1, the weights once kernels launch for free', async () => {
+test('the decode title names the step\'s largest cost: the launch floor at batch 1, the weights once kernels and all-reduces start for free', async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url + '#tour=2');
   await page.waitForFunction(() => !document.querySelector('#tour-body .fig.pending'));
   let v = await valuesOf(page);
@@ -263,6 +263,9 @@ test('the decode title names the step\'s largest cost: the launch floor at batch
   // same for each kernel's ramp on top of its roofline time.
   assert.equal((await page.evaluate(() => window.tierscope.setParam('kernel_us', 0.001))).ok, true);
   assert.equal((await page.evaluate(() => window.tierscope.setParam('kernel_ramp_us', 0.001))).ok, true);
+  // At TP8 the all-reduces' fixed latency then comes next (two per layer); made all but free too, the weights lead.
+  await page.waitForFunction(() => /mostly .*all-reduce/.test(document.getElementById('tour-title').textContent));
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('ar_lat_us', 0.001))).ok, true);
   await page.waitForFunction(() => /mostly reading weights/.test(document.getElementById('tour-title').textContent));
   v = await valuesOf(page);
   assert.ok(v['decode.t_weights'] > v['decode.t_overhead']);

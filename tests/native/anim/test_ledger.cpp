@@ -132,7 +132,7 @@ TEST_CASE("decode: bytes agree with the model's figures, per GPU of the busiest 
   CHECK(dec->highlight.layers.has(20));
   // Every read, then what the reads do not cover; the step's parts in order.
   const char* order[] = {"engram-prefetch", "weights", "fullpool-index", "candidate-pool", "top-k", "gather-encoder", "swa-window",
-                         "decoder-gather", "all-reduce", "kernel-floors", "host", "kv-append-encoder", "kv-append-decoder", "swa-append"};
+                         "decoder-gather", "compute", "all-reduce", "kernel-floors", "host", "kv-append-encoder", "kv-append-decoder", "swa-append"};
   REQUIRE(l.entries.size() == sizeof order / sizeof order[0]);
   for (std::size_t i = 0; i < l.entries.size(); ++i) CHECK(l.entries[i].step == order[i]);
   const auto* d = find(l, "decoder-gather");

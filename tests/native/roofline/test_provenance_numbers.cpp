@@ -87,6 +87,8 @@ TEST_CASE("provenance numbers: the engine defaults' texts quote the engine profi
       INFO(engine_label(ek) << " on " << gpu_info(g).key);
       CHECK(testing::quotes_value(launch, p.kernel_graph_us));
       CHECK(testing::quotes_value(launch, p.kernel_eager_us));
+      CHECK(testing::quotes_value(launch, p.prefill_host_us));  // a prompt pass's kernel, dispatched by the host
+      CHECK(testing::contains(testing::quoted_with(p.prefill_source, "µs"), p.prefill_host_us));
       CHECK(testing::quotes_value(ramp, p.kernel_ramp_us));
       CHECK(testing::quotes_value(graphs, p.graph_max_batch));
       CHECK(testing::quotes_value(host, p.host_per_seq_us));

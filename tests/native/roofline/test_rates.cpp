@@ -147,3 +147,29 @@ TEST_CASE("capacity: the engine's running-batch cap bounds hbm.sessions, and a b
   edit(s, "batch", "1");
   CHECK(computed(s).values[F::HbmSessions] == std::min(hbm, 1024.0 * computed(s).terms.dp));
 }
+
+TEST_CASE("rates: a prompt pass's kernels cost their host dispatch: SGLang and TensorRT-LLM dispatch them from Python, vLLM replays graphs") {
+  for (int g = 0; g < static_cast<int>(GpuGen::Count); ++g) {
+    const GpuGen gen = static_cast<GpuGen>(g);
+    const EngineProfile& v = engine_profile(EngineKind::Vllm, gen);
+    const EngineProfile& sg = engine_profile(EngineKind::Sglang, gen);
+    const EngineProfile& trt = engine_profile(EngineKind::Trtllm, gen);
+    INFO("generation " << g);
+    CHECK(v.prefill_host_us == v.kernel_eager_us);
+    CHECK(sg.prefill_host_us > 4 * v.prefill_host_us);
+    CHECK(trt.prefill_host_us > 3 * v.prefill_host_us);
+    CHECK(std::string(sg.prefill_source).find("sglang/pull/12160") != std::string::npos);
+  }
+  // The same prompt under SGLang takes longer than under vLLM at batch 1, and its pass is at least its
+  // kernels × the dispatch (the floor the classes' formulas show).
+  Scenario s = preset("llama31-8b-1xh100");
+  edit(s, "prompt", "128");
+  edit(s, "engine", "vllm");
+  const double vllm = values(s)[F::PrefillTime];
+  edit(s, "engine", "sglang");
+  const Computed c = computed(s);
+  CHECK(c.values[F::PrefillTime] > vllm);
+  double kernels = 0;
+  for (int i = 0; i < kWorkClasses; ++i) kernels += c.terms.prefill.full.floor_c[i] + c.terms.prefill.full.small_c[i];
+  CHECK(c.terms.prefill.full.time() >= kernels * (1 - 1e-12));
+}

@@ -8,6 +8,7 @@
 #include "model/presets.h"
 #include "quoted_numbers.h"
 #include "roofline/figures.h"
+#include "roofline/step_mix.h"
 #include "serve/serve.h"
 
 using namespace tierscope;
@@ -361,4 +362,31 @@ TEST_CASE("serve: each engine's scheduler sources quote the budget and the front
     CHECK(tierscope::testing::contains(tierscope::testing::quoted_with(d.request_source, "ms per request"), d.request_s * 1e3, 1e-9));
     CHECK(tierscope::testing::contains(tierscope::testing::quoted_with(d.request_source, "µs per prompt token"), d.request_token_s * 1e6, 1e-9));
   }
+}
+
+TEST_CASE("serve: a step that mixes prompt chunks into decodes runs outside CUDA graphs, so it lasts at least its kernels' dispatch") {
+  // TensorRT-LLM dispatches each kernel of a prompt or mixed step from the host (model/engine.cpp,
+  // prefill_host_us): a step with a short chunk beside a few decodes is bound by that dispatch, not its GPU work.
+  model::Scenario s = preset("llama31-8b-1xh100");
+  model::Errors errors;
+  REQUIRE(model::apply_settings(s, "engine=trtllm", errors));
+  serve::ServeSpec spec = closed(4, 16, 64, 64);
+  spec.steps = 400;
+  const serve::ServeResult r = replay(s, spec);
+  model::StepTimer timer(s);
+  const double host = timer.chunk(64, 0).host;
+  CHECK(host > 0);
+  bool mixed = false;
+  for (const serve::StepRecord& st : r.trace) {
+    if (st.decodes.empty() || st.prefills.empty()) continue;
+    mixed = true;
+    INFO("step " << st.index);
+    CHECK(st.seconds >= host * (1 - 1e-12));
+  }
+  CHECK(mixed);
+  // vLLM replays mixed batches from piecewise CUDA graphs: its dispatch floor is the eager launch alone.
+  model::Scenario v = preset("llama31-8b-1xh100");
+  REQUIRE(model::apply_settings(v, "engine=vllm", errors));
+  model::StepTimer vt(v);
+  CHECK(vt.chunk(64, 0).host < 0.5 * host);
 }

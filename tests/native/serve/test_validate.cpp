@@ -3,12 +3,14 @@
 // held to the figures recorded in tests/data/validate-gate.csv (tools/regen-validate-gate rewrites them).
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "serve/validate.h"
 
@@ -96,7 +98,7 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.moe_quant = "nvfp4";
   r.isl = 1024;
   r.osl = 1024;
-  r.concurrency = 16;
+  r.batch = 16;
   r.tp = 8;
   r.adp = 1;
   r.moe_tp = 2;
@@ -109,11 +111,26 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   CHECK(s.scenario.model.experts_fmt == model::NumFormat::FP4_G16);
   CHECK(s.scenario.model.dense_fmt == model::NumFormat::FP8);
   CHECK(s.concurrency == 16);
-  CHECK(s.requests == 160);
+  CHECK(s.requests == 800);  // 50 per client, as AIConfigurator's benchmark runs them
   // A MoE split that does not cover the attention's GPUs.
   r.moe_ep = 8;
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(why.find("MoE TP 2 × EP 8 = 16 GPUs") != std::string::npos);
+  CHECK(why.find("every GPU of the instance") != std::string::npos);
+  // Attention TP wider than the KV heads: engines copy each KV head on tp ÷ kv_heads GPUs, and so does the model.
+  {
+    serve::MeasuredRun q = r;
+    q.model_path = "Qwen/Qwen3-235B-A22B-FP8";
+    q.system = "h100_sxm";
+    q.backend = "trtllm";
+    q.gemm_quant = q.moe_quant = "fp8_block";
+    q.tp = 8;
+    q.moe_tp = 1;
+    q.moe_ep = 8;
+    CHECK(serve::setup_for_run(q, opt, s, why, reason));
+    CHECK(s.scenario.par.tp == 8);
+    CHECK(s.scenario.model.kv_heads == 4);
+  }
   // A 2026 family read from its publisher's config.json compiled in (MiniMax-M2.5: minimax_m2).
   r.model_path = "MiniMaxAI/MiniMax-M2.5";
   r.moe_ep = 4;
@@ -127,6 +144,97 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.mode = "disagg";
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(reason == "disaggregated pools");
+}
+
+TEST_CASE("validate: the benchmark's clients, and a layout the file writes squared, read as the run's own") {
+  serve::MeasuredRun r;
+  r.model_path = "deepseek-ai/DeepSeek-R1";
+  r.system = "b200_sxm";
+  r.backend = "trtllm";
+  r.mode = "agg";
+  r.gemm_quant = "fp8_block";
+  r.moe_quant = "fp8_block";
+  r.isl = 1024;
+  r.osl = 1024;
+  r.batch = 16;
+  r.tp = 1;
+  r.adp = 8;
+  r.moe_tp = 1;
+  r.moe_ep = 8;
+  // batch_size counts one attention-DP rank's clients; the source note's own count wins where it gives one.
+  CHECK(serve::benchmark_concurrency(r) == 128);
+  r.source = "db-dump/2026-04-27; config_id=1; silicon_concurrency=96; measured=2026-04-01";
+  CHECK(serve::benchmark_concurrency(r) == 96);
+  r.source = "silicon_concurrency=x";
+  CHECK(serve::benchmark_concurrency(r) == 128);
+  r.source.clear();
+  serve::RunSetup s;
+  std::string why, reason;
+  const serve::ValidateOptions opt;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 128);
+  CHECK(s.requests == 6400);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.dp == 8);
+  // The same run of 8 GPUs written squared: attention DP 64 over MoE TP 8 × EP 8, wider than one B200 node.
+  r.adp = 64;
+  r.moe_tp = 8;
+  r.batch = 2;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 128);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.tp == 1);
+  CHECK(s.scenario.par.dp == 8);
+  CHECK(s.scenario.par.ep == 8);
+  // Attention TP 64 over MoE TP 8 × EP 8: attention TP 8 on 8 GPUs.
+  r.tp = 64;
+  r.adp = 1;
+  r.batch = 16;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.concurrency == 16);
+  CHECK(s.scenario.hw.gpus == 8);
+  CHECK(s.scenario.par.tp == 8);
+  CHECK(s.scenario.par.ep == 8);
+  // Within one NVLink domain (GB200's 72) the same numbers are a run of their own size.
+  r.system = "gb200";
+  r.tp = 16;
+  r.moe_tp = 4;
+  r.moe_ep = 4;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.scenario.hw.gpus == 16);
+  CHECK(s.scenario.par.tp == 16);
+}
+
+TEST_CASE("validate: the deployment the benchmark ran: the batch as the running cap with graphs, and vLLM's budget batch + isl + 1500") {
+  serve::MeasuredRun r;
+  r.model_path = "meta-llama/Llama-3.1-70B";
+  r.system = "h200_sxm";
+  r.backend = "vllm";
+  r.mode = "agg";
+  r.gemm_quant = "fp8";
+  r.moe_quant = "fp8";
+  r.isl = 1024;
+  r.osl = 1024;
+  r.batch = 16;
+  r.tp = 4;
+  r.adp = 1;
+  serve::RunSetup s;
+  std::string why, reason;
+  const serve::ValidateOptions opt;
+  REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+  CHECK(s.scenario.engine.max_batch == 16);
+  CHECK(s.scenario.engine.cuda_graphs == model::CudaGraphs::On);
+  CHECK(s.budget == 16 + 1024 + 1500);
+  CHECK(s.prefill == serve::PrefillMode::Chunked);
+  // TensorRT-LLM and SGLang rows replay at their engines' own scheduler defaults.
+  for (const char* engine : {"trtllm", "sglang"}) {
+    r.backend = engine;
+    REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
+    INFO(engine);
+    CHECK(s.budget == 0);
+    CHECK(s.prefill == serve::PrefillMode::Auto);
+    CHECK(s.scenario.engine.max_batch == 16);
+  }
 }
 
 // The shipped file replayed whole (about ten seconds natively; minutes under the sanitizers, where it is
@@ -148,9 +256,17 @@ TEST_CASE("validate: the shipped measured runs keep every engine × GPU's record
   const std::string root = TIERSCOPE_SOURCE_DIR;
   const serve::MeasuredFile file = read_ok(slurp(root + "/data/silicon/measured-runs.csv"));
   REQUIRE(file.runs.size() > 2000);
-  std::vector<serve::RunResult> results;
+  // The rows shared over two threads, as the CLI shares them over the cores (each row's replay is seeded on
+  // its own, so the results do not depend on the sharing).
+  std::vector<serve::RunResult> results(file.runs.size());
   const serve::ValidateOptions opt;
-  for (std::size_t i = 0; i < file.runs.size(); ++i) results.push_back(serve::validate_run(file, i, opt));
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < file.runs.size(); i = next++) results[i] = serve::validate_run(file, i, opt);
+  };
+  std::thread helper(work);
+  work();
+  helper.join();
   const std::vector<serve::Partition> parts = serve::summarize(results, serve::PartitionBy::EngineGpu);
   const auto pct = [](int k, int n) { return n > 0 ? 100.0 * k / n : 0.0; };
   const std::string gate = root + "/tests/data/validate-gate.csv";
