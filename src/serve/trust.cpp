@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <numeric>
@@ -50,7 +51,46 @@ double closed_loop_tps_gpu(const ValidatedRun& r, double ttft, double tpot) {
 }
 
 // A number of the file: finite and positive where the column is a count or a time.
-bool read_positive(std::string_view text, double& out) { return model::read_number(text, out) && std::isfinite(out) && out > 0; }
+// A plain decimal as this file writes it ("%.7g": at most 7 significant digits, an exponent within ±22) is
+// read exactly by hand: its mantissa (below 2^53) times or over an exact power of ten rounds once, as strtod
+// does, so the value is the same. Anything else goes to the general reader. The compiled-in file is read on
+// every `serve`, and strtod had been most of the command's work.
+bool read_decimal(std::string_view t, double& out) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const auto digit = [&](std::size_t i) { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
+  std::uint64_t mantissa = 0;
+  int significant = 0, exp10 = 0;
+  std::size_t i = 0;
+  bool any = false;
+  for (bool fraction = false;; ++i) {
+    if (!fraction && i < t.size() && t[i] == '.') {
+      fraction = true;
+      continue;
+    }
+    if (!digit(i)) break;
+    mantissa = mantissa * 10 + static_cast<unsigned>(t[i] - '0');
+    significant += mantissa != 0;
+    exp10 -= fraction;
+    any = true;
+    if (significant > 15) return model::read_number(t, out);
+  }
+  if (any && i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    const bool minus = i + 1 < t.size() && t[i + 1] == '-';
+    i += 1 + (i + 1 < t.size() && (t[i + 1] == '-' || t[i + 1] == '+'));
+    int e = 0;
+    const std::size_t first = i;
+    for (; digit(i) && e < 1000; ++i) e = e * 10 + (t[i] - '0');
+    if (i == first) return model::read_number(t, out);
+    exp10 += minus ? -e : e;
+  }
+  if (!any || i != t.size() || exp10 < -22 || exp10 > 22) return model::read_number(t, out);
+  const double m = static_cast<double>(mantissa);
+  out = exp10 >= 0 ? m * kPow10[exp10] : m / kPow10[-exp10];
+  return true;
+}
+
+bool read_positive(std::string_view text, double& out) { return read_decimal(text, out) && std::isfinite(out) && out > 0; }
 bool read_count(std::string_view text, int& out) {
   double v = 0;
   if (!read_positive(text, v) || v != std::floor(v) || v > 1e7) return false;
@@ -140,20 +180,22 @@ bool read_validated_runs(std::string_view csv, ValidatedRuns& out, model::Errors
   out.runs.clear();
   int line = 0;
   bool header = true;
+  std::vector<std::string_view> f;  // one line's fields, its storage kept from line to line
+  out.runs.reserve(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')));
   for (std::string_view text : model::split(csv, '\n')) {
     ++line;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (text.empty()) continue;
-    const std::string where = "validated runs line " + std::to_string(line);
+    const auto where = [line] { return "validated runs line " + std::to_string(line); };  // made only for a message
     if (header) {
       header = false;
       if (text != kHeader) {
-        errors.push_back(make_error(ErrorCode::BadSyntax, where, text.substr(0, 80), std::string("the header ") + kHeader));
+        errors.push_back(make_error(ErrorCode::BadSyntax, where(), text.substr(0, 80), std::string("the header ") + kHeader));
         return false;
       }
       continue;
     }
-    std::vector<std::string_view> f;
+    f.clear();
     for (std::string_view cell : model::split(text, ',')) f.push_back(cell);
     ValidatedRun r;
     const bool shape = f.size() == kColumns && !f[0].empty() && !f[1].empty() && model::gpu_index(f[2]) >= 0 && !f[3].empty();
@@ -169,7 +211,7 @@ bool read_validated_runs(std::string_view csv, ValidatedRuns& out, model::Errors
     for (std::size_t i = 0; ok && i < std::size(ints); ++i) ok = read_count(f[4 + i], *ints[i]);
     for (std::size_t i = 0; ok && i < std::size(reals); ++i) ok = read_positive(f[4 + std::size(ints) + i], *reals[i]);
     if (!ok) {
-      errors.push_back(make_error(ErrorCode::BadSyntax, where, text.substr(0, 80),
+      errors.push_back(make_error(ErrorCode::BadSyntax, where(), text.substr(0, 80),
                                   std::to_string(kColumns) + " fields: id, model, a GPU key, an engine, whole counts and positive numbers"));
       return false;
     }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "cli/cli.h"
 #include "serve/trust.h"
 
@@ -92,6 +93,48 @@ TEST_CASE("trust: the shipped validated runs read back, one per replayed row, ea
     }
   }
   CHECK(engines == std::set<std::string>{"sglang", "trtllm", "vllm"});
+}
+
+TEST_CASE("trust: the file's numbers read as the general number reader reads them, to the last bit") {
+  // The reader takes a quick path for the file's plain decimals; each value must be the one strtod gives.
+  const char* text =
+      "id,model,gpu,engine,isl,osl,concurrency,gpus,tp,dp,ep,params,active_params,measured_ttft_s,model_ttft_s,measured_tpot_s,model_tpot_s\n"
+      "a,m,h100,vllm,8192,1024,128,4,4,1,1,2.286889e+11,1.102971e+10,0.972311,0.250847,0.03344291,0.03517045\n"
+      "b,m,h100,vllm,1e3,1024.0,3,8,8,1,1,7.0e-1,0.1,1.7976931348623157e308,123456789012345678,4.9e-30,0.000000123\n";
+  serve::ValidatedRuns t;
+  model::Errors errors;
+  REQUIRE(serve::read_validated_runs(text, t, errors));
+  REQUIRE(t.runs.size() == 2);
+  const auto general = [](const char* s) {
+    double v = 0;
+    REQUIRE(model::read_number(s, v));
+    return v;
+  };
+  const serve::ValidatedRun& a = t.runs[0];
+  CHECK(a.params == general("2.286889e+11"));
+  CHECK(a.active_params == general("1.102971e+10"));
+  CHECK(a.measured_ttft_s == general("0.972311"));
+  CHECK(a.model_ttft_s == general("0.250847"));
+  CHECK(a.measured_tpot_s == general("0.03344291"));
+  CHECK(a.model_tpot_s == general("0.03517045"));
+  const serve::ValidatedRun& b = t.runs[1];
+  CHECK(b.isl == 1000);
+  CHECK(b.osl == 1024);
+  CHECK(b.params == general("7.0e-1"));
+  CHECK(b.measured_ttft_s == general("1.7976931348623157e308"));
+  CHECK(b.model_ttft_s == general("123456789012345678"));
+  CHECK(b.measured_tpot_s == general("4.9e-30"));
+  CHECK(b.model_tpot_s == general("0.000000123"));
+  // Not numbers: refused, naming the line.
+  for (const char* bad : {"1.2.3", "1e", "e5", ".", "-1", "1e+", "1,5"}) {
+    INFO(bad);
+    const std::string row = std::string("id,model,gpu,engine,isl,osl,concurrency,gpus,tp,dp,ep,params,active_params,measured_ttft_s,model_ttft_s,measured_tpot_s,model_tpot_s\n") +
+                            "a,m,h100,vllm,8192,1024,128,4,4,1,1," + bad + ",1,1,1,1,1\n";
+    model::Errors e;
+    CHECK_FALSE(serve::read_validated_runs(row, t, e));
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].field == "validated runs line 2");
+  }
 }
 
 TEST_CASE("trust: a validated-runs file with another header or a bad field is refused, naming its line") {
