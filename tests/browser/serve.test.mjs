@@ -4,15 +4,12 @@
 // concurrency as the scenario, and the link then names them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
+import { openApp, useBrowser, settled } from './lib/browser.mjs';
 import { sameChart } from './lib/same-chart.mjs';
-import { CATALOG } from './lib/catalog.mjs';
+import { CATALOG, CLI, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const env = useBrowser();
 
 // A small scenario (short requests), so each replay is quick.
