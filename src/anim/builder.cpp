@@ -127,6 +127,35 @@ void Builder::base_residency(double sessions, double tokens) {
   st[static_cast<int>(ObjectKind::PrefixCache)] = {Endpoint::Ssd, 0, 0, 0};
   st[static_cast<int>(ObjectKind::Tokens)] = {Endpoint::Tokens, 0, 0, 0};
   st[static_cast<int>(ObjectKind::HiddenStream)] = {prefill_side(), 0, 0, 0};
+  // The 2026 families' state: the recurrent state once a prompt has been read, its checkpoints with the prefix
+  // cache (a path that restores one says so), the indexer's keys beside the KV (counted in its bytes per token
+  // too), the chunk in progress.
+  st[static_cast<int>(ObjectKind::RecurrentState)] = {Endpoint::Hbm, tokens > 0 ? sessions * state_on_gpu() : 0.0, 0, 0};
+  st[static_cast<int>(ObjectKind::StateCheckpoints)] = {Endpoint::Ssd, 0, 0, 0};
+  st[static_cast<int>(ObjectKind::IndexerKeys)] = {Endpoint::Hbm, sessions * tokens * v[FigureId::KvIndexerPerToken] * t.kv_share,
+                                                   sessions * tokens, 0};
+  st[static_cast<int>(ObjectKind::ChunkKv)] = {Endpoint::Hbm, sessions * chunk_bytes(tokens) * t.kv_share, sessions * chunk_tokens(tokens), 0};
+}
+
+double Builder::chunk_bytes(double tokens) const {
+  double bytes = 0;
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) bytes += std::min<double>(model::layer_window(m, i), tokens) * z.swa;
+  return bytes;
+}
+
+double Builder::chunk_tokens(double tokens) const {
+  double most = 0;
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) most = std::max(most, std::min<double>(model::layer_window(m, i), tokens));
+  return most;
+}
+
+LayerSet Builder::linear_layers() const {
+  LayerSet set;
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear) set.add(i);
+  return set;
 }
 
 }  // namespace detail

@@ -57,6 +57,12 @@ class Builder {
   // Residency every path starts from, per GPU for HBM (weights, and `sessions` sessions of `tokens`
   // context on this GPU's replica) and per node for host DRAM and SSD.
   void base_residency(double sessions, double tokens);
+  // Chunked-local layers' KV of one session at `tokens` of context (each keeps at most its chunk), bytes
+  // and the tokens of the longest chunk held; one session's recurrent state on this GPU (its heads' share).
+  double chunk_bytes(double tokens) const;
+  double chunk_tokens(double tokens) const;
+  double state_on_gpu() const { return val(model::FigureId::KvRecurrentPerSession) * t.lin_share; }
+  LayerSet linear_layers() const;
   // "1 session × " / "8 sessions × "
   static std::string sessions_x(double n);
 };

@@ -33,7 +33,12 @@ constexpr NameInfo kObjects[kObjectCount] = {
     {"prefix-cache", "Global KV: persistent prefix cache"},
     {"tokens", "Tokens"},
     {"hidden-stream", "Hidden stream"},
+    {"recurrent-state", "Recurrent state"},
+    {"state-checkpoints", "Recurrent-state checkpoints"},
+    {"indexer-keys", "Indexer keys"},
+    {"chunk-kv", "Chunked-local KV"},
 };
+static_assert(kObjectCount <= 32, "Highlight::objects holds one bit per state object");
 
 template <typename E, int N>
 int index_of(E e) {
@@ -76,7 +81,7 @@ const char* object_label(ObjectKind o) { return kObjects[index_of<ObjectKind, kO
 namespace {
 std::string short_format(model::NumFormat f) {
   const double bits = model::format_info(f).value_bits;
-  return bits <= 4 ? "FP4" : bits <= 8 ? "FP8" : "BF16";
+  return bits <= 4 ? "FP4" : bits <= 8 ? "FP8" : bits <= 16 ? "BF16" : "FP32";
 }
 std::string kv_name(const model::ModelArch& m) {
   const std::string fmt = short_format(m.kv_fmt);
@@ -100,6 +105,10 @@ std::string object_label(ObjectKind o, const model::ModelArch& m) {
     case ObjectKind::EngramTables: return m.engram_count > 0 ? "Engram tables" : "Engram tables (none)";
     case ObjectKind::PrefixCache: return kv_name(m) + ": persistent prefix cache";
     case ObjectKind::HiddenStream: return model::is_encoder_decoder(m) ? "Hidden stream" : "Hidden states";
+    case ObjectKind::RecurrentState: return model::has_recurrent_state(m) ? "Recurrent state (" + short_format(m.lin_fmt) + ")" : "Recurrent state (none)";
+    case ObjectKind::StateCheckpoints: return model::has_recurrent_state(m) ? "Recurrent-state checkpoints" : "Recurrent-state checkpoints (none)";
+    case ObjectKind::IndexerKeys: return model::has_indexer(m) && m.idx_dim > 0 ? "Indexer keys (" + short_format(m.idx_fmt) + ")" : "Indexer keys (none)";
+    case ObjectKind::ChunkKv: return model::has_chunked(m) ? "Chunked-local KV (" + short_format(m.swa_fmt) + ")" : "Chunked-local KV (none)";
     case ObjectKind::WorkingSet:
     case ObjectKind::Tokens:
     case ObjectKind::Count: break;
@@ -170,7 +179,11 @@ model::Lifetime object_lifetime(ObjectKind o) {
     case ObjectKind::PrefixCache:
     case ObjectKind::WorkingSet:
     case ObjectKind::Tokens:
-    case ObjectKind::HiddenStream: return model::Lifetime::Request;
+    case ObjectKind::HiddenStream:
+    case ObjectKind::RecurrentState:
+    case ObjectKind::StateCheckpoints:
+    case ObjectKind::IndexerKeys:
+    case ObjectKind::ChunkKv: return model::Lifetime::Request;
     case ObjectKind::Count: break;
   }
   return model::Lifetime::None;

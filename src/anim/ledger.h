@@ -139,6 +139,11 @@ enum class ObjectKind : std::uint8_t {
   PrefixCache,   // persistent prefix cache of global KV on SSD
   Tokens,        // token ids on the token row
   HiddenStream,  // hidden states flowing through the layers (H[t] at the encoder's end)
+  // The state of the 2026 families (after the design card's blocks, so their keys keep their order):
+  RecurrentState,    // linear-attention / SSM layers' fixed state per session (HBM): read and written every step
+  StateCheckpoints,  // the recurrent state's copies kept with the prefix cache (SSD, through DRAM): a hit restores one
+  IndexerKeys,       // the sparse indexer's key cache beside the KV (HBM), part of the global KV's bytes per token
+  ChunkKv,           // chunked-local layers' KV of the chunk in progress (HBM)
   Count
 };
 constexpr int kObjectCount = static_cast<int>(ObjectKind::Count);
@@ -162,7 +167,7 @@ struct LayerSet {
 // What the canvas lights up while an entry plays.
 struct Highlight {
   LayerSet layers;             // real layer indices (the canvas maps them onto its 5 + 5 schematic)
-  std::uint32_t objects = 0;   // bit per ObjectKind
+  std::uint32_t objects = 0;   // bit per ObjectKind (at most 32 kinds)
   std::uint32_t endpoints = 0; // bit per Endpoint
   bool has(ObjectKind o) const { return (objects >> static_cast<int>(o)) & 1u; }
   bool has(Endpoint e) const { return (endpoints >> static_cast<int>(e)) & 1u; }
@@ -202,7 +207,7 @@ struct LedgerEntry {
   double time_share = 1;
   std::string sentence;    // one plain sentence
   Highlight highlight;
-  std::array<Change, 2> changes{};  // residency changes applied when the step completes
+  std::array<Change, 3> changes{};  // residency changes applied when the step completes
   double engram_rows = 0;  // Engram rows read by this step (for the header counter)
 };
 

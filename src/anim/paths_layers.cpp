@@ -107,10 +107,15 @@ void build_csa2_modes(Builder& b) {
   const double idx = b.z.idx, main = b.z.main, swa = b.z.swa;
   for (int i = 0; i < b.m.layer_count; ++i) {
     const model::LayerRead r = b.read(i);
-    const double bytes = r.bytes(b.z) * t.kv_share;
+    // A linear layer's state splits over tp by its heads (lin_share), the KV by the KV heads (kv_share).
+    const double state = r.state_bytes(b.z);
+    const double bytes = (r.bytes(b.z) - state) * t.kv_share + state * t.lin_share;
     const bool window_only = r.mode == LayerMode::SwaOnly || r.source < 0;
-    LedgerEntry& e = b.add(mode_step(r.mode), Endpoint::Hbm, Endpoint::Sram, window_only ? ObjectKind::SwaWindow : ObjectKind::GlobalKv,
-                           model::hbm_transfer_time(t, bytes));
+    const ObjectKind object = r.mode == LayerMode::Linear    ? ObjectKind::RecurrentState
+                              : r.mode == LayerMode::Chunked ? ObjectKind::ChunkKv
+                              : window_only                  ? ObjectKind::SwaWindow
+                                                             : ObjectKind::GlobalKv;
+    LedgerEntry& e = b.add(mode_step(r.mode), Endpoint::Hbm, Endpoint::Sram, object, model::hbm_transfer_time(t, bytes));
     e.phase = b.side(i) == Endpoint::Encoder ? "encoder" : "decoder";
     e.layer = i;
     e.bytes = bytes;
@@ -118,8 +123,11 @@ void build_csa2_modes(Builder& b) {
     e.highlight.layers.add(i);
     if (r.source >= 0 && r.source != i) e.highlight.layers.add(r.source);
     if (r.selector >= 0 && r.selector != i) e.highlight.layers.add(r.selector);
-    if (r.window_rows > 0) e.highlight.add(ObjectKind::SwaWindow);
-    if (r.keys_scored() > 0) e.highlight.add(ObjectKind::SparseIndex);
+    if (r.window_rows > 0 && r.mode != LayerMode::Chunked) e.highlight.add(ObjectKind::SwaWindow);
+    if (r.keys_scored() > 0) {
+      e.highlight.add(ObjectKind::SparseIndex);
+      e.highlight.add(ObjectKind::IndexerKeys);
+    }
     std::string f = B(bytes) + " =";
     bool first = true;
     auto term = [&](double part, const std::string& text) {
@@ -132,9 +140,14 @@ void build_csa2_modes(Builder& b) {
     term(r.gathered, N(r.gathered) + " selected rows × " + N(main) + " B");
     term(r.dense_rows, N(r.dense_rows) + " rows × " + N(main) + " B");
     term(r.window_rows, N(r.window_rows) + " window tokens × " + N(swa) + " B");
-    term(r.state, "recurrent state " + N(b.z.state) + " B");
+    if (first && r.state > 0) {
+      f += " recurrent state " + N(b.z.state) + " B" + (t.lin_share < 1 ? " × " + N(t.lin_share) + " (this GPU's heads)" : std::string());
+      first = false;
+    } else {
+      term(r.state, "recurrent state " + N(b.z.state) + " B");
+    }
     if (first) f += " 0 B";
-    b.cite(e, FigureId::DecodeKvBytes, f + share + "; " + S(e.duration) + " = " + B(bytes) + " / HBM (one session, one GPU)");
+    b.cite(e, FigureId::DecodeKvBytes, f + (r.state > 0 ? std::string() : share) + "; " + S(e.duration) + " = " + B(bytes) + " / HBM (one session, one GPU)");
     const std::string L = "Layer " + N(i);
     const std::string src = N(r.source), sel = N(r.selector);
     switch (r.mode) {
@@ -142,9 +155,14 @@ void build_csa2_modes(Builder& b) {
         e.sentence = L + " keeps only its own " + N(r.window_rows) + "-token window: no global KV.";
         break;
       case LayerMode::Full:
-        e.sentence = L + " is Full: it owns global KV at ratio " + N(b.ratio(i)) + ", scores all " + N(r.rows) + " index keys and publishes its top " +
-                     N(b.m.top_k) + " for the layers that reuse them" +
-                     (i == b.m.cand_src ? ", and picks the " + N(b.m.cand_blocks) + " candidate blocks that bound later indexers." : ".");
+        // DeepSeek-V4's compressed sparse attention (CSA): a Full layer at a compression ratio with no candidate pool.
+        if (b.m.cand_src < 0 && b.ratio(i) > 1)
+          e.sentence = L + " is CSA: it keeps one compressed KV row per " + N(b.ratio(i)) + " tokens, scores all " + N(r.rows) +
+                       " with the lightning indexer's keys and attends its top " + N(r.gathered) + (r.window_rows > 0 ? " and its window." : ".");
+        else
+          e.sentence = L + " is Full: it owns global KV at ratio " + N(b.ratio(i)) + ", scores all " + N(r.rows) + " index keys and publishes its top " +
+                       N(b.m.top_k) + " for the layers that reuse them" +
+                       (i == b.m.cand_src ? ", and picks the " + N(b.m.cand_blocks) + " candidate blocks that bound later indexers." : ".");
         break;
       case LayerMode::Reindex:
         e.sentence = L + " is Reindex: it keeps layer " + src + "'s rows but re-selects its own top " + N(b.m.top_k) +
@@ -156,13 +174,18 @@ void build_csa2_modes(Builder& b) {
                                             "'s cache.";
         break;
       case LayerMode::Dense:
-        e.sentence = L + " owns its KV" + (b.ratio(i) > 1 ? " at ratio " + N(b.ratio(i)) : std::string()) + " and attends over all " + N(r.rows) + " rows.";
+        // A Dense layer at a high ratio is V4's heavily compressed attention (HCA): every row, few of them.
+        e.sentence = b.ratio(i) > 1 && b.m.cand_src < 0
+                         ? L + " is HCA: it keeps one KV row per " + N(b.ratio(i)) + " tokens and attends all " + N(r.rows) + " of them" +
+                               (r.window_rows > 0 ? ", with its window." : ".")
+                         : L + " owns its KV" + (b.ratio(i) > 1 ? " at ratio " + N(b.ratio(i)) : std::string()) + " and attends over all " + N(r.rows) + " rows.";
         break;
       case LayerMode::Linear:
-        e.sentence = L + " is linear attention: it reads its fixed recurrent state, whatever the context: no KV.";
+        e.sentence = L + " is linear attention: it reads its fixed recurrent state and writes it back, " + B(b.z.state) +
+                     " per session whatever the context: no KV.";
         break;
       case LayerMode::Chunked:
-        e.sentence = L + " attends only within its chunk: at most " + N(r.window_rows) + " tokens of local KV.";
+        e.sentence = L + " attends only within its chunk of " + N(model::layer_window(b.m, i)) + " tokens: " + N(r.window_rows) + " tokens of local KV now.";
         break;
       case LayerMode::Count: break;
     }

@@ -23,6 +23,7 @@ void build_swa_resume(Builder& b) {
   const double win = std::min<double>(b.m.n_win, ctx);
   const double window_bytes = t.window_layers * win * b.z.swa * t.kv_share;
   const double global_bytes = ctx * b.val(FigureId::KvGlobalPerToken) * t.kv_share;
+  const double index_bytes = ctx * b.val(FigureId::KvIndexerPerToken) * t.kv_share;  // part of the global KV, drawn beside it
   const double pool = b.val(FigureId::SwaPoolSessions), hbm = b.val(FigureId::HbmSessionsPerNode);
   // The pool outlives HBM when it holds more sessions: a session still in the pool has usually left HBM.
   const bool kv_left_hbm = pool > hbm;
@@ -44,6 +45,7 @@ void build_swa_resume(Builder& b) {
     e.phase = "park";
     b.cite(e, FigureId::SwaPoolVsHbm, b.fig(FigureId::SwaPoolVsHbm).formula() + "; the rows were persisted with the prefix, so freeing them moves nothing");
     e.changes[0] = {ObjectKind::GlobalKv, -global_bytes, -ctx};
+    if (index_bytes > 0) e.changes[1] = {ObjectKind::IndexerKeys, -index_bytes, -ctx};
     e.sentence = "HBM holds " + model::human(hbm, "sessions") + " per node against the pool's " + model::human(pool, "sessions") +
                  ", so while the session idles its " + B(global_bytes) + " of global KV is released from HBM; its copy waits in host DRAM.";
   }
@@ -67,6 +69,7 @@ void build_swa_resume(Builder& b) {
     e.bytes = global_bytes;
     b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula());
     e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
+    if (index_bytes > 0) e.changes[1] = {ObjectKind::IndexerKeys, index_bytes, ctx};
     e.sentence = "Its global KV left HBM while it idled, so the " + B(global_bytes) + " come back from host DRAM before the turn starts.";
   }
   {
@@ -89,6 +92,7 @@ void build_swa_resume(Builder& b) {
     e.bytes = global_bytes;
     b.cite(e, FigureId::ResumeKvReloadTime, b.fig(FigureId::ResumeKvReloadTime).formula());
     e.changes[0] = {ObjectKind::GlobalKv, global_bytes, ctx};
+    if (index_bytes > 0) e.changes[1] = {ObjectKind::IndexerKeys, index_bytes, ctx};
     e.sentence = "…and promoted into HBM before the turn starts.";
   }
   if (b.m.bounded_replay) {
@@ -134,7 +138,11 @@ void build_prefix_cache(Builder& b) {
   const model::Terms& t = b.t;
   const double b_tok = b.val(FigureId::KvGlobalPerToken);
   const double bytes = b.val(FigureId::PrefixHitBytes);
-  b.out.start[static_cast<int>(ObjectKind::PrefixCache)] = {Endpoint::Ssd, bytes, hit, 0};
+  // A model with linear layers keeps its recurrent state's checkpoints beside the prefix's rows: the hit
+  // restores the last one before its end (kv.recurrent_checkpoint_bytes) instead of any token rows for them.
+  const double ckpt = b.val(FigureId::KvRecurrentCkptBytes);
+  b.out.start[static_cast<int>(ObjectKind::PrefixCache)] = {Endpoint::Ssd, bytes - ckpt, hit, 0};
+  if (ckpt > 0) b.out.start[static_cast<int>(ObjectKind::StateCheckpoints)] = {Endpoint::Ssd, ckpt, 0, 0};
   const std::string units = N(std::ceil(hit / kPrefixUnitTokens));
   {
     LedgerEntry& e = b.add_timed("promote-ssd-dram", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::PrefixSsdReadTime);
@@ -143,15 +151,37 @@ void build_prefix_cache(Builder& b) {
     b.cite(e, FigureId::PrefixSsdReadTime, b.fig(FigureId::PrefixHitBytes).formula() + "; " + b.fig(FigureId::PrefixSsdReadTime).formula());
     e.sources = std::string(kPrefixUnitSource) + "\n" + e.sources;
     e.highlight.add(ObjectKind::GlobalKv);
-    e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their KV is read from SSD into host DRAM.";
+    if (ckpt > 0) e.highlight.add(ObjectKind::StateCheckpoints);
+    e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their KV is read from SSD into host DRAM" +
+                 (ckpt > 0 ? ", with the recurrent state's last checkpoint before them." : ".");
   }
   {
-    LedgerEntry& e = b.add_timed("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixUploadTime);
+    // The KV rows and, for linear layers, the checkpoint share the upload by their bytes (one transfer).
+    const double kv_part = ckpt > 0 ? (bytes - ckpt) / bytes : 1.0;
+    LedgerEntry& e = b.add_timed("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixUploadTime, kv_part);
     e.phase = "hit";
-    e.bytes = bytes * t.kv_share;
-    b.cite(e, FigureId::PrefixUploadTime, b.fig(FigureId::PrefixUploadTime).formula());
+    e.bytes = (bytes - ckpt) * t.kv_share;
+    b.cite(e, FigureId::PrefixUploadTime, kv_part == 1.0 ? b.fig(FigureId::PrefixUploadTime).formula()
+                                                         : b.share_text(FigureId::PrefixUploadTime, kv_part) + ", the rows' share of the hit's bytes");
     e.changes[0] = {ObjectKind::GlobalKv, hit * b_tok * t.kv_share, hit};
+    const double idx = b.val(FigureId::KvIndexerPerToken);
+    if (idx > 0) {
+      e.changes[1] = {ObjectKind::IndexerKeys, hit * idx * t.kv_share, hit};
+      e.highlight.add(ObjectKind::IndexerKeys);
+    }
     e.sentence = "From host DRAM the rows move up into HBM before the turn starts, so no step waits on SSD.";
+    if (ckpt > 0) {
+      LedgerEntry& r = b.add_timed("restore-state", Endpoint::Dram, Endpoint::Hbm, ObjectKind::StateCheckpoints, FigureId::PrefixUploadTime, 1.0 - kv_part);
+      r.phase = "hit";
+      r.bytes = ckpt * t.kv_share;
+      b.cite(r, FigureId::KvRecurrentCkptBytes, b.fig(FigureId::KvRecurrentCkptBytes).formula() + "; " +
+                                                    b.share_text(FigureId::PrefixUploadTime, 1.0 - kv_part) + ", the checkpoint's share of the hit's bytes");
+      r.highlight.add(ObjectKind::RecurrentState);
+      r.highlight.layers = b.linear_layers();
+      r.changes[0] = {ObjectKind::RecurrentState, b.state_on_gpu(), 0};
+      r.sentence = "The linear layers need no token rows: the hit restores their recurrent state from its last checkpoint, " + B(ckpt) +
+                   " taken every " + N(b.val(FigureId::KvRecurrentCkptInterval)) + " tokens, and the tokens after it are computed again.";
+    }
   }
   if (b.val(FigureId::PrefixReplayTime) > 0) {
     LedgerEntry& e = b.add_timed("replay-window", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefixReplayTime);
@@ -239,6 +269,7 @@ void build_step_budget(Builder& b) {
     part("index", ObjectKind::SparseIndex, FigureId::DecodeTIndex, FigureId::Count, "the index reads", H, R);
     part("gather", ObjectKind::GlobalKv, FigureId::DecodeTGather, FigureId::Count, "the KV reads", H, R);
     part("swa-window", ObjectKind::SwaWindow, FigureId::DecodeTWindow, FigureId::Count, "the SWA windows", H, R);
+    part("recurrent-state", ObjectKind::RecurrentState, FigureId::DecodeTState, FigureId::Count, "the recurrent states", H, R);
     part("compute", ObjectKind::HiddenStream, FigureId::DecodeTCompute, FigureId::DecodeFlop, "compute above the reads", R, D);
     part("all-to-all", ObjectKind::HiddenStream, FigureId::DecodeTA2a, FigureId::Count, "the MoE all-to-all", D, D);
     part("all-reduce", ObjectKind::HiddenStream, FigureId::DecodeTAllreduce, FigureId::Count, "the all-reduces", D, D);

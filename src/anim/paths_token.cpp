@@ -26,6 +26,7 @@ bool selects(const LayerRead& r) { return r.mode == LayerMode::Full || r.mode ==
 // The KV-owning layers in [first, last]: bytes they store per token (main + index keys), Σ 1/ratio.
 struct Authoring {
   double per_token = 0;
+  double idx_per_token = 0;  // of it, the index keys (Full layers)
   double rows = 0;
   LayerSet layers;
 };
@@ -38,6 +39,7 @@ Authoring authoring(const Builder& b, int first, int last) {
     const double inv = 1.0 / b.ratio(i);
     a.rows += inv;
     a.per_token += inv * (b.z.main + (mode == LayerMode::Full ? b.z.idx : 0.0));
+    a.idx_per_token += mode == LayerMode::Full ? inv * b.z.idx : 0.0;
     a.layers.add(i);
   }
   return a;
@@ -48,6 +50,43 @@ std::string fmt_label(model::NumFormat f) { return model::format_info(f).label; 
 }  // namespace
 
 // [SECTION] prefill ----------------------------------------------------------------------------------
+namespace {
+
+// What the prompt leaves in the layers that keep no global KV: the chunk in progress in each chunked layer,
+// and the recurrent state the linear layers fold the whole prompt into. Both are written inside the passes.
+void prefill_local_state(Builder& b, double P) {
+  const model::Terms& t = b.t;
+  const std::string per_gpu = t.gpus > 1 ? " on each GPU of the replica" : "";
+  if (t.chunk_layers > 0) {
+    const double bytes = b.chunk_bytes(P) * t.kv_share;
+    LedgerEntry& e = b.add("chunk-fill", b.prefill_side(), Endpoint::Hbm, ObjectKind::ChunkKv, model::hbm_transfer_time(t, bytes));
+    e.bytes = bytes;
+    e.overlapped = true;
+    b.cite(e, FigureId::KvChunkPerSession, B(bytes) + " = " + N(t.chunk_layers) + " chunked layers × min(chunk, " + N(P) + " tokens) × " + N(b.z.swa) +
+                                               " B" + per_gpu + "; " + S(e.duration) + " = " + B(bytes) + " / HBM, inside the passes");
+    for (int i = 0; i < b.m.layer_count; ++i)
+      if (b.m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) e.highlight.layers.add(i);
+    e.changes[0] = {ObjectKind::ChunkKv, bytes, b.chunk_tokens(P)};
+    e.sentence = "The " + N(t.chunk_layers) + " chunked layers keep only the tokens of the chunk in progress, " + N(b.chunk_tokens(P)) +
+                 " of them: " + B(bytes) + ", however long the prompt.";
+  }
+  if (t.linear_layers > 0) {
+    const double bytes = b.state_on_gpu();
+    LedgerEntry& e = b.add("state-fill", b.prefill_side(), Endpoint::Hbm, ObjectKind::RecurrentState, model::hbm_transfer_time(t, bytes));
+    e.bytes = bytes;
+    e.overlapped = true;
+    b.cite(e, FigureId::KvRecurrentPerSession, B(bytes) + " = " + paren(b.fig(FigureId::KvRecurrentPerSession).formula()) +
+                                                   (t.lin_share < 1 ? " × " + N(t.lin_share) + " (this GPU's heads)" : std::string()) + "; " +
+                                                   S(e.duration) + " = " + B(bytes) + " / HBM, written once per chunk inside the passes");
+    e.highlight.layers = b.linear_layers();
+    e.changes[0] = {ObjectKind::RecurrentState, bytes, 0};
+    e.sentence = "The " + N(t.linear_layers) + " linear layers fold all " + N(P) + " prompt tokens into a fixed recurrent state per session: " + B(bytes) +
+                 ", the same for any prompt length, where attention would keep " + N(P) + " tokens of KV.";
+  }
+}
+
+}  // namespace
+
 void build_prefill(Builder& b) {
   b.base_residency(1, 0);
   b.out.total_figure = FigureId::PrefillTime;
@@ -108,7 +147,11 @@ void build_prefill(Builder& b) {
                " rows per token × (row + index key))" + per_gpu + "; written inside the encode pass: " + S(e.duration) + " = " + B(bytes) +
                " / HBM (counted in its roofline)");
     e.highlight.layers = enc.layers;
-    if (dec.per_token <= 0) e.changes[0] = {ObjectKind::GlobalKv, bytes, P};
+    if (enc.idx_per_token > 0) e.highlight.add(ObjectKind::IndexerKeys);
+    if (dec.per_token <= 0) {
+      e.changes[0] = {ObjectKind::GlobalKv, bytes, P};
+      if (b.val(FigureId::KvIndexerPerToken) > 0) e.changes[1] = {ObjectKind::IndexerKeys, P * b.val(FigureId::KvIndexerPerToken) * t.kv_share, P};
+    }
     int first = 0;
     while (first < b.m.layer_count && !enc.layers.has(first)) ++first;
     e.sentence = (b.ced ? "Layers " + b.layer_list(enc.layers) + " author global KV from their own streams, one row per " + N(b.ratio(first)) +
@@ -126,6 +169,8 @@ void build_prefill(Builder& b) {
                " = " + B(bytes) + " / HBM, inside the passes");
     e.highlight.layers = dec.layers;
     e.changes[0] = {ObjectKind::GlobalKv, P * b_tok * t.kv_share, P};
+    if (b.val(FigureId::KvIndexerPerToken) > 0) e.changes[1] = {ObjectKind::IndexerKeys, P * b.val(FigureId::KvIndexerPerToken) * t.kv_share, P};
+    if (dec.idx_per_token > 0) e.highlight.add(ObjectKind::IndexerKeys);
     e.sentence = "Layer " + b.layer_list(dec.layers) + " projects every prompt token's final encoder state H[t] into one decoder KV row and index "
                  "key: a plain per-token projection, run for all " + N(P) + " tokens: " + N(b_tok) + " B/token of global KV in all.";
   }
@@ -157,30 +202,44 @@ void build_prefill(Builder& b) {
                  fmt_label(b.m.swa_fmt) + ": " + B(bytes) + " that stays the same size however long the prompt.";
   }
 
+  prefill_local_state(b, P);
+
   // Persist whole storage units of the prompt's global KV: HBM → host DRAM → SSD, off the critical path
-  // (one copy: every GPU of the replica holds the same rows, so one writes them back).
+  // (one copy: every GPU of the replica holds the same rows, so one writes them back). A model with linear
+  // layers persists its recurrent state's last checkpoint with them: a later hit restores it, not token rows.
   const double units = std::floor(P / kPrefixUnitTokens);
   if (units > 0) {
     const double tokens = units * kPrefixUnitTokens;
     const bool window_too = b.m.n_win > 0 && !b.m.bounded_replay;
-    const double bytes = tokens * b_tok + (window_too ? b.val(FigureId::KvSwaPerSession) : 0.0);
+    const double interval = b.val(FigureId::KvRecurrentCkptInterval);
+    const double ckpt = interval > 0 && P >= interval ? b.val(FigureId::KvRecurrentPerSession) : 0.0;
+    const double bytes = tokens * b_tok + (window_too ? b.val(FigureId::KvSwaPerSession) : 0.0) + ckpt;
     LedgerEntry& h = b.add("persist-offload", Endpoint::Hbm, Endpoint::Dram, ObjectKind::GlobalKv, model::host_transfer_time(t, bytes));
     h.bytes = bytes;
     h.overlapped = true;
     b.cite(h, FigureId::PrefixHitBytes, B(bytes) + " = " + N(units) + " units × " + N(kPrefixUnitTokens) + " tokens × " + N(b_tok) + " B/token" +
-                                            (window_too ? " + the window" : "") + "; " + S(h.duration) + " = " + S(t.host_lat) + " DMA latency + " +
+                                            (window_too ? " + the window" : "") + (ckpt > 0 ? " + " + B(ckpt) + " recurrent-state checkpoint" : std::string()) +
+                                            "; " + S(h.duration) + " = " + S(t.host_lat) + " DMA latency + " +
                                             B(bytes) + " / " + model::human(t.host_bw, "B/s") + " host link");
     h.sources = std::string(kPrefixUnitSource) + "\n" + h.sources;
     h.highlight.add(ObjectKind::PrefixCache);
+    if (ckpt > 0) h.highlight.add(ObjectKind::RecurrentState);
     h.sentence = "The prompt's global KV is copied to host DRAM in " + N(units) + " storage units of " + N(kPrefixUnitTokens) + " tokens" +
-                 (b.m.bounded_replay ? "; the SWA window is not persisted, it can always be replayed." : ", with its window.");
+                 (b.m.bounded_replay ? "; the SWA window is not persisted, it can always be replayed." : ", with its window.") +
+                 (ckpt > 0 ? " The linear layers' recurrent state goes with it as one checkpoint (" + B(ckpt) + ", taken every " + N(interval) +
+                                 " tokens): a returning prompt restores that, not token rows."
+                           : std::string());
     LedgerEntry& w = b.add("persist-ssd", Endpoint::Dram, Endpoint::Ssd, ObjectKind::PrefixCache, model::ssd_write_time(t, bytes));
     w.bytes = bytes;
     w.overlapped = true;
     b.cite(w, FigureId::PrefixHitBytes, B(bytes) + "; " + S(w.duration) + " = " + N(b.s.hw.lat_ssd_us) + " µs + " + B(bytes) + " / (" +
                                             N(b.s.hw.ssd_count) + " × " + N(b.s.hw.ssd_gbps) + " GB/s × " + N(model::kSsdWriteShare) +
                                             ", drives write at about 0.7 of their read rate)");
-    w.changes[0] = {ObjectKind::PrefixCache, bytes, tokens};
+    w.changes[0] = {ObjectKind::PrefixCache, bytes - ckpt, tokens};
+    if (ckpt > 0) {
+      w.changes[1] = {ObjectKind::StateCheckpoints, ckpt, 0};
+      w.highlight.add(ObjectKind::StateCheckpoints);
+    }
     w.sentence = "The units land in the persistent prefix cache on SSD, kept " + N(b.s.hw.retention_h) +
                  " h by the design card's assumption (DeepSeek documents hours to days, best effort), ready for a turn that starts with the "
                  "same prefix.";
@@ -235,8 +294,9 @@ void decode_index(Builder& b, const DecodeShare& d) {
   const std::string& share = d.share;
   const double fullpool = t.dec.fullpool, pool = t.dec.pool;
   if (fullpool > 0) {
-    LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
+    LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::IndexerKeys, FigureId::DecodeTIndex,
                                  fullpool / (fullpool + pool));
+    e.highlight.add(ObjectKind::SparseIndex);
     e.bytes = kvs * fullpool;
     b.cite(e, FigureId::IndexFullpoolBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexFullpoolBytes).formula()) + share + "; " +
                                                 b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the full-pool share of the index reads");
@@ -246,8 +306,9 @@ void decode_index(Builder& b, const DecodeShare& d) {
                  " index keys per session, a read that grows with the context.";
   }
   if (pool > 0) {
-    LedgerEntry& e = b.add_timed("candidate-pool", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SparseIndex, FigureId::DecodeTIndex,
+    LedgerEntry& e = b.add_timed("candidate-pool", Endpoint::Hbm, Endpoint::Sram, ObjectKind::IndexerKeys, FigureId::DecodeTIndex,
                                  pool / (fullpool + pool));
+    e.highlight.add(ObjectKind::SparseIndex);
     e.bytes = kvs * pool;
     b.cite(e, FigureId::IndexCandidateBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexCandidateBytes).formula()) + share + "; " +
                                                  b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the candidate-pool share");
@@ -307,13 +368,35 @@ void decode_gather(Builder& b, const DecodeShare& d) {
                  "every row of each cache (" + N(t.dense_readers) + " layers × " + N(b.s.work.ctx) + " tokens / ratio × " + N(b.z.main) + " B)",
                  "Layers " + b.layer_list(b.layers_where(reads_dense)) + " attend over every stored row of their cache: a read that grows with the context.");
   }
-  if (b.val(FigureId::DecodeTWindow) > 0) {
-    LedgerEntry& e = b.add_timed("swa-window", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SwaWindow, FigureId::DecodeTWindow);
-    e.bytes = kvs * t.dec.window;
-    b.cite(e, FigureId::SwaWindowBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::SwaWindowBytes).formula()) + share + "; " +
-                                            b.fig(FigureId::DecodeTWindow).formula());
+  // The local reads: sliding windows and, apart, the chunked layers' chunk in progress (both decode.t_window).
+  const double chunk_read = b.chunk_bytes(b.s.work.ctx);
+  const double window_read = t.dec.window - chunk_read;
+  if (b.val(FigureId::DecodeTWindow) > 0 && window_read > 0) {
+    const double share_of = window_read / t.dec.window;
+    LedgerEntry& e = b.add_timed("swa-window", Endpoint::Hbm, Endpoint::Sram, ObjectKind::SwaWindow, FigureId::DecodeTWindow, share_of);
+    e.bytes = kvs * window_read;
+    b.cite(e, FigureId::SwaWindowBytes,
+           B(e.bytes) + " = " + per + (chunk_read > 0 ? B(window_read) + " of the windows" : paren(b.fig(FigureId::SwaWindowBytes).formula())) + share +
+               "; " + (share_of == 1.0 ? b.fig(FigureId::DecodeTWindow).formula() : b.share_text(FigureId::DecodeTWindow, share_of)));
     e.highlight.layers = b.layers_where(has_win);
+    if (chunk_read > 0) {
+      LayerSet sliding;
+      for (int i = 0; i < b.m.layer_count; ++i)
+        if (b.m.layers[static_cast<std::size_t>(i)].mode != LayerMode::Chunked && b.read(i).window_rows > 0) sliding.add(i);
+      e.highlight.layers = sliding;
+    }
     e.sentence = "Every window layer reads its last " + N(std::min<double>(b.m.n_win, b.s.work.ctx)) + " tokens of SWA KV, independent of the context length.";
+  }
+  if (b.val(FigureId::DecodeTWindow) > 0 && chunk_read > 0) {
+    const double share_of = chunk_read / t.dec.window;
+    LedgerEntry& e = b.add_timed("chunk-read", Endpoint::Hbm, Endpoint::Sram, ObjectKind::ChunkKv, FigureId::DecodeTWindow, share_of);
+    e.bytes = kvs * chunk_read;
+    b.cite(e, FigureId::KvChunkPerSession, B(e.bytes) + " = " + per + paren(b.fig(FigureId::KvChunkPerSession).formula()) + share + "; " +
+                                               b.share_text(FigureId::DecodeTWindow, share_of));
+    for (int i = 0; i < b.m.layer_count; ++i)
+      if (b.m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) e.highlight.layers.add(i);
+    e.sentence = "Each chunked layer attends only the tokens of its current chunk, " + N(b.chunk_tokens(b.s.work.ctx)) +
+                 " at most: a read that stops growing once the chunk is full.";
   }
   if (gather_dec > 0) {
     LedgerEntry* before = b.out.entries.empty() ? nullptr : &b.out.entries.back();
@@ -324,7 +407,17 @@ void decode_gather(Builder& b, const DecodeShare& d) {
                  "layer " + N(b.m.enc_layers) + "'s cache.");
     b.out.entries.back().highlight.add(Endpoint::Decoder);
   }
-
+  if (b.val(FigureId::DecodeTState) > 0) {
+    // Linear layers read their whole state and write it back, whatever the context (decode.t_state).
+    LedgerEntry& e = b.add_timed("recurrent-state", Endpoint::Hbm, Endpoint::Sram, ObjectKind::RecurrentState, FigureId::DecodeTState);
+    e.bytes = 2.0 * t.batch_replica * t.lin_share * t.dec.state;
+    b.cite(e, FigureId::KvRecurrentPerSession, B(e.bytes) + " = 2 (read and written back) × " + per + paren(b.fig(FigureId::KvRecurrentPerSession).formula()) +
+                                                   (t.lin_share < 1 ? " × " + N(t.lin_share) + " (this GPU's heads)" : std::string()) + "; " +
+                                                   b.fig(FigureId::DecodeTState).formula());
+    e.highlight.layers = b.linear_layers();
+    e.sentence = "The " + N(t.linear_layers) + " linear layers read their recurrent state and write it back updated: " + B(b.state_on_gpu()) +
+                 " per session on this GPU, the same at any context length.";
+  }
 }
 
 // What the reads do not cover: compute above them, the collectives, kernel floors, host time, drafts, stalls.
@@ -364,14 +457,15 @@ void decode_append(Builder& b, const DecodeShare& d, const std::string& on_gpu) 
   const std::string& share = d.share;
   const double app = t.tokens_replica * t.kv_share;
   const double append_global = b.val(FigureId::KvGlobalPerToken), append_win = t.window_layers * b.z.swa;
-  const double append_all = append_global + append_win;
+  const double append_chunk = t.chunk_layers * b.z.swa;
+  const double append_all = append_global + append_win + append_chunk;
   const Authoring enc = authoring(b, 0, b.ced ? b.m.enc_layers - 1 : b.m.layer_count - 1);
   const Authoring dec = b.ced ? authoring(b, b.m.enc_layers, b.m.layer_count - 1) : Authoring{};
   auto append = [&](std::string_view step, Endpoint from, ObjectKind obj, double per_token, const LayerSet& layers, const std::string& sentence) {
     if (per_token <= 0) return;
     LedgerEntry& e = b.add_timed(step, from, Endpoint::Hbm, obj, FigureId::DecodeTAppend, per_token / append_all);
     e.bytes = app * per_token;
-    b.cite(e, obj == ObjectKind::SwaWindow ? FigureId::KvSwaEntry : FigureId::KvGlobalPerToken,
+    b.cite(e, obj == ObjectKind::SwaWindow || obj == ObjectKind::ChunkKv ? FigureId::KvSwaEntry : FigureId::KvGlobalPerToken,
            B(e.bytes) + " = " + N(t.tokens_replica) + (t.tokens_replica == 1 ? " token × " : " tokens × ") + N(per_token) + " B" + share + "; " +
                b.share_text(FigureId::DecodeTAppend, e.time_share));
     e.highlight.layers = layers;
@@ -384,6 +478,11 @@ void decode_append(Builder& b, const DecodeShare& d, const std::string& on_gpu) 
     b.out.entries.back().changes[0] = {ObjectKind::GlobalKv, app * append_global, t.tokens_replica};
     b.out.entries.back().highlight.add(Endpoint::Tokens);
     b.out.entries.back().highlight.add(ObjectKind::Tokens);
+    const double idx = b.val(FigureId::KvIndexerPerToken);
+    if (idx > 0) {
+      b.out.entries.back().changes[1] = {ObjectKind::IndexerKeys, app * idx, t.tokens_replica};
+      b.out.entries.back().highlight.add(ObjectKind::IndexerKeys);
+    }
   }
   append("kv-append-decoder", Endpoint::Stream, ObjectKind::GlobalKv, dec.per_token, dec.layers,
          "Layer " + b.layer_list(dec.layers) + " projects the new token's final encoder state into the decoder's cache: " + N(dec.per_token) + " B.");
@@ -393,6 +492,16 @@ void decode_append(Builder& b, const DecodeShare& d, const std::string& on_gpu) 
            grows ? "The SWA ring takes the new token in every window layer; it is not full yet, so it grows."
                  : "The SWA ring takes the new token in every window layer and drops its oldest: its size stays put.");
     if (grows) b.out.entries.back().changes[0] = {ObjectKind::SwaWindow, app * append_win, t.tokens_replica};
+  }
+  if (append_chunk > 0) {
+    const bool grows = b.chunk_tokens(b.s.work.ctx + 1) > b.chunk_tokens(b.s.work.ctx);
+    LayerSet chunked;
+    for (int i = 0; i < b.m.layer_count; ++i)
+      if (b.m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) chunked.add(i);
+    append("chunk-append", Endpoint::Decoder, ObjectKind::ChunkKv, append_chunk, chunked,
+           grows ? "Each chunked layer adds the new token to its chunk in progress, which is not full yet."
+                 : "Each chunked layer adds the new token to its chunk in progress; a full chunk starts over, so its size stays bounded.");
+    if (grows) b.out.entries.back().changes[0] = {ObjectKind::ChunkKv, app * append_chunk, t.tokens_replica};
   }
   if (!b.out.entries.empty()) {
     std::string& s = b.out.entries.back().sentence;

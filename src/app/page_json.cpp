@@ -1,5 +1,8 @@
 // JSON for the page's DOM: the catalog, the ledger panel's rows, the downloads and the chart series, all
 // built from the model's and the animations' own tables and writers.
+//
+// Sections: labels · the catalog (names, decode terms, serve settings, charts, counters) · the ledger panel's
+// rows · downloads (figures, pinned, card) · charts · the figures view and the A/B comparison.
 #include "app/page_json.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // Argument parsing for the CLI: a pure function from arguments to options or errors.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -128,6 +129,30 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
   else usage(r, ErrorCode::UnknownKey, "command", a, command_names(nullptr));
 }
 
+// The flags read_flag takes besides serve's settings (codec/serve_spec.h lists those), in the order a refusal
+// lists them; the fleet's own flags last.
+constexpr std::string_view kFlags[] = {"--preset", "--set",  "--scenario", "--config", "--quant-config", "--hash",  "--format", "--over",  "--figures",
+                                       "--path",   "--tier", "--object",   "--trust-runs", "--hours",  "--seed",  "--trace",  "--sweep"};
+
+bool is_known_flag(std::string_view flag) {
+  for (std::string_view f : kFlags)
+    if (flag == f) return true;
+  return serve::is_serve_flag(flag);
+}
+
+// Every flag a command line may carry: the table above, serve's settings (its seed is listed above), --help.
+std::string known_flags_text() {
+  std::string s;
+  const auto add = [&s](std::string_view f) { s += (s.empty() ? "" : ", ") + std::string(f); };
+  for (std::string_view f : kFlags) add(f);
+  for (const serve::ServeSetting& st : serve::serve_settings()) {
+    const std::string flag = "--" + std::string(st.name);
+    if (std::find(std::begin(kFlags), std::end(kFlags), flag) == std::end(kFlags)) add(flag);
+  }
+  add("--help");
+  return s;
+}
+
 // One flag and its value. Flags that belong to the fleet command only are listed in `fleet_flags`.
 void read_flag(std::string_view flag, std::string_view value, ParseResult& r, std::vector<std::string>& fleet_flags) {
   Options& o = r.options;
@@ -139,6 +164,9 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
   } else if (flag == "--config") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a config.json file path");
     o.config_file = std::string(value);
+  } else if (flag == "--quant-config") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "an hf_quant_config.json file path");
+    o.quant_file = std::string(value);
   } else if (flag == "--format") {
     o.format_given = true;
     if (value == "text") o.format = Format::Text;
@@ -250,6 +278,9 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
   }
+  if (!o.quant_file.empty() && o.config_file.empty()) {
+    usage(r, ErrorCode::BadSyntax, "--quant-config", o.quant_file, "only with --config (the config.json it sits beside)");
+  }
   if (!o.config_file.empty() && !command_def(o.command).config) {
     usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
   }
@@ -328,15 +359,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       value = a.substr(eq + 1);
       has_value = true;
     }
-    const bool fleet_flag = flag == "--hours" || flag == "--seed" || flag == "--trace" || flag == "--sweep";
-    const bool known = flag == "--preset" || flag == "--set" || flag == "--scenario" || flag == "--config" || flag == "--format" ||
-                       flag == "--over" || flag == "--figures" || flag == "--path" || flag == "--hash" || flag == "--tier" ||
-                       flag == "--object" || flag == "--trust-runs" || fleet_flag || serve::is_serve_flag(flag);
-    if (!known) {
-      usage(r, ErrorCode::UnknownKey, "flag", flag,
-            "--preset, --set, --scenario, --config, --hash, --format, --over, --figures, --path, --tier, --object, --hours, --seed, --trace, "
-            "--sweep, --concurrency, --rate, --requests, --input, --output, --lengths, --range-ratio, --len-sigma, --budget, --prefill, "
-            "--instances, --steps, --trust-runs, --help");
+    if (!is_known_flag(flag)) {
+      usage(r, ErrorCode::UnknownKey, "flag", flag, known_flags_text());
       continue;
     }
     if (!has_value) {

@@ -20,7 +20,7 @@ enum ExitCode : int {
   kExitInternal = 1,  // a bug: should never happen
   kExitUsage = 2,     // unknown command or flag, missing or malformed flag value
   kExitInvalid = 3,   // a scenario value is invalid (--set, --preset, file contents, cross-field) or cannot run
-  kExitFile = 4,      // the --scenario, --config or --trace file cannot be read
+  kExitFile = 4,      // the --scenario, --config, --quant-config or --trace file cannot be read
 };
 
 enum class Command { Help, Figures, CheckCard, Sweep, Presets, Params, Ledger, Anchors, Chart, Fleet, Serve, Validate };
@@ -40,6 +40,7 @@ struct Options {
   std::vector<SetArg> sets;
   std::string scenario_file;
   std::string config_file;  // a Hugging Face config.json: its model replaces the scenario's
+  std::string quant_file;   // the hf_quant_config.json its publisher ships beside it (ModelOpt), or empty
   Format format = Format::Text;
   bool format_given = false;
   std::vector<SweepAxis> axes;           // sweep: one or two

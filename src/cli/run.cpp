@@ -1,5 +1,9 @@
 // CLI commands over the model: figures, check-card, sweep, chart, presets, params, ledger; the table of every
 // command (commands.h: its name, help line and runner) and the dispatch through it. Output goes to strings.
+//
+// Sections: errors to exit codes · building the scenario (preset, file, --config, --hash) · picking figures ·
+// each command's runner (figures, check-card, sweep, chart, ledger) · kCommands, the table of commands ·
+// lookup and names · run and run_cli.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -103,10 +107,15 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
       report(o, {make_error(ErrorCode::BadSyntax, "--config", opt.config_file, "a readable config.json file (" + why + ")")}, kExitFile);
       return false;
     }
+    std::string quant;
+    if (!opt.quant_file.empty() && !read_file(opt.quant_file, quant, why)) {
+      report(o, {make_error(ErrorCode::BadSyntax, "--quant-config", opt.quant_file, "a readable hf_quant_config.json file (" + why + ")")}, kExitFile);
+      return false;
+    }
     Errors errors;
     std::vector<std::string> notes;
-    if (!apply_hf_config(s, text, config_name_hint(opt.config_file), errors, notes)) {
-      for (Error& e : errors) e.field = opt.config_file + ": " + e.field;
+    if (!apply_hf_config(s, text, config_name_hint(opt.config_file), errors, notes, quant)) {
+      for (Error& e : errors) e.field = (e.field.starts_with("hf_quant_config.json") ? opt.quant_file : opt.config_file) + ": " + e.field;
       report(o, errors, kExitInvalid);
       return false;
     }

@@ -37,6 +37,7 @@ std::string usage_text() {
          "  --preset NAME        start from a preset (default v41-flash-8xb200)\n"
          "  --scenario FILE      start from a scenario JSON file instead\n"
          "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
+         "  --quant-config FILE  with --config: the hf_quant_config.json its publisher ships beside it\n"
          "  --hash HASH          start from a share link's hash (#preset=…&ctx=…&path=…) instead of --preset\n"
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"

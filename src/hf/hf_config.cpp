@@ -80,19 +80,20 @@ const Wrapper kWrappers[] = {{"gemma3", "Gemma3ForConditionalGeneration", "gemma
                              {"gemma4", "Gemma4ForConditionalGeneration", "gemma4_text"},
                              {"kimi_k3", "KimiK3ForConditionalGeneration", "kimi_linear"}};
 
-const char* const kFamilyNames[] = {"llama",       "mistral",      "mixtral",      "qwen2",       "qwen2_moe",  "qwen3",       "qwen3_moe",
-                                    "deepseek_v2", "deepseek_v3",  "gpt_oss",      "gemma2",      "gemma3",     "gemma3_text", "phi3",
-                                    "deepseek_v32", "deepseek_v4", "glm_moe_dsa",  "kimi_k2",     "kimi_k25",   "minimax_m2",  "qwen3_5",
-                                    "qwen3_5_moe", "nemotron_h",   "llama4",       "gemma4",      "mimo_v2_flash", "kimi_linear", "kimi_k3"};
-
 // Families whose layers keep a recurrent or linear-attention state: known, and refused by name.
 const char* const kRecurrent[] = {"mamba",  "mamba2",  "falcon_mamba", "jamba",  "falcon_h1",        "recurrent_gemma", "rwkv",
                                   "rwkv5",  "rwkv6",   "rwkv7",        "qwen3_next", "zamba",       "zamba2",          "bamba",
                                   "granitemoehybrid", "lfm2", "minimax", "minimax_m1", "xlstm",     "plamo2",          "hymba"};
 
+// Every model_type the reader takes, from the two tables above: each family, then the wrappers around it.
 std::string families_text() {
   std::string s;
-  for (const char* f : kFamilyNames) s += (s.empty() ? "" : ", ") + std::string(f);
+  const auto add = [&s](const char* t) { s += (s.empty() ? "" : ", ") + std::string(t); };
+  for (const FamilyInfo& f : kFamilies) {
+    add(f.model_type);
+    for (const Wrapper& w : kWrappers)
+      if (std::string_view(w.text_type) == f.model_type) add(w.model_type);
+  }
   return s;
 }
 

@@ -1,6 +1,9 @@
 // config.json → ModelArch: the stack's size, the attention (heads, MLA, V4's single latent), the layers'
 // kinds, the feed-forward blocks per layer, the formats, each key with the field it came from. The layouts
 // of the 2026 families are in hf_hybrid.cpp; the weight formats in hf_formats.cpp.
+//
+// Sections: attention · feed-forward kinds per layer · experts and shared experts · the feed-forward block ·
+// the parameter check · layer modes · weight formats · read_model, which runs the sections in order.
 #include <algorithm>
 #include <optional>
 #include <string>

@@ -34,35 +34,87 @@ const char* tier_short_name(int tier) {
 
 namespace {
 
+// What tells layers of one mode apart in a row's words: V4's CSA (Full) and HCA (Dense), compressed with no
+// candidate pool, and a window or chunk of the layer's own. Layers of one kind share a key.
+enum class Compression : std::uint8_t { Plain, Csa, Hca };
+struct LayerKind {
+  model::LayerMode mode;
+  Compression kind;
+  int span;
+  bool operator==(const LayerKind&) const = default;
+};
+
+LayerKind kind_of(const Scene& sc, int l) {
+  const auto i = static_cast<std::size_t>(l);
+  const model::LayerMode m = sc.modes[i];
+  const bool compressed = sc.ratios[i] > 1 && !sc.cand_pool;
+  const Compression k = compressed && m == model::LayerMode::Full ? Compression::Csa : compressed && m == model::LayerMode::Dense ? Compression::Hca : Compression::Plain;
+  const bool local = m == model::LayerMode::SwaOnly || m == model::LayerMode::Chunked;
+  return {m, k, local ? sc.spans[i] : 0};
+}
+
+// 8,192 → "8.2k", 1,048,576 → "1M": a token count that fits a small cell.
+std::string compact(int v) {
+  char buf[32];
+  if (v >= 1000000) std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+  else if (v >= 1000) std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%d", v);
+  return buf;
+}
+
+std::string kind_letters(const LayerKind& k) {
+  if (k.kind == Compression::Csa) return "CSA";
+  if (k.kind == Compression::Hca) return "HCA";
+  std::string s(1, model::layer_mode_letter(k.mode));
+  // Windows and chunks are powers of two as the configs give them: 8,192 reads "8K", 512 stays "512".
+  if (k.span >= 1024 && k.span % 1024 == 0) s += std::to_string(k.span / 1024) + "K";
+  else if (k.span > 0) s += compact(k.span);
+  return s;
+}
+
+std::string kind_name(const LayerKind& k) {
+  if (k.kind == Compression::Csa) return "CSA";
+  if (k.kind == Compression::Hca) return "HCA";
+  std::string s = model::layer_mode_name(k.mode);
+  if (k.span > 0) s += " " + model::num(k.span);
+  return s;
+}
+
 std::string mode_summary(const Scene& sc, int first, int last, bool letters) {
-  int counts[static_cast<int>(model::LayerMode::Count)] = {};
-  model::LayerMode order[static_cast<int>(model::LayerMode::Count)];
+  LayerKind order[model::kMaxLayers];
+  int counts[model::kMaxLayers] = {};
   int n = 0;
   for (int l = first; l <= last; ++l) {
-    const model::LayerMode m = sc.modes[static_cast<std::size_t>(l)];
-    if (counts[static_cast<int>(m)]++ == 0) order[n++] = m;
+    const LayerKind k = kind_of(sc, l);
+    int at = 0;
+    while (at < n && !(order[at] == k)) ++at;
+    if (at == n) order[n++] = k;
+    ++counts[at];
   }
   std::string s;
   for (int i = 0; i < n; ++i) {
     if (i) s += letters ? " " : ", ";
-    if (letters) s += model::layer_mode_letter(order[i]);
-    else s += model::layer_mode_name(order[i]);
-    const int c = counts[static_cast<int>(order[i])];
-    if (c > 1) s += (letters ? "×" : " ×") + std::to_string(c);
+    s += letters ? kind_letters(order[i]) : kind_name(order[i]);
+    if (counts[i] > 1) s += (letters ? "×" : " ×") + std::to_string(counts[i]);
   }
   return s;
 }
 
 // What each kind of layer keeps and reads, in a few plain words (the letters' key).
-const char* mode_meaning(model::LayerMode m) {
-  switch (m) {
+std::string kind_meaning(const LayerKind& k, int ratio) {
+  if (k.kind == Compression::Csa)
+    return "compressed sparse attention: one KV row per " + std::to_string(ratio) + " tokens, its indexer picks the rows it reads";
+  if (k.kind == Compression::Hca) return "heavily compressed attention: one KV row per " + std::to_string(ratio) + " tokens, all of them read";
+  switch (k.mode) {
     case model::LayerMode::Dense: return "keeps its own KV and attends over all of it";
     case model::LayerMode::Full: return "writes its own global KV and index keys and scores every stored position";
     case model::LayerMode::Reindex: return "picks its own top-k over an earlier layer's KV";
     case model::LayerMode::Reuse: return "reuses the previous layer's selection unchanged";
-    case model::LayerMode::SwaOnly: return "keeps only a short window of recent tokens, no global KV";
+    case model::LayerMode::SwaOnly:
+      return k.span > 0 ? "keeps only a window of its own " + model::num(k.span) + " recent tokens, no global KV"
+                        : "keeps only a short window of recent tokens, no global KV";
     case model::LayerMode::Linear: return "keeps a fixed recurrent state per session, no KV";
-    case model::LayerMode::Chunked: return "keeps and attends only the tokens of its current chunk";
+    case model::LayerMode::Chunked: return "keeps and attends only the tokens of its current chunk of " + model::num(k.span);
     case model::LayerMode::Count: break;
   }
   return "";
@@ -78,29 +130,24 @@ std::string layers_text(int first, int last) { return (first == last ? "layer " 
 
 std::string mode_key(const Scene& sc, int first, int last) {
   std::string s = mode_summary(sc, first, last, true) + " = " + mode_summary(sc, first, last, false) + ".";
-  bool seen[static_cast<int>(model::LayerMode::Count)] = {};
+  LayerKind seen[model::kMaxLayers];
   int kinds = 0;
   for (int l = first; l <= last; ++l) {
-    const model::LayerMode m = sc.modes[static_cast<std::size_t>(l)];
-    if (seen[static_cast<int>(m)]) continue;
-    seen[static_cast<int>(m)] = true;
-    ++kinds;
-    s += std::string(" ") + model::layer_mode_letter(m) + ": " + mode_meaning(m) + ".";
+    const LayerKind k = kind_of(sc, l);
+    bool known = false;
+    for (int i = 0; i < kinds; ++i) known = known || seen[i] == k;
+    if (known) continue;
+    seen[kinds++] = k;
+    s += " " + kind_letters(k) + ": " + kind_meaning(k, sc.ratios[static_cast<std::size_t>(l)]) + ".";
   }
   if (last - first + 1 > kinds) s += " ×n: n layers of that kind in a row.";
   return s;
 }
 
-namespace {
+std::string layer_kind_letters(const Scene& sc, int l) { return kind_letters(kind_of(sc, l)); }
+std::string layer_kind_name(const Scene& sc, int l) { return kind_name(kind_of(sc, l)); }
 
-// 8,192 → "8.2k", 1,048,576 → "1M": a token count that fits a small cell.
-std::string compact(int v) {
-  char buf[32];
-  if (v >= 1000000) std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
-  else if (v >= 1000) std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
-  else std::snprintf(buf, sizeof buf, "%d", v);
-  return buf;
-}
+namespace {
 
 struct Placer {
   const TextMetrics& tm;

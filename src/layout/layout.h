@@ -120,6 +120,11 @@ struct Scene {
   int enc_layers = 0;   // 0: decoder-only (one stack of all layers)
   bool ced = false;     // causal encoder-decoder
   std::array<model::LayerMode, model::kMaxLayers> modes{};
+  // What names a layer beyond its mode: its compression ratio (a KV owner's) and its own window or chunk.
+  std::array<std::int32_t, model::kMaxLayers> ratios{};
+  std::array<std::int32_t, model::kMaxLayers> spans{};
+  bool cand_pool = false;  // a candidate pool bounds later indexers (V4.1's CSA2); without one a compressed
+                           // Full layer is V4's CSA and a compressed Dense layer its HCA
   std::array<TierSpec, 4> tiers{};
   std::array<ObjectSpec, anim::kObjectCount> objects{};
   int prompt_tokens = 0;
@@ -226,8 +231,14 @@ const char* tier_short_name(int tier);
 // The layers a row stands for, in words: "layer 3" or "layers 3–5".
 std::string layers_text(int first, int last);
 // A layer row's short label spelled out: "S×2 F U = SWA-only ×2, Full, Reuse. S: …; F: …; U: …" — each
-// letter in the row with what that kind of layer keeps and reads (tooltips, the inspector, the page).
+// letter in the row with what that kind of layer keeps and reads (tooltips, the inspector, the page). Layers
+// of one mode that differ in what they keep are told apart: V4's CSA and HCA (compressed Full and Dense layers
+// without a candidate pool), a window or chunk of the layer's own ("S512", "C8192"), linear layers ("L").
 std::string mode_key(const Scene& sc, int first, int last);
+// The kind of layer `l` in the row's words: its letters ("F", "CSA", "S512") and its name ("Full", "CSA",
+// "SWA-only 512").
+std::string layer_kind_letters(const Scene& sc, int l);
+std::string layer_kind_name(const Scene& sc, int l);
 
 // The canvas's text for a laid-out frame (labels of titles, tokens, layer rows, the stream, bands, blocks
 // and the packet), each the longest wording that fits its room. Called by compute_layout.

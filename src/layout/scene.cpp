@@ -37,9 +37,13 @@ Role object_role(ObjectKind o, bool fp4_kv) {
     case ObjectKind::MoeWeights:
     case ObjectKind::EngramTables: return Role::Shared;
     case ObjectKind::GlobalKv:
+    case ObjectKind::IndexerKeys:
     case ObjectKind::PrefixCache: return fp4_kv ? Role::Fp4 : Role::Shared;
     case ObjectKind::SwaWindow:
-    case ObjectKind::SwaPool: return Role::Swa;
+    case ObjectKind::SwaPool:
+    case ObjectKind::RecurrentState:
+    case ObjectKind::StateCheckpoints:
+    case ObjectKind::ChunkKv: return Role::Swa;  // local state of one session, not shared between layers
     case ObjectKind::WorkingSet:
     case ObjectKind::SparseIndex:
     case ObjectKind::Tokens:
@@ -61,6 +65,10 @@ const char* block_label(ObjectKind o, const Scene& sc) {
     case ObjectKind::PrefixCache: return "Prefix cache";
     case ObjectKind::Tokens: return "Tokens";
     case ObjectKind::HiddenStream: return "Hidden stream";
+    case ObjectKind::RecurrentState: return "Recurrent state";
+    case ObjectKind::StateCheckpoints: return "State checkpoints";
+    case ObjectKind::IndexerKeys: return "Indexer keys";
+    case ObjectKind::ChunkKv: return "Chunk KV";
     case ObjectKind::Count: break;
   }
   return "";
@@ -84,7 +92,13 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   sc.layer_count = m.layer_count;
   sc.ced = model::is_encoder_decoder(m);
   sc.enc_layers = sc.ced ? m.enc_layers : 0;
-  for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) sc.modes[static_cast<std::size_t>(i)] = m.layers[static_cast<std::size_t>(i)].mode;
+  for (int i = 0; i < m.layer_count && i < model::kMaxLayers; ++i) {
+    const model::Layer& l = m.layers[static_cast<std::size_t>(i)];
+    sc.modes[static_cast<std::size_t>(i)] = l.mode;
+    sc.ratios[static_cast<std::size_t>(i)] = l.ratio;
+    sc.spans[static_cast<std::size_t>(i)] = l.span;
+  }
+  sc.cand_pool = m.cand_src >= 0;
   sc.prompt_tokens = s.work.prompt;
   sc.fp4_kv = model::format_info(m.kv_fmt).value_bits <= 4.0;
   sc.moe = m.experts > 0;
@@ -130,7 +144,8 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
     o.footprint = std::max(r.bytes, r.capacity);
   }
   // State the model does not have is not drawn: no window without sliding-window KV, no sparse index
-  // without indexers, no Engram tables without Engram layers (a dense GQA model shows none of the three).
+  // without indexers, no Engram tables without Engram layers (a dense GQA model shows none of the three), no
+  // recurrent state or its checkpoints without linear layers, no indexer keys, no chunk KV without chunked layers.
   const auto absent = [&](ObjectKind k) { sc.objects[static_cast<std::size_t>(k)].present = false; };
   if (f[model::FigureId::KvSwaPerSession].value <= 0) {
     absent(ObjectKind::SwaWindow);
@@ -138,6 +153,12 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   }
   if (m.top_k <= 0 || m.idx_heads <= 0) absent(ObjectKind::SparseIndex);
   if (f[model::FigureId::EngramParams].value <= 0) absent(ObjectKind::EngramTables);
+  if (!model::has_recurrent_state(m)) {
+    absent(ObjectKind::RecurrentState);
+    absent(ObjectKind::StateCheckpoints);
+  }
+  if (f[model::FigureId::KvIndexerPerToken].value <= 0) absent(ObjectKind::IndexerKeys);
+  if (!model::has_chunked(m)) absent(ObjectKind::ChunkKv);
   // Largest footprint over the path (both ends of every step), so blocks keep their size while it plays
   // and the fill shows what is resident now.
   const int n = static_cast<int>(ledger.entries.size());

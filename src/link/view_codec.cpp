@@ -1,5 +1,8 @@
 // The share link's view codec: per-key tolerant reading (a bad key is named and dropped, the others apply)
 // and one canonical writer.
+//
+// Sections: number and percent reading · the scenario keys (tolerant) · panels, views, sweeps and speeds ·
+// one read and one write per view key · kLinkKeys, the table of view keys · parse_view and the writer.
 #include "link/view_codec.h"
 
 #include <algorithm>

@@ -94,8 +94,19 @@ void fit_layout(Scenario& s, Adjustments& moved) {
   }
 }
 
+namespace {
+// The host link a GPU's usual node has (its catalog row's key), as the HostLink it names.
+HostLink node_host_link(GpuKind g) {
+  const std::string_view key = gpu_info(g).host_link;
+  for (int i = 0; i < static_cast<int>(HostLink::Count); ++i)
+    if (key == kLinks[i].key) return static_cast<HostLink>(i);
+  return HostLink::Pcie5;
+}
+}  // namespace
+
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err) {
   const std::int32_t old_gpus = s.hw.gpus;
+  const GpuKind old_gpu = s.hw.gpu;
   if (p.kind == ParamKind::Text) {
     // A text key's reader may have written part of its value before refusing it: it works on a copy.
     Scenario next = s;
@@ -118,6 +129,12 @@ bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustmen
     move_int(s, "dp", s.par.dp, s.hw.gpus / s.par.tp, "tp × dp = gpus", moved);
   } else if (key == "dp" && s.par.dp > 0 && s.hw.gpus % s.par.dp == 0) {
     move_int(s, "tp", s.par.tp, s.hw.gpus / s.par.dp, "tp × dp = gpus", moved);
+  } else if (key == "gpu" && s.hw.host_link == node_host_link(old_gpu) && node_host_link(s.hw.gpu) != s.hw.host_link) {
+    // A GPU's node brings its host link (a Grace superchip's NVLink-C2C, a PCIe 4 host): a link set by hand stays.
+    const HostLink to = node_host_link(s.hw.gpu);
+    moved.push_back({"host_link", kLinks[static_cast<int>(s.hw.host_link)].key, kLinks[static_cast<int>(to)].key,
+                     std::string(gpu_info(s.hw.gpu).label) + " nodes reach host DRAM over " + kLinks[static_cast<int>(to)].label});
+    s.hw.host_link = to;
   }
   return true;
 }

@@ -87,10 +87,30 @@ constexpr const char* kSmallSource =
 // dense GEMMs' 0.84.
 constexpr double kExpertBw = 0.70;
 
+// Ampere (A100) and Ada (L40S): no measured decode tables were found for these generations' serving kernels, so
+// their rates are Hopper's where the same kernels run and lower, with the reason, where they do not.
+constexpr const char* kAmpereAdaLaunchSource =
+    "assumed as Hopper's (3 µs a small kernel in a CUDA graph, 9 µs eager): the same host stack and launch path; no per-generation "
+    "measurement found (Hopper's sources: https://github.com/pytorch/pytorch/issues/161104 , FACTS-parallel §5.3)";
+constexpr const char* kAmpereAdaGemmSource =
+    "assumed as Hopper's GEMM curves (dense 0.84 of memory bandwidth with the 2.3 µs ramp, grouped experts 0.70 as fitted there; compute 0.75 × M / (M + 128)): "
+    "cuBLAS BF16 GEMMs on A100 reach 0.7-0.85 of the 312 TF peak at large M (FlashAttention-2's GEMM baselines, https://arxiv.org/abs/2307.08691); "
+    "FP8 and FP4 weights run as W8A16 / W4A16 at the BF16 rate (Marlin, https://github.com/IST-DASLab/marlin); L40S assumed alike";
+constexpr const char* kAmpereAdaAttnSource =
+    "paged decode attention 0.55 of memory bandwidth as Hopper's (assumed), FlashAttention-2 at 0.60 of BF16 peak (50-73 % of A100's peak forward, "
+    "https://arxiv.org/abs/2307.08691); MLA without FlashMLA (Hopper and later only, https://github.com/deepseek-ai/FlashMLA) in Triton kernels, "
+    "0.50 of bandwidth and 0.40 of peak, and the sparse indexer without DeepGEMM's FP8 logits kernel, 0.50 and 0.40: assumed";
+
 // The kernel rates of one generation; the engine rows below add their batch, graph and host defaults.
 EngineProfile kernels_of(GpuGen g) {
   EngineProfile p;
   switch (g) {
+    case GpuGen::Ampere:
+    case GpuGen::Ada:
+      p.kernel_graph_us = 3, p.kernel_eager_us = 9;
+      p.gemm = GemmCurve{0.84, 0.75, 128}, p.expert = GemmCurve{kExpertBw, 0.75, 128};
+      p.mla_bw = 0.50, p.mla_flop = 0.40, p.paged_bw = 0.55, p.paged_flop = 0.60, p.index_bw = 0.50, p.index_flop = 0.40;
+      break;
     case GpuGen::Hopper:
       p.kernel_graph_us = 3, p.kernel_eager_us = 9;
       p.gemm = GemmCurve{0.84, 0.75, 128}, p.expert = GemmCurve{kExpertBw, 0.75, 128};
@@ -119,6 +139,11 @@ EngineProfile kernels_of(GpuGen g) {
   p.host_us = 500;
   p.host_source = kHostSource;
   p.small_source = kSmallSource;
+  if (g == GpuGen::Ampere || g == GpuGen::Ada) {
+    p.launch_source = kAmpereAdaLaunchSource;
+    p.gemm_source = kAmpereAdaGemmSource;
+    p.attn_source = kAmpereAdaAttnSource;
+  }
   return p;
 }
 

@@ -1,4 +1,8 @@
 // Parameter registry: keys, kinds, ranges, descriptions and accessors, plus cross-field validation.
+//
+// Sections: catalog keys (GPU, link, format) · the text-valued keys (engram, layer modes, feed-forward kinds) ·
+// kParams, the registry itself · parsing numbers · lookup and the allowed text · set and get by key ·
+// tp_splits_heads (the edit rules are in edit_rules.cpp).
 #include "model/params.h"
 
 #include <cmath>

@@ -61,7 +61,8 @@ using Adjustments = std::vector<Adjustment>;
 // move is reported. Lowering `prompt` below `prefix_hit` lowers the hit; raising `prefix_hit` above the
 // prompt raises the prompt; changing `gpus` re-spreads `tp`, `dp` and `ep` over the new count in the
 // same style (all TP, all data-parallel, or mixed); changing `tp` or `dp` moves the other so that
-// tp × dp = gpus. Validation (validate()) is the caller's; on a parse error nothing changes.
+// tp × dp = gpus; changing `gpu` moves `host_link` to the new part's node link (catalogs.h) when it was the
+// old part's. Validation (validate()) is the caller's; on a parse error nothing changes.
 bool edit_param(Scenario& s, const ParamDef& p, std::string_view text, Adjustments& moved, Error& err);
 
 // Moves tp, dp, ep and redundant the least needed so the layout divides the model's heads and experts

@@ -237,29 +237,31 @@ const InputSource kCard[] = {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Other models
 
-// DeepSeek-V4-Flash (FACTS §1.3): 43 layers, [0,0,4] + [128,4]×20, FP8 main rows of ≈584 B (448 FP8
-// values + 7 E8M0 scales + 64 BF16 RoPE dims + 1 pad). No bounded replay: its sliding-window KV is cached
-// with the prefix.
+// DeepSeek-V4-Flash as its published config.json states it (FACTS §1.3): 43 layers, compress_ratios [0,0,4] + [128,4]×20
+// (0: the window alone, 4: CSA with the indexer, 128: HCA), FP4 experts and FP8 weights in 128 × 128 blocks elsewhere
+// (quantization_config.weight_block_size), FP8 main rows of ≈584 B (448 FP8 values + 7 E8M0 scales + 64 BF16 RoPE
+// dims + 1 pad). No bounded replay: its sliding-window KV is cached with the prefix.
 constexpr const char* kV4ModelSettings =
     "modes=SSF4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4D128F4&"
     "hidden=4096&vocab=129280&attn=latent&q_heads=64&kv_heads=1&head_dim=512&v_dim=512&q_lora=1024&rope_dim=64&o_lora=1024&o_groups=8&"
     "n_win=128&swa_all=1&kv_fmt=fp8_g64&swa_fmt=fp8_g64&kv_rope_bf16=1&kv_pad=1&idx_fmt=fp4_g32&idx_heads=64&idx_dim=128&top_k=512&"
-    "cand_src=-1&experts=256&shared_experts=1&experts_per_token=6&expert_inter=2048&experts_fmt=fp4_g32&dense_fmt=fp8_b1024&"
+    "cand_src=-1&experts=256&shared_experts=1&experts_per_token=6&expert_inter=2048&experts_fmt=fp4_g32&dense_fmt=fp8_b128&"
     "head_fmt=bf16&act_fmt=fp8&max_pos=1048576&bounded_replay=0&draft_layers=1";
 
 const InputSource kV4Model[] = {
     {"modes,hidden,q_heads,head_dim,o_lora,o_groups,experts,shared_experts,experts_per_token,expert_inter,attn,kv_heads,v_dim,rope_dim,n_win,swa_all,"
-     "idx_heads,idx_dim,top_k,vocab,max_pos,dense_layers,dense_inter,enc_layers",
-     P::Engine,
-     "FACTS §1.3: https://docs.nvidia.com/nemo/automodel/model-coverage/large-language-models/deepseek-ai/DeepSeek-V4-Flash ; https://github.com/antirez/ds4/blob/main/MODEL_CARD.md"},
+     "idx_heads,idx_dim,top_k,vocab,max_pos,dense_layers,dense_inter,enc_layers,q_lora,draft_layers",
+     P::Paper,
+     "config.json of deepseek-ai/DeepSeek-V4-Flash (https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash/blob/main/config.json): compress_ratios, "
+     "sliding_window, head_dim, q_lora_rank, o_lora_rank, o_groups, index_*, n_routed_experts, num_nextn_predict_layers; FACTS §1.3"},
     {"kv_fmt,swa_fmt,kv_rope_bf16,kv_pad,idx_fmt,kv_lora,cand_src,cand_blocks,cand_block", P::ThirdParty,
      "FACTS §1.3: third-party reconstruction, FP8 main row ≈584 B, FP4 index row 68 B; no candidate pool before V4.1"},
-    {"experts_fmt,dense_fmt,head_fmt,act_fmt", P::Engine, "FACTS §1.3: FP4 MoE experts + FP8 everything else (https://vllm-recipes-8amtuuhkr-inferact-inc.vercel.app/deepseek-ai/DeepSeek-V4-Flash)"},
-    {"q_lora", P::Assumed, "assumed 1024 (not in the fact sheets)"},
+    {"experts_fmt,dense_fmt,head_fmt,act_fmt", P::Paper,
+     "config.json of deepseek-ai/DeepSeek-V4-Flash: expert_dtype fp4 (MXFP4 experts), quantization_config fp8 with weight_block_size [128, 128] "
+     "and dynamic activations elsewhere (FACTS §1.3: FP4 MoE experts + FP8 everything else)"},
     {"engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home", P::Engine, "FACTS §1.3: V4-Flash has no Engram layers"},
     {"bounded_replay", P::Paper, "FACTS §1.4: bounded replay is new in V4.1 (https://huggingface.co/papers/2609.19969)"},
-    {"draft_layers", P::Assumed, "assumed one MTP block per draft token"},
-    {"tied_embed", P::Assumed, "assumed 0: a separate LM head, as in DeepSeek-V3's config (tie_word_embeddings false)"},
+    {"tied_embed", P::Paper, "config.json of deepseek-ai/DeepSeek-V4-Flash: tie_word_embeddings false"},
     {"checkpoint_gb", P::Derived, "no published size carried"},
     {"gpus,tp,dp,ep,engine", P::Engine, "FACTS-parallel §1.3: SGLang serves V4-Flash on 4 B200 (https://docs.sglang.io/cookbook/autoregressive/DeepSeek/DeepSeek-V4)"},
     {"price_miss,price_hit,price_out", P::Paper, "FACTS §3: https://api-docs.deepseek.com/quick_start/pricing?model_version=DeepSeek-V4-Pro-0813"},
@@ -416,6 +418,123 @@ const InputSource kQwen30B200[] = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] the 2026 families, each from its published config.json (tests/data/hf_configs; test_hf_families holds
+// each file and its preset to the same model figures)
+
+// Qwen3.5-397B-A17B: 60 layers, three Gated DeltaNet (linear) layers to each full-attention one, GQA 32/2 × 256 on the
+// full layers, 512 experts top-10 of width 1024 plus one shared, BF16 weights; the recurrent state kept in FP32.
+constexpr const char* kQwen35Settings =
+    "modes=LLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLDLLLD&hidden=4096&vocab=248320&attn=mha&q_heads=32&kv_heads=2&"
+    "head_dim=256&v_dim=256&lin_k_heads=16&lin_v_heads=64&lin_k_dim=128&lin_v_dim=128&lin_conv=4&lin_fmt=fp32&kv_fmt=bf16&"
+    "experts=512&shared_experts=1&experts_per_token=10&expert_inter=1024&dense_layers=0&dense_inter=0&experts_fmt=bf16&dense_fmt=bf16&"
+    "head_fmt=bf16&act_fmt=bf16&max_pos=262144&bounded_replay=0&draft_layers=1&tied_embed=0&checkpoint_gb=0";
+constexpr const char* kQwen35Config =
+    "config.json of Qwen/Qwen3.5-397B-A17B, text_config (https://huggingface.co/Qwen/Qwen3.5-397B-A17B/blob/main/config.json): layer_types, "
+    "linear_num_key_heads 16, linear_num_value_heads 64, linear_key_head_dim and linear_value_head_dim 128, linear_conv_kernel_dim 4, "
+    "mamba_ssm_dtype float32, num_experts 512, num_experts_per_tok 10, moe_intermediate_size 1024, shared_expert_intermediate_size, "
+    "mtp_num_hidden_layers 1, dtype bfloat16";
+const InputSource kQwen35Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,lin_k_heads,lin_v_heads,lin_k_dim,lin_v_dim,lin_conv,lin_fmt,experts,shared_experts,"
+     "experts_per_token,expert_inter,dense_layers,dense_inter,experts_fmt,dense_fmt,head_fmt,act_fmt,max_pos,draft_layers,tied_embed",
+     P::Paper, kQwen35Config},
+    {"kv_fmt", P::Assumed, "assumed BF16 KV (config.json does not say; vLLM's default kv_cache_dtype auto keeps the model's dtype)"},
+    {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,"
+     "cand_blocks,cand_block,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay,swa_kv_heads,swa_head_dim,swa_v_dim,"
+     "ffn,ffn_mats",
+     P::Paper, "Qwen3.5 has no MLA, sliding window, sparse indexer or Engram; every layer is MoE with gated experts (its config.json)"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+const InputSource kQwen35H200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep,engine", P::Engine,
+     "vLLM's Qwen3.5 recipe serves Qwen3.5-397B-A17B with --tensor-parallel-size 8 (https://docs.vllm.ai/projects/recipes/en/latest/Qwen/Qwen3.5.html); "
+     "without expert parallel every expert is split 8 ways"},
+};
+
+// Kimi-K2.5: the DeepSeek-V3 architecture (MLA, 61 layers, the first dense) with 384 experts top-8, its routed experts in
+// compressed-tensors INT4 (group 32) and the rest BF16; BF16 activations (W4A16).
+constexpr const char* kKimiK25Settings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&hidden=7168&vocab=163840&attn=mla&q_heads=64&kv_heads=64&"
+    "head_dim=192&v_dim=128&q_lora=1536&kv_lora=512&rope_dim=64&kv_fmt=bf16&experts=384&shared_experts=1&experts_per_token=8&expert_inter=2048&"
+    "dense_layers=1&dense_inter=18432&experts_fmt=int4_g32&dense_fmt=bf16&head_fmt=bf16&act_fmt=bf16&max_pos=262144&draft_layers=0&tied_embed=0&"
+    "checkpoint_gb=0";
+const InputSource kKimiK25Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,experts,shared_experts,experts_per_token,expert_inter,"
+     "dense_layers,dense_inter,max_pos,draft_layers,tied_embed",
+     P::Paper,
+     "config.json of moonshotai/Kimi-K2.5, text_config (https://huggingface.co/moonshotai/Kimi-K2.5/blob/main/config.json): the DeepSeek-V3 fields, "
+     "n_routed_experts 384, first_k_dense_replace 1, max_position_embeddings 262144"},
+    {"experts_fmt,dense_fmt,head_fmt,act_fmt", P::Paper,
+     "config.json of moonshotai/Kimi-K2.5 quantization_config: compressed-tensors, INT4 weights in groups of 32 for the routed experts, its ignore "
+     "list keeping attention, shared experts, dense layers and the head in BF16; no input_activations (W4A16)"},
+    {"kv_fmt", P::Assumed, "assumed BF16 KV (config.json does not say; vLLM's default kv_cache_dtype auto keeps the model's dtype)"},
+    {"enc_layers,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block,"
+     "engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay",
+     P::Paper, "Kimi-K2.5's language model has no sliding window, sparse indexer or Engram (its config.json); its vision tower is not modelled"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+const InputSource kKimiK25H200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep,engine", P::Engine,
+     "Moonshot's deployment guidance serves Kimi-K2.5 on one H200 node with TP8 in vLLM (https://huggingface.co/moonshotai/Kimi-K2.5/blob/main/docs/deploy_guidance.md)"},
+};
+
+// GLM-5: MLA with DeepSeek-V3.2's sparse attention (DSA) on all 78 layers, the first three dense, 256 experts top-8, as
+// its FP8 checkpoint (zai-org/GLM-5-FP8) is served.
+constexpr const char* kGlm5Settings =
+    "modes=FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF&hidden=6144&vocab=154880&attn=mla&q_heads=64&"
+    "kv_heads=64&head_dim=256&v_dim=256&q_lora=2048&kv_lora=512&rope_dim=64&kv_fmt=bf16&idx_fmt=fp8_s128&idx_heads=32&idx_dim=128&top_k=2048&"
+    "cand_src=-1&experts=256&shared_experts=1&experts_per_token=8&expert_inter=2048&dense_layers=3&dense_inter=12288&experts_fmt=fp8_b128&"
+    "dense_fmt=fp8_b128&head_fmt=bf16&act_fmt=fp8&max_pos=202752&draft_layers=1&tied_embed=0&checkpoint_gb=0";
+const InputSource kGlm5Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,idx_heads,idx_dim,top_k,experts,shared_experts,"
+     "experts_per_token,expert_inter,dense_layers,dense_inter,max_pos,draft_layers,tied_embed,head_fmt",
+     P::Paper,
+     "config.json of zai-org/GLM-5 (https://huggingface.co/zai-org/GLM-5/blob/main/config.json): the MLA qk_nope/qk_rope/v_head dims, "
+     "index_n_heads 32, index_head_dim 128, index_topk 2048, first_k_dense_replace 3, num_nextn_predict_layers 1"},
+    {"experts_fmt,dense_fmt,act_fmt", P::Assumed,
+     "the FP8 checkpoint engines serve on one 8-GPU node (https://huggingface.co/zai-org/GLM-5-FP8 ; ~89 GB of weights per GPU at TP8 on B200, "
+     "https://docs.vultr.com/inference-cookbook/cuda/model-guides/glm5); 128 × 128 weight blocks and FP8 dynamic activations assumed, as DeepSeek-V3's "
+     "layout this architecture follows (the scales are 0.02 % of the bytes)"},
+    {"idx_fmt", P::Engine, "the lightning indexer's key cache as vLLM and SGLang store DeepSeek-V3.2's: FP8 with an FP32 scale per 128 values, 132 B per key"},
+    {"kv_fmt", P::Assumed, "assumed BF16 KV (config.json does not say; vLLM's default kv_cache_dtype auto keeps the model's dtype)"},
+    {"enc_layers,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,swa_fmt,cand_src,cand_blocks,cand_block,engram,engram_ngram,engram_heads,"
+     "engram_dim,engram_fmt,engram_home,bounded_replay",
+     P::Paper, "GLM-5 has no sliding window, candidate pool or Engram: every layer's indexer scores the whole context (its config.json)"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+const InputSource kGlm5B200[] = {
+    {"gpus,tp,dp,ep,engine", P::Engine,
+     "GLM-5-FP8 needs a whole 8-GPU node at TP8, served with vLLM (https://docs.vultr.com/inference-cookbook/cuda/model-guides/glm5)"},
+};
+
+// MiniMax-M2.5: 62 GQA layers (48 query / 8 KV heads of 128), every layer MoE with 256 experts top-8 of width 1536, FP8
+// weights in 128 × 128 blocks with dynamic FP8 activations, one MTP module.
+constexpr const char* kMiniMaxM25Settings =
+    "modes=DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD&hidden=3072&vocab=200064&attn=mha&q_heads=48&kv_heads=8&"
+    "head_dim=128&v_dim=128&kv_fmt=bf16&experts=256&shared_experts=0&experts_per_token=8&expert_inter=1536&dense_layers=0&dense_inter=0&"
+    "experts_fmt=fp8_b128&dense_fmt=fp8_b128&head_fmt=bf16&act_fmt=fp8&max_pos=196608&draft_layers=1&tied_embed=0&checkpoint_gb=0";
+const InputSource kMiniMaxM25Model[] = {
+    {"modes,hidden,vocab,attn,q_heads,kv_heads,head_dim,v_dim,experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,"
+     "experts_fmt,dense_fmt,act_fmt,max_pos,draft_layers,tied_embed",
+     P::Paper,
+     "config.json of MiniMaxAI/MiniMax-M2.5 (https://huggingface.co/MiniMaxAI/MiniMax-M2.5/blob/main/config.json): num_local_experts 256, "
+     "intermediate_size 1536, quantization_config fp8 with weight_block_size [128, 128] and dynamic activations, use_mtp"},
+    {"head_fmt", P::Assumed, "config.json names no dtype: the unquantized head and embedding taken as BF16 (assumed)"},
+    {"kv_fmt", P::Assumed, "assumed BF16 KV (config.json does not say; vLLM's default kv_cache_dtype auto keeps the model's dtype)"},
+    {"enc_layers,q_lora,kv_lora,rope_dim,o_lora,o_groups,n_win,swa_all,kv_rope_bf16,kv_pad,idx_fmt,swa_fmt,idx_heads,idx_dim,top_k,cand_src,"
+     "cand_blocks,cand_block,engram,engram_ngram,engram_heads,engram_dim,engram_fmt,engram_home,bounded_replay",
+     P::Paper, "MiniMax-M2.5 is a GQA decoder with no MLA, sliding window, indexer or Engram (its config.json)"},
+    {"checkpoint_gb", P::Derived, "no published size carried"},
+};
+const InputSource kMiniMaxM25H200[] = {
+    {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
+    {"gpus,tp,dp,ep,engine", P::Engine,
+     "MiniMax's vLLM deployment guide runs MiniMax-M2.5 on 4 GPUs at --tensor-parallel-size 4 "
+     "(https://huggingface.co/MiniMaxAI/MiniMax-M2.5/resolve/main/docs/vllm_deploy_guide.md); an 8-GPU node holds two such instances"},
+};
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] the presets
 
 // One serving instance of each recipe; the layout keys are all named (pp and redundant too). A root preset
@@ -475,6 +594,26 @@ const PresetInfo kPresets[] = {
     {"deepseek-r1-8xb200", "DeepSeek-R1-0528 NVFP4 · 8×B200 (DEP8, TensorRT-LLM)",
      "The V3 architecture with NVFP4 experts and an FP8 KV cache, in TensorRT-LLM's max-throughput layout.", "deepseek-v3-8xh200",
      {"gpu=b200&experts_fmt=fp4_g16&act_fmt=fp4_g16&kv_fmt=fp8&gpus=8&tp=1&dp=8&ep=8&engine=trtllm"}, {kR1B200}},
+    {"qwen35-397b-8xh200", "Qwen3.5-397B-A17B · 8×H200 (TP8, vLLM)",
+     "Gated DeltaNet layers with a fixed recurrent state per session, one full-attention layer in four, 512 experts top-10, BF16 weights.", nullptr,
+     {kQwen35Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h200&gpus=8&tp=8&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0&price_miss=0&price_hit=0&price_out=0"},
+     {kQwen35H200, kQwen35Model, kB200Node, kEngine, kWorkload}},
+    {"kimi-k25-8xh200", "Kimi-K2.5 · 8×H200 (TP8, vLLM)",
+     "The DeepSeek-V3 architecture with 384 experts in INT4 (W4A16) and a BF16 MLA latent, on one H200 node.", nullptr,
+     {kKimiK25Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h200&gpus=8&tp=8&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0&price_miss=0&price_hit=0&price_out=0"},
+     {kKimiK25H200, kKimiK25Model, kB200Node, kEngine, kWorkload}},
+    {"glm5-fp8-8xb200", "GLM-5 FP8 · 8×B200 (TP8, vLLM)",
+     "MLA with DeepSeek's sparse attention on every layer: FP8 indexer keys beside the latent, top-2,048 rows read per step.", nullptr,
+     {kGlm5Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpus=8&tp=8&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0&price_miss=0&price_hit=0&price_out=0"},
+     {kGlm5B200, kGlm5Model, kB200Node, kEngine, kWorkload}},
+    {"minimax-m25-8xh200", "MiniMax-M2.5 FP8 · 8×H200 (two TP4 instances, vLLM)",
+     "62 GQA layers with 256 experts top-8 in FP8 blocks: a full-attention KV cache on every layer.", nullptr,
+     {kMiniMaxM25Settings, kB200NodeSettings, kEngineSettings, kWorkloadSettings,
+      "gpu=h200&gpus=4&tp=4&dp=1&ep=1&pp=1&redundant=0&engine=vllm&max_batch=0&price_miss=0&price_hit=0&price_out=0"},
+     {kMiniMaxM25H200, kMiniMaxM25Model, kB200Node, kEngine, kWorkload}},
 };
 
 struct Alias {

@@ -75,30 +75,37 @@ int node_gpus(const Hardware& hw) { return hw.node_gpus > 0 ? hw.node_gpus : gpu
 double link_gbps(const Hardware& hw) { return hw.link_gbps > 0 ? hw.link_gbps : gpu_info(hw.gpu).link_gbps; }
 int link_domain(const Hardware& hw) { return hw.link_domain > 0 ? hw.link_domain : gpu_info(hw.gpu).domain; }
 
+namespace {
+// A part without FP8 tensor cores (Ampere) dequantises FP8 work and multiplies it in BF16 (W8A16, as
+// Marlin's FP8 kernels run it); one without FP4 runs FP4 work at its FP8 rate.
+double fp8_rate(const GpuInfo& g) { return g.fp8_pflops > 0 ? g.fp8_pflops : g.bf16_pflops; }
+double fp4_rate(const GpuInfo& g) { return g.fp4_pflops > 0 ? g.fp4_pflops : fp8_rate(g); }
+}  // namespace
+
 double gemm_pflops(const Hardware& hw, NumFormat w, NumFormat act) {
   const GpuInfo& g = gpu_info(hw.gpu);
-  if (hw.compute == ComputeFormat::FP8) return g.fp8_pflops;
-  if (hw.compute == ComputeFormat::FP4) return g.fp4_pflops > 0 ? g.fp4_pflops : g.fp8_pflops;
+  if (hw.compute == ComputeFormat::FP8) return fp8_rate(g);
+  if (hw.compute == ComputeFormat::FP4) return fp4_rate(g);
   // Integer weights (W4A16: GPTQ, AWQ, compressed-tensors) are dequantised in the GEMM's main loop and
   // multiplied at the activations' format (Marlin, Machete): never on FP4 tensor cores.
   if (format_info(w).integer) {
     const double a = format_info(act).value_bits;
-    return a <= 8 && !format_info(act).integer ? g.fp8_pflops : g.fp8_pflops / 2;
+    return a <= 8 && !format_info(act).integer ? fp8_rate(g) : g.bf16_pflops;
   }
   // A part without FP4 tensor cores (Hopper, MI300X) upcasts FP4 weights in the GEMM's main loop and
   // multiplies in BF16 (W4A16: Marlin, Triton's MXFP4 MoE kernels), whatever the activations.
-  if (format_info(w).value_bits <= 4 && g.fp4_pflops <= 0) return g.fp8_pflops / 2;
+  if (format_info(w).value_bits <= 4 && g.fp4_pflops <= 0) return g.bf16_pflops;
   const double bits = std::max(format_info(w).value_bits, format_info(act).value_bits);
   if (bits <= 4 && g.fp4_pflops > 0) return g.fp4_pflops;
-  if (bits <= 8) return g.fp8_pflops;
-  return g.fp8_pflops / 2;  // BF16 runs at half the FP8 rate on every part in the catalog
+  if (bits <= 8) return fp8_rate(g);
+  return g.bf16_pflops;
 }
 
 double compute_pflops_per_gpu(const Hardware& hw) {
   const GpuInfo& g = gpu_info(hw.gpu);
-  // Parts without FP4 units run FP4 work at their FP8 rate.
-  if (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0) return g.fp4_pflops;
-  return g.fp8_pflops;
+  // Parts without FP4 units run FP4 work at their FP8 rate; parts without FP8 at their BF16 rate.
+  if (hw.compute == ComputeFormat::FP4) return fp4_rate(g);
+  return fp8_rate(g);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,6 +124,18 @@ bool is_encoder_decoder(const ModelArch& m) { return m.enc_layers > 0 && m.enc_l
 bool has_indexer(const ModelArch& m) {
   for (int i = 0; i < m.layer_count; ++i)
     if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Full) return true;
+  return false;
+}
+
+bool has_recurrent_state(const ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear) return true;
+  return false;
+}
+
+bool has_chunked(const ModelArch& m) {
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked) return true;
   return false;
 }
 

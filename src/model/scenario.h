@@ -144,7 +144,7 @@ struct ModelArch {
 // ---------------------------------------------------------------------------------------------
 // Hardware.
 // GPUs (GpuKind, gpu_info) and host links are rows of catalogs.h.
-enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Count };
+enum class HostLink : std::uint8_t { Pcie5, Pcie6, NvlinkC2c, Cxl, Pcie4, Count };
 const LinkInfo& link_info(HostLink l);
 
 // The tensor-core rate each kernel class runs at. Formats: a GEMM runs at the rate of the wider of its
@@ -325,11 +325,16 @@ int link_domain(const Hardware& hw);
 
 // What kind of model this is, asked the same way by every room (the ledger's names, the canvas, the page's
 // wording, the roofline): a causal encoder-decoder (the first enc_layers encode, the rest decode); a model
-// with an indexer (a Full layer, which scores every stored position to pick the rows the others read); one
+// with an indexer (a Full layer, which scores every stored position to pick the rows the others read, over
+// index keys of its own); one
 // with a sliding window; one whose window is bounded-replay state, kept apart (the SWA pool) and replayed on
 // a miss rather than stored with the prefix.
 bool is_encoder_decoder(const ModelArch& m);
 bool has_indexer(const ModelArch& m);
+// Layers of the 2026 families: linear-attention or SSM layers (a fixed recurrent state per session) and
+// chunked-local ones (the KV of the chunk in progress).
+bool has_recurrent_state(const ModelArch& m);
+bool has_chunked(const ModelArch& m);
 inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
 inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
 

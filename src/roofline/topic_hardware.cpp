@@ -97,7 +97,8 @@ void describe_hardware(Say& y) {
   else y.set(F::HwHostLinkBw, words("catalog: " + link + " (achieved DMA rate)"));
   if (hw.link_gbps > 0) input(F::HwLinkBw, "link_gbps", true);
   else y.set(F::HwLinkBw, words("catalog: " + gpu));
-  y.set(F::HwPeakFlops, words("catalog: " + gpu + " dense " + (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : "FP8")));
+  y.set(F::HwPeakFlops, words("catalog: " + gpu + " dense " +
+                              (hw.compute == ComputeFormat::FP4 && g.fp4_pflops > 0 ? "FP4" : g.fp8_pflops > 0 ? "FP8" : "BF16 (no FP8 units)")));
   input(F::HwSsdBwPerDrive, "ssd_gbps");
   input(F::HwHbmLatency, "lat_hbm_us");
   input(F::HwHostDram, "host_dram_gb");

@@ -11,11 +11,14 @@ namespace tierscope::model::topics {
 // and short rows take ~13-14 µs a call (64 × 9,295 scores 14.3 µs,
 // https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog15_Optimizing_DeepSeek_V32_on_NVIDIA_Blackwell_GPUs.md ;
 // 4 × 16,384 13.5 µs, https://github.com/vllm-project/vllm/pull/37421). Hopper and the AMD parts are
-// assumed at 150 G scores/s (about half the HBM bandwidth; no measurement found) with the same call time.
+// assumed at 150 G scores/s (about half the HBM bandwidth; no measurement found) with the same call time;
+// Ampere and Ada at half that again (A100's 2.0 TB/s and L40S's 0.86 TB/s against Hopper's 3.35-4.8; assumed).
 constexpr double kTopkCallS = 13e-6;
 double topk_keys_per_s(GpuGen g) {
   switch (g) {
     case GpuGen::Blackwell: return 288e9;
+    case GpuGen::Ampere:
+    case GpuGen::Ada: return 75e9;
     case GpuGen::Hopper:
     case GpuGen::Cdna:
     case GpuGen::Count: break;

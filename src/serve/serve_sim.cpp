@@ -101,6 +101,10 @@ class Replay {
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
   double overhead_s_ = 0, overhead_token_s_ = 0, front_free_ = 0;  // the engine's front end per request
   int drafts_ = 0, q_ = 1, input_ = 0, output_ = 0, max_pos_ = 0;
+  // A session's own state whatever its length (a hybrid model's recurrent state, a chunked model's chunks),
+  // in tokens of KV at the per-GPU rate: each request reserves it beside its prompt + output.
+  double state_tokens_ = 0;
+  double reserve(const Request& q) const { return static_cast<double>(q.prompt) + q.output + state_tokens_; }
   std::uint64_t total_ = 0, issued_ = 0;
   double next_arrival_ = kInf, in_flight_ = 0, area_ = 0, t_ = 0;
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
@@ -135,12 +139,19 @@ bool Replay::setup(model::Errors& errors) {
   r_.seed = spec_.seed;
   r_.steps_from = spec_.steps_from;
   // KV capacity of one instance in tokens: each replica's KV budget over a session's KV per GPU at the
-  // scenario's context, times that context, over the replicas.
+  // scenario's context, times that context, over the replicas. A session's own state (recurrent state at its
+  // share, chunks at the KV's) is not per token: it comes off first and each request reserves it whole.
   const model::Values& v = base.values;
-  const double per_token = s_.work.ctx > 0 ? v[model::FigureId::HbmKvSessionPerGpu] / s_.work.ctx : 0.0;
+  const double own = v[model::FigureId::KvRecurrentPerSession] * t.lin_share + v[model::FigureId::KvChunkPerSession] * t.kv_share;
+  const double per_token = s_.work.ctx > 0 ? (v[model::FigureId::HbmKvSessionPerGpu] - own) / s_.work.ctx : 0.0;
   r_.kv_tokens = per_token > 0 ? std::floor(std::max(0.0, v[model::FigureId::HbmKvBudget]) / per_token) * t.dp : 0.0;
-  r_.admission = "each request reserves its prompt + output KV when admitted; when HBM or the running-batch cap is full it queues "
-                 "(first come, first served, no preemption)";
+  state_tokens_ = per_token > 0 && own > 0 ? std::ceil(own / per_token) : 0.0;
+  r_.admission = "each request reserves its prompt + output KV when admitted";
+  if (state_tokens_ > 0) {
+    r_.admission += std::string(" and its session's own ") + (v[model::FigureId::KvRecurrentPerSession] > 0 ? "recurrent state" : "chunks") + " (" +
+                    model::human(own, "B") + " per GPU whatever its length, as much HBM as " + model::num(state_tokens_) + " tokens of KV)";
+  }
+  r_.admission += "; when HBM or the running-batch cap is full it queues (first come, first served, no preemption)";
   drafts_ = std::max(0, s_.work.spec_tokens);
   q_ = 1 + drafts_;
   r_.accept_len = t.accepted;
@@ -208,9 +219,9 @@ void Replay::issue(double t) {
   q.id = id;
   q.arrival = t;
   draw_lengths(id, q.prompt, q.output);
-  const double need = static_cast<double>(q.prompt) + q.output;
+  const double need = reserve(q);
   const char* why = nullptr;
-  if (max_pos_ > 0 && need > max_pos_) why = "its prompt + output exceed the model's trained positions";
+  if (max_pos_ > 0 && q.prompt + q.output > max_pos_) why = "its prompt + output exceed the model's trained positions";
   else if (need > r_.kv_tokens) why = "its prompt + output KV exceeds what one instance's HBM holds beside the weights";
   if (why) {
     if (r_.refused++ == 0) {
@@ -305,7 +316,7 @@ void Replay::start_step(int i, double t) {
   Instance& in = inst_[static_cast<std::size_t>(i)];
   while (!in.waiting.empty() && static_cast<int>(in.running.size()) < r_.max_batch) {
     const Request& q = slots_[in.waiting.front()];
-    const double need = static_cast<double>(q.prompt) + q.output;
+    const double need = reserve(q);
     if (in.kv_used + need > r_.kv_tokens) break;
     in.kv_used += need;
     slots_[in.waiting.front()].admitted = t;
@@ -415,7 +426,7 @@ void Replay::complete(Instance& in, Request& q, double t) {
   if (pd_) prefill_gpu_s_ += timer_.chunk(q.prompt, 0).alone * r_.gpus_per_instance / std::max(1.0, timer_.base().terms.dp);
   r_.output_tokens += q.output;
   r_.duration = t;
-  in.kv_used -= static_cast<double>(q.prompt) + q.output;
+  in.kv_used -= reserve(q);
   in_flight_ -= 1;
 }
 

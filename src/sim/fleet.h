@@ -51,6 +51,12 @@ struct FleetConfig {
   // Sizes (bytes).
   double kv_per_token = 0;       // kv.global_per_token
   double swa_bytes = 0;          // kv.swa_per_session
+  // A hybrid or chunked model's state of a session's own, whatever its length (kv.recurrent_per_session +
+  // kv.chunk_per_session): a turn reserves it beside its tokens' KV.
+  double state_bytes = 0;
+  // A cached history of a hybrid model keeps the recurrent state's checkpoint at its end (one copy,
+  // kv.recurrent_per_session) once it spans a checkpoint interval (kv.recurrent_checkpoint_interval tokens).
+  double ckpt_bytes = 0, ckpt_tokens = 0;
   bool pool_on = false;          // bounded replay: idle windows wait in the SWA pool, a miss replays
   bool window_with_prefix = false;  // a window without bounded replay travels with the prefix instead
 

@@ -140,6 +140,9 @@ bool node_capacities(const model::Scenario& s, FleetConfig& c, model::Errors& er
   }
   c.kv_per_token = settle(v[FigureId::KvGlobalPerToken]);
   c.swa_bytes = settle(v[FigureId::KvSwaPerSession]);
+  c.state_bytes = settle(v[FigureId::KvRecurrentPerSession] + v[FigureId::KvChunkPerSession]);
+  c.ckpt_bytes = settle(v[FigureId::KvRecurrentPerSession]);
+  c.ckpt_tokens = v[FigureId::KvRecurrentCkptInterval];
   c.pool_on = model::replays_window(s.model);
   c.window_with_prefix = model::has_swa(s.model) && !model::replays_window(s.model);
   c.hbm_bytes = settle(sessions * v[FigureId::KvPerSession]);
@@ -173,7 +176,7 @@ bool check_trace(const model::Scenario& s, const Trace& trace, const FleetConfig
   for (std::size_t r = 0; r < trace.size(); ++r) {
     const double tokens = static_cast<double>(trace.input[r]) + trace.output[r];
     const std::string field = "trace line " + std::to_string(r < trace.line.size() ? trace.line[r] : r + 1);
-    if (tokens * c.kv_per_token + c.swa_bytes > c.hbm_bytes) {
+    if (tokens * c.kv_per_token + c.swa_bytes + c.state_bytes > c.hbm_bytes) {
       errors.push_back(make_error(ErrorCode::Infeasible, field, tokens_text(tokens),
                                   "a request whose KV fits the node's " + model::human(c.hbm_bytes, "B") + " of HBM for KV"));
       return false;
@@ -215,7 +218,7 @@ void check_workload(const model::Scenario& s, FleetConfig& c, model::Errors& err
             model::num_sig(prefill_load, 3) + "× the node's prefill time"));
   }
   const double ctx_mean = std::min<double>(w.ctx, history + f.user_tokens + 0.5 * f.out_tokens);
-  const double per_session = ctx_mean * c.kv_per_token + c.swa_bytes;
+  const double per_session = ctx_mean * c.kv_per_token + c.swa_bytes + c.state_bytes;
   const double batch_max = std::max(1.0, c.hbm_bytes / per_session / c.instances);
   double best = 0;
   for (double b : c.decode_step.xs) {
@@ -258,7 +261,7 @@ bool make_fleet_config(const model::Scenario& s, const Trace* trace, FleetConfig
   }
 
   tabulate_prefill(s, max_tokens, c);
-  const double min_session = c.swa_bytes + 64 * c.kv_per_token;
+  const double min_session = c.swa_bytes + c.state_bytes + 64 * c.kv_per_token;
   const double max_batch = std::min(kMaxBatchGrid, std::max(1.0, std::ceil(c.hbm_bytes / min_session / c.instances)));
   tabulate_decode(s, max_batch, max_tokens, c);
 

@@ -1,4 +1,6 @@
 // Fleet results as JSON (the one writer: exact numbers, fixed key order), text and CSV; the capacity sweep.
+//
+// Sections: hit rates · the capacity sweep · JSON · durations, hours and the overload line · text · CSV.
 #include "sim/fleet_report.h"
 
 #include <algorithm>

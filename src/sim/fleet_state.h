@@ -186,9 +186,11 @@ struct FleetState {
   Entry& E(std::int32_t i) { return entries[i]; }
   Session& S(std::int32_t i) { return sessions[i]; }
   static bool resident(const Entry& e) { return (e.flags & (detail::kInDram | detail::kInSsd)) != 0; }
-  // A session's history carries its sliding window when the model keeps the window with the prefix.
+  // A session's history carries its sliding window when the model keeps the window with the prefix; a
+  // hybrid model's cached entry keeps the recurrent state's checkpoint at its end once it spans an interval.
   double bytes_of(const Entry& e, double tokens) const {
-    return tokens * cfg.kv_per_token + (cfg.window_with_prefix && !(e.flags & detail::kKeyed) && tokens > 0 ? cfg.swa_bytes : 0.0);
+    return tokens * cfg.kv_per_token + (cfg.window_with_prefix && !(e.flags & detail::kKeyed) && tokens > 0 ? cfg.swa_bytes : 0.0) +
+           (cfg.ckpt_bytes > 0 && tokens >= cfg.ckpt_tokens ? cfg.ckpt_bytes : 0.0);
   }
   double bytes_of(const Entry& e) const { return bytes_of(e, e.tokens); }
 

@@ -113,7 +113,7 @@ void FleetState::turn_arrive(std::int32_t sid) {
   }
   s.turn_arrived = now;
   const double tokens = s.history + s.user + s.out;
-  s.reserved = tokens * cfg.kv_per_token + cfg.swa_bytes;
+  s.reserved = tokens * cfg.kv_per_token + cfg.swa_bytes + cfg.state_bytes;
   s.decode_ctx = s.history + s.user + 0.5 * s.out;
   if (n.queue.size == 0 && n.hbm_used + s.reserved <= cfg.hbm_bytes) {
     admit(sid);

@@ -59,6 +59,11 @@ FigureList object_figures(ObjectKind o) {
                                  FigureId::EngramFetchTime, FigureId::EngramStall};
   static const FigureId pre[] = {FigureId::PrefixHitBytes, FigureId::PrefixHitTime, FigureId::PrefixRecomputeTime};
   static const FigureId tok[] = {FigureId::PrefillFlop, FigureId::PrefillTime, FigureId::DecodeTokensPerS};
+  static const FigureId state[] = {FigureId::KvRecurrentPerSession, FigureId::DecodeTState, FigureId::KvPerSession, FigureId::HbmKvSessionPerGpu};
+  static const FigureId ckpt[] = {FigureId::KvRecurrentCkptInterval, FigureId::KvRecurrentCkptBytes, FigureId::PrefixHitBytes, FigureId::PrefixHitTime};
+  static const FigureId keys[] = {FigureId::KvIndexEntry, FigureId::KvIndexerPerToken, FigureId::KvTopkRows, FigureId::IndexFullpoolBytes,
+                                  FigureId::IndexFullpoolTime};
+  static const FigureId chunk[] = {FigureId::KvSwaEntry, FigureId::KvChunkPerSession, FigureId::DecodeTWindow};
   switch (o) {
     case ObjectKind::WorkingSet: return list(ws);
     case ObjectKind::MoeWeights: return list(moe);
@@ -68,6 +73,10 @@ FigureList object_figures(ObjectKind o) {
     case ObjectKind::SwaPool: return list(pool);
     case ObjectKind::EngramTables: return list(eng);
     case ObjectKind::PrefixCache: return list(pre);
+    case ObjectKind::RecurrentState: return list(state);
+    case ObjectKind::StateCheckpoints: return list(ckpt);
+    case ObjectKind::IndexerKeys: return list(keys);
+    case ObjectKind::ChunkKv: return list(chunk);
     case ObjectKind::Tokens:
     case ObjectKind::HiddenStream:
     case ObjectKind::Count: break;

@@ -103,7 +103,9 @@ render::Rgba mode_colour(model::LayerMode m, const render::Palette& pal, bool fp
     case model::LayerMode::Dense:
     case model::LayerMode::Full: return pal.role[static_cast<int>(fp4 ? layout::Role::Fp4 : layout::Role::Shared)];
     case model::LayerMode::Reindex: return pal.role[static_cast<int>(layout::Role::Compute)];
-    case model::LayerMode::SwaOnly: return pal.role[static_cast<int>(layout::Role::Swa)];
+    case model::LayerMode::SwaOnly:
+    case model::LayerMode::Linear:
+    case model::LayerMode::Chunked: return pal.role[static_cast<int>(layout::Role::Swa)];  // each keeps only local state
     default: return pal.surface2;
   }
 }
@@ -146,8 +148,10 @@ void scenario_editor(Screen& app) {
 void modes_panel(Screen& app) {
   const model::ModelArch& m = app.scenario.model;
   const render::Palette pal = render::palette(app.canvas.dark);
-  para("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the selection "
-       "unchanged; SWA-only keeps just the window. Pick a layer to edit it.",
+  para(std::string("Full layers own global KV and pick top-k; Reindex re-selects inside the pool; Reuse takes the selection "
+                   "unchanged; SWA-only keeps just the window.") +
+           (model::has_recurrent_state(m) ? " Linear layers keep a fixed recurrent state instead of KV." : "") +
+           (model::has_chunked(m) ? " Chunked layers keep only their chunk in progress." : "") + " Pick a layer to edit it.",
        true);
   const float cell = ImGui::GetFontSize() * 2.2f;
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -162,11 +166,17 @@ void modes_panel(Screen& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, vec4(filled ? pal.on_role : pal.text));
     const bool sel = app.canvas.selected_layer == l;
     if (sel) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.0f);
-    char label[16];
-    std::snprintf(label, sizeof label, "%c%s##%d", model::layer_mode_letter(layer.mode),
-                  model::owns_kv(layer.mode) && layer.ratio != 1 ? std::to_string(layer.ratio).c_str() : "", l);
+    // A KV owner's ratio ("F4", "D128"); a window or chunk of the layer's own ("S512", "C8K").
+    const bool local = layer.mode == model::LayerMode::SwaOnly || layer.mode == model::LayerMode::Chunked;
+    const std::string suffix = model::owns_kv(layer.mode) && layer.ratio != 1 ? std::to_string(layer.ratio)
+                               : local && layer.span > 0                      ? (layer.span % 1024 == 0 ? std::to_string(layer.span / 1024) + "K"
+                                                                                                        : std::to_string(layer.span))
+                                                                              : std::string();
+    char label[24];
+    std::snprintf(label, sizeof label, "%c%s##%d", model::layer_mode_letter(layer.mode), suffix.c_str(), l);
     if (ImGui::Button(label, ImVec2(cell, 0))) app.canvas.selected_layer = sel ? -1 : l;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d · %s\n%s", l, model::layer_mode_name(layer.mode), layer_role(m, l).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("layer %d · %s\n%s", l, layout::layer_kind_name(app.canvas.scene, l).c_str(), layer_role(m, l).c_str());
     if (sel) ImGui::PopStyleVar();
     ImGui::PopStyleColor(3);
   }
@@ -178,8 +188,15 @@ void modes_panel(Screen& app) {
   para("Layer " + std::to_string(l) + (ced ? (l < m.enc_layers ? " · causal encoder" : " · decoder") : ""));
   para(layer_role(m, l), true);
   model::Errors errors;
-  const model::LayerMode modes[] = {model::LayerMode::Full, model::LayerMode::Reindex, model::LayerMode::Reuse,
-                                    model::LayerMode::SwaOnly, model::LayerMode::Dense};
+  // The kinds a layer can take: the CSA2 modes, and the linear and chunked kinds where the model has them
+  // (their dims and chunk are the model's own).
+  std::vector<model::LayerMode> modes = {model::LayerMode::Full, model::LayerMode::Reindex, model::LayerMode::Reuse,
+                                         model::LayerMode::SwaOnly, model::LayerMode::Dense};
+  int chunk = 0;
+  for (int i = 0; i < m.layer_count; ++i)
+    if (m.layers[static_cast<std::size_t>(i)].mode == model::LayerMode::Chunked) chunk = m.layers[static_cast<std::size_t>(i)].span;
+  if (model::has_recurrent_state(m)) modes.push_back(model::LayerMode::Linear);
+  if (chunk > 0) modes.push_back(model::LayerMode::Chunked);
   const float right = ImGui::GetContentRegionMax().x;
   for (model::LayerMode mode : modes) {
     // Radio buttons flow and wrap instead of running past the panel's edge.
@@ -191,6 +208,7 @@ void modes_panel(Screen& app) {
     if (ImGui::RadioButton(model::layer_mode_name(mode), layer.mode == mode) && layer.mode != mode) {
       model::ModelArch next = m;
       next.layers[static_cast<std::size_t>(l)].mode = mode;
+      next.layers[static_cast<std::size_t>(l)].span = mode == model::LayerMode::Chunked ? chunk : 0;
       if (!set_param(app, "modes", model::layers_to_text(next), errors)) app.canvas.edit_error = errors.front().message();
       else app.canvas.edit_error.clear();
       app.canvas.edit_key = "modes";

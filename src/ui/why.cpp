@@ -100,6 +100,46 @@ std::vector<std::string> swa_pool(const model::Figures& f) {
   };
 }
 
+// The 2026 families' state: each against the host link it would otherwise cross, with what moves it.
+std::vector<std::string> recurrent_state(const model::Figures& f) {
+  return {
+      "Read and written back every decode step: the linear layers' state is " + V(f, F::KvRecurrentPerSession) +
+          " per session, whatever the context, and one step takes " + V(f, F::DecodeTState) + " on it from HBM. Over the host link (" +
+          V(f, F::HwHostLinkBw) + ") reading and writing it would take " + move_time(2 * f[F::KvRecurrentPerSession].value, f[F::HwHostLinkBw].value) +
+          " per session per step, so a served session's state stays in HBM.",
+      "What would move it: nothing token by token; it is a fixed size. A prefix hit does not rebuild it from token rows: it restores the last of its checkpoints, one every " +
+          V(f, F::KvRecurrentCkptInterval) + ".",
+  };
+}
+
+std::vector<std::string> state_checkpoints(const model::Figures& f) {
+  return {
+      "Read once per returning turn: a prefix hit restores the recurrent state's last checkpoint before the hit's end (" + V(f, F::KvRecurrentCkptBytes) +
+          ") with the full-attention layers' rows, " + V(f, F::PrefixHitBytes) + " in all, in " + V(f, F::PrefixHitTime) + ".",
+      "Kept with the prefix cache on SSD, through host DRAM: a copy of the state every " + V(f, F::KvRecurrentCkptInterval) +
+          " is worth keeping between turns but not worth HBM's room; the tokens after the checkpoint are computed again.",
+  };
+}
+
+std::vector<std::string> indexer_keys(const model::Figures& f) {
+  return {
+      "Read every decode step: the sparse indexer scores every stored position with these keys, " + V(f, F::KvIndexerPerToken) +
+          " of the global KV's " + V(f, F::KvGlobalPerToken) + " (the block shows that part of it), " + V(f, F::IndexFullpoolBytes) +
+          " per session per step in " + V(f, F::IndexFullpoolTime) + ". Over the host link the same read would take " +
+          move_time(f[F::IndexFullpoolBytes].value, f[F::HwHostLinkBw].value) + ", so the keys stay in HBM beside the rows they point into.",
+      "Only the top rows they pick are read from the KV itself: " + V(f, F::KvTopkRows) + " per step. What would move them: the session going quiet, with its KV.",
+  };
+}
+
+std::vector<std::string> chunk_kv(const model::Figures& f) {
+  return {
+      "Read every decode step: each chunked layer attends the tokens of its chunk in progress, " + V(f, F::KvChunkPerSession) +
+          " per session at most, whatever the context; over the host link that would take " +
+          move_time(f[F::KvChunkPerSession].value, f[F::HwHostLinkBw].value) + " per session per step, so it stays in HBM.",
+      "What would move it: nothing; a full chunk starts over, so it never grows past one chunk per layer.",
+  };
+}
+
 }  // namespace
 
 std::vector<std::string> why_here(ObjectKind o, Endpoint tier, const model::Scenario& s, const model::Figures& f) {
@@ -117,6 +157,10 @@ std::vector<std::string> why_here(ObjectKind o, Endpoint tier, const model::Scen
     case ObjectKind::WorkingSet:
       return {"Lives for one kernel only: activations, scores and the top-k sort are made and used inside a kernel, so they stay in the " +
               V(f, F::HwSramPerGpu) + " of on-chip memory (" + V(f, F::HwSramLatency) + " away) and never travel to HBM."};
+    case ObjectKind::RecurrentState: return recurrent_state(f);
+    case ObjectKind::StateCheckpoints: return state_checkpoints(f);
+    case ObjectKind::IndexerKeys: return indexer_keys(f);
+    case ObjectKind::ChunkKv: return chunk_kv(f);
     case ObjectKind::Tokens:
     case ObjectKind::HiddenStream:
     case ObjectKind::Count: break;

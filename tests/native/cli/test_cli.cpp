@@ -305,6 +305,28 @@ TEST_CASE("cli: bad flags and values map to distinct exit codes") {
   CHECK(cli::run_cli(one, fake_read).exit_code == cli::kExitUsage);
 }
 
+// The unknown-flag refusal is built from the parser's own tables: every flag it lists is one the parser takes.
+TEST_CASE("cli: every flag an unknown-flag refusal lists is taken by the parser") {
+  const cli::ParseResult bad = cli::parse_args(std::vector<std::string_view>{"figures", "--bogus"});
+  REQUIRE(bad.errors.size() == 1);
+  const std::string allowed = bad.errors[0].allowed;
+  CHECK(allowed.find("--steps-from") != std::string::npos);
+  CHECK(allowed.find("--concurrency") != std::string::npos);
+  std::size_t at = 0, listed = 0;
+  while (at < allowed.size()) {
+    std::size_t comma = allowed.find(", ", at);
+    if (comma == std::string::npos) comma = allowed.size();
+    const std::string flag = allowed.substr(at, comma - at);
+    at = comma + 2;
+    ++listed;
+    if (flag == "--help") continue;
+    INFO(flag);
+    const cli::ParseResult r = cli::parse_args(std::vector<std::string_view>{"figures", flag, "x"});
+    for (const auto& e : r.errors) CHECK(e.code != model::ErrorCode::UnknownKey);
+  }
+  CHECK(listed >= 29);
+}
+
 TEST_CASE("cli: --config puts a config.json's model on the preset's hardware for figures, ledger, sweep and check-card") {
   const Output f = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--set", "ctx=32768",
                         "--figures", "kv.global_per_token", "--format", "json"});

@@ -31,10 +31,17 @@ constexpr const char* kRuns =
     "r3,MiniMaxAI/MiniMax-M2.5,b200_sxm,vllm,,fp8,agg,1024,128,fp8,fp8,8,4,1,1,4,1,90,9\n"
     "r4,someone/Unknown-7B,h100_sxm,vllm,,,agg,1024,128,,,4,1,1,1,1,1,40,4\n";
 
+// ModelOpt's file beside an NVFP4 export: weights and activations in FP4 (groups of 16), the KV cache in FP8.
+constexpr const char* kQuant =
+    R"({"producer": {"name": "modelopt", "version": "0.29.0"}, "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8", )"
+    R"("group_size": 16, "exclude_modules": ["lm_head"]}})";
+
 // Files live in memory so the tests never touch the disk (the config.json files are the corpus's).
 bool fake_read(const std::string& path, std::string& text, std::string& why) {
   if (path == "Qwen3-8B/config.json") text = corpus("Qwen3-8B.json");
   else if (path == "Llama-3.1-70B/config.json") text = corpus("meta-llama--Meta-Llama-3.1-70B.json");
+  else if (path == "Qwen3-8B/hf_quant_config.json") text = kQuant;
+  else if (path == "bad/hf_quant_config.json") text = R"({"quantization": {"quant_algo": "INT2"}})";
   else if (path == "runs.csv") text = kRuns;
   else if (path == "nocol.csv") text = "model_path,system\nx,h100_sxm\n";
   else {
@@ -121,4 +128,28 @@ TEST_CASE("cli: validate FILE prints the table, one line per row as JSON or CSV,
   CHECK(n.exit_code == cli::kExitInvalid);
   CHECK(n.err.find("nocol.csv: header: 'backend'") != std::string::npos);
   CHECK(run({"validate", "runs.csv", "extra.csv"}).exit_code == cli::kExitUsage);
+}
+
+// A ModelOpt export states its formats in hf_quant_config.json beside config.json: --quant-config reads it with
+// the model, its bad values are named with its own file, and it means nothing without --config.
+TEST_CASE("cli: --quant-config reads the hf_quant_config.json beside --config") {
+  const auto figure = [](const Output& o, const std::string& id) {
+    const std::size_t at = o.out.find("\n" + id);
+    REQUIRE(at != std::string::npos);
+    return o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+  };
+  const Output plain = run({"figures", "--config", "Qwen3-8B/config.json", "--preset", "llama31-8b-1xh100", "--figures", "model.weights_bytes,kv.global_per_token"});
+  const Output fp4 = run({"figures", "--config", "Qwen3-8B/config.json", "--quant-config", "Qwen3-8B/hf_quant_config.json", "--preset",
+                          "llama31-8b-1xh100", "--figures", "model.weights_bytes,kv.global_per_token"});
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(fp4.exit_code == 0);
+  CHECK(figure(plain, "model.weights_bytes") != figure(fp4, "model.weights_bytes"));
+  CHECK(figure(plain, "kv.global_per_token") != figure(fp4, "kv.global_per_token"));
+  const Output bad = run({"figures", "--config", "Qwen3-8B/config.json", "--quant-config", "bad/hf_quant_config.json", "--preset", "llama31-8b-1xh100"});
+  CHECK(bad.exit_code == cli::kExitInvalid);
+  CHECK(bad.err.find("bad/hf_quant_config.json: hf_quant_config.json.quantization.quant_algo") != std::string::npos);
+  const Output missing = run({"figures", "--config", "Qwen3-8B/config.json", "--quant-config", "none/hf_quant_config.json"});
+  CHECK(missing.exit_code == cli::kExitFile);
+  CHECK(missing.err.find("--quant-config") != std::string::npos);
+  CHECK(run({"figures", "--quant-config", "Qwen3-8B/hf_quant_config.json"}).exit_code == cli::kExitUsage);
 }

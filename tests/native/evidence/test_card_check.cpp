@@ -58,7 +58,7 @@ TEST_CASE("card check under the default scenario (FACTS 4): verdicts and conditi
   CHECK(row(rows, "swa-hit").verdict == Verdict::HoldsOnlyIf);
   // The ~2 µs Engram stall is the RDMA or host-link path, not HBM-resident tables.
   CHECK(row(rows, "engram-stall").condition.find("remote") != std::string::npos);
-  CHECK(row(rows, "sram-capacity").condition == "gpu is h100, h200");
+  CHECK(row(rows, "sram-capacity").condition == "gpu is h100, h200, a100_40gb, a100_80gb, h800, h20, h20_141gb, gh200");
   // A replay of 128 tokens costs at least its compute: never 10–100 µs on four B200s at 35 % MFU.
   CHECK(row(rows, "replay").verdict == Verdict::Inconsistent);
   CHECK(row(rows, "sram-latency").verdict == Verdict::Inconsistent);

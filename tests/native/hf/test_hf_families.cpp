@@ -4,10 +4,12 @@
 // broken files refused with the field named.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/json_reader.h"
@@ -82,18 +84,17 @@ TEST_CASE("hf families: DeepSeek-V4-Flash's config.json gives the v4-flash-8xb20
   const Scenario made = preset("v4-flash-8xb200");
   // The same layers (compress_ratios 0 → S, 4 → F4 CSA with the indexer, 128 → D128 HCA) and the same dims.
   CHECK(layers_to_text(file.model) == layers_to_text(made.model));
-  for (const char* key : {"hidden", "vocab", "attn", "q_heads", "kv_heads", "head_dim", "v_dim", "q_lora", "rope_dim", "o_lora", "o_groups",
-                          "n_win", "swa_all", "kv_fmt", "idx_fmt", "swa_fmt", "kv_rope_bf16", "kv_pad", "idx_heads", "idx_dim", "top_k",
-                          "experts", "shared_experts", "experts_per_token", "expert_inter", "dense_layers", "experts_fmt", "head_fmt",
-                          "act_fmt", "max_pos", "draft_layers", "tied_embed"}) {
-    INFO(key);
-    CHECK(get_param_text(file, *find_param(key)) == get_param_text(made, *find_param(key)));
+  for (const ParamDef& p : params()) {
+    if (p.group != ParamGroup::Model || std::string_view(p.key) == "checkpoint_gb") continue;
+    INFO(p.key);
+    CHECK(get_param_text(file, p) == get_param_text(made, p));
   }
   const Values f = values_of(file), p = values_of(made);
   CHECK(f[F::ParamsTotal] == p[F::ParamsTotal]);
   CHECK(f[F::ParamsActiveDecode] == p[F::ParamsActiveDecode]);
   CHECK(f[F::KvGlobalPerToken] == p[F::KvGlobalPerToken]);
   CHECK(f[F::KvSwaPerSession] == p[F::KvSwaPerSession]);
+  CHECK(f[F::HbmWeightsPerGpu] == p[F::HbmWeightsPerGpu]);
   // 283.8 B / 13.3 B as the preset and the issue state them; 284B / 13B published
   // (https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash, FACTS §1.3).
   CHECK(f[F::ParamsTotal] == Approx(283.8e9).epsilon(0.0005));
@@ -102,12 +103,46 @@ TEST_CASE("hf families: DeepSeek-V4-Flash's config.json gives the v4-flash-8xb20
   // 21 CSA layers at ratio 4 with 584 B rows and 68 B FP4 index keys, 20 HCA layers at ratio 128:
   // (21/4 + 20/128) × 584 + 21/4 × 68 = 3,514 B/token (FACTS §1.3); the window: 43 layers × 128 tokens × 584 B.
   CHECK(f[F::KvGlobalPerToken] == Approx((21.0 / 4 + 20.0 / 128) * 584 + 21.0 / 4 * 68));
+  CHECK(std::round(f[F::KvGlobalPerToken]) == 3514);
   CHECK(f[F::KvSwaPerSession] == 43.0 * 128 * 584);
   CHECK(f[F::KvIndexerPerToken] == Approx(21.0 / 4 * 68));
-  // The checkpoint's weight formats: FP4 experts (expert_dtype), FP8 in 128 × 128 blocks elsewhere (the preset
-  // reads the engine recipe's 32 × 32 blocks: the only difference, 0.07 % of the dense weights' bytes).
+  // The checkpoint's weight formats: FP4 experts (expert_dtype), FP8 in 128 × 128 blocks elsewhere
+  // (quantization_config.weight_block_size [128, 128]); V4.1's 32 × 32 blocks (FACTS §1.4.1) are not V4-Flash's.
   CHECK(file.model.dense_fmt == NumFormat::FP8_B128);
-  CHECK(made.model.dense_fmt == NumFormat::FP8_B1024);
+  CHECK(made.model.dense_fmt == NumFormat::FP8_B128);
+}
+
+// The presets of the families people serve most hold the model their published file gives, key for key (GLM-5's
+// preset is its FP8 checkpoint: the formats differ from the BF16 file, nothing else), with the same counts and state.
+TEST_CASE("hf families: each 2026 family's preset holds its config.json's model") {
+  struct Pair {
+    const char* file;
+    const char* preset;
+    std::vector<std::string_view> formats_apart;  // model keys the preset sets from another checkpoint of the same model
+  };
+  const Pair pairs[] = {{"Qwen--Qwen3.5-397B-A17B.json", "qwen35-397b-8xh200", {}},
+                        {"moonshotai--Kimi-K2.5.json", "kimi-k25-8xh200", {}},
+                        {"zai-org--GLM-5.json", "glm5-fp8-8xb200", {"experts_fmt", "dense_fmt", "act_fmt"}},
+                        {"MiniMaxAI--MiniMax-M2.5.json", "minimax-m25-8xh200", {}}};
+  for (const Pair& pair : pairs) {
+    INFO(pair.preset);
+    const Scenario made = preset(pair.preset);
+    const Scenario file = load(pair.file, pair.preset);
+    for (const ParamDef& p : params()) {
+      if (p.group != ParamGroup::Model || std::string_view(p.key) == "checkpoint_gb") continue;
+      if (std::find(pair.formats_apart.begin(), pair.formats_apart.end(), std::string_view(p.key)) != pair.formats_apart.end()) continue;
+      INFO(p.key);
+      CHECK(get_param_text(file, p) == get_param_text(made, p));
+    }
+    const Values f = values_of(file), v = values_of(made);
+    CHECK(f[F::ParamsTotal] == v[F::ParamsTotal]);
+    CHECK(f[F::ParamsActiveDecode] == v[F::ParamsActiveDecode]);
+    CHECK(f[F::KvGlobalPerToken] == v[F::KvGlobalPerToken]);
+    CHECK(f[F::KvIndexerPerToken] == v[F::KvIndexerPerToken]);
+    CHECK(f[F::KvRecurrentPerSession] == v[F::KvRecurrentPerSession]);
+    CHECK(validate(made).empty());
+    CHECK(values_of(made)[F::HbmSessions] >= 1);  // the preset's own layout runs its own model
+  }
 }
 
 TEST_CASE("hf families: DeepSeek-V4-Pro reads its own compress_ratios and counts") {
@@ -132,6 +167,8 @@ TEST_CASE("hf families: DeepSeek-V4-Pro reads its own compress_ratios and counts
   CHECK(v[F::KvSwaPerSession] == 61.0 * 128 * 584);
   CHECK(has_note(notes, "compress_ratios: 62 entries for 61 layers"));
   CHECK(has_note(notes, "hc_mult"));
+  // The file's block scales are 8-bit exponents (scale_fmt ue8m0), counted as FP32: said in a note.
+  CHECK(has_note(notes, "quantization_config.scale_fmt ue8m0"));
 }
 
 // [SECTION] sparse attention's indexer keys -----------------------------------------------------------------
@@ -399,6 +436,26 @@ TEST_CASE("hf families: each family's broken or truncated file is refused with t
   const Error unknown = refusal(R"({"model_type": "minimax_m3", "num_hidden_layers": 4})");
   CHECK(unknown.code == ErrorCode::UnknownFamily);
   CHECK(unknown.value == "minimax_m3");
+}
+
+// The list a refusal gives is the reader's own table: every model_type it names is taken as a family (a
+// minimal text of it is refused for a missing field, never as an unknown family).
+TEST_CASE("hf families: every model_type an unknown-family refusal lists is a family the reader takes") {
+  const Error unknown = refusal(R"({"model_type": "minimax_m3", "num_hidden_layers": 4})");
+  REQUIRE(unknown.code == ErrorCode::UnknownFamily);
+  std::vector<std::string> listed;
+  std::string_view rest = unknown.allowed;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(", ");
+    listed.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+  }
+  CHECK(listed.size() >= 28);
+  for (const std::string& t : listed) {
+    INFO(t);
+    const Error e = refusal("{\"model_type\": \"" + t + "\"}");
+    CHECK(e.code != ErrorCode::UnknownFamily);
+  }
 }
 
 TEST_CASE("hf families: Python's NaN and Infinity are read in config.json only, never in a scenario file") {

@@ -339,6 +339,60 @@ TEST_CASE("blocks follow the scenario: tiers from the ledger, sized by footprint
   REQUIRE(llama.scene.objects[static_cast<std::size_t>(anim::ObjectKind::GlobalKv)].role == layout::Role::Shared);
 }
 
+// The 2026 families' own state is drawn where it lives: the recurrent state in HBM and its checkpoints with the
+// prefix cache (Qwen3.5), the indexer's keys in HBM beside the KV (GLM-5, V4, V4.1), a chunked model's chunk in
+// HBM; a model without them draws none. Their layer rows name their kinds: V4's CSA and HCA, linear layers, a
+// chunk of the layer's own; V4.1's rows read as before.
+TEST_CASE("the 2026 families' state objects are drawn in their tiers, and their layer rows name their kinds") {
+  using anim::ObjectKind;
+  auto tier_of = [](const Fixture& fx, ObjectKind o) { return fx.scene.objects[static_cast<std::size_t>(o)].tier; };
+  auto drawn = [](const Fixture& fx, ObjectKind o) {
+    layout::Layout L;
+    layout::compute_layout(fx.scene, anim::state_at(fx.ledger, 0, 0), {1440, 900}, kTm, L);
+    const layout::Item* b = L.find(Kind::Block, static_cast<int>(o));
+    if (!b) return false;
+    const int tier = static_cast<int>(fx.scene.objects[static_cast<std::size_t>(o)].tier);
+    return b->rect.inside(L.find(Kind::Band, tier)->rect);
+  };
+  const Fixture qwen = make("qwen35-397b-8xh200", anim::PathId::Decode);
+  CHECK(drawn(qwen, ObjectKind::RecurrentState));
+  CHECK(tier_of(qwen, ObjectKind::RecurrentState) == anim::Endpoint::Hbm);
+  CHECK(drawn(qwen, ObjectKind::StateCheckpoints));
+  CHECK(tier_of(qwen, ObjectKind::StateCheckpoints) == anim::Endpoint::Ssd);
+  CHECK_FALSE(drawn(qwen, ObjectKind::IndexerKeys));
+  CHECK_FALSE(drawn(qwen, ObjectKind::SwaWindow));
+  CHECK(layout::mode_key(qwen.scene, 0, 3) == "L×3 D = Linear ×3, Dense. L: keeps a fixed recurrent state per session, no KV. D: keeps its own KV "
+                                              "and attends over all of it. ×n: n layers of that kind in a row.");
+  for (const char* name : {"glm5-fp8-8xb200", "v4-flash-8xb200", model::kDefaultPreset}) {
+    INFO(name);
+    const Fixture fx = make(name, anim::PathId::Decode);
+    CHECK(drawn(fx, ObjectKind::IndexerKeys));
+    CHECK(tier_of(fx, ObjectKind::IndexerKeys) == anim::Endpoint::Hbm);
+    CHECK_FALSE(drawn(fx, ObjectKind::RecurrentState));
+    CHECK_FALSE(drawn(fx, ObjectKind::ChunkKv));
+  }
+  const Fixture v4 = make("v4-flash-8xb200", anim::PathId::Decode);
+  CHECK(layout::mode_key(v4.scene, 0, 4).starts_with("S×2 CSA×2 HCA = SWA-only ×2, CSA ×2, HCA."));
+  CHECK(layout::mode_key(v4.scene, 2, 2).find("one KV row per 4 tokens") != std::string::npos);
+  CHECK(layout::mode_key(v4.scene, 3, 3).find("one KV row per 128 tokens") != std::string::npos);
+  const Fixture v41 = make(model::kDefaultPreset, anim::PathId::Decode);
+  CHECK(layout::mode_key(v41.scene, 0, 3).starts_with("S×2 F U = SWA-only ×2, Full, Reuse."));
+  // A chunked model (Llama 4's attention_chunk_size) keeps its chunk in HBM; a window of a layer's own is named.
+  Fixture chunked = make("llama31-8b-1xh100", anim::PathId::Decode);
+  model::Error e;
+  REQUIRE(model::set_param_text(chunked.s, *model::find_param("modes"), "C8192C8192C8192DC8192C8192C8192DS512S512S512DC8192C8192C8192DC8192C8192C8192D"
+                                                                      "C8192C8192C8192DC8192C8192C8192DC8192C8192C8192DC8192C8192C8192D", e));
+  REQUIRE(model::set_param_text(chunked.s, *model::find_param("n_win"), "512", e));
+  REQUIRE(model::validate(chunked.s).empty());
+  chunked.f = model::describe(chunked.s);
+  chunked.ledger = anim::build_ledger(chunked.s, chunked.f, anim::PathId::Decode);
+  chunked.scene = layout::make_scene(chunked.s, chunked.f, chunked.ledger);
+  CHECK(drawn(chunked, ObjectKind::ChunkKv));
+  CHECK(tier_of(chunked, ObjectKind::ChunkKv) == anim::Endpoint::Hbm);
+  CHECK(layout::mode_key(chunked.scene, 0, 3).starts_with("C8K×3 D = Chunked 8,192 ×3, Dense."));
+  CHECK(layout::mode_key(chunked.scene, 8, 10).starts_with("S512×3 = SWA-only 512 ×3."));
+}
+
 TEST_CASE("drawn layer rows stand for groups that cover every real layer once") {
   for (int real : {1, 3, 5, 7, 20, 23, 43, 61, 80}) {
     const int rows = layout::drawn_rows(real);

@@ -2,7 +2,9 @@
 // of every preset names its source (a changed one says override, down to the figures it feeds).
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "model/engine.h"
 #include "scenario_helpers.h"
@@ -102,6 +104,15 @@ TEST_CASE("each catalog row is the choice its key names, with its own facts and 
     CHECK(&link_info(s.hw.host_link) == &row);
     CHECK(host_gbps(s.hw) == row.gbps);
   }
+  // Every GPU names its node's host link, and a row the catalog has.
+  for (const GpuInfo& row : kGpus) {
+    INFO(row.key);
+    bool known = false;
+    for (const LinkInfo& l : kLinks) known = known || std::string_view(l.key) == row.host_link;
+    CHECK(known);
+    CHECK(row.bf16_pflops > 0);
+    if (row.fp8_pflops > 0) CHECK(row.bf16_pflops == Approx(row.fp8_pflops / 2).epsilon(0.02));  // BF16 at about half FP8
+  }
   for (const char* key : {"kv_fmt", "experts_fmt", "engram_fmt"}) {
     const ParamDef& fmt = *find_param(key);
     REQUIRE(fmt.enum_count == static_cast<int>(std::size(kFormats)));
@@ -112,4 +123,42 @@ TEST_CASE("each catalog row is the choice its key names, with its own facts and 
       CHECK(&format_info(static_cast<NumFormat>(get_param_number(s, fmt))) == &row);
     }
   }
+}
+
+// Choosing a GPU as a person does brings its node's host link: Grace superchips (GH200, GB200, GB300) reach host
+// DRAM over NVLink-C2C, A100 and L40S hosts over PCIe 4. A link set by hand stays, and a link's `gpu=` alone
+// (set, not edit) moves nothing, so share links reopen exactly.
+TEST_CASE("edit: gpu moves host_link to the part's node link when it was the old part's, and says so") {
+  Scenario s = preset("v41-flash-8xb200");
+  REQUIRE(s.hw.host_link == HostLink::Pcie5);
+  const ParamDef& gpu = *find_param("gpu");
+  for (const auto& [key, link] : std::initializer_list<std::pair<const char*, HostLink>>{
+           {"gb200", HostLink::NvlinkC2c}, {"b200", HostLink::Pcie5}, {"gh200", HostLink::NvlinkC2c}, {"gb300", HostLink::NvlinkC2c},
+           {"a100_80gb", HostLink::Pcie4}, {"l40s", HostLink::Pcie4}, {"h20", HostLink::Pcie5}}) {
+    INFO(key);
+    const HostLink before = s.hw.host_link;
+    Adjustments moved;
+    Error e;
+    REQUIRE(edit_param(s, gpu, key, moved, e));
+    CHECK(s.hw.host_link == link);
+    if (before != link) {
+      REQUIRE(moved.size() == 1);
+      CHECK(moved[0].field == "host_link");
+      CHECK(moved[0].to == kLinks[static_cast<int>(link)].key);
+      CHECK(moved[0].why.find(kLinks[static_cast<int>(link)].label) != std::string::npos);
+    } else {
+      CHECK(moved.empty());
+    }
+  }
+  // A host link chosen by hand (CXL memory) is kept when the GPU changes.
+  edit(s, "host_link", "cxl");
+  Adjustments moved;
+  Error e;
+  REQUIRE(edit_param(s, gpu, "gb200", moved, e));
+  CHECK(s.hw.host_link == HostLink::Cxl);
+  CHECK(moved.empty());
+  // A link's key sets the GPU alone.
+  Scenario l = preset("v41-flash-8xb200");
+  set(l, "gpu", "gb200");
+  CHECK(l.hw.host_link == HostLink::Pcie5);
 }

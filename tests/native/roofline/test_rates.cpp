@@ -148,6 +148,45 @@ TEST_CASE("capacity: the engine's running-batch cap bounds hbm.sessions, and a b
   CHECK(computed(s).values[F::HbmSessions] == std::min(hbm, 1024.0 * computed(s).terms.dp));
 }
 
+// A100 has no FP8 or FP4 tensor cores: FP8 and FP4 weights are dequantised and multiplied at its BF16 rate, as is
+// an FP8-forced compute setting; a Hopper part runs FP4 weights at BF16 and FP8 at FP8; a Blackwell part each at its own.
+TEST_CASE("rates: a part without FP8 units runs FP8 and FP4 work at its BF16 rate, one without FP4 at its FP8 rate") {
+  Hardware a100;
+  a100.gpu = gpu_kind("a100_80gb");
+  const double bf16 = gpu_info(a100.gpu).bf16_pflops;
+  REQUIRE(gpu_info(a100.gpu).fp8_pflops == 0);
+  CHECK(gemm_pflops(a100, NumFormat::FP8_B128, NumFormat::FP8) == bf16);
+  CHECK(gemm_pflops(a100, NumFormat::FP4_G16, NumFormat::FP4_G16) == bf16);
+  CHECK(gemm_pflops(a100, NumFormat::INT4_G128, NumFormat::BF16) == bf16);
+  CHECK(gemm_pflops(a100, NumFormat::BF16, NumFormat::BF16) == bf16);
+  a100.compute = ComputeFormat::FP8;
+  CHECK(gemm_pflops(a100, NumFormat::BF16, NumFormat::BF16) == bf16);
+  CHECK(compute_pflops_per_gpu(a100) == bf16);
+  a100.compute = ComputeFormat::FP4;
+  CHECK(compute_pflops_per_gpu(a100) == bf16);
+  Hardware h20;
+  h20.gpu = gpu_kind("h20");
+  CHECK(gemm_pflops(h20, NumFormat::FP8_B128, NumFormat::FP8) == gpu_info(h20.gpu).fp8_pflops);
+  CHECK(gemm_pflops(h20, NumFormat::FP4_G32, NumFormat::BF16) == gpu_info(h20.gpu).bf16_pflops);
+  Hardware rtx;
+  rtx.gpu = gpu_kind("rtx_pro_6000");
+  CHECK(gemm_pflops(rtx, NumFormat::FP4_G16, NumFormat::FP4_G16) == gpu_info(rtx.gpu).fp4_pflops);
+  CHECK(gemm_pflops(rtx, NumFormat::BF16, NumFormat::BF16) == gpu_info(rtx.gpu).bf16_pflops);
+  // The figure names the format it counts.
+  Scenario s = preset("llama31-8b-1xh100");
+  set(s, "gpu", "a100_80gb");
+  const Figures f = describe(s);
+  CHECK(f[FigureId::HwPeakFlops].value == bf16 * 1e15);
+  CHECK(f[FigureId::HwPeakFlops].formula().find("BF16") != std::string::npos);
+  // Each new generation has its profile with its sources, and a top-k rate.
+  for (GpuGen g : {GpuGen::Ampere, GpuGen::Ada}) {
+    const EngineProfile& p = engine_profile(EngineKind::Vllm, g);
+    CHECK(std::string(p.gemm_source).find("assumed") != std::string::npos);
+    CHECK(std::string(p.attn_source).find("arxiv.org") != std::string::npos);
+    CHECK(p.mla_bw < engine_profile(EngineKind::Vllm, GpuGen::Hopper).mla_bw);
+  }
+}
+
 TEST_CASE("rates: a prompt pass's kernels cost their host dispatch: SGLang and TensorRT-LLM dispatch them from Python, vLLM replays graphs") {
   for (int g = 0; g < static_cast<int>(GpuGen::Count); ++g) {
     const GpuGen gen = static_cast<GpuGen>(g);

@@ -34,7 +34,7 @@ TEST_CASE("roofline: no step is ever below either roof, and the bound is named")
         // The step is exactly its named parts (what the ledger lays end to end).
         const double parts = v[F::DecodeTWeights] + v[F::DecodeTIndex] + v[F::DecodeTGather] + v[F::DecodeTWindow] + v[F::DecodeTAppend] +
                              v[F::DecodeTCompute] + v[F::DecodeTTopk] + v[F::DecodeTA2a] + v[F::DecodeTAllreduce] + v[F::DecodeTOverhead] +
-                             v[F::DecodeTDraft] + v[F::DecodeTStall] + v[F::DecodeTHost];
+                             v[F::DecodeTDraft] + v[F::DecodeTStall] + v[F::DecodeTHost] + v[F::DecodeTState];
         CHECK(parts == Approx(v[F::DecodeStepTime]).epsilon(1e-12));
         CHECK(v[F::PrefillTime] >= c.terms.prefill.full.t_compute);
         const Figures f = describe(s);

@@ -390,3 +390,24 @@ TEST_CASE("serve: a step that mixes prompt chunks into decodes runs outside CUDA
   model::StepTimer vt(v);
   CHECK(vt.chunk(64, 0).host < 0.5 * host);
 }
+
+// A hybrid model's recurrent state is per session, not per token: the instance's KV capacity counts the
+// attention layers' KV per token, and each request reserves the state whole beside its prompt + output, so a
+// long-context instance holds fewer short requests than its tokens alone would say.
+TEST_CASE("serve: a hybrid model's requests each reserve the recurrent state beside their tokens' KV") {
+  const model::Scenario s = preset("qwen35-397b-8xh200");
+  model::Computed c;
+  model::compute_values(s, c);
+  const model::Values& v = c.values;
+  const double state = v[FigureId::KvRecurrentPerSession] * c.terms.lin_share;  // on one GPU
+  const double per_token = v[FigureId::KvGlobalPerToken] * c.terms.kv_share;    // the attention layers' KV on one GPU
+  REQUIRE(state > 0);
+  REQUIRE(per_token > 0);
+  const serve::ServeResult r = replay(s, closed(512, 1024, 1024, 2048));
+  CHECK(r.kv_tokens == Approx(std::floor(v[FigureId::HbmKvBudget] / per_token) * c.terms.dp));
+  const double reserve = 1024 + 2048 + std::ceil(state / per_token);
+  CHECK(r.max_batch_seen == std::floor(r.kv_tokens / reserve));
+  CHECK(r.admission.find("recurrent state") != std::string::npos);
+  // A model without one reserves its tokens alone.
+  CHECK(replay(preset(), closed(1, 1)).admission.find("recurrent state") == std::string::npos);
+}

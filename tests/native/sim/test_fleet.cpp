@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "roofline/figures.h"
 #include "sim/fleet_report.h"
 
 using namespace tierscope;
@@ -286,4 +287,40 @@ TEST_CASE("fleet: a simulated day of the default scenario conserves sessions and
   const sim::FleetResult r = sim::run_fleet(config(scenario({{"hours", "24"}})));
   check_conservation(r);
   CHECK(r.hours.size() == 24);
+}
+
+// A hybrid model (Qwen3.5: Gated DeltaNet layers beside 15 attention layers) keeps a recurrent state per
+// session whatever its length: each turn reserves it in HBM beside its tokens' KV, and a history long enough to
+// span a checkpoint interval keeps the state's checkpoint with it in DRAM and on SSD.
+TEST_CASE("fleet: a hybrid model's turn reserves its recurrent state beside its tokens' KV, and a cached history keeps its checkpoint") {
+  model::Scenario s;
+  REQUIRE(model::make_preset("qwen35-397b-8xh200", s));
+  for (const auto& [key, value] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"arrivals", "0.5"}, {"day_amp", "0"}, {"turns", "4"}, {"think_s", "300"}, {"user_tokens", "2048"}, {"out_tokens", "64"},
+           {"len_sigma", "0"}, {"prefixes", "0"}, {"hours", "1"}}) {
+    model::Error e;
+    model::Adjustments moved;
+    INFO(key << "=" << value);
+    REQUIRE(model::edit_param(s, *model::find_param(key), value, moved, e));
+  }
+  model::Computed m;
+  model::compute_values(s, m);
+  const double state = m.values[model::FigureId::KvRecurrentPerSession];
+  REQUIRE(state > 0);
+  const sim::FleetConfig c = config(s);
+  CHECK(c.state_bytes == Approx(state));
+  CHECK(c.ckpt_bytes == Approx(state));
+  CHECK(c.ckpt_tokens == m.values[model::FigureId::KvRecurrentCkptInterval]);
+  REQUIRE(c.ckpt_tokens < 2048 + 64);  // a turn's history spans an interval
+  const sim::FleetResult r = sim::run_fleet(c);
+  check_conservation(r);
+  // The same run with neither counted: HBM never fills, so the turns are the same and each reserved the state.
+  sim::FleetConfig bare = c;
+  bare.state_bytes = 0;
+  bare.ckpt_bytes = 0;
+  const sim::FleetResult r0 = sim::run_fleet(bare);
+  REQUIRE(r0.total.turns == r.total.turns);
+  REQUIRE(r.total.turns > 100);
+  CHECK(r.hbm.in - r0.hbm.in == Approx(static_cast<double>(r.total.turns) * state));
+  CHECK(r.dram.in > r0.dram.in);
 }
