@@ -12,6 +12,7 @@
 #include "charts/charts.h"
 #include "model/params.h"
 #include "serve/serve.h"
+#include "serve/trust.h"
 #include "sim/fleet_report.h"
 
 namespace tierscope::cli {
@@ -131,7 +132,7 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
 // The flags read_flag takes besides serve's settings (codec/serve_spec.h lists those), in the order a refusal
 // lists them; the fleet's own flags last.
 constexpr std::string_view kFlags[] = {"--preset", "--set",  "--scenario", "--config", "--quant-config", "--hash",  "--format", "--over",  "--figures",
-                                       "--path",   "--tier", "--object",   "--hours",  "--seed",  "--trace",  "--sweep"};
+                                       "--path",   "--tier", "--object",   "--trust-runs", "--hours",  "--seed",  "--trace",  "--sweep"};
 
 bool is_known_flag(std::string_view flag) {
   for (std::string_view f : kFlags)
@@ -225,6 +226,10 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
     o.tier = std::string(value);
   } else if (flag == "--object") {
     o.object = std::string(value);
+  } else if (flag == "--trust-runs") {
+    serve::TrustFigure f{};
+    if (!serve::trust_figure_from_key(value, f)) usage(r, ErrorCode::BadEnum, flag, value, serve::trust_figure_keys_text());
+    o.trust_runs = std::string(value);
   } else if (flag == "--figures") {
     std::size_t s = 0;
     while (s <= value.size()) {
@@ -257,6 +262,9 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   if (o.command != Command::Fleet && !fleet_chart && !fleet_flags.empty()) {
     usage(r, ErrorCode::BadSyntax, fleet_flags[0], "", "only with the fleet command or a fleet chart (chart fleet-occupancy, fleet-hits, fleet-sweep)"
           + std::string(fleet_flags[0] == "--seed" || fleet_flags[0] == "--trace" ? ", or serve" : ""));
+  }
+  if (!o.trust_runs.empty() && (o.command != Command::Serve || o.format != Format::Text)) {
+    usage(r, ErrorCode::BadSyntax, "--trust-runs", o.trust_runs, "only with the serve command's text (its JSON lists each band's run ids)");
   }
   if (o.hash_given && (!o.preset.empty() || !o.scenario_file.empty())) {
     usage(r, ErrorCode::Inconsistent, "--hash", o.hash, "either --hash or --preset/--scenario (the hash names its preset)");

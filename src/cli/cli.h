@@ -56,6 +56,7 @@ struct Options {
   serve::ServeSpec serve;                // serve (and chart frontier): the benchmark's flags
   std::vector<std::string> serve_flags;  // the serve flags given, to refuse them elsewhere
   std::vector<SetArg> serve_args;        // the same with their values, in order (applied over a link's serve=)
+  std::string trust_runs;                // --trust-runs (serve): the figure whose near measured runs to list
 };
 
 struct ParseResult {

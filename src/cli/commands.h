@@ -69,7 +69,8 @@ bool run_fleet_command(const Options& opt, const model::Scenario& s, ReadFile re
 void cmd_fleet(const Options& opt, const model::Scenario& s, ReadFile read_file, Output& o);
 bool serve_spec(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, serve::ServeSpec& spec, Output& o);
 // The serve command's replay, its refusals reported: false when it did not run.
-bool run_serve_command(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r);
+bool run_serve_command(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r,
+                       serve::ServeSpec* used = nullptr);
 void cmd_serve(const Options& opt, const model::Scenario& s, const FromLink& link, ReadFile read_file, Output& o);
 
 // `tierscope validate FILE` (run_validate.cpp), and `anchors` with a model of its own (--config, or --hash with

@@ -44,7 +44,7 @@ void anchor_text(const AnchorResult& r, const serve::ReplayedAnchor& p, std::str
   out += a.replay ? "    counts toward the aim: no (a serving benchmark: its replayed ratio counts toward the replayed aim)\n"
                   : r.ok ? (r.offline_requests > 0 ? "    counts toward the aim: yes (single step; its replay counts toward the replayed aim too)\n"
                                                    : "    counts toward the aim: yes (single step)\n")
-                         : "    counts toward the aim: no (a single step the model cannot run; counted apart in the summary)\n";
+                         : "    counts toward the aim: yes (a single step the model cannot run: a miss)\n";
   if (!r.ok) {
     appendf(out, "    not computed: %s\n\n", r.why.c_str());
     return;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "serve/trust.h"
 #include "sim/fleet_report.h"
 #include "sim/trace.h"
 
@@ -85,7 +86,8 @@ bool serve_spec(const Options& opt, const Scenario& s, const FromLink& link, Rea
 }
 
 // A serving benchmark replayed step by step: the summary the engines' tools print (docs/serve.md).
-bool run_serve_command(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r) {
+bool run_serve_command(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o, serve::ServeResult& r,
+                       serve::ServeSpec* used) {
   serve::ServeSpec spec;
   if (!serve_spec(opt, s, link, read_file, spec, o)) return false;
   Errors errors;
@@ -93,15 +95,22 @@ bool run_serve_command(const Options& opt, const Scenario& s, const FromLink& li
     report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
     return false;
   }
+  if (used) *used = spec;
   return true;
 }
 
+// The summary with the trust band of the nearest measured runs beside TTFT, TPOT and output tokens/s per GPU
+// (serve/trust.h); --trust-runs lists the runs behind one of them.
 void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, ReadFile read_file, Output& o) {
   serve::ServeResult r;
-  if (!run_serve_command(opt, s, link, read_file, o, r)) return;
-  if (opt.format == Format::Json) o.out = serve::serve_json(r);
+  serve::ServeSpec spec;
+  if (!run_serve_command(opt, s, link, read_file, o, r, &spec)) return;
+  const serve::Trust trust = serve::serve_trust(s, spec, r);
+  if (opt.format == Format::Json) o.out = serve::serve_json(r, &trust);
   else if (opt.format == Format::Csv) o.out = serve::serve_csv(r);
-  else o.out = serve::serve_text(r);
+  else o.out = serve::serve_text(r, &trust);
+  serve::TrustFigure f{};
+  if (opt.format == Format::Text && serve::trust_figure_from_key(opt.trust_runs, f)) o.out += "\n" + serve::trust_runs_text(trust, f);
 }
 
 }  // namespace tierscope::cli

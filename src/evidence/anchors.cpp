@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 
 #include "base/text.h"
@@ -162,7 +163,7 @@ std::vector<AnchorResult> evaluate_anchors() {
   return out;
 }
 
-bool counts_toward_aim(const AnchorResult& r) { return r.ok && r.anchor && !r.anchor->replay; }
+bool counts_toward_aim(const AnchorResult& r) { return r.anchor && !r.anchor->replay; }
 
 AnchorSummary summarize_anchors(const std::vector<AnchorResult>& results) {
   AnchorSummary out;
@@ -172,13 +173,15 @@ AnchorSummary summarize_anchors(const std::vector<AnchorResult>& results) {
       out.replay += 1;
       continue;
     }
+    // A point the model cannot compute is a miss: it counts, outside 2× and beyond every ratio in the median.
+    out.points += 1;
     if (!r.ok || r.ratio <= 0) {
       out.not_computed += 1;
+      logs.push_back(std::numeric_limits<double>::infinity());
       continue;
     }
     const double l = std::fabs(std::log2(r.ratio));
     logs.push_back(l);
-    out.points += 1;
     if (l <= 1.0) out.within_2x += 1;
   }
   if (!logs.empty()) {
@@ -190,12 +193,11 @@ AnchorSummary summarize_anchors(const std::vector<AnchorResult>& results) {
 }
 
 std::string anchor_summary_text(const AnchorSummary& s) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%d of %d single-step points within 2×, median |log₂(model ÷ measured)| %.2f; %d marked for the serving replay",
-                s.within_2x, s.points, s.median_abs_log2, s.replay);
-  std::string out = buf;
-  if (s.not_computed > 0) out += "; " + std::to_string(s.not_computed) + " single-step points not computed (each says why)";
-  return out;
+  const std::string missed = s.not_computed > 0 ? " (" + std::to_string(s.not_computed) + " not computed, each a miss that says why)" : "";
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%d of %d single-step points within 2×%s, median |log₂(model ÷ measured)| %.2f; %d marked for the serving replay",
+                s.within_2x, s.points, missed.c_str(), s.median_abs_log2, s.replay);
+  return buf;
 }
 
 }  // namespace tierscope::model

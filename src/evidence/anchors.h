@@ -82,12 +82,13 @@ struct AnchorResult {
 AnchorResult evaluate_anchor(const Anchor& a, const ModelArch* model = nullptr);
 std::vector<AnchorResult> evaluate_anchors();
 
-// Whether an evaluated anchor counts toward the aim: it ran and does not need the serving replay.
+// Whether an evaluated anchor counts toward the single-step aim: it does not need the serving replay. One that
+// counts and cannot be computed is a miss.
 bool counts_toward_aim(const AnchorResult& r);
 
-// The summary line's numbers: of the single-step points that evaluated (`points`), how many are within 2×
-// (`within_2x`) and the median |log₂(model ÷ measured)|; the points marked for the serving replay; the
-// single-step points that could not be evaluated.
+// The summary line's numbers: of the single-step points (`points`), how many are within 2× (`within_2x`) and
+// the median |log₂(model ÷ measured)|, a point that could not be computed counting as a miss (outside 2×,
+// beyond every ratio in the median; `not_computed` of them); the points marked for the serving replay.
 struct AnchorSummary {
   int points = 0, within_2x = 0, replay = 0, not_computed = 0;
   double median_abs_log2 = 0;

@@ -72,7 +72,7 @@ inline constexpr GpuInfo kGpus[] = {
      "NVLink-C2C (FACTS-parallel §2.2: https://app.daily.dev/posts/the-evolution-of-nvidia-blackwell-gpu-memory-architecture-zp2tjxtaw)"},
     {"mi300x", "MI300X", GpuGen::Cdna, 192, 5.3, 256, 30, 2.61, 0, 1.305, 448, 8, 8, 0.5, 20, 250, "pcie5", Provenance::ThirdParty,
      "FACTS §2.1: https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; FACTS-parallel §2.1: "
-     "https://www.wheelersnetwork.com/2024/01/ (7 Infinity Fabric links × 64 GB/s per direction); Infinity Cache, on-chip bandwidth, "
+     "https://www.wheelersnetwork.com/2024/01/ (7 Infinity Fabric links × 64 GB/s = 448 GB/s per direction); Infinity Cache, on-chip bandwidth, "
      "latencies and FLOPS: vendor datasheet values, assumed (not in the fact sheets)"},
     {"mi355x", "MI355X", GpuGen::Cdna, 288, 8.0, 256, 30, 5.0, 10.0, 2.5, 538, 8, 8, 0.5, 20, 250, "pcie5", Provenance::ThirdParty,
      "FACTS §2.1: https://aiwiki.ai/wiki/amd_instinct_mi355x ; FACTS-parallel §2.1: https://humeconsulting.co/amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale ; "

@@ -52,7 +52,7 @@ constexpr const char* kPrefillSource =
     "https://github.com/sgl-project/sglang/pull/12160) over the 1,678 kernels the model counts in that pass; TensorRT-LLM 35 µs, the PyTorch "
     "runtime's CPU dispatch interval per kernel (https://github.com/NVIDIA/TensorRT-LLM/pull/12653) with its prefill CUDA-graph backend disabled by "
     "default (https://github.com/NVIDIA/TensorRT-LLM/pull/18366); vLLM compiles the model and replays piecewise CUDA graphs for mixed and prompt "
-    "batches (https://docs.vllm.ai/en/latest/design/torch_compile.html), so a kernel there costs its eager launch (9 µs Hopper, 7 µs Blackwell); "
+    "batches (https://docs.vllm.ai/en/latest/design/torch_compile.html), so a kernel there costs its eager launch (9 µs Hopper, 7 µs Blackwell, 10 µs CDNA assumed); "
     "DeepSeek's own assumed alike";
 
 constexpr const char* kVllmBatch =

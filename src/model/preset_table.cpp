@@ -37,7 +37,8 @@ const InputSource kEngine[] = {
     {"kernel_us", P::Derived,
      "0: the engine profile's launch floor: 3 µs for a small decode kernel replayed from a CUDA graph, 2-4 µs measured for norm, RoPE, quantise and top-k kernels with their own work against 0.9-1.3 µs for a trivial one (https://github.com/pytorch/pytorch/issues/161104 ; "
      "https://github.com/ahrefs/ocannl/issues/488), eager 9 µs on Hopper (Llama 3.1 8B, 8.4 ms eager over ~360 kernels, FACTS-parallel §5.3, "
-     "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts); a prompt pass's kernel its host dispatch, SGLang 50 µs "
+     "https://cloudai.pt/tag/cuda-graphs/) and 7 µs on Blackwell (assumed: faster hosts); CDNA 3.5 µs from a graph and 10 µs eager, assumed from "
+     "HIP graph nodes at ~3.9 µs (https://github.com/ROCm/rocm-systems/issues/10834); a prompt pass's kernel its host dispatch, SGLang 50 µs "
      "(https://github.com/sgl-project/sglang/pull/12160), TensorRT-LLM 35 µs (https://github.com/NVIDIA/TensorRT-LLM/pull/12653), vLLM its eager launch"},
     {"kernel_ramp_us", P::Engine,
      "0: the engine profile's 2.3 µs per kernel on top of its roofline time, with dense GEMMs streaming 0.84 of HBM: a least-squares fit of "
@@ -49,12 +50,13 @@ const InputSource kEngine[] = {
      "TRT-LLM 128, https://nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/DecodeCudaGraphConfig.html ; DeepSeek 128, https://github.com/deepseek-ai/profile-data)"},
     {"host_per_seq_us,host_res_us", P::Engine,
      "0: the engine profile's h1 per running request (29 µs TensorRT-LLM, 45 ms at 1,536 requests, https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "
-     "15 µs SGLang assumed; 4 µs vLLM, from https://github.com/vllm-project/vllm/pull/46112, assumed ×3-4) and its always-exposed residual (0.45 ms "
+     "15 µs SGLang and DeepSeek assumed; 4 µs vLLM, from https://github.com/vllm-project/vllm/pull/46112, assumed ×3-4) and its always-exposed residual (0.45 ms "
      "TensorRT-LLM, https://github.com/NVIDIA/TensorRT-LLM/issues/13957 ; 0.2 ms SGLang, https://lmsys.org/blog/2024-12-04-sglang-v0-4/ ; 0.35 ms vLLM, "
      "https://github.com/vllm-project/vllm/pull/23569 ; 0.2 ms DeepSeek, assumed)"},
     {"topk_gkeys", P::Engine,
-     "0: a radix-select top-k over the candidates at ~15 G scores/s on Hopper and CDNA, ~25 G/s on Blackwell (assumed from one- and two-pass "
-     "radix select at HBM rates over FP32 scores, https://github.com/NVIDIA/cccl/pull/3702)"},
+     "0: a radix-select top-k over the candidates at 288 G scores/s on Blackwell (TensorRT-LLM's radix kernel: top-2,048 of 1,024 rows × ~131K FP32 "
+     "scores in 461-497 µs, https://github.com/NVIDIA/TensorRT-LLM/blob/main/docs/source/blogs/tech_blog/blog29_GVR_V2_Self_Sampling_Exact_TopK_for_Sparse_Attention.md) "
+     "and 150 G scores/s on Hopper and CDNA (assumed: about half the HBM bandwidth, no measurement found), plus ~13 µs a call"},
     {"host_us", P::Engine,
      "0: the engine profile's 0.5 ms per step plus 4-29 µs per running request, run one step ahead by the overlap scheduler (on by default in vLLM V1, "
      "SGLang and TRT-LLM) so only what outlasts the GPU step shows, plus a residual of 0.2-0.45 ms (https://github.com/NVIDIA/TensorRT-LLM/pull/10273 ; "
@@ -62,7 +64,8 @@ const InputSource kEngine[] = {
     {"gemm_bw_eff,gemm_flop_eff,gemm_m_half,expert_bw_eff,expert_flop_eff,expert_m_half", P::Engine,
      "0: the engine profile's GEMM curves: a flat HBM share, dense 0.84 with each kernel's 2.3 µs ramp on top (fitted to DeepGEMM FP8 at M = 64, "
      "1,688-2,668 GB/s of 3.35 TB/s as measured, https://github.com/deepseek-ai/DeepGEMM/blob/55ab91f/README.md ; a graphed BF16 batch-1 step 0.94, FACTS-parallel §5.3) and grouped experts 0.70 (masked grouped FP8 0.42-0.65, https://github.com/deepseek-ai/DeepGEMM/issues/114 ; "
-     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503 ; 0.70 fitted on the measured runs of data/silicon as a whole), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert)"},
+     "NVFP4 0.56-0.58, https://github.com/flashinfer-ai/flashinfer/pull/2503 ; 0.70 fitted on the measured runs of data/silicon as a whole), and a FLOP share eff × M / (M + 128): 0.75 on Hopper, 0.55 on Blackwell, fitted to the same tables (NVFP4 W4A4 grouped GEMMs on Blackwell: M + 250, 0.27 measured at 227 rows per expert); "
+     "CDNA assumed lower: dense 0.55, grouped experts 0.45, FLOP 0.45"},
     {"attn_bw_eff,attn_flop_eff,index_bw_eff,index_flop_eff", P::Engine,
      "0: the engine profile's kernel rates: FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA), "
      "0.60 / 0.45 on Blackwell (https://github.com/vllm-project/vllm/pull/41778); paged GQA decode 0.55 of HBM on Hopper (https://github.com/Dao-AILab/flash-attention/issues/1572), "
@@ -414,12 +417,16 @@ const InputSource kGptOssH200[] = {
     {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
     {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
 };
+// Qwen3 serves at most its 40,960 trained positions: the context where the shared workload's 128K would not fit.
+constexpr const char* kQwen3Ctx = "Qwen3's 40,960 trained positions (max_position_embeddings in its config.json): the longest context it serves";
 const InputSource kQwen235H200[] = {
     {"gpu", P::ThirdParty, "FACTS §2.1: https://aiwiki.ai/wiki/nvidia_h200 (141 GB, 4.8 TB/s)"},
     {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
+    {"ctx", P::Paper, kQwen3Ctx},
 };
 const InputSource kQwen30B200[] = {
     {"gpus,tp,dp,ep,engine", P::Engine, kTrtPerfTable},
+    {"ctx", P::Paper, kQwen3Ctx},
 };
 
 // ---------------------------------------------------------------------------------------------

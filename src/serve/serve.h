@@ -159,12 +159,15 @@ void latency_chart(const ServeResult& r, model::Chart& out);
 // clients: what the page's Serve panel and `tierscope serve` do when given no load.
 void default_load(ServeSpec& spec, const model::Scenario& s);
 
-// The summary as the engines' benchmark tools print it, and as JSON and CSV.
-std::string serve_text(const ServeResult& r);
+// The summary as the engines' benchmark tools print it, and as JSON and CSV. With `trust` (serve/trust.h), the
+// band of the nearest measured runs beside TTFT, TPOT and output tokens per second per GPU, and in the JSON.
+struct Trust;
+std::string serve_text(const ServeResult& r, const Trust* trust = nullptr);
 // Its parts, for a page that shows them as tables: the set-up line, the throughput rows (label, value as
 // printed), each latency metric's row in milliseconds, and a scheduled step in words.
 struct ReportRow {
   std::string label, value;
+  const char* key = "";  // the figure's name in serve --format json, where a trust band stands beside it
 };
 struct LatencyRow {
   std::string key, name, abbrev;  // "ttft", "Time to First Token", "TTFT"
@@ -176,7 +179,7 @@ std::vector<LatencyRow> serve_latency_rows(const ServeResult& r);
 std::string step_text(const StepRecord& st);
 // The heading over the trace's steps: the first steps, or the steps from the one the spec named.
 std::string steps_title(const ServeResult& r);
-std::string serve_json(const ServeResult& r);
+std::string serve_json(const ServeResult& r, const Trust* trust = nullptr);
 std::string serve_csv(const ServeResult& r);
 
 }  // namespace tierscope::serve

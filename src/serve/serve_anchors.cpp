@@ -3,6 +3,7 @@
 #include "serve/serve_anchors.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 
@@ -179,13 +180,15 @@ ReplaySummary summarize_replayed(const std::vector<ReplayedAnchor>& replayed, co
   std::vector<double> logs;
   for (std::size_t i = 0; i < replayed.size() && i < results.size(); ++i) {
     if (!is_replayed(results[i])) continue;
+    // A point whose replay cannot be computed is a miss: it counts, outside 2× and beyond every ratio in the median.
+    s.points += 1;
     if (!replayed[i].ok || replayed[i].ratio <= 0) {
       s.not_computed += 1;
+      logs.push_back(std::numeric_limits<double>::infinity());
       continue;
     }
     const double l = std::fabs(std::log2(replayed[i].ratio));
     logs.push_back(l);
-    s.points += 1;
     if (l <= 1.0) s.within_2x += 1;
   }
   if (!logs.empty()) {
@@ -197,11 +200,11 @@ ReplaySummary summarize_replayed(const std::vector<ReplayedAnchor>& replayed, co
 }
 
 std::string replay_summary_text(const ReplaySummary& s) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "%d of %d replayed points within 2×, median |log₂(replay ÷ measured)| %.2f", s.within_2x, s.points, s.median_abs_log2);
-  std::string out = buf;
-  if (s.not_computed > 0) out += "; " + std::to_string(s.not_computed) + " replayed points not computed (each says why)";
-  return out;
+  const std::string missed = s.not_computed > 0 ? " (" + std::to_string(s.not_computed) + " not computed, each a miss that says why)" : "";
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%d of %d replayed points within 2×%s, median |log₂(replay ÷ measured)| %.2f", s.within_2x, s.points, missed.c_str(),
+                s.median_abs_log2);
+  return buf;
 }
 
 }  // namespace tierscope::serve

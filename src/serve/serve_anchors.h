@@ -34,6 +34,8 @@ using FrontCache = std::map<std::string, std::vector<FrontPoint>>;
 ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts = nullptr);
 std::vector<ReplayedAnchor> replay_anchors(const std::vector<model::AnchorResult>& results);
 
+// Of the replayed points (`points`), those within 2× and the median |log₂(replay ÷ measured)|, a point whose
+// replay cannot be computed counting as a miss (`not_computed` of them).
 struct ReplaySummary {
   int points = 0, within_2x = 0, not_computed = 0;
   double median_abs_log2 = 0;

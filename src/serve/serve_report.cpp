@@ -7,15 +7,16 @@
 #include "base/json_writer.h"
 #include "base/text.h"
 #include "serve/serve.h"
+#include "serve/trust.h"
 
 namespace tierscope::serve {
 
 namespace {
 
 std::string line(const char* label, const std::string& value) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%-44s %s\n", label, value.c_str());
-  return buf;
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%-44s ", label);
+  return buf + value + "\n";
 }
 std::string fixed(double v, int decimals) {
   char buf[64];
@@ -72,7 +73,7 @@ std::vector<ReportRow> serve_rows(const ServeResult& r) {
           {"Total generated tokens:", fixed(r.output_tokens, 0)},
           {"Request throughput (req/s):", fixed(r.request_rate, 2)},
           {"Output token throughput (tok/s):", fixed(r.output_tps, 2)},
-          {"Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2)},
+          {"Output token throughput per GPU (tok/s):", fixed(r.output_tps_gpu, 2), "output_tokens_per_s_gpu"},
           {"Total token throughput (tok/s):", fixed(r.total_tps, 2)},
           {"Tokens per second per user (1 / mean TPOT):", fixed(r.tps_user, 2)},
           {"Mean requests in flight:", fixed(r.mean_in_flight, 2)},
@@ -133,15 +134,24 @@ std::string steps_title(const ServeResult& r) {
   return r.steps_from > 0 ? "Scheduled steps from step " + model::num(static_cast<double>(r.steps_from)) : std::string("The first scheduled steps");
 }
 
-std::string serve_text(const ServeResult& r) {
+namespace {
+// A figure's value with the trust band beside it, where there is one.
+std::string beside(const std::string& value, const Trust* trust, TrustFigure f) { return trust ? value + "   " + trust_text(*trust, f) : value; }
+}  // namespace
+
+std::string serve_text(const ServeResult& r, const Trust* trust) {
   std::string o = "============ Serving Benchmark Result ============\n";
   o += setup_text(r) + "\n";
-  for (const ReportRow& row : serve_rows(r)) o += line(row.label.c_str(), row.value);
+  for (const ReportRow& row : serve_rows(r)) {
+    const bool per_gpu = row.key == std::string_view(trust_figure_key(TrustFigure::Throughput));
+    o += line(row.label.c_str(), per_gpu ? beside(row.value, trust, TrustFigure::Throughput) : row.value);
+  }
   for (const LatencyRow& m : serve_latency_rows(r)) {
     const std::string head = m.name;
     const std::size_t pad = head.size() + 2 < 50 ? (50 - head.size() - 2) / 2 : 0;
     o += std::string(pad, '-') + head + std::string(50 - pad - head.size() > 50 ? 0 : 50 - pad - head.size(), '-') + "\n";
-    o += line(("Mean " + m.abbrev + " (ms):").c_str(), m.mean_ms);
+    const std::string mean = m.key == "ttft" ? beside(m.mean_ms, trust, TrustFigure::Ttft) : m.key == "tpot" ? beside(m.mean_ms, trust, TrustFigure::Tpot) : m.mean_ms;
+    o += line(("Mean " + m.abbrev + " (ms):").c_str(), mean);
     o += line(("Median " + m.abbrev + " (ms):").c_str(), m.median_ms);
     o += line(("P90 " + m.abbrev + " (ms):").c_str(), m.p90_ms);
     o += line(("P99 " + m.abbrev + " (ms):").c_str(), m.p99_ms);
@@ -152,7 +162,7 @@ std::string serve_text(const ServeResult& r) {
   for (const StepRecord& st : r.trace) o += step_text(st) + "\n";
   return o;
 }
-std::string serve_json(const ServeResult& r) {
+std::string serve_json(const ServeResult& r, const Trust* trust) {
   model::JsonWriter w;
   w.object(model::json_lines(2));
   w.str("engine", r.engine).str("mode", r.mode).str("prefill", r.prefill).str("lengths", r.lengths).str("admission", r.admission);
@@ -197,7 +207,9 @@ std::string serve_json(const ServeResult& r) {
     }
     w.end().end();
   }
-  w.end().end().newline();
+  w.end();
+  if (trust) trust_json(w, *trust);
+  w.end().newline();
   return w.take();
 }
 

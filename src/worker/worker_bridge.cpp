@@ -15,6 +15,7 @@
 #include "hf/hf_config.h"
 #include "serve/frontier.h"
 #include "serve/serve.h"
+#include "serve/trust.h"
 #include "sim/fleet_run.h"
 #include "sim/fleet_view.h"
 
@@ -35,6 +36,8 @@ using app::bridge_kit::too_long;
 namespace {
 std::vector<double> g_numbers;   // the last chart's per-point numbers (see ts_worker_chart)
 serve::ServeRun g_serve;         // the Serve panel's replay, run a slice per call (ts_worker_serve_*)
+model::Scenario g_serve_scenario;  // its scenario and spec, for the trust band once it is done
+serve::ServeSpec g_serve_spec;
 sim::FleetRun g_fleet;           // the fleet view's run, run a slice per call (ts_worker_fleet_*)
 std::uint64_t g_fleet_shown = 0; // the run's snapshot version last handed to the page
 bool g_fleet_sweep_shown = false;
@@ -153,6 +156,8 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
     spec.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));  // as `tierscope serve` takes it
     serve::default_load(spec, s);
     if (g_serve.start(s, spec, errors)) {
+      g_serve_scenario = s;
+      g_serve_spec = spec;
       model::JsonWriter out;
       out.object();
       app::errors_members(out, errors);
@@ -164,8 +169,11 @@ TS_EXPORT const char* ts_worker_serve_start(const char* scenario, const char* se
 }
 
 // Runs up to `events` more events of the replay (1 to 10^7; a step's end or an arrival each): {ok, errors,
-// done, progress}; once done also `summary`, what `tierscope serve --format json` prints for the same link,
-// and `chart`, what `tierscope chart serve-latency --format json` prints. With no run started: an error.
+// done, progress}; once done also `summary`, what `tierscope serve --format json` prints for the same link
+// (the trust band of the nearest measured runs among it, read from the validated runs compiled in), `chart`,
+// what `tierscope chart serve-latency --format json` prints, `trustRows` (each banded figure's label, value
+// and band as `serve` prints them) and `trustRuns`, the runs behind the band.
+// With no run started: an error.
 TS_EXPORT const char* ts_worker_serve_advance(double events) {
   model::Errors errors;
   if (!events_arg(events, 1e7, errors)) return answer_errors(errors);
@@ -182,7 +190,16 @@ TS_EXPORT const char* ts_worker_serve_advance(double events) {
     const serve::ServeResult& r = g_serve.result();
     model::Chart c;
     serve::latency_chart(r, c);
-    out.key("summary").raw(serve::serve_json(r)).key("chart").raw(model::chart_to_json(c));
+    const serve::Trust trust = serve::serve_trust(g_serve_scenario, g_serve_spec, r);
+    out.key("summary").raw(serve::serve_json(r, &trust)).key("chart").raw(model::chart_to_json(c));
+    out.key("trustRuns");
+    serve::trust_runs_json(out, trust);
+    out.array("trustRows");
+    for (const serve::TrustRow& row : serve::trust_rows(r, trust)) {
+      out.object().str("key", serve::trust_figure_key(row.figure)).str("label", row.label).str("value", row.value).str("text", row.text);
+      out.boolean("near", trust.near).end();
+    }
+    out.end();
     // The summary's words and numbers as `tierscope serve` prints them, for the page's tables.
     out.str("setup", serve::serve_setup_text(r)).str("stepsTitle", serve::steps_title(r)).str("admission", r.admission).str("refusedWhy", r.refused > 0 ? r.refused_why : std::string());
     out.array("rows");

@@ -4,13 +4,11 @@
 // time a sweep's redraw takes is a benchmark (bench/chart-sweep-bench.mjs), not a test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
+import { CLI, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const env = useBrowser();
 
 // Every text of the chart's SVG with its box as drawn, and the pairs that overlap.

@@ -2,13 +2,11 @@
 // the one `tierscope ledger --format json` prints, and so do the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
-import { PATH_KEYS } from './lib/catalog.mjs';
+import { openApp, useBrowser } from './lib/browser.mjs';
+import { CLI, PATH_KEYS, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
+const noCli = skipWithoutCli();
 // Every path of the app, in its order (catalog().paths).
 const PATHS = PATH_KEYS;
 const env = useBrowser();
@@ -18,7 +16,7 @@ function cli(args) {
   try { return execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }); } catch (e) { if (e.status === 3) return e.stdout; throw e; }
 }
 
-test('every path: the page\'s ledger equals the CLI\'s, for the default and a changed scenario', { skip: !fs.existsSync(CLI) && 'the native CLI is not built' }, async () => {
+test('every path: the page\'s ledger equals the CLI\'s, for the default and a changed scenario', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
   for (const sets of [[], ['ctx=1048576', 'batch=8', 'gpus=8', 'gpu=h200']]) {
     for (const [k, v] of sets.map((s) => s.split('='))) assert.equal((await page.evaluate(([a, b]) => window.tierscope.setParam(a, b), [k, v])).ok, true);
@@ -34,7 +32,7 @@ test('every path: the page\'s ledger equals the CLI\'s, for the default and a ch
   await page.close();
 });
 
-test('the page\'s figures equal the CLI\'s, each with what it counts', { skip: !fs.existsSync(CLI) && 'the native CLI is not built' }, async () => {
+test('the page\'s figures equal the CLI\'s, each with what it counts', { skip: noCli }, async () => {
   const { page, errors } = await openApp(env.browser.context, env.site.url);
   const inPage = await page.evaluate(() => window.tierscope.figures());
   const fromCli = JSON.parse(cli(['figures', '--format', 'json'])).figures;

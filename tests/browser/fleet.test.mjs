@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
+import { CLI, skipWithoutCli } from './lib/catalog.mjs';
 import { sameChart } from './lib/same-chart.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const FIXTURES = path.join(ROOT, 'tests/fixtures/fleet');
 const env = useBrowser();
 

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { CLI, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');
 const env = useBrowser();
 

@@ -9,10 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
 import { sameChart } from './lib/same-chart.mjs';
 import { STEPS } from '../../web/lib/tour.mjs';
-import { PATH_KEYS } from './lib/catalog.mjs';
+import { PATH_KEYS, CLI, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 // Every path of the app, in its order (catalog().paths).
 const PATHS = PATH_KEYS;
 const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');

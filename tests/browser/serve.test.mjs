@@ -4,15 +4,12 @@
 // concurrency as the scenario, and the link then names them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, useBrowser, settled, ROOT } from './lib/browser.mjs';
+import { openApp, useBrowser, settled } from './lib/browser.mjs';
 import { sameChart } from './lib/same-chart.mjs';
-import { CATALOG } from './lib/catalog.mjs';
+import { CATALOG, CLI, skipWithoutCli } from './lib/catalog.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const env = useBrowser();
 
 // A small scenario (short requests), so each replay is quick.
@@ -112,7 +109,8 @@ test('a view=serve link replays its settings in the worker: the command line\'s 
   const text = cli(['serve', '--hash', hash]);
   const rows = await page.$$eval('#serve-rows tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent]));
   assert.ok(rows.length >= 10);
-  for (const [label, value] of rows) assert.match(text, new RegExp(`${label.replace(/[()/]/g, '\\$&')}:\\s+${value.replace('.', '\\.')}\\n`), label);
+  // (the per-GPU throughput with its trust band after it)
+  for (const [label, value] of rows) assert.match(text, new RegExp(`${label.replace(/[()/]/g, '\\$&')}:\\s+${value.replace('.', '\\.')}(\\n|   )`), label);
   const tpot = await page.$eval('#serve-latency-rows tr:nth-child(2)', (tr) => [...tr.children].map((c) => c.textContent));
   assert.equal(tpot[0], 'TPOT');
   assert.match(text, new RegExp(`Median TPOT \\(ms\\):\\s+${tpot[2].replace('.', '\\.')}\\n`));
@@ -174,6 +172,43 @@ test('a disaggregated replay (prefill:pd) in the page is the command line\'s, it
   assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary, summary);
   const rows = await page.$$eval('#serve-rows tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
   assert.ok(rows.includes('Prefill pool GPUs (keeping up)'), rows.join(' | '));
+  assert.deepEqual(errors, []);
+});
+
+// Llama 3.1 70B FP8 on 4 H100 under vLLM at 64 clients, 8K in and 1K out: a setup the shipped file measured.
+const NEAR = 'preset=llama31-70b-8xh100&gpus=4&tp=4&dense_fmt=fp8&act_fmt=fp8';
+
+test('beside mean TTFT, mean TPOT and output tokens/s per GPU, the command line\'s band of the nearest measured runs; a click lists them', { skip: noCli }, async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${NEAR}&view=serve&serve=concurrency:64,requests:64,input:8192,output:1024`);
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return s.summary && !s.running; }, null, { timeout: 60000 });
+  const hash = await page.evaluate(() => location.hash);
+  const summary = JSON.parse(execFileSync(CLI, ['serve', '--hash', hash, '--format', 'json'], { encoding: 'utf8' }));
+  assert.deepEqual((await page.evaluate(() => window.tierscope.serve())).summary.trust, summary.trust);
+  // The table: each figure's label and value as the command line prints them, and its band's words.
+  const text = execFileSync(CLI, ['serve', '--hash', hash], { encoding: 'utf8' });
+  const rows = await page.$$eval('#serve-trust-rows tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent, tr.querySelector('.serve-trust-band').textContent]));
+  assert.equal(rows.length, 3);
+  for (const [label, value, band] of rows) {
+    assert.ok(text.includes(`${label}:`), label);
+    assert.ok(text.includes(`${value}   ${band}\n`), `${label}: ${value}   ${band}`);
+    assert.match(band, /^measured runs like this: model ÷ measured \d+\.\d\d–\d+\.\d\d \(\d+ runs of vllm on h100/);
+  }
+  assert.deepEqual(rows.map((r) => r[2]).sort(), Object.values(summary.trust).map((b) => b.text).sort());
+  // A click lists the runs behind TPOT's band as a table: the command line's run ids, nearest first.
+  await page.click('#serve-trust-rows tr:nth-child(2) button');
+  assert.equal(await page.$eval('#serve-trust-rows tr:nth-child(2) button', (b) => b.getAttribute('aria-expanded')), 'true');
+  const ids = await page.$$eval('#serve-trust-runs-rows tr', (trs) => trs.map((tr) => tr.cells[tr.cells.length - 1].textContent));
+  assert.deepEqual(ids, summary.trust.tpot.ids);
+  const listed = execFileSync(CLI, ['serve', '--hash', hash, '--trust-runs', 'tpot'], { encoding: 'utf8' });
+  for (const id of ids) assert.ok(listed.includes(`${id}\n`), id);
+  // Run again: until its result the bands say they are computing.
+  const during = await page.evaluate(() => {
+    document.getElementById('serve-run').click();
+    return [...document.querySelectorAll('#serve-trust-rows .serve-trust-band')].map((c) => c.textContent);
+  });
+  assert.deepEqual(during, ['computing…', 'computing…', 'computing…']);
+  await page.waitForFunction(() => !window.tierscope.serve().running, null, { timeout: 60000 });
+  assert.deepEqual(await page.$$eval('#serve-trust-rows .serve-trust-band', (c) => c.map((x) => x.textContent)), rows.map((r) => r[2]));
   assert.deepEqual(errors, []);
 });
 

@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openApp, useBrowser, ROOT } from './lib/browser.mjs';
+import { CLI, skipWithoutCli } from './lib/catalog.mjs';
 import { sameChart } from './lib/same-chart.mjs';
 
-const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
-const noCli = !fs.existsSync(CLI) && 'the native CLI is not built';
+const noCli = skipWithoutCli();
 const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');
 const env = useBrowser();
 

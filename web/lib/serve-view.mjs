@@ -8,6 +8,7 @@ import { refusalNotice } from './notices.mjs';
 import { kitMissing, withChartKit } from './chart-kit-loader.mjs';
 import { fillSelect, setText } from './dom.mjs';
 import { serveRecord, serveStatus } from './panel-status.mjs';
+import { createServeTrust } from './serve-trust.mjs';
 
 // The form's fields and the settings they write ("concurrency:64,…"); settings the form has no field for
 // (budget, rate, …) stay as the link gave them.
@@ -47,6 +48,7 @@ export function mergeSettings(current, form) {
 
 export function createServeView({ S, $, el, doc, win, notices, refresh, writeHash, announce }) {
   const V = serveRecord();
+  const trust = createServeTrust({ $, el });  // the band of the nearest measured runs beside the figures
   // How long each step stays on the canvas while the steps play.
   const STEP_MS = 900;
   let text = null;  // the text measure, made with the chart kit on the first draw
@@ -129,6 +131,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     $('serve-cancel').disabled = false;
     $('serve-figure').setAttribute('aria-busy', 'true');
     setText($('serve-status'), 'Replaying…');
+    trust.computing();
     const { id, done } = S.work.serve(S.state.scenarioHash, S.state.serve, (share) => progress(share));
     V.job = { id, key };
     done.then((r) => finished(id, key, r));
@@ -149,6 +152,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     $('serve-cancel').disabled = true;
     $('serve-progress').hidden = true;
     $('serve-figure').setAttribute('aria-busy', 'false');
+    trust.show(r.ok && !r.cancelled ? r : null);
     if (r.cancelled) {
       V.heldFor = key;
       setText($('serve-status'), 'Cancelled; the result shown is the last one finished.');
@@ -287,7 +291,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     if (!on) {
       stopSteps();
       V.step = -1;
-      if (V.job) { S.work.cancel(V.job.id); V.job = null; $('serve-cancel').disabled = true; $('serve-progress').hidden = true; }
+      if (V.job) { S.work.cancel(V.job.id); V.job = null; $('serve-cancel').disabled = true; $('serve-progress').hidden = true; trust.show(null); }
       return;
     }
     if (V.starting) return;
@@ -315,6 +319,7 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     $('open-serve').addEventListener('click', () => toggle());
     $('serve-form').addEventListener('submit', (e) => { e.preventDefault(); V.heldFor = ''; start(); });
     $('serve-cancel').addEventListener('click', () => cancel());
+    trust.wire();
     $('serve-play').addEventListener('click', () => playSteps());
     $('serve-steps').addEventListener('click', (e) => {
       const b = e.target && e.target.closest ? e.target.closest('button.serve-step') : null;

@@ -16,6 +16,16 @@ export const PATH_KEYS = Object.freeze(CATALOG.paths.map((p) => p.key));
 // The native command line, and its stdout (also when it exits 3 for a setup that cannot run: it still prints).
 export const CLI = process.env.TIERSCOPE_CLI || path.join(ROOT, 'build/native/src/cli/tierscope');
 export const haveCli = () => fs.existsSync(CLI);
+// Whether this run is CI's: the CI variable CI services set (GitHub Actions: CI=true).
+export const underCi = (env = process.env) => Boolean(env.CI) && !['false', '0'].includes(String(env.CI).toLowerCase());
+// What a test that holds the page to the native command line passes as its `skip`: false when the CLI is
+// built; outside CI, why it skips; under CI it throws, failing the test file and naming the binary it looked
+// for, so a CLI that did not build can never pass as skipped tests.
+export function skipWithoutCli({ built = haveCli(), env = process.env, cli = CLI } = {}) {
+  if (built) return false;
+  if (underCi(env)) throw new Error(`the native CLI is not built (${cli}): under CI the tests that compare the page with it must run, so it must be built first`);
+  return 'the native CLI is not built';
+}
 export function cli(args) {
   try {
     return execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { STEPS, INTRO, parseTemplate, slotIds, stepText, variantFor, allVariants, stepIndexOfPath,
   templatesOf, largestDecodeTerm } from '../../../web/lib/tour.mjs';
-import { CATALOG, PATH_KEYS, cli, haveCli } from '../lib/catalog.mjs';
+import { CATALOG, PATH_KEYS, cli, skipWithoutCli } from '../lib/catalog.mjs';
 
 const figures = JSON.parse(fs.readFileSync(new URL('../../golden/figures.json', import.meta.url), 'utf8')).figures;
 const ids = new Set(figures.map((f) => f.id));
@@ -149,7 +149,7 @@ test('the decode title names the step\'s largest term, from the figures, not fix
 // The walkthrough's claim "mostly X" is the breakdown chart's tallest term, which `tierscope chart breakdown`
 // prints: for every preset, at batch 1 and at the batch its HBM holds, the same term (or none in either).
 test('the walkthrough names the term the breakdown chart and the CLI show as largest, for every preset at batch 1 and at capacity',
-  { skip: !haveCli() && 'the native CLI is not built' }, () => {
+  { skip: skipWithoutCli() }, () => {
     const labelOf = new Map(TERMS.map((t) => [t.key, t.label]));
     const termIds = TERMS.flatMap((t) => t.figures);
     const presets = JSON.parse(cli(['presets', '--format', 'json'])).map((p) => p.name);

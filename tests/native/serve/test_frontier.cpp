@@ -259,3 +259,26 @@ TEST_CASE("frontier: a source's disaggregated recipe runs its workers and concur
   CHECK(c.concurrency == 16);
   CHECK(c.tps_user == Approx(a.tps_user).epsilon(0.05));
 }
+
+TEST_CASE("frontier: a replayed point that cannot be computed counts in the replayed aim as a miss, never dropped from it") {
+  std::vector<model::AnchorResult> results;
+  for (const model::Anchor& a : model::anchors()) {
+    if (!a.replay || results.size() == 3) continue;
+    model::AnchorResult r;
+    r.anchor = &a;
+    r.ok = true;
+    results.push_back(r);
+  }
+  REQUIRE(results.size() == 3);
+  std::vector<serve::ReplayedAnchor> replayed(3);
+  replayed[0].ok = replayed[1].ok = true;
+  replayed[0].ratio = 1.1;
+  replayed[1].ratio = 0.8;
+  replayed[2].why = "stopped";
+  const serve::ReplaySummary s = serve::summarize_replayed(replayed, results);
+  CHECK(s.points == 3);
+  CHECK(s.within_2x == 2);
+  CHECK(s.not_computed == 1);
+  CHECK(s.median_abs_log2 == Approx(std::fabs(std::log2(0.8))));  // the middle of 0.14, 0.32 and the miss, beyond every ratio
+  CHECK(serve::replay_summary_text(s).find("2 of 3 replayed points within 2× (1 not computed, each a miss that says why), median") != std::string::npos);
+}

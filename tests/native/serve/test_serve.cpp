@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/presets.h"
+#include "quoted_numbers.h"
 #include "roofline/figures.h"
 #include "roofline/step_mix.h"
 #include "serve/serve.h"
@@ -355,6 +356,16 @@ TEST_CASE("serve: TTFT's parts add up to TTFT — a burst waits in the front end
   const serve::StepRecord::FirstToken& f = r.trace.front().first_tokens.front();
   CHECK(f.overhead + f.wait + f.queue + f.prefill == Approx(f.ttft).epsilon(1e-12));
   CHECK(serve::step_text(r.trace.front()).find("first token of #" + std::to_string(f.id) + ": TTFT") != std::string::npos);
+}
+
+TEST_CASE("serve: each engine's scheduler sources quote the budget and the front end's costs in force") {
+  for (int e = 0; e < static_cast<int>(model::EngineKind::Count); ++e) {
+    const serve::SchedulerDefaults& d = serve::scheduler_defaults(static_cast<model::EngineKind>(e));
+    INFO(d.source << " | " << d.request_source);
+    CHECK(tierscope::testing::quotes_value(d.source, d.budget));
+    CHECK(tierscope::testing::contains(tierscope::testing::quoted_with(d.request_source, "ms per request"), d.request_s * 1e3, 1e-9));
+    CHECK(tierscope::testing::contains(tierscope::testing::quoted_with(d.request_source, "µs per prompt token"), d.request_token_s * 1e6, 1e-9));
+  }
 }
 
 TEST_CASE("serve: a step that mixes prompt chunks into decodes runs outside CUDA graphs, so it lasts at least its kernels' dispatch") {

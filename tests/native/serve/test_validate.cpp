@@ -39,6 +39,9 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+// test_trust.cpp: the shipped validated runs held to these results (or, writing, rewritten from them).
+void hold_validated_runs(const std::vector<serve::RunResult>& results, const serve::MeasuredFile& file, const std::string& root, bool write);
+
 TEST_CASE("validate: a file without a needed column is refused whole, naming the column — an empty one too") {
   serve::MeasuredFile f;
   model::Errors errors;
@@ -267,6 +270,8 @@ TEST_CASE("validate: the shipped measured runs keep every engine × GPU's record
   const std::vector<serve::Partition> parts = serve::summarize(results, serve::PartitionBy::EngineGpu);
   const auto pct = [](int k, int n) { return n > 0 ? 100.0 * k / n : 0.0; };
   const std::string gate = root + "/tests/data/validate-gate.csv";
+  const char* writing = std::getenv("TIERSCOPE_WRITE_VALIDATE_GATE");
+  hold_validated_runs(results, file, root, writing && std::string(writing) == "1");
   if (const char* w = std::getenv("TIERSCOPE_WRITE_VALIDATE_GATE"); w && std::string(w) == "1") {
     std::FILE* f = std::fopen(gate.c_str(), "wb");
     REQUIRE(f);

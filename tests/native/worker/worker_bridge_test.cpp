@@ -235,6 +235,8 @@ TEST_CASE("a serving replay run in the worker's slices is the command line's ser
   CHECK(last["summary"] == json::parse(cli_out({"serve", "--hash", hash, "--format", "json"})));
   CHECK(last["chart"] == json::parse(cli_out({"chart", "serve-latency", "--hash", hash, "--format", "json"})));
   CHECK(last["summary"]["steps_trace"].size() == 4);
+  CHECK(last["summary"]["trust"]["tpot"]["near"] == false);  // no measured run is like V4.1 Flash on B200: it says so
+  CHECK(last["trustRuns"] == json::array());
   // Settled: more slices change nothing.
   CHECK(json::parse(ts_worker_serve_advance(7))["done"] == true);
   // No load in the settings: the scenario's batch, as the command line does.
@@ -314,4 +316,37 @@ TEST_CASE("the worker refuses a bad fleet run by field, and never advances a run
   CHECK(codes(json::parse(ts_worker_fleet_advance(std::nan("")))) == std::vector<std::string>{"events:out-of-range"});
   ts_worker_fleet_stop();
   CHECK(codes(json::parse(ts_worker_fleet_advance(100))) == std::vector<std::string>{"fleet:bad-syntax"});
+}
+
+TEST_CASE("a serving replay in the worker carries the trust band the command line prints, and the runs behind it for the page's tables") {
+  // Llama 3.1 70B FP8 on 4 H100 under vLLM at 64 clients, 8K in and 1K out: runs the shipped file measured.
+  const std::string scenario = "preset=llama31-70b-8xh100&gpus=4&tp=4&dense_fmt=fp8&act_fmt=fp8", settings = "concurrency:64,requests:64,input:8192,output:1024";
+  REQUIRE(json::parse(ts_worker_serve_start(scenario.c_str(), settings.c_str()))["ok"] == true);
+  json last = json::object();
+  for (int i = 0; i < 1000 && last.value("done", false) != true; ++i) last = json::parse(ts_worker_serve_advance(1e5));
+  REQUIRE(last["done"] == true);
+  ts_worker_serve_stop();
+  const json cli = json::parse(cli_out({"serve", "--hash", "#" + scenario + "&view=serve&serve=" + settings, "--format", "json"}));
+  CHECK(last["summary"]["trust"] == cli["trust"]);
+  // Each banded figure as the command line prints it, with its band's words.
+  const std::string text = cli_out({"serve", "--hash", "#" + scenario + "&view=serve&serve=" + settings});
+  REQUIRE(last["trustRows"].size() == 3);
+  for (const json& row : last["trustRows"]) {
+    INFO(row.dump());
+    CHECK(row["text"] == cli["trust"][row["key"].get<std::string>()]["text"]);
+    CHECK(text.find(row["label"].get<std::string>() + ":") != std::string::npos);
+    CHECK(text.find(row["value"].get<std::string>() + "   " + row["text"].get<std::string>()) != std::string::npos);
+  }
+  const json& runs = last["trustRuns"];
+  const json& ids = cli["trust"]["ttft"]["ids"];
+  REQUIRE(runs.size() == ids.size());
+  REQUIRE(!runs.empty());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    INFO(i);
+    CHECK(runs[i]["id"] == ids[i]);
+    for (const char* key : {"ttft", "tpot", "output_tokens_per_s_gpu"}) {
+      const json& f = runs[i]["figures"][key];
+      CHECK(std::stod(f["model"].get<std::string>()) / std::stod(f["measured"].get<std::string>()) == Approx(std::stod(f["ratio"].get<std::string>())).epsilon(0.02));
+    }
+  }
 }
