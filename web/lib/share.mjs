@@ -107,8 +107,10 @@ export function createShare({ S, $, el, win, doc, notices, refresh, walkthrough 
     const hash = currentHash().split('&').filter((p) => p && !p.startsWith('panels=')).concat('panels=').join('&');
     frame.setAttribute('src', linkFor(hash, { embed: true }));
     frame.setAttribute('title', `tierscope: ${S.state ? S.state.pathLabel || S.state.path : 'memory tiers'}`);
-    for (const [k, v] of [['style', EMBED_STYLE], ['loading', 'lazy'], ['allow', 'clipboard-write']]) frame.setAttribute(k, v);
-    return frame.outerHTML;
+    for (const [k, v] of [['loading', 'lazy'], ['allow', 'clipboard-write']]) frame.setAttribute(k, v);
+    // The style goes into the text only: a style attribute set on an element, even one never attached, is an
+    // inline style a strict Content-Security-Policy refuses (style-src-attr). EMBED_STYLE holds no quote or &.
+    return frame.outerHTML.replace('></iframe>', ` style="${EMBED_STYLE}"></iframe>`);
   }
 
   // An in-page link (the skip link, "#tour") moves the focus to its target without touching the address:
