@@ -30,7 +30,21 @@ async function settled(page) {
 }
 async function downloaded(page, selector) {
   await settled(page);
-  const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  // A download that never comes says what the click met: the button's state and box, the element at its
+  // centre, the notices above the canvas and the app's path.
+  let d;
+  try {
+    [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  } catch (e) {
+    const seen = await page.evaluate((sel) => {
+      const b = document.querySelector(sel);
+      const r = b.getBoundingClientRect();
+      const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return { disabled: b.disabled, box: [r.x, r.y, r.width, r.height], at: at ? at.outerHTML.slice(0, 200) : null,
+        notices: document.getElementById('notices').innerText.slice(0, 400), scrollY: window.scrollY, path: window.tierscope.state().path };
+    }, selector);
+    throw new Error(`no download from ${selector}: ${JSON.stringify(seen)} (${e.message.split('\n')[0]})`);
+  }
   return fs.readFileSync(await d.path(), 'utf8');
 }
 
