@@ -6,9 +6,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-// Files that keep their names: the entry page and the service worker (their URLs are the site's address and
+// Files that keep their names: the entry page, the figures page and the service worker (their URLs are the site's address and
 // the worker's identity), the examples and licences people link to, and anything already hashed.
-const KEEP = new Set(['index.html', 'sw.js']);
+const KEEP = new Set(['index.html', 'figures.html', 'sw.js']);
 const KEEP_UNDER = ['examples/', 'fonts/'];
 // Files whose text may name other files (and so get their references rewritten).
 const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg']);

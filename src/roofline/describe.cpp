@@ -6,6 +6,9 @@
 // writing them all costs ten times the values.
 #include <array>
 #include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "model/params.h"
 #include "model/presets.h"
@@ -169,35 +172,56 @@ Expr Say::classes_expr(const Pass& p) const {
 namespace {
 
 using Topic = void (*)(topics::Say&);
+struct TopicRow {
+  const char* name;  // as figure_topics.inc names it
+  Topic write;
+};
 // The topics in the order their formulas were always written (where two write one figure, the first keeps it).
-constexpr Topic kTopics[] = {
-    topics::describe_params,          topics::describe_kv,           topics::describe_placement,
-    topics::describe_decode_experts,  topics::describe_decode_bytes, topics::describe_decode_terms,
-    topics::describe_engram,          topics::describe_decode_rates, topics::describe_serving,
-    topics::describe_sparse_reads,    topics::describe_swa,          topics::describe_replay,
-    topics::describe_prefill,         topics::describe_prefix,       topics::describe_ssd,
-    topics::describe_turn_cost,       topics::describe_hardware,      topics::describe_offload,
-    topics::describe_handoff,
+constexpr TopicRow kTopics[] = {
+    {"params", topics::describe_params},
+    {"kv", topics::describe_kv},
+    {"placement", topics::describe_placement},
+    {"decode_experts", topics::describe_decode_experts},
+    {"decode_bytes", topics::describe_decode_bytes},
+    {"decode_terms", topics::describe_decode_terms},
+    {"engram", topics::describe_engram},
+    {"decode_rates", topics::describe_decode_rates},
+    {"serving", topics::describe_serving},
+    {"sparse_reads", topics::describe_sparse_reads},
+    {"swa", topics::describe_swa},
+    {"replay", topics::describe_replay},
+    {"prefill", topics::describe_prefill},
+    {"prefix", topics::describe_prefix},
+    {"ssd", topics::describe_ssd},
+    {"turn_cost", topics::describe_turn_cost},
+    {"hardware", topics::describe_hardware},
+    {"offload", topics::describe_offload},
+    {"handoff", topics::describe_handoff},
 };
 constexpr int kTopicCount = static_cast<int>(sizeof(kTopics) / sizeof(kTopics[0]));
 
-// The topic that writes each figure (-1: none), found once by writing every topic for the default scenario.
-// A setup where that topic leaves the figure unwritten still reads the right text: FormulaBook::text then
-// writes the other topics in order.
+// Which topic writes each figure first, as tools/regen-figure-topics recorded it over every preset. Reading
+// one formula then writes one topic, not all of them (the page's first frame reads a few). A figure the
+// list lacks (new since it was recorded) is found by writing the topics in order, which is slower, never
+// wrong; test_roofline holds the list to the topics.
+struct FigureTopic {
+  const char* figure;
+  const char* topic;
+};
+constexpr FigureTopic kFigureTopics[] = {
+#include "roofline/figure_topics.inc"
+    {"", ""},  // the end (and a list not yet written: every figure then found in order)
+};
+
 const std::array<int, kFigureCount>& topic_of() {
   static const std::array<int, kFigureCount> table = [] {
     std::array<int, kFigureCount> a;
     a.fill(-1);
-    const Scenario s = default_scenario();
-    Computed c;
-    compute_values(s, c);
-    auto page = std::make_unique<topics::FormulaPage>();
-    topics::Say y(*page, c, s);
-    for (int k = 0; k < kTopicCount; ++k) {
-      kTopics[k](y);
-      for (int i = 0; i < kFigureCount; ++i) {
-        if (page->written[i] && a[static_cast<std::size_t>(i)] < 0) a[static_cast<std::size_t>(i)] = k;
-      }
+    for (const FigureTopic& row : kFigureTopics) {
+      const FigureId id = figure_id(row.figure);
+      if (id == FigureId::Count) continue;
+      for (int k = 0; k < kTopicCount; ++k)
+        if (std::string_view(kTopics[k].name) == row.topic) a[static_cast<std::size_t>(id)] = k;
     }
     return a;
   }();
@@ -240,7 +264,7 @@ class FormulaBook {
   void write(int k) {
     if (done_[k]) return;
     done_[k] = true;
-    kTopics[k](*say_);
+    kTopics[k].write(*say_);
   }
   const Scenario s_;
   const Computed c_;
@@ -258,6 +282,53 @@ const std::string& Figure::formula() const {
 const Expr& Figure::expr() const {
   static const Expr none;
   return book ? book->expr(fid) : none;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> figure_first_topics(const Scenario& s) {
+  Computed c;
+  compute_values(s, c);
+  auto page = std::make_unique<topics::FormulaPage>();
+  topics::Say y(*page, c, s);
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  bool seen[kFigureCount] = {};
+  for (const TopicRow& topic : kTopics) {
+    topic.write(y);
+    for (int i = 0; i < kFigureCount; ++i) {
+      if (!page->written[i] || seen[i]) continue;
+      seen[i] = true;
+      out.emplace_back(figure_info(static_cast<FigureId>(i)).id, topic.name);
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> figure_topics_over_presets(std::vector<std::string>& conflicts) {
+  std::array<std::string_view, kFigureCount> topic_of_figure{};
+  std::array<std::string_view, kFigureCount> first_preset{};
+  for (const PresetInfo& p : presets()) {
+    Scenario s;
+    if (!make_preset(p.name, s)) continue;
+    for (const auto& [figure, topic] : figure_first_topics(s)) {
+      const auto i = static_cast<std::size_t>(figure_id(figure));
+      if (topic_of_figure[i].empty()) {
+        topic_of_figure[i] = topic;
+        first_preset[i] = p.name;
+      } else if (topic_of_figure[i] != topic) {
+        conflicts.push_back(std::string(figure) + ": topic " + std::string(topic_of_figure[i]) + " in " + std::string(first_preset[i]) +
+                            ", topic " + std::string(topic) + " in " + p.name);
+      }
+    }
+  }
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  for (int i = 0; i < kFigureCount; ++i)
+    if (!topic_of_figure[static_cast<std::size_t>(i)].empty())
+      out.emplace_back(figure_info(static_cast<FigureId>(i)).id, topic_of_figure[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+std::string_view listed_figure_topic(FigureId id) {
+  const int k = topic_of()[static_cast<std::size_t>(id)];
+  return k < 0 ? std::string_view() : std::string_view(kTopics[k].name);
 }
 
 Figures describe(const Scenario& s) {

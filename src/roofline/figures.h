@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/errors.h"
@@ -490,6 +491,13 @@ std::string layout_label(const Scenario& s);
 // read (Figure::formula). A Figures and its copies may be read from one thread at a time or from several
 // (the book locks while it writes).
 Figures describe(const Scenario& s);
+// Which formula topic writes each figure first for `s` (figure id, topic name, in figure order of first
+// writing), and which one the recorded list (figure_topics.inc) names: tools/regen-figure-topics writes the
+// list from the first over every preset, and a test holds the two together.
+std::vector<std::pair<std::string_view, std::string_view>> figure_first_topics(const Scenario& s);
+std::string_view listed_figure_topic(FigureId id);
+// The first over every preset, in figure order; where presets disagree, each disagreement in `conflicts`.
+std::vector<std::pair<std::string_view, std::string_view>> figure_topics_over_presets(std::vector<std::string>& conflicts);
 // A figure's dependency keys as indices into params() (worked out once).
 const std::vector<std::uint8_t>& figure_dep_indices(FigureId id);
 // The keys a figure's deps name, in order, its input groups (@name) read as their keys.

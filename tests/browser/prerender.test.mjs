@@ -1,7 +1,7 @@
 // The page reads before the WebAssembly arrives: the build writes the default view's text (the walkthrough,
-// the counters, the ledger with its current formula, the figures and card tables) into index.html from the
-// app's own C++, the app then writes the same text again, and a share link never shows the default's
-// numbers as its own while the app is still on its way.
+// the counters, the ledger with its current formula) into index.html, and its figures and card tables into
+// figures.html, a page of their own, from the app's own C++; the app then writes the same text again, and a
+// share link never shows the default's numbers as its own while the app is still on its way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './lib/browser.mjs';
@@ -48,11 +48,17 @@ test('with the WebAssembly blocked the default page still shows the walkthrough,
   assert.match(await formula.innerText(), /=/);
   assert.match(await page.locator('#c-policy').innerText(), /\S/);
   assert.notEqual(await page.locator('#c-policy').innerText(), '—');
-  // The figures table opens on its rows.
+  // The figures section names the page that holds the default's figures, readable without the app.
   await page.click('#figures-details summary');
+  const figuresLink = page.locator('#figures-details a[href="figures.html"]');
+  assert.ok(await figuresLink.isVisible());
+  await figuresLink.click();
+  await page.waitForURL(/figures\.html$/);
   assert.ok(await page.locator('#figures-table tbody tr').count() > 50);
   assert.ok(await page.locator('#figures-table tbody tr').first().isVisible());
   assert.ok(await page.locator('#card-table tbody tr').count() > 0);
+  assert.match(await page.locator('#figures-table tbody td.formula').first().innerText(), /=/);
+  await page.goBack();
   // Nothing that needs the app offers itself: the animations wait for it.
   assert.equal(await page.locator('#path-list button:not([disabled])').count(), 0);
   await page.close();
@@ -62,22 +68,26 @@ test('the prerendered text is the text the app writes once it has started', asyn
   const page = await env.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // The figures page's tables, as the build wrote them.
+  await page.goto(env.site.url + 'figures.html');
+  const figuresBefore = await tableText(page, 'figures-table');
+  const cardBefore = await tableText(page, 'card-table');
+  assert.ok(figuresBefore.length > 1000 && cardBefore.length > 100, 'the figures page holds both tables');
   const release = await holdApp(page);
   await page.goto(env.site.url);
   await page.waitForLoadState('domcontentloaded');
   const before = await readRegions(page);
-  const figuresBefore = await tableText(page, 'figures-table');
-  const cardBefore = await tableText(page, 'card-table');
+  assert.equal(await tableText(page, 'figures-table'), '', 'the page itself leaves its tables to the app');
   assert.match(before['ledger-list'], /=/, 'the ledger was prerendered');
   release();
   await whenReady(page);
   const after = await readRegions(page);
   for (const k of Object.keys(before)) assert.deepEqual(after[k], before[k], `${k} reads the same once the app runs`);
-  // The tables are written by the app when they open: the same rows.
+  // The tables are written by the app when they open: the same rows as the figures page's.
   await page.click('#figures-details summary');
-  await page.waitForFunction((n) => document.querySelector('#figures-table tbody').rows.length === n, (await page.locator('#figures-table tbody tr').count()));
+  await page.waitForFunction(() => document.querySelector('#figures-table tbody').rows.length > 50);
   await page.click('#card-details summary');
-  await page.waitForTimeout(200);
+  await page.waitForFunction(() => document.querySelector('#card-table tbody').rows.length > 0);
   assert.equal(await tableText(page, 'figures-table'), figuresBefore);
   assert.equal(await tableText(page, 'card-table'), cardBefore);
   assert.deepEqual(errors, []);
@@ -104,6 +114,7 @@ test('a link shows a placeholder, never the default scenario\'s values, until th
   await plain.route(WASM, (route) => route.abort());
   await plain.goto(env.site.url);
   const defaults = await readRegions(plain);
+  await plain.goto(env.site.url + 'figures.html');
   const defaultFigures = await tableText(plain, 'figures-table');
   await plain.close();
 

@@ -2,8 +2,9 @@
 // (prerender.cpp, the app's own C++) prints the JSON the page's views read at start-up, and the page's own
 // view modules (web/lib/*-view.mjs) render it into the page's own markup. A visitor without a link reads the
 // walkthrough, the counters, the ledger and the tables at once; the app then writes the same text again.
-// usage: node tools/prerender/prerender.mjs SITE_INDEX_HTML PRERENDER_PROGRAM
+// usage: node tools/prerender/prerender.mjs SITE_INDEX_HTML PRERENDER_PROGRAM   (figures.html beside the page too)
 import fs from 'node:fs';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { documentFromBody } from './dom.mjs';
 import { makeEl, makeById } from '../../web/lib/dom.mjs';
@@ -79,15 +80,40 @@ function settleUntilReady(doc, $) {
 export const REGIONS = ['subtitle-model', 'subtitle-layout', 'c-global', 'c-swa', 'c-engram', 'c-policy', 'tour-count', 'tour-title',
   'tour-body', 'tour-look', 'tour-dots', 'path-list', 'pb-pos', 'entry-now', 'ledger-path', 'ledger-list', 'figures-count', 'card-count'];
 
-// The page with its body rendered; the head is kept byte for byte. The body says which scenario its text
-// is (the page keeps it while no link names another).
-export function prerenderPage(html, data) {
+const bodyOf = (html) => {
   const m = /<body([^>]*)>([\s\S]*)<\/body>/.exec(html);
   if (!m) throw new Error('the page has no <body>…</body>');
+  return m;
+};
+const TABLES = ['figures-table', 'card-table'];
+const COUNTS = ['figures-count', 'card-count'];
+
+// The page with its body rendered, and the figures page (web/figures.html) with the two tables the views
+// wrote; the heads are kept byte for byte. The tables leave index.html (the app writes them when they open,
+// and 12 kB of rows a visitor rarely opens would slow every first load); their counts stay. The body says
+// which scenario its text is (the page keeps it while no link names another).
+export function prerenderPages(html, figuresHtml, data) {
+  const m = bodyOf(html);
   const doc = documentFromBody(m[2]);
   renderDefaultView(doc, data);
+  const f = bodyOf(figuresHtml);
+  const figures = documentFromBody(f[2]);
+  for (const id of TABLES) {
+    const from = doc.getElementById(id).querySelector('tbody');
+    const to = figures.getElementById(id).querySelector('tbody');
+    to.replaceChildren(...from.childNodes);
+    to.removeAttribute('class');
+    from.replaceChildren();
+  }
+  for (const id of COUNTS) figures.getElementById(id).textContent = doc.getElementById(id).textContent;
+  // The scenario named as the page's header names it.
+  figures.getElementById('subtitle').textContent =
+    `every figure of ${doc.getElementById('subtitle-model').textContent} · ${doc.getElementById('subtitle-layout').textContent}`;
   const attrs = `${m[1]} data-prerendered="${data.state.scenarioHash.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
-  return html.slice(0, m.index) + `<body${attrs}>${doc.body.innerHTML}</body>` + html.slice(m.index + m[0].length);
+  return {
+    index: html.slice(0, m.index) + `<body${attrs}>${doc.body.innerHTML}</body>` + html.slice(m.index + m[0].length),
+    figures: figuresHtml.slice(0, f.index) + `<body${f[1]}>${figures.body.innerHTML}</body>` + figuresHtml.slice(f.index + f[0].length),
+  };
 }
 
 function main(argv) {
@@ -106,8 +132,10 @@ function main(argv) {
   for (const k of ['state', 'catalog', 'ledgerView', 'figuresView', 'card']) {
     if (!data || data[k] === undefined) { console.error(`prerender: the default view lacks '${k}'; allowed: the JSON the prerender program prints`); return 1; }
   }
-  const before = fs.readFileSync(page, 'utf8');
-  fs.writeFileSync(page, prerenderPage(before, data));
+  const figuresPage = path.join(path.dirname(page), 'figures.html');
+  const out = prerenderPages(fs.readFileSync(page, 'utf8'), fs.readFileSync(figuresPage, 'utf8'), data);
+  fs.writeFileSync(page, out.index);
+  fs.writeFileSync(figuresPage, out.figures);
   return 0;
 }
 
