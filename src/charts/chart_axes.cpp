@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "base/text.h"
 
@@ -63,6 +64,47 @@ void axis_ticks(ChartAxis& a, double lo, double hi) {
     if (std::fabs(v) < half * 1e-9) v = 0;
     if (a.integer && std::fabs(v - std::round(v)) > 1e-9) continue;  // no "2.5 sessions"
     a.ticks.push_back({v, tick_label(v, a.unit), i % 2 == 0 ? 0 : 1});
+  }
+}
+
+// Domains and ticks from what is drawn: the lines on each axis, the marks and the card's bands.
+void finish_axes(Chart& c) {
+  if (!c.bars.empty()) {
+    double top = 0;
+    for (const ChartBar& b : c.bars) top = std::max({top, b.total, b.measured});
+    axis_ticks(c.y, 0, top > 0 ? top : 1);
+    return;
+  }
+  if (!c.xs.empty()) axis_ticks(c.x, c.xs.front(), c.xs.back());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, lo2 = lo, hi2 = -lo;
+  auto take = [](double v, double& l, double& h, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    l = std::min(l, v);
+    h = std::max(h, v);
+  };
+  bool secondary = false;
+  for (const ChartLine& l : c.lines) {
+    const bool second = l.role == "secondary";
+    secondary = secondary || second;
+    for (double v : l.y) take(v, second ? lo2 : lo, second ? hi2 : hi, c.y.log);
+  }
+  for (const ChartMark& m : c.marks) take(m.y, lo, hi, c.y.log);
+  for (const ChartBand& b : c.bands) {
+    take(b.lo, lo, hi, c.y.log);
+    take(b.hi, lo, hi, c.y.log);
+  }
+  if (!(lo <= hi)) lo = hi = 1;  // nothing drawable: a unit domain keeps the axis sane
+  if (!c.y.log) lo = std::min(lo, 0.0);
+  axis_ticks(c.y, lo, hi);
+  if (secondary) {
+    const ChartLine* s2 = nullptr;
+    for (const ChartLine& l : c.lines) s2 = l.role == "secondary" ? &l : s2;
+    c.y2.key = s2->id;
+    c.y2.label = s2->label;
+    c.y2.unit = s2->unit;
+    c.y2.log = c.y.log;
+    if (!(lo2 <= hi2)) lo2 = hi2 = 1;
+    axis_ticks(c.y2, lo2, hi2);
   }
 }
 

@@ -1,9 +1,11 @@
 // make_chart: the roofline, sweep and breakdown series from the model, through the same SweepRunner as
 // `tierscope sweep` (axes and ticks: chart_axes.cpp; the JSON and CSV writers: chart_text.cpp).
 //
+// Chart keys and labels: chart_keys.cpp; two scenarios as one chart: chart_pair.cpp.
+//
 // Sections: numbers and axis labels · a sweep's lines and the spans where none runs · the measured points as
-// marks · the roofline chart · the sweep chart · the breakdown chart · axes (finish_axes) · chart keys and
-// labels · make_chart and make_chart_pair (A beside B while comparing).
+// marks · the roofline chart · the sweep chart · the breakdown chart · make_chart and make_chart_pair (A
+// beside B while comparing).
 #include "charts/charts.h"
 #include "charts/flip_mark.h"
 
@@ -24,43 +26,6 @@ namespace tierscope::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// What a chart is drawn from: the scenario's figures, a finished fleet run, one serving replay per point, or
-// one serving replay (the page's Serve panel draws that one, not the Charts panel).
-enum class ChartSource : std::uint8_t { Figures, Fleet, Replays, Serve };
-
-// Every chart kind once, in ChartKind's order: its link key (view=chart-<key>), its tab's name, its source.
-struct ChartRow {
-  ChartKind kind;
-  const char* key;
-  const char* label;
-  ChartSource source;
-};
-constexpr ChartRow kCharts[] = {
-    {ChartKind::Roofline, "roofline", "Roofline", ChartSource::Figures},
-    {ChartKind::Sweep, "sweep", "Sweep", ChartSource::Figures},
-    {ChartKind::Breakdown, "breakdown", "Where the time goes", ChartSource::Figures},
-    {ChartKind::FleetOccupancy, "fleet-occupancy", "Occupancy over the run", ChartSource::Fleet},
-    {ChartKind::FleetHits, "fleet-hits", "Hit rates by hour", ChartSource::Fleet},
-    {ChartKind::FleetSweep, "fleet-sweep", "Hit rate against capacity", ChartSource::Fleet},
-    {ChartKind::Frontier, "frontier", "Frontier", ChartSource::Replays},
-    {ChartKind::ServeLatency, "serve-latency", "Latency by percentile", ChartSource::Serve},
-};
-static_assert(std::size(kCharts) == static_cast<std::size_t>(ChartKind::Count));
-constexpr bool charts_in_order() {
-  for (std::size_t i = 0; i < std::size(kCharts); ++i)
-    if (static_cast<std::size_t>(kCharts[i].kind) != i) return false;
-  return true;
-}
-static_assert(charts_in_order(), "kCharts lists the kinds in ChartKind's order");
-
-const ChartRow* chart_row(ChartKind k) {
-  const auto i = static_cast<std::size_t>(k);
-  return i < std::size(kCharts) ? &kCharts[i] : nullptr;
-}
-bool chart_from(ChartKind k, ChartSource s) {
-  const ChartRow* r = chart_row(k);
-  return r && r->source == s;
-}
 
 using F = FigureId;
 
@@ -493,80 +458,9 @@ bool breakdown(const Scenario& s, Chart& c, Errors&) {
   return true;
 }
 
-// Domains and ticks from what is drawn: the lines on each axis, the marks and the card's bands.
-void finish_axes(Chart& c) {
-  if (!c.bars.empty()) {
-    double top = 0;
-    for (const ChartBar& b : c.bars) top = std::max({top, b.total, b.measured});
-    axis_ticks(c.y, 0, top > 0 ? top : 1);
-    return;
-  }
-  if (!c.xs.empty()) axis_ticks(c.x, c.xs.front(), c.xs.back());
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo, lo2 = lo, hi2 = -lo;
-  auto take = [](double v, double& l, double& h, bool log) {
-    if (!std::isfinite(v) || (log && v <= 0)) return;
-    l = std::min(l, v);
-    h = std::max(h, v);
-  };
-  bool secondary = false;
-  for (const ChartLine& l : c.lines) {
-    const bool second = l.role == "secondary";
-    secondary = secondary || second;
-    for (double v : l.y) take(v, second ? lo2 : lo, second ? hi2 : hi, c.y.log);
-  }
-  for (const ChartMark& m : c.marks) take(m.y, lo, hi, c.y.log);
-  for (const ChartBand& b : c.bands) {
-    take(b.lo, lo, hi, c.y.log);
-    take(b.hi, lo, hi, c.y.log);
-  }
-  if (!(lo <= hi)) lo = hi = 1;  // nothing drawable: a unit domain keeps the axis sane
-  if (!c.y.log) lo = std::min(lo, 0.0);
-  axis_ticks(c.y, lo, hi);
-  if (secondary) {
-    const ChartLine* s2 = nullptr;
-    for (const ChartLine& l : c.lines) s2 = l.role == "secondary" ? &l : s2;
-    c.y2.key = s2->id;
-    c.y2.label = s2->label;
-    c.y2.unit = s2->unit;
-    c.y2.log = c.y.log;
-    if (!(lo2 <= hi2)) lo2 = hi2 = 1;
-    axis_ticks(c.y2, lo2, hi2);
-  }
-}
 
 }  // namespace
 
-const char* chart_key(ChartKind k) {
-  const ChartRow* r = chart_row(k);
-  return r ? r->key : "";
-}
-
-bool is_fleet_chart(ChartKind k) { return chart_from(k, ChartSource::Fleet); }
-
-bool is_replay_chart(ChartKind k) { return chart_from(k, ChartSource::Replays); }
-
-bool is_serve_chart(ChartKind k) { return chart_from(k, ChartSource::Serve); }
-
-std::string chart_keys_text() {
-  std::string s;
-  for (const ChartRow& r : kCharts) s += (s.empty() ? "" : ", ") + std::string(r.key);
-  return s;
-}
-
-const char* chart_label(ChartKind k) {
-  const ChartRow* r = chart_row(k);
-  return r ? r->label : "";
-}
-
-bool chart_from_key(std::string_view key, ChartKind& out) {
-  for (const ChartRow& r : kCharts) {
-    if (key == r.key) {
-      out = r.kind;
-      return true;
-    }
-  }
-  return false;
-}
 
 namespace {
 
@@ -610,30 +504,6 @@ bool make_chart_at(const Scenario& s, ChartKind kind, const ChartOptions& option
   return ok;
 }
 
-// Each scenario's spans where it cannot run, on the pair's x values: one per contiguous run of x where
-// none of its lines has a value, with the reason its own chart gives there.
-void pair_spans(Chart& c, const Chart& own, const char* series) {
-  auto runs = [&](std::size_t i) {
-    for (const ChartLine& l : c.lines) {
-      if (l.series == series && std::isfinite(l.y[i])) return true;
-    }
-    return false;
-  };
-  for (std::size_t i = 0; i < c.xs.size();) {
-    if (runs(i)) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j + 1 < c.xs.size() && !runs(j + 1)) ++j;
-    std::string why;
-    for (const ChartSpan& sp : own.infeasible) {
-      if (why.empty() && sp.from <= c.xs[j] && sp.to >= c.xs[i]) why = sp.why;
-    }
-    c.infeasible.push_back({c.xs[i], c.xs[j], std::string(series) + " cannot run" + (why.empty() ? "" : ": " + why), series});
-    i = j + 1;
-  }
-}
 
 }  // namespace
 
@@ -673,69 +543,5 @@ bool make_chart_pair(const Scenario& a, const Scenario& b, ChartKind kind, const
   return true;
 }
 
-void pair_charts(const Chart& ca, const Chart& cb, ChartKind kind, Chart& out) {
-  Chart c = ca;
-  c.title = ca.title + " · A and B";
-  c.description = "A (pinned): " + ca.description + " B (current): " + cb.description;
-  c.lines.clear();
-  c.marks.clear();
-  c.bars.clear();
-  // The x values of both, merged (the same values but where a limit of one, such as its capacity, lies
-  // beyond the other's range): each line keeps its own points, NaN where it has none.
-  std::vector<std::pair<double, std::string>> xs;
-  for (std::size_t i = 0; i < ca.xs.size(); ++i) xs.emplace_back(ca.xs[i], i < ca.x_text.size() ? ca.x_text[i] : num_exact(ca.xs[i]));
-  for (std::size_t i = 0; i < cb.xs.size(); ++i) xs.emplace_back(cb.xs[i], i < cb.x_text.size() ? cb.x_text[i] : num_exact(cb.xs[i]));
-  std::sort(xs.begin(), xs.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
-  xs.erase(std::unique(xs.begin(), xs.end(), [](const auto& p, const auto& q) { return p.first == q.first; }), xs.end());
-  c.xs.clear();
-  c.x_text.clear();
-  for (const auto& [x, t] : xs) {
-    c.xs.push_back(x);
-    c.x_text.push_back(t);
-  }
-  auto add = [&](const Chart& from, const char* series) {
-    for (const ChartLine& l : from.lines) {
-      ChartLine m = l;
-      m.id = std::string(series) + ":" + l.id;
-      m.label = std::string(series) + ": " + l.label;
-      m.series = series;
-      m.y.assign(c.xs.size(), kNaN);
-      for (std::size_t i = 0; i < from.xs.size(); ++i) {
-        const auto at = std::lower_bound(c.xs.begin(), c.xs.end(), from.xs[i]);
-        m.y[static_cast<std::size_t>(at - c.xs.begin())] = l.y[i];
-      }
-      c.lines.push_back(std::move(m));
-    }
-    for (const ChartMark& k : from.marks) {
-      if (k.kind == "measured" && std::string(series) == "B") continue;  // the same points as A's
-      ChartMark m = k;
-      m.id = std::string(series) + ":" + k.id;
-      if (k.kind != "measured") {
-        m.label = std::string(series) + ": " + k.label;
-        m.brief = std::string(series) + ": " + k.brief;
-      }
-      m.series = series;
-      c.marks.push_back(std::move(m));
-    }
-    for (const ChartBar& k : from.bars) {
-      if (k.measured > 0 && std::string(series) == "B") continue;
-      ChartBar m = k;
-      m.id = std::string(series) + ":" + k.id;
-      if (!(k.measured > 0)) m.label = std::string(series) + ": " + k.label;
-      m.series = series;
-      c.bars.push_back(std::move(m));
-    }
-  };
-  add(ca, "A");
-  add(cb, "B");
-  c.infeasible.clear();
-  if (kind != ChartKind::Breakdown) {
-    pair_spans(c, ca, "A");
-    pair_spans(c, cb, "B");
-  }
-  c.command = "A: " + ca.command + " · B: " + cb.command;
-  finish_axes(c);
-  out = std::move(c);
-}
 
 }  // namespace tierscope::model

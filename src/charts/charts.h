@@ -133,6 +133,8 @@ std::string setup_text(const Scenario& s);
 // Ticks for a domain: 1-2-5 per decade on a log axis, a 1-2-5 step on a linear one. Widens [lo, hi]
 // to the ticks around them. `unit` sets the label text ("10 ms", "2 GB", "1k").
 void axis_ticks(ChartAxis& a, double lo, double hi);
+// Domains and ticks of a chart from what it draws: its lines on each axis, its marks, bars and bands.
+void finish_axes(Chart& c);
 std::string tick_label(double v, std::string_view unit);
 
 // With `numbers`, the per-point arrays (xs and each line's y) are appended there instead of written as text,
