@@ -85,6 +85,30 @@ const char* const kRecurrent[] = {"mamba",  "mamba2",  "falcon_mamba", "jamba", 
                                   "rwkv5",  "rwkv6",   "rwkv7",        "qwen3_next", "zamba",       "zamba2",          "bamba",
                                   "granitemoehybrid", "lfm2", "minimax", "minimax_m1", "xlstm",     "plamo2",          "hymba"};
 
+// Families known by name and not read, each with what reading it would need: no published config.json of
+// theirs was found to hold a reading against, and their state is not one tierscope models yet.
+struct NotRead {
+  const char* model_type;
+  const char* why;
+};
+const NotRead kNotRead[] = {
+    {"step3p7",
+     "Step 3.7 (step3p7, its language model a step3p5 text_config) is not read: no published config.json of it was found to hold a "
+     "reading against, so its sliding and full layers' own head counts, windows and MoE layout would be guessed"},
+    {"minimax_m3",
+     "MiniMax-M3 (minimax_m3) is not read: no published config.json of it was found, and its block-sparse attention "
+     "(sparse_attention_config: index keys per token, top-k blocks of tokens read per step) is not modelled — the indexer tierscope "
+     "models reads top-k token rows"},
+    {"minimax_m3_vl",
+     "MiniMax-M3 (minimax_m3_vl around a minimax_m3 text_config) is not read: no published config.json of it was found, and its "
+     "block-sparse attention (sparse_attention_config: top-k blocks of tokens read per step) is not modelled"}};
+
+const NotRead* not_read(std::string_view t) {
+  for (const NotRead& n : kNotRead)
+    if (t == n.model_type) return &n;
+  return nullptr;
+}
+
 // Every model_type the reader takes, from the two tables above: each family, then the wrappers around it.
 std::string families_text() {
   std::string s;
@@ -231,6 +255,13 @@ bool find_family(const Json& j, FamilyAt& at, Errors& errors) {
   } else {
     for (const Wrapper& w : kWrappers)
       if (*type == w.model_type) at.text_type = w.text_type;  // a text-only file under the wrapper's name
+  }
+  // A family refused by name, as the file's top level or its text_config names it.
+  for (const auto& [t, path] : {std::pair{*type, std::string("model_type")}, std::pair{at.text_type, at.prefix + "model_type"}}) {
+    if (const NotRead* n = not_read(t)) {
+      errors.push_back(make_error(ErrorCode::Unrepresentable, path, t, n->why));
+      return false;
+    }
   }
   if (is_recurrent(at.text_type)) {
     errors.push_back(make_error(ErrorCode::Unrepresentable, at.prefix + "model_type", at.text_type, kWhyRecurrent));

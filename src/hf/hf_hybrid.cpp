@@ -395,6 +395,17 @@ bool read_linear(Reader& r, Fam fam, bool any_linear, ModelArch& m) {
     r.read("lin_k_dim,lin_v_dim", "linear_attn_config.head_dim");
     r.read("lin_conv", "linear_attn_config.short_conv_kernel_size");
     state_format(r, "mamba_ssm_dtype", m, fmt_source);
+    // KDA's output gate and per-channel decay are low-rank pairs of rank head_dim in the published weights
+    // (g_a/g_b and f_a/f_b of Kimi-Linear-48B-A3B); the count takes Gated DeltaNet's full-width gate. Said, with
+    // what it adds, rather than left for a reader to find against the checkpoint.
+    int kda_layers = 0;
+    for (int i = 0; i < m.layer_count; ++i) kda_layers += m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear ? 1 : 0;
+    const double width = static_cast<double>(*heads) * static_cast<double>(*hd), rank = static_cast<double>(*hd);
+    const double extra = kda_layers * (m.hidden * width - 2.0 * rank * (m.hidden + width));
+    r.notes.push_back("linear_attn_config: the KDA layers' output gate and per-channel decay are low-rank (rank head_dim " + num(rank) +
+                      ") in the published weights, counted as one full-width gate: " + num(kda_layers) + " layers × (" + num(m.hidden) +
+                      " × " + num(width) + " − 2 × " + num(rank) + " × (" + num(m.hidden) + " + " + num(width) + ")) = " + num(extra) +
+                      " parameters more than the checkpoint holds");
   }
   r.set("lin_fmt", fmt_source.starts_with("assumed") ? P::Assumed : P::Paper, fmt_source);
   return true;

@@ -335,8 +335,16 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   } else {
     r.read("vocab", "vocab_size");
   }
-  std::optional<long long> max_pos = r.param_int("max_position_embeddings", "max_pos", fam != Fam::Gemma3, "trained positions");
-  if (!max_pos && fam == Fam::Gemma3 && !r.present("max_position_embeddings")) {
+  // Kimi-Linear's published file states its length as model_max_length only (its config class defines no
+  // max_position_embeddings); vLLM takes a model's length from that key when the others are absent.
+  const bool length_as_model_max = fam == Fam::KimiLinear && !r.present("max_position_embeddings") && r.present("model_max_length");
+  std::optional<long long> max_pos = length_as_model_max
+                                         ? r.param_int("model_max_length", "max_pos", true, "trained positions")
+                                         : r.param_int("max_position_embeddings", "max_pos", fam != Fam::Gemma3, "trained positions");
+  if (length_as_model_max) {
+    r.read("max_pos", "model_max_length (no max_position_embeddings; vLLM reads a model's length from model_max_length then, "
+                      "https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py)");
+  } else if (!max_pos && fam == Fam::Gemma3 && !r.present("max_position_embeddings")) {
     max_pos = 131072;
     r.set("max_pos", P::Assumed, "assumed 131072: Gemma3TextConfig's default (config.json gives no max_position_embeddings)");
     r.notes.push_back("max_position_embeddings: not given; Gemma3TextConfig's default of 131,072 is taken (assumed)");
