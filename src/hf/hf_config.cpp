@@ -64,6 +64,7 @@ const FamilyInfo kFamilies[] = {
     {"gemma4_text", "Gemma4ForCausalLM", Fam::Gemma4},
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", Fam::MimoV2Flash},
     {"kimi_linear", "KimiLinearForCausalLM", Fam::KimiLinear},
+    {"minimax_m3", "MiniMaxM3SparseForCausalLM", Fam::MinimaxM3},
 };
 
 // Vision-language wrappers: the language model is their text_config, of this family when it does not say.
@@ -78,7 +79,8 @@ const Wrapper kWrappers[] = {{"gemma3", "Gemma3ForConditionalGeneration", "gemma
                              {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe_text"},
                              {"llama4", "Llama4ForConditionalGeneration", "llama4_text"},
                              {"gemma4", "Gemma4ForConditionalGeneration", "gemma4_text"},
-                             {"kimi_k3", "KimiK3ForConditionalGeneration", "kimi_linear"}};
+                             {"kimi_k3", "KimiK3ForConditionalGeneration", "kimi_linear"},
+                             {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", "minimax_m3"}};
 
 // Families whose layers keep a recurrent or linear-attention state: known, and refused by name.
 const char* const kRecurrent[] = {"mamba",  "mamba2",  "falcon_mamba", "jamba",  "falcon_h1",        "recurrent_gemma", "rwkv",
@@ -86,7 +88,7 @@ const char* const kRecurrent[] = {"mamba",  "mamba2",  "falcon_mamba", "jamba", 
                                   "granitemoehybrid", "lfm2", "minimax", "minimax_m1", "xlstm",     "plamo2",          "hymba"};
 
 // Families known by name and not read, each with what reading it would need: no published config.json of
-// theirs was found to hold a reading against, and their state is not one tierscope models yet.
+// theirs was found to hold a reading against.
 struct NotRead {
   const char* model_type;
   const char* why;
@@ -94,14 +96,7 @@ struct NotRead {
 const NotRead kNotRead[] = {
     {"step3p7",
      "Step 3.7 (step3p7, its language model a step3p5 text_config) is not read: no published config.json of it was found to hold a "
-     "reading against, so its sliding and full layers' own head counts, windows and MoE layout would be guessed"},
-    {"minimax_m3",
-     "MiniMax-M3 (minimax_m3) is not read: no published config.json of it was found, and its block-sparse attention "
-     "(sparse_attention_config: index keys per token, top-k blocks of tokens read per step) is not modelled — the indexer tierscope "
-     "models reads top-k token rows"},
-    {"minimax_m3_vl",
-     "MiniMax-M3 (minimax_m3_vl around a minimax_m3 text_config) is not read: no published config.json of it was found, and its "
-     "block-sparse attention (sparse_attention_config: top-k blocks of tokens read per step) is not modelled"}};
+     "reading against, so its sliding and full layers' own head counts, windows and MoE layout would be guessed"}};
 
 const NotRead* not_read(std::string_view t) {
   for (const NotRead& n : kNotRead)
