@@ -43,7 +43,8 @@ const char* const kFamilies[] = {
     "Qwen--Qwen3.5-397B-A17B.json",        "Qwen--Qwen3.5-0.8B.json",           "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json",
     "Qwen3-30B-A3B-GPTQ-Int4.json",        "deepseek-ai--DeepSeek-R1.json",     "deepseek-ai--DeepSeek-V3.json",
     "Qwen--Qwen3-235B-A22B.json",          "Qwen--Qwen3-32B.json",              "meta-llama--Meta-Llama-3.1-70B.json",
-    "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json",        "moonshotai--Kimi-Linear-48B-A3B-Instruct.json"};
+    "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json",        "moonshotai--Kimi-Linear-48B-A3B-Instruct.json",
+    "MiniMaxAI--MiniMax-M3.json"};
 
 }  // namespace
 
