@@ -438,7 +438,8 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
     r.notes.push_back("compressor and indexer projections: the KV compressors' and indexer's own weights are not counted (under 0.2 % of the parameters)");
   }
   if (fam == Fam::DeepseekV32 || fam == Fam::GlmMoeDsa || (fam == Fam::MinimaxM3 && m.idx_dim > 0)) {
-    r.notes.push_back("indexer projections: the lightning indexer's query and key weights are not counted (under 0.2 % of the parameters)");
+    r.notes.push_back(std::string("indexer projections: the ") + (fam == Fam::MinimaxM3 ? "sparse attention's indexer" : "lightning indexer") +
+                      "'s query and key weights are not counted (under 0.2 % of the parameters)");
   }
 
   check_params(r, m);
