@@ -143,8 +143,13 @@ void compressed_tensors(Reader& r, const Json& q, Formats& f) {
   } else if (bits == 8 && type == "float") {
     fmt = NumFormat::FP8;
     what = "FP8 weights";
+  } else if (bits == 4 && type == "float" && int_in(*w, "group_size").value_or(0) == 32) {
+    // MXFP4 (format mxfp4-pack-quantized): E2M1 values with one 8-bit power-of-two scale per 32.
+    fmt = NumFormat::FP4_G32;
+    what = "4-bit float weights with a scale per 32 (MXFP4)";
   } else {
-    r.error(ErrorCode::BadEnum, path + ".weights", std::to_string(bits) + "-bit " + type, "4-bit int (W4A16) or 8-bit float weights");
+    r.error(ErrorCode::BadEnum, path + ".weights", std::to_string(bits) + "-bit " + type + ", group_size " + std::to_string(int_in(*w, "group_size").value_or(0)),
+            "4-bit int (W4A16), 4-bit float in groups of 32 (MXFP4) or 8-bit float weights");
     return;
   }
   // Activations: none stated means they stay in the dtype (weight-only), else FP8 dynamic.

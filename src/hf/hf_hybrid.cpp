@@ -249,6 +249,7 @@ bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::
       return true;
     }
     case Fam::Llama4: return llama4_layout(r, layers, max_pos, l);
+    case Fam::MinimaxM3: return minimax_m3_layout(r, layers, l);
     case Fam::MimoV2Flash: {
       // hybrid_layer_pattern: 1 a sliding-window layer, 0 global attention; moe_layer_freq: 1 MoE, 0 dense.
       const Reader::Found hp = r.look("hybrid_layer_pattern");
@@ -395,6 +396,27 @@ bool read_linear(Reader& r, Fam fam, bool any_linear, ModelArch& m) {
     r.read("lin_k_dim,lin_v_dim", "linear_attn_config.head_dim");
     r.read("lin_conv", "linear_attn_config.short_conv_kernel_size");
     state_format(r, "mamba_ssm_dtype", m, fmt_source);
+    // KDA's output gate and per-channel decay: low-rank pairs of rank head_dim in Kimi-Linear-48B-A3B's weights
+    // (g_a/g_b, f_a/f_b); with use_full_rank_gate (Kimi K3) the gate is full-width and the decay still low-rank.
+    // The count takes Gated DeltaNet's full-width gate and no decay projection: the difference is said, not left
+    // for a reader to find against the checkpoint.
+    const auto full_gate = cfg.v->find("use_full_rank_gate");
+    const bool gate_full = full_gate != cfg.v->end() && full_gate->is_boolean() && full_gate->get<bool>();
+    int kda_layers = 0;
+    for (int i = 0; i < m.layer_count; ++i) kda_layers += m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear ? 1 : 0;
+    const double width = static_cast<double>(*heads) * static_cast<double>(*hd), rank = static_cast<double>(*hd);
+    const double low_rank_pair = rank * (m.hidden + width);
+    if (gate_full) {
+      r.notes.push_back("linear_attn_config: the KDA layers' per-channel decay is low-rank (rank head_dim " + num(rank) + ") and not counted: " +
+                        num(kda_layers) + " layers × " + num(rank) + " × (" + num(m.hidden) + " + " + num(width) + ") = " +
+                        num(kda_layers * low_rank_pair) + " parameters fewer than the checkpoint holds");
+    } else {
+      const double extra = kda_layers * (m.hidden * width - 2.0 * low_rank_pair);
+      r.notes.push_back("linear_attn_config: the KDA layers' output gate and per-channel decay are low-rank (rank head_dim " + num(rank) +
+                        ") in the published weights, counted as one full-width gate: " + num(kda_layers) + " layers × (" + num(m.hidden) +
+                        " × " + num(width) + " − 2 × " + num(rank) + " × (" + num(m.hidden) + " + " + num(width) + ")) = " + num(extra) +
+                        " parameters more than the checkpoint holds");
+    }
   }
   r.set("lin_fmt", fmt_source.starts_with("assumed") ? P::Assumed : P::Paper, fmt_source);
   return true;
@@ -436,6 +458,7 @@ void read_local_heads(Reader& r, Fam fam, ModelArch& m) {
 bool read_indexer(Reader& r, Fam fam, ModelArch& m) {
   const char* keys = "idx_fmt,idx_heads,idx_dim,top_k,cand_src,cand_blocks,cand_block";
   m.cand_src = -1;
+  if (fam == Fam::MinimaxM3) return minimax_m3_indexer(r, m);
   if (fam != Fam::DeepseekV32 && fam != Fam::GlmMoeDsa && fam != Fam::DeepseekV4) {
     m.idx_fmt = NumFormat::FP4_G32;
     r.set(keys, P::Paper, r.src("no sparse indexer or candidate pool"));
@@ -477,8 +500,13 @@ bool read_indexer(Reader& r, Fam fam, ModelArch& m) {
 void read_draft(Reader& r, Fam fam, ModelArch& m) {
   std::optional<long long> d;
   std::string from;
-  if (deepseek_moe(fam) || fam == Fam::MimoV2Flash || fam == Fam::NemotronH || fam == Fam::KimiLinear) {
+  if (deepseek_moe(fam) || fam == Fam::MimoV2Flash || fam == Fam::NemotronH || fam == Fam::KimiLinear || fam == Fam::MinimaxM3) {
     d = r.integer("num_nextn_predict_layers", 0, 16, false, "multi-token prediction modules");
+    if (const auto stored = fam == Fam::MinimaxM3 ? r.integer("num_mtp_modules", 0, 64, false, "MTP modules the model defines") : std::nullopt;
+        stored && *stored != d.value_or(0)) {
+      r.notes.push_back("num_mtp_modules " + std::to_string(*stored) + ": the model defines more MTP modules than the " + std::to_string(d.value_or(0)) +
+                        " num_nextn_predict_layers a draft runs; the others are not counted");
+    }
     from = d ? "num_nextn_predict_layers (one MTP layer per draft token)" : "no num_nextn_predict_layers";
   } else if (fam == Fam::Qwen35 || fam == Fam::Qwen35Moe) {
     d = r.integer("mtp_num_hidden_layers", 0, 16, false, "layers of the MTP module");

@@ -130,6 +130,7 @@ const char* experts_key_of(Fam fam) {
     case Fam::Mixtral:
     case Fam::GptOss:
     case Fam::MinimaxM2:
+    case Fam::MinimaxM3:
     case Fam::Llama4: return "num_local_experts";
     case Fam::Qwen2Moe:
     case Fam::Qwen3Moe:
@@ -153,7 +154,7 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
   }
   const char* width_key = fam == Fam::Qwen2Moe || fam == Fam::Qwen35Moe ? "shared_expert_intermediate_size"
                           : fam == Fam::NemotronH                       ? "moe_shared_expert_intermediate_size"
-                          : fam == Fam::MinimaxM2                       ? "shared_intermediate_size"
+                          : fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 ? "shared_intermediate_size"
                                                                         : nullptr;
   if (fam == Fam::Llama4) {
     m.shared_experts = 1;
@@ -173,7 +174,15 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
   }
   m.shared_experts = static_cast<std::int32_t>(width / ei);
   r.read("shared_experts", std::string(width_key) + " ÷ the expert width");
-  if (m.shared_experts > 0 && fam != Fam::NemotronH)
+  if (fam == Fam::MinimaxM3) {
+    // MiniMax-M3 states the count beside the width; the two must agree.
+    if (const auto n = r.integer("n_shared_experts", 0, 64, false, "shared experts"); n && *n != m.shared_experts) {
+      r.error(ErrorCode::Inconsistent, r.prefix + "n_shared_experts", std::to_string(*n),
+              std::to_string(m.shared_experts) + " (shared_intermediate_size " + std::to_string(width) + " ÷ the expert width " + std::to_string(ei) + ")");
+      return false;
+    }
+  }
+  if (m.shared_experts > 0 && fam != Fam::NemotronH && fam != Fam::MinimaxM3)
     r.notes.push_back("shared_expert_gate: the shared expert's one-row gate is not counted (hidden_size parameters per layer)");
   return true;
 }
@@ -200,9 +209,20 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
   } else {
     r.set("ffn_mats", P::Paper, r.src("a gated FFN (gate, up, down) in a " + model_type + " model"));
   }
+  if (routed && fam == Fam::KimiLinear) {
+    // Kimi K3's routed experts run on a narrower latent (routed_expert_hidden_size) between a down- and an
+    // up-projection from hidden_size: counted at hidden_size they would be twice their size, so refused.
+    if (const auto latent = r.integer("routed_expert_hidden_size", 1, 1 << 20, false, "the routed experts' latent width"); latent && *latent != m.hidden) {
+      r.error(ErrorCode::Unrepresentable, r.prefix + "routed_expert_hidden_size", std::to_string(*latent),
+              "hidden_size (" + std::to_string(m.hidden) + "): routed experts on a narrower latent, with the down- and up-projections "
+              "around them, are not modelled — tierscope's experts take hidden_size in and out, which would count them at " +
+              std::to_string(m.hidden / *latent) + "× their size");
+      return false;
+    }
+  }
   if (routed) {
     const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token" : "num_experts_per_tok";
-    const bool width_is_inter = fam == Fam::Mixtral || fam == Fam::GptOss || fam == Fam::MinimaxM2 || fam == Fam::Llama4;
+    const bool width_is_inter = fam == Fam::Mixtral || fam == Fam::GptOss || fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 || fam == Fam::Llama4;
     const char* ei_key = width_is_inter ? "intermediate_size" : "moe_intermediate_size";
     const auto k = r.param_int(k_key, "experts_per_token", true, "routed experts each token uses");
     const auto ei = r.param_int(ei_key, "expert_inter", true, "each expert's FFN width");
@@ -244,7 +264,7 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
   }
   const bool dense_ffn = std::find(kinds.begin(), kinds.end(), FfnKind::Dense) != kinds.end();
   if (dense_ffn) {
-    const char* key = fam == Fam::Llama4 ? "intermediate_size_mlp" : "intermediate_size";
+    const char* key = fam == Fam::Llama4 ? "intermediate_size_mlp" : fam == Fam::MinimaxM3 ? "dense_intermediate_size" : "intermediate_size";
     const auto inter = r.param_int(key, "dense_inter", true, "the dense FFN's width");
     if (!inter) return false;
     m.dense_inter = static_cast<std::int32_t>(*inter);
@@ -335,8 +355,16 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   } else {
     r.read("vocab", "vocab_size");
   }
-  std::optional<long long> max_pos = r.param_int("max_position_embeddings", "max_pos", fam != Fam::Gemma3, "trained positions");
-  if (!max_pos && fam == Fam::Gemma3 && !r.present("max_position_embeddings")) {
+  // Kimi-Linear's published file states its length as model_max_length only (its config class defines no
+  // max_position_embeddings); vLLM takes a model's length from that key when the others are absent.
+  const bool length_as_model_max = fam == Fam::KimiLinear && !r.present("max_position_embeddings") && r.present("model_max_length");
+  std::optional<long long> max_pos = length_as_model_max
+                                         ? r.param_int("model_max_length", "max_pos", true, "trained positions")
+                                         : r.param_int("max_position_embeddings", "max_pos", fam != Fam::Gemma3, "trained positions");
+  if (length_as_model_max) {
+    r.read("max_pos", "model_max_length (no max_position_embeddings; vLLM reads a model's length from model_max_length then, "
+                      "https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py)");
+  } else if (!max_pos && fam == Fam::Gemma3 && !r.present("max_position_embeddings")) {
     max_pos = 131072;
     r.set("max_pos", P::Assumed, "assumed 131072: Gemma3TextConfig's default (config.json gives no max_position_embeddings)");
     r.notes.push_back("max_position_embeddings: not given; Gemma3TextConfig's default of 131,072 is taken (assumed)");
@@ -409,8 +437,9 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
     r.notes.push_back("num_hash_layers: the first layers route tokens by a hashed token-id table rather than a router GEMM; counted as routed MoE layers");
     r.notes.push_back("compressor and indexer projections: the KV compressors' and indexer's own weights are not counted (under 0.2 % of the parameters)");
   }
-  if (fam == Fam::DeepseekV32 || fam == Fam::GlmMoeDsa) {
-    r.notes.push_back("indexer projections: the lightning indexer's query and key weights are not counted (under 0.2 % of the parameters)");
+  if (fam == Fam::DeepseekV32 || fam == Fam::GlmMoeDsa || (fam == Fam::MinimaxM3 && m.idx_dim > 0)) {
+    r.notes.push_back(std::string("indexer projections: the ") + (fam == Fam::MinimaxM3 ? "sparse attention's indexer" : "lightning indexer") +
+                      "'s query and key weights are not counted (under 0.2 % of the parameters)");
   }
 
   check_params(r, m);

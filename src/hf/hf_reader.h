@@ -236,6 +236,10 @@ void read_draft(Reader& r, Fam fam, ModelArch& m);
 // Gemma 4's fields that change memory or time and are not modelled, each named in a note (hf_layers.cpp);
 // its MoE variant is refused.
 void gemma4_unmodelled(Reader& r);
+// MiniMax-M3's layers (sparse_attention_config.sparse_attention_freq, moe_layer_freq) and its indexer, the
+// positions its block-sparse attention reads (hf_minimax_m3.cpp).
+bool minimax_m3_layout(Reader& r, int layers, Layout& l);
+bool minimax_m3_indexer(Reader& r, ModelArch& m);
 // A list of integers of any length (layer indices or per-layer flags); nullopt when absent or wrong.
 std::optional<std::vector<long long>> int_array(Reader& r, const Json* v, const std::string& path, long long lo, long long hi);
 

@@ -43,7 +43,8 @@ const char* const kFamilies[] = {
     "Qwen--Qwen3.5-397B-A17B.json",        "Qwen--Qwen3.5-0.8B.json",           "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json",
     "Qwen3-30B-A3B-GPTQ-Int4.json",        "deepseek-ai--DeepSeek-R1.json",     "deepseek-ai--DeepSeek-V3.json",
     "Qwen--Qwen3-235B-A22B.json",          "Qwen--Qwen3-32B.json",              "meta-llama--Meta-Llama-3.1-70B.json",
-    "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json"};
+    "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json",        "moonshotai--Kimi-Linear-48B-A3B-Instruct.json",
+    "MiniMaxAI--MiniMax-M3.json"};
 
 }  // namespace
 
@@ -433,15 +434,15 @@ TEST_CASE("hf families: each family's broken or truncated file is refused with t
   CHECK(nonfinite.field == "num_hidden_layers");
   CHECK(nonfinite.value == "Infinity");
   // Unknown families are still refused by name.
-  const Error unknown = refusal(R"({"model_type": "minimax_m3", "num_hidden_layers": 4})");
+  const Error unknown = refusal(R"({"model_type": "no_such_family", "num_hidden_layers": 4})");
   CHECK(unknown.code == ErrorCode::UnknownFamily);
-  CHECK(unknown.value == "minimax_m3");
+  CHECK(unknown.value == "no_such_family");
 }
 
 // The list a refusal gives is the reader's own table: every model_type it names is taken as a family (a
 // minimal text of it is refused for a missing field, never as an unknown family).
 TEST_CASE("hf families: every model_type an unknown-family refusal lists is a family the reader takes") {
-  const Error unknown = refusal(R"({"model_type": "minimax_m3", "num_hidden_layers": 4})");
+  const Error unknown = refusal(R"({"model_type": "no_such_family", "num_hidden_layers": 4})");
   REQUIRE(unknown.code == ErrorCode::UnknownFamily);
   std::vector<std::string> listed;
   std::string_view rest = unknown.allowed;

@@ -1,5 +1,7 @@
-// The families whose published config.json was not found to keep (MiMo-V2-Flash, Gemma 4, Kimi-Linear):
-// read from texts in the field names their engines read, each text built in the test and said to be so.
+// The families whose published config.json was not found to keep (MiMo-V2-Flash, Gemma 4, Llama 4):
+// read from texts in the field names their engines read, each text built in the test and said to be so; a
+// family known by name and not read (Step 3.7) refused with what reading it would need.
+// Kimi-Linear's published file is read in test_hf_kimi_linear.cpp; the small text here keeps a second layout.
 // The dims follow what the engines' configuration classes and tests state; the counts are held against the
 // publisher's own where one is published; every state class against independent arithmetic.
 #include <catch2/catch.hpp>
@@ -65,8 +67,8 @@ std::string gemma_types(std::string text) {
 }
 
 // Kimi-Linear in the fields vLLM's KimiLinearConfig reads (linear_attn_config: kda_layers and full_attn_layers,
-// 1-based; num_heads, head_dim, short_conv_kernel_size): MLA every fourth layer, KDA in the others. The dims
-// are made up (no Kimi-Linear or Kimi K3 file was found).
+// 1-based; num_heads, head_dim, short_conv_kernel_size): MLA every fourth layer, KDA in the others, no RoPE
+// dims. The dims are made up (the published Kimi-Linear-48B-A3B file is tested on its own).
 std::string kimi_linear_text() {
   const int L = 8;
   std::string kda, full;
@@ -190,4 +192,16 @@ TEST_CASE("hf sketched families: every figure's formula adds up to its value for
   INFO(wrong.size() << " wrong:\n" << first);
   CHECK(checked > 1000);
   CHECK(wrong.empty());
+}
+
+TEST_CASE("hf sketched families: Step 3.7 is refused by name, with what reading it would need") {
+  for (const char* text : {R"({"model_type": "step3p7", "architectures": ["Step3p7ForConditionalGeneration"], "text_config": {"model_type": "step3p5"}})",
+                           R"({"model_type": "step3p7", "num_hidden_layers": 45})"}) {
+    INFO(text);
+    const Error e = refusal(text);
+    CHECK(e.code == ErrorCode::Unrepresentable);
+    CHECK(e.field == "model_type");
+    CHECK(e.value == "step3p7");
+    CHECK(e.allowed.find("no published config.json") != std::string::npos);
+  }
 }
