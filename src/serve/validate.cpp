@@ -82,9 +82,21 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   r.ttft_s = res.ttft.mean;
   r.tpot_s = res.tpot.mean;
   r.ttft_parts = TtftMeans{res.ttft_parts.queue.mean, res.ttft_parts.wait.mean, res.ttft_parts.prefill.mean, res.ttft_parts.overhead.mean};
+  r.handoff = res.handoff;
   r.ttft_transfer = res.ttft_parts.transfer.mean;
   r.ttft_admission = res.ttft_parts.admission.mean;
   return r;
+}
+
+std::vector<std::size_t> replay_order(const MeasuredFile& file) {
+  std::vector<std::size_t> order(file.runs.size());
+  std::vector<double> work(file.runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    work[i] = static_cast<double>(benchmark_concurrency(file.runs[i])) * file.runs[i].osl;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  return order;
 }
 
 namespace {

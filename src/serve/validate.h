@@ -42,6 +42,7 @@ struct RunResult {
   int gpus = 0, tp = 0, dp = 0, ep = 0, concurrency = 0, isl = 0, osl = 0;  // disaggregated: one decode worker's layout
   // Disaggregated: the decode workers (serve's instances), and the prefill pool's workers and each one's layout.
   int decode_workers = 0, prefill_workers = 0, prefill_gpus = 0, prefill_tp = 0, prefill_dp = 0, prefill_ep = 0;
+  std::string handoff;         // disaggregated: the transfer engine and the link the KV crosses (serve's)
   std::string scenario;        // the replayed scenario as a share link's hash (disaggregated: a decode worker's)
   double ttft_s = 0, tpot_s = 0;                   // the replay's means
   double measured_ttft_s = 0, measured_tpot_s = 0;  // the file's
@@ -71,6 +72,10 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
 
 // Replays one row.
 RunResult validate_run(const MeasuredFile& file, std::size_t row, const ValidateOptions& opt);
+
+// The rows in the order a pool of threads best takes them: the most work first (the clients' output tokens,
+// concurrency × osl, which the replay's steps follow), so the threads end together. Ties in file order.
+std::vector<std::size_t> replay_order(const MeasuredFile& file);
 
 // How a set of rows fared on one metric.
 struct MetricStats {

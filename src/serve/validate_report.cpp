@@ -101,6 +101,7 @@ std::string validate_json(const std::vector<RunResult>& results, const MeasuredF
         // The decode pool is `decode_workers` instances of the layout above; the prefill pool its own workers.
         w.integer("decode_workers", r.decode_workers).integer("prefill_workers", r.prefill_workers).integer("prefill_gpus", r.prefill_gpus);
         w.integer("prefill_tp", r.prefill_tp).integer("prefill_dp", r.prefill_dp).integer("prefill_ep", r.prefill_ep);
+        w.str("handoff", r.handoff);
       }
       w.str("scenario", r.scenario);
     }
