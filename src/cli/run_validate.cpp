@@ -17,13 +17,14 @@ using namespace tierscope::model;
 
 namespace {
 
-// The rows replayed on up to `threads` threads, each taking the next row not yet taken; the results in the
-// file's order whatever the timing (each row's replay is seeded on its own).
+// The rows replayed on up to `threads` threads, each taking the next row not yet taken, the most work first;
+// the results in the file's order whatever the timing (each row's replay is seeded on its own).
 std::vector<serve::RunResult> replay_rows(const serve::MeasuredFile& file, const serve::ValidateOptions& vo, unsigned threads) {
   std::vector<serve::RunResult> results(file.runs.size());
+  const std::vector<std::size_t> order = serve::replay_order(file);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t i = next++; i < results.size(); i = next++) results[i] = serve::validate_run(file, i, vo);
+    for (std::size_t k = next++; k < order.size(); k = next++) results[order[k]] = serve::validate_run(file, order[k], vo);
   };
   std::vector<std::thread> pool;
   for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);

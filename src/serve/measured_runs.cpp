@@ -197,6 +197,10 @@ int benchmark_concurrency(const MeasuredRun& run) {
     while (i < run.source.size() && run.source[i] >= '0' && run.source[i] <= '9' && n <= kMaxClients) n = n * 10 + (run.source[i++] - '0');
     if (n >= 1 && n <= kMaxClients) return static_cast<int>(n);
   }
+  if (run.mode == "disagg") {
+    const long long ranks = static_cast<long long>(run.decode.workers) * std::max(1, run.decode.adp);
+    return static_cast<int>(std::min<long long>(kMaxClients, static_cast<long long>(run.decode.batch) * ranks));
+  }
   return static_cast<int>(std::min<long long>(kMaxClients, static_cast<long long>(run.batch) * std::max(1, run.adp)));
 }
 

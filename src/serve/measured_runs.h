@@ -52,7 +52,11 @@ bool read_measured_runs(std::string_view csv, MeasuredFile& out, model::Errors& 
 
 // The benchmark's concurrent clients: the row's source note's `silicon_concurrency=N` where it gives one,
 // else batch_size × attention_dp_size (the file's batch_size counts one attention-DP rank's clients: on every
-// attention-DP row of the shipped file the note's concurrency is that product).
+// attention-DP row of the shipped file the note's concurrency is that product). A disaggregated row without
+// the note: decode_batch_size × decode workers × their attention DP (the file's decode batch is the clients per
+// decode rank, rounded up: on each of the shipped file's 144 disaggregated rows that give both it is
+// ⌈concurrency ÷ (workers × attention DP)⌉, so the product is the concurrency where that divides evenly and at
+// most one client per rank above it elsewhere); 0 where the workers are not given.
 int benchmark_concurrency(const MeasuredRun& run);
 
 // The columns a file must have, for messages and docs.

@@ -162,7 +162,9 @@ std::string validated_runs_csv(const std::vector<RunResult>& results, const Meas
   const model::ParamDef& gpu_param = *model::find_param("gpu");
   const model::ParamDef& engine_param = *model::find_param("engine");
   for (const RunResult& r : results) {
-    if (!r.expressed) continue;
+    // A disaggregated run's instance is one decode worker beside a prefill pool: not a setup the band's
+    // aggregated neighbours stand for, so its rows stay in validate's tables and the gate only.
+    if (!r.expressed || r.disagg) continue;
     // The GPU and engine as the replayed scenario names them.
     model::Scenario s;
     model::Errors ignored;

@@ -22,6 +22,7 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   r.engine = run.backend;
   r.isl = run.isl;
   r.osl = run.osl;
+  r.disagg = run.mode == "disagg";
   r.concurrency = benchmark_concurrency(run);
   r.measured_ttft_s = run.ttft_ms / 1000.0;
   r.measured_tpot_s = run.tpot_ms / 1000.0;
@@ -32,6 +33,15 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   r.tp = s.par.tp;
   r.dp = s.par.dp;
   r.ep = s.par.ep;
+  if (setup.prefill == PrefillMode::Pd) {
+    const model::Scenario& p = setup.prefill_scenario;
+    r.decode_workers = setup.instances;
+    r.prefill_workers = run.prefill.workers;
+    r.prefill_gpus = p.hw.gpus;
+    r.prefill_tp = p.par.tp;
+    r.prefill_dp = p.par.dp;
+    r.prefill_ep = p.par.ep;
+  }
   r.scenario = model::scenario_to_hash(s);
   model::Computed c;
   model::compute_values(s, c);
@@ -46,13 +56,21 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   spec.range_ratio = setup.range_ratio;
   spec.budget = setup.budget;
   spec.prefill = setup.prefill;
+  spec.instances = setup.instances;
+  spec.prefill_workers = setup.prefill_workers;
   spec.seed = opt.seed;
   ServeResult res;
   model::Errors errors;
-  if (!run_serve(s, spec, res, errors)) {
+  const bool pd = setup.prefill == PrefillMode::Pd;
+  if (!run_serve(s, spec, res, errors, pd ? &setup.prefill_scenario : nullptr)) {
     const model::Error& e = errors.front();
     r.why = e.message();
     r.reason = e.code == model::ErrorCode::Infeasible ? "does not fit" : std::string(model::error_code_name(e.code));
+    if (pd) {
+      const std::string pool = e.field == "prefill" ? "prefill pool " : "decode pool ";
+      r.why = pool + r.why;
+      r.reason = pool + r.reason;
+    }
     return r;
   }
   if (res.completed == 0 || !(res.tpot.mean > 0) || !(res.ttft.mean > 0)) {
@@ -64,7 +82,21 @@ RunResult validate_run(const MeasuredFile& file, std::size_t row, const Validate
   r.ttft_s = res.ttft.mean;
   r.tpot_s = res.tpot.mean;
   r.ttft_parts = TtftMeans{res.ttft_parts.queue.mean, res.ttft_parts.wait.mean, res.ttft_parts.prefill.mean, res.ttft_parts.overhead.mean};
+  r.handoff = res.handoff;
+  r.ttft_transfer = res.ttft_parts.transfer.mean;
+  r.ttft_admission = res.ttft_parts.admission.mean;
   return r;
+}
+
+std::vector<std::size_t> replay_order(const MeasuredFile& file) {
+  std::vector<std::size_t> order(file.runs.size());
+  std::vector<double> work(file.runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    work[i] = static_cast<double>(benchmark_concurrency(file.runs[i])) * file.runs[i].osl;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  return order;
 }
 
 namespace {
@@ -100,17 +132,19 @@ void finish_metric(MetricStats& m, std::vector<double>& logs) {
 }  // namespace
 
 std::vector<Partition> summarize(const std::vector<RunResult>& results, PartitionBy by) {
-  std::map<std::tuple<std::string, std::string, std::string>, Acc> groups;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, Acc> groups;
   for (const RunResult& r : results) {
-    std::tuple<std::string, std::string, std::string> key;
+    std::tuple<std::string, std::string, std::string, std::string> key;
+    const std::string mode = r.disagg ? "disagg" : "agg";
     switch (by) {
-      case PartitionBy::ModelGpuEngine: key = {r.model, r.gpu, r.engine}; break;
-      case PartitionBy::EngineGpu: key = {"", r.gpu, r.engine}; break;
-      case PartitionBy::Engine: key = {"", "", r.engine}; break;
+      case PartitionBy::ModelGpuEngine: key = {mode, r.model, r.gpu, r.engine}; break;
+      case PartitionBy::EngineGpu: key = {mode, "", r.gpu, r.engine}; break;
+      case PartitionBy::Engine: key = {mode, "", "", r.engine}; break;
+      case PartitionBy::Mode: key = {mode, "", "", ""}; break;
       case PartitionBy::All: break;
     }
     Acc& a = groups[key];
-    std::tie(a.p.model, a.p.gpu, a.p.engine) = key;
+    std::tie(a.p.mode, a.p.model, a.p.gpu, a.p.engine) = key;
     a.p.rows += 1;
     if (!r.expressed) {
       a.cannot[r.reason] += 1;

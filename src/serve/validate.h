@@ -31,6 +31,7 @@ struct TtftMeans {
 // One row's outcome.
 struct RunResult {
   std::size_t row = 0;         // index in MeasuredFile::runs
+  bool disagg = false;         // a prefill/decode-disaggregated run (its tables are apart from the aggregated ones')
   bool expressed = false;      // replayed; else `why` says what is missing
   std::string why;             // the reason in full
   std::string reason;          // the reason's short form, the same for rows that fail alike ("unknown-family qwen3_5_moe_text")
@@ -38,11 +39,15 @@ struct RunResult {
   std::string model, gpu, engine;
   // What a nearest-run look-up compares (set when expressed): the model's size, the layout, the load.
   double params = 0, active_params = 0;  // parameters in all and per token
-  int gpus = 0, tp = 0, dp = 0, ep = 0, concurrency = 0, isl = 0, osl = 0;
-  std::string scenario;        // the replayed scenario as a share link's hash
+  int gpus = 0, tp = 0, dp = 0, ep = 0, concurrency = 0, isl = 0, osl = 0;  // disaggregated: one decode worker's layout
+  // Disaggregated: the decode workers (serve's instances), and the prefill pool's workers and each one's layout.
+  int decode_workers = 0, prefill_workers = 0, prefill_gpus = 0, prefill_tp = 0, prefill_dp = 0, prefill_ep = 0;
+  std::string handoff;         // disaggregated: the transfer engine and the link the KV crosses (serve's)
+  std::string scenario;        // the replayed scenario as a share link's hash (disaggregated: a decode worker's)
   double ttft_s = 0, tpot_s = 0;                   // the replay's means
   double measured_ttft_s = 0, measured_tpot_s = 0;  // the file's
   TtftMeans ttft_parts;
+  double ttft_transfer = 0, ttft_admission = 0;  // disaggregated: the KV hand-off and the decode pool's admission (means, s)
   double ttft_ratio() const { return measured_ttft_s > 0 ? ttft_s / measured_ttft_s : 0.0; }
   double tpot_ratio() const { return measured_tpot_s > 0 ? tpot_s / measured_tpot_s : 0.0; }
 };
@@ -57,11 +62,20 @@ struct RunSetup {
   // steps with decodes.
   int budget = 0;
   PrefillMode prefill = PrefillMode::Auto;
+  // A disaggregated run (prefill = Pd): `scenario` is one decode worker, `instances` of them behind the router;
+  // the prefill pool is `prefill_workers` attention replicas of `prefill_scenario` (serve's workers: a row's
+  // prefill worker of attention DP d is d of them).
+  int instances = 1, prefill_workers = 0;
+  model::Scenario prefill_scenario;
 };
 bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup& out, std::string& why, std::string& reason);
 
 // Replays one row.
 RunResult validate_run(const MeasuredFile& file, std::size_t row, const ValidateOptions& opt);
+
+// The rows in the order a pool of threads best takes them: the most work first (the clients' output tokens,
+// concurrency × osl, which the replay's steps follow), so the threads end together. Ties in file order.
+std::vector<std::size_t> replay_order(const MeasuredFile& file);
 
 // How a set of rows fared on one metric.
 struct MetricStats {
@@ -71,12 +85,14 @@ struct MetricStats {
 };
 // One partition: its rows, the expressed ones' stats, and the others' reasons with their counts.
 struct Partition {
+  std::string mode;                // "agg" or "disagg" (the file's mode); empty where the partition spans both
   std::string model, gpu, engine;  // empty where the partition spans them
   int rows = 0, expressed = 0;
   MetricStats ttft, tpot;
   std::vector<std::pair<std::string, int>> cannot;  // reason, rows; most first
 };
-enum class PartitionBy { ModelGpuEngine, EngineGpu, Engine, All };
+// Every partition but All keeps aggregated and disaggregated rows apart (Mode: one partition each).
+enum class PartitionBy { ModelGpuEngine, EngineGpu, Engine, Mode, All };
 std::vector<Partition> summarize(const std::vector<RunResult>& results, PartitionBy by);
 
 // The report: the table per model × GPU × engine with a total (text), or one line per row (json, csv).

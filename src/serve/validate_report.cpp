@@ -33,6 +33,9 @@ std::string row_text(const Partition& p, const std::string& label) {
   return std::string(buf) + metric_cells(p.ttft) + "   " + metric_cells(p.tpot) + "\n";
 }
 
+// A partition's label: its keys, and "disagg" for the disaggregated rows' own partitions.
+std::string label(const Partition& p, const std::string& keys) { return p.mode == "disagg" ? keys + " · disagg" : keys; }
+
 std::string cannot_text(const Partition& p) {
   std::string o;
   for (const auto& [why, n] : p.cannot) o += "    cannot express " + std::to_string(n) + ": " + why + "\n";
@@ -51,21 +54,24 @@ std::string validate_text(const std::vector<RunResult>& results, std::string_vie
                   std::to_string(total.expressed) + " replayed by serve at their own settings, " + std::to_string(total.rows - total.expressed) +
                   " that cannot be expressed (each with its reason).\n"
                   "Columns: rows; replayed; for mean TTFT and mean TPOT the share of replayed rows whose model ÷ measured is within 1.25× "
-                  "and within 2×, the median |log₂(model ÷ measured)| and the median log₂ (bias: below 0, the model is faster).\n\n";
+                  "and within 2×, the median |log₂(model ÷ measured)| and the median log₂ (bias: below 0, the model is faster). "
+                  "Prefill/decode-disaggregated rows (· disagg) are partitions of their own, replayed by serve --prefill pd with "
+                  "each pool at the row's workers and layout.\n\n";
   o += "model × GPU × engine\n";
   o += kHead;
   for (const Partition& p : summarize(results, PartitionBy::ModelGpuEngine)) {
-    o += row_text(p, p.model + " · " + p.gpu + " · " + p.engine);
+    o += row_text(p, label(p, p.model + " · " + p.gpu + " · " + p.engine));
     o += cannot_text(p);
   }
   o += "\nengine × GPU\n";
   o += kHead;
-  for (const Partition& p : summarize(results, PartitionBy::EngineGpu)) o += row_text(p, p.engine + " · " + p.gpu);
+  for (const Partition& p : summarize(results, PartitionBy::EngineGpu)) o += row_text(p, label(p, p.engine + " · " + p.gpu));
   o += "\nengine\n";
   o += kHead;
-  for (const Partition& p : summarize(results, PartitionBy::Engine)) o += row_text(p, p.engine);
+  for (const Partition& p : summarize(results, PartitionBy::Engine)) o += row_text(p, label(p, p.engine));
   o += "\n";
   o += kHead;
+  for (const Partition& p : summarize(results, PartitionBy::Mode)) o += row_text(p, p.mode == "disagg" ? "disaggregated" : "aggregated");
   o += row_text(total, "all");
   o += cannot_text(total);
   return o;
@@ -79,7 +85,7 @@ std::string validate_json(const std::vector<RunResult>& results, const MeasuredF
     w.object();
     w.integer("line", m.line).str("id", m.id).str("model", r.model).str("gpu", r.gpu).str("engine", r.engine).str("version", m.version);
     w.integer("isl", m.isl).integer("osl", m.osl).integer("concurrency", r.concurrency);
-    w.boolean("expressed", r.expressed);
+    w.boolean("disaggregated", r.disagg).boolean("expressed", r.expressed);
     if (!r.expressed) {
       w.str("reason", r.reason).str("why", r.why);
     } else {
@@ -88,7 +94,15 @@ std::string validate_json(const std::vector<RunResult>& results, const MeasuredF
       w.num("measured_ttft_s", r.measured_ttft_s).num("model_ttft_s", r.ttft_s).num("ttft_ratio", r.ttft_ratio());
       w.num("measured_tpot_s", r.measured_tpot_s).num("model_tpot_s", r.tpot_s).num("tpot_ratio", r.tpot_ratio());
       w.object("ttft_parts_s").num("overhead", r.ttft_parts.overhead).num("wait", r.ttft_parts.wait).num("queue", r.ttft_parts.queue);
-      w.num("prefill", r.ttft_parts.prefill).end();
+      w.num("prefill", r.ttft_parts.prefill);
+      if (r.disagg) w.num("transfer", r.ttft_transfer).num("admission", r.ttft_admission);
+      w.end();
+      if (r.disagg) {
+        // The decode pool is `decode_workers` instances of the layout above; the prefill pool its own workers.
+        w.integer("decode_workers", r.decode_workers).integer("prefill_workers", r.prefill_workers).integer("prefill_gpus", r.prefill_gpus);
+        w.integer("prefill_tp", r.prefill_tp).integer("prefill_dp", r.prefill_dp).integer("prefill_ep", r.prefill_ep);
+        w.str("handoff", r.handoff);
+      }
       w.str("scenario", r.scenario);
     }
     w.end().newline();
@@ -100,7 +114,8 @@ std::string validate_json(const std::vector<RunResult>& results, const MeasuredF
 std::string validate_csv(const std::vector<RunResult>& results, const MeasuredFile& file) {
   std::string o =
       "line,id,model,gpu,engine,version,isl,osl,concurrency,expressed,reason,gpus,tp,dp,ep,params,active_params,measured_ttft_s,model_ttft_s,"
-      "ttft_ratio,measured_tpot_s,model_tpot_s,tpot_ratio,ttft_overhead_s,ttft_wait_s,ttft_queue_s,ttft_prefill_s,why\n";
+      "ttft_ratio,measured_tpot_s,model_tpot_s,tpot_ratio,ttft_overhead_s,ttft_wait_s,ttft_queue_s,ttft_prefill_s,mode,decode_workers,prefill_workers,"
+      "prefill_gpus,prefill_tp,prefill_dp,prefill_ep,ttft_transfer_s,ttft_admission_s,why\n";
   for (const RunResult& r : results) {
     const MeasuredRun& m = file.runs[r.row];
     o += std::to_string(m.line) + "," + model::csv_field(m.id) + "," + model::csv_field(r.model) + "," + model::csv_field(r.gpu) + "," +
@@ -114,6 +129,13 @@ std::string validate_csv(const std::vector<RunResult>& results, const MeasuredFi
       o += ",";
     } else {
       o += ",,,,,,,,,,,,,,,,";
+    }
+    o += std::string(r.disagg ? "disagg" : "agg") + ",";
+    if (r.expressed && r.disagg) {
+      for (const int n : {r.decode_workers, r.prefill_workers, r.prefill_gpus, r.prefill_tp, r.prefill_dp, r.prefill_ep}) o += std::to_string(n) + ",";
+      o += model::num_exact(r.ttft_transfer) + "," + model::num_exact(r.ttft_admission) + ",";
+    } else {
+      o += ",,,,,,,,";
     }
     o += model::csv_field(r.why) + "\n";
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "base/text.h"
 #include "hf/hf_config.h"
@@ -146,7 +147,7 @@ bool model_of(const MeasuredRun& run, const ValidateOptions& opt, model::Scenari
 // twice, once in each form (DeepSeek-R1 on 8 B200s under SGLang: tp 64, MoE 8 × 8 and tp 8, MoE 1 × 8, with
 // equal TTFT and TPOT), so the row is read as its N GPUs: attention TP N (tp = N²) or data-parallel attention
 // over N ranks (attention_dp = N², or tp = attention_dp = N), the experts over N ranks. True with the layout.
-bool squared_layout(const MeasuredRun& run, int gpus, int moe_tp, int ep, const char* gpu_key, int& tp, int& dp) {
+bool squared_layout(int file_tp, int gpus, int moe_tp, int ep, const char* gpu_key, int& tp, int& dp) {
   const int n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(gpus))));
   if (n < 2 || n * n != gpus) return false;
   if (!((moe_tp == n && ep == n) || (moe_tp == 1 && ep == gpus))) return false;
@@ -154,9 +155,144 @@ bool squared_layout(const MeasuredRun& run, int gpus, int moe_tp, int ep, const 
   model::Errors errors;
   if (!model::apply_settings(probe, std::string("gpu=") + gpu_key, errors)) return false;
   if (gpus <= model::link_domain(probe.hw)) return false;
-  tp = std::max(1, run.tp / n);
+  tp = std::max(1, file_tp / n);
   if (n % tp != 0) return false;
   dp = n / tp;
+  return true;
+}
+
+// One instance's layout (an aggregated run's, or one worker of a disaggregated pool), as the scenario's keys.
+struct Layout {
+  int gpus = 1, tp = 1, dp = 1, ep = 1;
+};
+
+// The layout of attention TP `file_tp` inside `adp` replicas, the routed experts over `moe_ep` ranks each split
+// `moe_tp` ways. `pool` names the pool in messages ("" for an aggregated run, "prefill pool ", "decode pool ").
+bool layout_of(int file_tp, int adp, int file_moe_tp, int file_moe_ep, bool moe_model, const char* gpu_key, const std::string& pool, Layout& out,
+               std::string& why, std::string& reason) {
+  int tp = file_tp, dp = std::max(1, adp);
+  int gpus = tp * dp;
+  // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
+  int ep = 1;
+  if (moe_model) {
+    const int moe_tp = file_moe_tp > 0 ? file_moe_tp : file_moe_ep > 0 ? gpus / file_moe_ep : gpus;
+    ep = file_moe_ep > 0 ? file_moe_ep : gpus / std::max(1, moe_tp);
+    if (moe_tp * ep != gpus) {
+      return fail(why, reason,
+                  pool + "layout: MoE TP " + std::to_string(moe_tp) + " × EP " + std::to_string(ep) + " = " + std::to_string(moe_tp * ep) +
+                      " GPUs, not the attention's TP " + std::to_string(file_tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus) +
+                      "; the model lays the experts over every GPU of the instance, as the engines do",
+                  pool + "layout MoE TP × EP ≠ GPUs");
+    }
+    if (squared_layout(file_tp, gpus, moe_tp, ep, gpu_key, tp, dp)) {
+      gpus = tp * dp;
+      ep = gpus;
+    }
+  }
+  out = Layout{gpus, tp, dp, ep};
+  return true;
+}
+
+// The row's scenario at one instance's layout: `s` holds the row's model; the GPU, engine, formats, lengths and
+// the running cap (`max_batch`, also the workload's batch) are set on it. False with the scenario's own rule
+// broken, naming the pool.
+bool scenario_at(model::Scenario& s, const MeasuredRun& run, const Name& gpu, const Name& engine, const Quant& gemm, const Quant& moe,
+                 const Layout& l, int max_batch, const std::string& pool, std::string& why, std::string& reason) {
+  const std::string kv = engine.key == std::string_view("trtllm") && !run.gemm_quant.empty() ? "fp8" : "bf16";
+  std::string settings = "gpu=" + std::string(gpu.key) + "&gpus=" + std::to_string(l.gpus) + "&tp=" + std::to_string(l.tp) +
+                         "&dp=" + std::to_string(l.dp) + "&ep=" + std::to_string(l.ep) + "&pp=1&redundant=0&engine=" + engine.key +
+                         "&max_batch=" + std::to_string(max_batch) + "&cuda_graphs=on&dense_fmt=" + gemm.weights + "&act_fmt=" + gemm.acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
+                         "&prompt=" + std::to_string(run.isl) + "&output=" + std::to_string(run.osl) + "&prefix_hit=0" +
+                         "&batch=" + std::to_string(max_batch) + "&ctx=" + std::to_string(run.isl + run.osl);
+  if (s.model.experts > 0) settings += "&experts_fmt=" + std::string(moe.weights);
+  model::Errors errors;
+  if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
+    const model::Error& e = errors.front();
+    // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
+    const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
+    // What an engine does there that the model does not express.
+    std::string missing;
+    if (e.field == "tp" && rule.find("kv_heads") != std::string::npos) {
+      missing = "; the engines run it by keeping a copy of each KV head on tp ÷ kv_heads GPUs, which the model does not lay out";
+    } else if (e.field == "tp" && rule.find("q_heads") != std::string::npos) {
+      missing = "; no engine splits the query heads unevenly (the row may mean data-parallel attention, which the file does not say)";
+    }
+    if (pool.empty()) return fail(why, reason, "layout: " + e.message() + missing, "layout " + e.field + "=" + e.value + ": " + rule);
+    return fail(why, reason, pool + "layout " + e.field + "=" + e.value + " not expressible: " + e.message() + missing,
+                pool + "layout " + e.field + "=" + e.value + " not expressible: " + rule);
+  }
+  return true;
+}
+
+// A disaggregated row's pools (AIConfigurator's silicon columns prefill_* and decode_*: each pool's batch per
+// attention rank, its workers and each worker's TP, PP, attention DP, MoE TP and EP). The generator deploys
+// `workers` engines per pool, each of tp × pp × attention DP GPUs, prefill engines at max_batch_size 1 unless
+// set, and sizes the benchmark's concurrency from the decode workers times their batch
+// (https://github.com/ai-dynamo/aiconfigurator, src/aiconfigurator/generator/rule_plugin/benchmark/trtllm.rule:
+// gpus_per_worker, prefill max_batch_size, estimated_concurrency). What serve --prefill pd cannot take is
+// named, the first missing quantity the row's short reason.
+bool pool_counts_given(const MeasuredRun& run, std::string& why, std::string& reason) {
+  const MeasuredPool& p = run.prefill;
+  const MeasuredPool& d = run.decode;
+  // The counts the replay needs and the file may leave out (792 rows of the shipped file give no workers nor
+  // batch sizes for either pool: no column of theirs says how many engines each pool ran).
+  std::vector<std::string> missing;
+  if (p.workers < 1) missing.push_back("prefill workers");
+  if (d.workers < 1) missing.push_back("decode workers");
+  if (p.batch < 1) missing.push_back("prefill batch size");
+  if (!missing.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < missing.size(); ++i) list += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
+    // The short form names the workers (what every such row lacks first); the full one every count.
+    const std::string first = p.workers < 1 && d.workers < 1 ? "prefill and decode workers" : missing.front();
+    return fail(why, reason,
+                "disaggregated: " + list + " not given (prefill_num_workers, decode_num_workers, prefill_batch_size); serve --prefill pd "
+                "replays a pool of a stated size, and no other column of the row gives it",
+                first + " not given");
+  }
+  if (p.pp > 1 || d.pp > 1) {
+    const char* pool = p.pp > 1 ? "prefill" : "decode";
+    return fail(why, reason, std::string(pool) + " pool: pp_size " + std::to_string(p.pp > 1 ? p.pp : d.pp) + " pipeline stages; the model runs one stage per instance",
+                std::string(pool) + " pool pipeline parallel");
+  }
+  if (p.batch > 1) {
+    return fail(why, reason,
+                "prefill_batch_size " + std::to_string(p.batch) + " not expressible: serve's prefill pool runs one prompt per pass on each worker "
+                "(an attention replica of the prefill layout)",
+                "prefill batch " + std::to_string(p.batch) + " not expressible");
+  }
+  return true;
+}
+
+// The two pools as scenarios (their layouts checked as an aggregated run's are) and the deployment serve runs.
+bool disagg_setup(const MeasuredRun& run, const model::Scenario& base, const Name& gpu, const Name& engine, const Quant& gemm, const Quant& moe,
+                  RunSetup& out, std::string& why, std::string& reason) {
+  const MeasuredPool& p = run.prefill;
+  const MeasuredPool& d = run.decode;
+  const bool moe_model = base.model.experts > 0;
+  Layout pl, dl;
+  if (!layout_of(p.tp, p.adp, p.moe_tp, p.moe_ep, moe_model, gpu.key, "prefill pool ", pl, why, reason)) return false;
+  if (!layout_of(d.tp, d.adp, d.moe_tp, d.moe_ep, moe_model, gpu.key, "decode pool ", dl, why, reason)) return false;
+  const int concurrency = benchmark_concurrency(run);
+  if (concurrency < 1) {
+    return fail(why, reason, "disaggregated: the benchmark's concurrency not given (no silicon_concurrency in silicon_data_source, no decode_batch_size)",
+                "concurrency not given");
+  }
+  // The decode workers' running cap: the file's decode batch per attention rank (⌈concurrency ÷ (workers × DP)⌉,
+  // measured_runs.h) over the worker's ranks.
+  const int decode_cap = (d.batch > 0 ? d.batch : (concurrency + d.workers * dl.dp - 1) / (d.workers * dl.dp)) * dl.dp;
+  model::Scenario prefill = base;
+  if (!scenario_at(prefill, run, gpu, engine, gemm, moe, pl, p.batch * pl.dp, "prefill pool ", why, reason)) return false;
+  model::Scenario decode = base;
+  if (!scenario_at(decode, run, gpu, engine, gemm, moe, dl, decode_cap, "decode pool ", why, reason)) return false;
+  out.scenario = std::move(decode);
+  out.prefill_scenario = std::move(prefill);
+  out.concurrency = concurrency;
+  out.instances = d.workers;
+  // serve's prefill workers are attention replicas of the prefill layout; a row's worker of attention DP d is d.
+  out.prefill_workers = p.workers * pl.dp;
+  out.prefill = PrefillMode::Pd;
+  out.budget = 0;  // the decode pool admits handed-off prompts: no prompt chunk shares its steps
   return true;
 }
 
@@ -176,76 +312,39 @@ bool setup_for_run(const MeasuredRun& run, const ValidateOptions& opt, RunSetup&
                 "' has no format in the model (fp8, fp8_block, nvfp4, int4_wo, or empty for bf16)",
                 "format " + mode);
   }
-  if (run.mode == "disagg") {
-    return fail(why, reason,
-                "disaggregated: serve --prefill pd sizes its prefill pool to keep up with the prompts and leaves the KV hand-off out; "
-                "a prefill pool of fixed size (" + (run.prefill.workers > 0 ? std::to_string(run.prefill.workers) : std::string("its")) +
-                    " workers of TP " + std::to_string(run.prefill.tp) + " × DP " + std::to_string(std::max(1, run.prefill.adp)) +
-                    "), its queueing and the transfer are not inputs",
-                "disaggregated pools");
-  }
-  if (run.pp > 1) return fail(why, reason, "pp_size: " + std::to_string(run.pp) + " pipeline stages; the model runs one stage per instance", "pipeline parallel");
+  const bool disagg = run.mode == "disagg";
+  if (!disagg && run.pp > 1) return fail(why, reason, "pp_size: " + std::to_string(run.pp) + " pipeline stages; the model runs one stage per instance", "pipeline parallel");
+  if (disagg && !pool_counts_given(run, why, reason)) return false;
   model::Scenario s;
   if (!model_of(run, opt, s, why, reason)) return false;
-  const bool moe_model = s.model.experts > 0;
-  int tp = run.tp, dp = std::max(1, run.adp);
-  int gpus = tp * dp;
-  // The routed experts: EP ranks, each expert split over moe_tp GPUs, together the attention's GPUs.
-  int ep = 1;
-  if (moe_model) {
-    const int moe_tp = run.moe_tp > 0 ? run.moe_tp : run.moe_ep > 0 ? gpus / run.moe_ep : gpus;
-    ep = run.moe_ep > 0 ? run.moe_ep : gpus / std::max(1, moe_tp);
-    if (moe_tp * ep != gpus) {
-      return fail(why, reason,
-                  "layout: MoE TP " + std::to_string(moe_tp) + " × EP " + std::to_string(ep) + " = " + std::to_string(moe_tp * ep) +
-                      " GPUs, not the attention's TP " + std::to_string(run.tp) + " × DP " + std::to_string(dp) + " = " + std::to_string(gpus) +
-                      "; the model lays the experts over every GPU of the instance, as the engines do",
-                  "layout MoE TP × EP ≠ GPUs");
-    }
-    if (squared_layout(run, gpus, moe_tp, ep, gpu->key, tp, dp)) {
-      gpus = tp * dp;
-      ep = gpus;
-    }
-  }
-  const int concurrency = benchmark_concurrency(run);
-  const std::string kv = engine->key == std::string_view("trtllm") && !run.gemm_quant.empty() ? "fp8" : "bf16";
-  std::string settings = "gpu=" + std::string(gpu->key) + "&gpus=" + std::to_string(gpus) + "&tp=" + std::to_string(tp) +
-                         "&dp=" + std::to_string(dp) + "&ep=" + std::to_string(ep) + "&pp=1&redundant=0&engine=" + engine->key +
-                         "&max_batch=" + std::to_string(concurrency) + "&cuda_graphs=on&dense_fmt=" + gemm->weights + "&act_fmt=" + gemm->acts + "&kv_fmt=" + kv + "&spec_tokens=0" +
-                         "&prompt=" + std::to_string(run.isl) + "&output=" + std::to_string(run.osl) + "&prefix_hit=0" +
-                         "&batch=" + std::to_string(concurrency) + "&ctx=" + std::to_string(run.isl + run.osl);
-  if (moe_model) settings += "&experts_fmt=" + std::string(moe->weights);
-  model::Errors errors;
-  if (!model::apply_settings(s, settings, errors) || !(errors = model::validate(s)).empty()) {
-    const model::Error& e = errors.front();
-    // The short form: the key, its value and the rule it breaks ("layout tp=8: a divisor of kv_heads (4)").
-    const std::string rule = e.allowed.substr(0, e.allowed.find(':'));
-    // What an engine does there that the model does not express.
-    std::string missing;
-    if (e.field == "tp" && rule.find("kv_heads") != std::string::npos) {
-      missing = "; the engines run it by keeping a copy of each KV head on tp ÷ kv_heads GPUs, which the model does not lay out";
-    } else if (e.field == "tp" && rule.find("q_heads") != std::string::npos) {
-      missing = "; no engine splits the query heads unevenly (the row may mean data-parallel attention, which the file does not say)";
-    }
-    return fail(why, reason, "layout: " + e.message() + missing, "layout " + e.field + "=" + e.value + ": " + rule);
-  }
-  out.scenario = std::move(s);
-  out.concurrency = concurrency;
-  // The benchmark as AIConfigurator measures its silicon runs: fixed input and output lengths (aiperf with
-  // both standard deviations 0 and ignore_eos), a closed loop whose clients all start at once ("all C arrive at
-  // t=0", https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md), 50 requests per
-  // client (kRequestsPerClient). Its 2 warm-up requests per client run before and are not counted; the replay
-  // leaves them out, so its first wave is the measured run's own.
-  out.requests = kRequestsPerClient * concurrency;
-  out.budget = 0;
-  out.prefill = PrefillMode::Auto;
-  if (engine->key == std::string_view("vllm")) {
-    out.budget = (concurrency + dp - 1) / dp + run.isl + kBudgetOverIsl;
-    out.prefill = PrefillMode::Chunked;
-  }
+  // The benchmark as AIConfigurator measures its silicon runs, aggregated or not: fixed input and output
+  // lengths (aiperf with both standard deviations 0 and ignore_eos), a closed loop whose clients all start at
+  // once ("all C arrive at t=0", https://github.com/ai-dynamo/aiconfigurator/blob/main/docs/design/queueing_model.md),
+  // 50 requests per client (kRequestsPerClient). Its 2 warm-up requests per client run before and are not
+  // counted; the replay leaves them out, so its first wave is the measured run's own.
   out.input = run.isl;
   out.output = std::max(2, run.osl);
   out.range_ratio = 0;
+  if (disagg) {
+    if (!disagg_setup(run, s, *gpu, *engine, *gemm, *moe, out, why, reason)) return false;
+    out.requests = kRequestsPerClient * out.concurrency;
+    return true;
+  }
+  Layout l;
+  if (!layout_of(run.tp, run.adp, run.moe_tp, run.moe_ep, s.model.experts > 0, gpu->key, "", l, why, reason)) return false;
+  const int concurrency = benchmark_concurrency(run);
+  if (!scenario_at(s, run, *gpu, *engine, *gemm, *moe, l, concurrency, "", why, reason)) return false;
+  out.scenario = std::move(s);
+  out.concurrency = concurrency;
+  out.requests = kRequestsPerClient * concurrency;
+  out.budget = 0;
+  out.prefill = PrefillMode::Auto;
+  out.instances = 1;
+  out.prefill_workers = 0;
+  if (engine->key == std::string_view("vllm")) {
+    out.budget = (concurrency + l.dp - 1) / l.dp + run.isl + kBudgetOverIsl;
+    out.prefill = PrefillMode::Chunked;
+  }
   return true;
 }
 

@@ -136,14 +136,114 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   r.moe_ep = 4;
   CHECK(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(s.scenario.model.experts > 0);
-  // A model id no table row names, and a disaggregated run.
+  // A model id no table row names, and a disaggregated run that gives neither pool's workers.
   r.model_path = "someone/Unknown-7B";
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(why.find("--config") != std::string::npos);
   r.model_path = "deepseek-ai/DeepSeek-R1";
   r.mode = "disagg";
+  r.prefill.tp = r.decode.tp = 8;
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
-  CHECK(reason == "disaggregated pools");
+  CHECK(reason == "prefill and decode workers not given");
+}
+
+namespace {
+
+// The reader's header with the disaggregated pools' columns, and a row of DeepSeek-V3 (FP4) on GB200 under
+// TensorRT-LLM at 8 clients: a prefill pool of `pw` workers, each attention DP 4 over EP 4 (4 GPUs), and `dw`
+// decode workers of attention TP 4 over EP 4; `note` the source note (the benchmark's concurrency).
+const char* kDisaggHeader =
+    "id,model_path,system,backend,backend_version,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,"
+    "attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,"
+    "prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,"
+    "decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms,silicon_data_source\n";
+std::string disagg_row(const std::string& id, const std::string& system, const std::string& pw, const std::string& dw, const std::string& dtp,
+                       const std::string& note, const std::string& pbatch = "1", const std::string& dbatch = "4") {
+  return id + ",deepseek-ai/DeepSeek-V3," + system + ",trtllm,,fp4,disagg,1024,64,nvfp4,nvfp4,,,,,,," + pbatch + "," + pw + ",1,1,4,1,4," + dbatch + "," + dw +
+         "," + dtp + ",1,1,1," + dtp + ",300,20," + note + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("validate: a disaggregated row replays with its prefill and decode pools at their own sizes") {
+  const serve::MeasuredFile f = read_ok(std::string(kDisaggHeader) + disagg_row("gb", "gb200", "1", "2", "4", "silicon_concurrency=8") +
+                                        disagg_row("h", "h200_sxm", "3", "2", "8", "silicon_concurrency=16", "1", "8") +
+                                        disagg_row("nonote", "gb200", "1", "2", "4", "", "1", "3"));
+  REQUIRE(f.runs.size() == 3);
+  const serve::ValidateOptions opt;
+  serve::RunSetup s;
+  std::string why, reason;
+  REQUIRE(serve::setup_for_run(f.runs[0], opt, s, why, reason));
+  // The decode pool: 2 workers (serve's instances) of attention TP 4 over EP 4, each capped at its batch.
+  CHECK(s.prefill == serve::PrefillMode::Pd);
+  CHECK(s.instances == 2);
+  CHECK(s.scenario.hw.gpus == 4);
+  CHECK(s.scenario.par.tp == 4);
+  CHECK(s.scenario.par.ep == 4);
+  CHECK(s.scenario.engine.max_batch == 4);
+  // The prefill pool: 1 worker of attention DP 4 over EP 4, which serve counts as 4 attention replicas.
+  CHECK(s.prefill_scenario.hw.gpus == 4);
+  CHECK(s.prefill_scenario.par.tp == 1);
+  CHECK(s.prefill_scenario.par.dp == 4);
+  CHECK(s.prefill_scenario.par.ep == 4);
+  CHECK(s.prefill_workers == 4);
+  CHECK(s.concurrency == 8);
+  CHECK(s.requests == 400);
+  const serve::RunResult r = serve::validate_run(f, 0, opt);
+  REQUIRE(r.expressed);
+  CHECK(r.disagg);
+  CHECK(r.decode_workers == 2);
+  CHECK(r.prefill_workers == 1);
+  CHECK(r.prefill_gpus == 4);
+  CHECK(r.gpus == 4);
+  // 12 GPUs in one GB200 rack: the KV crosses NVLink; its hand-off and the decode's admission are in TTFT.
+  CHECK(r.handoff.find("NVLink") != std::string::npos);
+  CHECK(r.ttft_transfer > 0);
+  CHECK(r.ttft_parts.overhead + r.ttft_parts.queue + r.ttft_parts.prefill + r.ttft_transfer + r.ttft_admission == Approx(r.ttft_s).epsilon(1e-6));
+  CHECK(r.tpot_s > 0);
+  // The same pools on H200s (8 GPUs a node, 3 × 4 + 2 × 8 GPUs): the KV crosses the NICs.
+  const serve::RunResult h = serve::validate_run(f, 1, opt);
+  REQUIRE(h.expressed);
+  CHECK(h.handoff.find("NICs") != std::string::npos);
+  CHECK(h.prefill_workers == 3);
+  CHECK(h.decode_workers == 2);
+  CHECK(h.gpus == 8);
+  // Without the source note's concurrency: the decode batch per rank × workers × attention DP (3 × 2 × 1).
+  CHECK(serve::benchmark_concurrency(f.runs[2]) == 6);
+  // The row's own partition: disaggregated rows are counted apart from aggregated ones.
+  const std::vector<serve::Partition> parts = serve::summarize({r, h}, serve::PartitionBy::Mode);
+  REQUIRE(parts.size() == 1);
+  CHECK(parts[0].mode == "disagg");
+  CHECK(parts[0].expressed == 2);
+}
+
+TEST_CASE("validate: a disaggregated row the pools cannot express is refused naming the missing quantity") {
+  const serve::MeasuredFile f = read_ok(std::string(kDisaggHeader) + disagg_row("none", "gb200", "", "", "4", "silicon_concurrency=8", "", "") +
+                                        disagg_row("nodecode", "gb200", "1", "", "4", "silicon_concurrency=8") +
+                                        disagg_row("pbatch", "gb200", "1", "2", "4", "silicon_concurrency=8", "2") +
+                                        disagg_row("tp3", "gb200", "1", "2", "3", "silicon_concurrency=8") +
+                                        disagg_row("noconc", "gb200", "1", "2", "4", "", "1", ""));
+  REQUIRE(f.runs.size() == 5);
+  const serve::ValidateOptions opt;
+  std::vector<serve::RunResult> rs;
+  for (std::size_t i = 0; i < f.runs.size(); ++i) rs.push_back(serve::validate_run(f, i, opt));
+  for (const serve::RunResult& r : rs) {
+    CHECK_FALSE(r.expressed);
+    CHECK(r.disagg);
+  }
+  CHECK(rs[0].reason == "prefill and decode workers not given");
+  CHECK(rs[0].why.find("prefill workers, decode workers and prefill batch size not given") != std::string::npos);
+  CHECK(rs[1].reason == "decode workers not given");
+  CHECK(rs[2].reason == "prefill batch 2 not expressible");
+  // Attention TP 3 over 128 query heads: the decode pool's layout, named with the rule it breaks.
+  CHECK(rs[3].reason.rfind("decode pool layout tp=3 not expressible: ", 0) == 0);
+  CHECK(rs[3].why.find("decode pool layout tp=3") != std::string::npos);
+  CHECK(rs[4].reason == "concurrency not given");
+  // The summary counts each reason.
+  const std::vector<serve::Partition> all = serve::summarize(rs, serve::PartitionBy::All);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].cannot.size() == 5);
+  CHECK(all[0].expressed == 0);
 }
 
 TEST_CASE("validate: the benchmark's clients, and a layout the file writes squared, read as the run's own") {
@@ -237,8 +337,9 @@ TEST_CASE("validate: the deployment the benchmark ran: the batch as the running 
   }
 }
 
-// The shipped file replayed whole (about ten seconds natively; minutes under the sanitizers, where it is
-// hidden and the cases above run instead). Each engine × GPU may not lose replayed rows, may not fall more
+// The shipped file replayed whole (about a minute natively, most of it the disaggregated rows' replays;
+// minutes more under the sanitizers, where it is hidden and the cases above run instead). Each engine × GPU,
+// aggregated and disaggregated rows apart, may not lose replayed rows, may not fall more
 // than 5 points below its recorded share within 1.25× or within 2× (TTFT and TPOT alike), and its median
 // |log₂(model ÷ measured)| may not rise more than 0.05 above the record. A change of the model that moves
 // them on purpose rewrites the record with tools/regen-validate-gate, and the diff shows what moved.
@@ -260,9 +361,10 @@ TEST_CASE("validate: the shipped measured runs keep every engine × GPU's record
   // its own, so the results do not depend on the sharing).
   std::vector<serve::RunResult> results(file.runs.size());
   const serve::ValidateOptions opt;
+  const std::vector<std::size_t> order = serve::replay_order(file);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    for (std::size_t i = next++; i < file.runs.size(); i = next++) results[i] = serve::validate_run(file, i, opt);
+    for (std::size_t k = next++; k < order.size(); k = next++) results[order[k]] = serve::validate_run(file, order[k], opt);
   };
   std::thread helper(work);
   work();
@@ -275,9 +377,9 @@ TEST_CASE("validate: the shipped measured runs keep every engine × GPU's record
   if (const char* w = std::getenv("TIERSCOPE_WRITE_VALIDATE_GATE"); w && std::string(w) == "1") {
     std::FILE* f = std::fopen(gate.c_str(), "wb");
     REQUIRE(f);
-    std::fprintf(f, "engine,gpu,rows,replayed,ttft_within_125,ttft_within_2,ttft_median_abs_log2,tpot_within_125,tpot_within_2,tpot_median_abs_log2\n");
+    std::fprintf(f, "mode,engine,gpu,rows,replayed,ttft_within_125,ttft_within_2,ttft_median_abs_log2,tpot_within_125,tpot_within_2,tpot_median_abs_log2\n");
     for (const serve::Partition& p : parts) {
-      std::fprintf(f, "%s,%s,%d,%d,%.1f,%.1f,%.3f,%.1f,%.1f,%.3f\n", p.engine.c_str(), p.gpu.c_str(), p.rows, p.expressed, pct(p.ttft.within_125, p.ttft.n),
+      std::fprintf(f, "%s,%s,%s,%d,%d,%.1f,%.1f,%.3f,%.1f,%.1f,%.3f\n", p.mode.c_str(), p.engine.c_str(), p.gpu.c_str(), p.rows, p.expressed, pct(p.ttft.within_125, p.ttft.n),
                    pct(p.ttft.within_2, p.ttft.n), p.ttft.median_abs_log2, pct(p.tpot.within_125, p.tpot.n), pct(p.tpot.within_2, p.tpot.n),
                    p.tpot.median_abs_log2);
     }
@@ -291,17 +393,18 @@ TEST_CASE("validate: the shipped measured runs keep every engine × GPU's record
   std::map<std::string, std::vector<double>> recorded;
   while (std::getline(in, line)) {
     std::istringstream ls(line);
-    std::string engine, gpu, cell;
+    std::string mode, engine, gpu, cell;
+    std::getline(ls, mode, ',');
     std::getline(ls, engine, ',');
     std::getline(ls, gpu, ',');
     std::vector<double> v;
     while (std::getline(ls, cell, ',')) v.push_back(std::stod(cell));
     REQUIRE(v.size() == 8);
-    recorded[engine + " · " + gpu] = v;
+    recorded[mode + " · " + engine + " · " + gpu] = v;
   }
   REQUIRE(recorded.size() == parts.size());
   for (const serve::Partition& p : parts) {
-    const std::string key = p.engine + " · " + p.gpu;
+    const std::string key = p.mode + " · " + p.engine + " · " + p.gpu;
     INFO(key);
     REQUIRE(recorded.count(key) == 1);
     const std::vector<double>& r = recorded[key];
