@@ -52,6 +52,9 @@ struct SchedulerDefaults {
   const char* admission_source = "";
 };
 const SchedulerDefaults& scheduler_defaults(model::EngineKind e);
+// The engine's step budget on this hardware: its defaults' budget, or where the engine sizes it by the GPU's
+// memory (SGLang's chunked_prefill_size), the size it picks for that GPU.
+int default_budget(model::EngineKind e, const model::Hardware& hw);
 
 // One scheduled step as the ledger shows it.
 struct StepRecord {

@@ -132,7 +132,7 @@ ReplayedAnchor replay_anchor(const model::AnchorResult& r, FrontCache* fronts) {
     // together). One prompt per replica would leave the step to the replica that drew two. The pool's work
     // ends at the first token (the decode pool takes the KV from there), so no request waits on a decode.
     spec.output = 1;
-    const int budget = scheduler_defaults(s.engine.kind).budget;
+    const int budget = default_budget(s.engine.kind, s.hw);
     const int per_replica = 2 * std::max(1, (budget + spec.input - 1) / spec.input);
     spec.concurrency = std::max(spec.concurrency, per_replica * std::max(1, s.par.dp));
     spec.requests = std::clamp(4 * spec.concurrency, 64, 20000);

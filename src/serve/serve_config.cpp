@@ -43,8 +43,8 @@ const SchedulerDefaults& scheduler_defaults(model::EngineKind e) {
   // SGLang runs a prefill batch on its own unless --enable-mixed-chunk is set (off by default).
   static const SchedulerDefaults kSglang{8192, PrefillMode::First,
                                          "SGLang schedules prefill batches apart from decode unless --enable-mixed-chunk is set "
-                                         "(https://docs.sglang.ai/advanced_features/server_arguments.html); budget assumed 8192, its "
-                                         "chunked_prefill_size on 80 GB-class GPUs (it follows GPU memory)",
+                                         "(https://docs.sglang.ai/advanced_features/server_arguments.html); budget its chunked_prefill_size, "
+                                         "8192 below 160 GiB of GPU memory and 16384 from it (server_args.py)",
                                        kRequestS, kRequestTokenS, kRequestSource, Admission::Estimated, {0.7, 0.7 * 0.14, 600, 20, 4096},
                                        kEstimatedText,
                                        "SGLang's PrefillAdder charges each running request min(max_new_tokens − its tokens out, 4096) × "
@@ -78,6 +78,18 @@ const SchedulerDefaults& scheduler_defaults(model::EngineKind e) {
     case model::EngineKind::Count: break;
   }
   return kDs;
+}
+
+// SGLang sizes chunked_prefill_size (its prefill step's token budget, and max_prefill_tokens caps a prefill
+// batch at 16,384) by the GPU memory it detects: 8,192 below 160 GiB (H100, H200), 16,384 from 160 GiB (B200,
+// B300, GB200, GB300) (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py,
+// _handle_gpu_memory_settings). The catalog gives decimal GB.
+constexpr double kSglangLargeBudgetGb = 160 * 1.073741824;
+constexpr int kSglangLargeBudget = 16384;
+
+int default_budget(model::EngineKind e, const model::Hardware& hw) {
+  if (e == model::EngineKind::Sglang && model::hbm_gb_per_gpu(hw) >= kSglangLargeBudgetGb) return kSglangLargeBudget;
+  return scheduler_defaults(e).budget;
 }
 
 }  // namespace tierscope::serve

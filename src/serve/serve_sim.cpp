@@ -183,7 +183,7 @@ bool Replay::setup(model::Errors& errors) {
   r_.slo_ttft = spec_.slo_ttft;
   r_.slo_itl = spec_.slo_itl;
   // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
-  r_.budget = (spec_.budget > 0 ? spec_.budget : d.budget) * static_cast<int>(std::max(1.0, t.dp));
+  r_.budget = (spec_.budget > 0 ? spec_.budget : default_budget(s_.engine.kind, s_.hw)) * static_cast<int>(std::max(1.0, t.dp));
   r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
   r_.instances = spec_.instances;
   r_.gpus_per_instance = static_cast<int>(t.gpus);

@@ -111,7 +111,7 @@ TEST_CASE("validate: a row's model, formats and layout, or the missing piece nam
   CHECK(s.scenario.model.experts_fmt == model::NumFormat::FP4_G16);
   CHECK(s.scenario.model.dense_fmt == model::NumFormat::FP8);
   CHECK(s.concurrency == 16);
-  CHECK(s.requests == 800);  // 50 per client, as AIConfigurator's benchmark runs them
+  CHECK(s.requests == 160);  // 10 per client, as Dynamo's TensorRT-LLM sweeps run them (validate_setup.cpp)
   // A MoE split that does not cover the attention's GPUs.
   r.moe_ep = 8;
   CHECK_FALSE(serve::setup_for_run(r, opt, s, why, reason));
@@ -273,7 +273,7 @@ TEST_CASE("validate: the benchmark's clients, and a layout the file writes squar
   const serve::ValidateOptions opt;
   REQUIRE(serve::setup_for_run(r, opt, s, why, reason));
   CHECK(s.concurrency == 128);
-  CHECK(s.requests == 6400);
+  CHECK(s.requests == 1280);
   CHECK(s.scenario.hw.gpus == 8);
   CHECK(s.scenario.par.dp == 8);
   // The same run of 8 GPUs written squared: attention DP 64 over MoE TP 8 × EP 8, wider than one B200 node.
