@@ -188,7 +188,7 @@ TEST_CASE("validate: a disaggregated row replays with its prefill and decode poo
   CHECK(s.prefill_scenario.par.ep == 4);
   CHECK(s.prefill_workers == 4);
   CHECK(s.concurrency == 8);
-  CHECK(s.requests == 400);
+  CHECK(s.requests == 80);  // 10 requests per client, as an aggregated row
   const serve::RunResult r = serve::validate_run(f, 0, opt);
   REQUIRE(r.expressed);
   CHECK(r.disagg);
