@@ -91,7 +91,8 @@ bool run_serve_command(const Options& opt, const Scenario& s, const FromLink& li
   serve::ServeSpec spec;
   if (!serve_spec(opt, s, link, read_file, spec, o)) return false;
   Errors errors;
-  if (!serve::run_serve(s, spec, r, errors) || (spec.goodput > 0 && !serve::find_goodput(s, spec, r, errors))) {
+  if (!serve::run_serve(s, spec, r, errors) || (spec.goodput > 0 && !serve::find_goodput(s, spec, r, errors)) ||
+      (spec.xpyd > 0 && !serve::find_xpyd(s, spec, r, errors))) {
     report(o, errors, errors.front().code == ErrorCode::Infeasible ? kExitInvalid : kExitUsage);
     return false;
   }

@@ -66,6 +66,10 @@ constexpr ServeSetting kSettings[] = {
     {"goodput", SettingKind::Real, 0, 1, false, true, "a share from 0 to below 1 (0: no search)", {}, false, TS_SERVE_FIELD(goodput),
      "  --goodput P          serve: also find the goodput, the highest Poisson rate at which a share P of\n"
      "                       requests meets the objectives (0 to below 1, e.g. 0.9; needs --slo-ttft or --slo-itl)\n"},
+    {"xpyd", SettingKind::Int, 0, 4096, false, false, nullptr, {}, false, TS_SERVE_FIELD(xpyd),
+     "  --xpyd GPUS          serve: with --goodput, every split of GPUS GPUs into x prefill workers and y\n"
+     "                       decode instances (xPyD) and the aggregated instances on them, each with its\n"
+     "                       goodput per GPU (0 to 4096; 0: no search)\n"},
     {"instances", SettingKind::Int, 1, 64, false, false, nullptr, {}, true, TS_SERVE_FIELD(instances),
      "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"},
     {"steps", SettingKind::Int, 0, 10000, false, false, nullptr, {}, true, TS_SERVE_FIELD(steps),

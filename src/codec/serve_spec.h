@@ -42,6 +42,7 @@ struct ServeSpec {
   int prefill_workers = 0;    // pd: prefill workers (each a replica of the instance's layout); 0: as many as keep up
   double slo_ttft = 0, slo_itl = 0;  // seconds a request's TTFT and mean inter-token gap must stay within; 0: none
   double goodput = 0;         // the attainment the goodput search holds (0: no search; the command line's only)
+  int xpyd = 0;               // GPUs the xPyD search splits between prefill and decode (0: none; the command line's only)
   int steps = 0;              // scheduled steps kept for the trace
   int steps_from = 0;         // the run's step (counted from 0) the kept steps start at: 0 keeps the first
   std::uint64_t seed = 1;

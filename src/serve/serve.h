@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "base/json_writer.h"
 #include "charts/charts.h"
 #include "codec/serve_spec.h"
 #include "model/scenario.h"
@@ -79,6 +80,16 @@ struct StepRecord {
   std::vector<FirstToken> first_tokens;
 };
 
+// One way to split a GPU count (xPyD): x prefill workers and y decode instances, or (x = 0) y aggregated
+// instances on the same GPUs, and the goodput it reaches (find_xpyd).
+struct XpydSplit {
+  int prefill_workers = 0, decode_instances = 0;
+  double gpus = 0;          // the split's GPUs: x × a worker's + y × an instance's
+  double goodput_rate = 0;  // requests/s at the attainment searched
+  double per_gpu = 0;       // goodput_rate ÷ gpus
+  int runs = 0;             // the replays its search ran
+};
+
 struct ServeResult {
   // Set-up as resolved.
   std::string engine, mode, prefill, lengths, admission;
@@ -93,6 +104,9 @@ struct ServeResult {
   // (-1: not searched), and the replays the search ran.
   double goodput_at = 0, goodput_rate = -1;
   int goodput_runs = 0;
+  // xPyD (--xpyd GPUS): each full split of the GPUs and the aggregated instances on them, with its goodput.
+  int xpyd_gpus = 0;
+  std::vector<XpydSplit> xpyd;
   double accept_len = 1;           // mean tokens a decode step yields per session
   std::uint64_t seed = 1;
   int steps_from = 0;              // the run's step the trace starts at
@@ -131,6 +145,14 @@ bool run_serve(const model::Scenario& s, const ServeSpec& spec, ServeResult& out
 // meets its objectives, found by doubling then bisecting the rate (each a replay of spec.requests, or 400,
 // requests); written into `out`'s goodput fields. False with errors when the spec names no objective.
 bool find_goodput(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
+// The xPyD search over spec.xpyd GPUs (xpyd.cpp): every split into x prefill workers and y decode instances
+// that leaves no room for another, and the aggregated instances on the same GPUs, each with its goodput at
+// spec.goodput; written into `out`'s xpyd fields. False with errors when there is no goodput to compare by or
+// the GPUs hold no split (the message names a worker's and an instance's GPUs).
+bool find_xpyd(const model::Scenario& s, const ServeSpec& spec, ServeResult& out, model::Errors& errors);
+// The splits as the text report's section (empty without a search) and as the JSON's "xpyd" object.
+std::string xpyd_text(const ServeResult& r);
+void xpyd_json(model::JsonWriter& w, const ServeResult& r);
 
 // The same replay run in slices, so a page can run it between frames or messages, show its progress and
 // stop it: start, then advance until it says done; the result is then what run_serve gives, byte for byte.

@@ -159,6 +159,7 @@ std::string serve_text(const ServeResult& r, const Trust* trust) {
   o += "==================================================\n";
   o += "Admission: " + r.admission + ".\n";
   if (r.refused > 0) o += "Refused: " + r.refused_why + ".\n";
+  o += xpyd_text(r);
   for (const StepRecord& st : r.trace) o += step_text(st) + "\n";
   return o;
 }
@@ -183,6 +184,7 @@ std::string serve_json(const ServeResult& r, const Trust* trust) {
   if (r.slo_attainment >= 0) w.num("slo_ttft_s", r.slo_ttft).num("slo_itl_s", r.slo_itl).num("slo_attainment", r.slo_attainment);
   if (r.goodput_rate >= 0) w.num("goodput_at", r.goodput_at).num("goodput_rate", r.goodput_rate).integer("goodput_runs", r.goodput_runs);
   if (disaggregated(r)) w.integer("prefill_workers", r.prefill_workers).str("handoff", r.handoff);
+  xpyd_json(w, r);
   w.object("ttft_parts", model::json_lines(4));
   for (const Part& p : parts_of(r)) {
     const Summary& s = r.ttft_parts.*p.field;
