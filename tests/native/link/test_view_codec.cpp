@@ -47,7 +47,7 @@ TEST_CASE("view codec: a full hash reads and writes back to the same canonical t
 TEST_CASE("view codec: each bad key is an error naming it, and the good keys still apply") {
   ViewState v;
   Errors errors;
-  CHECK_FALSE(parse_view("ctx=banana&batch=8&path=warp&step=x&speed=99&panels=scenario,nope&tour=9&view=chart-pie&embed=2&colour=red&batch=9", v, errors));
+  CHECK_FALSE(parse_view("ctx=banana&batch=8&path=warp&step=x&speed=99&panels=scenario,nope&tour=99&view=chart-pie&embed=2&colour=red&batch=9", v, errors));
   CHECK(has_error(errors, "ctx", ErrorCode::WrongType));
   CHECK(has_error(errors, "path", ErrorCode::BadEnum));
   CHECK(has_error(errors, "step", ErrorCode::WrongType));
