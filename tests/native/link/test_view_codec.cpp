@@ -151,6 +151,23 @@ TEST_CASE("view codec: one row per view key reads it, writes it back and names i
   CHECK(v.scenario.work.ctx == 2048);
 }
 
+TEST_CASE("view codec: the hand-off and offload-reload paths round-trip in a link, at a step, with their walkthrough steps") {
+  for (const char* path : {"pd-handoff", "offload-reload"}) {
+    INFO(path);
+    const int tour = path_index(path) + 1;
+    REQUIRE(tour > 0);
+    const std::string h = std::string("preset=v41-flash-8xb200&pd_link=nic&path=") + path + "&step=2&tour=" + std::to_string(tour);
+    ViewState v;
+    Errors errors;
+    REQUIRE(parse_view("#" + h, v, errors));
+    CHECK(errors.empty());
+    CHECK(v.path == path);
+    CHECK(v.step == 2);
+    CHECK(tour_path(tour) == path);
+    CHECK(view_to_hash(v) == h);
+  }
+}
+
 TEST_CASE("view codec: path and panel keys by index") {
   CHECK(path_index("csa2-modes") == 3);
   CHECK(path_index("nope") == -1);
