@@ -106,7 +106,10 @@ float label_room(const char* text, const Metrics& m, const TextMetrics& tm) {
 // `room` with space between them for the arrow.
 void place_remote(const Metrics& m, const TextMetrics& tm, Rect room, Layout& out) {
   const float gap = 12 * m.s;
-  const float nic_w = std::min(room.w * 0.4f, tm.width("NIC · RDMA", tm.font_px * m.s) + 18 * m.s);
+  // "NIC · RDMA" where it leaves the decode node's box the larger share, else "NIC" alone.
+  const float px = tm.font_px * m.s, pad = 18 * m.s;
+  const float full = tm.width("NIC · RDMA", px) + pad;
+  const float nic_w = full <= room.w * 0.4f ? full : std::min(room.w * 0.4f, tm.width("NIC", px) + pad);
   const auto box = [&](Endpoint e, Rect r) {
     Item it;
     it.kind = Kind::Remote;
