@@ -171,7 +171,7 @@ void build_offload_reload(Builder& b) {
     e.overlapped = p.layerwise && up <= rest;
     b.cite(e, FigureId::PrefixUploadTime, b.fig(FigureId::PrefixUploadTime).formula() + (p.layerwise ? "; " + per_layer : std::string()));
     e.highlight.add(ObjectKind::PrefixCache);
-    e.highlight.layers = b.all_layers();
+    if (p.layerwise) e.highlight.layers = b.all_layers();  // each layer's part in turn
     e.changes[0] = {ObjectKind::GlobalKv, hit * b_tok * t.kv_share, hit};
     e.sentence = p.layerwise ? "From host DRAM the hit climbs into HBM layer by layer, " + per_layer + ", while the prefill of the rest runs: " +
                                    (e.overlapped ? "the upload is the shorter, hidden behind the prefill." : "the upload is the longer, and the prefill waits on it.")
