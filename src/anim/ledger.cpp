@@ -20,6 +20,7 @@ constexpr NameInfo kEndpoints[kEndpointCount] = {
     {"sram", "GPU SRAM"},      {"hbm", "GPU HBM"},         {"dram", "host DRAM"},
     {"ssd", "NVMe SSD"},       {"tokens", "token row"},    {"encoder", "causal encoder"},
     {"stream", "encoder final hidden stream H[t]"},        {"decoder", "decoder"},
+    {"nic", "NIC (RDMA)"},     {"peer-hbm", "decode node HBM"},
 };
 
 constexpr NameInfo kObjects[kObjectCount] = {
@@ -159,10 +160,17 @@ std::string path_summary(PathId p, const model::ModelArch& m) {
                                            "reads the window cached with the prefix.")
                  : "This model keeps no sliding window, so there is no short-lived state to park.";
     case PathId::PrefixCache:
-      return "A returning prompt hits the persistent prefix cache: its " + kv + " is promoted SSD → DRAM → HBM before the turn starts" +
+      return "A returning prompt hits the prefix cache: its " + kv + " comes up from the tier that holds it (nothing to move in HBM, "
+             "host DRAM → HBM, or SSD → DRAM → HBM) before the turn starts" +
              (win && m.bounded_replay ? ", the window is replayed" : "") + ", compared with recomputing it.";
     case PathId::StepBudget:
       return "Where a decode step's time goes as the batch and the context grow: weights, KV reads, compute, collectives and kernel floors.";
+    case PathId::Handoff:
+      return "Disaggregated serving: the prompt's " + kv + " leaves the prefill node's HBM over the NIC (RDMA), page by page, into the decode node's "
+             "HBM, pushed during the prefill where the engine does.";
+    case PathId::OffloadReload:
+      return "A prefix hit's " + kv + " climbs SSD → DRAM → HBM, layer by layer where the store loads that way, while the prefill of the rest runs; "
+             "against recomputing it, with where offload flips from helping to hurting.";
     case PathId::Count: break;
   }
   return path_summary(p);
@@ -190,7 +198,7 @@ model::Lifetime object_lifetime(ObjectKind o) {
 }
 
 bool writes_storage(const LedgerEntry& e) {
-  const bool lands = (e.to == Endpoint::Hbm || e.to == Endpoint::Dram || e.to == Endpoint::Ssd) && e.bytes > 0;
+  const bool lands = (e.to == Endpoint::Hbm || e.to == Endpoint::Dram || e.to == Endpoint::Ssd || e.to == Endpoint::PeerHbm) && e.bytes > 0;
   bool changes = false;
   for (const Change& c : e.changes) changes = changes || (c.object != ObjectKind::Count && (c.bytes != 0 || c.tokens != 0));
   return lands || changes;

@@ -14,8 +14,8 @@
 
 namespace tierscope::anim {
 
-// The seven animations, one row each in kPaths below.
-enum class PathId : std::uint8_t { Prefill, Decode, Engram, Csa2Modes, SwaResume, PrefixCache, StepBudget, Count };
+// The nine animations, one row each in kPaths below.
+enum class PathId : std::uint8_t { Prefill, Decode, Engram, Csa2Modes, SwaResume, PrefixCache, StepBudget, Handoff, OffloadReload, Count };
 constexpr int kPathCount = static_cast<int>(PathId::Count);
 
 namespace detail {
@@ -28,6 +28,8 @@ void build_csa2_modes(Builder& b);
 void build_swa_resume(Builder& b);
 void build_prefix_cache(Builder& b);
 void build_step_budget(Builder& b);
+void build_handoff(Builder& b);         // paths_moves.cpp
+void build_offload_reload(Builder& b);  // paths_moves.cpp
 // Whether a model has anything for a path to play.
 bool always(const model::ModelArch& m);
 bool has_engram(const model::ModelArch& m);  // Engram tables to look up
@@ -71,13 +73,21 @@ inline constexpr PathDef kPaths[] = {
      "bounded replay of the last window on a miss, never an SSD read.",
      "restore", "hit", detail::has_window, detail::build_swa_resume},
     {PathId::PrefixCache, "prefix-cache", "Prefix-cache hit",
-     "A returning prompt hits the persistent prefix cache: its global KV is promoted SSD → DRAM → HBM before the "
-     "turn's first decode step, compared with recomputing it.",
-     "promote-ssd-dram", "", detail::always, detail::build_prefix_cache},
+     "A returning prompt hits the prefix cache: its global KV comes up from the tier that holds it (nothing to move in "
+     "HBM, host DRAM → HBM, or SSD → DRAM → HBM) before the turn's first decode step, compared with recomputing it.",
+     "first-decode", "hit", detail::always, detail::build_prefix_cache},
     {PathId::StepBudget, "step-budget", "Decode step budget",
      "Where a decode step's time goes as the batch and the context grow: the weight stream against the KV and "
      "index reads.",
      "weights", "", detail::always, detail::build_step_budget},
+    {PathId::Handoff, "pd-handoff", "Prefill→decode hand-off",
+     "Disaggregated serving: the prompt's KV leaves the prefill node's HBM over the NIC (RDMA), page by page, into the "
+     "decode node's HBM, pushed during the prefill where the engine does.",
+     "send-pages", "", detail::always, detail::build_handoff},
+    {PathId::OffloadReload, "offload-reload", "Offload reload",
+     "A prefix hit climbs SSD → DRAM → HBM, layer by layer where the store loads that way, while the prefill of the rest "
+     "runs; against recomputing it, with where offload flips from helping to hurting.",
+     "upload", "", detail::always, detail::build_offload_reload},
 };
 constexpr bool paths_in_order() {
   for (int i = 0; i < kPathCount; ++i)
@@ -104,7 +114,7 @@ std::string path_summary(PathId p, const model::ModelArch& m);
 std::string path_label(PathId p, const model::ModelArch& m);
 // Strict: exact key only. On failure `err` names the field ("path"), the value and the allowed keys.
 bool parse_path(std::string_view key, PathId& out, model::Error& err);
-// "prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget"
+// "prefill, decode, engram, csa2-modes, swa-resume, prefix-cache, step-budget, pd-handoff, offload-reload"
 std::string path_keys_allowed();
 
 // Where a move starts or ends: a memory tier, or a compute place on the canvas. Tiers come first so
@@ -118,10 +128,13 @@ enum class Endpoint : std::uint8_t {
   Encoder,  // the causal encoder layers (all layers for decoder-only models)
   Stream,   // the encoder's final hidden stream H[t]
   Decoder,  // the decoder layers
+  Nic,      // the prefill node's NIC (RDMA): what leaves the node crosses it
+  PeerHbm,  // the decode node's GPU HBM, another node's memory reached over the NICs
   Count
 };
 constexpr int kEndpointCount = static_cast<int>(Endpoint::Count);
-const char* endpoint_key(Endpoint e);    // "sram", "hbm", "dram", "ssd", "tokens", "encoder", "stream", "decoder"
+// "sram", "hbm", "dram", "ssd", "tokens", "encoder", "stream", "decoder", "nic", "peer-hbm"
+const char* endpoint_key(Endpoint e);
 const char* endpoint_label(Endpoint e);  // "GPU SRAM", "GPU HBM", "host DRAM", "NVMe SSD", ...
 inline bool is_tier(Endpoint e) { return e <= Endpoint::Ssd; }
 // The place's name for the model at hand: a decoder-only model has "layers", no causal encoder or H[t].

@@ -141,10 +141,24 @@ void build_prefix_cache(Builder& b) {
   // A model with linear layers keeps its recurrent state's checkpoints beside the prefix's rows: the hit
   // restores the last one before its end (kv.recurrent_checkpoint_bytes) instead of any token rows for them.
   const double ckpt = b.val(FigureId::KvRecurrentCkptBytes);
-  b.out.start[static_cast<int>(ObjectKind::PrefixCache)] = {Endpoint::Ssd, bytes - ckpt, hit, 0};
-  if (ckpt > 0) b.out.start[static_cast<int>(ObjectKind::StateCheckpoints)] = {Endpoint::Ssd, ckpt, 0, 0};
+  // The hit comes from the tier that holds it (prefix.hit_time says which and why): still in HBM beside the
+  // running batch (nothing moves), in host DRAM (one upload), or on SSD (staged in DRAM, then uploaded).
+  const model::PrefixTier from = t.prefix_from;
+  const std::string tier_why = b.fig(FigureId::PrefixHitTime).formula();
   const std::string units = N(std::ceil(hit / kPrefixUnitTokens));
-  {
+  if (from == model::PrefixTier::Hbm) {
+    b.out.start[static_cast<int>(ObjectKind::GlobalKv)] = {Endpoint::Hbm, hit * b_tok * t.kv_share, hit, 0};
+    LedgerEntry& e = b.add_timed("hit-hbm", Endpoint::Hbm, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixHitTime);
+    e.phase = "hit";
+    b.cite(e, FigureId::PrefixHitTime, tier_why);
+    e.sentence = "The new turn's first " + N(hit) + " tokens match a prefix whose KV is still in HBM beside the running batch: nothing moves, "
+                 "no SSD or host link is read.";
+  } else {
+    const Endpoint home = from == model::PrefixTier::Dram ? Endpoint::Dram : Endpoint::Ssd;
+    b.out.start[static_cast<int>(ObjectKind::PrefixCache)] = {home, bytes - ckpt, hit, 0};
+    if (ckpt > 0) b.out.start[static_cast<int>(ObjectKind::StateCheckpoints)] = {home, ckpt, 0, 0};
+  }
+  if (from == model::PrefixTier::Ssd) {
     LedgerEntry& e = b.add_timed("promote-ssd-dram", Endpoint::Ssd, Endpoint::Dram, ObjectKind::PrefixCache, FigureId::PrefixSsdReadTime);
     e.phase = "hit";
     e.bytes = bytes;
@@ -155,21 +169,27 @@ void build_prefix_cache(Builder& b) {
     e.sentence = "The new turn's first " + N(hit) + " tokens match " + units + " stored units: their KV is read from SSD into host DRAM" +
                  (ckpt > 0 ? ", with the recurrent state's last checkpoint before them." : ".");
   }
-  {
+  if (from != model::PrefixTier::Hbm) {
     // The KV rows and, for linear layers, the checkpoint share the upload by their bytes (one transfer).
     const double kv_part = ckpt > 0 ? (bytes - ckpt) / bytes : 1.0;
     LedgerEntry& e = b.add_timed("promote-dram-hbm", Endpoint::Dram, Endpoint::Hbm, ObjectKind::GlobalKv, FigureId::PrefixUploadTime, kv_part);
     e.phase = "hit";
     e.bytes = (bytes - ckpt) * t.kv_share;
-    b.cite(e, FigureId::PrefixUploadTime, kv_part == 1.0 ? b.fig(FigureId::PrefixUploadTime).formula()
-                                                         : b.share_text(FigureId::PrefixUploadTime, kv_part) + ", the rows' share of the hit's bytes");
+    std::string formula = kv_part == 1.0 ? b.fig(FigureId::PrefixUploadTime).formula()
+                                         : b.share_text(FigureId::PrefixUploadTime, kv_part) + ", the rows' share of the hit's bytes";
+    if (from == model::PrefixTier::Dram) formula = b.fig(FigureId::PrefixHitBytes).formula() + "; " + formula + "; " + tier_why;
+    b.cite(e, FigureId::PrefixUploadTime, formula);
+    if (from == model::PrefixTier::Dram) e.highlight.add(ObjectKind::PrefixCache);
     e.changes[0] = {ObjectKind::GlobalKv, hit * b_tok * t.kv_share, hit};
     const double idx = b.val(FigureId::KvIndexerPerToken);
     if (idx > 0) {
       e.changes[1] = {ObjectKind::IndexerKeys, hit * idx * t.kv_share, hit};
       e.highlight.add(ObjectKind::IndexerKeys);
     }
-    e.sentence = "From host DRAM the rows move up into HBM before the turn starts, so no step waits on SSD.";
+    e.sentence = from == model::PrefixTier::Dram
+                     ? "The new turn's first " + N(hit) + " tokens match a prefix still held in host DRAM: its rows move up into HBM over the host "
+                       "link before the turn starts, and nothing is read from SSD."
+                     : "From host DRAM the rows move up into HBM before the turn starts, so no step waits on SSD.";
     if (ckpt > 0) {
       LedgerEntry& r = b.add_timed("restore-state", Endpoint::Dram, Endpoint::Hbm, ObjectKind::StateCheckpoints, FigureId::PrefixUploadTime, 1.0 - kv_part);
       r.phase = "hit";
@@ -220,7 +240,8 @@ void build_prefix_cache(Builder& b) {
     e.highlight.layers.add_range(0, std::max(0, static_cast<int>(t.full_layers) - 1));
     const double ratio = b.val(FigureId::PrefixSpeedup);
     e.sentence = "Without the cache the " + N(hit) + " tokens would be recomputed: " + S(e.duration) + " against " +
-                 S(b.val(FigureId::PrefixHitTime) + b.val(FigureId::PrefixReplayTime)) + " to promote them and replay the window, " +
+                 S(b.val(FigureId::PrefixHitTime) + b.val(FigureId::PrefixReplayTime)) + (from == model::PrefixTier::Ssd ? std::string(" to promote them") : std::string(" to take them from ") + model::prefix_tier_name(from)) +
+                 " and replay the window, " +
                  model::num_sig(ratio, 3) + "× " + (ratio >= 1 ? "slower." : "faster.");
   }
 }

@@ -326,6 +326,13 @@ void place_labels(const Scene& sc, const anim::StepState& st, const TextMetrics&
         }
         break;
       }
+      case Kind::Remote:
+        // Another node, over the network: the NIC the KV leaves by and the decode node's HBM.
+        P.add(it.index == static_cast<int>(anim::Endpoint::Nic)
+                  ? fit_variant(tm, P.size, room.w, {"NIC · RDMA", "NIC"})
+                  : fit_variant(tm, P.size, room.w, {"Decode node · GPU HBM", "Decode node HBM", "Decode HBM", "Decode"}),
+              room, P.size, Align::Centre, Tone::OnItem, i);
+        break;
       default: break;
     }
   }

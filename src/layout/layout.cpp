@@ -102,6 +102,34 @@ float label_room(const char* text, const Metrics& m, const TextMetrics& tm) {
   return tm.width(text, tm.font_px * m.s) + 18 * m.s;
 }
 
+// The way to another node: the NIC the KV leaves by, then the decode node's HBM it lands in, side by side in
+// `room` with space between them for the arrow.
+void place_remote(const Metrics& m, const TextMetrics& tm, Rect room, Layout& out) {
+  const float gap = 12 * m.s;
+  // "NIC · RDMA" where it leaves the decode node's box the larger share, else "NIC" alone.
+  const float px = tm.font_px * m.s, pad = 18 * m.s;
+  const float full = tm.width("NIC · RDMA", px) + pad;
+  const float nic_w = full <= room.w * 0.4f ? full : std::min(room.w * 0.4f, tm.width("NIC", px) + pad);
+  const auto box = [&](Endpoint e, Rect r) {
+    Item it;
+    it.kind = Kind::Remote;
+    it.index = static_cast<int>(e);
+    it.rect = r;
+    it.role = Role::Neutral;
+    out.items.push_back(it);
+  };
+  box(Endpoint::Nic, {room.x, room.y, nic_w, room.h});
+  box(Endpoint::PeerHbm, {room.x + nic_w + gap, room.y, room.w - nic_w - gap, room.h});
+}
+
+// Room for the way to another node beside the narrowest band (SRAM's, moved to the left edge), when its shortest
+// names fit there: the two boxes then cost the canvas no height.
+bool remote_fits_beside(const Metrics& m, const TextMetrics& tm, float width, float sram_w) {
+  const float px = tm.font_px * m.s;
+  const float need = tm.width("NIC", px) + tm.width("Decode HBM", px) + 2 * 18 * m.s + 2 * 12 * m.s;
+  return width - sram_w >= need;
+}
+
 // Places the hierarchy's bands and blocks from y; returns the bottom.
 float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, float x0, float width, float y, Layout& out) {
   float bw[4];
@@ -113,9 +141,10 @@ float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
   // The band title ("Host DRAM") and a little of its figures.
   min_w = std::max(min_w, tm.width("Host DRAM", tm.font_px * m.s) + 6 * m.cw);
   band_widths(sc, width, min_w, bw);
+  const bool beside = sc.remote && remote_fits_beside(m, tm, width, bw[0]);
   for (int b = 0; b < 4; ++b) {
     const float w = bw[b];
-    Rect band{x0 + (width - w) * 0.5f, y, w, 0};
+    Rect band{b == 0 && beside ? x0 : x0 + (width - w) * 0.5f, y, w, 0};
     const float inner_x = band.x + m.band_pad, inner_w = w - 2 * m.band_pad;
     BandInfo& info = out.bands[static_cast<std::size_t>(b)];
     info.tier = kTiers[b];
@@ -156,7 +185,16 @@ float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
     it.rect = band;
     it.role = Role::Neutral;
     out.items.push_back(it);
+    if (b == 0 && beside) {
+      const float x = band.right() + 12 * m.s;
+      place_remote(m, tm, {x, band.y + m.band_pad, x0 + width - x, band.h - 2 * m.band_pad}, out);
+    }
     y = band.bottom() + (b < 3 ? m.band_gap : 0.0f);
+  }
+  if (sc.remote && !beside) {
+    // Too narrow to sit beside: a row of their own below the tiers.
+    place_remote(m, tm, {x0, y + m.band_gap, width, m.block_h}, out);
+    y += m.band_gap + m.block_h;
   }
   return y;
 }
@@ -306,6 +344,8 @@ void anchor(const Layout& out, const Scene& sc, Endpoint e, ObjectKind obj, floa
       if (const Item* b = out.find(Kind::Block, static_cast<int>(obj))) r = &b->rect;
     }
     if (!r) r = &out.find(Kind::Band, t)->rect;
+  } else if (e == Endpoint::Nic || e == Endpoint::PeerHbm) {
+    if (const Item* it = out.find(Kind::Remote, static_cast<int>(e))) r = &it->rect;
   } else if (e == Endpoint::Stream) {
     r = &out.find(Kind::Stream, 0)->rect;
   } else if (e == Endpoint::Tokens) {
@@ -389,6 +429,7 @@ const char* kind_key(Kind k) {
     case Kind::Band: return "band";
     case Kind::Block: return "block";
     case Kind::Packet: return "packet";
+    case Kind::Remote: return "remote";
     case Kind::Count: break;
   }
   return "";
@@ -421,6 +462,7 @@ std::string item_id(const Item& item) {
     case Kind::Packet: return id;
     case Kind::Band: return id + ":" + anim::endpoint_key(kTiers[std::clamp(item.index, 0, 3)]);
     case Kind::Block: return id + ":" + anim::object_key(static_cast<ObjectKind>(item.index));
+    case Kind::Remote: return id + ":" + anim::endpoint_key(static_cast<Endpoint>(item.index));
     default: return id + ":" + std::to_string(item.index);
   }
 }
@@ -509,6 +551,7 @@ void compute_layout(const Scene& sc, const anim::StepState& st, Viewport vp, Tex
         break;
       }
       case Kind::Stream: it.highlighted = hl.has(Endpoint::Stream); break;
+      case Kind::Remote: it.highlighted = hl.has(static_cast<Endpoint>(it.index)); break;
       case Kind::Band: {
         it.highlighted = hl.has(kTiers[it.index]);
         const float level = occ.on ? occ.tier[static_cast<std::size_t>(it.index)] : -1.0f;

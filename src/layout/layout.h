@@ -66,6 +66,7 @@ enum class Kind : std::uint8_t {
   Band,          // one memory tier (index: tier 0..3 = SRAM, HBM, DRAM, SSD)
   Block,         // one state object inside its tier (index: ObjectKind)
   Packet,        // the move in flight (index 0)
+  Remote,        // beyond this node's tiers (index: its anim::Endpoint): the NIC, the decode node's HBM
   Count
 };
 const char* kind_key(Kind k);  // "title", "token", "encoder-layer", ...
@@ -135,6 +136,7 @@ struct Scene {
   // the reasons that are no tier's (a context beyond the model's positions), for the token row.
   std::array<std::vector<std::string>, 4> overflow{};
   std::vector<std::string> cannot_run;
+  bool remote = false;  // the path hands KV to another node: a NIC and the decode node's HBM are drawn below the tiers
 };
 Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::Ledger& ledger);
 
@@ -220,7 +222,8 @@ struct Layout {
 void compute_layout(const Scene& scene, const anim::StepState& state, Viewport vp, TextMetrics tm, Layout& out,
                     const Options& opt = {});
 
-// Stable id of an item for the page and tests: "block:global-kv", "band:hbm", "encoder-layer:2", "packet".
+// Stable id of an item for the page and tests: "block:global-kv", "band:hbm", "encoder-layer:2", "packet",
+// "remote:nic", "remote:peer-hbm".
 std::string item_id(const Item& item);
 
 // The first of `variants` (longest first) whose width at `px` fits `max_w`, or "" when none does.

@@ -159,6 +159,9 @@ Scene make_scene(const model::Scenario& s, const model::Figures& f, const anim::
   }
   if (f[model::FigureId::KvIndexerPerToken].value <= 0) absent(ObjectKind::IndexerKeys);
   if (!model::has_chunked(m)) absent(ObjectKind::ChunkKv);
+  // A path that sends KV to another node draws the way out (the NIC) and where it lands.
+  for (const anim::LedgerEntry& e : ledger.entries)
+    for (const Endpoint end : {e.from, e.to}) sc.remote = sc.remote || end == Endpoint::Nic || end == Endpoint::PeerHbm;
   // Largest footprint over the path (both ends of every step), so blocks keep their size while it plays
   // and the fill shows what is resident now.
   const int n = static_cast<int>(ledger.entries.size());

@@ -80,6 +80,8 @@ std::vector<CanvasTarget> stepping_order(const layout::Layout& L) {
     for (const Item& it : L.items)
       if (it.kind == Kind::Block && it.rect.inside(band->rect)) order.push_back(target_of(&it));
   }
+  for (const Item& it : L.items)
+    if (it.kind == Kind::Remote) order.push_back(target_of(&it));
   if (L.find(Kind::Packet, 0)) order.push_back({Kind::Packet, 0});
   return order;
 }
@@ -282,6 +284,9 @@ std::string target_detail(const Screen& app, CanvasTarget t, const Item* it) {
       return it ? layout::mode_key(app.canvas.scene, it->first_layer, it->last_layer) : "";
     case Kind::Packet: return app.state.entry ? app.state.entry->sentence : "";
     case Kind::Token: return "the prompt, " + model::count_of(std::max(1, app.scenario.work.prompt), "token", "tokens");
+    case Kind::Remote:
+      return t.index == static_cast<int>(anim::Endpoint::Nic) ? "the prefill node's network interface: KV bound for another node leaves by it, over RDMA"
+                                                               : "another node's GPU memory: the decode instance that receives the prompt's KV and decodes";
     case Kind::Stream:
       return app.canvas.scene.ced ? "each token's final encoder state, projected into the global KV the decoder reads"
                                   : "each token's final state, turned into the next token's logits";
@@ -338,6 +343,7 @@ std::string target_name(const Screen& app, CanvasTarget t) {
     case Kind::Block: return object_name(app, static_cast<anim::ObjectKind>(t.index));
     case Kind::Band: return layout::tier_short_name(t.index);
     case Kind::Token: return "Token row";
+    case Kind::Remote: return t.index == static_cast<int>(anim::Endpoint::Nic) ? "NIC (RDMA)" : "Decode node HBM";
     case Kind::Stream: return app.canvas.scene.ced ? "Encoder final hidden stream H[t]" : "Final hidden stream";
     case Kind::EncoderLayer: return "Encoder row E" + std::to_string(t.index + 1) + (it ? " · " + layout::layers_text(it->first_layer, it->last_layer) : "");
     case Kind::DecoderLayer:

@@ -260,6 +260,16 @@ void inspector(Screen& app) {
     case layout::Kind::EncoderLayer:
     case layout::Kind::DecoderLayer: inspect_layers(app, it->first_layer, it->last_layer); break;
     case layout::Kind::Packet: inspect_entry(app); break;
+    case layout::Kind::Remote: {
+      // The hand-off's way out and where it lands: the figures that time it.
+      static const FigureId pd[] = {FigureId::PdKvBytes, FigureId::PdPages, FigureId::PdWireTime, FigureId::PdTransferTime};
+      para(t.index == static_cast<int>(anim::Endpoint::Nic)
+               ? "The prefill node's network interface: the prompt's KV leaves by it over RDMA, at the NIC's rate times the RDMA efficiency."
+               : "Another node's GPU memory: the decode instance receives the prompt's KV here and decodes from it.",
+           true);
+      figure_list(app, list(pd));
+      break;
+    }
     case layout::Kind::Token:
     case layout::Kind::Stream:
       para(t.kind == layout::Kind::Token

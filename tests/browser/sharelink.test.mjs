@@ -57,6 +57,11 @@ test('back and forward move between views', async () => {
   // Typing a new hash applies it too.
   await page.evaluate(() => { location.hash = 'preset=v41-flash-8xb200&path=swa-resume&step=2'; });
   await page.waitForFunction(() => window.tierscope.state().path === 'swa-resume' && window.tierscope.state().step === 2);
+  // A shared link to the hand-off opens it at its step, the NIC and the decode node's HBM on the canvas.
+  await page.evaluate(() => { location.hash = 'preset=v41-flash-8xb200&pd_link=nic&path=pd-handoff&step=3'; });
+  await page.waitForFunction(() => window.tierscope.state().path === 'pd-handoff' && window.tierscope.state().step === 3);
+  const ids = (await page.evaluate(() => window.tierscope.layout())).items.map((it) => it.id);
+  assert.ok(ids.includes('remote:nic') && ids.includes('remote:peer-hbm'), ids.join(' '));
   await page.close();
 });
 

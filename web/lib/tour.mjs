@@ -1,4 +1,4 @@
-// The "Start here" walkthrough: a first screen (what the page shows, the four tiers) and seven steps, one per
+// The "Start here" walkthrough: a first screen (what the page shows, the four tiers) and one step per
 // path, each opening on the ledger entry it talks about (which entry is the app's: app::open_tour_step).
 // Each step has wordings for different kinds of model (encoder-decoder or decoder-only, CSA2, MLA or GQA,
 // MoE or dense, with or without Engram and a sliding window), chosen from the app's state().arch. Numbers are
@@ -210,9 +210,15 @@ export const STEPS = Object.freeze([
     variants: [
       {
         when: any,
-        title: 'The prefix cache: SSD to DRAM to HBM, before the turn', look: 'the prefix cache on SSD moving up to HBM',
+        title: 'The prefix cache: the hit comes up from the tier that holds it', look: 'the prefix\'s KV reaching HBM before the turn',
         body: [
-          'The KV of earlier turns stays on SSD as a persistent prefix cache. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows move from SSD into host DRAM ({prefix.ssd_read_time}) and on into HBM ({prefix.upload_time}) before decoding begins, so no decode step waits on a drive.',
+          // The tier the figures read the hit from: nothing to read (HBM), the upload alone (DRAM), or both hops (SSD).
+          (a, value) => {
+            const read = value('prefix.hit_time'), up = value('prefix.upload_time');
+            if (read === 0) return 'The KV of earlier turns stays cached. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows are still in HBM beside the running batch here, so nothing moves before decoding begins.';
+            if (typeof read === 'number' && read === up) return 'The KV of earlier turns stays cached. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows are held in host DRAM here and go up into HBM ({prefix.upload_time}) before decoding begins; nothing is read from SSD.';
+            return 'The KV of earlier turns stays on SSD as a persistent prefix cache. When a new turn starts with a stored prefix, its {prefix.hit_bytes} of rows move from SSD into host DRAM ({prefix.ssd_read_time}) and on into HBM ({prefix.upload_time}) before decoding begins, so no decode step waits on a drive.';
+          },
           'Recomputing the same prefix would cost {prefix.recompute_time} of compute. With the hit the turn costs {cost.turn_hit}; without it, {cost.turn_miss}.',
         ],
       },
@@ -237,6 +243,33 @@ export const STEPS = Object.freeze([
         body: [
           (a, value, terms) => 'Where does a decode step\'s time go as the batch and the context grow? In this scenario the step takes {decode.step_time}: the weights are {decode.weight_share} of its bytes, and the KV reads add {decode.kv_bytes}.' + decodeLargest(a, value, terms),
           'A bigger batch reads the same dense weights once for more tokens, while the KV reads grow with every session\'s context. With the weights resident ({hbm.weights_resident}), HBM has room for {hbm.sessions} at this context.',
+        ],
+      },
+    ],
+  },
+  {
+    id: 'pd-handoff', path: 'pd-handoff',
+    variants: [
+      {
+        when: any,
+        title: 'The hand-off: from the prefill node to the decode node', look: 'the NIC and the decode node\'s HBM beside the tiers',
+        body: [
+          'Disaggregated serving prefills on some GPUs and decodes on others. Once the prompt\'s KV sits in the prefill node\'s HBM it has to reach the decode node: {pd.kv_bytes} in {pd.pages}, sent by RDMA over the NICs (or over NVLink when both sides share one NVLink domain).',
+          'On the wire that takes {pd.wire_time}: a cost for each page descriptor, plus the bytes over the NICs at their achieved rate. The first token still waits {pd.transfer_time} after the {prefill.time} prefill, a fixed cost per transfer included; an engine that pushes the KV layer by layer or chunk by chunk hides the rest behind the prefill.',
+        ],
+      },
+    ],
+  },
+  {
+    id: 'offload-reload', path: 'offload-reload',
+    variants: [
+      {
+        when: any,
+        title: 'Offload or recompute: a hit climbing from SSD', look: 'the prefix cache on SSD climbing through host DRAM into HBM',
+        body: [
+          'A prefix hit kept on SSD is read into host DRAM ({prefix.ssd_read_time}) and uploaded into HBM ({prefix.upload_time}), layer by layer where the store loads that way, while the rest of the prompt is prefilled ({prefix.rest_time}).',
+          (a, value) => 'With the queues at this load the first token comes after {offload.ttft_ssd}; recomputing the whole prompt instead takes {offload.ttft_off}, a change of {offload.change_ssd} with offload.' +
+            (value('offload.flip_hit_tokens_ssd') > 0 ? ' The sign flips at a hit of {offload.flip_hit_tokens_ssd} for this prompt.' : ''),
         ],
       },
     ],

@@ -56,7 +56,8 @@ double critical(const anim::Ledger& l) {
 }  // namespace
 
 TEST_CASE("path keys: stable, round-trip, strict parser names field, value and allowed keys") {
-  const char* keys[] = {"prefill", "decode", "engram", "csa2-modes", "swa-resume", "prefix-cache", "step-budget"};
+  const char* keys[] = {"prefill", "decode", "engram", "csa2-modes", "swa-resume", "prefix-cache", "step-budget", "pd-handoff", "offload-reload"};
+  REQUIRE(std::size(keys) == static_cast<std::size_t>(anim::kPathCount));
   for (int i = 0; i < anim::kPathCount; ++i) {
     const auto p = static_cast<PathId>(i);
     CHECK(std::string(anim::path_key(p)) == keys[i]);
@@ -201,10 +202,11 @@ TEST_CASE("prefill: KV authored by the encoder and layer 20, the decoder on the 
   CHECK(end.objects[static_cast<int>(ObjectKind::PrefixCache)].bytes == ssd->bytes);
 }
 
-TEST_CASE("prefix-cache: promotion is SSD → DRAM → HBM before the first decode step — the ratio counts the replay") {
+TEST_CASE("prefix-cache: an SSD hit is promoted SSD → DRAM → HBM before the first decode step — the ratio counts the replay") {
   for (const char* name : {"v41-flash-8xb200", "v41-flash-card", "llama31-70b-8xh100", "v4-flash-8xb200"}) {
     INFO(name);
-    const model::Scenario s = preset(name);
+    model::Scenario s = preset(name);
+    set(s, "prefix_tier", "ssd");
     const model::Figures f = model::describe(s);
     const auto l = anim::build_ledger(s, f, PathId::PrefixCache);
     const auto* a = find(l, "promote-ssd-dram");

@@ -754,3 +754,54 @@ TEST_CASE("the layer rows of a MoE model call plain attention layers dense atten
   }
   CHECK(rows == 5);
 }
+
+// The hand-off reaches another node: its NIC and the decode node's HBM are drawn for that path only, on the
+// schematic, clear of every other item, tappable, and the move of the pages runs from the one to the other.
+TEST_CASE("the hand-off draws a NIC and the decode node's HBM, clear of the tiers, on a phone and a laptop") {
+  model::Scenario s;
+  REQUIRE(model::make_preset("v41-flash-8xb200", s));
+  model::Error err;
+  REQUIRE(model::set_param_text(s, *model::find_param("pd_link"), "nic", err));
+  const model::Figures f = model::describe(s);
+  const anim::Ledger ledger = anim::build_ledger(s, f, anim::PathId::Handoff);
+  const layout::Scene scene = layout::make_scene(s, f, ledger);
+  REQUIRE(scene.remote);
+  int send = -1;
+  for (const auto& e : ledger.entries)
+    if (e.step == "send-pages") send = e.index;
+  REQUIRE(send >= 0);
+  for (const layout::Viewport vp : {layout::Viewport{372, 722}, layout::Viewport{390, 844}, layout::Viewport{750, 598}, layout::Viewport{1440, 900}}) {
+    INFO(vp.width << "x" << vp.height);
+    layout::Options opt;
+    opt.host_playback = opt.host_counters = true;
+    layout::Layout L;
+    layout::compute_layout(scene, anim::state_at(ledger, send, 0.0), vp, kTm, L, opt);
+    const layout::Item* nic = L.find(Kind::Remote, static_cast<int>(anim::Endpoint::Nic));
+    const layout::Item* peer = L.find(Kind::Remote, static_cast<int>(anim::Endpoint::PeerHbm));
+    REQUIRE(nic);
+    REQUIRE(peer);
+    CHECK(layout::item_id(*nic) == "remote:nic");
+    CHECK(layout::item_id(*peer) == "remote:peer-hbm");
+    for (const layout::Item* r : {nic, peer}) {
+      CHECK(r->rect.inside(L.schematic));
+      CHECK(r->rect.h >= 24.0f);
+      for (const layout::Item& it : L.items)
+        if (&it != r && it.kind != Kind::Packet) CHECK_FALSE(r->rect.overlaps(it.rect));
+    }
+    CHECK(nic->highlighted);
+    CHECK(peer->highlighted);
+    REQUIRE(L.flight.active);
+    CHECK(L.flight.x0 == nic->rect.cx());
+    CHECK(L.flight.x1 == peer->rect.cx());
+    bool named = false;
+    for (const layout::Label& l : L.labels) named = named || l.text.starts_with("Decode");
+    CHECK(named);
+  }
+  // A path that stays on its node draws neither.
+  const anim::Ledger decode = anim::build_ledger(s, f, anim::PathId::Decode);
+  const layout::Scene plain = layout::make_scene(s, f, decode);
+  CHECK_FALSE(plain.remote);
+  layout::Layout L;
+  layout::compute_layout(plain, anim::state_at(decode, 0, 0), {1440, 900}, kTm, L);
+  CHECK(L.find(Kind::Remote, static_cast<int>(anim::Endpoint::Nic)) == nullptr);
+}

@@ -47,7 +47,7 @@ TEST_CASE("view codec: a full hash reads and writes back to the same canonical t
 TEST_CASE("view codec: each bad key is an error naming it, and the good keys still apply") {
   ViewState v;
   Errors errors;
-  CHECK_FALSE(parse_view("ctx=banana&batch=8&path=warp&step=x&speed=99&panels=scenario,nope&tour=9&view=chart-pie&embed=2&colour=red&batch=9", v, errors));
+  CHECK_FALSE(parse_view("ctx=banana&batch=8&path=warp&step=x&speed=99&panels=scenario,nope&tour=99&view=chart-pie&embed=2&colour=red&batch=9", v, errors));
   CHECK(has_error(errors, "ctx", ErrorCode::WrongType));
   CHECK(has_error(errors, "path", ErrorCode::BadEnum));
   CHECK(has_error(errors, "step", ErrorCode::WrongType));
@@ -149,6 +149,23 @@ TEST_CASE("view codec: one row per view key reads it, writes it back and names i
   CHECK(unknown[0].code == ErrorCode::UnknownKey);
   CHECK(unknown[0].allowed == allowed);
   CHECK(v.scenario.work.ctx == 2048);
+}
+
+TEST_CASE("view codec: the hand-off and offload-reload paths round-trip in a link, at a step, with their walkthrough steps") {
+  for (const char* path : {"pd-handoff", "offload-reload"}) {
+    INFO(path);
+    const int tour = path_index(path) + 1;
+    REQUIRE(tour > 0);
+    const std::string h = std::string("preset=v41-flash-8xb200&pd_link=nic&path=") + path + "&step=2&tour=" + std::to_string(tour);
+    ViewState v;
+    Errors errors;
+    REQUIRE(parse_view("#" + h, v, errors));
+    CHECK(errors.empty());
+    CHECK(v.path == path);
+    CHECK(v.step == 2);
+    CHECK(tour_path(tour) == path);
+    CHECK(view_to_hash(v) == h);
+  }
 }
 
 TEST_CASE("view codec: path and panel keys by index") {
