@@ -53,8 +53,9 @@ function split(dir, list) {
 }
 
 // Loads the instrumented module in Chromium as visitors first see the page (a desktop window and a phone,
-// each in both colour schemes), reads which functions ran up to a second after the app was ready, and
-// writes their names, the union of the runs, as the list.
+// each in both colour schemes), reads which functions ran up to a second after the app was ready and as the
+// tab is hidden and shown (what a reload runs while the page is dismissed, when the deferred part cannot be
+// fetched), and writes their names, the union of the runs, as the list.
 async function record(dir, list) {
   const { launch, serveSite } = await import('../tests/browser/lib/browser.mjs');
   const site = path.join(ROOT, 'build/web/site');
@@ -93,6 +94,23 @@ async function record(dir, list) {
             await page.goto(server.url);
             await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 60000 });
             await page.waitForTimeout(1000);
+            // What a visitor leaving the page runs too: the tab hidden (a reload or a navigation hides it
+            // first, and a page being dismissed may not load the deferred part), shown again, the window's
+            // focus lost and regained, and the page left.
+            await page.evaluate(() => {
+              for (const hidden of [true, false]) {
+                Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+                Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+                document.dispatchEvent(new Event('visibilitychange'));
+              }
+              delete document.hidden;
+              delete document.visibilityState;
+              window.dispatchEvent(new FocusEvent('blur'));
+              window.dispatchEvent(new FocusEvent('focus'));
+              // Last, as the page is left: the runtime's leave handler (the app is not used after it).
+              window.dispatchEvent(new Event('beforeunload', { cancelable: true }));
+            });
+            await page.waitForTimeout(200);
             const bytes = await page.evaluate(() => {
               const m = window.__tierscopeRecord, size = 1 << 20, at = m._malloc(size);
               const n = m.asm.__write_profile(at, size);
