@@ -119,7 +119,7 @@ ServePrefix::Plan ServePrefix::plan(int inst, std::uint32_t id, const PrefixPart
   const sim::PrefixCache& c = caches_[static_cast<std::size_t>(inst)];
   const std::size_t m = c.match(keys_).total();
   out.cached = static_cast<int>(static_cast<double>(m) * page_);
-  out.pin_tokens = static_cast<double>(c.unpinned(std::span(keys_).first(m))) * page_;
+  out.pin_tokens = c.unpinned(std::span(keys_).first(m)) * page_;
   return out;
 }
 
@@ -129,7 +129,7 @@ double ServePrefix::admit(int inst, std::uint32_t id, PrefixPart& p, int prompt,
   keys_of(id, p, prompt - 1);
   const sim::PrefixMatch m = c.match(keys_);
   const std::span<const std::uint64_t> hit = std::span(keys_).first(m.total());
-  const double pinned = static_cast<double>(c.acquire(hit)) * page_;
+  const double pinned = c.acquire(hit) * page_;
   p.pinned = static_cast<int>(m.total());
   p.cached = static_cast<int>(static_cast<double>(m.total()) * page_);
   p.load_end = t;
@@ -167,7 +167,7 @@ double ServePrefix::first_token(int inst, std::uint32_t id, PrefixPart& p, int p
   keys_of(id, p, prompt);
   const auto have = static_cast<std::size_t>(p.pinned);
   if (keys_.size() <= have) return 0;
-  const double pinned = static_cast<double>(caches_[static_cast<std::size_t>(inst)].acquire(std::span(keys_).subspan(have))) * page_;
+  const double pinned = caches_[static_cast<std::size_t>(inst)].acquire(std::span(keys_).subspan(have)) * page_;
   moved = static_cast<double>(keys_.size() - have) * page_;
   p.pinned = static_cast<int>(keys_.size());
   return pinned;
@@ -180,8 +180,8 @@ double ServePrefix::release(int inst, std::uint32_t id, PrefixPart& p, int token
   keys_of(id, p, keep ? tokens : static_cast<int>(p.pinned * page_));
   const auto have = static_cast<std::size_t>(p.pinned);
   // Completed: the full blocks of its output join the cache as it lets go (a conversation's next turn finds them).
-  if (keep && keys_.size() > have) pinned += static_cast<double>(c.acquire(std::span(keys_).subspan(have))) * page_;
-  pinned -= static_cast<double>(c.release(keys_)) * page_;
+  if (keep && keys_.size() > have) pinned += c.acquire(std::span(keys_).subspan(have)) * page_;
+  pinned -= c.release(keys_) * page_;
   p.pinned = 0;
   p.cached = 0;
   return pinned;
@@ -190,8 +190,8 @@ double ServePrefix::release(int inst, std::uint32_t id, PrefixPart& p, int token
 void ServePrefix::trim(int inst, double free_tokens) {
   if (!on_) return;
   sim::PrefixCache& c = caches_[static_cast<std::size_t>(inst)];
-  c.evict_hbm_to(static_cast<std::size_t>(std::max(0.0, std::floor(free_tokens / page_))));
-  report_.hbm_blocks_peak = std::max(report_.hbm_blocks_peak, static_cast<double>(c.hbm_blocks()));
+  c.evict_hbm_to(std::max(0.0, std::floor(free_tokens / page_)));
+  report_.hbm_blocks_peak = std::max(report_.hbm_blocks_peak, c.hbm_blocks());
 }
 
 }  // namespace tierscope::serve

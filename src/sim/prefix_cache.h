@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace tierscope::sim {
@@ -28,8 +27,10 @@ namespace tierscope::sim {
 enum class CacheTier : std::uint8_t { Hbm, Dram, Ssd, Count };
 constexpr int kCacheTiers = static_cast<int>(CacheTier::Count);
 
+// Sizes are in the caller's unit: blocks of one page (every block 1, the default), or tokens where the
+// caller's blocks differ in length (the fleet's shared prefixes, conversations' turns and trace blocks).
 struct PrefixCacheConfig {
-  // Blocks each tier below HBM holds (0: the tier is off). HBM's room changes with admission: the caller
+  // What each tier below HBM holds (0: the tier is off). HBM's room changes with admission: the caller
   // sets it with evict_hbm_to.
   double dram_blocks = 0, ssd_blocks = 0;
 };
@@ -46,27 +47,30 @@ std::uint64_t chain_key(std::uint64_t parent, std::uint64_t content);
 
 class PrefixCache {
  public:
-  explicit PrefixCache(PrefixCacheConfig c = {});
+  PrefixCache() = default;
+  explicit PrefixCache(PrefixCacheConfig c);
 
   // The longest start of `keys` present in some tier (nothing is changed).
   PrefixMatch match(std::span<const std::uint64_t> keys) const;
-  // Of the first `n` keys, how many a pin would take from unpinned (blocks absent, below HBM or unpinned in
-  // HBM): the HBM a request newly holds when it pins them.
-  std::size_t unpinned(std::span<const std::uint64_t> keys) const;
-  // Pins every key (one more user each): a block absent is inserted in HBM and written through to DRAM and
-  // SSD; one below HBM is promoted. Returns the blocks newly pinned (their count went from 0 to 1).
-  std::size_t acquire(std::span<const std::uint64_t> keys);
+  // Of the keys, how much a pin would take from unpinned (blocks absent, below HBM or unpinned in HBM): the
+  // HBM a request newly holds when it pins them. `sizes`: each key's size (empty: 1 each).
+  double unpinned(std::span<const std::uint64_t> keys, std::span<const double> sizes = {}) const;
+  // Pins every key (one more user each): a block absent is inserted in HBM (at its size) and written through
+  // to DRAM and SSD; one below HBM is promoted. Returns the size newly pinned (blocks whose users went 0 → 1).
+  double acquire(std::span<const std::uint64_t> keys, std::span<const double> sizes = {});
   // One user fewer for every key, the last key first (so a chain's tail is the least recent); a block
-  // with no user left stays in HBM, evictable. Returns the blocks that became unpinned.
-  std::size_t release(std::span<const std::uint64_t> keys);
-  // Evicts the least recently released unpinned HBM blocks until at most `unpinned_blocks` unpinned ones
-  // stay in HBM. A pinned block is never evicted. Returns the blocks evicted.
-  std::size_t evict_hbm_to(std::size_t unpinned_blocks);
+  // with no user left stays in HBM, evictable. Returns the size that became unpinned.
+  double release(std::span<const std::uint64_t> keys);
+  // Evicts the least recently released unpinned HBM blocks until at most `unpinned` of them (by size) stay
+  // in HBM. A pinned block is never evicted. Returns the blocks evicted.
+  std::size_t evict_hbm_to(double unpinned);
+  // Forgets an unpinned block in every tier (a conversation's history replaced by its longer self).
+  void erase(std::uint64_t key);
 
-  std::size_t hbm_blocks() const { return count_[0]; }  // pinned and unpinned
-  std::size_t pinned_blocks() const { return pinned_; }
-  std::size_t dram_blocks() const { return count_[1]; }
-  std::size_t ssd_blocks() const { return count_[2]; }
+  double hbm_blocks() const { return count_[0]; }  // pinned and unpinned, by size
+  double pinned_blocks() const { return pinned_; }
+  double dram_blocks() const { return count_[1]; }
+  double ssd_blocks() const { return count_[2]; }
   bool holds(std::uint64_t key, CacheTier t) const;
   int users(std::uint64_t key) const;
 
@@ -74,6 +78,7 @@ class PrefixCache {
   struct Block {
     std::uint64_t key = 0;
     std::int32_t users = 0;
+    double size = 1;
     std::uint8_t tiers = 0;  // bit t: in tier t
     std::int32_t prev[kCacheTiers] = {-1, -1, -1}, next[kCacheTiers] = {-1, -1, -1};
   };
@@ -86,15 +91,24 @@ class PrefixCache {
   void put_below(int t, std::int32_t i);  // into DRAM or SSD as the most recent, evicting the tier's LRU
   void drop(int t, std::int32_t i);       // out of tier t; forgotten when in no tier and unpinned
   std::int32_t find(std::uint64_t key) const;
-  std::int32_t alloc(std::uint64_t key);
+  std::int32_t alloc(std::uint64_t key, double size);
+  // The index: open addressing over the keys (already hashes), linear probing, deletion by backward shift, so
+  // a cache in its steady state allocates nothing (the fleet's event loop holds itself to that).
+  struct Slot {
+    std::uint64_t key = 0;
+    std::int32_t block = -1;  // -1: empty
+  };
+  void index_put(std::uint64_t key, std::int32_t block);
+  void index_erase(std::uint64_t key);
 
   PrefixCacheConfig cfg_;
   std::vector<Block> blocks_;
   std::vector<std::int32_t> free_;
-  std::unordered_map<std::uint64_t, std::int32_t> index_;
+  std::vector<Slot> index_;
+  std::size_t indexed_ = 0;
   List lists_[kCacheTiers];
-  std::size_t count_[kCacheTiers] = {};
-  std::size_t pinned_ = 0;
+  double count_[kCacheTiers] = {};
+  double pinned_ = 0;
 };
 
 }  // namespace tierscope::sim

@@ -27,6 +27,8 @@ std::vector<std::uint64_t> chain(std::uint64_t p, int shared, std::uint64_t r, i
   return keys;
 }
 
+double sz(const std::vector<std::uint64_t>& keys) { return static_cast<double>(keys.size()); }
+
 }  // namespace
 
 TEST_CASE("prefix cache — K requests sharing a system prompt hold one copy of it plus their own blocks", "[prefix_cache]") {
@@ -50,17 +52,17 @@ TEST_CASE("prefix cache — LRU evicts the least recently released block, a chai
   c.acquire(a);
   c.acquire(b);
   c.acquire(pinned);
-  CHECK(c.release(a) == a.size());
-  CHECK(c.release(b) == b.size());
+  CHECK(c.release(a) == sz(a));
+  CHECK(c.release(b) == sz(b));
   // a went first: its tail (its own last block) is the least recent of all, then its tail's parent.
-  CHECK(c.evict_hbm_to(a.size() + b.size() - 1) == 1);
+  CHECK(c.evict_hbm_to(sz(a) + sz(b) - 1) == 1);
   CHECK_FALSE(c.holds(a.back(), CacheTier::Hbm));
   CHECK(c.holds(a.front(), CacheTier::Hbm));
   CHECK(c.holds(b.back(), CacheTier::Hbm));
   // Asked to keep no unpinned block at all, it drops every one of a and b, and every pinned block stays.
   CHECK(c.evict_hbm_to(0) == a.size() + b.size() - 1);
   for (const std::uint64_t k : pinned) CHECK(c.holds(k, CacheTier::Hbm));
-  CHECK(c.hbm_blocks() == pinned.size());
+  CHECK(c.hbm_blocks() == sz(pinned));
   CHECK(c.match(a).total() == 0);
   // A block used again is the most recent: b's root, pinned then released, outlives a's root.
   PrefixCache d;
@@ -95,7 +97,7 @@ TEST_CASE("prefix cache — blocks HBM evicted are hits from DRAM, and from SSD 
   CHECK(m.blocks[1] == 0);
   CHECK(m.blocks[2] == sys.size());
   // Pinned again it is promoted to HBM (and refreshed below).
-  CHECK(c.acquire(sys) == sys.size());
+  CHECK(c.acquire(sys) == sz(sys));
   CHECK(c.match(sys).blocks[0] == sys.size());
   // With no tier below HBM, what HBM evicted is gone.
   PrefixCache hbm_only;
@@ -108,7 +110,7 @@ TEST_CASE("prefix cache — blocks HBM evicted are hits from DRAM, and from SSD 
 TEST_CASE("prefix cache — a pin counts what it takes from unpinned, a release what it gives back", "[prefix_cache]") {
   PrefixCache c;
   const auto x = chain(1, 3, 1, 1), y = chain(1, 3, 2, 1);
-  CHECK(c.unpinned(x) == x.size());
+  CHECK(c.unpinned(x) == sz(x));
   CHECK(c.acquire(x) == 4);
   CHECK(c.unpinned(y) == 1);  // its shared three are pinned by x already
   CHECK(c.acquire(y) == 1);
