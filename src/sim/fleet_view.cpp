@@ -16,7 +16,7 @@ namespace {
 using model::JsonWriter;
 using Json = model::json::Value;
 
-constexpr int kViewVersion = 1;
+constexpr int kViewVersion = 2;  // 2: the HBM prefix cache's hits in each hour and sweep point
 
 template <class T>
 struct Doubles {
