@@ -852,13 +852,13 @@ void Replay::finish() {
 void at_run_lengths(const model::Scenario& s, const ServeSpec& spec, model::Scenario& base) {
   base = s;
   base.work.batch = 1;
-  const int in = (spec.input > 0 ? spec.input : std::max(1, s.work.prompt)) + spec.prefix_len;
+  const int in = spec.input > 0 ? spec.input : std::max(1, s.work.prompt);
   const int on = spec.output > 0 ? spec.output : std::max(1, s.work.output);
   base.work.prompt = in;
   base.work.output = on;
   base.work.prefix_hit = 0;
   // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
-  base.work.ctx = std::max(1, in + on / 2);
+  base.work.ctx = std::max(1, in + spec.prefix_len + on / 2);  // (a shared prefix comes before the prompt's own tokens)
   if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
 }
 

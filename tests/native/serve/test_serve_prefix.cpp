@@ -125,3 +125,17 @@ TEST_CASE("serve prefix: bad workload settings are refused by name") {
   CHECK(errors[0].field == "serve.prefixes");
   CHECK(spec.reuse == serve::Reuse::Zipf);
 }
+
+TEST_CASE("serve prefix: a prompt is its shared prefix then its own tokens, the scenario's prompt when no --input says") {
+  const model::Scenario s = preset("llama31-8b-1xh100");
+  serve::ServeSpec spec;
+  spec.concurrency = 4;
+  spec.requests = 8;
+  spec.output = 16;
+  spec.prefix_len = 1000;
+  spec.tiers = serve::CacheTiers::Off;
+  const serve::ServeResult r = replay(s, spec);
+  REQUIRE(r.completed == 8);
+  CHECK(r.input_tokens == 8.0 * (s.work.prompt + 1000));
+  CHECK(r.prefix.prompt_tokens == 0);  // no cache ran: nothing was looked up
+}
