@@ -355,6 +355,7 @@ std::string fleet_state_json(const App& app) {
   };
   std::vector<Counter> counters = {{"turns", "Turns", have ? model::num(static_cast<double>(h.turns)) : "—"},
                                    {"prefix", "Prefix hits", have ? sim::fleet_percent(x.prefix) : "—"},
+                                   {"hbm", "from HBM", have ? sim::fleet_percent(x.hbm) : "—"},
                                    {"dram", "from DRAM", have ? sim::fleet_percent(x.dram) : "—"},
                                    {"ssd", "from SSD", have ? sim::fleet_percent(x.ssd) : "—"}};
   if (!run.started || r.pool_on) counters.push_back({"pool", "SWA pool hits", have ? sim::fleet_percent(x.pool) : "—"});

@@ -141,6 +141,13 @@ std::string serve_choice_label(std::string_view setting, std::string_view choice
       {"prefill", "first", "steps of its own"},
       {"prefill", "none", "none (a decode pool)"},
       {"prefill", "pd", "disaggregated (a prefill pool that keeps up)"},
+      {"reuse", "uniform", "uniform over the prefixes"},
+      {"reuse", "zipf", "Zipf over the prefixes"},
+      {"reuse", "multi-turn", "multi-turn conversations"},
+      {"tiers", "hbm", "HBM only"},
+      {"tiers", "hbm+dram", "HBM + host DRAM"},
+      {"tiers", "hbm+dram+ssd", "HBM + host DRAM + SSD"},
+      {"tiers", "off", "off (no prefix cache)"},
   };
   // Random lengths say their spread, the one "random" means everywhere.
   if (setting == "lengths" && choice == "random") return "random (±" + model::num(100 * serve::kRandomRangeRatio) + " %)";

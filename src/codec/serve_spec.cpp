@@ -30,6 +30,14 @@ constexpr Choice kPrefillChoices[] = {{"chunked", static_cast<std::uint8_t>(Pref
                                       {"pd", static_cast<std::uint8_t>(PrefillMode::Pd), true},
                                       {"auto", static_cast<std::uint8_t>(PrefillMode::Auto), true}};
 
+constexpr Choice kReuseChoices[] = {{"uniform", static_cast<std::uint8_t>(Reuse::Uniform), true},
+                                    {"zipf", static_cast<std::uint8_t>(Reuse::Zipf), true},
+                                    {"multi-turn", static_cast<std::uint8_t>(Reuse::MultiTurn), true}};
+constexpr Choice kTierChoices[] = {{"hbm", static_cast<std::uint8_t>(CacheTiers::Hbm), true},
+                                   {"hbm+dram", static_cast<std::uint8_t>(CacheTiers::HbmDram), true},
+                                   {"hbm+dram+ssd", static_cast<std::uint8_t>(CacheTiers::HbmDramSsd), true},
+                                   {"off", static_cast<std::uint8_t>(CacheTiers::Off), true}};
+
 // In the flags' order: the help lists them so, and a link's settings are written so. A help text's
 // "{default}" is the setting's value in ServeSpec{}.
 constexpr ServeSetting kSettings[] = {
@@ -72,6 +80,19 @@ constexpr ServeSetting kSettings[] = {
      "                       goodput per GPU (0 to 4096; 0: no search)\n"},
     {"instances", SettingKind::Int, 1, 64, false, false, nullptr, {}, true, TS_SERVE_FIELD(instances),
      "  --instances N        serve: identical instances behind a least-outstanding router (1 to 64)\n"},
+    {"prefix-len", SettingKind::Int, 0, 16777216, false, false, nullptr, {}, true, TS_SERVE_FIELD(prefix_len),
+     "  --prefix-len N       serve: tokens of a shared prefix (a system prompt) before each prompt's own --input\n"
+     "                       tokens (0 to 16777216; 0: prompts share nothing)\n"},
+    {"prefixes", SettingKind::Int, 1, 1000000, false, false, nullptr, {}, true, TS_SERVE_FIELD(prefixes),
+     "  --prefixes K         serve: distinct shared prefixes the requests draw from (1 to 1000000)\n"},
+    {"reuse", SettingKind::Choice, 0, 0, false, false, nullptr, kReuseChoices, true, TS_SERVE_FIELD(reuse),
+     "  --reuse KIND         serve: uniform or zipf (which prefix a request starts with), multi-turn\n"
+     "                       (conversations of --turns requests, each resending the history before its new tokens)\n"},
+    {"turns", SettingKind::Int, 2, 1000, false, false, nullptr, {}, true, TS_SERVE_FIELD(turns),
+     "  --turns N            serve: requests per conversation with --reuse multi-turn (2 to 1000; default {default})\n"},
+    {"tiers", SettingKind::Choice, 0, 0, false, false, nullptr, kTierChoices, true, TS_SERVE_FIELD(tiers),
+     "  --tiers T            serve: the prefix cache's tiers on a shared-prefix workload: hbm (the engines'\n"
+     "                       default), hbm+dram, hbm+dram+ssd (the engine's store below HBM), off (no cache)\n"},
     {"steps", SettingKind::Int, 0, 10000, false, false, nullptr, {}, true, TS_SERVE_FIELD(steps),
      "  --steps N            serve: N scheduled steps in the output (0 to 10000), the first ones unless\n"
      "                       --steps-from K starts them at the run's step K (0 to 100000000; past the\n"
@@ -114,6 +135,8 @@ const ServeSetting* find_serve_setting(std::string_view name) {
 
 const char* lengths_name(Lengths l) { return choice_name(*find_serve_setting("lengths"), static_cast<std::uint8_t>(l)); }
 const char* prefill_mode_name(PrefillMode m) { return choice_name(*find_serve_setting("prefill"), static_cast<std::uint8_t>(m)); }
+const char* reuse_name(Reuse r) { return choice_name(*find_serve_setting("reuse"), static_cast<std::uint8_t>(r)); }
+const char* cache_tiers_name(CacheTiers t) { return choice_name(*find_serve_setting("tiers"), static_cast<std::uint8_t>(t)); }
 
 bool is_serve_flag(std::string_view flag) { return flag.starts_with("--") && find_serve_setting(flag.substr(2)) != nullptr; }
 

@@ -18,8 +18,16 @@ enum class Lengths : std::uint8_t { Fixed, Random, Sharegpt, Trace, Count };
 // first token already out). Pd: the whole disaggregated deployment: each prompt runs in a prefill pool sized
 // to keep up with the arrivals (its GPUs counted in the per-GPU figures), then joins the decode pool.
 enum class PrefillMode : std::uint8_t { Auto, Chunked, First, None, Pd, Count };
+// A shared-prefix workload's reuse: which shared prefix a request starts with (uniform or Zipf over the
+// distinct prefixes), or conversations whose every turn resends the whole history (multi-turn).
+enum class Reuse : std::uint8_t { Uniform, Zipf, MultiTurn, Count };
+// The prefix cache's tiers: off (every prompt computed whole: the no-cache arm), HBM only (the engines'
+// default), then host DRAM and SSD below it.
+enum class CacheTiers : std::uint8_t { Hbm, HbmDram, HbmDramSsd, Off, Count };
 const char* lengths_name(Lengths l);           // "fixed", "random", "sharegpt", "trace"
 const char* prefill_mode_name(PrefillMode m);  // "auto", "chunked", "first", "none", "pd"
+const char* reuse_name(Reuse r);                // "uniform", "zipf", "multi-turn"
+const char* cache_tiers_name(CacheTiers t);     // "hbm", "hbm+dram", "hbm+dram+ssd", "off"
 
 // What "random" lengths mean when no range is given, on the page and the command line alike: uniform on
 // L × (1 ± 0.2), the spread assumed for the engines' random datasets that the replayed anchors and the
@@ -46,6 +54,12 @@ struct ServeSpec {
   int steps = 0;              // scheduled steps kept for the trace
   int steps_from = 0;         // the run's step (counted from 0) the kept steps start at: 0 keeps the first
   std::uint64_t seed = 1;
+  // A shared-prefix workload: each prompt starts with one of `prefixes` shared prefixes of `prefix_len`
+  // tokens (its own tokens, drawn as above, follow); multi-turn: conversations of `turns` requests, each
+  // resending the history before its new tokens. With neither, prompts share nothing and no cache runs.
+  int prefix_len = 0, prefixes = 1, turns = 4;
+  Reuse reuse = Reuse::Uniform;
+  CacheTiers tiers = CacheTiers::Hbm;
   // From a recorded trace (Lengths::Trace): each request's input and output tokens, in order.
   std::vector<std::uint32_t> trace_input, trace_output;
 };

@@ -32,14 +32,18 @@ KvStore store_of(const Scenario& s) {
 const PagePolicy& page_policy(EngineKind e) {
   static const PagePolicy kVllm{16, "hash-chained 16-token blocks, freed blocks kept until evicted LRU (a request's tail blocks first)",
                                 "https://docs.vllm.ai/en/latest/design/prefix_caching/ (block hash chains, LRU free queue, tail blocks evicted first); "
-                                "block_size 16 on CUDA: https://docs.vllm.ai/en/stable/api/vllm/config/cache/"};
+                                "block_size 16 on CUDA: https://docs.vllm.ai/en/stable/api/vllm/config/cache/",
+                                true, "vLLM V1 turns enable_prefix_caching on by default: https://docs.vllm.ai/en/latest/design/prefix_caching/"};
   static const PagePolicy kSglang{1, "a radix tree over tokens (page_size 1), leaves evicted LRU so a shared prefix outlives what extends it",
                                   "https://docs.sglang.io/advanced_features/server_arguments.html (page_size 1); RadixAttention, LRU over leaves: "
-                                  "https://lmsys.org/blog/2024-01-17-sglang/"};
+                                  "https://lmsys.org/blog/2024-01-17-sglang/",
+                                  true, "the radix cache runs unless --disable-radix-cache: https://docs.sglang.io/advanced_features/server_arguments.html"};
   static const PagePolicy kTrt{32, "32-token blocks reused by prefix, evicted LRU",
                                "https://nvidia.github.io/TensorRT-LLM/llm-api/reference.html (KvCacheConfig tokens_per_block 32); "
-                               "https://nvidia.github.io/TensorRT-LLM/advanced/kv-cache-reuse.html"};
-  static const PagePolicy kDs{64, "64-token storage units; a hit needs whole units", "FACTS §3: https://api-docs.deepseek.com/guides/kv_cache"};
+                               "https://nvidia.github.io/TensorRT-LLM/advanced/kv-cache-reuse.html",
+                               true, "KvCacheConfig enable_block_reuse defaults to True: https://nvidia.github.io/TensorRT-LLM/llm-api/reference/KvCacheConfig.html"};
+  static const PagePolicy kDs{64, "64-token storage units; a hit needs whole units", "FACTS §3: https://api-docs.deepseek.com/guides/kv_cache",
+                              true, "context caching on for every request by default: https://api-docs.deepseek.com/guides/kv_cache"};
   switch (e) {
     case EngineKind::Vllm: return kVllm;
     case EngineKind::Sglang: return kSglang;

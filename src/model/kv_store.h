@@ -87,6 +87,8 @@ struct PagePolicy {
   double page_tokens;
   const char* policy;  // what it keeps and evicts, in words
   const char* source;
+  bool reuse_default;        // whether the engine reuses cached prefixes unless told not to
+  const char* reuse_source;  // where that default is stated
 };
 const PagePolicy& page_policy(EngineKind e);
 // Tokens per object the store reads: its own chunk, or the engine's page.

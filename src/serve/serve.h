@@ -17,6 +17,7 @@
 #include "charts/charts.h"
 #include "codec/serve_spec.h"
 #include "model/scenario.h"
+#include "serve/serve_prefix.h"
 #include "serve/stats.h"
 
 namespace tierscope::serve {
@@ -132,6 +133,8 @@ struct ServeResult {
   std::vector<double> percentiles;
   std::array<std::vector<double>, 4> by_percentile;
   std::vector<StepRecord> trace;
+  // A shared-prefix workload: the prefix cache's tiers, its hits per tier and its reloads (off: prompts share nothing).
+  PrefixReport prefix;
 };
 constexpr int kPercentileSteps = 50;
 

@@ -54,6 +54,11 @@ bool disaggregated(const ServeResult& r) { return r.prefill == prefill_mode_name
 // TTFT's parts a run has: the four of one instance, and the hand-off's two when disaggregated.
 std::span<const Part> parts_of(const ServeResult& r) { return std::span<const Part>(kParts).first(disaggregated(r) ? 6 : 4); }
 
+// A shared-prefix workload's cache: a share of the prompt tokens served from each tier.
+bool prefix_workload(const ServeResult& r) { return !r.prefix.reuse.empty(); }
+double hit_share(const PrefixReport& p, int tier) { return p.prompt_tokens > 0 ? p.hit_tokens[tier] / p.prompt_tokens : 0.0; }
+constexpr const char* kTierKeys[sim::kCacheTiers] = {"hbm", "dram", "ssd"};
+
 std::string setup_text(const ServeResult& r) {
   std::string load = r.concurrency > 0 ? "concurrency " + std::to_string(r.concurrency) : "rate " + model::num_sig(r.rate, 4) + " requests/s";
   return r.engine + ", " + std::to_string(r.instances) + (r.instances == 1 ? " instance" : " instances") + " of " + std::to_string(r.gpus_per_instance) +
@@ -89,6 +94,13 @@ std::vector<ReportRow> serve_rows(const ServeResult& r) {
   }
   if (r.slo_attainment >= 0) rows.push_back({"SLO attainment (TTFT and TPOT within):", fixed(100 * r.slo_attainment, 2) + " %"});
   if (r.goodput_rate >= 0) rows.push_back({("Goodput (req/s at " + model::num(100 * r.goodput_at) + " % attainment):").c_str(), fixed(r.goodput_rate, 3)});
+  if (prefix_workload(r)) {
+    const PrefixReport& p = r.prefix;
+    rows.push_back({"Prefix cache tiers (reuse):", p.tiers + (p.on ? ", " + model::num(p.page) + "-token blocks" : std::string()) + " (" + p.reuse + ")"});
+    rows.push_back({"Prefix hits HBM / DRAM / SSD (% of prompt):",
+                    fixed(100 * hit_share(p, 0), 2) + " / " + fixed(100 * hit_share(p, 1), 2) + " / " + fixed(100 * hit_share(p, 2), 2)});
+    if (p.loads > 0) rows.push_back({"Prefix reloads (mean ms):", fixed(p.loads, 0) + " (" + fixed(1e3 * p.load_s / p.loads, 2) + ")"});
+  }
   return rows;
 }
 
@@ -159,6 +171,7 @@ std::string serve_text(const ServeResult& r, const Trust* trust) {
   o += "==================================================\n";
   o += "Admission: " + r.admission + ".\n";
   if (r.refused > 0) o += "Refused: " + r.refused_why + ".\n";
+  if (r.prefix.on) o += "Prefix cache: " + r.prefix.policy + (r.prefix.store.empty() ? "" : "; below HBM, " + r.prefix.store) + ".\n";
   o += xpyd_text(r);
   for (const StepRecord& st : r.trace) o += step_text(st) + "\n";
   return o;
@@ -184,6 +197,15 @@ std::string serve_json(const ServeResult& r, const Trust* trust) {
   if (r.slo_attainment >= 0) w.num("slo_ttft_s", r.slo_ttft).num("slo_itl_s", r.slo_itl).num("slo_attainment", r.slo_attainment);
   if (r.goodput_rate >= 0) w.num("goodput_at", r.goodput_at).num("goodput_rate", r.goodput_rate).integer("goodput_runs", r.goodput_runs);
   if (disaggregated(r)) w.integer("prefill_workers", r.prefill_workers).str("handoff", r.handoff);
+  if (prefix_workload(r)) {
+    const PrefixReport& p = r.prefix;
+    w.object("prefix_cache", model::json_lines(4)).str("tiers", p.tiers).str("reuse", p.reuse).boolean("on", p.on).num("page_tokens", p.page);
+    w.num("prompt_tokens", p.prompt_tokens).num("hit_requests", p.hit_requests);
+    for (int k = 0; k < sim::kCacheTiers; ++k) w.num((std::string("hit_rate_") + kTierKeys[k]).c_str(), hit_share(p, k));
+    for (int k = 0; k < sim::kCacheTiers; ++k) w.num((std::string("hit_tokens_") + kTierKeys[k]).c_str(), p.hit_tokens[k]);
+    w.num("reloads", p.loads).num("reload_mean_s", p.loads > 0 ? p.load_s / p.loads : 0.0).num("hbm_blocks_peak", p.hbm_blocks_peak);
+    w.num("dram_blocks", p.dram_blocks).num("ssd_blocks", p.ssd_blocks).str("policy", p.policy).str("store", p.store).end();
+  }
   xpyd_json(w, r);
   w.object("ttft_parts", model::json_lines(4));
   for (const Part& p : parts_of(r)) {
@@ -276,6 +298,9 @@ std::string serve_csv(const ServeResult& r) {
   }
   if (r.slo_attainment >= 0) row("slo_attainment", r.slo_attainment);
   if (r.goodput_rate >= 0) row("goodput_rate", r.goodput_rate);
+  if (prefix_workload(r)) {
+    for (int k = 0; k < sim::kCacheTiers; ++k) o += std::string("prefix_hit_rate_") + kTierKeys[k] + "," + model::num_exact(hit_share(r.prefix, k)) + "\n";
+  }
   for (const Part& p : parts_of(r)) {
     const Summary& s = r.ttft_parts.*p.field;
     o += std::string("ttft_") + p.key + "_mean_s," + model::num_exact(s.mean) + "\nttft_" + p.key + "_p99_s," + model::num_exact(s.p99) + "\n";

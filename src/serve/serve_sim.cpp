@@ -22,6 +22,7 @@
 #include "roofline/step_mix.h"
 #include "serve/prefill_pool.h"
 #include "serve/serve.h"
+#include "serve/serve_prefix.h"
 #include "sim/rng.h"
 
 namespace tierscope::serve {
@@ -43,6 +44,7 @@ struct Request {
   int recompute = 0;
   bool requeued = false;  // preempted once: its admission queue was counted at its first admission
   PrefillPass pd;   // disaggregated: its prefill pass and the KV's hand-off to the decode pool
+  PrefixPart pfx;   // a shared-prefix workload: its shared parts, its hit and its reload
   double ttft = 0;  // its TTFT, held against the objective when it completes
 };
 
@@ -138,6 +140,8 @@ class Replay {
   Histogram ttft_, tpot_, itl_, e2e_, queue_;
   Histogram part_overhead_, part_wait_, part_queue_, part_prefill_, part_transfer_, part_admission_;
   std::uint64_t slo_met_ = 0;
+  ServePrefix prefix_;  // the shared-prefix workload and the prefix cache (serve_prefix.h)
+  int index_of(const Instance& in) const { return static_cast<int>(&in - inst_.data()); }
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -225,6 +229,7 @@ bool Replay::setup(model::Errors& errors) {
                                    : 1000;
   inst_.assign(static_cast<std::size_t>(spec_.instances), Instance{});
   for (Instance& in : inst_) in.ratio = ratio_.init;
+  prefix_.setup(s_, spec_, timer_, spec_.instances, !(pd_ || none_));
   arrivals_ = sim::Rng::of(spec_.seed, 0xA11u);
   accept_ = sim::Rng::of(spec_.seed, 0xACCu);
   return true;
@@ -277,6 +282,7 @@ void Replay::issue(double t) {
   q.id = id;
   q.arrival = t;
   draw_lengths(id, q.prompt, q.output);
+  prefix_.shape(id, q.pfx, q.prompt);
   const double need = reserve(q);
   const char* why = nullptr;
   if (max_pos_ > 0 && q.prompt + q.output > max_pos_) why = "its prompt + output exceed the model's trained positions";
@@ -400,6 +406,7 @@ void Replay::preempt(Instance& in, std::size_t k) {
   const std::uint32_t slot = in.running[k];
   Request& q = slots_[slot];
   in.kv_used -= q.held;
+  in.kv_used += prefix_.release(index_of(in), q.id, q.pfx, 0, false);
   q.held = 0;
   q.recompute = q.first >= 0 ? q.generated : 0;
   q.prefilled = 0;
@@ -466,8 +473,13 @@ void Replay::admit(Instance& in, double t) {
     double hold = reserve(q), need = hold;
     if (admission_ != Admission::Reserve) hold = need = fill_of(q) + state_tokens_;
     if (admission_ == Admission::Estimated) need += std::min(q.output - q.generated, ratio_.clip);
+    // A prefix hit is not held again: the cache keeps it once, pinned (what a pin takes from the free KV counts).
+    const ServePrefix::Plan hit = prefix_.plan(index_of(in), q.id, q.pfx, q.prompt);
+    hold -= hit.cached;
+    need += hit.pin_tokens - hit.cached;
     if (in.kv_used + expected + need > r_.kv_tokens) break;
-    in.kv_used += hold;
+    in.kv_used += hold + prefix_.admit(index_of(in), q.id, q.pfx, q.prompt, fill_of(q), t, !q.requeued);
+    if (q.pfx.cached > 0) q.prefilled = q.pfx.cached;
     expected += need - hold;
     q.held = hold;
     q.admitted = t;
@@ -489,6 +501,7 @@ void Replay::start_step(int i, double t) {
   // when the running requests all got their KV): the preempted request cannot take its room back at once.
   const bool preempted = admission_ != Admission::Reserve && make_room(in);
   if (!preempted) admit(in, t);
+  prefix_.trim(i, r_.kv_tokens - in.kv_used);
   in.pre.clear();
   // One pass: the sessions past their prompt decode, their contexts summed (in integers: exact, as a sum of
   // doubles of whole numbers below 2^53 is), and whether any prompt waits.
@@ -499,7 +512,7 @@ void Replay::start_step(int i, double t) {
   for (std::uint32_t slot : in.running) {
     const Request& q = slots_[slot];
     const bool past = q.prefilled >= fill_of(q);
-    prompts = prompts || !past;
+    prompts = prompts || (!past && !(q.pfx.load_end > t));  // a prompt waiting for its reload cannot run yet
     in.dec[decoding] = slot;
     decoding += past ? 1 : 0;
     ctx_tokens += past ? static_cast<std::int64_t>(q.prompt) + q.generated : 0;
@@ -515,12 +528,21 @@ void Replay::start_step(int i, double t) {
   for (std::uint32_t slot : in.running) {
     if (!prompts || left < 1) break;
     Request& q = slots_[slot];
-    if (q.prefilled >= fill_of(q)) continue;
+    if (q.prefilled >= fill_of(q) || q.pfx.load_end > t) continue;
     q.chunk = static_cast<int>(std::min<double>(fill_of(q) - q.prefilled, left));
     left -= q.chunk;
     in.pre.push_back(slot);
   }
-  if (in.dec.empty() && in.pre.empty()) return;  // nothing admitted yet: idle until an arrival
+  if (in.dec.empty() && in.pre.empty()) {  // nothing admitted yet: idle until an arrival (or a reload lands)
+    double wake = kInf;
+    for (std::uint32_t slot : in.running) wake = slots_[slot].pfx.load_end > t ? std::min(wake, slots_[slot].pfx.load_end) : wake;
+    if (wake < kInf) {
+      in.busy = true;
+      in.end = wake;
+      in.record = -1;
+    }
+    return;
+  }
   double seconds = 0, decode_s = 0, prefill_s = 0;
   std::string bound;
   if (!in.dec.empty()) {
@@ -533,8 +555,10 @@ void Replay::start_step(int i, double t) {
   // at least the largest chunk's compute on the one replica that runs it.
   double riding = 0, slowest = 0, host = 0;
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
-    const Request& q = slots_[in.pre[k]];
+    Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
+    prefill_s += q.pfx.load_extra;  // a reload inside the step holds every request in it
+    q.pfx.load_extra = 0;
     host = std::max(host, c.host);
     // The first chunk of a prompt-only step streams the weights and pays the collectives' latencies; every
     // other chunk costs its compute and its share of the collectives' bytes.
@@ -597,6 +621,8 @@ void Replay::complete(Instance& in, Request& q, double t) {
   r_.output_tokens += q.output;
   r_.duration = t;
   in.kv_used -= q.held;
+  in.kv_used += prefix_.release(index_of(in), q.id, q.pfx, q.prompt + q.output, true);
+  prefix_.next_turn(q.pfx, q.prompt, q.output);
   in_flight_ -= 1;
 }
 
@@ -638,6 +664,9 @@ void Replay::finish_step(int i, double t) {
     q.prefilled += q.chunk;
     q.chunk = 0;
     if (q.prefilled < fill_of(q)) continue;
+    double moved = 0;  // its prompt's full blocks join the prefix cache, leaving its own hold
+    in.kv_used += prefix_.first_token(i, q.id, q.pfx, q.prompt, moved) - moved;
+    q.held -= moved;
     if (q.recompute > 0) {
       // A preempted request's recompute is done: its next token comes out now, after the whole stall.
       q.prefilled = q.prompt;
@@ -692,7 +721,7 @@ std::uint64_t Replay::coast(Instance& in, std::uint64_t most) {
   if (!in.waiting.empty()) {
     // Estimated admission moves step by step; the others' cannot while the KV held only stays or grows, once
     // the request at the head does not fit now.
-    if (admission_ == Admission::Estimated) return 0;
+    if (admission_ == Admission::Estimated || prefix_.on()) return 0;  // (a prefix hit changes what the head needs)
     const Request& h = slots_[in.waiting.front()];
     const double need = admission_ == Admission::Reserve ? reserve(h) : fill_of(h) + state_tokens_;
     if (static_cast<int>(in.running.size()) < r_.max_batch && in.kv_used + need <= r_.kv_tokens) return 0;
@@ -807,6 +836,7 @@ void Replay::finish() {
   r_.ttft_parts = ServeResult::TtftParts{part_overhead_.summary(), part_wait_.summary(),     part_queue_.summary(),
                                          part_prefill_.summary(),  part_transfer_.summary(), part_admission_.summary()};
   r_.tps_user = r_.tpot.mean > 0 ? 1.0 / r_.tpot.mean : 0.0;
+  r_.prefix = prefix_.report();
   r_.percentiles.clear();
   for (int i = 0; i <= kPercentileSteps; ++i) r_.percentiles.push_back(100.0 * i / kPercentileSteps);
   for (std::size_t m = 0; m < r_.by_percentile.size(); ++m) {
@@ -828,7 +858,7 @@ void at_run_lengths(const model::Scenario& s, const ServeSpec& spec, model::Scen
   base.work.output = on;
   base.work.prefix_hit = 0;
   // Clamped to the model's positions: a longer request is refused on its own, not the whole run.
-  base.work.ctx = std::max(1, in + on / 2);
+  base.work.ctx = std::max(1, in + spec.prefix_len + on / 2);  // (a shared prefix comes before the prompt's own tokens)
   if (s.model.max_pos > 0) base.work.ctx = std::min(base.work.ctx, s.model.max_pos);
 }
 

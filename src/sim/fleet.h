@@ -47,6 +47,9 @@ struct FleetConfig {
   double ctx_max = 131072;              // a session ends when its context would pass this
   double arrivals_limit = 0;            // the most sessions/s the nodes could ever serve (0: not computed)
   int block_tokens = 512;
+  // The engine's HBM prefix cache in front of the DRAM and SSD tiers (sim/prefix_cache.h): what turns leave
+  // in HBM is found there by the next, a shared prefix held once however many turns use it.
+  bool hbm_prefix = true;
 
   // Sizes (bytes).
   double kv_per_token = 0;       // kv.global_per_token
@@ -116,6 +119,7 @@ struct HourStats {
   std::uint64_t replays = 0;        // turns that replayed the window (bounded replay)
   double input_tokens = 0;          // prompt tokens of admitted turns (history + shared prefix + new)
   double hit_dram_tokens = 0, hit_ssd_tokens = 0;  // of which found in the prefix tiers
+  double hit_hbm_tokens = 0;        // … and found still in HBM (nothing to load)
   double bytes_ssd_read = 0, bytes_ssd_write = 0;  // SSD ↔ DRAM
   double bytes_up = 0, bytes_down = 0;             // DRAM → HBM, HBM → DRAM (host links)
   double bytes_expired = 0;         // SSD bytes dropped at the retention time
@@ -143,7 +147,7 @@ struct TurnRecord {
   std::int64_t request = -1;        // trace mode: the request's index
   double arrival = 0, admitted = 0, first_token = 0;
   double input_tokens = 0, history_tokens = 0, prefix_tokens = 0;
-  double hit_dram_tokens = 0, hit_ssd_tokens = 0;
+  double hit_dram_tokens = 0, hit_ssd_tokens = 0, hit_hbm_tokens = 0;
   bool resumed = false, pool_hit = false, replayed = false;
 };
 struct TurnObserver {

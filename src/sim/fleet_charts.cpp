@@ -115,6 +115,7 @@ bool hits(const FleetResult& r, Chart& c, model::Errors& errors) {
     double HitRates::*field;
   };
   std::vector<Line> lines = {{"prefix_hit", "prefix hits (share of prompt tokens)", &HitRates::prefix},
+                             {"hbm_hit", "from HBM", &HitRates::hbm},
                              {"dram_hit", "from DRAM", &HitRates::dram},
                              {"ssd_hit", "from SSD", &HitRates::ssd}};
   if (r.pool_on) lines.push_back({"pool_hit", "SWA pool hits (share of returning turns)", &HitRates::pool});
@@ -130,7 +131,7 @@ bool hits(const FleetResult& r, Chart& c, model::Errors& errors) {
   share_axis(c, "hit rate");
   const HitRates t = hit_rates(r.total, r.pool_on);
   c.description = "Hit rates in each simulated hour (by the hour a turn is admitted). Over the run: prefix hits " + fleet_percent(t.prefix) +
-                  " (DRAM " + fleet_percent(t.dram) + ", SSD " + fleet_percent(t.ssd) + ")" +
+                  " (HBM " + fleet_percent(t.hbm) + ", DRAM " + fleet_percent(t.dram) + ", SSD " + fleet_percent(t.ssd) + ")" +
                   (r.pool_on ? ", SWA pool hits " + fleet_percent(t.pool) : std::string()) + ".";
   return true;
 }
@@ -165,6 +166,7 @@ bool sweep_chart(const FleetResult& r, const SweepResult* sw, Chart& c, model::E
     line("prefix_hit", "prefix hits (share of prompt tokens)", "family", &HitRates::prefix);
   } else {
     line("prefix_hit", "prefix hits (share of prompt tokens)", "model", &HitRates::prefix);
+    line("hbm_hit", "from HBM", "family", &HitRates::hbm);
     line("dram_hit", "from DRAM", "family", &HitRates::dram);
     line("ssd_hit", "from SSD", "family", &HitRates::ssd);
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/text.h"
+#include "model/kv_store.h"
 #include "codec/url_codec.h"
 #include "sim/fleet.h"
 
@@ -139,6 +140,7 @@ bool node_capacities(const model::Scenario& s, FleetConfig& c, model::Errors& er
     sessions = v[FigureId::HbmSessions];
   }
   c.kv_per_token = settle(v[FigureId::KvGlobalPerToken]);
+  c.hbm_prefix = model::page_policy(s.engine.kind).reuse_default;
   c.swa_bytes = settle(v[FigureId::KvSwaPerSession]);
   c.state_bytes = settle(v[FigureId::KvRecurrentPerSession] + v[FigureId::KvChunkPerSession]);
   c.ckpt_bytes = settle(v[FigureId::KvRecurrentPerSession]);

@@ -14,9 +14,10 @@ namespace tierscope::sim {
 HitRates hit_rates(const HourStats& h, bool pool_on) {
   HitRates r;
   if (h.input_tokens > 0) {
+    r.hbm = h.hit_hbm_tokens / h.input_tokens;
     r.dram = h.hit_dram_tokens / h.input_tokens;
     r.ssd = h.hit_ssd_tokens / h.input_tokens;
-    r.prefix = (h.hit_dram_tokens + h.hit_ssd_tokens) / h.input_tokens;  // exact in tokens, whatever the split
+    r.prefix = (h.hit_hbm_tokens + h.hit_dram_tokens + h.hit_ssd_tokens) / h.input_tokens;  // exact in tokens, whatever the split
   }
   if (h.resumed > 0) {
     r.history = static_cast<double>(h.history_hits) / static_cast<double>(h.resumed);
@@ -118,6 +119,7 @@ void hour_fields(model::JsonWriter& j, const HourStats& h, bool pool_on) {
   j.num("finished", static_cast<double>(h.finished));
   j.num("resumed", static_cast<double>(h.resumed));
   rate(j, "prefix_hit", r.prefix);
+  rate(j, "hbm_hit", r.hbm);
   rate(j, "dram_hit", r.dram);
   rate(j, "ssd_hit", r.ssd);
   rate(j, "pool_hit", r.pool);
@@ -239,6 +241,7 @@ std::string fleet_json(const FleetResult& r, const SweepResult* sweep) {
       j.num("factor", p.factor);
       j.num("capacity", p.capacity);
       rate(j, "prefix_hit", p.hits.prefix);
+      rate(j, "hbm_hit", p.hits.hbm);
       rate(j, "dram_hit", p.hits.dram);
       rate(j, "ssd_hit", p.hits.ssd);
       rate(j, "pool_hit", p.hits.pool);
@@ -311,8 +314,8 @@ std::string fleet_hour_line(const FleetResult& r, std::size_t hour) {
   if (hour >= r.hours.size()) return o;
   const HourStats& h = r.hours[hour];
   const HitRates x = hit_rates(h, r.pool_on);
-  appendf(o, "%s: %s turns, prefix hits %s (DRAM %s, SSD %s)", fleet_hour_name(r, hour).c_str(), model::num(static_cast<double>(h.turns)).c_str(),
-          pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str());
+  appendf(o, "%s: %s turns, prefix hits %s (HBM %s, DRAM %s, SSD %s)", fleet_hour_name(r, hour).c_str(), model::num(static_cast<double>(h.turns)).c_str(),
+          pct(x.prefix).c_str(), pct(x.hbm).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str());
   if (r.pool_on) appendf(o, ", SWA pool hits %s", pct(x.pool).c_str());
   appendf(o, ", p95 TTFT %s", h.ttft.n > 0 ? fleet_duration(h.ttft.quantile(0.95)).c_str() : "—");
   if (h.refused > 0) appendf(o, ", %s sessions refused", model::num(static_cast<double>(h.refused)).c_str());
@@ -325,9 +328,9 @@ std::string fleet_total_line(const FleetResult& r) {
   const HourStats& t = r.total;
   const HitRates x = hit_rates(t, r.pool_on);
   std::string o;
-  model::appendf(o, "total: %s sessions (%s refused), %s turns, prefix hits %s (DRAM %s, SSD %s, recomputed %s)",
+  model::appendf(o, "total: %s sessions (%s refused), %s turns, prefix hits %s (HBM %s, DRAM %s, SSD %s, recomputed %s)",
                  model::num(static_cast<double>(r.sessions_arrived)).c_str(), model::num(static_cast<double>(r.sessions_refused)).c_str(),
-                 model::num(static_cast<double>(t.turns)).c_str(), pct(x.prefix).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str(),
+                 model::num(static_cast<double>(t.turns)).c_str(), pct(x.prefix).c_str(), pct(x.hbm).c_str(), pct(x.dram).c_str(), pct(x.ssd).c_str(),
                  pct(x.prefix < 0 ? -1 : 1 - x.prefix).c_str());
   return o;
 }
@@ -384,13 +387,13 @@ std::string fleet_text(const FleetResult& r, const SweepResult* sweep) {
 
 std::string fleet_csv(const FleetResult& r) {
   std::string o =
-      "hour,arrivals,refused,turns,finished,prefix_hit,dram_hit,ssd_hit,pool_hit,ttft_p50_s,ttft_p95_s,ttft_p99_s,"
+      "hour,arrivals,refused,turns,finished,prefix_hit,hbm_hit,dram_hit,ssd_hit,pool_hit,ttft_p50_s,ttft_p95_s,ttft_p99_s,"
       "ssd_read_bytes,ssd_write_bytes,dram_to_hbm_bytes,hbm_to_dram_bytes\n";
   auto row = [&](const std::string& label, const HourStats& h) {
     const HitRates x = hit_rates(h, r.pool_on);
     auto rate = [](double v) { return v < 0 ? std::string() : model::num_exact(v); };
     o += label + "," + std::to_string(h.arrivals) + "," + std::to_string(h.refused) + "," + std::to_string(h.turns) + "," +
-         std::to_string(h.finished) + "," + rate(x.prefix) + "," + rate(x.dram) + "," + rate(x.ssd) + "," + rate(x.pool) + "," +
+         std::to_string(h.finished) + "," + rate(x.prefix) + "," + rate(x.hbm) + "," + rate(x.dram) + "," + rate(x.ssd) + "," + rate(x.pool) + "," +
          (h.ttft.n ? model::num_exact(h.ttft.quantile(0.5)) : "") + "," + (h.ttft.n ? model::num_exact(h.ttft.quantile(0.95)) : "") + "," +
          (h.ttft.n ? model::num_exact(h.ttft.quantile(0.99)) : "") + "," + model::num_exact(h.bytes_ssd_read) + "," +
          model::num_exact(h.bytes_ssd_write) + "," + model::num_exact(h.bytes_up) + "," + model::num_exact(h.bytes_down) + "\n";

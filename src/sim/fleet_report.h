@@ -12,8 +12,8 @@ namespace tierscope::sim {
 
 // Hit rates of a run (null-like −1 where a rate has no turns behind it).
 struct HitRates {
-  double prefix = -1;   // prompt tokens found in DRAM or SSD ÷ prompt tokens
-  double dram = -1, ssd = -1;
+  double prefix = -1;   // prompt tokens found in HBM, DRAM or SSD ÷ prompt tokens
+  double hbm = -1, dram = -1, ssd = -1;
   double pool = -1;     // returning turns that found their window in the SWA pool ÷ returning turns
   double history = -1;  // returning turns that found their whole history ÷ returning turns
 };

@@ -36,6 +36,7 @@ std::int32_t FleetState::arrive(std::int64_t request) {
   ++hour().arrivals;
   const std::int32_t sid = new_session();
   Session& s = S(sid);
+  s.serial = session_count;
   s.rng = Rng::of(cfg.seed, 16 + session_count++);
   s.arrived = now;
   s.flags = kLive;
@@ -299,6 +300,7 @@ FleetResult FleetSim::result() const {
     t.replays += h.replays;
     t.input_tokens += h.input_tokens;
     t.hit_dram_tokens += h.hit_dram_tokens;
+    t.hit_hbm_tokens += h.hit_hbm_tokens;
     t.hit_ssd_tokens += h.hit_ssd_tokens;
     t.bytes_ssd_read += h.bytes_ssd_read;
     t.bytes_ssd_write += h.bytes_ssd_write;

@@ -10,6 +10,7 @@
 
 #include "sim/containers.h"
 #include "sim/fleet.h"
+#include "sim/prefix_cache.h"
 #include "sim/rng.h"
 
 namespace tierscope::sim {
@@ -83,6 +84,7 @@ struct Session {
   std::int32_t prefix = kNone;   // shared prefix id
   std::int32_t pprev = kNone, pnext = kNone;  // SWA pool links (head: most recent)
   std::int32_t request = kNone;  // trace mode
+  std::uint64_t serial = 0;      // the run's count of sessions when it arrived: its history's key in HBM
   std::uint32_t user = 0, out = 0;
   std::uint16_t turn = 0, turns = 0;
   std::uint8_t node = 0, flags = 0;
@@ -112,6 +114,7 @@ struct Node {
   std::vector<DecodeItem> dheap;
   std::vector<std::int32_t> prefix_entry;  // prefix id → entry
   std::vector<std::int32_t> block_entry;   // dense trace block id → entry
+  PrefixCache hbm_cache;                   // the HBM prefix cache, in tokens (fleet_hbm.cpp)
 };
 
 // cos(2π f) from + − × only, so the daily cycle is the same number on every platform.
@@ -158,6 +161,8 @@ struct FleetState {
   std::uint64_t session_count = 0;
   std::vector<std::int32_t> chain;  // scratch: the entries a turn looks up, root first
   std::vector<double> chain_tokens; // … and the turn's tokens in each
+  std::vector<std::uint64_t> hbm_keys;  // scratch: the same pieces' keys in the HBM prefix cache
+  std::vector<double> hbm_sizes;        // … and their tokens there
   std::size_t decode_node = 0;      // the node whose decode batch finishes a turn first
   double decode_t = HUGE_VAL;       // … and when
 
@@ -264,11 +269,26 @@ struct FleetState {
   TurnInput gather_chain(const Session& s, Node& n);
   // What of the chain is resident, counted up to the first piece that is not (pins every piece).
   struct Found {
-    double hit_dram = 0, hit_ssd = 0, bytes_dram = 0, bytes_ssd = 0, ready = 0;
+    double hit_hbm = 0, hit_dram = 0, hit_ssd = 0, bytes_dram = 0, bytes_ssd = 0, ready = 0;
     std::size_t hits = 0;
-    double tokens() const { return hit_dram + hit_ssd; }
+    double tokens() const { return hit_hbm + hit_dram + hit_ssd; }
   };
-  Found find_hits();
+  // `in_hbm`: the chain's first pieces the HBM prefix cache holds (found there, nothing to load).
+  Found find_hits(std::size_t in_hbm = 0);
+
+  // --- the HBM prefix cache (fleet_hbm.cpp) -----------------------------------------------------------
+  // The keys of a turn's pieces in HBM (into hbm_keys, hbm_sizes): its shared prefix and its history as
+  // it stood before this turn, or its trace blocks, each chained to the ones before it.
+  void hbm_chain(const Session& s, std::int32_t sid);
+  // HBM bytes a turn needs beyond what other turns hold pinned of its pieces (shared ones count once).
+  double hbm_need(const Session& s, std::int32_t sid);
+  // Admission: the chain's pieces found in HBM (counted from the root), then every piece pinned for the turn;
+  // the node's HBM counts the turn's own bytes and the pieces newly pinned.
+  std::size_t hbm_admit(Node& n, const Session& s, std::int32_t sid);
+  // The turn's end: its pieces let go, its grown history left in HBM as its next turn's, HBM evicted to what
+  // the running turns leave free.
+  void hbm_end(Node& n, Session& s, std::int32_t sid);
+  void hbm_trim(Node& n);
   // The drives, then the least busy instance's host links, then its prefill: when the first token is out.
   double promote_and_prefill(Node& n, const Found& f, double up_bytes, double fresh, bool replay, HourStats& h);
   // Found pieces become most recent; computed ones (and a synthetic session's new tokens) are persisted,

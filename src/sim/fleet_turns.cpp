@@ -116,7 +116,7 @@ void FleetState::turn_arrive(std::int32_t sid) {
   const double tokens = s.history + s.user + s.out;
   s.reserved = tokens * cfg.kv_per_token + cfg.swa_bytes + cfg.state_bytes;
   s.decode_ctx = s.history + s.user + 0.5 * s.out;
-  if (n.queue.size == 0 && n.hbm_used + s.reserved <= cfg.hbm_bytes) {
+  if (n.queue.size == 0 && n.hbm_used + hbm_need(s, sid) <= cfg.hbm_bytes) {
     admit(sid);
   } else if (n.queue.size >= static_cast<std::size_t>(cfg.queue_max)) {
     ++refused;
@@ -130,7 +130,7 @@ void FleetState::turn_arrive(std::int32_t sid) {
 void FleetState::try_admit(Node& n) {
   while (n.queue.size > 0) {
     const std::int32_t sid = n.queue.front();
-    if (n.hbm_used + S(sid).reserved > cfg.hbm_bytes) return;
+    if (n.hbm_used + hbm_need(S(sid), sid) > cfg.hbm_bytes) return;
     n.queue.pop();
     admit(sid);
   }
@@ -178,17 +178,19 @@ FleetState::TurnInput FleetState::gather_chain(const Session& s, Node& n) {
   return in;
 }
 
-FleetState::Found FleetState::find_hits() {
+FleetState::Found FleetState::find_hits(std::size_t in_hbm) {
   Found f;
   f.ready = now;
   for (std::size_t k = 0; k < chain.size(); ++k) {
     Entry& x = E(chain[k]);
     x.flags |= kPinned;
-    if (f.hits != k || !resident(x)) continue;  // a hit needs everything before it found too
+    if (f.hits != k || !(k < in_hbm || resident(x))) continue;  // a hit needs everything before it found too
     ++f.hits;
     // The turn's own tokens in this piece (a trace block counts the tokens the request has in it).
     const double tokens = chain_tokens[k];
-    if (x.flags & kInDram) {
+    if (k < in_hbm) {
+      f.hit_hbm += tokens;  // still in HBM: nothing to load
+    } else if (x.flags & kInDram) {
       f.hit_dram += tokens;
       f.bytes_dram += bytes_of(x, tokens);
     } else {
@@ -240,9 +242,11 @@ void FleetState::settle_chain(Session& s, std::int32_t sid, Node& n, std::size_t
   // what it computes is persisted: deepest first, so a history's root is the last of it to go.
   for (std::size_t k = chain.size(); k-- > 0;) {
     const std::int32_t e = chain[k];
-    if (k < hits) {
+    if (k < hits && resident(E(e))) {
       ssd_touch(n, e);
       dram_put(n, e, bytes_of(E(e)));
+    } else if (k < hits) {
+      persist(n, e, 0);  // found in HBM only: the engine offloads it as it would have on computing it
     } else {
       if (!resident(E(e))) E(e).ready = first_token;
       persist(n, e, bytes_of(E(e)));
@@ -285,6 +289,7 @@ void FleetState::report_turn(const Session& s, std::int32_t sid, const TurnInput
   r.prefix_tokens = in.prefix_tokens;
   r.hit_dram_tokens = f.hit_dram;
   r.hit_ssd_tokens = f.hit_ssd;
+  r.hit_hbm_tokens = f.hit_hbm;
   r.resumed = cfg.mode == Mode::Synthetic && s.turn > 0;
   r.pool_hit = pool_hit;
   r.replayed = replay;
@@ -301,7 +306,7 @@ void FleetState::admit(std::int32_t sid) {
   expire(n);
 
   const TurnInput in = gather_chain(s, n);
-  const Found found = find_hits();
+  const Found found = find_hits(hbm_admit(n, s, sid));
   const double hit_tokens = found.tokens();
   const bool full_history = in.history > 0 && hit_tokens == in.history;
   const bool resumed = cfg.mode == Mode::Synthetic && s.turn > 0;
@@ -326,6 +331,7 @@ void FleetState::admit(std::int32_t sid) {
   h.input_tokens += in.input;
   h.hit_dram_tokens += found.hit_dram;
   h.hit_ssd_tokens += found.hit_ssd;
+  h.hit_hbm_tokens += found.hit_hbm;
   h.queue_wait_s += now - s.turn_arrived;
   h.ttft_sum_s += ttft;
   h.ttft.add(ttft);
@@ -430,8 +436,8 @@ void FleetState::turn_end(std::int32_t sid) {
   --n.decoding;
   --n.in_service;
   n.ctx_sum -= s.decode_ctx;
-  n.hbm_used = n.in_service == 0 ? 0.0 : n.hbm_used - s.reserved;
-  hbm.out += s.reserved;
+  hbm_end(n, s, sid);
+  if (n.in_service == 0) n.hbm_used = 0.0;  // no rounding left over
   ++hour().finished;
   if (cfg.mode == Mode::Trace) {
     ++completed;

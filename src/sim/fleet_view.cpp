@@ -16,7 +16,7 @@ namespace {
 using model::JsonWriter;
 using Json = model::json::Value;
 
-constexpr int kViewVersion = 1;
+constexpr int kViewVersion = 2;  // 2: the HBM prefix cache's hits in each hour and sweep point
 
 template <class T>
 struct Doubles {
@@ -43,7 +43,7 @@ constexpr TierFlow FleetResult::*kTiers[] = {&FleetResult::hbm, &FleetResult::po
 constexpr Doubles<HourStats> kHourDoubles[] = {
     {&HourStats::input_tokens}, {&HourStats::hit_dram_tokens}, {&HourStats::hit_ssd_tokens}, {&HourStats::bytes_ssd_read},
     {&HourStats::bytes_ssd_write}, {&HourStats::bytes_up}, {&HourStats::bytes_down}, {&HourStats::bytes_expired},
-    {&HourStats::queue_wait_s}, {&HourStats::ttft_sum_s},
+    {&HourStats::queue_wait_s}, {&HourStats::ttft_sum_s}, {&HourStats::hit_hbm_tokens},
 };
 constexpr Counts<HourStats> kHourCounts[] = {
     {&HourStats::arrivals}, {&HourStats::refused}, {&HourStats::turns}, {&HourStats::finished},
@@ -53,7 +53,7 @@ constexpr Doubles<Sample> kSampleDoubles[] = {
     {&Sample::t}, {&Sample::hbm_bytes}, {&Sample::pool_sessions}, {&Sample::dram_bytes}, {&Sample::ssd_bytes},
 };
 constexpr std::uint32_t Sample::*kSampleCounts[] = {&Sample::in_system, &Sample::queued, &Sample::decoding};
-constexpr double HitRates::*kHits[] = {&HitRates::prefix, &HitRates::dram, &HitRates::ssd, &HitRates::pool, &HitRates::history};
+constexpr double HitRates::*kHits[] = {&HitRates::prefix, &HitRates::dram, &HitRates::ssd, &HitRates::pool, &HitRates::history, &HitRates::hbm};
 
 // ---- writing -----------------------------------------------------------------------------------------
 

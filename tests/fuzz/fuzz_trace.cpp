@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (r.sessions_arrived != r.sessions_finished + r.sessions_refused + r.sessions_in_flight) std::abort();
   if (run.done() && r.total.turns == t.size()) {
     const sim::TraceBound b = sim::trace_prefix_bound(t, 512);
-    if (r.total.hit_dram_tokens + r.total.hit_ssd_tokens != b.hit_tokens) std::abort();
+    if (r.total.hit_hbm_tokens + r.total.hit_dram_tokens + r.total.hit_ssd_tokens != b.hit_tokens) std::abort();
   }
   return 0;
 }

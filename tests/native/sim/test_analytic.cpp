@@ -68,6 +68,7 @@ TEST_CASE("analytic: SSD retention as a TTL cache, 1 − e^(−R/θ), within 0.6
     INFO("retention " << retention << " s");
     sim::FleetConfig c = config(light({{"hours", "3"}, {"dram_prefix", "0"}}));
     c.retention_s = retention;
+    c.hbm_prefix = false;  // the SSD tier alone: no history kept in HBM between turns
     const sim::FleetResult r = sim::run_fleet(c);
     CHECK(r.total.hit_dram_tokens == 0);
     double pool = 0, history = 0;

@@ -137,6 +137,7 @@ TEST_CASE("fleet: a hit rate never falls when its tier grows") {
   c.pool_sessions = 400;
   c.dram_bytes = 2e9;
   c.ssd_bytes = 4e9;
+  c.hbm_prefix = false;  // the DRAM and SSD tiers alone: an HBM cache in front would hold what the light load reuses
   struct Axis {
     sim::SweepTier tier;
     double (*curve)(const sim::SweepPoint&);
@@ -158,6 +159,7 @@ TEST_CASE("fleet: a hit rate never falls when its tier grows") {
 TEST_CASE("fleet: with retention 0 the SSD serves no hits and is never written") {
   sim::FleetConfig c = config(scenario({{"hours", "2"}, {"retention_h", "0"}, {"think_s", "600"}}));
   c.dram_bytes = 1e9;  // small, so returning sessions would need the SSD
+  c.hbm_prefix = false;  // nor find their history still in HBM
   const sim::FleetResult r = sim::run_fleet(c);
   CHECK(r.total.hit_ssd_tokens == 0);
   CHECK(r.total.bytes_ssd_write == 0);
@@ -179,7 +181,7 @@ TEST_CASE("fleet: with unlimited tiers every returning turn finds its whole hist
   std::set<int> seen_prefix;
   std::size_t resumed = 0, first_hits = 0;
   for (const sim::TurnRecord& t : rec.turns) {
-    const double hit = t.hit_dram_tokens + t.hit_ssd_tokens;
+    const double hit = t.hit_hbm_tokens + t.hit_dram_tokens + t.hit_ssd_tokens;
     if (t.turn == 0) {
       const bool seen = seen_prefix.count(t.prefix) > 0;
       CHECK(hit == (seen ? t.prefix_tokens : 0.0));

@@ -87,9 +87,9 @@ TEST_CASE("fleet view: a text that is not a view is refused, naming the part, an
   };
   refused("not json", "not JSON");
   refused("{}", "version");
-  std::string v2 = good;
-  v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
-  refused(v2, "version");
+  std::string v1 = good;  // the snapshot before the HBM prefix cache's hits: another layout, refused by its version
+  v1.replace(v1.find("\"version\":2"), 11, "\"version\":1");
+  refused(v1, "version");
   std::string no_mode = good;
   no_mode.replace(no_mode.find("\"mode\":\""), 8, "\"mode\":\"x");
   refused(no_mode, "result.mode");

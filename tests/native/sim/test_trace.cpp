@@ -99,7 +99,7 @@ double replay_unbounded(const sim::Trace& trace) {
   c.retention_s = fleet_test::kInf;
   const sim::FleetResult r = sim::run_fleet(c);
   REQUIRE(r.total.turns == trace.size());  // every request admitted within the run
-  return r.total.hit_dram_tokens + r.total.hit_ssd_tokens;
+  return r.total.hit_hbm_tokens + r.total.hit_dram_tokens + r.total.hit_ssd_tokens;
 }
 
 }  // namespace
@@ -181,7 +181,7 @@ TEST_CASE("trace: the replay's JSON carries the bound, and bounded tiers stay at
   c.ssd_bytes = 0;
   const sim::FleetResult r = sim::run_fleet(c);
   REQUIRE(r.has_bound);
-  CHECK(r.total.hit_dram_tokens + r.total.hit_ssd_tokens <= r.bound_hit_tokens);
+  CHECK(r.total.hit_hbm_tokens + r.total.hit_dram_tokens + r.total.hit_ssd_tokens <= r.bound_hit_tokens);
   CHECK(r.total.hit_ssd_tokens == 0);
   CHECK(sim::fleet_json(r).find("\"trace_bound\"") != std::string::npos);
 }
