@@ -25,6 +25,7 @@ struct ReloadPath {
   double streams = 1;         // objects read at once
   double read_amp = 1;        // bytes read per byte used
   double reader_bw = 0;       // one rank's serial reader of the SSD tier (0: the drives set the rate)
+  double rank_share = 1;      // share of a hit one rank holds, and so reads (1/TP for heads split, 1 for a latent)
   double copies = 1;          // copies of a hit the store keeps and reads (one per rank where ranks keep their own)
   bool layerwise = false;     // DRAM → HBM runs layer by layer beside the prefill of the rest
   bool stalls_step = false;   // the load runs inside the batch's step

@@ -137,7 +137,7 @@ void describe_prefix(Say& y) {
     Expr e = q(p.remote_ssd ? p.nic_lat : p.ssd_lat, "s", p.remote_ssd ? "RDMA latency" : "I/O latency");
     if (p.object_s > 0) e = e + ceil_of(n(h.objects, "objects") / n(p.streams, "read at once")) * q(p.object_s, "s", "per object");
     if (h.rates.reader_bound)
-      e = e + q(h.read_bytes, "B", "read") / (n(p.inst_gpus, "ranks") * q(p.reader_bw, "B/s", "one rank's reader, a page after another"));
+      e = e + q(h.read_bytes, "B", "read") * n(p.rank_share).named("one rank's share") / q(p.reader_bw, "B/s", "its reader, a page after another");
     else
       e = e + q(h.read_bytes, "B", "read") / q(h.rates.drives, "B/s", p.remote_ssd ? "the instance's NICs" : "the instance's share of the drives");
     e.note(std::string(store.label) + ": " + num(p.object_tokens) + "-token objects" + (p.copies > 1 ? ", a copy per rank" : "") +

@@ -149,3 +149,14 @@ TEST_CASE("offload: the serial readers cap the SSD hop only when they are slower
   const Values faster = values(s);
   CHECK(faster[F::OffloadSsdRate] > slow[F::OffloadSsdRate]);
 }
+
+TEST_CASE("offload: ranks that each hold the whole MLA latent each read all of it, so HiCache's file hit comes at one reader's rate") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  set(s, "engine", "sglang");
+  set(s, "kv_store", "hicache");
+  set(s, "prompt", "32768");
+  set(s, "prefix_hit", "30000");
+  const Values v = values(s);
+  CHECK(v[F::OffloadSsdRate] < 1.2e9);
+  CHECK(v[F::OffloadSsdRate] > 1.0e9);
+}
