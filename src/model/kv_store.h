@@ -56,7 +56,7 @@ inline constexpr StoreInfo kStores[] = {
      Provenance::Engine,
      "https://docs.sglang.io/advanced_features/hicache_design.html (HiRadixTree L1/L2/L3, layer-wise overlap of loading and compute, write_through, prefetch); "
      "https://docs.sglang.io/advanced_features/hicache_best_practices.html (page size 64 for L3 backends); MLA under TP written by one rank: "
-     "https://lmsys.org/blog/2025-09-10-sglang-hicache ; the file backend keeps a file per page and rank and reads a rank's pages one after another "
+     "https://lmsys.org/blog/2025-09-10-sglang-hicache ; the file backend keeps a file per page (per rank where ranks split the heads) and reads a rank's pages one after another "
      "through a staging tensor (https://github.com/sgl-project/sglang/pull/39880), at 1.2 GB/s per reader: the drives' rate iostat showed in a "
      "file-backend run on Llama 3.1 8B (https://github.com/sgl-project/sglang/issues/26886), taken as one reader's; "
      "100 µs per page file and 8 reads at once assumed"},
