@@ -20,6 +20,7 @@ struct StoreInfo {
   double object_us;        // fixed cost per object read from the SSD tier (open, metadata, submission)
   double streams;          // objects the store reads at once
   double read_amp;         // bytes read from the drives per byte of KV used (alignment, headers)
+  double reader_gbps;      // one TP rank's reader, reading its objects one after another (0: the drives set the rate)
   bool layerwise;          // loads run layer by layer beside the prefill of the rest
   bool stalls_step;        // a load runs inside the batch's step, holding every request in it
   bool rank_copies;        // each TP rank stores and reads its own copy of a KV every rank holds whole
@@ -35,14 +36,14 @@ struct StoreInfo {
 
 // In KvStore order after Auto (the engine's own).
 inline constexpr StoreInfo kStores[] = {
-    {"native", "vLLM OffloadingConnector (CPU, disk)", 0, 20, 2, 1, false, false, true, true, false, false, 1, 1, SsdWrite::Through,
+    {"native", "vLLM OffloadingConnector (CPU, disk)", 0, 20, 2, 1, 0, false, false, true, true, false, false, 1, 1, SsdWrite::Through,
      "every finished block offloaded to CPU as it is produced, CPU tier LRU; hits loaded before the request is scheduled, beside the running batch",
      Provenance::Engine,
      "https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html (asynchronous loads and stores, one contiguous block per request across layers, LRU CPU tier); "
      "disk tier with O_DIRECT preadv through a double buffer: https://github.com/vllm-project/vllm/pull/49644 (2 buffer slots); "
      "--kv-transfer-config turns the hybrid KV cache manager off: https://github.com/vllm-project/vllm/issues/41830 ; each TP worker offloads its own GPU's KV; "
      "20 µs per block read assumed (an O_DIRECT read's submission and completion)"},
-    {"lmcache", "LMCache (CPU + local disk)", 256, 200, 4, 1, false, true, true, true, false, false, 1, 1, SsdWrite::Through,
+    {"lmcache", "LMCache (CPU + local disk)", 256, 200, 4, 1, 0, false, true, true, true, false, false, 1, 1, SsdWrite::Through,
      "256-token chunks stored to every backend (CPU LRU, then one file per chunk on local disk); a retrieval runs before the step's forward",
      Provenance::Engine,
      "https://docs.lmcache.ai/kv_cache/cpu_ram.html (chunk_size 256, CPU LRU); https://docs.lmcache.ai/api_reference/configurations.html (use_layerwise off by "
@@ -50,24 +51,27 @@ inline constexpr StoreInfo kStores[] = {
      "the hybrid allocator off under the connector: https://github.com/vllm-project/vllm/pull/30166 (before it, every token allocated for sliding layers); "
      "200 µs per chunk file and 4 reads at once assumed (Python-side open, read into pinned memory and close per file; "
      "LMCache reports disk as its slow tier: https://github.com/LMCache/LMCache/issues/81)"},
-    {"hicache", "SGLang HiCache (L2 host, L3 file)", 0, 100, 8, 1, true, false, false, false, false, false, 1, 1, SsdWrite::Through,
+    {"hicache", "SGLang HiCache (L2 host, L3 file)", 0, 100, 8, 1, 1.2, true, false, false, false, false, false, 1, 1, SsdWrite::Through,
      "L1 ⊂ L2 ⊂ L3 written through (write_through), LRU at each level; L2 → L1 loads overlap the forward layer by layer; L3 → L2 prefetched as the request waits",
      Provenance::Engine,
      "https://docs.sglang.io/advanced_features/hicache_design.html (HiRadixTree L1/L2/L3, layer-wise overlap of loading and compute, write_through, prefetch); "
      "https://docs.sglang.io/advanced_features/hicache_best_practices.html (page size 64 for L3 backends); MLA under TP written by one rank: "
-     "https://lmsys.org/blog/2025-09-10-sglang-hicache ; 100 µs per page file and 8 reads at once assumed for the file backend"},
-    {"mooncake", "Mooncake Store (pooled DRAM over RDMA, SSD)", 0, 50, 16, 1, true, false, false, false, true, false, 0.9, 0.8, SsdWrite::Evict,
+     "https://lmsys.org/blog/2025-09-10-sglang-hicache ; the file backend keeps a file per page (per rank where ranks split the heads) and reads a rank's pages one after another "
+     "through a staging tensor (https://github.com/sgl-project/sglang/pull/39880), at 1.2 GB/s per reader: the drives' rate iostat showed in a "
+     "file-backend run on Llama 3.1 8B (https://github.com/sgl-project/sglang/issues/26886), taken as one reader's; "
+     "100 µs per page file and 8 reads at once assumed"},
+    {"mooncake", "Mooncake Store (pooled DRAM over RDMA, SSD)", 0, 50, 16, 1, 0, true, false, false, false, true, false, 0.9, 0.8, SsdWrite::Evict,
      "a DRAM pool across nodes read over RDMA (Transfer Engine), evicting LRU past a 90 % high watermark down to 80 %; its SSD tier takes what DRAM evicts",
      Provenance::Engine,
      "https://arxiv.org/abs/2407.00079 (Mooncake, FAST'25: pooled CPU DRAM and SSD, Transfer Engine); FACTS §3: LRU with 90/80 % watermarks and a local-disk tier "
      "(https://docs.gpustack.ai/gpustack-operator/main/docs/modules/kv-cache/local-disk-tier/); loaded through HiCache's L2 layer by layer; "
      "a fixed cost per transfer and 4 MB pages: https://github.com/kvcache-ai/Mooncake/issues/467 ; 50 µs per object and 16 in flight assumed"},
-    {"kvbm", "Dynamo KVBM (G2 host, G3 disk)", 0, 50, 8, 1, false, false, false, false, false, false, 1, 1, SsdWrite::Evict,
+    {"kvbm", "Dynamo KVBM (G2 host, G3 disk)", 0, 50, 8, 1, 0, false, false, false, false, false, false, 1, 1, SsdWrite::Evict,
      "G1 GPU → G2 host → G3 disk, blocks onboarded before the request is scheduled; disk offload filtered to blocks that are reused",
      Provenance::Engine,
      "https://docs.nvidia.com/dynamo/latest/kvbm/trtllm-setup.html (G2 CPU and G3 disk tiers, TensorRT-LLM's PyTorch backend); FACTS-parallel §7: disk offload "
      "filtered by default; 50 µs per block read and 8 in flight assumed (NIXL POSIX reads)"},
-    {"3fs", "3FS KVCache (SSD pool over RDMA)", 64, 100, 32, 1, false, false, false, false, false, true, 1, 1, SsdWrite::Through,
+    {"3fs", "3FS KVCache (SSD pool over RDMA)", 64, 100, 32, 1, 0, false, false, false, false, false, true, 1, 1, SsdWrite::Through,
      "a disaggregated SSD pool read over each node's NIC, 64-token units, kept for hours to days",
      Provenance::Engine,
      "https://github.com/deepseek-ai/3FS (KVCache clients read at up to 40 GiB/s over one 400 Gb/s NIC); 64-token units: https://api-docs.deepseek.com/guides/kv_cache ; "

@@ -24,6 +24,8 @@ ReloadPath reload_path(const Scenario& s, const Terms& t) {
   p.object_s = st.object_us * 1e-6;
   p.streams = std::max(1.0, st.streams);
   p.read_amp = std::max(1.0, st.read_amp);
+  p.reader_bw = std::max(0.0, st.reader_gbps) * 1e9;
+  p.rank_share = std::clamp(t.kv_share, 1.0 / p.inst_gpus, 1.0);
   // Where every rank holds the whole KV (a latent, or heads copied past kv_heads), a store whose ranks keep
   // their own copies keeps and reads one per rank.
   p.copies = st.rank_copies ? std::max(1.0, t.kv_share * t.tp) : 1.0;
@@ -58,6 +60,14 @@ ReloadRates reload_rates(const ReloadPath& p, double load) {
   const double mem_inst = p.mem_bw > 0 ? p.mem_bw * p.inst_gpus / r.mem_sharers : HUGE_VAL;
   const double nics = p.nic_bw * p.inst_gpus;
   r.drives = p.remote_ssd ? std::min(nics, mem_inst) : std::min(p.drive_bw / r.drive_sharers, mem_inst);
+  // A store whose ranks each read their own share of a hit one object after another moves it no faster than
+  // one reader moves a share, however fast the drives: TP ranks splitting the heads read in parallel, ranks
+  // each holding the whole latent each read all of it.
+  const double readers = p.reader_bw / std::max(1e-9, p.rank_share);
+  if (!p.remote_ssd && readers > 0 && readers < r.drives) {
+    r.drives = readers;
+    r.reader_bound = true;
+  }
   r.nic = std::min(nics, mem_inst);
   return r;
 }

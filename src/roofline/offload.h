@@ -24,6 +24,8 @@ struct ReloadPath {
   double object_s = 0;        // fixed cost per object read
   double streams = 1;         // objects read at once
   double read_amp = 1;        // bytes read per byte used
+  double reader_bw = 0;       // one rank's serial reader of the SSD tier (0: the drives set the rate)
+  double rank_share = 1;      // share of a hit one rank holds, and so reads (1/TP for heads split, 1 for a latent)
   double copies = 1;          // copies of a hit the store keeps and reads (one per rank where ranks keep their own)
   bool layerwise = false;     // DRAM → HBM runs layer by layer beside the prefill of the rest
   bool stalls_step = false;   // the load runs inside the batch's step
@@ -43,6 +45,7 @@ struct ReloadRates {
   double drives = 0;       // SSD → DRAM for one instance (or the storage pool over its NICs)
   double nic = 0;          // a remote DRAM pool → host DRAM for one instance
   double switch_sharers = 1, mem_sharers = 1, drive_sharers = 1;
+  bool reader_bound = false;  // SSD → DRAM runs at the ranks' serial readers' rate, below the drives'
   double duplex = 1;       // the share of the link's rate left by offloads running the other way
 };
 ReloadRates reload_rates(const ReloadPath& p, double load);

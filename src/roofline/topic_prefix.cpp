@@ -136,7 +136,10 @@ void describe_prefix(Say& y) {
     // the drives (or the pool's NICs) give this instance at the load.
     Expr e = q(p.remote_ssd ? p.nic_lat : p.ssd_lat, "s", p.remote_ssd ? "RDMA latency" : "I/O latency");
     if (p.object_s > 0) e = e + ceil_of(n(h.objects, "objects") / n(p.streams, "read at once")) * q(p.object_s, "s", "per object");
-    e = e + q(h.read_bytes, "B", "read") / q(h.rates.drives, "B/s", p.remote_ssd ? "the instance's NICs" : "the instance's share of the drives");
+    if (h.rates.reader_bound)
+      e = e + q(h.read_bytes, "B", "read") * n(p.rank_share).named("one rank's share") / q(p.reader_bw, "B/s", "its reader, a page after another");
+    else
+      e = e + q(h.read_bytes, "B", "read") / q(h.rates.drives, "B/s", p.remote_ssd ? "the instance's NICs" : "the instance's share of the drives");
     e.note(std::string(store.label) + ": " + num(p.object_tokens) + "-token objects" + (p.copies > 1 ? ", a copy per rank" : "") +
            (h.rates.drive_sharers > 1 ? "; the drives shared by " + num_sig(h.rates.drive_sharers, 3) + " instances at the load" : ""));
     y.set(F::PrefixSsdReadTime, std::move(e));

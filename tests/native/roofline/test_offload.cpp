@@ -100,3 +100,63 @@ TEST_CASE("offload: a shared PCIe switch and host memory slow the upload as the 
   CHECK(own > busy);
   CHECK(own == Approx(alone * (1 - 0.9 * (1 - kDuplexShare))));
 }
+
+TEST_CASE("offload: HiCache's file backend reads each rank's pages one after another, so its SSD hit hurts a short prompt however fast the drives") {
+  // MiniMax-M2.5 at TP8, an 8K prompt with 90 % of it cached: the run of sglang#26305 at 16 clients. Each rank
+  // reads its page files in turn at one reader's rate, so eight ranks move 9.6 GB/s whatever the drives give.
+  Scenario s = preset("minimax-m25-8xh200");
+  set(s, "gpus", "8");
+  set(s, "tp", "8");
+  set(s, "engine", "sglang");
+  set(s, "kv_fmt", "fp8");
+  set(s, "prompt", "8192");
+  set(s, "prefix_hit", "7373");
+  set(s, "ssd_gbps", "100");
+  set(s, "kv_store", "hicache");
+  const Values file = values(s);
+  CHECK(file[F::OffloadSsdRate] < 8 * 1.2e9);
+  CHECK(file[F::OffloadChangeSsd] > 0);
+  // Mooncake's store, loaded through the same HiCache layer by layer, reads its SSD tier 16 objects at a time
+  // at the drives' rate: on the same drives it helps.
+  set(s, "kv_store", "mooncake");
+  const Values parallel = values(s);
+  CHECK(parallel[F::OffloadSsdRate] > 8 * 1.2e9);
+  CHECK(parallel[F::OffloadChangeSsd] < 0);
+  // The readers are the ranks: half the ranks read the same hit at half the rate.
+  set(s, "kv_store", "hicache");
+  set(s, "gpus", "4");
+  set(s, "tp", "4");
+  const Values four = values(s);
+  CHECK(four[F::PrefixSsdReadTime] > 1.8 * file[F::PrefixSsdReadTime]);
+  // A host-DRAM hit never meets the readers: HiCache's L2 still helps.
+  CHECK(file[F::OffloadChangeDram] < 0);
+}
+
+TEST_CASE("offload: the serial readers cap the SSD hop only when they are slower than the drives") {
+  Scenario s = preset("minimax-m25-8xh200");
+  set(s, "gpus", "8");
+  set(s, "tp", "8");
+  set(s, "engine", "sglang");
+  set(s, "kv_store", "hicache");
+  set(s, "prompt", "8192");
+  set(s, "prefix_hit", "7373");
+  // One slow drive (2 GB/s) is below eight readers' 9.6 GB/s: the drive sets the rate again.
+  set(s, "ssd_count", "1");
+  set(s, "ssd_gbps", "2");
+  const Values slow = values(s);
+  CHECK(slow[F::OffloadSsdRate] < 2e9);
+  set(s, "ssd_gbps", "4");
+  const Values faster = values(s);
+  CHECK(faster[F::OffloadSsdRate] > slow[F::OffloadSsdRate]);
+}
+
+TEST_CASE("offload: ranks that each hold the whole MLA latent each read all of it, so HiCache's file hit comes at one reader's rate") {
+  Scenario s = preset("deepseek-v3-8xh200");
+  set(s, "engine", "sglang");
+  set(s, "kv_store", "hicache");
+  set(s, "prompt", "32768");
+  set(s, "prefix_hit", "30000");
+  const Values v = values(s);
+  CHECK(v[F::OffloadSsdRate] < 1.2e9);
+  CHECK(v[F::OffloadSsdRate] > 1.0e9);
+}
