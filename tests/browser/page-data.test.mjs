@@ -34,7 +34,15 @@ async function downloaded(page, selector) {
   // centre, the notices above the canvas and the app's path.
   let d;
   try {
-    [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    // One more click when the first brings nothing in 10 s: Chromium drops a download now and then in a page
+    // that has made dozens (this test makes about 40); a reader's second click gets it, and the bytes are
+    // held to the CLI's either way.
+    try {
+      [d] = await Promise.all([page.waitForEvent('download', { timeout: 10000 }), page.click(selector)]);
+    } catch {
+      console.warn(`page-data: no download from ${selector} after one click; clicking again`);
+      [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    }
   } catch (e) {
     const seen = await page.evaluate((sel) => {
       const b = document.querySelector(sel);

@@ -240,6 +240,29 @@ test('the Serve button opens the panel on the scenario\'s own batch; a new setti
   assert.deepEqual(errors, []);
 });
 
+test('a shared prefix set in the form: the HBM arm finds it where the no-cache arm recomputes it, and the link names them', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:8,requests:40`);
+  await served(page);
+  await page.fill('#serve-prefix-len', '4096');
+  await page.fill('#serve-prefixes', '2');
+  await page.selectOption('#serve-tiers', 'off');
+  await page.click('#serve-run');
+  const summary = () => page.evaluate(() => window.tierscope.serve().summary);
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.prefix_cache && s.summary.prefix_cache.tiers === 'off'; }, null, { timeout: 30000 });
+  const off = await summary();
+  assert.equal(off.prefix_cache.hit_rate_hbm, 0);
+  assert.match(await page.evaluate(() => location.hash), /prefix-len:4096,prefixes:2,tiers:off/);
+  await page.selectOption('#serve-tiers', 'hbm');
+  await page.click('#serve-run');
+  await page.waitForFunction(() => { const s = window.tierscope.serve(); return !s.running && s.summary && s.summary.prefix_cache && s.summary.prefix_cache.tiers === 'hbm'; }, null, { timeout: 30000 });
+  const hbm = await summary();
+  assert.ok(hbm.prefix_cache.hit_rate_hbm > 0.5, `HBM serves most of the prompt (${hbm.prefix_cache.hit_rate_hbm})`);
+  assert.ok(hbm.ttft.mean_s < off.ttft.mean_s, 'the prefix found in HBM is not prefilled again');
+  // The engines' default arm is left out of the link, as every menu at its default is.
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /tiers:/);
+  assert.deepEqual(errors, []);
+});
+
 test('a refused serve setting names itself and runs nothing; Cancel stops a long replay and keeps the last result', async () => {
   const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve&serve=concurrency:4,requests:20`);
   await served(page);

@@ -21,6 +21,12 @@ const FIELDS = [
   { id: 'serve-instances', name: 'instances' },
   { id: 'serve-lengths', name: 'lengths' },
   { id: 'serve-prefill', name: 'prefill' },
+  // A shared prefix (a system prompt, or a conversation's history) and the tiers its cache may use: the
+  // no-cache, HBM-only, +DRAM and +SSD arms of an offload comparison.
+  { id: 'serve-prefix-len', name: 'prefix-len' },
+  { id: 'serve-prefixes', name: 'prefixes' },
+  { id: 'serve-reuse', name: 'reuse' },
+  { id: 'serve-tiers', name: 'tiers' },
   // The run's step the listed steps start at: later ones show the steady state, not the clients' ramp-up.
   { id: 'serve-steps-from', name: 'steps-from' },
 ];

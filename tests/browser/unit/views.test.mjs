@@ -13,6 +13,7 @@ import { createLedgerView, exportName } from '../../../web/lib/ledger-view.mjs';
 import { createHeader } from '../../../web/lib/header-view.mjs';
 import { createTables } from '../../../web/lib/tables-view.mjs';
 import { createWalkthrough } from '../../../web/lib/walkthrough-view.mjs';
+import { STEPS } from '../../../web/lib/tour.mjs';
 import { createApi } from '../../../web/lib/public-api.mjs';
 import { createConfigImport } from '../../../web/lib/config-import.mjs';
 
@@ -264,7 +265,7 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   assert.ok(t.$('tour-body').querySelectorAll('.fig.pending').length > 0);
   assert.equal(t.$('tour-play').disabled, true);
   w.renderPaths();
-  assert.equal(t.$('path-list').querySelectorAll('button.path').length, 7, 'a waiting row per path, so the list does not grow');
+  assert.equal(t.$('path-list').querySelectorAll('button.path').length, PATH_KEYS.length, 'a waiting row per path, so the list does not grow');
   assert.match(t.$('path-list').querySelector('button').getAttribute('aria-label'), /appear when the model has loaded/);
   t.S.ready = true;
   t.S.catalog = { paths: CATALOG.paths, decodeTerms: CATALOG.decodeTerms };  // read with the app's first state
@@ -284,7 +285,7 @@ test('walkthrough: placeholders before the app, the app\'s numbers after; a step
   w.go(1);
   assert.deepEqual(t.calls.slice(before), [['openTourStep', 2, false]], 'one app operation opens the step, its path and its entry');
   assert.equal(w.current(), 1, "the step on screen is the app's");
-  assert.equal(t.$('tour-count').textContent, '· 2 of 7');
+  assert.equal(t.$('tour-count').textContent, `· 2 of ${STEPS.length}`);
   w.go(0, { play: true });
   assert.deepEqual(t.calls[t.calls.length - 1], ['openTourStep', 1, true], 'Play asks the app to play the step');
   assert.equal(w.current(), 0);
