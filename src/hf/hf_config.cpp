@@ -277,7 +277,7 @@ void note_unread(Reader& r, const FamilyAt& at, const HfModel& got) {
   auto collect = [&](const Json& o, const std::set<std::string>& used, const std::string& pre) {
     for (auto it = o.begin(); it != o.end(); ++it) {
       if (used.count(it.key())) continue;
-      if (it.key() == "vision_config" || it.key() == "audio_config") {
+      if ((it.key() == "vision_config" || it.key() == "audio_config") && !it->is_null()) {  // null: no such encoder
         r.notes.push_back(pre + it.key() + ": the " + (it.key() == "vision_config" ? "vision" : "audio") +
                           " encoder is not modelled (its weights are not counted; its tokens count as context)");
         continue;

@@ -283,7 +283,7 @@ bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::
       }
       window = r.param_int("sliding_window", "n_win", true, "tokens in the sliding window");
       l.fields = "layer_types, sliding_window";
-      gemma4_unmodelled(r);
+      gemma4_unmodelled(r, static_cast<int>(std::count(l.kind.begin(), l.kind.begin() + layers, 'D')));
       return true;
     }
     case Fam::KimiLinear: {
@@ -443,7 +443,7 @@ void read_local_heads(Reader& r, Fam fam, ModelArch& m) {
   }
   if (fam == Fam::Gemma4) {
     // Gemma 4 writes the sliding layers' heads as head_dim / num_key_value_heads and the global layers' as
-    // global_head_dim / num_global_key_value_heads (read as the model's own in read_attention).
+    // global_head_dim / num_global_key_value_heads when they take V from K (read as the model's own in read_attention).
     const auto kv = r.param_int("num_key_value_heads", "swa_kv_heads", false, "the sliding layers' KV heads");
     const auto hd = r.param_int("head_dim", "swa_head_dim", false, "the sliding layers' dims per head");
     m.swa_kv_heads = static_cast<std::int32_t>(kv.value_or(0));

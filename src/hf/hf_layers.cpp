@@ -158,15 +158,20 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
   return moe;
 }
 
-void gemma4_unmodelled(Reader& r) {
-  // The routed expert block beside each layer's dense MLP (gemma-4-26B-A4B): its counts would be wrong, so refused.
-  if (r.boolean("enable_moe_block").value_or(false)) {
-    r.error(ErrorCode::Unrepresentable, r.prefix + "enable_moe_block", "true",
-            "false: Gemma 4's routed expert block beside the dense MLP of each layer is not modelled");
-  }
+void gemma4_unmodelled(Reader& r, int global_layers) {
+  // attention_k_eq_v: the global layers have no v_proj, V is K's projection before K's norm and RoPE, so the
+  // two still differ and engines cache both (transformers' and mlx-lm's Gemma4TextAttention). The count takes a
+  // V projection on those layers: the difference is said.
   if (r.boolean("attention_k_eq_v").value_or(false)) {
-    r.notes.push_back("attention_k_eq_v: the global layers keep one tensor for K and V; counted here as two, so their KV is twice what "
-                      "engines store");
+    const auto quiet = [&r](const char* key) {
+      const Reader::Found f = r.look(key);
+      return f.v && f.v->is_number_integer() ? f.v->get<long long>() : 0LL;
+    };
+    const long long hidden = quiet("hidden_size"), heads = quiet("num_global_key_value_heads"), dim = quiet("global_head_dim");
+    r.notes.push_back("attention_k_eq_v: the global layers take V from K's projection (no v_proj; K and V are normed apart and engines cache "
+                      "both); their V projection is counted: " + std::to_string(global_layers) + " layers × " + std::to_string(hidden) + " × " +
+                      std::to_string(heads) + " × " + std::to_string(dim) + " = " +
+                      std::to_string(static_cast<long long>(global_layers) * hidden * heads * dim) + " parameters more than the checkpoint holds");
   }
   if (const auto shared = r.integer("num_kv_shared_layers", 0, 4096, false, "last layers reusing earlier layers' KV"); shared && *shared > 0) {
     r.notes.push_back("num_kv_shared_layers " + std::to_string(*shared) + ": the last layers reuse the KV of the last earlier layer of "

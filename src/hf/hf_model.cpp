@@ -21,8 +21,10 @@ bool read_attention(Reader& r, Fam fam, long long H, long long Q, const std::str
   const bool gemma = fam == Fam::Gemma2 || fam == Fam::Gemma3;
   m.q_heads = static_cast<std::int32_t>(Q);
   r.read("q_heads", "num_attention_heads");
-  // Gemma 4 names its global layers' heads apart (num_global_key_value_heads, global_head_dim).
-  const char* kv_key = fam == Fam::Gemma4 && r.present("num_global_key_value_heads") ? "num_global_key_value_heads" : "num_key_value_heads";
+  // Gemma 4 names its global layers' heads apart: global_head_dim always, num_global_key_value_heads only on
+  // layers that take V from K (attention_k_eq_v), as transformers' Gemma4TextAttention picks them.
+  const bool k_eq_v = fam == Fam::Gemma4 && r.boolean("attention_k_eq_v").value_or(false);
+  const char* kv_key = k_eq_v && r.present("num_global_key_value_heads") ? "num_global_key_value_heads" : "num_key_value_heads";
   std::optional<long long> KV = r.param_int(kv_key, "kv_heads", false, "KV heads");
   if (KV) {
     r.read("kv_heads", kv_key);
@@ -120,6 +122,10 @@ std::vector<FfnKind> ffn_kinds(Reader& r, Fam fam, int layers, const Layout& lay
     fields = "num_hidden_layers (every layer MoE)";
     return out;
   }
+  if (fam == Fam::Gemma4) {
+    fields = "enable_moe_block (the expert block beside the dense MLP in every layer)";
+    return out;
+  }
   const std::vector<bool> moe = moe_layers(r, fam, layers, fields);
   for (int i = 0; i < layers; ++i) out[static_cast<std::size_t>(i)] = moe[static_cast<std::size_t>(i)] ? FfnKind::Moe : FfnKind::Dense;
   return out;
@@ -135,7 +141,8 @@ const char* experts_key_of(Fam fam) {
     case Fam::Qwen2Moe:
     case Fam::Qwen3Moe:
     case Fam::Qwen35Moe:
-    case Fam::KimiLinear: return "num_experts";
+    case Fam::KimiLinear:
+    case Fam::Gemma4: return "num_experts";
     case Fam::NemotronH:
     case Fam::MimoV2Flash: return "n_routed_experts";
     default: return deepseek_moe(fam) ? "n_routed_experts" : nullptr;
@@ -152,7 +159,9 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
     r.read("shared_experts", sh ? std::string(key) : std::string(key) + " (absent or null: none)");
     return true;
   }
-  const char* width_key = fam == Fam::Qwen2Moe || fam == Fam::Qwen35Moe ? "shared_expert_intermediate_size"
+  // Gemma 4's MoE layers run their dense MLP (intermediate_size) beside the routed experts, on every token.
+  const char* width_key = fam == Fam::Gemma4                               ? "intermediate_size"
+                          : fam == Fam::Qwen2Moe || fam == Fam::Qwen35Moe ? "shared_expert_intermediate_size"
                           : fam == Fam::NemotronH                       ? "moe_shared_expert_intermediate_size"
                           : fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 ? "shared_intermediate_size"
                                                                         : nullptr;
@@ -182,7 +191,10 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
       return false;
     }
   }
-  if (m.shared_experts > 0 && fam != Fam::NemotronH && fam != Fam::MinimaxM3)
+  if (fam == Fam::Gemma4) {
+    r.notes.push_back("intermediate_size " + std::to_string(width) + ": each layer's dense MLP runs beside the routed experts on every token, "
+                      "counted as " + std::to_string(m.shared_experts) + " shared experts of the expert width " + std::to_string(ei));
+  } else if (m.shared_experts > 0 && fam != Fam::NemotronH && fam != Fam::MinimaxM3)
     r.notes.push_back("shared_expert_gate: the shared expert's one-row gate is not counted (hidden_size parameters per layer)");
   return true;
 }
@@ -193,7 +205,9 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
   const char* experts_key = experts_key_of(fam);
   const bool optional_experts = fam == Fam::DeepseekV2 || fam == Fam::DeepseekV3 || fam == Fam::NemotronH;
   std::optional<long long> E;
-  if (experts_key) E = r.param_int(experts_key, "experts", !optional_experts, "routed experts", 0);
+  // Gemma 4's expert block is there when enable_moe_block says so (its dense files write num_experts null).
+  const bool no_block = fam == Fam::Gemma4 && !r.boolean("enable_moe_block").value_or(false);
+  if (experts_key && !no_block) E = r.param_int(experts_key, "experts", !optional_experts, "routed experts", 0);
   std::string fields;
   std::vector<FfnKind> kinds = E && *E > 0 ? ffn_kinds(r, fam, layers, lay, fields) : lay.ffn;
   if (kinds.empty()) kinds.assign(static_cast<std::size_t>(layers), FfnKind::Dense), fields = "num_hidden_layers (a dense FFN in every layer)";
@@ -221,7 +235,7 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
     }
   }
   if (routed) {
-    const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token" : "num_experts_per_tok";
+    const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token" : fam == Fam::Gemma4 ? "top_k_experts" : "num_experts_per_tok";
     const bool width_is_inter = fam == Fam::Mixtral || fam == Fam::GptOss || fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 || fam == Fam::Llama4;
     const char* ei_key = width_is_inter ? "intermediate_size" : "moe_intermediate_size";
     const auto k = r.param_int(k_key, "experts_per_token", true, "routed experts each token uses");
@@ -243,7 +257,9 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
     for (FfnKind& f : kinds)
       if (f == FfnKind::Moe) f = FfnKind::Dense;
     r.set("experts,shared_experts,experts_per_token,expert_inter", P::Paper,
-          r.src(experts_key ? std::string(experts_key) + " (no routed experts)" : "no routed experts in a " + model_type + " model"));
+          r.src(no_block      ? std::string("enable_moe_block (false or absent: no expert block)")
+                : experts_key ? std::string(experts_key) + " (no routed experts)"
+                              : "no routed experts in a " + model_type + " model"));
   }
   // The leading dense layers then MoE layers the scenario's rule describes; anything else as a per-layer list.
   int leading = 0;

@@ -235,7 +235,7 @@ bool read_indexer(Reader& r, Fam fam, ModelArch& m);
 void read_draft(Reader& r, Fam fam, ModelArch& m);
 // Gemma 4's fields that change memory or time and are not modelled, each named in a note (hf_layers.cpp);
 // its MoE variant is refused.
-void gemma4_unmodelled(Reader& r);
+void gemma4_unmodelled(Reader& r, int global_layers);
 // MiniMax-M3's layers (sparse_attention_config.sparse_attention_freq, moe_layer_freq) and its indexer, the
 // positions its block-sparse attention reads (hf_minimax_m3.cpp).
 bool minimax_m3_layout(Reader& r, int layers, Layout& l);

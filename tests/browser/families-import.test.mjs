@@ -13,7 +13,7 @@ const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');
 const env = useBrowser();
 
 // The publishers' totals (tests/data/hf_configs/README.md names each model card). A Kimi K3 file is refused
-// (its latent routed experts are not modelled) and Llama 4, MiMo-V2-Flash and Gemma 4 have no file here.
+// (its latent routed experts are not modelled) and MiMo-V2-Flash has no file here.
 const FILES = [
   ['deepseek-ai--DeepSeek-V4-Flash.json', 284e9],
   ['deepseek-ai--DeepSeek-V4-Pro.json', 1.6e12],
@@ -26,6 +26,8 @@ const FILES = [
   ['nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json', 31.6e9],
   ['moonshotai--Kimi-Linear-48B-A3B-Instruct.json', 48e9],
   ['MiniMaxAI--MiniMax-M3.json', 428e9],
+  ['meta-llama--Llama-4-Scout-17B-16E-Instruct.json', 109e9],
+  ['google--gemma-4-26B-A4B.json', 25.2e9],
 ];
 
 // "425.9 B params" → 425.9e9.

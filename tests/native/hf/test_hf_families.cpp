@@ -44,7 +44,7 @@ const char* const kFamilies[] = {
     "Qwen3-30B-A3B-GPTQ-Int4.json",        "deepseek-ai--DeepSeek-R1.json",     "deepseek-ai--DeepSeek-V3.json",
     "Qwen--Qwen3-235B-A22B.json",          "Qwen--Qwen3-32B.json",              "meta-llama--Meta-Llama-3.1-70B.json",
     "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json",        "moonshotai--Kimi-Linear-48B-A3B-Instruct.json",
-    "MiniMaxAI--MiniMax-M3.json"};
+    "MiniMaxAI--MiniMax-M3.json",          "meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "google--gemma-4-26B-A4B.json"};
 
 }  // namespace
 
@@ -352,22 +352,13 @@ TEST_CASE("hf families: Nemotron 3's Mamba-2 layers, ReLU² experts and pattern 
 // [SECTION] layouts engines run ---------------------------------------------------------------------------------
 
 TEST_CASE("hf families: chunked-local layers read at most their chunk — a tensor parallel wider than the KV heads copies them") {
-  // Llama 4 Scout's text_config fields as the published file states them (meta-llama/Llama-4-Scout-17B-16E
-  // config.json, quoted in AMD-AGI/Primus#165): 48 layers, chunks of 8,192, every fourth layer global (NoPE).
-  const std::string scout =
-      R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "text_config": {"attention_chunk_size": 8192,)"
-      R"("head_dim": 128, "hidden_size": 5120, "interleave_moe_layer_step": 1, "intermediate_size": 8192, "intermediate_size_mlp": 16384,)"
-      R"("max_position_embeddings": 262144, "model_type": "llama4_text", "no_rope_layers": [], "num_attention_heads": 40,)"
-      R"("num_experts_per_tok": 1, "num_hidden_layers": 48, "num_key_value_heads": 8, "num_local_experts": 16, "vocab_size": 202048,)"
-      R"("tie_word_embeddings": false, "torch_dtype": "bfloat16"}})";
-  Scenario s = load_text(scout, "llama31-70b-8xh100");
+  // Llama 4 Scout's published file (meta-llama/Llama-4-Scout-17B-16E-Instruct): 48 layers, chunks of 8,192,
+  // every fourth layer global (NoPE).
+  Scenario s = load("meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "llama31-70b-8xh100");
   int chunked = 0;
   for (int i = 0; i < s.model.layer_count; ++i) chunked += s.model.layers[static_cast<std::size_t>(i)].mode == LayerMode::Chunked ? 1 : 0;
   CHECK(chunked == 36);
   const Values v = values_of(s);
-  // 109B total, 17B active (https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E model card).
-  check_published(v[F::ParamsTotal], 109e9, 0, "Llama 4 Scout total");
-  check_published(v[F::ParamsActiveDecode], 17e9, 0, "Llama 4 Scout active");
   // 12 global layers hold the context; 36 chunked ones at most 8,192 tokens each (8 KV heads × 256 dims × 2 B).
   CHECK(v[F::KvGlobalPerToken] == 12.0 * 8 * 256 * 2);
   CHECK(v[F::KvChunkPerSession] == 36.0 * 8192 * 8 * 256 * 2);

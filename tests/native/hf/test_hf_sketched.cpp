@@ -1,6 +1,8 @@
-// The families whose published config.json was not found to keep (MiMo-V2-Flash, Gemma 4, Llama 4):
-// read from texts in the field names their engines read, each text built in the test and said to be so; a
-// family known by name and not read (Step 3.7) refused with what reading it would need.
+// The families whose published config.json was not found to keep (MiMo-V2-Flash), and layouts the published
+// files do not show (a small dense Gemma 4, its unmodelled fields): read from texts in the field names their
+// engines read, each text built in the test and said to be so; a family known by name and not read (Step 3.7)
+// refused with what reading it would need. The published Llama 4 Scout and Gemma 4 26B-A4B files are read in
+// test_hf_llama4_gemma4.cpp.
 // Kimi-Linear's published file is read in test_hf_kimi_linear.cpp; the small text here keeps a second layout.
 // The dims follow what the engines' configuration classes and tests state; the counts are held against the
 // publisher's own where one is published; every state class against independent arithmetic.
@@ -43,13 +45,14 @@ std::string mimo_text() {
          R"("max_position_embeddings": 262144, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})";
 }
 
-// A small Gemma 4 text model in the field names transformers' Gemma4TextConfig and the engines read: sliding
-// layers at head_dim / num_key_value_heads, global ones at global_head_dim / num_global_key_value_heads, a
-// 512-token window, five sliding layers to one global. The dims are made up (no Gemma 4 file was found).
+// A small dense Gemma 4 text model in the field names transformers' Gemma4TextConfig and the engines read:
+// sliding layers at head_dim / num_key_value_heads, global ones (V from K) at global_head_dim /
+// num_global_key_value_heads, a 512-token window, five sliding layers to one global. The dims are made up (the
+// published Gemma 4 file kept is the MoE 26B-A4B).
 std::string gemma4_text(const std::string& extra) {
   return std::string(R"({"architectures": ["Gemma4ForCausalLM"], "model_type": "gemma4_text", "hidden_size": 1024,)") +
          R"("intermediate_size": 4096, "num_hidden_layers": 12, "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,)" +
-         R"("num_global_key_value_heads": 2, "global_head_dim": 512, "sliding_window": 512, "vocab_size": 262144,)" +
+         R"("num_global_key_value_heads": 2, "global_head_dim": 512, "attention_k_eq_v": true, "sliding_window": 512, "vocab_size": 262144,)" +
          R"("max_position_embeddings": 131072, "tie_word_embeddings": true, "torch_dtype": "bfloat16", "layer_types": )" +
          per_layer(12, [](int i) { return (i + 1) % 6 != 0 ? 1 : 0; }) + extra + "}";
 }
@@ -101,7 +104,7 @@ TEST_CASE("hf sketched families: MiMo-V2-Flash's sliding layers keep their own h
   CHECK(v[F::KvPerSession] == s.work.ctx * 9.0 * 4 * 320 * 2 + 39.0 * 128 * 8 * 320 * 2);
 }
 
-TEST_CASE("hf sketched families: Gemma 4's global layers read at their own heads — unmodelled fields are named, its MoE refused") {
+TEST_CASE("hf sketched families: Gemma 4's global layers read at their own heads — unmodelled fields are named") {
   std::vector<std::string> notes;
   const Scenario s = load_text(gemma_types(gemma4_text("")), "llama31-8b-1xh100", &notes);
   const Values v = values_of(s);
@@ -109,28 +112,29 @@ TEST_CASE("hf sketched families: Gemma 4's global layers read at their own heads
   CHECK(v[F::KvGlobalPerToken] == 2.0 * 2 * 1024 * 2);
   CHECK(v[F::KvSwaPerSession] == 10.0 * 512 * 4 * 512 * 2);
   CHECK(v[F::KvPerSession] == s.work.ctx * 2.0 * 2 * 1024 * 2 + 10.0 * 512 * 4 * 512 * 2);
-  // Parameters: queries, K, V and output at each kind's own head dims; a tied head; three-matrix FFNs.
+  // Parameters: queries, K, V and output at each kind's own head dims (the global layers' V projection counted, as
+  // the attention_k_eq_v note says); a tied head; three-matrix FFNs.
   const double global_attn = 1024.0 * 8 * 512 + 1024.0 * 2 * 1024 + 8.0 * 512 * 1024;
   const double sliding_attn = 1024.0 * 8 * 256 + 1024.0 * 4 * 512 + 8.0 * 256 * 1024;
   CHECK(v[F::ParamsTotal] == Approx(2 * global_attn + 10 * sliding_attn + 12.0 * 3 * 4096 * 1024 + 262144.0 * 1024));
   // Fields that change memory and are not modelled are named, not dropped.
   std::vector<std::string> more;
-  load_text(gemma_types(gemma4_text(R"(, "attention_k_eq_v": true, "num_kv_shared_layers": 4, "hidden_size_per_layer_input": 256)")),
+  load_text(gemma_types(gemma4_text(R"(, "num_kv_shared_layers": 4, "hidden_size_per_layer_input": 256)")),
             "llama31-8b-1xh100", &more);
-  CHECK(has_note(more, "attention_k_eq_v"));
+  CHECK(has_note(more, "attention_k_eq_v: the global layers take V from K's projection"));
   CHECK(has_note(more, "num_kv_shared_layers 4"));
   CHECK(has_note(more, "hidden_size_per_layer_input 256"));
   for (const std::string& n : more) {
     const bool listed_as_ignored = n.starts_with("ignored") && n.find("num_kv_shared_layers") != std::string::npos;
     CHECK_FALSE(listed_as_ignored);
   }
-  // The MoE variant is refused by name.
+  // The expert block needs its experts named.
   HfModel m;
   Errors errors;
   CHECK_FALSE(read_hf_config(gemma_types(gemma4_text(R"(, "enable_moe_block": true)")), "", m, errors));
   REQUIRE_FALSE(errors.empty());
-  CHECK(errors[0].field == "enable_moe_block");
-  CHECK(errors[0].code == ErrorCode::Unrepresentable);
+  CHECK(errors[0].field == "num_experts");
+  CHECK(errors[0].code == ErrorCode::MissingField);
 }
 
 TEST_CASE("hf sketched families: Kimi-Linear's KDA layers keep a fixed state beside the MLA latent") {
@@ -151,13 +155,8 @@ TEST_CASE("hf sketched families: Kimi-Linear's KDA layers keep a fixed state bes
 }
 
 TEST_CASE("hf sketched families: every figure's formula adds up to its value for per-layer windows, own heads, chunks and KDA") {
-  // Llama 4 Scout's fields as the published file states them (quoted in AMD-AGI/Primus#165), chunked layers.
-  const std::string scout =
-      R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "text_config": {"attention_chunk_size": 8192,)"
-      R"("head_dim": 128, "hidden_size": 5120, "interleave_moe_layer_step": 1, "intermediate_size": 8192, "intermediate_size_mlp": 16384,)"
-      R"("max_position_embeddings": 262144, "model_type": "llama4_text", "no_rope_layers": [], "num_attention_heads": 40,)"
-      R"("num_experts_per_tok": 1, "num_hidden_layers": 48, "num_key_value_heads": 8, "num_local_experts": 16, "vocab_size": 202048,)"
-      R"("tie_word_embeddings": false, "torch_dtype": "bfloat16"}})";
+  // Llama 4 Scout's published file: chunked layers.
+  const std::string scout = fixture("meta-llama--Llama-4-Scout-17B-16E-Instruct.json");
   const std::vector<Scenario> models = {load_text(mimo_text(), "deepseek-v3-8xh200"), load_text(gemma_types(gemma4_text("")), "llama31-8b-1xh100"),
                                         load_text(kimi_linear_text(), "deepseek-v3-8xh200"), load_text(scout, "llama31-70b-8xh100")};
   std::vector<std::string> wrong;
