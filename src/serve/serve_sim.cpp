@@ -142,6 +142,15 @@ class Replay {
   std::uint64_t slo_met_ = 0;
   ServePrefix prefix_;  // the shared-prefix workload and the prefix cache (serve_prefix.h)
   int index_of(const Instance& in) const { return static_cast<int>(&in - inst_.data()); }
+  // Data-parallel attention: each request runs on one attention replica (rank), taken in turn as the requests
+  // reach the engine; each rank fills its own token budget, and a step lasts as long as its busiest rank, as
+  // every rank's forward pass is aligned with the others' at the experts (vLLM: each DP rank its own engine core
+  // and scheduler, https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/; SGLang's data-parallel
+  // controller hands each request to one rank, load_balance_method "round_robin" by default in its
+  // python/sglang/srt/server_args.py; TensorRT-LLM's attention-DP ranks each hold their own requests and KV cache).
+  int ranks_ = 1;
+  std::vector<double> rank_left_, rank_busy_;  // a step's budget left and prompt compute, per rank (scratch)
+  std::size_t rank_of(const Request& q) const { return q.id % static_cast<std::uint32_t>(ranks_); }
 };
 
 bool Replay::setup(model::Errors& errors) {
@@ -188,6 +197,7 @@ bool Replay::setup(model::Errors& errors) {
   r_.slo_itl = spec_.slo_itl;
   // Under data-parallel attention each replica schedules its own steps: the budget is per replica.
   r_.budget = (spec_.budget > 0 ? spec_.budget : default_budget(s_.engine.kind, s_.hw)) * static_cast<int>(std::max(1.0, t.dp));
+  ranks_ = static_cast<int>(std::max(1.0, t.dp));
   r_.max_batch = static_cast<int>(std::max(1.0, t.batch_cap));
   r_.instances = spec_.instances;
   r_.gpus_per_instance = static_cast<int>(t.gpus);
@@ -525,11 +535,20 @@ void Replay::start_step(int i, double t) {
     left -= static_cast<double>(decoding) * q_;
   }
   in.dec.resize(decoding);
+  // Under data-parallel attention a prompt's chunk comes out of its own rank's budget, less that rank's decodes.
+  const bool by_rank = ranks_ > 1 && prompts;
+  if (by_rank) {
+    rank_left_.assign(static_cast<std::size_t>(ranks_), static_cast<double>(r_.budget) / ranks_);
+    for (std::uint32_t slot : in.dec) rank_left_[rank_of(slots_[slot])] -= q_;
+  }
   for (std::uint32_t slot : in.running) {
     if (!prompts || left < 1) break;
     Request& q = slots_[slot];
     if (q.prefilled >= fill_of(q) || q.pfx.load_end > t) continue;
-    q.chunk = static_cast<int>(std::min<double>(fill_of(q) - q.prefilled, left));
+    double& room = by_rank ? rank_left_[rank_of(q)] : left;
+    if (room < 1) continue;
+    q.chunk = static_cast<int>(std::min<double>(fill_of(q) - q.prefilled, room));
+    if (by_rank) room -= q.chunk;
     left -= q.chunk;
     in.pre.push_back(slot);
   }
@@ -552,8 +571,9 @@ void Replay::start_step(int i, double t) {
     bound = d.bound;
   }
   // Chunks riding along spread over the attention replicas, but a step lasts as long as its slowest replica:
-  // at least the largest chunk's compute on the one replica that runs it.
+  // at least the compute of the chunks on the busiest replica (each chunk on its request's rank).
   double riding = 0, slowest = 0, host = 0;
+  if (ranks_ > 1) rank_busy_.assign(static_cast<std::size_t>(ranks_), 0.0);
   for (std::size_t k = 0; k < in.pre.size(); ++k) {
     Request& q = slots_[in.pre[k]];
     const model::ChunkCost c = timer_.chunk(q.chunk, q.prefilled);
@@ -568,7 +588,9 @@ void Replay::start_step(int i, double t) {
       bound = c.bound;
     } else {
       riding += c.compute;
-      slowest = std::max(slowest, c.rank);
+      double& busy = ranks_ > 1 ? rank_busy_[rank_of(q)] : slowest;
+      busy = ranks_ > 1 ? busy + c.rank : std::max(busy, c.rank);
+      slowest = std::max(slowest, busy);
     }
   }
   prefill_s += std::max(riding, slowest);

@@ -395,6 +395,36 @@ TEST_CASE("serve: a step that mixes prompt chunks into decodes runs outside CUDA
   CHECK(vt.chunk(64, 0).host < 0.5 * host);
 }
 
+TEST_CASE("serve: under data-parallel attention each prompt runs on its own rank — a step lasts as long as the prompts on its busiest rank") {
+  // DeepSeek-R1 with attention in 2 data-parallel replicas of TP 4 and the experts over all 8 GPUs: a prompt is
+  // computed by the rank its request runs on, so two prompts on one rank take that rank twice as long while
+  // the other rank waits for it at every MoE layer.
+  model::Scenario s = preset("deepseek-r1-8xb200");
+  model::Errors errors;
+  REQUIRE(model::apply_settings(s, "tp=4&dp=2&ep=8&engine=vllm&prompt=256&output=64&ctx=288&batch=1", errors));
+  serve::ServeSpec spec = closed(32, 96, 256, 64);
+  spec.steps = 600;
+  spec.lengths = serve::Lengths::Fixed;
+  const serve::ServeResult r = replay(s, spec);
+  model::StepTimer timer(s);
+  const double one = timer.chunk(256, 0).rank;
+  REQUIRE(one > 0);
+  bool shared = false;
+  for (const serve::StepRecord& st : r.trace) {
+    if (st.decodes.empty() || st.prefills.empty()) continue;
+    int on_rank[2] = {};
+    int busiest = 0;
+    for (std::size_t k = 0; k < st.prefills.size(); ++k) {
+      REQUIRE(st.chunk_tokens[k] == 256);  // whole prompts: the budget holds them
+      busiest = std::max(busiest, ++on_rank[st.prefills[k] % 2]);
+    }
+    shared = shared || busiest > 1;
+    INFO("step " << st.index << ": " << busiest << " prompts on one rank");
+    CHECK(st.prefill_s >= busiest * one * (1 - 1e-9));
+  }
+  CHECK(shared);
+}
+
 // A hybrid model's recurrent state is per session, not per token: the instance's KV capacity counts the
 // attention layers' KV per token, and each request reserves the state whole beside its prompt + output, so a
 // long-context instance holds fewer short requests than its tokens alone would say.
