@@ -12,8 +12,8 @@ const noCli = skipWithoutCli();
 const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');
 const env = useBrowser();
 
-// The publishers' totals (tests/data/hf_configs/README.md names each model card). A Kimi K3 file is refused
-// (its latent routed experts are not modelled) and Llama 4, MiMo-V2-Flash and Gemma 4 have no file here.
+// The publishers' totals (tests/data/hf_configs/README.md names each model card). Llama 4, MiMo-V2-Flash and
+// Gemma 4 have no file here.
 const FILES = [
   ['deepseek-ai--DeepSeek-V4-Flash.json', 284e9],
   ['deepseek-ai--DeepSeek-V4-Pro.json', 1.6e12],
@@ -26,6 +26,7 @@ const FILES = [
   ['nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json', 31.6e9],
   ['moonshotai--Kimi-Linear-48B-A3B-Instruct.json', 48e9],
   ['MiniMaxAI--MiniMax-M3.json', 428e9],
+  ['moonshotai--Kimi-K3.json', 2.8e12],
 ];
 
 // "425.9 B params" → 425.9e9.
