@@ -1,6 +1,7 @@
 // config.json → ModelArch: the stack's size, the attention (heads, MLA, V4's single latent), the layers'
 // kinds, the feed-forward blocks per layer, the formats, each key with the field it came from. The layouts
-// of the 2026 families are in hf_hybrid.cpp; the weight formats in hf_formats.cpp.
+// of the 2026 families are in hf_hybrid.cpp; the weight formats in hf_formats.cpp; Kimi K3's latent experts in
+// hf_kimi_k3.cpp.
 //
 // Sections: attention · feed-forward kinds per layer · experts and shared experts · the feed-forward block ·
 // the parameter check · layer modes · weight formats · read_model, which runs the sections in order.
@@ -223,17 +224,6 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
   } else {
     r.set("ffn_mats", P::Paper, r.src("a gated FFN (gate, up, down) in a " + model_type + " model"));
   }
-  if (routed && fam == Fam::KimiLinear) {
-    // Kimi K3's routed experts run on a narrower latent (routed_expert_hidden_size) between a down- and an
-    // up-projection from hidden_size: counted at hidden_size they would be twice their size, so refused.
-    if (const auto latent = r.integer("routed_expert_hidden_size", 1, 1 << 20, false, "the routed experts' latent width"); latent && *latent != m.hidden) {
-      r.error(ErrorCode::Unrepresentable, r.prefix + "routed_expert_hidden_size", std::to_string(*latent),
-              "hidden_size (" + std::to_string(m.hidden) + "): routed experts on a narrower latent, with the down- and up-projections "
-              "around them, are not modelled — tierscope's experts take hidden_size in and out, which would count them at " +
-              std::to_string(m.hidden / *latent) + "× their size");
-      return false;
-    }
-  }
   if (routed) {
     const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token" : fam == Fam::Gemma4 ? "top_k_experts" : "num_experts_per_tok";
     const bool width_is_inter = fam == Fam::Mixtral || fam == Fam::GptOss || fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 || fam == Fam::Llama4;
@@ -261,6 +251,8 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
                 : experts_key ? std::string(experts_key) + " (no routed experts)"
                               : "no routed experts in a " + model_type + " model"));
   }
+  // Kimi K3's routed experts on a latent narrower than hidden_size (hf_kimi_k3.cpp).
+  if (!read_expert_latent(r, fam, routed, m)) return false;
   // The leading dense layers then MoE layers the scenario's rule describes; anything else as a per-layer list.
   int leading = 0;
   while (leading < layers && kinds[static_cast<std::size_t>(leading)] == FfnKind::Dense) ++leading;
@@ -420,6 +412,7 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   if (!read_linear(r, fam, any_linear, m)) return std::nullopt;
   read_local_heads(r, fam, m);
   if (!read_ffn(r, fam, layers, lay, model_type, m)) return std::nullopt;
+  if (fam == Fam::KimiLinear) kimi_k3_unmodelled(r, m);
 
   // Embeddings and draft layers.
   std::optional<bool> tied = r.boolean("tie_word_embeddings", true);

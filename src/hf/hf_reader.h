@@ -240,6 +240,10 @@ void gemma4_unmodelled(Reader& r, int global_layers);
 // positions its block-sparse attention reads (hf_minimax_m3.cpp).
 bool minimax_m3_layout(Reader& r, int layers, Layout& l);
 bool minimax_m3_indexer(Reader& r, ModelArch& m);
+// Kimi K3's routed experts on a latent (routed_expert_hidden_size, at most hidden_size) into expert_latent, its
+// source set either way; and the K3 fields the scenario does not represent, each named in a note (hf_kimi_k3.cpp).
+bool read_expert_latent(Reader& r, Fam fam, bool routed, ModelArch& m);
+void kimi_k3_unmodelled(Reader& r, const ModelArch& m);
 // A list of integers of any length (layer indices or per-layer flags); nullopt when absent or wrong.
 std::optional<std::vector<long long>> int_array(Reader& r, const Json* v, const std::string& path, long long lo, long long hi);
 

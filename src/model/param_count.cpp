@@ -75,13 +75,19 @@ bool mixed_layers(const ModelArch& m) {
   return x;
 }
 
+double latent_projection_params(const ModelArch& m) {
+  return has_latent_experts(m) ? 2.0 * m.hidden * static_cast<double>(m.expert_latent) : 0.0;
+}
+
 ParamCount count_params(const ModelArch& m) {
   ParamCount n;
   const double H = m.hidden;
   n.layers = m.layer_count;
   n.moe_layers = m.experts > 0 ? std::max(0, m.layer_count - m.dense_layers) : 0;
   n.ffn_dense_layers = n.layers - n.moe_layers;
-  n.expert = ffn_matrices(m) * m.expert_inter * H;
+  n.expert = ffn_matrices(m) * m.expert_inter * static_cast<double>(expert_width(m));
+  n.shared_expert = ffn_matrices(m) * m.expert_inter * H;
+  n.latent_layer = latent_projection_params(m);
   n.attn_layer = attention_params_per_layer(m);
   n.attn = n.layers * n.attn_layer;
   n.kv_proj = m.attn == AttnKind::MHA ? n.layers * H * kv_dims(m) : 0.0;
@@ -95,7 +101,8 @@ ParamCount count_params(const ModelArch& m) {
   }
   n.routed_active = n.moe_layers * m.experts_per_token * n.expert;
   n.routed_all = n.moe_layers * m.experts * n.expert;
-  n.shared = n.moe_layers * m.shared_experts * n.expert;
+  n.shared = n.moe_layers * m.shared_experts * n.shared_expert;
+  n.latent_proj = n.moe_layers * n.latent_layer;
   n.router = n.moe_layers * m.experts * H;
   n.dense_ffn = n.ffn_dense_layers * ffn_matrices(m) * m.dense_inter * H;
   n.head = static_cast<double>(m.vocab) * H;

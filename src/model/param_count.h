@@ -26,7 +26,10 @@ LayerSums sum_layers(const ModelArch& m, int first, int last);
 
 struct ParamCount {
   double layers = 0, moe_layers = 0, ffn_dense_layers = 0;  // layers, those with routed experts, the rest
-  double expert = 0;         // one routed expert (gate, up and down projections)
+  double expert = 0;         // one routed expert (gate, up and down projections), at the experts' width (a latent's)
+  double shared_expert = 0;  // one shared expert: as a routed one, but always at the hidden width
+  double latent_layer = 0;   // one MoE layer's latent down- and up-projections (0 without a latent)
+  double latent_proj = 0;    // every MoE layer's: shared by the layer's routed experts, so every token runs them
   double attn_layer = 0;     // one layer's attention projections
   double attn = 0;           // every layer's
   double kv_proj = 0;        // the K and V projections (GQA/MHA), which a tensor parallel wider than the KV heads copies
@@ -36,10 +39,12 @@ struct ParamCount {
   double head = 0;           // the LM head
   double emb = 0;            // the embedding: 0 for a tied model (its LM head's matrix, counted once)
   // Every backbone parameter (Engram tables are counted apart), and those one decode token activates.
-  double total() const { return routed_all + shared + attn + router + dense_ffn + head + emb; }
-  double active_decode() const { return routed_active + shared + attn + router + dense_ffn + head + emb; }
+  double total() const { return routed_all + shared + latent_proj + attn + router + dense_ffn + head + emb; }
+  double active_decode() const { return routed_active + shared + latent_proj + attn + router + dense_ffn + head + emb; }
 };
 
 ParamCount count_params(const ModelArch& m);
+// One MoE layer's latent projections: hidden → expert_latent before the routed experts, back after (0 without).
+double latent_projection_params(const ModelArch& m);
 
 }  // namespace tierscope::model

@@ -327,6 +327,8 @@ const ParamDef kParams[] = {
     TS_INT("shared_experts", Model, "experts", 0, 1024, "shared experts", model.shared_experts),
     TS_INT("experts_per_token", Model, "experts", 0, 65536, "routed experts per token", model.experts_per_token),
     TS_INT("expert_inter", Model, "dims", 0, 16777216, "expert intermediate size", model.expert_inter),
+    TS_INT("expert_latent", Model, "dims", 0, 16777216,
+           "routed experts' latent width: projected down from hidden before them, back up after (0 = hidden, no latent)", model.expert_latent),
     TS_INT("dense_layers", Model, "layers", 0, kMaxLayers, "leading layers with a dense FFN", model.dense_layers),
     TS_INT("dense_inter", Model, "dims", 0, 16777216, "dense FFN intermediate size", model.dense_inter),
     TS_INT("ffn_mats", Model, "matrices", 0, 3, "matrices per FFN: 3 gated, 2 plain (0 = 3)", model.ffn_mats),

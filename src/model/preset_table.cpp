@@ -140,6 +140,7 @@ const InputSource kEngine[] = {
     // Layer kinds the presets' models do not have: they set none of these keys, so every preset shares the source.
     {"swa_kv_heads,swa_head_dim,swa_v_dim,lin_k_heads,lin_v_heads,lin_k_dim,lin_v_dim,lin_conv,lin_fmt,ffn,ffn_mats", P::Paper,
      "the preset's model has none of these layer kinds and gated FFNs (its config.json, cited for its other keys)"},
+    {"expert_latent", P::Paper, "0: the preset's model's routed experts take the hidden width in and out, no latent (its config.json, cited for its other keys)"},
 };
 
 const InputSource kB200Node[] = {

@@ -110,6 +110,9 @@ struct ModelArch {
   std::int32_t experts = 0, shared_experts = 0, experts_per_token = 0, expert_inter = 0;
   std::int32_t dense_layers = 0, dense_inter = 0;
   std::int32_t ffn_mats = 0;  // weight matrices per FFN and expert: 3 gated (SwiGLU, 0 = 3), 2 plain (ReLU², Nemotron-H)
+  // The routed experts' latent width (a latent MoE, Kimi K3): each MoE layer projects the hidden state down to it
+  // before the routed experts and back up after them; the shared experts stay at hidden. 0 or hidden: none.
+  std::int32_t expert_latent = 0;
   NumFormat experts_fmt = NumFormat::BF16, dense_fmt = NumFormat::BF16, head_fmt = NumFormat::BF16;
   NumFormat act_fmt = NumFormat::BF16;  // activations entering the GEMMs (FP8 dynamic quantisation, NVFP4, …)
 
@@ -365,6 +368,9 @@ bool has_indexer(const ModelArch& m);
 // chunked-local ones (the KV of the chunk in progress).
 bool has_recurrent_state(const ModelArch& m);
 bool has_chunked(const ModelArch& m);
+// Routed experts on a latent narrower than the model (expert_latent), and the width they take in and out.
+inline bool has_latent_experts(const ModelArch& m) { return m.experts > 0 && m.expert_latent > 0 && m.expert_latent != m.hidden; }
+inline std::int32_t expert_width(const ModelArch& m) { return has_latent_experts(m) ? m.expert_latent : m.hidden; }
 inline bool has_swa(const ModelArch& m) { return m.n_win > 0; }
 inline bool replays_window(const ModelArch& m) { return has_swa(m) && m.bounded_replay != 0; }
 

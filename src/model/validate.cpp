@@ -70,6 +70,8 @@ Errors validate(const Scenario& s) {
     if (m.experts_per_token < 1 || m.experts_per_token > m.experts)
       add(e, "experts_per_token", str(m.experts_per_token), "1 to experts (" + str(m.experts) + ")");
     if (m.expert_inter <= 0) add(e, "expert_inter", str(m.expert_inter), "above 0 when experts > 0");
+    if (m.expert_latent > m.hidden)
+      add(e, "expert_latent", str(m.expert_latent), "0 (no latent) or at most hidden (" + str(m.hidden) + "): a latent narrows the experts' width");
   } else if (m.shared_experts > 0 || m.experts_per_token > 0) {
     add(e, "experts", "0", "above 0 when shared_experts or experts_per_token is set");
   }

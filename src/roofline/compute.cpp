@@ -69,6 +69,7 @@ constexpr double kKernelsDenseFfn = 2;     // gate-up, down (activation fused)
 constexpr double kKernelsRouter = 1;       // router GEMM with top-k
 constexpr double kKernelsShared = 2;       // shared expert gate-up, down
 constexpr double kKernelsExperts = 3;      // permute, grouped gate-up, grouped down (with combine)
+constexpr double kKernelsLatentMoe = 3;    // a latent MoE's down-projection, the latent's norm, the up-projection
 constexpr double kKernelsAttention = 2;    // cache write with RoPE, attention
 constexpr double kKernelsIndexer = 3;      // index query projection, scoring, top-k
 constexpr double kKernelsEngram = 2;       // hashed row gather, gate
@@ -141,10 +142,17 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   if (ri.n <= 0 || tokens <= 0) return w;
   const double n = ri.n, n_moe = ri.n_moe, n_dffn = ri.n_dffn;
   w.layers = n;
-  const double p_ffn_dense = n_moe * m.shared_experts * t.p_expert + n_dffn * ffn_matrices(m) * m.dense_inter * c.H;
+  const double p_ffn_dense = n_moe * m.shared_experts * t.p_shared_expert + n_dffn * ffn_matrices(m) * m.dense_inter * c.H;
   const double p_router = n_moe * m.experts * c.H;
   w.w_dense = (ri.p_attn + p_ffn_dense) * t.bpv_dense / t.tp + p_router * t.bpv_head;
   w.flop_dense = 2.0 * tokens * ((ri.p_attn + p_ffn_dense) / t.tp + p_router);
+  if (t.p_latent_layer > 0) {
+    // A latent MoE's down- and up-projections, whole on every GPU (SGLang's ReplicatedLinear, BF16) like the
+    // router: each GPU streams them and runs them on its replica's tokens.
+    const double p_latent = n_moe * t.p_latent_layer;
+    w.w_dense += p_latent * t.bpv_dense;
+    w.flop_dense += 2.0 * tokens * p_latent;
+  }
   if (n_moe > 0) {
     w.load = load_at(c.epc, moe_tokens);
     w.w_experts = n_moe * w.load.distinct_busiest * t.p_expert * t.bpv_experts / t.mt;
@@ -165,6 +173,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
   const double per_layer = kKernelsNorms + (latent ? kKernelsLatentProj : kKernelsMhaProj) + (m.o_lora > 0 ? kKernelsGroupedOut : 0);
   w.floor_dense = ks * (n * per_layer + n_dffn * kKernelsDenseFfn +
                                 n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + ri.engram_layers * kKernelsEngram);
+  if (t.p_latent_layer > 0) w.floor_dense += ks * n_moe * kKernelsLatentMoe;
   w.floor_experts = ks * n_moe * kKernelsExperts;
   w.floor_attn = ks * n * kKernelsAttention;
   w.floor_index = ks * ri.index_layers * kKernelsIndexer;
@@ -202,7 +211,10 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
       w.a2a = n_moe * (2.0 * t.link_lat_a2a + wire);
       w.comm_lat += n_moe * 2.0 * t.link_lat_a2a;
     } else {
-      const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * c.H * kActBytes;
+      // A latent MoE reduces the routed experts' latent-wide sum before its norm and up-projection, and the
+      // shared experts' hidden-wide sum beside it, in one collective (SGLang's concat reduce).
+      const double width = has_latent_experts(m) ? m.expert_latent + (m.shared_experts > 0 ? c.H : 0.0) : c.H;
+      const double moe_act = (t.dp > 1 ? moe_tokens : tokens) * width * kActBytes;
       w.ar_ffn += n_moe * c.allreduce(t.gpus, moe_act);
       w.comm_lat += n_moe * c.allreduce_lat(t.gpus);
       w.ar_count_moe = n_moe;

@@ -58,7 +58,7 @@ const std::vector<Figure>& figure_rows() {
 
 // The keys of layer kinds the model lacks: a model without linear-attention layers has no state dims or
 // checkpoint interval in force, one whose local layers share the full layers' heads no heads of their own,
-// one without a per-layer list the dense_layers rule.
+// one without a per-layer list the dense_layers rule, one whose experts take the hidden width no latent.
 void mark_inert_inputs(const Scenario& s, std::vector<InputSourceOf>& inputs) {
   const ModelArch& m = s.model;
   bool linear = false;
@@ -70,6 +70,7 @@ void mark_inert_inputs(const Scenario& s, std::vector<InputSourceOf>& inputs) {
     else if (k == "swa_kv_heads" || k == "swa_head_dim" || k == "swa_v_dim") in.inert = !local_heads;
     else if (k == "ffn") in.inert = m.ffn_count == 0;
     else if (k == "ffn_mats") in.inert = m.ffn_mats == 0;
+    else if (k == "expert_latent") in.inert = !has_latent_experts(m);
   }
 }
 

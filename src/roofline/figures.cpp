@@ -29,7 +29,7 @@ struct InputGroup {
 };
 constexpr InputGroup kInputGroups[] = {
     {"dims", "modes,hidden,vocab,tied_embed,attn,q_heads,kv_heads,head_dim,v_dim,q_lora,kv_lora,rope_dim,o_lora,o_groups,ffn"},
-    {"ffn", "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,ffn_mats"},
+    {"ffn", "experts,shared_experts,experts_per_token,expert_inter,dense_layers,dense_inter,ffn_mats,expert_latent"},
     {"wfmt", "experts_fmt,dense_fmt,head_fmt"},
     {"kv", "modes,attn,kv_heads,head_dim,v_dim,kv_lora,rope_dim,kv_fmt,idx_fmt,idx_dim,kv_rope_bf16,kv_pad"},
     {"win", "n_win,swa_all,swa_fmt,swa_kv_heads,swa_head_dim,swa_v_dim"},
@@ -75,7 +75,7 @@ const FigureInfo kInfo[] = {
     {F::ParamsTotal, "model.params_total", "Backbone parameters", "params", P::Paper, TS_DIMS "," TS_FFN, T::None, L::Weight, N0, S::WholeModel},
     {F::ParamsActiveDecode, "model.params_active_decode", "Active parameters per decode token", "params", P::Paper, TS_DIMS "," TS_FFN, T::None, L::Weight, N0, S::PerToken},
     {F::ParamsActivePrefill, "model.params_active_prefill", "Active parameters per prefill token", "params", P::Paper, TS_DIMS "," TS_FFN ",enc_layers", T::None, L::Weight, N0, S::PerToken},
-    {F::ParamsPerExpert, "model.params_per_expert", "Parameters per expert", "params", P::Paper, "hidden,expert_inter", T::None, L::Weight, N0, S::PerExpert},
+    {F::ParamsPerExpert, "model.params_per_expert", "Parameters per expert", "params", P::Paper, "hidden,expert_inter,expert_latent", T::None, L::Weight, N0, S::PerExpert},
     {F::WeightsDerived, "model.weights_bytes", "Weights at their stored formats (from the dims)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT "," TS_ENGRAM, T::Hbm, L::Weight, N0, S::WholeModel},
     {F::CheckpointPublished, "model.checkpoint_published", "Published checkpoint size (cross-check)", "B", P::ThirdParty, "checkpoint_gb", T::None, L::Weight, N0, S::WholeModel},
     {F::WeightsPerToken, "model.weights_per_token", "Weights one token streams (whole model, batch 1)", "B", P::Derived, TS_DIMS "," TS_FFN "," TS_WFMT, T::Hbm, L::Weight, N0, S::PerToken},

@@ -299,6 +299,8 @@ struct Terms {
   double layers = 0, moe_layers = 0, ffn_dense_layers = 0;
   double p_attn_layer = 0, p_routed_active = 0, p_shared = 0, p_attn = 0, p_router = 0;
   double p_dense_ffn = 0, p_head = 0, p_emb = 0, p_expert = 0, p_routed_all = 0;
+  double p_shared_expert = 0;      // one shared expert (hidden-wide; p_expert is at the routed experts' latent)
+  double p_latent_layer = 0, p_latent_proj = 0;  // a latent MoE's down- and up-projections: one MoE layer's, all
   double bpv_experts = 0, bpv_dense = 0, bpv_head = 0;
   double inv_ratio_main = 0, inv_ratio_index = 0;  // Σ 1/r over KV owners / index owners
   double owners = 0, index_owners = 0, window_layers = 0;
@@ -317,6 +319,7 @@ struct Terms {
   double gpus = 1, tp = 1, dp = 1, ep = 1, mt = 1;  // mt: ways each expert is split (gpus / ep)
   double node_gpus = 8;
   double w_attn = 0, w_dense = 0, w_experts = 0, w_head = 0, w_router = 0, w_engram = 0;
+  double w_latent = 0;             // the latent projections, whole on every GPU (replicated, as the router)
   double kv_share = 1;             // share of one session's KV a GPU of its replica holds
   double lin_share = 1;            // share of one session's recurrent state a GPU holds (its heads split by tp)
   double state_ckpt = 0;           // tokens between recurrent-state checkpoints in the prefix cache

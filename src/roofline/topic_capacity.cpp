@@ -45,10 +45,12 @@ void compute_placement(Ctx& c, Values& v) {
   t.w_dense = (t.p_shared + t.p_dense_ffn) * t.bpv_dense / t.tp;
   t.w_experts = t.moe_layers * c.E * t.p_expert * t.bpv_experts / t.gpus;
   t.w_router = t.p_router * t.bpv_head;
+  // A latent MoE's projections are whole on every GPU (SGLang's ReplicatedLinear), like the router.
+  t.w_latent = t.p_latent_proj * t.bpv_dense;
   t.w_head = t.p_head * t.bpv_head / t.tp;
   const double w_emb = t.p_emb * t.bpv_head / t.tp;
   t.w_engram = m.engram_home == EngramHome::Hbm ? v[F::EngramTableBytes] / t.gpus : 0.0;
-  const double resident = t.w_attn + t.w_dense + t.w_experts + t.w_router + t.w_head + w_emb + t.w_engram;
+  const double resident = t.w_attn + t.w_dense + t.w_experts + t.w_router + t.w_latent + t.w_head + w_emb + t.w_engram;
   v[F::HbmWeightsPerGpu] = resident;
   v[F::HbmWeights] = resident * t.gpus;
   // A single-latent (Latent, MLA) cache has one KV head, so TP copies it to every rank; GQA splits heads.
@@ -115,6 +117,7 @@ Expr weights_per_gpu(const Say& y) {
     e = std::move(e) + q(t.moe_layers * slots * t.p_expert * t.bpv_experts, "B", "routed expert slots") / n(t.gpus, "GPUs");
   }
   if (t.w_router > 0) e = std::move(e) + std::move(q(t.w_router, "B", "router").note("every GPU"));
+  if (t.w_latent > 0) e = std::move(e) + std::move(q(t.w_latent, "B", "latent projections").note("every GPU"));
   e = std::move(e) + by_tp(q((t.p_head + t.p_emb) * t.bpv_head, "B", "head and embedding"), t.tp);
   if (t.w_engram > 0) {
     e = std::move(e) + std::move((q(y.v[F::EngramTableBytes], "B", "Engram tables") / n(t.gpus, "GPUs")).note("row-sharded in HBM"));

@@ -333,7 +333,7 @@ void describe_decode_bytes(Say& y) {
   const Terms& t = y.t;
   const Values& v = y.v;
   const Pass& st = t.step;
-  Expr weights = q(t.w_step_dense, "B", "attention, dense parts, router and head");
+  Expr weights = q(t.w_step_dense, "B", t.p_latent_proj > 0 ? "attention, dense parts, latent projections, router and head" : "attention, dense parts, router and head");
   if (t.w_step_experts > 0) {
     weights = weights + (n(t.moe_layers, "MoE layers") * sig(v[F::DecodeExpertsPerRank], 4, "experts") * q(t.p_expert, "params") *
                          sig(t.bpv_experts, 6, "B") / n(t.mt, "ways each expert is split"))
@@ -374,7 +374,9 @@ void describe_collectives(Say& y) {
   const Terms& t = y.t;
   if (t.a2a_serial > 0) {
     const double bw = t.cross_node ? t.nic_bw : t.link_bw;
-    const Expr pay = (q(t.pay_dispatch, "B", "FP8 dispatch") + q(t.pay_combine, "B", "BF16 combine"));
+    const bool latent = has_latent_experts(y.m);  // a latent MoE dispatches and combines its latent, not the hidden state
+    const Expr pay = (q(t.pay_dispatch, "B", latent ? "FP8 dispatch of the latent" : "FP8 dispatch") +
+                      q(t.pay_combine, "B", latent ? "BF16 combine of the latent" : "BF16 combine"));
     const auto per_dest = [&] {
       return n(t.tokens_moe, "tokens") / n(t.gpus, "GPUs") * (n(1) + sig(y.v[F::DecodeImbalance], 6, "imbalance")) * pay;
     };
@@ -404,7 +406,11 @@ void describe_collectives(Say& y) {
   if (t.ar_attn + t.ar_ffn > 0) {
     std::vector<Expr> parts;
     if (t.ar_count_tp > 0) parts.push_back((n(t.ar_count_tp, "attention and dense-FFN all-reduces") * ring(y, t.tp, t.ar_bytes_tp)).named("over tp " + y.tp));
-    if (t.ar_count_moe > 0) parts.push_back((n(t.ar_count_moe, "MoE all-reduces") * ring(y, t.gpus, t.ar_bytes_moe)).named("over " + y.gpus + " GPUs"));
+    if (t.ar_count_moe > 0) {
+      Expr moe = (n(t.ar_count_moe, "MoE all-reduces") * ring(y, t.gpus, t.ar_bytes_moe)).named("over " + y.gpus + " GPUs");
+      if (has_latent_experts(y.m)) moe.note("the routed experts' latent-wide sum" + std::string(y.m.shared_experts > 0 ? " and the shared experts' hidden-wide one" : ""));
+      parts.push_back(std::move(moe));
+    }
     y.set(F::DecodeTAllreduce, sum_of(std::move(parts)).note("ring"));
   } else {
     y.set(F::DecodeTAllreduce, words("no all-reduce: nothing is tensor-split"));

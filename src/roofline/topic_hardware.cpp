@@ -69,8 +69,11 @@ void compute_hardware(Ctx& c, Values& v) {
   c.key_flop = 2.0 * m.idx_heads * m.idx_dim;
   // Per token and head a linear-attention layer updates its d_k × d_v state and reads it out: 2 × 2·d_k·d_v.
   c.lin_flop = 4.0 * linear_state_values(m);
-  t.pay_dispatch = c.H * (1.0 + 4.0 / 128.0);
-  t.pay_combine = c.H * 2.0;
+  // Dispatch and combine carry what the routed experts take in and give out: a latent MoE projects each token
+  // down before the dispatch and back up after the combine (SGLang's Kimi K3 MoE), so both are latent-wide.
+  const double width = expert_width(m);
+  t.pay_dispatch = width * (1.0 + 4.0 / 128.0);
+  t.pay_combine = width * 2.0;
 }
 
 // A catalog fact is its one input, said as words; a scenario input or an override is the input itself, named.

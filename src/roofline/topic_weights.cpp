@@ -9,7 +9,7 @@ namespace {
 
 // Parameters one layer activates on average (routed, shared, attention, router, dense FFN).
 double per_layer_active(const Terms& t) {
-  return t.layers > 0 ? (t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn) / t.layers : 0;
+  return t.layers > 0 ? (t.p_routed_active + t.p_shared + t.p_latent_proj + t.p_attn + t.p_router + t.p_dense_ffn) / t.layers : 0;
 }
 
 }  // namespace
@@ -26,6 +26,9 @@ void compute_params(Ctx& c, Values& v) {
   c.k = m.experts_per_token;
   c.L = t.layers;
   t.p_expert = n.expert;
+  t.p_shared_expert = n.shared_expert;
+  t.p_latent_layer = n.latent_layer;
+  t.p_latent_proj = n.latent_proj;
   t.p_attn_layer = n.attn_layer;
   t.p_attn = n.attn;
   t.p_kv_proj = n.kv_proj;
@@ -50,11 +53,11 @@ void compute_weights(Ctx& c, Values& v) {
   Terms& t = c.t;
   v[F::ParamsActivePrefill] = t.full_layers * per_layer_active(t) + t.p_emb;
   t.weights_bytes_experts = t.p_routed_all * t.bpv_experts;
-  t.weights_bytes_dense = (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense;
+  t.weights_bytes_dense = (t.p_shared + t.p_latent_proj + t.p_attn + t.p_dense_ffn) * t.bpv_dense;
   t.weights_bytes_head = (t.p_router + t.p_head + t.p_emb) * t.bpv_head;
   v[F::WeightsDerived] = t.weights_bytes_experts + t.weights_bytes_dense + t.weights_bytes_head + v[F::EngramTableBytes];
   v[F::CheckpointPublished] = m.checkpoint_gb * 1e9;
-  v[F::WeightsPerToken] = t.p_routed_active * t.bpv_experts + (t.p_shared + t.p_attn + t.p_dense_ffn) * t.bpv_dense +
+  v[F::WeightsPerToken] = t.p_routed_active * t.bpv_experts + (t.p_shared + t.p_latent_proj + t.p_attn + t.p_dense_ffn) * t.bpv_dense +
                           (t.p_router + t.p_head) * t.bpv_head;
 }
 
@@ -65,11 +68,16 @@ Expr params(double v, std::string_view label) { return q(v, "params", label); }
 Expr stored(double p, std::string_view label, double bytes_per_value) { return params(p, label) * sig(bytes_per_value, 6, "B"); }
 // "attention, shared experts and dense FFN", naming only the parts the model has.
 std::string dense_label(const Terms& t, std::string first) {
-  if (t.p_shared > 0 && t.p_dense_ffn > 0) return first + ", shared experts and dense FFN";
-  if (t.p_shared > 0) return first + " and shared experts";
-  if (t.p_dense_ffn > 0) return first + " and dense FFN";
-  return first;
+  std::vector<std::string> parts{std::move(first)};
+  if (t.p_shared > 0) parts.push_back("shared experts");
+  if (t.p_latent_proj > 0) parts.push_back("latent projections");
+  if (t.p_dense_ffn > 0) parts.push_back("dense FFN");
+  std::string out = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) out += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return out;
 }
+// The dense-format parameters: attention, shared experts, a latent MoE's projections, dense FFN.
+double dense_params(const Terms& t) { return t.p_shared + t.p_latent_proj + t.p_attn + t.p_dense_ffn; }
 // Adds a part that a model may not have (no router in a dense model, no dense FFN layers).
 void add_part(std::vector<Expr>& parts, double p, std::string_view label) {
   if (p != 0) parts.push_back(params(p, label));
@@ -83,11 +91,18 @@ void describe_params(Say& y) {
   const Values& v = y.v;
   const double p_exp = t.p_expert;
   const bool moe = t.moe_layers > 0 && m.experts > 0;
-  if (m.experts > 0) y.set(F::ParamsPerExpert, n(ffn_matrices(m), "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
+  const bool latent = has_latent_experts(m);
+  if (latent) y.set(F::ParamsPerExpert, n(ffn_matrices(m), "matrices") * n(m.expert_inter, "intermediate") * n(m.expert_latent, "latent"));
+  else if (m.experts > 0) y.set(F::ParamsPerExpert, n(ffn_matrices(m), "matrices") * n(m.expert_inter, "intermediate") * n(m.hidden, "hidden"));
   else y.set(F::ParamsPerExpert, words("dense model, no experts"));
   {
     std::vector<Expr> parts;
-    if (moe) {
+    if (moe && latent) {
+      // Routed experts at the latent width, shared ones at the hidden width, and the projections between.
+      parts.push_back(n(t.moe_layers, "MoE layers") * (n(m.experts, "routed") * params(p_exp, "per routed expert") +
+                                                       n(m.shared_experts, "shared") * params(t.p_shared_expert, "per shared expert") +
+                                                       params(t.p_latent_layer, "latent projections")));
+    } else if (moe) {
       parts.push_back(n(t.moe_layers, "MoE layers") * (n(m.experts, "routed") + n(m.shared_experts, "shared")) * params(p_exp, "per expert"));
     }
     parts.push_back(params(t.p_attn, "attention"));
@@ -102,6 +117,7 @@ void describe_params(Say& y) {
     std::vector<Expr> parts;
     if (moe) parts.push_back((n(m.experts_per_token, "experts") * n(t.moe_layers, "MoE layers") * params(p_exp, "each")).named("routed"));
     add_part(parts, t.p_shared, "shared");
+    add_part(parts, t.p_latent_proj, "latent projections");
     if (t.p_attn == t.layers * t.p_attn_layer) parts.push_back((n(t.layers, "layers") * params(t.p_attn_layer, "each")).named("attention"));
     else parts.push_back(std::move(params(t.p_attn, "attention").note("summed by layer kind: full, local and linear-attention layers differ")));
     add_part(parts, t.p_router, "router");
@@ -114,7 +130,7 @@ void describe_params(Say& y) {
   {
     // Every layer's active parameters (the head runs once, on the last token) shared out per layer, over
     // the layers the whole prompt runs through.
-    const double below_head = t.p_routed_active + t.p_shared + t.p_attn + t.p_router + t.p_dense_ffn;
+    const double below_head = t.p_routed_active + t.p_shared + t.p_latent_proj + t.p_attn + t.p_router + t.p_dense_ffn;
     Expr e = (n(t.full_layers) / n(t.layers, "layers")).named("layers the whole prompt runs") * params(below_head, "active in all layers");
     if (m.tied_embed) e.note("embedding tied to the head");
     else e = std::move(e) + params(t.p_emb, "embedding");
@@ -126,7 +142,7 @@ void describe_params(Say& y) {
   {
     std::vector<Expr> parts;
     if (t.p_routed_all > 0) parts.push_back(stored(t.p_routed_all, "routed experts", t.bpv_experts));
-    parts.push_back(stored(t.p_shared + t.p_attn + t.p_dense_ffn, dense_label(t, "attention"), t.bpv_dense));
+    parts.push_back(stored(dense_params(t), dense_label(t, "attention"), t.bpv_dense));
     parts.push_back(stored(t.p_router + t.p_head + t.p_emb, t.p_router > 0 ? "router, head and embedding" : "head and embedding", t.bpv_head));
     if (m.engram_count > 0) parts.push_back(q(v[F::EngramTableBytes], "B", "Engram tables"));
     y.set(F::WeightsDerived, sum_of(std::move(parts)));
@@ -142,7 +158,7 @@ void describe_params(Say& y) {
   {
     std::vector<Expr> parts;
     if (t.p_routed_active > 0) parts.push_back(stored(t.p_routed_active, "routed", t.bpv_experts));
-    parts.push_back(stored(t.p_shared + t.p_attn + t.p_dense_ffn, dense_label(t, "attention"), t.bpv_dense));
+    parts.push_back(stored(dense_params(t), dense_label(t, "attention"), t.bpv_dense));
     parts.push_back(stored(t.p_router + t.p_head, t.p_router > 0 ? "router and head" : "head", t.bpv_head));
     y.set(F::WeightsPerToken, sum_of(std::move(parts)));
   }

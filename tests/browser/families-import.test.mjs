@@ -12,8 +12,7 @@ const noCli = skipWithoutCli();
 const CONFIGS = path.join(ROOT, 'tests/data/hf_configs');
 const env = useBrowser();
 
-// The publishers' totals (tests/data/hf_configs/README.md names each model card). A Kimi K3 file is refused
-// (its latent routed experts are not modelled) and MiMo-V2-Flash has no file here.
+// The publishers' totals (tests/data/hf_configs/README.md names each model card). MiMo-V2-Flash has no file here.
 const FILES = [
   ['deepseek-ai--DeepSeek-V4-Flash.json', 284e9],
   ['deepseek-ai--DeepSeek-V4-Pro.json', 1.6e12],
@@ -28,6 +27,7 @@ const FILES = [
   ['MiniMaxAI--MiniMax-M3.json', 428e9],
   ['meta-llama--Llama-4-Scout-17B-16E-Instruct.json', 109e9],
   ['google--gemma-4-26B-A4B.json', 25.2e9],
+  ['moonshotai--Kimi-K3.json', 2.8e12],
 ];
 
 // "425.9 B params" → 425.9e9.

@@ -44,7 +44,8 @@ const char* const kFamilies[] = {
     "Qwen3-30B-A3B-GPTQ-Int4.json",        "deepseek-ai--DeepSeek-R1.json",     "deepseek-ai--DeepSeek-V3.json",
     "Qwen--Qwen3-235B-A22B.json",          "Qwen--Qwen3-32B.json",              "meta-llama--Meta-Llama-3.1-70B.json",
     "meta-llama--Meta-Llama-3.1-8B.json",  "openai--gpt-oss-120b.json",        "moonshotai--Kimi-Linear-48B-A3B-Instruct.json",
-    "MiniMaxAI--MiniMax-M3.json",          "meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "google--gemma-4-26B-A4B.json"};
+    "MiniMaxAI--MiniMax-M3.json",          "meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "google--gemma-4-26B-A4B.json",
+    "moonshotai--Kimi-K3.json"};
 
 }  // namespace
 
