@@ -37,7 +37,12 @@ constexpr const char* kGemmSource =
     "came out 1.15-1.45× the measured at 0.55; a grid of 0.55-0.80 by 0.05 holds the most rows within 1.25× at 0.70 with the anchors' aims kept); "
     "compute share 0.75 × M / (M + 128) on Hopper (masked grouped FP8 at 256 rows 0.47, large M 0.62-0.72) and 0.55 × M / (M + 128) on Blackwell "
     "for dense GEMMs, 0.55 × M / (M + 250) for its NVFP4 W4A4 grouped expert GEMMs (0.27 measured at 227 rows per expert, 0.44 at 1024), "
-    "fitted to the same tables with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower";
+    "fitted to the same tables with m_half small enough that every small-M GEMM stays memory-bound, as measured; CDNA assumed ~20 % lower. "
+    "Dense NVFP4 (W4A4) GEMMs on Blackwell stream at 0.50 of HBM: CUTLASS's block-scaled FP4 GEMM reads 1.78 TB/s of B200's 8 at M = 1, "
+    "8192 × 8192, where a 16-bit GEMM of that shape reads 5-6 (https://github.com/flashinfer-ai/flashinfer/issues/1732), and 3-4 TB/s at "
+    "M = 16 where MXFP8 nears 6 (https://github.com/NVIDIA/cutlass/issues/2266); 0.50 fitted on the measured runs of data/silicon as a whole "
+    "(docs/validation.md: Llama-3.1-70B in NVFP4 on B200 came out 0.8× the measured TPOT at 0.84, its FP8 rows at 1.0×; a grid of "
+    "0.40-0.60 by 0.05 holds the most rows within 1.25× at 0.50)";
 constexpr const char* kAttnSource =
     "FlashMLA on H800 ~3000 GB/s and ~660 TFLOP/s BF16, 0.90 and 0.67 (https://github.com/deepseek-ai/FlashMLA); Blackwell MLA decode 0.60 of HBM "
     "(CuTe-DSL kernel, https://github.com/vllm-project/vllm/pull/41778) and 0.45 of BF16 (assumed); paged GQA decode 0.55 of HBM on Hopper "
@@ -86,6 +91,9 @@ constexpr const char* kSmallSource =
 // whole (kGemmSource), above the 0.42-0.65 DeepGEMM's masked kernels reach at ≤ 64 rows per expert and below the
 // dense GEMMs' 0.84.
 constexpr double kExpertBw = 0.70;
+// Dense NVFP4 (W4A4) GEMMs' share of HBM bandwidth on Blackwell: the kernels' measured reads bound it (kGemmSource),
+// the value fitted on the measured runs as a whole.
+constexpr double kNvfp4DenseBw = 0.50;
 
 // Ampere (A100) and Ada (L40S): no measured decode tables were found for these generations' serving kernels, so
 // their rates are Hopper's where the same kernels run and lower, with the reason, where they do not.
@@ -125,6 +133,7 @@ EngineProfile kernels_of(GpuGen g) {
     case GpuGen::Count:
       p.kernel_graph_us = 3, p.kernel_eager_us = 7;
       p.gemm = GemmCurve{0.84, 0.55, 128}, p.expert = GemmCurve{kExpertBw, 0.55, 128};
+      p.gemm_fp4_bw = kNvfp4DenseBw;
       p.mla_bw = 0.60, p.mla_flop = 0.45, p.paged_bw = 0.63, p.paged_flop = 0.65, p.index_bw = 0.79, p.index_flop = 0.50;
       break;
   }
@@ -224,7 +233,12 @@ EngineRates engine_rates(const Scenario& s) {
   r.host_per_seq_us = pick(en.host_per_seq_us, p.host_per_seq_us);
   r.host_res_us = pick(en.host_res_us, p.host_res_us);
   r.small = p.small;
-  r.gemm = GemmCurve{pick(en.gemm_bw_eff, p.gemm.bw_eff), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
+  // Dense GEMMs with FP4 weights and FP4 activations on a part with FP4 tensor cores (NVFP4 W4A4) stream at
+  // their own share (kGemmSource); an explicit gemm_bw_eff still wins.
+  const bool dense_w4a4 = format_info(s.model.dense_fmt).value_bits <= 4 && format_info(s.model.act_fmt).value_bits <= 4 &&
+                          gpu_info(hw.gpu).fp4_pflops > 0 && hw.compute == ComputeFormat::Formats;
+  const double dense_bw = dense_w4a4 && p.gemm_fp4_bw > 0 ? p.gemm_fp4_bw : p.gemm.bw_eff;
+  r.gemm = GemmCurve{pick(en.gemm_bw_eff, dense_bw), pick(en.gemm_flop_eff, p.gemm.flop_eff), pick(en.gemm_m_half, p.gemm.m_half)};
   // Grouped expert GEMMs with FP4 weights and FP4 activations on a part with FP4 tensor cores (NVFP4 W4A4)
   // reach half their share only at ~250 rows per expert (0.27 measured at 227 rows, FlashInfer's NVFP4
   // grouped GEMMs): the FP4 rate doubles the peak, so the same tile keeps them memory-bound at small M.

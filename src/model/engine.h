@@ -46,6 +46,9 @@ struct EngineProfile {
   // the GPU's step, plus a residual that is always exposed.
   double host_us = 0, host_per_seq_us = 0, host_res_us = 0;
   GemmCurve gemm, expert;      // dense GEMMs (M = tokens), grouped expert GEMMs (M = rows per expert)
+  // Dense GEMMs whose weights and activations are both FP4 (NVFP4 W4A4) on FP4 tensor cores: the HBM share they
+  // stream at, in place of gemm's (0: the same as gemm's). Their block-scaled kernels read far below FP8's share.
+  double gemm_fp4_bw = 0;
   double mla_bw = 0, mla_flop = 0;      // latent (MLA) decode attention: FlashMLA-class kernels
   double paged_bw = 0, paged_flop = 0;  // paged GQA/MHA attention: FlashInfer / FlashAttention-3 class
   double index_bw = 0, index_flop = 0;  // the sparse indexer's scoring kernel

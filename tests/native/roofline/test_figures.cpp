@@ -136,6 +136,36 @@ TEST_CASE("V4.1 Flash: per-GPU weight stream at batch 1 under TP4 with every exp
   CHECK(v[F::DecodeTWeights] == Approx(dense / (8e12 * 0.84) + routed / (8e12 * expert_bw)).epsilon(1e-9));
 }
 
+TEST_CASE("dense NVFP4 GEMMs stream at their own HBM share on Blackwell — FP8 ones and Hopper keep the dense share") {
+  // Llama 3.1 70B at TP 1 on one B200: every weight is a dense GEMM's, so the step reads them all at one share.
+  Scenario s = preset("llama31-70b-8xh100");
+  set(s, "gpu", "b200");
+  set(s, "gpus", "1");
+  set(s, "tp", "1");
+  set(s, "batch", "4");
+  set(s, "dense_fmt", "fp4_g16");
+  set(s, "act_fmt", "fp4_g16");
+  const EngineProfile& p = engine_profile(s.engine.kind, gpu_gen(s.hw.gpu));
+  REQUIRE(p.gemm_fp4_bw > 0);
+  CHECK(p.gemm_fp4_bw < p.gemm.bw_eff);
+  const Values fp4 = values(s);
+  CHECK(engine_rates(s).gemm.bw_eff == p.gemm_fp4_bw);
+  const double dense_fp4 = fp4[F::DecodeWeightBytes];
+  CHECK(fp4[F::DecodeTWeights] == Approx(dense_fp4 / (8e12 * p.gemm_fp4_bw)).epsilon(1e-9));
+  // FP8 weights and activations on the same part: the dense share.
+  set(s, "dense_fmt", "fp8");
+  set(s, "act_fmt", "fp8");
+  CHECK(engine_rates(s).gemm.bw_eff == p.gemm.bw_eff);
+  // FP4 weights with 16-bit activations (W4A16) are not the FP4 tensor cores' kernels: the dense share too.
+  set(s, "dense_fmt", "fp4_g16");
+  set(s, "act_fmt", "bf16");
+  CHECK(engine_rates(s).gemm.bw_eff == p.gemm.bw_eff);
+  // An explicit share still wins over the profile's.
+  set(s, "act_fmt", "fp4_g16");
+  set(s, "gemm_bw_eff", "0.9");
+  CHECK(engine_rates(s).gemm.bw_eff == 0.9);
+}
+
 TEST_CASE("distinct experts per layer at batch B (FACTS 1.4.7)") {
   Scenario s = preset("v41-flash-8xb200");
   const std::pair<const char*, double> cases[] = {{"1", 6.0}, {"8", 45.5}, {"32", 152.0}, {"128", 332.8}, {"256", 377.2}};

@@ -96,6 +96,7 @@ TEST_CASE("provenance numbers: the engine defaults' texts quote the engine profi
       CHECK(testing::quotes_value(step, p.host_us / 1000));
       CHECK(testing::quotes_value(step, p.host_per_seq_us));
       for (const double v : {p.gemm.bw_eff, p.gemm.flop_eff, p.expert.bw_eff, p.expert.flop_eff, p.gemm.m_half}) CHECK(testing::quotes_value(gemm, v));
+      if (p.gemm_fp4_bw > 0) CHECK(testing::quotes_value(gemm, p.gemm_fp4_bw));
       if (gen != GpuGen::Cdna) {  // the attention text says CDNA is assumed, without numbers
         for (const double v : {p.mla_bw, p.mla_flop, p.paged_bw, p.index_bw, p.index_flop}) CHECK(testing::quotes_value(attn, v));
       }
