@@ -73,6 +73,17 @@ constexpr double kKernelsLatentMoe = 3;    // a latent MoE's down-projection, th
 constexpr double kKernelsAttention = 2;    // cache write with RoPE, attention
 constexpr double kKernelsIndexer = 3;      // index query projection, scoring, top-k
 constexpr double kKernelsEngram = 2;       // hashed row gather, gate
+// A linear-attention layer's kernels beyond the GQA layer's projections and attention counted above, from the
+// engines' model code (SGLang's Qwen3.5 Gated DeltaNet and the flash-linear-attention chunk path it runs): a
+// prompt pass adds the gate projection (in_proj_ba), the split of the fused projections, the causal conv1d,
+// the gating, the chunked delta rule's l2 norms of q and k, gate cumsum, K·Kᵀ, triangular solve, W/U, state
+// recurrence over 64-token chunks and output, and the gated norm (thirteen, less the two attention kernels
+// and the one small kernel a GQA layer already counts); decode runs the gate projection, the split, the conv
+// update, one fused gating-and-recurrent-update kernel and the gated norm (five, less the same three). Mamba-2's
+// chunked scan (cumsum, chunk state, state passing, chunk bmm, chunk scan) and KDA's chunk path launch
+// sets of the same size.
+constexpr double kKernelsLinearPrompt = 10;
+constexpr double kKernelsLinearDecode = 2;
 
 }  // namespace
 
@@ -175,7 +186,7 @@ Work layers_work(const Ctx& c, int range, double tokens, double moe_tokens, cons
                                 n_moe * (kKernelsRouter + (m.shared_experts > 0 ? kKernelsShared : 0)) + ri.engram_layers * kKernelsEngram);
   if (t.p_latent_layer > 0) w.floor_dense += ks * n_moe * kKernelsLatentMoe;
   w.floor_experts = ks * n_moe * kKernelsExperts;
-  w.floor_attn = ks * n * kKernelsAttention;
+  w.floor_attn = ks * (n * kKernelsAttention + ri.linear_layers * (pre ? kKernelsLinearPrompt : kKernelsLinearDecode));
   w.floor_index = ks * ri.index_layers * kKernelsIndexer;
   const SmallKernels& sk = c.er.small;
   w.small_dense = ks * n_dffn * sk.dense_ffn;

@@ -25,6 +25,7 @@ RangeInfo range_info(const ModelArch& m, const LayerPlan& plan, int range) {
   for (int g = 0; g < plan.group_count[range]; ++g) {
     const LayerMode mode = plan.groups[range][g].role.mode;
     if (mode == LayerMode::Full || mode == LayerMode::Reindex) r.index_layers += plan.groups[range][g].count;
+    if (mode == LayerMode::Linear) r.linear_layers += plan.groups[range][g].count;
   }
   for (int j = 0; j < m.engram_count; ++j) {
     const int id = m.engram_layers[static_cast<std::size_t>(j)];

@@ -30,6 +30,7 @@ constexpr double kActBytes = 2.0;
 struct RangeInfo {
   int first = 0, last = 0;
   double n = 0, n_moe = 0, n_dffn = 0, index_layers = 0, engram_layers = 0;
+  double linear_layers = 0;  // linear-attention / SSM layers ('L'), which launch their own kernels
   double p_attn = 0;  // Σ attention (or linear-attention) parameters of its layers
 };
 

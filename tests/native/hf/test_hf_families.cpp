@@ -325,6 +325,36 @@ TEST_CASE("hf families: Qwen3.5's Gated DeltaNet layers keep a fixed state per s
   CHECK(small.model.draft_layers == 1);  // mtp_num_hidden_layers
 }
 
+TEST_CASE("hf families: a Gated DeltaNet layer launches its own kernels — the chunked delta rule in a prompt, the fused update in decode") {
+  // Qwen3.5-397B under SGLang, a 1K prompt: against the same model with its 45 linear layers read as GQA
+  // layers, each linear layer adds the chunked rule's kernels to the prompt pass (gate projection, split,
+  // conv1d, gating, two l2 norms, cumsum, K·Kᵀ, triangular solve, W/U, state recurrence, output, gated
+  // norm: thirteen, less the three a GQA layer counts) and two to the decode step (gate projection, split,
+  // conv update, fused update, gated norm: five, less the same three), each at the engine's launch cost.
+  Scenario s = load("Qwen--Qwen3.5-397B-A17B.json", "deepseek-v3-8xh200");
+  s.engine.kind = EngineKind::Sglang;
+  s.work.prompt = 1024;
+  s.work.prefix_hit = 0;
+  Scenario gqa = s;
+  int linear = 0;
+  for (int i = 0; i < gqa.model.layer_count; ++i) {
+    Layer& l = gqa.model.layers[static_cast<std::size_t>(i)];
+    if (l.mode == LayerMode::Linear) l.mode = LayerMode::Dense, ++linear;
+  }
+  REQUIRE(linear == 45);
+  Computed a, b;
+  compute_values(s, a);
+  compute_values(gqa, b);
+  const Pass& pa = a.terms.prefill.full;
+  const Pass& pb = b.terms.prefill.full;
+  REQUIRE(a.terms.prefill.chunks == 1);
+  REQUIRE(pa.launch_s == pb.launch_s);
+  CHECK(pa.floor_c[2] / pa.launch_s - pb.floor_c[2] / pb.launch_s == Approx(45.0 * 10));
+  CHECK(a.terms.kernels_per_step - b.terms.kernels_per_step == Approx(45.0 * 2));
+  // A 1K prompt's attention kernels are launch-bound: the pass grows by at least those launches.
+  CHECK(a.values[F::PrefillFullTime] - b.values[F::PrefillFullTime] >= 45.0 * 10 * pa.launch_s * 0.999);
+}
+
 TEST_CASE("hf families: Nemotron 3's Mamba-2 layers, ReLU² experts and pattern read as layers") {
   std::vector<std::string> notes;
   const Scenario s = load("nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", "deepseek-v3-8xh200", &notes);
