@@ -144,10 +144,11 @@ TEST_CASE("hf Step 3.5 and 3.7: parameters against StepFun's published counts an
   std::vector<std::string> notes;
   const Scenario s = load_text(step3p7_text(), "deepseek-v3-8xh200", &notes);
   const Values v = values_of(s);
-  // Step 3.5 Flash: 196B total, 11B active per token (https://huggingface.co/stepfun-ai/Step-3.5-Flash, StepFun's
-  // model card). Step 3.7 Flash: 198B total, 11B active — a 196B language backbone and a 1.8B perception
-  // encoder (StepFun's model overview, https://platform.stepfun.ai/docs/en/guides/models/reasoning, and vLLM's
-  // Step-3.7-Flash recipe); the encoder is not modelled, so the language model is held against 196B.
+  // Step 3.5 Flash: "activates only 11B of its 196B parameters per token" (StepFun's README of the model,
+  // https://github.com/stepfun-ai/Step-3.5-Flash, also its Hugging Face card). Step 3.7 Flash: 198B total, 11B
+  // active (StepFun's model overview in its platform docs, guides/models/reasoning), a 196B language backbone
+  // beside a 1.8B perception encoder (vLLM's Step-3.7-Flash recipe); the encoder is not modelled, so the
+  // language model is held against 196B.
   check_published(v[F::ParamsTotal], 196e9, 0, "Step 3.5 Flash / Step 3.7 Flash language model total");
   check_published(v[F::ParamsActiveDecode], 11e9, 0, "Step 3.5 Flash / Step 3.7 Flash active");
   // Counted: every layer's attention at 64 query heads (the sliding layers' 96 are named in a note), 8 KV heads
