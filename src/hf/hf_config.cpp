@@ -65,6 +65,7 @@ const FamilyInfo kFamilies[] = {
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", Fam::MimoV2Flash},
     {"kimi_linear", "KimiLinearForCausalLM", Fam::KimiLinear},
     {"minimax_m3", "MiniMaxM3SparseForCausalLM", Fam::MinimaxM3},
+    {"step3p5", "Step3p5ForCausalLM", Fam::Step3p5},
 };
 
 // Vision-language wrappers: the language model is their text_config, of this family when it does not say.
@@ -80,29 +81,13 @@ const Wrapper kWrappers[] = {{"gemma3", "Gemma3ForConditionalGeneration", "gemma
                              {"llama4", "Llama4ForConditionalGeneration", "llama4_text"},
                              {"gemma4", "Gemma4ForConditionalGeneration", "gemma4_text"},
                              {"kimi_k3", "KimiK3ForConditionalGeneration", "kimi_linear"},
-                             {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", "minimax_m3"}};
+                             {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", "minimax_m3"},
+                             {"step3p7", "Step3p7ForConditionalGeneration", "step3p5"}};
 
 // Families whose layers keep a recurrent or linear-attention state: known, and refused by name.
 const char* const kRecurrent[] = {"mamba",  "mamba2",  "falcon_mamba", "jamba",  "falcon_h1",        "recurrent_gemma", "rwkv",
                                   "rwkv5",  "rwkv6",   "rwkv7",        "qwen3_next", "zamba",       "zamba2",          "bamba",
                                   "granitemoehybrid", "lfm2", "minimax", "minimax_m1", "xlstm",     "plamo2",          "hymba"};
-
-// Families known by name and not read, each with what reading it would need: no published config.json of
-// theirs was found to hold a reading against.
-struct NotRead {
-  const char* model_type;
-  const char* why;
-};
-const NotRead kNotRead[] = {
-    {"step3p7",
-     "Step 3.7 (step3p7, its language model a step3p5 text_config) is not read: no published config.json of it was found to hold a "
-     "reading against, so its sliding and full layers' own head counts, windows and MoE layout would be guessed"}};
-
-const NotRead* not_read(std::string_view t) {
-  for (const NotRead& n : kNotRead)
-    if (t == n.model_type) return &n;
-  return nullptr;
-}
 
 // Every model_type the reader takes, from the two tables above: each family, then the wrappers around it.
 std::string families_text() {
@@ -250,13 +235,6 @@ bool find_family(const Json& j, FamilyAt& at, Errors& errors) {
   } else {
     for (const Wrapper& w : kWrappers)
       if (*type == w.model_type) at.text_type = w.text_type;  // a text-only file under the wrapper's name
-  }
-  // A family refused by name, as the file's top level or its text_config names it.
-  for (const auto& [t, path] : {std::pair{*type, std::string("model_type")}, std::pair{at.text_type, at.prefix + "model_type"}}) {
-    if (const NotRead* n = not_read(t)) {
-      errors.push_back(make_error(ErrorCode::Unrepresentable, path, t, n->why));
-      return false;
-    }
   }
   if (is_recurrent(at.text_type)) {
     errors.push_back(make_error(ErrorCode::Unrepresentable, at.prefix + "model_type", at.text_type, kWhyRecurrent));

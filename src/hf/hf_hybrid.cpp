@@ -250,6 +250,7 @@ bool read_hybrid_layout(Reader& r, Fam fam, int layers, long long max_pos, std::
     }
     case Fam::Llama4: return llama4_layout(r, layers, max_pos, l);
     case Fam::MinimaxM3: return minimax_m3_layout(r, layers, l);
+    case Fam::Step3p5: return step3p5_layout(r, layers, max_pos, window, l);
     case Fam::MimoV2Flash: {
       // hybrid_layer_pattern: 1 a sliding-window layer, 0 global attention; moe_layer_freq: 1 MoE, 0 dense.
       const Reader::Found hp = r.look("hybrid_layer_pattern");
@@ -441,6 +442,10 @@ void read_local_heads(Reader& r, Fam fam, ModelArch& m) {
     }
     return;
   }
+  if (fam == Fam::Step3p5) {
+    step3p5_local_heads(r, m);
+    return;
+  }
   if (fam == Fam::Gemma4) {
     // Gemma 4 writes the sliding layers' heads as head_dim / num_key_value_heads and the global layers' as
     // global_head_dim / num_global_key_value_heads when they take V from K (read as the model's own in read_attention).
@@ -508,6 +513,19 @@ void read_draft(Reader& r, Fam fam, ModelArch& m) {
                         " num_nextn_predict_layers a draft runs; the others are not counted");
     }
     from = d ? "num_nextn_predict_layers (one MTP layer per draft token)" : "no num_nextn_predict_layers";
+  } else if (fam == Fam::Step3p5) {
+    // The checkpoint holds num_nextn_predict_layers MTP layers; vLLM's Step3p5MTP runs one of them per draft
+    // token (layer num_hidden_layers + step mod their count).
+    // Checked with the layers (step3p5_layout); read here without a second error.
+    const Reader::Found f = r.look("num_nextn_predict_layers");
+    const std::optional<long long> n = f.v && f.v->is_number_integer() ? std::optional<long long>(f.v->get<long long>()) : std::nullopt;
+    d = n.value_or(0) > 0 ? 1 : 0;
+    if (n && *n > 1) {
+      r.notes.push_back("num_nextn_predict_layers " + std::to_string(*n) + ": " + std::to_string(*n) + " MTP layers, each a decoder layer with "
+                        "its own eh_proj and LM head; a draft token runs one of them in turn (vLLM's Step3p5MTP), so draft_layers is 1; "
+                        "their weights are not in the parameter count");
+    }
+    from = n ? "num_nextn_predict_layers (one of its MTP layers per draft token)" : "no num_nextn_predict_layers";
   } else if (fam == Fam::Qwen35 || fam == Fam::Qwen35Moe) {
     d = r.integer("mtp_num_hidden_layers", 0, 16, false, "layers of the MTP module");
     from = d ? "mtp_num_hidden_layers" : "no mtp_num_hidden_layers";

@@ -25,8 +25,11 @@ bool read_attention(Reader& r, Fam fam, long long H, long long Q, const std::str
   // Gemma 4 names its global layers' heads apart: global_head_dim always, num_global_key_value_heads only on
   // layers that take V from K (attention_k_eq_v), as transformers' Gemma4TextAttention picks them.
   const bool k_eq_v = fam == Fam::Gemma4 && r.boolean("attention_k_eq_v").value_or(false);
-  const char* kv_key = k_eq_v && r.present("num_global_key_value_heads") ? "num_global_key_value_heads" : "num_key_value_heads";
-  std::optional<long long> KV = r.param_int(kv_key, "kv_heads", false, "KV heads");
+  // StepFun's Step 3.5 names its KV heads num_attention_groups (vLLM's and SGLang's Step3p5 attention).
+  const char* kv_key = k_eq_v && r.present("num_global_key_value_heads") ? "num_global_key_value_heads"
+                       : fam == Fam::Step3p5                              ? "num_attention_groups"
+                                                                          : "num_key_value_heads";
+  std::optional<long long> KV = r.param_int(kv_key, "kv_heads", fam == Fam::Step3p5, "KV heads");
   if (KV) {
     r.read("kv_heads", kv_key);
   } else {
@@ -146,6 +149,7 @@ const char* experts_key_of(Fam fam) {
     case Fam::Gemma4: return "num_experts";
     case Fam::NemotronH:
     case Fam::MimoV2Flash: return "n_routed_experts";
+    case Fam::Step3p5: return "moe_num_experts";
     default: return deepseek_moe(fam) ? "n_routed_experts" : nullptr;
   }
 }
@@ -165,6 +169,7 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
                           : fam == Fam::Qwen2Moe || fam == Fam::Qwen35Moe ? "shared_expert_intermediate_size"
                           : fam == Fam::NemotronH                       ? "moe_shared_expert_intermediate_size"
                           : fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 ? "shared_intermediate_size"
+                          : fam == Fam::Step3p5                         ? "share_expert_dim"
                                                                         : nullptr;
   if (fam == Fam::Llama4) {
     m.shared_experts = 1;
@@ -176,14 +181,17 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
     return true;
   }
   const auto sw = r.integer(width_key, 0, 16777216, false, "the shared expert's FFN width");
-  const long long width = sw.value_or(0);
+  // vLLM's Step3p5Config without share_expert_dim: moe_intermediate_size × moe_top_k.
+  const bool step_default = fam == Fam::Step3p5 && !sw;
+  const long long width = step_default ? ei * m.experts_per_token : sw.value_or(0);
   if (width % ei != 0) {
     r.error(ErrorCode::Unrepresentable, r.prefix + width_key, std::to_string(width),
             "a multiple of the expert width (" + std::to_string(ei) + "): tierscope counts shared experts in routed-expert widths");
     return false;
   }
   m.shared_experts = static_cast<std::int32_t>(width / ei);
-  r.read("shared_experts", std::string(width_key) + " ÷ the expert width");
+  if (step_default) r.set("shared_experts", P::Derived, r.src("no share_expert_dim: vLLM's Step3p5Config default, moe_intermediate_size × moe_top_k"));
+  else r.read("shared_experts", std::string(width_key) + " ÷ the expert width");
   if (fam == Fam::MinimaxM3) {
     // MiniMax-M3 states the count beside the width; the two must agree.
     if (const auto n = r.integer("n_shared_experts", 0, 64, false, "shared experts"); n && *n != m.shared_experts) {
@@ -195,7 +203,7 @@ bool read_shared(Reader& r, Fam fam, long long ei, const std::string& model_type
   if (fam == Fam::Gemma4) {
     r.notes.push_back("intermediate_size " + std::to_string(width) + ": each layer's dense MLP runs beside the routed experts on every token, "
                       "counted as " + std::to_string(m.shared_experts) + " shared experts of the expert width " + std::to_string(ei));
-  } else if (m.shared_experts > 0 && fam != Fam::NemotronH && fam != Fam::MinimaxM3)
+  } else if (m.shared_experts > 0 && fam != Fam::NemotronH && fam != Fam::MinimaxM3 && fam != Fam::Step3p5)
     r.notes.push_back("shared_expert_gate: the shared expert's one-row gate is not counted (hidden_size parameters per layer)");
   return true;
 }
@@ -225,7 +233,10 @@ bool read_ffn(Reader& r, Fam fam, int layers, const Layout& lay, const std::stri
     r.set("ffn_mats", P::Paper, r.src("a gated FFN (gate, up, down) in a " + model_type + " model"));
   }
   if (routed) {
-    const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token" : fam == Fam::Gemma4 ? "top_k_experts" : "num_experts_per_tok";
+    const char* k_key = fam == Fam::KimiLinear ? "num_experts_per_token"
+                        : fam == Fam::Gemma4   ? "top_k_experts"
+                        : fam == Fam::Step3p5  ? "moe_top_k"
+                                               : "num_experts_per_tok";
     const bool width_is_inter = fam == Fam::Mixtral || fam == Fam::GptOss || fam == Fam::MinimaxM2 || fam == Fam::MinimaxM3 || fam == Fam::Llama4;
     const char* ei_key = width_is_inter ? "intermediate_size" : "moe_intermediate_size";
     const auto k = r.param_int(k_key, "experts_per_token", true, "routed experts each token uses");
@@ -413,6 +424,7 @@ std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_t
   read_local_heads(r, fam, m);
   if (!read_ffn(r, fam, layers, lay, model_type, m)) return std::nullopt;
   if (fam == Fam::KimiLinear) kimi_k3_unmodelled(r, m);
+  if (fam == Fam::Step3p5) step3p5_unmodelled(r, m);
 
   // Embeddings and draft layers.
   std::optional<bool> tied = r.boolean("tie_word_embeddings", true);

@@ -244,6 +244,11 @@ bool minimax_m3_indexer(Reader& r, ModelArch& m);
 // source set either way; and the K3 fields the scenario does not represent, each named in a note (hf_kimi_k3.cpp).
 bool read_expert_latent(Reader& r, Fam fam, bool routed, ModelArch& m);
 void kimi_k3_unmodelled(Reader& r, const ModelArch& m);
+// Step 3.5's layers (layer_types, sliding_window, moe_layers_enum), its sliding layers' own heads
+// (attention_other_setting) and its fields not modelled, each named in a note (hf_step3p5.cpp).
+bool step3p5_layout(Reader& r, int layers, long long max_pos, std::optional<long long>& window, Layout& l);
+void step3p5_local_heads(Reader& r, ModelArch& m);
+void step3p5_unmodelled(Reader& r, const ModelArch& m);
 // A list of integers of any length (layer indices or per-layer flags); nullopt when absent or wrong.
 std::optional<std::vector<long long>> int_array(Reader& r, const Json* v, const std::string& path, long long lo, long long hi);
 

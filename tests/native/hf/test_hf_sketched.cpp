@@ -1,8 +1,7 @@
 // The families whose published config.json was not found to keep (MiMo-V2-Flash), and layouts the published
 // files do not show (a small dense Gemma 4, its unmodelled fields): read from texts in the field names their
-// engines read, each text built in the test and said to be so; a family known by name and not read (Step 3.7)
-// refused with what reading it would need. The published Llama 4 Scout and Gemma 4 26B-A4B files are read in
-// test_hf_llama4_gemma4.cpp.
+// engines read, each text built in the test and said to be so (Step 3.5 and 3.7's in test_hf_step3p5.cpp). The
+// published Llama 4 Scout and Gemma 4 26B-A4B files are read in test_hf_llama4_gemma4.cpp.
 // Kimi-Linear's published file is read in test_hf_kimi_linear.cpp; the small text here keeps a second layout.
 // The dims follow what the engines' configuration classes and tests state; the counts are held against the
 // publisher's own where one is published; every state class against independent arithmetic.
@@ -191,16 +190,4 @@ TEST_CASE("hf sketched families: every figure's formula adds up to its value for
   INFO(wrong.size() << " wrong:\n" << first);
   CHECK(checked > 1000);
   CHECK(wrong.empty());
-}
-
-TEST_CASE("hf sketched families: Step 3.7 is refused by name, with what reading it would need") {
-  for (const char* text : {R"({"model_type": "step3p7", "architectures": ["Step3p7ForConditionalGeneration"], "text_config": {"model_type": "step3p5"}})",
-                           R"({"model_type": "step3p7", "num_hidden_layers": 45})"}) {
-    INFO(text);
-    const Error e = refusal(text);
-    CHECK(e.code == ErrorCode::Unrepresentable);
-    CHECK(e.field == "model_type");
-    CHECK(e.value == "step3p7");
-    CHECK(e.allowed.find("no published config.json") != std::string::npos);
-  }
 }
