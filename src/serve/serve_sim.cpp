@@ -58,7 +58,8 @@ int fill_of(const Request& q) { return q.prompt + q.recompute; }
 // same flow in llm-d, https://github.com/inference-sim/inference-sim/issues/930). TensorRT-LLM's and
 // vLLM's decode request leaves only once the prefill's response is back, so its front end (the per-request
 // part: the request carries its token ids, tokenised once) is on the first token's path; SGLang's is sent
-// with the prefill request (its bootstrap room pre-allocates the decode side while the prompt runs:
+// with the prefill request (Dynamo's lib/llm/src/kv_router/prefill_router/bootstrap.rs spawns the prefill
+// beside the decode stream; SGLang's bootstrap room pre-allocates the decode side while the prompt runs:
 // python/sglang/srt/disaggregation/decode.py), so the prefill pass covers it.
 double decode_intake_seconds(model::EngineKind e, double request_s) {
   return e == model::EngineKind::Trtllm || e == model::EngineKind::Vllm ? request_s : 0.0;
