@@ -35,11 +35,13 @@ const TransferEngine kSglang{
     "its MLA backends allocate; the default page of one token is sent as contiguous runs), 1 ms per request (bootstrap and the "
     "status messages) and 1 µs per descriptor assumed; the first token streamed once the decode admits it, assumed"};
 const TransferEngine kTrt{
-    "cache transceiver over UCX (TensorRT-LLM)", 32, 0.42e-3, 0.5e-6, PdOverlap::Off, true, false, false,
+    "cache transceiver over UCX (TensorRT-LLM)", 32, 0.42e-3, 0.5e-6, PdOverlap::Off, true, false, true,
     "TensorRT-LLM's tokens_per_block default 32 (tensorrt_llm/llmapi/llm_args.py); the whole KV sent after the prefill "
     "(https://github.com/NVIDIA/TensorRT-LLM/issues/9212); 0.42 ms preparing one transfer "
     "(https://github.com/NVIDIA/TensorRT-LLM/pull/12273); UCX its default backend (https://github.com/NVIDIA/TensorRT-LLM/pull/9352); "
-    "0.5 µs per block gathered into the send buffer, assumed; the first token streamed once the decode admits it, assumed"};
+    "0.5 µs per block gathered into the send buffer, assumed; the first token reaches the client from the generation worker "
+    "with its first step's output (https://github.com/NVIDIA/TensorRT-LLM/pull/2986 ; "
+    "https://github.com/NVIDIA/TensorRT-LLM/pull/6512: other frameworks return it via the generation worker)"};
 const TransferEngine kDeepseek{
     "RDMA push (DeepSeek, as SGLang's)", 64, 1e-3, 1e-6, PdOverlap::Chunk, true, true, false,
     "assumed as SGLang's Mooncake backend: DeepSeek's own system publishes no transfer costs (https://github.com/deepseek-ai/open-infra-index)"};

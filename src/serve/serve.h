@@ -123,8 +123,9 @@ struct ServeResult {
   // before the scheduler sees the request and after its first token (tokenise, schedule, first sampling,
   // stream); the wait for the step in flight when it arrived; the admission queue behind the running-batch
   // cap and KV; the prefill from admission to the step that yields its first token. Disaggregated (pd): the
-  // queue is the prefill pool's, the prefill one pass, then the KV's hand-off after the pass (transfer) and
-  // the decode pool's admission until the first token streams (admission).
+  // overhead both workers' front ends where the decode request follows the prefill's response, the queue the
+  // prefill pool's, the prefill one pass, then the KV's hand-off after the pass (transfer) and the decode
+  // pool's admission until the first token streams (admission).
   struct TtftParts {
     Summary overhead, wait, queue, prefill, transfer, admission;
   } ttft_parts;

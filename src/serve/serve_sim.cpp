@@ -44,12 +44,26 @@ struct Request {
   int recompute = 0;
   bool requeued = false;  // preempted once: its admission queue was counted at its first admission
   PrefillPass pd;   // disaggregated: its prefill pass and the KV's hand-off to the decode pool
+  double intake = 0;  // disaggregated: the decode worker's own front end for its decode request
   PrefixPart pfx;   // a shared-prefix workload: its shared parts, its hit and its reload
   double ttft = 0;  // its TTFT, held against the objective when it completes
 };
 
 // The tokens a request's prompt pass covers: its prompt, and after a preemption its tokens out as well.
 int fill_of(const Request& q) { return q.prompt + q.recompute; }
+
+// A disaggregated request is two requests to two workers, each through its own engine's front end
+// (https://github.com/ai-dynamo/dynamo, components/src/dynamo/trtllm/request_handlers/handlers.py: the prefill
+// worker returns its disaggregated params, the frontend then routes the request to a decode worker; the
+// same flow in llm-d, https://github.com/inference-sim/inference-sim/issues/930). TensorRT-LLM's and
+// vLLM's decode request leaves only once the prefill's response is back, so its front end (the per-request
+// part: the request carries its token ids, tokenised once) is on the first token's path; SGLang's is sent
+// with the prefill request (Dynamo's lib/llm/src/kv_router/prefill_router/bootstrap.rs spawns the prefill
+// beside the decode stream; SGLang's bootstrap room pre-allocates the decode side while the prompt runs:
+// python/sglang/srt/disaggregation/decode.py), so the prefill pass covers it.
+double decode_intake_seconds(model::EngineKind e, double request_s) {
+  return e == model::EngineKind::Trtllm || e == model::EngineKind::Vllm ? request_s : 0.0;
+}
 
 struct Instance {
   std::deque<std::uint32_t> waiting;   // slots, first come first served
@@ -126,6 +140,7 @@ class Replay {
   PrefillPool pool_;
   model::HandoffModel handoff_;
   bool first_from_decode_ = false;  // pd: the decode instance's first step yields the first token
+  double intake_s_ = 0;             // pd: the decode worker's front end on the first token's path
   // Prompts in the prefill pool: (when the first token is out, slot), the earliest first.
   std::priority_queue<std::pair<double, std::uint32_t>, std::vector<std::pair<double, std::uint32_t>>, std::greater<>> handoffs_;
   double prefill_gpu_s_ = 0;  // the prefill pool's GPU-seconds for the requests completed
@@ -190,6 +205,7 @@ bool Replay::setup(model::Errors& errors) {
     handoff_ = model::HandoffModel(s_, prefill_tp, pool_gpus);
     pool_ = PrefillPool(spec_.prefill_workers);
     first_from_decode_ = handoff_.first_from_decode();
+    intake_s_ = decode_intake_seconds(s_.engine.kind, d.request_s);
     r_.prefill_workers = spec_.prefill_workers;
     r_.handoff = std::string(handoff_.engine_name()) + " over " + (handoff_.nvlink() ? "NVLink" : "the NICs");
   }
@@ -333,7 +349,8 @@ void Replay::issue(double t) {
     const double chunks = std::ceil(static_cast<double>(r.prompt) / std::max(1, s_.work.chunk));
     r.pd = pool_.run(ready, pass, handoff_.cost(r.prompt, pass, chunks).exposed_s);
     r.ready = ready;
-    handoffs_.push({r.pd.handed, slot});
+    r.intake = intake_s_;
+    handoffs_.push({r.pd.handed + r.intake, slot});
     return;
   }
   if (ready > t) {
@@ -380,7 +397,7 @@ void Replay::first_from_pool(Request& q, double t, StepRecord* step) {
   StepRecord::FirstToken f;
   f.id = q.id;
   f.ttft = q.ttft;
-  f.overhead = q.ready - q.arrival;
+  f.overhead = q.ready - q.arrival + q.intake;  // both workers' front ends
   f.queue = q.pd.start - q.ready;
   f.prefill = q.pd.end - q.pd.start;
   ttft_.add(f.ttft);
@@ -389,7 +406,7 @@ void Replay::first_from_pool(Request& q, double t, StepRecord* step) {
   part_queue_.add(f.queue);
   part_prefill_.add(f.prefill);
   f.transfer = q.pd.handed - q.pd.end;
-  f.admission = t - q.pd.handed;
+  f.admission = t - q.pd.handed - q.intake;
   part_transfer_.add(f.transfer);
   part_admission_.add(f.admission);
   if (step) step->first_tokens.push_back(f);

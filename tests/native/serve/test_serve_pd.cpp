@@ -88,6 +88,21 @@ TEST_CASE("serve pd: TTFT holds the KV's hand-off at pd.transfer_time's own time
   }
 }
 
+TEST_CASE("serve pd: a decode request sent after the prefill's response passes its own worker's front end, and TensorRT-LLM's first token comes with the decode's first step") {
+  for (const char* engine : {"sglang", "trtllm", "vllm"}) {
+    INFO(engine);
+    const model::Scenario s = scenario(engine);
+    const serve::SchedulerDefaults& d = serve::scheduler_defaults(s.engine.kind);
+    const serve::ServeResult r = replay(s, pd(1, 0));
+    const double prefill_front = d.request_s + d.request_token_s * 4096;
+    // SGLang's decode request leaves with the prefill request (its bootstrap room): one front end on the path.
+    const bool after = std::string(engine) != "sglang";
+    CHECK(r.ttft_parts.overhead.mean == Approx(prefill_front + (after ? d.request_s : 0.0)).epsilon(1e-9));
+    // The decode step that yields the first token (TensorRT-LLM under Dynamo, vLLM's recompute) is in admission.
+    if (std::string(engine) != "sglang") CHECK(r.ttft_parts.admission.mean > 0);
+  }
+}
+
 TEST_CASE("serve pd: a fixed prefill pool queues when under-sized — a pool sized to keep up never does") {
   const model::Scenario s = scenario("sglang");
   const serve::ServeResult keep = replay(s, pd(32, 0));
