@@ -91,4 +91,12 @@ inline std::string formula_mismatch(const Figure& f) {
   return {};
 }
 
+// Each figure whose formula does not add up to its value, as "id: why" (none when every one does).
+inline std::vector<std::string> formulas_wrong(const Figures& figs) {
+  std::vector<std::string> wrong;
+  for (const Figure& f : figs.list)
+    if (const std::string why = formula_mismatch(f); !why.empty()) wrong.push_back(std::string(f.id) + ": " + why);
+  return wrong;
+}
+
 }  // namespace tierscope::model::hf_test

@@ -191,11 +191,7 @@ TEST_CASE("hf Kimi K3: the latent in the step — experts' GEMMs at its width, t
       CHECK(tb.ar_bytes_moe == tb.tokens_replica * kHidden * 2);
     }
     // Every figure's formula still adds up to its value.
-    std::vector<std::string> wrong;
-    for (const Figure& f : describe(a).list) {
-      const std::string why = formula_mismatch(f);
-      if (!why.empty()) wrong.push_back(std::string(f.id) + ": " + why);
-    }
+    const std::vector<std::string> wrong = formulas_wrong(describe(a));
     INFO(wrong.size() << " wrong; first: " << (wrong.empty() ? "" : wrong[0]));
     CHECK(wrong.empty());
   }

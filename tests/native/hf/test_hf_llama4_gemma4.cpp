@@ -36,14 +36,6 @@ int count_mode(const Scenario& s, LayerMode mode) {
   return n;
 }
 
-std::vector<std::string> formulas_wrong(const Scenario& s) {
-  std::vector<std::string> wrong;
-  const Figures figs = describe(s);
-  for (const Figure& f : figs.list)
-    if (const std::string why = formula_mismatch(f); !why.empty()) wrong.push_back(std::string(f.id) + ": " + why);
-  return wrong;
-}
-
 // Llama 4 Scout's text_config: 48 layers of 40 query and 8 KV heads of 128 dims, 16 routed experts and one
 // shared of 8,192, top 1, every layer MoE; untied embedding and head over 202,048 tokens.
 namespace scout {
@@ -112,7 +104,7 @@ TEST_CASE("hf Llama 4 Scout: KV per token and per session at 8K and 128K — 12 
     CHECK(v[F::KvPerSession] == ctx * kGlobal * row + kChunked * std::min(ctx, kChunk) * row);
   }
   CHECK(kGlobal * row == 49152);
-  CHECK(formulas_wrong(s).empty());
+  CHECK(formulas_wrong(describe(s)).empty());
 }
 
 TEST_CASE("hf Gemma 4 26B-A4B: the published file's layers — five sliding to one global, the expert block beside the dense MLP") {
@@ -171,7 +163,7 @@ TEST_CASE("hf Gemma 4 26B-A4B: KV per token and per session at 8K and 128K — 5
     CHECK(v[F::KvPerSession] == ctx * kGlobal * global_row + kSliding * kWindow * slide_row);
   }
   CHECK(kGlobal * global_row == 20480);
-  CHECK(formulas_wrong(s).empty());
+  CHECK(formulas_wrong(describe(s)).empty());
   // Without K = V the global layers take num_key_value_heads, as transformers' Gemma4TextAttention does.
   const Scenario apart = load_text(edited(fixture(kGemma), "\"attention_k_eq_v\": true", "\"attention_k_eq_v\": false"), "llama31-70b-8xh100");
   CHECK(apart.model.kv_heads == kSlideKv);

@@ -110,12 +110,8 @@ TEST_CASE("hf MiniMax-M3: every state class per token and per session — GQA ro
 
 TEST_CASE("hf MiniMax-M3: every figure's formula adds up to its value, and broken files are refused by field") {
   const Scenario s = load(kFile);
-  std::vector<std::string> wrong;
   const Figures figs = describe(s);
-  for (const Figure& f : figs.list) {
-    const std::string why = formula_mismatch(f);
-    if (!why.empty()) wrong.push_back(std::string(f.id) + ": " + why);
-  }
+  const std::vector<std::string> wrong = formulas_wrong(figs);
   INFO(wrong.size() << " wrong; first: " << (wrong.empty() ? "" : wrong[0]));
   CHECK(wrong.empty());
 

@@ -190,12 +190,8 @@ TEST_CASE("hf Step 3.5 and 3.7: KV bytes per token and per session — 12 full l
 
 TEST_CASE("hf Step 3.5 and 3.7: every figure's formula adds up, and broken texts are refused by field") {
   const Scenario s = load_text(step3p7_text(), "deepseek-v3-8xh200");
-  std::vector<std::string> wrong;
   const Figures figs = describe(s);
-  for (const Figure& f : figs.list) {
-    const std::string why = formula_mismatch(f);
-    if (!why.empty()) wrong.push_back(std::string(f.id) + ": " + why);
-  }
+  const std::vector<std::string> wrong = formulas_wrong(figs);
   INFO(wrong.size() << " wrong; first: " << (wrong.empty() ? "" : wrong[0]));
   CHECK(figs.list.size() > 100);
   CHECK(wrong.empty());
