@@ -95,56 +95,48 @@ void prefill_local_state(Builder& b, double P) {
   }
 }
 
-}  // namespace
 
-void build_prefill(Builder& b) {
-  b.base_residency(1, 0);
-  b.out.total_figure = FigureId::PrefillTime;
-  const double P = b.s.work.prompt;
-  if (P <= 0) {
-    b.out.note = "The prompt is empty (prompt = 0): nothing to prefill.";
-    return;
-  }
+// The Engram layers' table rows for the prompt's n-grams, prefetched ahead of the layers that use them.
+void prefill_engram(Builder& b, double P) {
+  if (b.m.engram_count <= 0) return;
+  const double bytes = P * b.val(FigureId::EngramBytesPerToken);
+  LedgerEntry& e = b.add_timed("engram-read", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramPromptFetchTime);
+  e.bytes = bytes;
+  e.overlapped = true;
+  e.engram_rows = P * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
+  b.cite(e, FigureId::EngramPromptFetchTime, B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
+                                                 "; " + b.share_text(FigureId::EngramPromptFetchTime, 1) + " = " + b.fig(FigureId::EngramPromptFetchTime).formula());
+  for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
+  e.sentence = "Engram layers " + b.layer_list(e.highlight.layers) + " read " + N(e.engram_rows) +
+               " table rows for the prompt's n-grams; the addresses follow from the tokens alone, so the reads are prefetched "
+               "ahead of the layers that use them.";
+}
+
+// The pass over the layers before the last KV source (the causal encoder, or a decoder-only model's layers
+// but the last few).
+void prefill_encode(Builder& b, double P, int split, const LayerSet& full_layers) {
+  const model::Terms& t = b.t;
+  LedgerEntry& e = b.add_timed("encode", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefillFullTime);
+  e.flop = t.prefill.full.flop_all;
+  b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula());
+  e.highlight.layers = full_layers;
+  // The prompt's FLOP (prefill.flop, the walkthrough's number) is this pass and the window's together:
+  // the sentence says which part this is, so the two numbers never read as one that disagrees.
+  const std::string of_prompt = t.prefill.win.flop_all > 0
+                                    ? " over the instance (of the prompt's " + FL(b.val(FigureId::PrefillFlop)) + "; the last window's layers do the rest), "
+                                    : " over the instance, ";
+  e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(split) + " layers before the last KV source (the causal encoder): " +
+                           FL(e.flop) + of_prompt + model::bound_name(t.prefill.full) + "."
+                     : "The " + N(P) + " prompt tokens run through " + decoder_only_span(b, full_layers, split) + ": " + FL(e.flop) +
+                           of_prompt + model::bound_name(t.prefill.full) + ".";
+}
+
+// Global KV, written where it is owned.
+void prefill_global_kv(Builder& b, double P) {
   const model::Terms& t = b.t;
   const double b_tok = b.val(FigureId::KvGlobalPerToken);
-  const int split = t.last_source >= 0 ? t.last_source : b.m.layer_count;
-  LayerSet full_layers, win_layers;
-  if (split > 0) full_layers.add_range(0, split - 1);
-  win_layers.add_range(split, b.m.layer_count - 1);
   const std::string per_gpu = t.gpus > 1 ? " on each GPU of the replica" : "";
-
-  if (b.m.engram_count > 0) {
-    const double bytes = P * b.val(FigureId::EngramBytesPerToken);
-    LedgerEntry& e = b.add_timed("engram-read", b.engram_home(), Endpoint::Sram, ObjectKind::EngramTables, FigureId::EngramPromptFetchTime);
-    e.bytes = bytes;
-    e.overlapped = true;
-    e.engram_rows = P * b.m.engram_count * std::max(0, b.m.engram_ngram - 1) * b.m.engram_heads;
-    b.cite(e, FigureId::EngramPromptFetchTime, B(bytes) + " = " + N(P) + " prompt tokens × " + paren(b.fig(FigureId::EngramBytesPerToken).formula()) +
-                                                   "; " + b.share_text(FigureId::EngramPromptFetchTime, 1) + " = " + b.fig(FigureId::EngramPromptFetchTime).formula());
-    for (int i = 0; i < b.m.engram_count; ++i) e.highlight.layers.add(b.m.engram_layers[static_cast<std::size_t>(i)]);
-    e.sentence = "Engram layers " + b.layer_list(e.highlight.layers) + " read " + N(e.engram_rows) +
-                 " table rows for the prompt's n-grams; the addresses follow from the tokens alone, so the reads are prefetched "
-                 "ahead of the layers that use them.";
-  }
-
-  {
-    LedgerEntry& e = b.add_timed("encode", Endpoint::Tokens, b.prefill_side(), ObjectKind::HiddenStream, FigureId::PrefillFullTime);
-    e.flop = t.prefill.full.flop_all;
-    b.cite(e, FigureId::PrefillFullTime, b.fig(FigureId::PrefillFullTime).formula());
-    e.highlight.layers = full_layers;
-    // The prompt's FLOP (prefill.flop, the walkthrough's number) is this pass and the window's together:
-    // the sentence says which part this is, so the two numbers never read as one that disagrees.
-    const std::string of_prompt = t.prefill.win.flop_all > 0
-                                      ? " over the instance (of the prompt's " + FL(b.val(FigureId::PrefillFlop)) + "; the last window's layers do the rest), "
-                                      : " over the instance, ";
-    e.sentence = b.ced ? "The " + N(P) + " prompt tokens stream through the " + N(split) + " layers before the last KV source (the causal encoder): " +
-                             FL(e.flop) + of_prompt + model::bound_name(t.prefill.full) + "."
-                       : "The " + N(P) + " prompt tokens run through " + decoder_only_span(b, full_layers, split) + ": " + FL(e.flop) +
-                             of_prompt + model::bound_name(t.prefill.full) + ".";
-  }
-
-  // Global KV, authored where it is owned: the encoder's caches from their own streams, the decoder's projected
-  // from the encoder's final stream.
+  // The encoder's caches from their own streams, the decoder's projected from the encoder's final stream.
   const Authoring enc = authoring(b, 0, b.ced ? b.m.enc_layers - 1 : b.m.layer_count - 1);
   const Authoring dec = b.ced ? authoring(b, b.m.enc_layers, b.m.layer_count - 1) : Authoring{};
   if (enc.per_token > 0) {
@@ -185,6 +177,12 @@ void build_prefill(Builder& b) {
                  "key: a plain per-token projection, run for all " + N(P) + " tokens: " + N(b_tok) + " B/token of global KV in all.";
   }
 
+}
+
+// The last window's layers, run on the prompt's end only, and the SWA ring they fill.
+void prefill_window(Builder& b, double P, const LayerSet& win_layers) {
+  const model::Terms& t = b.t;
+  const std::string per_gpu = t.gpus > 1 ? " on each GPU of the replica" : "";
   {
     const double win = b.m.n_win > 0 ? std::min<double>(b.m.n_win, P) : 1.0;
     LedgerEntry& e = b.add_timed(b.ced ? "decoder-window" : "last-window", b.ced ? Endpoint::Stream : b.prefill_side(), Endpoint::Decoder,
@@ -212,11 +210,14 @@ void build_prefill(Builder& b) {
                  fmt_label(b.m.swa_fmt) + ": " + B(bytes) + " that stays the same size however long the prompt.";
   }
 
-  prefill_local_state(b, P);
+}
 
-  // Persist whole storage units of the prompt's global KV: HBM → host DRAM → SSD, off the critical path
-  // (one copy: every GPU of the replica holds the same rows, so one writes them back). A model with linear
-  // layers persists its recurrent state's last checkpoint with them: a later hit restores it, not token rows.
+// Persist whole storage units of the prompt's global KV: HBM → host DRAM → SSD, off the critical path
+// (one copy: every GPU of the replica holds the same rows, so one writes them back). A model with linear
+// layers persists its recurrent state's last checkpoint with them: a later hit restores it, not token rows.
+void prefill_persist(Builder& b, double P) {
+  const model::Terms& t = b.t;
+  const double b_tok = b.val(FigureId::KvGlobalPerToken);
   const double units = std::floor(P / kPrefixUnitTokens);
   if (units > 0) {
     const double tokens = units * kPrefixUnitTokens;
@@ -254,6 +255,28 @@ void build_prefill(Builder& b) {
                  " h by the design card's assumption (DeepSeek documents hours to days, best effort), ready for a turn that starts with the "
                  "same prefix.";
   }
+}
+
+}  // namespace
+
+void build_prefill(Builder& b) {
+  b.base_residency(1, 0);
+  b.out.total_figure = FigureId::PrefillTime;
+  const double P = b.s.work.prompt;
+  if (P <= 0) {
+    b.out.note = "The prompt is empty (prompt = 0): nothing to prefill.";
+    return;
+  }
+  const int split = b.t.last_source >= 0 ? b.t.last_source : b.m.layer_count;
+  LayerSet full_layers, win_layers;
+  if (split > 0) full_layers.add_range(0, split - 1);
+  win_layers.add_range(split, b.m.layer_count - 1);
+  prefill_engram(b, P);
+  prefill_encode(b, P, split, full_layers);
+  prefill_global_kv(b, P);
+  prefill_window(b, P, win_layers);
+  prefill_local_state(b, P);
+  prefill_persist(b, P);
   if (b.m.engram_count == 0) b.out.note = "This model has no Engram layers, so prefill reads no table rows.";
 }
 
