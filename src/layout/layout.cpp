@@ -1,13 +1,14 @@
 // compute_layout(): places the toolbar, the docked panel column, the token row, the encoder and decoder
 // schematics, H[t], the four tier bands and the blocks in them; then the state's highlights and packet.
 //
-// Sections: metrics · the hierarchy's bands and blocks · the schematic (token row, encoder, H[t], decoder)
-// and its fit · where a move starts and ends (anchor), the packet's room · kind keys, find and hit, item ids
-// · compute_layout.
+// Sections: the schematic (token row, encoder, H[t], decoder) and its fit · where a move starts and ends
+// (anchor), the packet's room · kind keys, find and hit, item ids · compute_layout. The sizes that scale with
+// the text: metrics.h; the hierarchy's bands and blocks: hierarchy.cpp.
 #include <algorithm>
 #include <cmath>
 
 #include "layout/layout.h"
+#include "layout/metrics.h"
 
 namespace tierscope::layout {
 
@@ -16,206 +17,16 @@ using anim::ObjectKind;
 
 namespace {
 
-constexpr Endpoint kTiers[4] = {Endpoint::Sram, Endpoint::Hbm, Endpoint::Dram, Endpoint::Ssd};
+using detail::F;
+using detail::kMinTarget;
+using detail::kTiers;
+using detail::Metrics;
+
 constexpr float kMaxContentWidth = 1600;  // wider screens centre the schematic instead of stretching rows
-constexpr float kMinTarget = 24;          // the least a finger or a pointer should have to hit, CSS px
 
 int tier_index(Endpoint e) { return anim::is_tier(e) ? static_cast<int>(e) : -1; }
 
 float clampf(float v, float lo, float hi) { return std::max(lo, std::min(hi, v)); }
-float F(int v) { return static_cast<float>(v); }
-
-// Sizes that scale with the text. `tight` (0..1) squeezes the spacing on short canvases before the text has
-// to shrink; `grow_row`/`grow_block` take up spare height on tall ones.
-struct Metrics {
-  float s = 1, lh = 18, cw = 7.5f, tight = 0;
-  float gap = 8, title_h = 20, token_h = 28, row_h = 22, row_gap = 4, stream_h = 26;
-  float band_pad = 6, band_title_h = 22, block_h = 24, block_gap = 6, band_gap = 6;
-  float grow_row = 0, grow_block = 0;
-  float min_target = kMinTarget;  // least height of what a reader taps; 0 on canvases too short for it
-  bool drop_titles = false;  // very short canvases: the token-row and hierarchy titles give way
-  void set(float scale, float squeeze, TextMetrics tm) {
-    s = scale;
-    tight = squeeze;
-    lh = tm.line_height * s;
-    cw = tm.char_width * s;
-    auto sp = [&](float roomy, float tight_px) { return (roomy + (tight_px - roomy) * tight) * s; };
-    gap = sp(10, 4);
-    title_h = lh + sp(4, 0);
-    token_h = lh + sp(10, 3);
-    row_h = lh + sp(4, 0) + grow_row;
-    row_gap = sp(4, 2);
-    stream_h = lh + sp(10, 3);
-    band_pad = sp(6, 3);
-    band_title_h = lh + sp(4, 0);
-    block_h = lh + sp(8, 3) + grow_block;
-    block_gap = sp(6, 3);
-    band_gap = sp(6, 3);
-    // What a reader taps (token cells, layer rows, blocks) is never under a target's size, even where the
-    // text shrinks to fit.
-    token_h = std::max(token_h, min_target);
-    row_h = std::max(row_h, min_target);
-    block_h = std::max(block_h, min_target);
-  }
-};
-
-// Band widths: log of capacity mapped onto [40 %, 100 %] of the width, one decade below the smallest tier
-// at the low end so the smallest band keeps room for its block.
-void band_widths(const Scene& sc, float width, float min_w, float out[4]) {
-  double lo = 1e300, hi = 0;
-  for (const TierSpec& t : sc.tiers) {
-    const double c = std::max(t.capacity, 1.0);
-    lo = std::min(lo, c);
-    hi = std::max(hi, c);
-  }
-  const double llo = std::log10(lo) - 1.0, lhi = std::log10(hi);
-  for (int i = 0; i < 4; ++i) {
-    const double c = std::max(sc.tiers[static_cast<std::size_t>(i)].capacity, 1.0);
-    const double t = lhi > llo ? (std::log10(c) - llo) / (lhi - llo) : 1.0;
-    out[i] = std::min(width, std::max(min_w, width * static_cast<float>(0.4 + 0.6 * t)));
-  }
-  // Keep the order by capacity after the minimum-width clamp (ties stay ties).
-  int order[4] = {0, 1, 2, 3};
-  std::stable_sort(order, order + 4, [&](int a, int b) {
-    return sc.tiers[static_cast<std::size_t>(a)].capacity < sc.tiers[static_cast<std::size_t>(b)].capacity;
-  });
-  for (int k = 1; k < 4; ++k) out[order[k]] = std::max(out[order[k]], out[order[k - 1]]);
-}
-
-// Stripe spacing from latency, log scale over five decades (1 ns … 100 µs): slow tiers get dense stripes.
-float stripe_spacing(double latency, float s) {
-  const double decades = std::log10(std::max(latency, 1e-10) / 1e-9);  // 0 at 1 ns, 5 at 100 µs
-  const double t = std::clamp(decades / 5.0, 0.0, 1.0);
-  return static_cast<float>((40.0 - 34.0 * t) * s);
-}
-
-// Block width from footprint: log scale from 1 MB (12 % of the band) to 10 TB (55 %), never narrower than
-// its label.
-float block_width(double bytes, float inner_w, float label_w) {
-  const double t = std::clamp((std::log10(std::max(bytes, 1.0)) - 6.0) / 7.0, 0.0, 1.0);
-  const float w = inner_w * static_cast<float>(0.12 + 0.43 * t);
-  return std::min(inner_w, std::max(w, label_w));
-}
-
-// A block's label at the frame's text size, padded as the renderer pads it (8 px a side) plus a little slack.
-float label_room(const char* text, const Metrics& m, const TextMetrics& tm) {
-  return tm.width(text, tm.font_px * m.s) + 18 * m.s;
-}
-
-// The way to another node: the NIC the KV leaves by, then the decode node's HBM it lands in, side by side in
-// `room` with space between them for the arrow.
-void place_remote(const Metrics& m, const TextMetrics& tm, Rect room, Layout& out) {
-  const float gap = 12 * m.s;
-  // "NIC · RDMA" where it leaves the decode node's box the larger share, else "NIC" alone.
-  const float px = tm.font_px * m.s, pad = 18 * m.s;
-  const float full = tm.width("NIC · RDMA", px) + pad;
-  const float nic_w = full <= room.w * 0.4f ? full : std::min(room.w * 0.4f, tm.width("NIC", px) + pad);
-  const auto box = [&](Endpoint e, Rect r) {
-    Item it;
-    it.kind = Kind::Remote;
-    it.index = static_cast<int>(e);
-    it.rect = r;
-    it.role = Role::Neutral;
-    out.items.push_back(it);
-  };
-  box(Endpoint::Nic, {room.x, room.y, nic_w, room.h});
-  box(Endpoint::PeerHbm, {room.x + nic_w + gap, room.y, room.w - nic_w - gap, room.h});
-}
-
-// Room for the way to another node beside the narrowest band (SRAM's, moved to the left edge), when its shortest
-// names fit there: the two boxes then cost the canvas no height.
-bool remote_fits_beside(const Metrics& m, const TextMetrics& tm, float width, float sram_w) {
-  const float px = tm.font_px * m.s;
-  const float need = tm.width("NIC", px) + tm.width("Decode HBM", px) + 2 * 18 * m.s + 2 * 12 * m.s;
-  return width - sram_w >= need;
-}
-
-// Places the hierarchy's bands and blocks from y; returns the bottom.
-float place_hierarchy(const Scene& sc, const Metrics& m, const TextMetrics& tm, float x0, float width, float y, Layout& out) {
-  float bw[4];
-  float min_w = 0;
-  for (int i = 0; i < anim::kObjectCount; ++i) {
-    const ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
-    if (o.present) min_w = std::max(min_w, label_room(block_label(static_cast<ObjectKind>(i), sc), m, tm) + 2 * m.band_pad);
-  }
-  // The band title ("Host DRAM") and a little of its figures.
-  min_w = std::max(min_w, tm.width("Host DRAM", tm.font_px * m.s) + 6 * m.cw);
-  band_widths(sc, width, min_w, bw);
-  const bool beside = sc.remote && remote_fits_beside(m, tm, width, bw[0]);
-  for (int b = 0; b < 4; ++b) {
-    const float w = bw[b];
-    Rect band{b == 0 && beside ? x0 : x0 + (width - w) * 0.5f, y, w, 0};
-    const float inner_x = band.x + m.band_pad, inner_w = w - 2 * m.band_pad;
-    BandInfo& info = out.bands[static_cast<std::size_t>(b)];
-    info.tier = kTiers[b];
-    info.capacity = sc.tiers[static_cast<std::size_t>(b)].capacity;
-    info.latency = sc.tiers[static_cast<std::size_t>(b)].latency;
-    info.stripe_spacing = stripe_spacing(info.latency, m.s);
-    info.overflow = !sc.overflow[static_cast<std::size_t>(b)].empty();
-    // HBM fills with the KV of the turns being served, DRAM and SSD with prefixes and histories.
-    info.level_role = b == 0 ? Role::Neutral : object_role(b == 1 ? ObjectKind::GlobalKv : ObjectKind::PrefixCache, sc.fp4_kv);
-    info.title = {inner_x, y + m.band_pad, inner_w, m.band_title_h};
-    // Blocks flow left to right and wrap.
-    float bx = inner_x, by = info.title.bottom();
-    int rows = 0;
-    for (int i = 0; i < anim::kObjectCount; ++i) {
-      const ObjectSpec& o = sc.objects[static_cast<std::size_t>(i)];
-      if (!o.present || o.tier != kTiers[b]) continue;
-      const float label_w = label_room(block_label(static_cast<ObjectKind>(i), sc), m, tm);
-      const float bwid = block_width(o.footprint, inner_w, label_w);
-      if (rows == 0) rows = 1;
-      if (bx > inner_x && bx + bwid > inner_x + inner_w + 0.01f) {
-        bx = inner_x;
-        by += m.block_h + m.block_gap;
-        ++rows;
-      }
-      Item it;
-      it.kind = Kind::Block;
-      it.index = i;
-      it.rect = {bx, by, bwid, m.block_h};
-      it.role = o.role;
-      out.items.push_back(it);
-      bx += bwid + m.block_gap;
-    }
-    const float content = rows > 0 ? F(rows) * m.block_h + F(rows - 1) * m.block_gap : 0.0f;
-    band.h = m.band_pad + m.band_title_h + content + m.band_pad;
-    Item it;
-    it.kind = Kind::Band;
-    it.index = b;
-    it.rect = band;
-    it.role = Role::Neutral;
-    out.items.push_back(it);
-    if (b == 0 && beside) {
-      const float x = band.right() + 12 * m.s;
-      place_remote(m, tm, {x, band.y + m.band_pad, x0 + width - x, band.h - 2 * m.band_pad}, out);
-    }
-    y = band.bottom() + (b < 3 ? m.band_gap : 0.0f);
-  }
-  if (sc.remote && !beside) {
-    // Too narrow to sit beside: a row of their own below the tiers.
-    place_remote(m, tm, {x0, y + m.band_gap, width, m.block_h}, out);
-    y += m.band_gap + m.block_h;
-  }
-  return y;
-}
-
-int count_block_rows(const Layout& out) {
-  // Distinct block tops per band.
-  int rows = 0;
-  for (int b = 0; b < 4; ++b) {
-    float last = -1;
-    for (const Item& it : out.items) {
-      if (it.kind != Kind::Block) continue;
-      const Rect& band = out.find(Kind::Band, b)->rect;
-      if (!it.rect.inside(band)) continue;
-      if (it.rect.y != last) {
-        ++rows;
-        last = it.rect.y;
-      }
-    }
-  }
-  return rows;
-}
 
 // Places everything below the toolbar from `top`; returns the bottom of the content.
 float place_schematic(const Scene& sc, const Metrics& m, const TextMetrics& tm, float x0, float width, float top, Layout& out) {
@@ -279,7 +90,7 @@ float place_schematic(const Scene& sc, const Metrics& m, const TextMetrics& tm, 
 
   out.titles[static_cast<int>(TitleId::Hierarchy)] = {x0, y, m.drop_titles ? 0.0f : width, minor_title_h};
   y += minor_title_h;
-  return place_hierarchy(sc, m, tm, x0, width, y, out);
+  return detail::place_hierarchy(sc, m, tm, x0, width, y, out);
 }
 
 // The schematic in out.schematic at the largest text that fits: measured at full size, spacing squeezed
@@ -314,7 +125,7 @@ Fit fit_schematic(const Scene& sc, const TextMetrics& tm, Layout& out, float min
   if (used < avail && m.tight == 0.0f) {
     const float spare = avail - used;
     const int rows = std::max(out.encoder_rows, out.decoder_rows);
-    const int block_rows = std::max(1, count_block_rows(out));
+    const int block_rows = std::max(1, detail::count_block_rows(out));
     m.grow_row = std::min(spare * 0.35f / F(std::max(rows, 1)), m.lh * 0.9f);
     m.grow_block = std::min(spare * 0.45f / F(block_rows), m.lh * 1.2f);
     m.set(m.s, 0.0f, tm);
