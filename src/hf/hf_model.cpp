@@ -1,6 +1,7 @@
 // config.json → ModelArch: the stack's size, the attention (heads, MLA, V4's single latent), the layers'
 // kinds, the feed-forward blocks per layer, the formats, each key with the field it came from. The layouts
-// of the 2026 families are in hf_hybrid.cpp; the weight formats in hf_formats.cpp; Kimi K3's latent experts in
+// of the 2026 families are in hf_hybrid.cpp, what their layers carry beyond attention and FFN in
+// hf_layer_extras.cpp; the weight formats in hf_formats.cpp; Kimi K3's latent experts in
 // hf_kimi_k3.cpp.
 //
 // Sections: attention · feed-forward kinds per layer · experts and shared experts · the feed-forward block ·

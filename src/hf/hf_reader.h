@@ -217,7 +217,7 @@ std::vector<bool> moe_layers(Reader& r, Fam fam, int layers, std::string& fields
 // The model of a family's fields (hf_model.cpp). `quant_text`: hf_quant_config.json beside the file, or empty.
 std::optional<HfModel> read_model(Reader& r, Fam fam, const std::string& model_type, std::string_view quant_text);
 
-// [SECTION] the 2026 families (hf_hybrid.cpp)
+// [SECTION] the 2026 families (layouts: hf_hybrid.cpp; the layers' state, heads, indexer, drafts: hf_layer_extras.cpp)
 
 // The layer count: num_hidden_layers, or for Nemotron-H its pattern's mixer layers (each Mamba or attention
 // block with the FFN block that follows it).
