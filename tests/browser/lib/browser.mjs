@@ -41,10 +41,24 @@ export async function launch({ serviceWorkers = 'block', contextOptions = {}, gp
   return { context, close };
 }
 
+// Where the servers of all test files keep the site's compressed files (brotli at its top quality takes the
+// server seconds per file, which each test file's first page would wait for): keyed by content, so a rebuilt
+// site is compressed again. The bytes served are the same either way.
+export const SERVE_CACHE = path.join(ROOT, 'build/serve-cache');
+// Each build of the site adds its files there: the newest few builds' worth are kept.
+function pruneServeCache(keep = 160) {
+  let names;
+  try { names = fs.readdirSync(SERVE_CACHE); } catch { return; }
+  if (names.length <= keep) return;
+  const aged = names.map((n) => path.join(SERVE_CACHE, n)).map((p) => { try { return [fs.statSync(p).mtimeMs, p]; } catch { return [0, p]; } });
+  for (const [, p] of aged.sort((a, b) => b[0] - a[0]).slice(keep)) fs.rmSync(p, { force: true });
+}
+
 // Starts the static server on a free loopback port; resolves to { url, close }.
 export async function serveSite({ root = SITE, csp = false } = {}) {
   if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`${root}/index.html not found: build the web app first`);
-  const server = createServer({ root, csp });
+  pruneServeCache();
+  const server = createServer({ root, csp, cacheDir: SERVE_CACHE });
   await new Promise((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
