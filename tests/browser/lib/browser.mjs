@@ -64,12 +64,16 @@ export async function serveSite({ root = SITE, csp = false } = {}) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// Opens a page, collecting console errors and page errors, and waits for the app to be ready.
-export async function openApp(context, url, { waitReady = true } = {}) {
+// Opens a page, collecting console errors and page errors, and waits for the app to be ready. `viewport`
+// ({ width, height }) and `media` (page.emulateMedia's options: colorScheme, reducedMotion) are set before the
+// page loads, so the app starts at that size and with those preferences (one load, not a load and a reload).
+export async function openApp(context, url, { waitReady = true, viewport = null, media = null } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
+  if (viewport) await page.setViewportSize(viewport);
+  if (media) await page.emulateMedia(media);
   await page.goto(url);
   if (waitReady) await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   return { page, errors };
