@@ -5,6 +5,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 
 const MIME = {
@@ -36,15 +37,36 @@ export function pickEncoding(accept) {
 
 export const cacheControl = (rel) => (HASHED.test(rel) ? LONG_CACHE : 'no-cache');
 
-// Compressed bodies, made once per file version (path, size and time) and kept while the server runs.
+const compressBytes = (raw, encoding) => (encoding === 'br'
+  ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+  : zlib.gzipSync(raw, { level: 9 }));
+
+// Compressed bodies, made once per file version (path, size and time) and kept while the server runs. With a
+// cache folder they are also kept there under their content's hash, for the next server to read instead of
+// compressing again: the browser tests start one server per test file, and brotli at its top quality takes
+// seconds for the site's WebAssembly, blocking the server while a page waits.
 const compressed = new Map();
-function compressedBody(file, st, encoding) {
+function compressedBody(file, st, encoding, cacheDir = null) {
   const key = `${file}|${st.size}|${st.mtimeMs}|${encoding}`;
   if (!compressed.has(key)) {
     const raw = fs.readFileSync(file);
-    compressed.set(key, encoding === 'br'
-      ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-      : zlib.gzipSync(raw, { level: 9 }));
+    if (!cacheDir) compressed.set(key, compressBytes(raw, encoding));
+    else {
+      const kept = path.join(cacheDir, `${crypto.createHash('sha256').update(raw).digest('hex')}.${encoding}`);
+      let body;
+      try { body = fs.readFileSync(kept); } catch {
+        body = compressBytes(raw, encoding);
+        // Written whole or not at all (a rename), so a server reading it at the same time never sees part of
+        // it; a folder that cannot be written only costs the next server the compression.
+        const part = `${kept}.${process.pid}.part`;
+        try {
+          fs.mkdirSync(cacheDir, { recursive: true });
+          fs.writeFileSync(part, body);
+          fs.renameSync(part, kept);
+        } catch { fs.rmSync(part, { force: true }); }
+      }
+      compressed.set(key, body);
+    }
   }
   return compressed.get(key);
 }
@@ -85,7 +107,8 @@ export function parseArgs(argv) {
   return opts;
 }
 
-export function createServer({ root, csp, compress = true }) {
+// `cacheDir` (optional): a folder that keeps compressed bodies across servers (see compressedBody).
+export function createServer({ root, csp, compress = true, cacheDir = null }) {
   const base = path.resolve(root);
   return http.createServer((req, res) => {
     let pathname;
@@ -112,7 +135,7 @@ export function createServer({ root, csp, compress = true }) {
       if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers).end(); return; }
       if (encoding) {
         let body;
-        try { body = compressedBody(file, st, encoding); } catch (e) { res.writeHead(500, { 'Content-Type': 'text/plain' }).end('could not read ' + pathname + ': ' + e.message); return; }
+        try { body = compressedBody(file, st, encoding, cacheDir); } catch (e) { res.writeHead(500, { 'Content-Type': 'text/plain' }).end('could not read ' + pathname + ': ' + e.message); return; }
         res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': body.length });
         res.end(req.method === 'HEAD' ? undefined : body);
         return;

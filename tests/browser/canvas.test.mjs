@@ -54,11 +54,7 @@ const overlaps = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[
 
 for (const theme of ['dark', 'light']) {
   test(`every path, a few steps (${theme}): pixels in each rectangle match its role and highlight`, async () => {
-    const { page, errors } = await openApp(env.browser.context, env.site.url, { waitReady: false });
-    await page.emulateMedia({ colorScheme: theme });
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.reload();
-    await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+    const { page, errors } = await openApp(env.browser.context, env.site.url, { viewport: { width: 1440, height: 900 }, media: { colorScheme: theme } });
     let checked = 0, lit = 0;
     for (const p of PATHS) {
       const steps = (await page.evaluate((k) => { window.tierscope.play(k); window.tierscope.pause(); return window.tierscope.state(); }, p)).steps;
@@ -162,10 +158,7 @@ test('a sideways drag on the canvas scrubs through the path', async () => {
 });
 
 test('on a phone the schematic fits the canvas and panels do not cover it', async () => {
-  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  const { page } = await openApp(env.browser.context, env.site.url, { viewport: { width: 390, height: 844 } });
   await show(page, 'decode', 2);
   const L = await page.evaluate(() => window.tierscope.layout());
   assert.equal(L.dock[2], 0, 'no docked column on a phone');
@@ -176,10 +169,7 @@ test('on a phone the schematic fits the canvas and panels do not cover it', asyn
 });
 
 test('reduced motion: the packet sits at its destination instead of gliding', async () => {
-  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.reload();
-  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  const { page } = await openApp(env.browser.context, env.site.url, { media: { reducedMotion: 'reduce' } });
   await show(page, 'decode', 1);
   const L = await page.evaluate(() => window.tierscope.layout());
   const p = L.items.find((i) => i.kind === 'packet');

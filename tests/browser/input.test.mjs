@@ -17,13 +17,8 @@ const stateOf = (page) => page.evaluate(() => window.tierscope.state());
 const layoutOf = (page) => page.evaluate(() => window.tierscope.layout());
 const framesOf = async (page) => (await page.evaluate(() => window.tierscope.stats())).framesDrawn;
 
-async function openAt(width, height, hash = '') {
-  const { page, errors } = await openApp(env.browser.context, env.site.url + hash, { waitReady: false });
-  await page.setViewportSize({ width, height });
-  await page.reload();
-  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
-  return { page, errors };
-}
+// Opens the page at a size (set before it loads: the app starts at that size).
+const openAt = (width, height, hash = '') => openApp(env.browser.context, env.site.url + hash, { viewport: { width, height } });
 
 // Taps the centre of a canvas-relative rectangle [x, y, w, h] (the canvas may have moved: measured now).
 async function tapRect(page, rect) {

@@ -44,10 +44,11 @@ test('a resize re-lays the canvas at the new CSS size × devicePixelRatio', asyn
 
 test('on a HiDPI screen the backing store has device pixels (sharp text)', async () => {
   // The shared context runs at ratio 1; emulate a ratio-2 screen for this page through CDP.
-  const { page } = await openApp(env.browser.context, env.site.url, { waitReady: false });
+  // (Set before the page loads, so the app starts on that screen.)
+  const page = await env.browser.context.newPage();
   const cdp = await env.browser.context.newCDPSession(page);
   await cdp.send('Emulation.setDeviceMetricsOverride', { width: 900, height: 600, deviceScaleFactor: 2, mobile: false });
-  await page.reload();
+  await page.goto(env.site.url);
   await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   await page.waitForFunction(() => window.tierscope.stats().pixelRatio === 2, null, { timeout: 5000 });
   const s = await page.evaluate(() => window.tierscope.stats());

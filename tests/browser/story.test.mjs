@@ -176,10 +176,7 @@ test('a link with eight bad keys names all eight in one notice, which folds to o
 });
 
 test('a live change of the system colour scheme restyles the canvas', async () => {
-  const { page } = await openApp(env.browser.context, env.site.url + '#path=decode', { waitReady: false });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.reload();
-  await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
+  const { page } = await openApp(env.browser.context, env.site.url + '#path=decode', { media: { colorScheme: 'dark' } });
   assert.equal((await page.evaluate(() => window.tierscope.layout())).theme, 'dark');
   const mean = async () => {
     const img = decodePng(await page.locator('#canvas').screenshot());

@@ -41,21 +41,39 @@ export async function launch({ serviceWorkers = 'block', contextOptions = {}, gp
   return { context, close };
 }
 
+// Where the servers of all test files keep the site's compressed files (brotli at its top quality takes the
+// server seconds per file, which each test file's first page would wait for): keyed by content, so a rebuilt
+// site is compressed again. The bytes served are the same either way.
+export const SERVE_CACHE = path.join(ROOT, 'build/serve-cache');
+// Each build of the site adds its files there: the newest few builds' worth are kept.
+function pruneServeCache(keep = 160) {
+  let names;
+  try { names = fs.readdirSync(SERVE_CACHE); } catch { return; }
+  if (names.length <= keep) return;
+  const aged = names.map((n) => path.join(SERVE_CACHE, n)).map((p) => { try { return [fs.statSync(p).mtimeMs, p]; } catch { return [0, p]; } });
+  for (const [, p] of aged.sort((a, b) => b[0] - a[0]).slice(keep)) fs.rmSync(p, { force: true });
+}
+
 // Starts the static server on a free loopback port; resolves to { url, close }.
 export async function serveSite({ root = SITE, csp = false } = {}) {
   if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`${root}/index.html not found: build the web app first`);
-  const server = createServer({ root, csp });
+  pruneServeCache();
+  const server = createServer({ root, csp, cacheDir: SERVE_CACHE });
   await new Promise((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// Opens a page, collecting console errors and page errors, and waits for the app to be ready.
-export async function openApp(context, url, { waitReady = true } = {}) {
+// Opens a page, collecting console errors and page errors, and waits for the app to be ready. `viewport`
+// ({ width, height }) and `media` (page.emulateMedia's options: colorScheme, reducedMotion) are set before the
+// page loads, so the app starts at that size and with those preferences (one load, not a load and a reload).
+export async function openApp(context, url, { waitReady = true, viewport = null, media = null } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
+  if (viewport) await page.setViewportSize(viewport);
+  if (media) await page.emulateMedia(media);
   await page.goto(url);
   if (waitReady) await page.waitForFunction(() => window.tierscope && document.getElementById('loading').hidden, null, { timeout: 30000 });
   return { page, errors };

@@ -1,6 +1,7 @@
 // Serving as hosts do: the encoding a browser's Accept-Encoding gets, the caching header a file's name gets,
-// a real request round trip (compressed bytes decode to the file, a revalidation answers 304), and the
-// content-hashed names the site assembly gives its files with every reference to them rewritten.
+// a real request round trip (compressed bytes decode to the file, a revalidation answers 304), the compressed
+// bodies a cache folder keeps for the next server, and the content-hashed names the site assembly gives its
+// files with every reference to them rewritten.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -36,8 +37,8 @@ function tmpSite(files) {
   return dir;
 }
 
-async function withServer(root, fn) {
-  const server = createServer({ root });
+async function withServer(root, fn, options = {}) {
+  const server = createServer({ root, ...options });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   try { return await fn(`http://127.0.0.1:${server.address().port}`); } finally { await new Promise((r) => server.close(r)); }
 }
@@ -73,6 +74,33 @@ test('a compressed answer decodes to the file, says its type and encoding, and r
     });
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('with a cache folder, a compressed file is kept by its content and the next server reads it; changed bytes are compressed anew', async () => {
+  const body = 'export const y = 2;\n'.repeat(300);
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tierscope-serve-cache-'));
+  // Two sites holding the same file: the second server is a new file to this process, as each test file's is.
+  const first = tmpSite({ 'index.html': '<p>a</p>', 'app.0123456789.js': body });
+  const second = tmpSite({ 'index.html': '<p>b</p>', 'app.0123456789.js': body, 'other.0123456789.js': body + '// changed\n' });
+  const get = (base, name, enc) => fetch(`${base}/${name}`, { headers: { 'Accept-Encoding': enc } }).then(async (r) => [r.headers.get('content-encoding'), await r.text()]);
+  try {
+    await withServer(first, async (base) => {
+      for (const enc of ['br', 'gzip']) assert.deepEqual(await get(base, 'app.0123456789.js', enc), [enc, body]);
+    }, { cacheDir });
+    const kept = fs.readdirSync(cacheDir).sort();
+    assert.equal(kept.length, 2, kept.join(' '));
+    assert.deepEqual(kept.map((n) => n.replace(/^[0-9a-f]{64}\./, '')), ['br', 'gzip'], 'one file per encoding, named by the content\'s hash');
+    // The kept body is what the next server sends: replaced here by another text's brotli, it is served as is.
+    const br = path.join(cacheDir, kept[0]);
+    fs.writeFileSync(br, zlib.brotliCompressSync('kept'));
+    await withServer(second, async (base) => {
+      assert.deepEqual(await get(base, 'app.0123456789.js', 'br'), ['br', 'kept']);
+      assert.deepEqual(await get(base, 'other.0123456789.js', 'br'), ['br', body + '// changed\n']);
+    }, { cacheDir });
+    assert.equal(fs.readdirSync(cacheDir).filter((n) => n.endsWith('.br')).length, 2, 'other bytes, another kept file');
+  } finally {
+    for (const dir of [cacheDir, first, second]) fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
