@@ -16,6 +16,22 @@ std::string B(double bytes) { return model::human(bytes, "B"); }
 std::string S(double seconds) { return model::human(seconds, "s"); }
 std::string N(double value) { return model::num(value); }
 std::string FL(double flop) { return model::human(flop, "FLOP"); }
+std::string fmt_label(model::NumFormat f) { return model::format_info(f).label; }
+bool has_win(const model::LayerRead& r) { return r.window_rows > 0; }
+
+Authoring authoring(const Builder& b, int first, int last) {
+  Authoring a;
+  for (int i = std::max(0, first); i <= last && i < b.m.layer_count; ++i) {
+    const LayerMode mode = b.m.layers[static_cast<std::size_t>(i)].mode;
+    if (mode != LayerMode::Full && mode != LayerMode::Dense) continue;
+    const double inv = 1.0 / b.ratio(i);
+    a.rows += inv;
+    a.per_token += inv * (b.z.main + (mode == LayerMode::Full ? b.z.idx : 0.0));
+    a.idx_per_token += mode == LayerMode::Full ? inv * b.z.idx : 0.0;
+    a.layers.add(i);
+  }
+  return a;
+}
 
 Builder::Builder(const model::Scenario& scenario, const model::Figures& figures, Ledger& ledger)
     : s(scenario), m(scenario.model), f(figures), v(figures.computed.values), t(figures.computed.terms), out(ledger),

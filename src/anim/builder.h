@@ -76,5 +76,19 @@ std::string N(double value);
 std::string FL(double flop);
 // A figure formula quoted inside a product: "(12.67 kB = 2 layers × …)".
 inline std::string paren(const std::string& formula) { return "(" + formula + ")"; }
+// A number format's label ("BF16", "FP8 (per-tensor scale)").
+std::string fmt_label(model::NumFormat f);
+// Whether a layer keeps a sliding window (for layers_where).
+bool has_win(const model::LayerRead& r);
+
+// The KV-owning layers in [first, last]: bytes they store per token (main + index keys), Σ 1/ratio: who
+// writes the prompt's KV (paths_token.cpp) and who appends the new token's (paths_decode.cpp).
+struct Authoring {
+  double per_token = 0;
+  double idx_per_token = 0;  // of it, the index keys (Full layers)
+  double rows = 0;
+  LayerSet layers;
+};
+Authoring authoring(const Builder& b, int first, int last);
 
 }  // namespace tierscope::anim::detail
