@@ -165,4 +165,26 @@ std::vector<Partition> summarize(const std::vector<RunResult>& results, Partitio
   return out;
 }
 
+std::vector<Partition> summarize_offset_removed(const std::vector<RunResult>& results, PartitionBy by) {
+  // Each engine × GPU partition's median log₂ error, TTFT and TPOT.
+  std::map<std::tuple<bool, std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> logs;
+  for (const RunResult& r : results) {
+    if (!r.expressed) continue;
+    auto& [ttft, tpot] = logs[{r.disagg, r.gpu, r.engine}];
+    // A ratio that is not a positive finite number (a replay that yielded no figure) sets no offset.
+    if (const double l = std::log2(r.ttft_ratio()); std::isfinite(l)) ttft.push_back(l);
+    if (const double l = std::log2(r.tpot_ratio()); std::isfinite(l)) tpot.push_back(l);
+  }
+  std::map<std::tuple<bool, std::string, std::string>, std::pair<double, double>> offset;
+  for (auto& [key, l] : logs) offset[key] = {median(l.first), median(l.second)};
+  std::vector<RunResult> adjusted = results;
+  for (RunResult& r : adjusted) {
+    if (!r.expressed) continue;
+    const auto& [ttft, tpot] = offset.at({r.disagg, r.gpu, r.engine});
+    r.ttft_s *= std::exp2(-ttft);
+    r.tpot_s *= std::exp2(-tpot);
+  }
+  return summarize(adjusted, by);
+}
+
 }  // namespace tierscope::serve

@@ -246,6 +246,55 @@ TEST_CASE("validate: a disaggregated row the pools cannot express is refused nam
   CHECK(all[0].expressed == 0);
 }
 
+TEST_CASE("validate: the bound on calibration divides out each engine × GPU's median error and keeps the scatter inside it") {
+  // Two partitions: vLLM on H100 every row 2× slow (a constant's error), SGLang on B200 rows scattered about
+  // the truth (0.5×, 1×, 2×), and one disaggregated row apart.
+  const auto row = [](const char* engine, const char* gpu, bool disagg, double ttft_ratio, double tpot_ratio) {
+    serve::RunResult r;
+    r.expressed = true;
+    r.engine = engine;
+    r.gpu = gpu;
+    r.disagg = disagg;
+    r.measured_ttft_s = 0.2;
+    r.measured_tpot_s = 0.01;
+    r.ttft_s = 0.2 * ttft_ratio;
+    r.tpot_s = 0.01 * tpot_ratio;
+    return r;
+  };
+  serve::RunResult refused;
+  refused.engine = "vllm";
+  refused.gpu = "h100_sxm";
+  refused.reason = "does not fit";
+  const std::vector<serve::RunResult> rs = {row("vllm", "h100_sxm", false, 2.0, 1.5),  row("vllm", "h100_sxm", false, 2.0, 1.5),
+                                            row("vllm", "h100_sxm", false, 2.0, 1.5),  row("sglang", "b200_sxm", false, 0.5, 1.0),
+                                            row("sglang", "b200_sxm", false, 1.0, 1.0), row("sglang", "b200_sxm", false, 2.0, 1.0),
+                                            row("trtllm", "gb200", true, 3.0, 0.5),     refused};
+  const std::vector<serve::Partition> as_is = serve::summarize(rs, serve::PartitionBy::Mode);
+  const std::vector<serve::Partition> removed = serve::summarize_offset_removed(rs, serve::PartitionBy::Mode);
+  REQUIRE(as_is.size() == 2);
+  REQUIRE(removed.size() == 2);
+  const serve::Partition& agg = as_is[0].mode == "agg" ? as_is[0] : as_is[1];
+  const serve::Partition& agg_removed = removed[0].mode == "agg" ? removed[0] : removed[1];
+  const serve::Partition& disagg_removed = removed[0].mode == "disagg" ? removed[0] : removed[1];
+  // As measured: 1 of 6 aggregated rows within 1.25× in TTFT, the 3 SGLang ones in TPOT.
+  CHECK(agg.ttft.within_125 == 1);
+  CHECK(agg.tpot.within_125 == 3);
+  // With each partition's median divided out the constant error goes (vLLM's three rows), the scatter stays
+  // (SGLang's 0.5× and 2× rows still miss): 4 of 6 in TTFT, all 6 in TPOT.
+  CHECK(agg_removed.rows == 7);
+  CHECK(agg_removed.expressed == 6);
+  CHECK(agg_removed.ttft.within_125 == 4);
+  CHECK(agg_removed.ttft.within_2 == 6);
+  CHECK(agg_removed.tpot.within_125 == 6);
+  CHECK(agg_removed.ttft.median_log2 == Approx(0.0).margin(1e-12));
+  // The disaggregated row is its own engine × GPU: its offset is its own error.
+  CHECK(disagg_removed.ttft.within_125 == 1);
+  CHECK(disagg_removed.tpot.median_abs_log2 == Approx(0.0).margin(1e-12));
+  // The refused row is still counted with its reason.
+  REQUIRE(agg_removed.cannot.size() == 1);
+  CHECK(agg_removed.cannot[0].first == "does not fit");
+}
+
 TEST_CASE("validate: the benchmark's clients, and a layout the file writes squared, read as the run's own") {
   serve::MeasuredRun r;
   r.model_path = "deepseek-ai/DeepSeek-R1";
