@@ -132,7 +132,7 @@ void read_command(std::string_view a, ParseResult& r, bool& have_command) {
 // The flags read_flag takes besides serve's settings (codec/serve_spec.h lists those), in the order a refusal
 // lists them; the fleet's own flags last.
 constexpr std::string_view kFlags[] = {"--preset", "--set",  "--scenario", "--config", "--quant-config", "--hash",  "--format", "--over",  "--figures",
-                                       "--path",   "--tier", "--object",   "--trust-runs", "--hours",  "--seed",  "--trace",  "--sweep"};
+                                       "--path",   "--tier", "--object",   "--trust-runs", "--models", "--hours",  "--seed",  "--trace",  "--sweep"};
 
 bool is_known_flag(std::string_view flag) {
   for (std::string_view f : kFlags)
@@ -164,6 +164,9 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
   } else if (flag == "--config") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a config.json file path");
     o.config_file = std::string(value);
+  } else if (flag == "--models") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a folder of config.json files");
+    o.models_dir = std::string(value);
   } else if (flag == "--quant-config") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "an hf_quant_config.json file path");
     o.quant_file = std::string(value);
@@ -283,6 +286,12 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   }
   if (!o.config_file.empty() && !command_def(o.command).config) {
     usage(r, ErrorCode::BadSyntax, "--config", o.config_file, "only with " + command_names([](const CommandDef& c) { return c.config; }, " or "));
+  }
+  if (!o.models_dir.empty() && o.command != Command::Validate) {
+    usage(r, ErrorCode::BadSyntax, "--models", o.models_dir, "only with the validate command (--config gives other commands their model)");
+  }
+  if (!o.models_dir.empty() && (!o.config_file.empty() || o.hash_given)) {
+    usage(r, ErrorCode::Inconsistent, "--models", o.models_dir, "either --models (each row's own model) or --config/--hash (one model for every row)");
   }
   if (o.command == Command::Validate && o.input_file.empty()) usage(r, ErrorCode::MissingField, "validate", "", "a measured-runs CSV file after the command");
   if (o.command == Command::Sweep) {

@@ -50,6 +50,7 @@ struct Options {
   std::string sweep_tier;                // --sweep (fleet): pool, dram or ssd
   std::string chart;                     // chart: roofline, sweep, breakdown, or a fleet chart (fleet-…)
   std::string input_file;                // validate: the measured-runs CSV
+  std::string models_dir;                // --models (validate): a folder of config.json files named after model_path
   std::string hash;                      // --hash: a share link's hash (link/view_codec.h); scenario and path
   bool hash_given = false;
   std::string tier, object;              // --tier, --object (ledger): only the entries that match

@@ -33,6 +33,32 @@ std::vector<serve::RunResult> replay_rows(const serve::MeasuredFile& file, const
   return results;
 }
 
+// Each model_path of the file that `dir` holds a config.json for, read with the hf_quant_config.json beside it
+// where there is one: the first of DIR/org--name.json, DIR/org--name_config.json, DIR/org/name/config.json.
+// A model_path none of them names is left to the models validate knows; a file that cannot be read as a model
+// is an entry whose rows are refused with the reader's reason (and a note says which file).
+serve::ModelCatalog read_models(const std::string& dir, const serve::MeasuredFile& file, ReadFile read_file, Output& o) {
+  serve::ModelCatalog catalog;
+  const std::string base = dir.ends_with('/') ? dir : dir + "/";
+  for (const serve::MeasuredRun& run : file.runs) {
+    if (run.model_path.empty() || catalog.contains(run.model_path)) continue;
+    const std::string stem = serve::config_file_stem(run.model_path);
+    const std::pair<std::string, std::string> tries[] = {{base + stem + ".json", base + stem + "_hf_quant_config.json"},
+                                                         {base + stem + "_config.json", base + stem + "_hf_quant_config.json"},
+                                                         {base + run.model_path + "/config.json", base + run.model_path + "/hf_quant_config.json"}};
+    for (const auto& [config_path, quant_path] : tries) {
+      std::string text, quant, why;
+      if (!read_file(config_path, text, why)) continue;
+      if (!read_file(quant_path, quant, why)) quant.clear();
+      serve::ModelEntry e = serve::model_from_config(text, quant, stem, config_path);
+      if (!e.ok) o.err += "tierscope: note: --models: " + e.why + " (the rows of " + run.model_path + " are not replayed)\n";
+      catalog.emplace(run.model_path, std::move(e));
+      break;
+    }
+  }
+  return catalog;
+}
+
 }  // namespace
 
 void cmd_validate(const Options& opt, const Scenario& s, ReadFile read_file, Output& o) {
@@ -52,6 +78,12 @@ void cmd_validate(const Options& opt, const Scenario& s, ReadFile read_file, Out
   vo.seed = static_cast<std::uint64_t>(std::max(0, s.fleet.seed));
   // A loaded config.json (or a link's model) stands in for every row's model.
   if (!opt.config_file.empty() || opt.hash_given) vo.model = &s;
+  // A folder of the user's config.json files gives each row its own model.
+  serve::ModelCatalog catalog;
+  if (!opt.models_dir.empty()) {
+    catalog = read_models(opt.models_dir, file, read_file, o);
+    vo.models = &catalog;
+  }
   const unsigned cores = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
   const std::vector<serve::RunResult> results = replay_rows(file, vo, cores);
   if (opt.format == Format::Json) o.out = serve::validate_json(results, file);

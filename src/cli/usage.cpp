@@ -38,6 +38,8 @@ std::string usage_text() {
          "  --scenario FILE      start from a scenario JSON file instead\n"
          "  --config FILE        the model of a Hugging Face config.json, on the preset's or file's hardware\n"
          "  --quant-config FILE  with --config: the hf_quant_config.json its publisher ships beside it\n"
+         "  --models DIR         validate: each row's model from DIR/org--name.json (or org--name_config.json, or\n"
+         "                       org/name/config.json), with an hf_quant_config.json beside it where there is one\n"
          "  --hash HASH          start from a share link's hash (#preset=…&ctx=…&path=…) instead of --preset\n"
          "  --set KEY=VALUE      override one parameter (repeatable)\n"
          "  --format FMT         text (default), json or csv; sweep writes csv\n"

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,11 +18,32 @@
 
 namespace tierscope::serve {
 
+// A model a row can be replayed with, read from a config.json (and the hf_quant_config.json beside it), or
+// why it could not be read (its rows are then counted with that reason).
+struct ModelEntry {
+  bool ok = false;
+  model::Scenario scenario;
+  std::string why, reason;  // the reason in full, and the short form rows failing alike share
+};
+// `name` names the model (the scenario's preset becomes "config:NAME"), `where` the file in a refusal.
+ModelEntry model_from_config(std::string_view config, std::string_view quant, std::string_view name, std::string_view where);
+// Models by the file's model_path (`--models DIR`: the user's own config.json files).
+using ModelCatalog = std::map<std::string, ModelEntry, std::less<>>;
+// A model_path as the file stem its config.json takes in a folder: "org/name" → "org--name" (the publishers'
+// ids with "--" for "/", as tests/data/hf_configs and the measured-runs sample name them).
+std::string config_file_stem(std::string_view model_path);
+// The model_paths validate knows without a config.json of the user's: the presets' models and the publishers'
+// config.json files compiled in (tests/data/hf_configs). A model_path not among them is still read when its base
+// checkpoint is (a quantised or instruction-tuned variant: "nvidia/Kimi-K2.5-NVFP4" is "moonshotai/Kimi-K2.5").
+std::vector<std::string> known_models();
+
 // What every row is replayed with. `model` (a loaded config.json's, or a link's model keys) replaces every
-// row's model when set; the row's formats still apply.
+// row's model when set; else `models` gives the rows whose model_path it holds theirs, before the models validate
+// knows. The row's formats still apply.
 struct ValidateOptions {
   std::uint64_t seed = 1;
   const model::Scenario* model = nullptr;
+  const ModelCatalog* models = nullptr;
 };
 
 // The means of TTFT's parts over the run's requests, in seconds (serve's ttft_parts).

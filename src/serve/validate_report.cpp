@@ -1,5 +1,6 @@
 // validate's output: the table per model × GPU × engine (then per engine × GPU, per engine and in all) as
 // text, and one line per row as JSON (one object a line) or CSV.
+#include <algorithm>
 #include <cstdio>
 
 #include "base/json_writer.h"
@@ -74,6 +75,13 @@ std::string validate_text(const std::vector<RunResult>& results, std::string_vie
   for (const Partition& p : summarize(results, PartitionBy::Mode)) o += row_text(p, p.mode == "disagg" ? "disaggregated" : "aggregated");
   o += row_text(total, "all");
   o += cannot_text(total);
+  // Rows of a model validate does not know: say which it does, and how to give the others.
+  if (std::any_of(results.begin(), results.end(), [](const RunResult& r) { return !r.expressed && r.reason.starts_with("unknown model "); })) {
+    std::string known;
+    for (const std::string& m : known_models()) known += (known.empty() ? "" : ", ") + m;
+    o += "    the models validate knows (and their quantised or instruction-tuned variants): " + known +
+         "; any other's config.json is read from --models DIR (DIR/org--name.json, DIR/org--name_config.json or DIR/org/name/config.json)\n";
+  }
   // How much of what is left a constant per engine × GPU could take out, and how much is scatter it cannot.
   o += "\nwith each engine × GPU's median model ÷ measured divided out (the most a constant per engine × GPU could reach)\n";
   o += kHead;

@@ -43,6 +43,8 @@ bool fake_read(const std::string& path, std::string& text, std::string& why) {
   else if (path == "Qwen3-8B/hf_quant_config.json") text = kQuant;
   else if (path == "bad/hf_quant_config.json") text = R"({"quantization": {"quant_algo": "INT2"}})";
   else if (path == "runs.csv") text = kRuns;
+  else if (path == "models/someone--Unknown-7B.json") text = corpus("Mistral-7B-v0.1.json");
+  else if (path == "broken/someone/Unknown-7B/config.json") text = R"({"model_type": "mamba", "num_hidden_layers": 64})";
   else if (path == "nocol.csv") text = "model_path,system\nx,h100_sxm\n";
   else {
     why = "no such file";
@@ -128,6 +130,30 @@ TEST_CASE("cli: validate FILE prints the table, one line per row as JSON or CSV,
   CHECK(n.exit_code == cli::kExitInvalid);
   CHECK(n.err.find("nocol.csv: header: 'backend'") != std::string::npos);
   CHECK(run({"validate", "runs.csv", "extra.csv"}).exit_code == cli::kExitUsage);
+}
+
+TEST_CASE("cli: validate --models DIR reads each row's own model from the user's folder") {
+  // The row validate does not know replays from DIR/org--name.json; the others keep their models.
+  const Output t = run({"validate", "runs.csv", "--models", "models", "--format", "csv"});
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.out.find("someone/Unknown-7B,h100_sxm,vllm,,1024,128,4,true") != std::string::npos);
+  CHECK(t.out.find("unknown model") == std::string::npos);
+  CHECK(t.out == run({"validate", "runs.csv", "--models", "models/", "--format", "csv"}).out);
+  // A folder without it: the row is refused as before; with a file the reader refuses (DIR/org/name/config.json):
+  // refused with the reader's reason, and a note names the file.
+  CHECK(run({"validate", "runs.csv", "--models", "empty", "--format", "csv"}).out.find("unknown model someone/Unknown-7B") != std::string::npos);
+  const Output b = run({"validate", "runs.csv", "--models", "broken", "--format", "csv"});
+  REQUIRE(b.exit_code == 0);
+  CHECK(b.out.find("unrepresentable mamba") != std::string::npos);
+  CHECK(b.err.find("--models: broken/someone/Unknown-7B/config.json") != std::string::npos);
+  // The text names the models validate knows when a row's is not among them.
+  CHECK(run({"validate", "runs.csv"}).out.find("the models validate knows") != std::string::npos);
+  // Only with validate, not beside --config (one model for every row), and not empty.
+  CHECK(run({"serve", "--models", "models"}).exit_code == cli::kExitUsage);
+  const Output both = run({"validate", "runs.csv", "--models", "models", "--config", "Qwen3-8B/config.json"});
+  CHECK(both.exit_code == cli::kExitUsage);
+  CHECK(both.err.find("either --models") != std::string::npos);
+  CHECK(run({"validate", "runs.csv", "--models", ""}).exit_code == cli::kExitUsage);
 }
 
 // A ModelOpt export states its formats in hf_quant_config.json beside config.json: --quant-config reads it with

@@ -246,6 +246,66 @@ TEST_CASE("validate: a disaggregated row the pools cannot express is refused nam
   CHECK(all[0].expressed == 0);
 }
 
+TEST_CASE("validate: a row's model by its id, by its base checkpoint or from the user's folder — an unknown one refused saying how to give it") {
+  const std::string row = ",h100_sxm,vllm,,bf16,agg,1024,128,,,8,1,1,1,1,1,30,5\n";
+  const serve::MeasuredFile f = read_ok(std::string(kHeader) + "a,Qwen/Qwen3-8B" + row + "b,nvidia/Qwen3-8B-FP8" + row + "c,acme/Unknown-7B" + row +
+                                        "d,acme/Broken-7B" + row);
+  REQUIRE(f.runs.size() == 4);
+  serve::ValidateOptions opt;
+  // A model validate knows by its id (the publisher's config.json compiled in), and a quantised variant of it
+  // (the format suffix and the publisher's folder dropped) as the same model.
+  const serve::RunResult a = serve::validate_run(f, 0, opt), b = serve::validate_run(f, 1, opt);
+  REQUIRE(a.expressed);
+  REQUIRE(b.expressed);
+  CHECK(a.params > 8.1e9);
+  CHECK(a.params < 8.3e9);
+  CHECK(b.params == a.params);
+  // A model it does not know: refused, naming the model and the file that would give it.
+  const serve::RunResult c = serve::validate_run(f, 2, opt);
+  CHECK_FALSE(c.expressed);
+  CHECK(c.reason == "unknown model acme/Unknown-7B");
+  CHECK(c.why.find("--models DIR, as DIR/acme--Unknown-7B.json") != std::string::npos);
+  // The same rows with the user's folder: its config.json replays the unknown one; one it cannot read refuses
+  // its rows with the reader's reason; the rows it does not name keep the models validate knows.
+  serve::ModelCatalog catalog;
+  catalog.emplace("acme/Unknown-7B", serve::model_from_config(slurp(std::string(TIERSCOPE_SOURCE_DIR) + "/tests/data/hf_configs/Mistral-7B-v0.1.json"), "",
+                                                              "acme--Unknown-7B", "models/acme--Unknown-7B.json"));
+  catalog.emplace("acme/Broken-7B", serve::model_from_config("{\"model_type\": \"llama\"", "", "acme--Broken-7B", "models/acme--Broken-7B.json"));
+  opt.models = &catalog;
+  const serve::RunResult c2 = serve::validate_run(f, 2, opt), d2 = serve::validate_run(f, 3, opt), a2 = serve::validate_run(f, 0, opt);
+  REQUIRE(c2.expressed);
+  CHECK(c2.params > 7.2e9);
+  CHECK(c2.params < 7.3e9);
+  CHECK_FALSE(d2.expressed);
+  CHECK(d2.why.rfind("models/acme--Broken-7B.json: ", 0) == 0);
+  CHECK(a2.expressed);
+  CHECK(a2.params == a.params);
+}
+
+TEST_CASE("validate: every model it knows reads into a scenario") {
+  // Each compiled-in config.json and preset, on eight B200s at TP 8 in BF16: refused, if at all, only for the
+  // layout or the memory, never for the file.
+  std::string text = kHeader;
+  for (const std::string& m : serve::known_models()) text += "x," + m + ",b200_sxm,vllm,,bf16,agg,1024,128,,,8,8,1,1,8,1,30,5\n";
+  const serve::MeasuredFile f = read_ok(text);
+  REQUIRE(f.runs.size() >= 40);
+  const serve::ValidateOptions opt;
+  for (std::size_t i = 0; i < f.runs.size(); ++i) {
+    serve::RunSetup setup;
+    std::string why, reason;
+    const bool ok = serve::setup_for_run(f.runs[i], opt, setup, why, reason);
+    INFO(f.runs[i].model_path << ": " << why);
+    CHECK((ok || reason == "does not fit" || reason.rfind("layout tp=8", 0) == 0));
+  }
+  // The ids are the publishers' ("org/name"), each once.
+  const std::vector<std::string> ids = serve::known_models();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    CHECK(ids[i].find('/') != std::string::npos);
+    for (std::size_t j = 0; j < i; ++j) CHECK(ids[i] != ids[j]);
+  }
+  CHECK(serve::config_file_stem("nvidia/Kimi-K2.5-NVFP4") == "nvidia--Kimi-K2.5-NVFP4");
+}
+
 TEST_CASE("validate: the bound on calibration divides out each engine × GPU's median error and keeps the scatter inside it") {
   // Two partitions: vLLM on H100 every row 2× slow (a constant's error), SGLang on B200 rows scattered about
   // the truth (0.5×, 1×, 2×), and one disaggregated row apart.
