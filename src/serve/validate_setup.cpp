@@ -174,8 +174,8 @@ bool fail(std::string& why, std::string& reason, std::string full, std::string s
   return false;
 }
 
-// A model id as its base checkpoint: the publisher's folder dropped, a leading "Meta-" and trailing format and
-// tuning suffixes taken off, letters folded to lower case. A quantised or instruction-tuned variant keeps its
+// A model id as its base checkpoint: the publisher's folder dropped, a leading "Meta-" and trailing format,
+// tuning and dated-revision suffixes taken off, letters folded to lower case. A quantised or instruction-tuned variant keeps its
 // base's architecture (the row's formats say what it runs at), so "nvidia/Kimi-K2.5-NVFP4" and
 // "moonshotai/Kimi-K2.5" meet at "kimi-k2.5", "nvidia/Llama-3.1-70B-Instruct-FP8" and "meta-llama/Llama-3.1-70B" at
 // "llama-3.1-70b".
@@ -184,9 +184,19 @@ std::string base_model_name(std::string_view model_path) {
   std::string n;
   for (const char c : model_path) n += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   if (n.starts_with("meta-")) n.erase(0, 5);
-  static constexpr std::string_view kSuffixes[] = {"-fp8-dynamic", "-nvfp4", "-mxfp4", "-fp4", "-fp8", "-bf16", "-instruct", "-chat", "-it"};
+  static constexpr std::string_view kSuffixes[] = {"-fp8-dynamic", "-nvfp4", "-mxfp4", "-fp4", "-fp8", "-bf16", "-instruct", "-thinking", "-chat", "-base", "-it"};
+  // A dated revision ("-0528", "-2507": DeepSeek-R1-0528, Qwen3-235B-A22B-Instruct-2507) retrains the same
+  // architecture.
+  const auto revision = [](const std::string& x) {
+    const std::size_t k = x.size();
+    return k > 5 && x[k - 5] == '-' && std::all_of(x.end() - 4, x.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
   for (bool cut = true; cut;) {
     cut = false;
+    if (revision(n)) {
+      n.resize(n.size() - 5);
+      cut = true;
+    }
     for (std::string_view suf : kSuffixes) {
       if (n.size() > suf.size() && n.ends_with(suf)) {
         n.resize(n.size() - suf.size());

@@ -249,8 +249,8 @@ TEST_CASE("validate: a disaggregated row the pools cannot express is refused nam
 TEST_CASE("validate: a row's model by its id, by its base checkpoint or from the user's folder — an unknown one refused saying how to give it") {
   const std::string row = ",h100_sxm,vllm,,bf16,agg,1024,128,,,8,1,1,1,1,1,30,5\n";
   const serve::MeasuredFile f = read_ok(std::string(kHeader) + "a,Qwen/Qwen3-8B" + row + "b,nvidia/Qwen3-8B-FP8" + row + "c,acme/Unknown-7B" + row +
-                                        "d,acme/Broken-7B" + row);
-  REQUIRE(f.runs.size() == 4);
+                                        "d,acme/Broken-7B" + row + "e,someone/Qwen3-8B-Instruct-2507-NVFP4" + row + "f,Qwen/Qwen3-8B1234" + row);
+  REQUIRE(f.runs.size() == 6);
   serve::ValidateOptions opt;
   // A model validate knows by its id (the publisher's config.json compiled in), and a quantised variant of it
   // (the format suffix and the publisher's folder dropped) as the same model.
@@ -260,6 +260,12 @@ TEST_CASE("validate: a row's model by its id, by its base checkpoint or from the
   CHECK(a.params > 8.1e9);
   CHECK(a.params < 8.3e9);
   CHECK(b.params == a.params);
+  // A dated revision of an instruction-tuned variant, quantised, is the same base checkpoint; digits that are
+  // not a revision ("-NNNN") are not.
+  const serve::RunResult e = serve::validate_run(f, 4, opt);
+  REQUIRE(e.expressed);
+  CHECK(e.params == a.params);
+  CHECK(serve::validate_run(f, 5, opt).reason == "unknown model Qwen/Qwen3-8B1234");
   // A model it does not know: refused, naming the model and the file that would give it.
   const serve::RunResult c = serve::validate_run(f, 2, opt);
   CHECK_FALSE(c.expressed);
