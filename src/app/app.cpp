@@ -339,7 +339,7 @@ bool apply_hash(App& app, std::string_view hash, model::Errors& errors, HashInfo
   model::ViewState v;
   model::parse_view(hash, v, errors);
   // A hash too large to read changes nothing (the codec has named it).
-  if (hash.size() > model::kMaxHashBytes + (hash.starts_with('#') ? 1 : 0)) return false;
+  if (hash.size() > model::kMaxLinkBytes + (hash.starts_with('#') ? 1 : 0)) return false;
   // A walkthrough step without a path opens the path that step tells.
   const std::string key = model::link_path(v);
   const anim::PathId path = key.empty() ? kDefaultPath : static_cast<anim::PathId>(model::path_index(key));

@@ -384,9 +384,9 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   out.scenario = default_scenario();
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   const std::size_t before = errors.size();
-  if (hash.size() > kMaxHashBytes) {
+  if (hash.size() > kMaxLinkBytes) {
     errors.push_back(make_error(ErrorCode::TooLarge, "hash", std::to_string(hash.size()) + " bytes",
-                                "at most " + std::to_string(kMaxHashBytes) + " bytes"));
+                                "at most " + std::to_string(kMaxLinkBytes) + " bytes"));
     return false;
   }
   // Each part is checked on its own, so one bad part cannot take the good ones down with it.
@@ -395,6 +395,15 @@ bool parse_view(std::string_view hash, ViewState& out, Errors& errors) {
   for (const std::string_view raw : split(hash, '&')) {
     if (raw.empty()) continue;
     const std::size_t eq = raw.find('=');
+    if (raw.size() > kMaxHashBytes) {
+      // Named by its key when that reads as one (the key is echoed, never the long value).
+      const std::string_view key = raw.substr(0, std::min(eq, raw.size()));
+      const bool plain = !key.empty() && key.size() <= 32 &&
+                         std::all_of(key.begin(), key.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+      errors.push_back(make_error(ErrorCode::TooLarge, plain ? key : std::string_view("hash"), std::to_string(raw.size()) + " bytes",
+                                  "a key=value part of at most " + std::to_string(kMaxHashBytes) + " bytes"));
+      continue;
+    }
     std::string key, value;
     const bool key_ok = percent_decode(raw.substr(0, eq), key);
     const bool value_ok = eq == std::string_view::npos || percent_decode(raw.substr(eq + 1), value);

@@ -99,8 +99,12 @@ std::string link_keys_allowed_text();
 // The path a link opens: the one it names, else the one its walkthrough step tells ("" for neither).
 std::string link_path(const ViewState& v);
 
+// A link longer than this is refused whole before any parsing work (far above any link the page writes);
+// below it each key=value part is read on its own, and a part over kMaxHashBytes is named and dropped.
+constexpr std::size_t kMaxLinkBytes = 32 * 1024;
+
 // Reads a hash ("#a=1&b=2" or without '#'). Tolerant: each bad key is an error naming it and is dropped,
-// the rest applies (a hash over kMaxHashBytes is refused whole). Returns true when nothing was refused.
+// the rest applies (a hash over kMaxLinkBytes is refused whole). Returns true when nothing was refused.
 bool parse_view(std::string_view hash, ViewState& out, Errors& errors);
 
 // The canonical hash: the scenario's keys (scenario_to_hash), then path, step (when not 0), speed (when not

@@ -16,6 +16,7 @@
 #include "base/json_writer.h"
 #include "base/text.h"
 #include "codec/serve_spec.h"
+#include "link/view_codec.h"
 #include "platform/platform.h"
 #include "sim/fleet_run.h"
 #include "sim/trace.h"
@@ -398,7 +399,8 @@ TS_EXPORT const char* ts_bridge_view_hash() {
 TS_EXPORT const char* ts_bridge_apply_hash(const char* hash) {
   if (!bridge::g_app) return not_ready();
   std::string_view h;
-  if (!text_arg(hash, h)) return bad_arg("hash");
+  // Read up to four times what a link may hold, so the codec names a link over it by its size.
+  if (!text_arg(hash, h, 4 * model::kMaxLinkBytes)) return bad_arg("hash", model::kMaxLinkBytes);
   model::Errors errors;
   app::HashInfo info;
   app::apply_hash(*bridge::g_app, h, errors, &info);

@@ -288,6 +288,24 @@ test('a refused serve setting names itself and runs nothing; Cancel stops a long
   assert.deepEqual(errors.filter((e) => !/serve\.concurrency/.test(e)), []);
 });
 
+test('a setup that cannot run greys the last run and its measured-runs band, and its refusal leaves once the setup changes', async () => {
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&view=serve`);
+  await served(page);
+  await page.waitForFunction(() => !document.getElementById('serve-trust-table').hidden);
+  // One GPU cannot hold the weights: the replay is refused, and what stays on screen is the last setup's.
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('gpus', 1))).ok, true);
+  await page.waitForFunction(() => /not allowed/.test(document.getElementById('serve-status').textContent), null, { timeout: 20000 });
+  await page.waitForSelector('#notices .notice[data-key="serve"]');
+  assert.deepEqual(await page.evaluate(() => ['serve-result', 'serve-trust'].map((id) => document.getElementById(id).classList.contains('stale'))),
+    [true, true], 'the run shown and its band are both marked as another setup\'s');
+  // The panel closed, the reader fixes the setup: the refusal no longer applies and goes.
+  await page.click('#open-serve');
+  assert.equal((await page.evaluate(() => window.tierscope.setParam('gpus', 8))).ok, true);
+  await page.waitForFunction(() => !document.querySelector('#notices .notice[data-key="serve"]'), null, { timeout: 5000 });
+  assert.deepEqual(errors.filter((e) => !/scenario/.test(e)), []);
+  await page.close();
+});
+
 test('on a phone the Serve button brings its panel, below the canvas, into view', async () => {
   const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${SCENARIO}&batch=2`);
   await page.setViewportSize({ width: 390, height: 844 });

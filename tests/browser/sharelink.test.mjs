@@ -124,6 +124,22 @@ test('good keys in a link still apply when another key is bad', async () => {
   await page.close();
 });
 
+test('a 10 kB link keeps every good key and names the one long part, its size and the limit', async () => {
+  const good = 'preset=v41-flash-8xh200&ctx=65536&batch=8&path=decode&step=3&speed=2';
+  const { page, errors } = await openApp(env.browser.context, `${env.site.url}#${good}&note=${'a'.repeat(10000)}`);
+  const s = await stateOf(page);
+  assert.equal(s.preset, 'v41-flash-8xh200');
+  assert.deepEqual(s.overrides, { ctx: '65536', batch: '8' });
+  assert.deepEqual([s.path, s.step, s.speed], ['decode', 3, 2]);
+  const notices = await noticesOf(page);
+  assert.deepEqual(notices.map((n) => [n.field, n.code]), [['note', 'too-large']]);
+  assert.match(notices[0].item, /10005 bytes/);
+  assert.match(notices[0].item, /4096 bytes/);
+  assert.equal(await page.evaluate(() => location.hash.slice(1)), good, 'the address keeps the good keys alone');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('an imported model\'s link with one bad key keeps the model and its other keys, names the bad key and says what followed it', async () => {
   // The link of a model loaded from its config.json (Qwen2-7B: 28 query heads, which tp=8 cannot split), on
   // 8 GPUs with dp=1 (tp × dp = gpus, so dp follows tp) and a batch of 16.

@@ -167,7 +167,9 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     }
     if (!r.ok) {
       V.heldFor = key;
-      notices.show(refusalNotice(r.errors, 'call', reasons()), { key: 'serve' });
+      // The refusal is this scenario's: it goes once the scenario changes, with the panel open or not.
+      const hash = S.state && S.state.scenarioHash;
+      notices.show(refusalNotice(r.errors, 'call', reasons()), { key: 'serve', until: (state) => state.scenarioHash !== hash });
       setText($('serve-status'), (r.errors && r.errors[0] && r.errors[0].message) || 'The replay could not run.');
       return;
     }
@@ -304,7 +306,8 @@ export function createServeView({ S, $, el, doc, win, notices, refresh, writeHas
     fillForm();
     const key = keyOf();
     const stale = V.shownKey && V.shownKey !== key;
-    $('serve-result').classList.toggle('stale', !!stale && !V.job);
+    // The measured runs' band beside the figures is the shown run's too: greyed with it.
+    for (const id of ['serve-result', 'serve-trust']) $(id).classList.toggle('stale', !!stale && !V.job);
     if (V.job ? V.job.key !== key : V.shownKey !== key && V.heldFor !== key) start({ fromForm: !S.state.serve });
   }
 

@@ -78,6 +78,34 @@ TEST_CASE("view codec: markup and an oversized hash are refused without echoing 
   CHECK(big[0].field == "hash");
 }
 
+TEST_CASE("view codec: a 10 kB link keeps its good keys and names the one part over 4,096 bytes by its key") {
+  const std::string good = "preset=v41-flash-8xh200&ctx=65536&batch=8&path=decode&step=3&speed=2";
+  ViewState v;
+  Errors errors;
+  CHECK_FALSE(parse_view(good + "&note=" + std::string(10000, 'a'), v, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].code == ErrorCode::TooLarge);
+  CHECK(errors[0].field == "note");
+  CHECK(errors[0].value == "10005 bytes");
+  CHECK(errors[0].allowed.find("4096") != std::string::npos);
+  CHECK(view_to_hash(v) == good);
+  // The long part in the middle, its value the long one: the same keys stay.
+  ViewState mid;
+  Errors e2;
+  CHECK_FALSE(parse_view("preset=v41-flash-8xh200&ctx=" + std::string(10000, '6') + "&batch=8&path=decode&step=3&speed=2", mid, e2));
+  REQUIRE(e2.size() == 1);
+  CHECK(e2[0].field == "ctx");
+  CHECK(view_to_hash(mid) == "preset=v41-flash-8xh200&batch=8&path=decode&step=3&speed=2");
+  // A long part whose key is not one is named as the link's, and nothing of it is echoed.
+  ViewState odd;
+  Errors e3;
+  CHECK_FALSE(parse_view("batch=8&" + std::string(5000, '%'), odd, e3));
+  REQUIRE(e3.size() == 1);
+  CHECK(e3[0].field == "hash");
+  CHECK(e3[0].value == "5000 bytes");
+  CHECK(odd.scenario.work.batch == 8);
+}
+
 TEST_CASE("view codec: the walkthrough step tells one path — with another path in the link the path wins") {
   ViewState v;
   Errors errors;
