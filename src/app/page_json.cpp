@@ -235,7 +235,8 @@ void catalog_counters(JsonWriter& w, const App& app) {
   counter("global", kv.substr(0, kv.find(" (")), "per GPU", true);
   counter("swa", "SWA KV", "per GPU", m.n_win > 0);
   counter("engram", "Engram rows", "so far", m.engram_count > 0);  // read on this path up to the step
-  counter("policy", model::has_indexer(m) ? "CSA2 policy" : "KV policy", "", true);
+  const std::string sparse = model::sparse_attention_name(m);
+  counter("policy", sparse.empty() ? "KV policy" : sparse + " policy", "", true);
   w.end();
 }
 

@@ -68,19 +68,34 @@ void arch_json(model::JsonWriter& w, const model::ModelArch& m) {
   else if (m.kv_heads == 1) attention = "mqa";
   const bool ced = model::is_encoder_decoder(m);
   const int encoder = ced ? m.enc_layers : 0;
+  // The layers by what they keep and read, for the sparse-attention step's words: Full layers index their own
+  // KV; Reuse and Reindex layers share another's (CSA2); Dense ones attend over all of theirs; S keep a window.
+  int full = 0, shared = 0, dense = 0, window_only = 0;
+  for (int i = 0; i < m.layer_count; ++i) {
+    const model::LayerMode mode = m.layers[static_cast<std::size_t>(i)].mode;
+    if (mode == model::LayerMode::Full) ++full;
+    else if (mode == model::LayerMode::Reuse || mode == model::LayerMode::Reindex) ++shared;
+    else if (mode == model::LayerMode::Dense) ++dense;
+    else if (mode == model::LayerMode::SwaOnly) ++window_only;
+  }
+  const std::string_view name = model::sparse_attention_name(m);
+  const char* sparse_kind = name == "DSA" ? "dsa" : name == "CSA2" ? "csa2" : "";
   w.object().str("family", ced ? "encoder-decoder" : "decoder-only").str("attention", attention);
   w.integer("layers", m.layer_count).integer("encoder_layers", encoder).integer("decoder_layers", m.layer_count - encoder);
   w.integer("q_heads", m.q_heads).integer("kv_heads", m.kv_heads).integer("head_dim", m.head_dim).integer("kv_lora", m.kv_lora);
   w.integer("window", m.n_win).boolean("moe", m.experts > 0).integer("experts", m.experts);
   w.integer("experts_per_token", m.experts_per_token).integer("shared_experts", m.shared_experts);
   w.boolean("engram", m.engram_count > 0).integer("engram_layers", m.engram_count).boolean("sparse", sparse);
+  w.str("sparse_kind", sparse_kind).integer("full_layers", full).integer("shared_selection_layers", shared);
+  w.integer("dense_layers", dense).integer("window_only_layers", window_only).boolean("candidate_pool", sparse && m.cand_src >= 0);
   w.str("kv_format", model::format_info(m.kv_fmt).label);
   // The same facts as the walkthrough quotes them (grouped digits), so the page formats no number.
   const std::pair<const char*, double> facts[] = {
       {"layers", m.layer_count}, {"encoder_layers", encoder}, {"decoder_layers", m.layer_count - encoder},
       {"q_heads", m.q_heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"kv_lora", m.kv_lora}, {"window", m.n_win},
       {"experts", m.experts}, {"experts_per_token", m.experts_per_token}, {"shared_experts", m.shared_experts},
-      {"engram_layers", m.engram_count}};
+      {"engram_layers", m.engram_count}, {"full_layers", full}, {"shared_selection_layers", shared}, {"dense_layers", dense},
+      {"window_only_layers", window_only}};
   w.object("text");
   for (const auto& [key, value] : facts) w.str(key, model::num(value));
   w.end().end();

@@ -127,6 +127,16 @@ bool has_indexer(const ModelArch& m) {
   return false;
 }
 
+const char* sparse_attention_name(const ModelArch& m) {
+  if (!has_indexer(m)) return "";
+  for (int i = 0; i < m.layer_count; ++i) {
+    const Layer& l = m.layers[static_cast<std::size_t>(i)];
+    if (l.mode == LayerMode::Reuse || l.mode == LayerMode::Reindex || l.mode == LayerMode::Dense) return "CSA2";
+    if (l.mode == LayerMode::Full && l.ratio > 1) return "CSA2";
+  }
+  return "DSA";
+}
+
 bool has_recurrent_state(const ModelArch& m) {
   for (int i = 0; i < m.layer_count; ++i)
     if (m.layers[static_cast<std::size_t>(i)].mode == LayerMode::Linear) return true;

@@ -364,6 +364,10 @@ int link_domain(const Hardware& hw);
 // a miss rather than stored with the prefix.
 bool is_encoder_decoder(const ModelArch& m);
 bool has_indexer(const ModelArch& m);
+// The sparse attention's name in the page's words: "DSA" where every layer that keeps global KV indexes its
+// own uncompressed rows and none takes another's selection (DeepSeek-V3.2, GLM-5), "CSA2" for the other
+// indexed models (owners and sharers, compressed rows), "" without an indexer.
+const char* sparse_attention_name(const ModelArch& m);
 // Layers of the 2026 families: linear-attention or SSM layers (a fixed recurrent state per session) and
 // chunked-local ones (the KV of the chunk in progress).
 bool has_recurrent_state(const ModelArch& m);

@@ -8,6 +8,11 @@
 // Facts of the model, from state().arch; before the app has loaded, the story of the default model.
 const isCed = (a) => a.family === 'encoder-decoder';
 const isSparse = (a) => a.sparse === true;
+// DSA (DeepSeek-V3.2, GLM-5): an indexer in every attending layer, no layer sharing another's selection.
+const isDsa = (a) => isSparse(a) && a.sparse_kind === 'dsa';
+const sparseName = (a) => (isDsa(a) ? 'DSA' : 'CSA2');
+// A sparse model whose indexed layers each pick their own positions (none Reuse or Reindex), as app state says.
+const ownSelections = (a) => isSparse(a) && a.shared_selection_layers === 0;
 const isMoe = (a) => a.moe === true;
 const hasEngram = (a) => a.engram === true;
 const hasWindow = (a) => Number(a.window) > 0;
@@ -50,12 +55,12 @@ const decodeLargest = (a, value, terms) => {
 const GLOSSARY = [
   [any, 'KV, the keys and values each layer keeps for every earlier token'],
   [isMoe, 'MoE, a mixture of experts: each token uses only a few of many expert networks'],
-  [isSparse, 'CSA2, sparse attention that reads only the earlier positions its indexers pick'],
+  [isSparse, (a) => `${sparseName(a)}, sparse attention that reads only the earlier positions its indexers pick`],
   [hasWindow, 'SWA, a sliding window of recent tokens kept in full'],
   [hasEngram, 'Engram, learned memory tables looked up by the last few tokens'],
   [hasFp4, 'FP4, numbers stored in four bits'],
 ];
-const glossary = (a) => 'Words you will meet: ' + GLOSSARY.filter(([when]) => when(a)).map(([, words]) => words).join('; ') + '.';
+const glossary = (a) => 'Words you will meet: ' + GLOSSARY.filter(([when]) => when(a)).map(([, words]) => (typeof words === 'function' ? words(a) : words)).join('; ') + '.';
 
 // The walkthrough's first screen: what the page is for and the four tiers with this scenario's capacities and
 // latencies, then the hand-over to step one. A page opened without a link starts here (`tour=intro`); it is
@@ -128,7 +133,7 @@ export const STEPS = Object.freeze([
         body: [
           (a, value, terms) => 'Each new token passes through every layer, and most of the bytes it reads are the selected experts\' weights (in a mixture of experts each token uses only a few of each layer\'s expert networks): {model.weights_per_token} per token for the whole model, {decode.weight_bytes} on each GPU per step, {decode.weight_share} of everything the step reads. Reading them takes {decode.t_weights} of the {decode.step_time} step; kernels held at their launch floor add {decode.t_overhead} and the all-reduce {decode.t_allreduce}.' + decodeLargest(a, value, terms) + ' That is about {decode.tokens_per_s} for the instance.',
           (a) => (isSparse(a)
-            ? 'The attention reads are small beside it: CSA2, the sparse attention, gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.'
+            ? `The attention reads are small beside it: ${sparseName(a)}, the sparse attention, gathers only the positions its indexers selected, {gather.bytes} across the reading layers, however long the context is.`
             : 'The attention reads the KV of every earlier token, {decode.kv_bytes} per step at this context; unlike the weights, that grows with the context.'),
           DECODE_AT_CONTEXT,
         ],
@@ -167,6 +172,18 @@ export const STEPS = Object.freeze([
   {
     id: 'csa2-modes', path: 'csa2-modes',
     variants: [
+      {
+        when: ownSelections,
+        title: (a) => `${sparseName(a)}: each indexed layer picks its own positions`, look: 'the layer modes: every indexed layer owns its KV and keys',
+        body: [
+          (a) => (Number(a.full_layers) === Number(a.layers) ? 'All {arch.layers} layers own' : '{arch.full_layers} of the {arch.layers} layers own') +
+            ' global KV with index keys: each writes its own rows and keys, scores every stored position and attends only to the top-k it picks; no layer takes another\'s selection.' +
+            (Number(a.dense_layers) > 0 ? ' {arch.dense_layers} more keep their own compressed KV without an indexer and attend over all of it.' : '') +
+            (Number(a.window_only_layers) > 0 ? ' {arch.window_only_layers} keep nothing but their local window.' : ''),
+          (a) => 'In the stored format a row takes {kv.main_entry} and an index key {kv.index_entry}, so global KV costs {kv.global_per_token}. Scoring the whole pool reads {index.fullpool_bytes} per step and grows with the context' +
+            (a.candidate_pool === true ? '; scoring inside the candidate pool reads {index.candidate_bytes} and stays flat.' : '.'),
+        ],
+      },
       {
         when: isSparse,
         title: 'CSA2: who owns global KV, who shares it', look: 'the layer modes: who owns and who shares global KV',
@@ -321,6 +338,10 @@ export function allVariants(step, terms = []) {
   for (const family of ['encoder-decoder', 'decoder-only'])
     for (const attention of ['csa2', 'mla', 'gqa', 'mha', 'mqa', 'latent'])
       for (const moe of [true, false]) kinds.push({ family, attention, moe, sparse: attention === 'csa2', engram: moe, window: moe ? 1 : 0 });
+  // Sparse models whose indexed layers each pick their own positions: DSA's, and one with compressed dense
+  // layers, window-only layers and a candidate pool beside them.
+  kinds.push({ family: 'decoder-only', attention: 'csa2', moe: true, sparse: true, sparse_kind: 'dsa', shared_selection_layers: 0, dense_layers: 0, window_only_layers: 0, window: 0 });
+  kinds.push({ family: 'decoder-only', attention: 'csa2', moe: true, sparse: true, sparse_kind: 'csa2', shared_selection_layers: 0, dense_layers: 1, window_only_layers: 1, candidate_pool: true, window: 1 });
   const values = [() => undefined, ...terms.map((t) => (x) => (t.figures.includes(x) ? 100 : 1))];
   const seen = new Map();
   for (const a of kinds) for (const value of values) for (const v of step.variants) {

@@ -17,6 +17,11 @@ const TERMS = CATALOG.decodeTerms;
 const V41 = { family: 'encoder-decoder', attention: 'csa2', layers: 43, encoder_layers: 20, moe: true, engram: true, sparse: true, window: 128 };
 const LLAMA = { family: 'decoder-only', attention: 'gqa', layers: 80, kv_heads: 8, q_heads: 64, head_dim: 128, moe: false, engram: false, sparse: false, window: 0 };
 const V3 = { family: 'decoder-only', attention: 'mla', layers: 61, kv_lora: 512, moe: true, engram: false, sparse: false, window: 0 };
+// DeepSeek-V3.2 and GLM-5: an indexer in every layer (DSA), none sharing another's selection, no window.
+const DSA = { family: 'decoder-only', attention: 'csa2', layers: 78, moe: true, engram: false, sparse: true, sparse_kind: 'dsa', full_layers: 78,
+  shared_selection_layers: 0, dense_layers: 0, window_only_layers: 0, candidate_pool: false, window: 0 };
+// DeepSeek-V4: indexed layers at ratio 4 between compressed dense ones at 128, two window-only layers.
+const V4 = { ...DSA, layers: 43, sparse_kind: 'csa2', full_layers: 21, dense_layers: 20, window_only_layers: 2, window: 128 };
 
 test('one step per path of the app, in its order (a path added to the app needs its words here)', () => {
   assert.deepEqual(STEPS.map((s) => s.path), PATH_KEYS, 'the walkthrough\'s steps are the catalog\'s paths (catalog().paths)');
@@ -196,3 +201,24 @@ test('the decode step explains the jump from the prompt\'s length to the context
     assert.match(text, /runs at the scenario's context .* not at the end of the prompt prefill just ran/, arch.family + ' ' + arch.attention);
   }
 });
+
+test('a sparse model whose layers each pick their own positions is told so, without CSA2\'s shared selections', () => {
+  const step = STEPS.find((s) => s.id === 'csa2-modes');
+  const dsa = variantFor(step, DSA), v4 = variantFor(step, V4), v41 = variantFor(step, V41);
+  const text = (w) => w.title + ' ' + w.body.join(' ');
+  assert.match(dsa.title, /^DSA:/);
+  assert.match(text(dsa), /All \{arch\.layers\} layers own global KV/);
+  assert.match(text(v4), /\{arch\.full_layers\} of the \{arch\.layers\} layers own global KV/);
+  for (const w of [dsa, v4]) assert.doesNotMatch(text(w), /Reuse|Reindex|Only a few layers/);
+  // No candidate pool, no window-only or dense layers: neither is claimed.
+  assert.doesNotMatch(text(dsa), /candidate pool|window|without an indexer/);
+  assert.match(text(v4), /\{arch\.dense_layers\} more keep their own compressed KV/);
+  assert.match(text(v4), /\{arch\.window_only_layers\} keep nothing but their local window/);
+  assert.match(v4.title, /^CSA2:/);
+  // The product's own model keeps its story of owners and sharers.
+  assert.match(text(v41), /Only a few layers own global KV/);
+  // The glossary and the decode step name DSA where the model has it.
+  assert.match(variantFor(INTRO, DSA).after.join(' '), /DSA, sparse attention/);
+  assert.match(variantFor(STEPS.find((s) => s.id === 'decode'), DSA).body.join(' '), /DSA, the sparse attention/);
+});
+

@@ -175,6 +175,15 @@ TEST_CASE("hf families: DeepSeek-V4-Pro reads its own compress_ratios and counts
 
 // [SECTION] sparse attention's indexer keys -----------------------------------------------------------------
 
+TEST_CASE("hf families: the sparse attention is named by its layers — DSA where every layer indexes its own rows, CSA2 with sharers or compression") {
+  // The page's words (the walkthrough's sparse step, the policy counter) follow this name.
+  CHECK(std::string(sparse_attention_name(load("deepseek-ai--DeepSeek-V3.2.json").model)) == "DSA");
+  CHECK(std::string(sparse_attention_name(load("zai-org--GLM-5.json", "deepseek-v3-8xh200").model)) == "DSA");
+  CHECK(std::string(sparse_attention_name(load("deepseek-ai--DeepSeek-V4-Flash.json").model)) == "CSA2");
+  CHECK(std::string(sparse_attention_name(preset("v41-flash-8xb200").model)) == "CSA2");
+  CHECK(std::string(sparse_attention_name(preset("llama31-70b-8xh100").model)).empty());
+}
+
 TEST_CASE("hf families: DeepSeek-V3.2 and GLM-5 keep FP8 indexer keys beside the MLA latent and read top-k rows") {
   Scenario v32 = load("deepseek-ai--DeepSeek-V3.2.json");
   v32.work.ctx = 131072;
