@@ -257,6 +257,15 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags, const
   if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
     usage(r, ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command, chart frontier or chart serve-latency");
   }
+  // The frontier replays its own grid of layouts and concurrencies from --input, --output and --concurrency alone;
+  // serve's other flags would be ignored there, so they are refused (chart serve-latency takes them all).
+  if (o.command == Command::Chart && o.chart == "frontier") {
+    for (const SetArg& a : o.serve_args) {
+      if (a.key == "--input" || a.key == "--output" || a.key == "--concurrency") continue;
+      usage(r, ErrorCode::BadSyntax, a.key, a.value, "with chart frontier only --input, --output and --concurrency (the others: serve or chart serve-latency)");
+      break;
+    }
+  }
   // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
   if (o.command == Command::Serve || frontier) {
     std::erase_if(fleet_flags, [](const std::string& f) { return f == "--seed" || f == "--trace"; });

@@ -34,7 +34,7 @@ class LineReader {
 
   bool parse(Row& row, std::vector<std::uint64_t>& ids, std::string& what, std::string& value) {
     ws();
-    if (!eat('{')) return fail(what, value, "not a JSON object", snippet());
+    if (!eat('{')) return fail(what, value, "a JSON object", snippet());
     ws();
     if (eat('}')) return check_keys(row, what, value);
     for (;;) {

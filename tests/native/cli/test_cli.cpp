@@ -339,6 +339,11 @@ TEST_CASE("cli: a flag given twice, an empty name, a flag the command ignores an
   refused({"ledger", "--path", "decode", "--figures", "kv.per_session"}, "--figures: 'kv.per_session' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
   refused({"serve", "--figures", "x"}, "--figures: 'x' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
   refused({"check-card", "--figures", "x"}, "--figures: 'x' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
+  // chart frontier reads --input, --output and --concurrency (and the seed); serve's other flags changed nothing.
+  refused({"chart", "frontier", "--rate", "5"}, "--rate: '5' is not allowed (bad-syntax); allowed: with chart frontier only --input, --output and --concurrency (the others: serve or chart serve-latency)");
+  refused({"chart", "frontier", "--input", "512", "--tiers", "off"}, "--tiers: 'off' is not allowed (bad-syntax); allowed: with chart frontier only --input, --output and --concurrency");
+  CHECK(cli::parse_args(std::vector<std::string_view>{"chart", "frontier", "--input", "512", "--output", "64", "--concurrency", "4", "--seed", "2"}).errors.empty());
+  CHECK(cli::parse_args(std::vector<std::string_view>{"chart", "serve-latency", "--rate", "5", "--tiers", "off"}).errors.empty());
   // Hex and padded numbers: strtod read "0x10" as 16 and " 8" as 8 for serve's flags and --over, where --set refused them.
   refused({"serve", "--concurrency", "0x10"}, "--concurrency: '0x10' is not allowed (out-of-range); allowed: a whole number from 1 to 100000");
   refused({"serve", "--rate", " 2"}, "--rate: ' 2' is not allowed (out-of-range); allowed: requests per second above 0, at most 1000000");

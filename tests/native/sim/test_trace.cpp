@@ -132,7 +132,10 @@ TEST_CASE("trace: a UTF-8 byte-order mark and CRLF line ends read as the plain f
     CHECK(b.ids == a.ids);
   }
   // Only at the start of the file: a mark inside is still refused by its line.
-  CHECK(parse_err(plain + "\xEF\xBB\xBF" + plain).field == "trace line 3");
+  const model::Error inside = parse_err(plain + "\xEF\xBB\xBF" + plain);
+  CHECK(inside.field == "trace line 3");
+  // The refusal says what is allowed ("allowed: not a JSON object" read as the opposite).
+  CHECK(inside.allowed.starts_with("a JSON object ("));
 }
 
 TEST_CASE("trace: every malformed line is a named error with its line number, and nothing is loaded") {
