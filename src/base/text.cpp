@@ -143,6 +143,11 @@ std::string num(double v) { return num_sig(v, 4); }
 
 bool read_number(std::string_view s, double& v) {
   if (s.empty() || s.size() > 64) return false;
+  // Plain decimal notation only, as a person types a number: strtod alone would also take hex ("0x10"),
+  // leading spaces and "infinity", which a flag, a link or a CSV field must refuse, not read as something else.
+  for (const char c : s) {
+    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) return false;
+  }
   char buf[72];
   std::memcpy(buf, s.data(), s.size());
   buf[s.size()] = '\0';

@@ -68,8 +68,8 @@ std::string num(double v);
 std::string num_sig(double v, int sig);
 // The shortest decimal that parses back to exactly v (for JSON/URL round trips).
 std::string num_exact(double v);
-// Reads a whole string as a finite number (at most 64 characters, as strtod reads it): false for anything
-// else, with `v` untouched.
+// Reads a whole string as a finite number in plain decimal notation ("1024", "-0.5", "1e6"; at most 64
+// characters): false for anything else (hex, spaces, "inf", "nan"), with `v` untouched.
 bool read_number(std::string_view s, double& v);
 // A value with a scaled unit: bytes → "12.48 GB", seconds → "0.195 ms", FLOP → "4.19 TFLOP".
 // Units understood: "B", "B/token", "s", "FLOP", "params", "B/s", "USD", "fraction"; others print plainly.

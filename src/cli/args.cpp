@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "anim/format.h"
 #include "anim/ledger.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -157,6 +158,7 @@ std::string known_flags_text() {
 void read_flag(std::string_view flag, std::string_view value, ParseResult& r, std::vector<std::string>& fleet_flags) {
   Options& o = r.options;
   if (flag == "--preset") {
+    if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a preset's name (see `tierscope presets`)");
     o.preset = std::string(value);
   } else if (flag == "--scenario") {
     if (value.empty()) usage(r, ErrorCode::BadSyntax, flag, value, "a file path");
@@ -222,13 +224,19 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
     o.sweep_tier = std::string(value);
     fleet_flags.push_back(std::string(flag));
   } else if (flag == "--hash") {
-    if (o.hash_given) usage(r, ErrorCode::DuplicateKey, flag, value, "one --hash");
     o.hash = std::string(value);
     o.hash_given = true;
-  } else if (flag == "--tier") {
-    o.tier = std::string(value);
-  } else if (flag == "--object") {
-    o.object = std::string(value);
+  } else if (flag == "--tier" || flag == "--object") {
+    // An empty filter is the page's "every move"; here that is leaving the flag out, so an empty value is refused
+    // (with the keys the filter takes, as for an unknown one: "-" names none of them).
+    const bool tier = flag == "--tier";
+    if (value.empty()) {
+      anim::LedgerFilter none;
+      Errors keys;
+      anim::parse_ledger_filter(tier ? "-" : "", tier ? "" : "-", none, keys);
+      usage(r, ErrorCode::BadSyntax, flag, value, keys.empty() ? std::string("a key") : keys[0].allowed);
+    }
+    (tier ? o.tier : o.object) = std::string(value);
   } else if (flag == "--trust-runs") {
     serve::TrustFigure f{};
     if (!serve::trust_figure_from_key(value, f)) usage(r, ErrorCode::BadEnum, flag, value, serve::trust_figure_keys_text());
@@ -245,12 +253,21 @@ void read_flag(std::string_view flag, std::string_view value, ParseResult& r, st
 }
 
 // What the flags given mean together: each belongs to its command, and the pairs that exclude each other.
-void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
+void check_together(ParseResult& r, std::vector<std::string>& fleet_flags, const std::vector<SetArg>& scenario_flags) {
   Options& o = r.options;
   // The serve flags belong to the serve command and the frontier chart (which replays at each point).
   const bool frontier = o.command == Command::Chart && (o.chart == "frontier" || o.chart == "serve-latency");
   if (o.command != Command::Serve && !frontier && !o.serve_flags.empty()) {
     usage(r, ErrorCode::BadSyntax, o.serve_flags[0], "", "only with the serve command, chart frontier or chart serve-latency");
+  }
+  // The frontier replays its own grid of layouts and concurrencies from --input, --output and --concurrency alone;
+  // serve's other flags would be ignored there, so they are refused (chart serve-latency takes them all).
+  if (o.command == Command::Chart && o.chart == "frontier") {
+    for (const SetArg& a : o.serve_args) {
+      if (a.key == "--input" || a.key == "--output" || a.key == "--concurrency") continue;
+      usage(r, ErrorCode::BadSyntax, a.key, a.value, "with chart frontier only --input, --output and --concurrency (the others: serve or chart serve-latency)");
+      break;
+    }
   }
   // The seed and a trace are the serve command's too: the seed is the scenario's (seed key), a trace gives lengths.
   if (o.command == Command::Serve || frontier) {
@@ -277,6 +294,15 @@ void check_together(ParseResult& r, std::vector<std::string>& fleet_flags) {
   }
   if ((!o.tier.empty() || !o.object.empty()) && o.command != Command::Ledger) {
     usage(r, ErrorCode::BadSyntax, o.tier.empty() ? "--object" : "--tier", o.tier.empty() ? o.object : o.tier, "only with the ledger command");
+  }
+  // The listing commands run on no scenario: the flags that build one would be ignored, so they are refused.
+  if (!command_def(o.command).scenario && !scenario_flags.empty()) {
+    usage(r, ErrorCode::BadSyntax, scenario_flags[0].key, scenario_flags[0].value,
+          "only with " + command_names([](const CommandDef& c) { return c.scenario; }, " or "));
+  }
+  // --figures picks the figures of figures and sweep, and chart sweep's one (checked below); elsewhere it would be ignored.
+  if (!o.figure_ids.empty() && o.command != Command::Figures && o.command != Command::Sweep && o.command != Command::Chart) {
+    usage(r, ErrorCode::BadSyntax, "--figures", o.figure_ids[0], "only with figures, sweep or chart sweep");
   }
   if (!o.preset.empty() && !o.scenario_file.empty()) {
     usage(r, ErrorCode::Inconsistent, "--preset", o.preset, "either --preset or --scenario (the file names its preset)");
@@ -350,6 +376,8 @@ ParseResult parse_args(std::span<const std::string_view> args) {
 
   bool have_command = false;
   std::vector<std::string> fleet_flags;  // flags that belong to the fleet command only
+  std::vector<std::string_view> given;   // the flags read so far, each once
+  std::vector<SetArg> scenario_flags;    // --preset, --scenario and --set as given, to refuse them where no scenario is built
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     if (a == "--help" || a == "-h" || a == "help") {
@@ -379,6 +407,16 @@ ParseResult parse_args(std::span<const std::string_view> args) {
       }
       value = args[++i];
     }
+    // A flag of one value given twice is refused, not read as its last value: only --set, --over and
+    // --figures add up.
+    if (flag != "--set" && flag != "--over" && flag != "--figures") {
+      if (std::find(given.begin(), given.end(), flag) != given.end()) {
+        usage(r, ErrorCode::DuplicateKey, flag, value, "the flag once (--set, --over and --figures may repeat)");
+        continue;
+      }
+      given.push_back(flag);
+    }
+    if (flag == "--preset" || flag == "--scenario" || flag == "--set") scenario_flags.push_back(SetArg{std::string(flag), std::string(value)});
     read_flag(flag, value, r, fleet_flags);
   }
   if (!r.errors.empty()) return r;
@@ -386,7 +424,7 @@ ParseResult parse_args(std::span<const std::string_view> args) {
     usage(r, ErrorCode::BadSyntax, "command", "", command_names(nullptr));
     return r;
   }
-  check_together(r, fleet_flags);
+  check_together(r, fleet_flags, scenario_flags);
   return r;
 }
 

@@ -112,6 +112,11 @@ bool build_scenario(const Options& opt, ReadFile read_file, Scenario& out, FromL
       report(o, {make_error(ErrorCode::BadSyntax, "--quant-config", opt.quant_file, "a readable hf_quant_config.json file (" + why + ")")}, kExitFile);
       return false;
     }
+    // The reader takes empty text as "no quantization file"; a file given but empty is refused, not ignored.
+    if (!opt.quant_file.empty() && quant.empty()) {
+      report(o, {make_error(ErrorCode::BadSyntax, opt.quant_file + ": hf_quant_config.json", "", "a JSON object (the file is empty)")}, kExitInvalid);
+      return false;
+    }
     Errors errors;
     std::vector<std::string> notes;
     if (!apply_hf_config(s, text, config_name_hint(opt.config_file), errors, notes, quant)) {

@@ -41,8 +41,9 @@ bool read_hf_config(std::string_view json, std::string_view name_hint, HfModel& 
 bool apply_hf_config(Scenario& s, std::string_view json, std::string_view name_hint, Errors& errors,
                      std::vector<std::string>& notes, std::string_view quant_json = {});
 
-// The import's own move of the workload (hf_positions.cpp): a context (or prompt) beyond the model's trained
-// positions is lowered to them, as a person would set it; each move is an adjustment. False when nothing moved.
+// The import's own move of the workload (hf_positions.cpp): a context beyond the model's trained positions is
+// lowered to them, and a prompt whose prompt + output passes them to what they leave beside the output, as a
+// person would set it; each move is an adjustment. False when nothing moved.
 bool fit_trained_positions(Scenario& s, Adjustments& moved);
 
 }  // namespace tierscope::model

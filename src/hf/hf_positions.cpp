@@ -1,5 +1,5 @@
-// The import's own move of the workload: a context (or prompt) beyond the loaded model's trained positions
-// is lowered to them through the registry's edit, as a person would set it.
+// The import's own move of the workload: a context beyond the loaded model's trained positions is lowered to
+// them, and a prompt to what they leave beside the output, through the registry's edit, as a person would set it.
 #include <string>
 #include <string_view>
 
@@ -15,13 +15,18 @@ bool fit_trained_positions(Scenario& s, Adjustments& moved) {
   const std::string why = "the model's " + num(max_pos) + " trained positions, max_position_embeddings";
   for (const char* key : {"ctx", "prompt"}) {
     const ParamDef* def = find_param(key);
-    const int now = std::string_view(key) == "ctx" ? s.work.ctx : s.work.prompt;
-    if (!def || now <= max_pos) continue;
+    const bool prompt = std::string_view(key) == "prompt";
+    const int now = prompt ? s.work.prompt : s.work.ctx;
+    // A request's prompt and output share the positions (a serving replay refuses one whose sum passes them), so
+    // the prompt leaves room for the output, unless the output alone fills them.
+    const bool room = prompt && s.work.output > 0 && s.work.output < max_pos;
+    const int most = room ? max_pos - s.work.output : max_pos;
+    if (!def || now <= most) continue;
     Error err;
     Adjustments also;
     Scenario next = s;
-    if (!edit_param(next, *def, std::to_string(max_pos), also, err) || !validate(next).empty()) continue;
-    moved.push_back(Adjustment{key, std::to_string(now), std::to_string(max_pos), why});
+    if (!edit_param(next, *def, std::to_string(most), also, err) || !validate(next).empty()) continue;
+    moved.push_back(Adjustment{key, std::to_string(now), std::to_string(most), room ? why + ", less the " + num(s.work.output) + " output tokens" : why});
     moved.insert(moved.end(), also.begin(), also.end());
     s = std::move(next);
   }

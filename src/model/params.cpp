@@ -519,7 +519,9 @@ bool set_param_text(Scenario& s, const ParamDef& p, std::string_view text, Error
         err = make_error(ErrorCode::WrongType, p.key, text, "a number: " + param_allowed(p));
         return false;
       }
-      return set_param_number(s, p, v, err);
+      if (set_param_number(s, p, v, err)) return true;
+      err.value = std::string(text);  // the value as given ("9223372036854775808", not its double "9.22…e+18")
+      return false;
     }
     case ParamKind::Enum:
       for (int i = 0; i < p.enum_count; ++i) {

@@ -13,23 +13,26 @@ namespace tierscope::serve::replay {
 
 // A new request at t, routed to the instance with the fewest outstanding; refused when it can never fit.
 void Replay::issue(double t) {
-  const auto id = static_cast<std::uint32_t>(issued_++);
   Request q;
-  q.id = id;
-  q.arrival = t;
-  draw_lengths(id, q.prompt, q.output);
-  prefix_.shape(id, q.pfx, q.prompt);
-  const double need = reserve(q);
-  const char* why = nullptr;
-  if (max_pos_ > 0 && q.prompt + q.output > max_pos_) why = "its prompt + output exceed the model's trained positions";
-  else if (need > r_.kv_tokens) why = "its prompt + output KV exceeds what one instance's HBM holds beside the weights";
-  if (why) {
+  // A refused request's client sends its next one at once (closed loop): a loop, not a call per refusal, so a
+  // run whose every request is refused keeps a flat stack (10,000 refusals in a row overflowed it).
+  for (;;) {
+    const auto id = static_cast<std::uint32_t>(issued_++);
+    q = Request{};
+    q.id = id;
+    q.arrival = t;
+    draw_lengths(id, q.prompt, q.output);
+    prefix_.shape(id, q.pfx, q.prompt);
+    const double need = reserve(q);
+    const char* why = nullptr;
+    if (max_pos_ > 0 && q.prompt + q.output > max_pos_) why = "its prompt + output exceed the model's trained positions";
+    else if (need > r_.kv_tokens) why = "its prompt + output KV exceeds what one instance's HBM holds beside the weights";
+    if (!why) break;
     if (r_.refused++ == 0) {
       r_.refused_why = "request " + std::to_string(id) + " (" + std::to_string(q.prompt) + " + " + std::to_string(q.output) + " tokens): " + why +
                        " (" + model::num(r_.kv_tokens) + " tokens of KV, " + model::num(max_pos_) + " positions)";
     }
-    if (spec_.concurrency > 0 && issued_ < total_) issue(t);  // the client sends its next request at once
-    return;
+    if (spec_.concurrency <= 0 || issued_ >= total_) return;
   }
   std::uint32_t slot;
   if (!free_.empty()) {

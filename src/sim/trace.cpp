@@ -34,7 +34,7 @@ class LineReader {
 
   bool parse(Row& row, std::vector<std::uint64_t>& ids, std::string& what, std::string& value) {
     ws();
-    if (!eat('{')) return fail(what, value, "not a JSON object", snippet());
+    if (!eat('{')) return fail(what, value, "a JSON object", snippet());
     ws();
     if (eat('}')) return check_keys(row, what, value);
     for (;;) {
@@ -188,6 +188,7 @@ bool parse_trace(std::string_view text, int block_tokens, Trace& out, model::Err
     err = make_error(ErrorCode::TooLarge, "trace", std::to_string(text.size()) + " bytes", "at most 268435456 bytes (256 MiB)");
     return false;
   }
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte-order mark, as the JSON and CSV readers skip it
   Trace t;
   std::unordered_map<std::uint64_t, std::uint32_t> dense;
   std::vector<std::uint64_t> ids;

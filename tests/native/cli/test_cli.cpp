@@ -308,6 +308,56 @@ TEST_CASE("cli: bad flags and values map to distinct exit codes") {
   CHECK(cli::run_cli(one, fake_read).exit_code == cli::kExitUsage);
 }
 
+// Each of these ran (exit 0) with the flag or its value silently ignored or read as something else; each is now a
+// usage error that names the flag, the value and what is allowed, before any work.
+TEST_CASE("cli: a flag given twice, an empty name, a flag the command ignores and a number in another notation are refused") {
+  const auto refused = [](std::initializer_list<const char*> args, const std::string& message) {
+    const Output o = run(args);
+    INFO(o.err);
+    CHECK(o.exit_code == cli::kExitUsage);
+    CHECK(o.out.empty());
+    CHECK(o.err.find("tierscope: " + message) != std::string::npos);
+  };
+  // Twice: the last one used to win (only --hash was refused).
+  refused({"figures", "--format", "csv", "--format", "json"}, "--format: 'json' is not allowed (duplicate-key); allowed: the flag once (--set, --over and --figures may repeat)");
+  refused({"figures", "--preset", "llama31-8b-1xh100", "--preset", "deepseek-v3-8xh200"}, "--preset: 'deepseek-v3-8xh200' is not allowed (duplicate-key); allowed: the flag once (--set, --over and --figures may repeat)");
+  refused({"ledger", "--path", "decode", "--path=prefill"}, "--path: 'prefill' is not allowed (duplicate-key); allowed: the flag once (--set, --over and --figures may repeat)");
+  refused({"serve", "--concurrency", "8", "--concurrency", "9"}, "--concurrency: '9' is not allowed (duplicate-key); allowed: the flag once (--set, --over and --figures may repeat)");
+  refused({"figures", "--hash", "#ctx=1024", "--hash", "#ctx=2048"}, "--hash: '#ctx=2048' is not allowed (duplicate-key); allowed: the flag once (--set, --over and --figures may repeat)");
+  // The flags that add up still do.
+  CHECK(run({"figures", "--set", "ctx=1024", "--set", "batch=2", "--figures", "kv.per_session", "--figures", "hbm.sessions"}).exit_code == cli::kExitOk);
+  CHECK(run({"sweep", "--over", "ctx=1024,2048", "--over", "batch=1,2", "--figures", "kv.per_session"}).exit_code == cli::kExitOk);
+  // Empty names: the default preset ran, and an empty ledger filter kept every move (on any command).
+  refused({"figures", "--preset", ""}, "--preset: (empty) is not allowed (bad-syntax); allowed: a preset's name (see `tierscope presets`)");
+  refused({"ledger", "--path", "decode", "--tier", ""}, "--tier: (empty) is not allowed (bad-syntax); allowed: one of: sram, hbm, dram, ssd, tokens, encoder, stream, decoder, nic, peer-hbm");
+  refused({"figures", "--object="}, "--object: (empty) is not allowed (bad-syntax); allowed: one of: working-set, moe-weights, global-kv");
+  // Flags the command does not read: the listing commands build no scenario, and only figures, sweep and chart
+  // sweep pick figures.
+  refused({"presets", "--set", "ctx=5"}, "--set: 'ctx=5' is not allowed (bad-syntax); allowed: only with figures, check-card, sweep, ledger, anchors, chart, fleet, serve or validate");
+  refused({"params", "--preset", "llama31-8b-1xh100"}, "--preset: 'llama31-8b-1xh100' is not allowed (bad-syntax); allowed: only with figures, check-card, sweep, ledger, anchors, chart, fleet, serve or validate");
+  refused({"params", "--scenario", "h200.json"}, "--scenario: 'h200.json' is not allowed (bad-syntax); allowed: only with figures, check-card, sweep, ledger, anchors, chart, fleet, serve or validate");
+  refused({"ledger", "--path", "decode", "--figures", "kv.per_session"}, "--figures: 'kv.per_session' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
+  refused({"serve", "--figures", "x"}, "--figures: 'x' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
+  refused({"check-card", "--figures", "x"}, "--figures: 'x' is not allowed (bad-syntax); allowed: only with figures, sweep or chart sweep");
+  // chart frontier reads --input, --output and --concurrency (and the seed); serve's other flags changed nothing.
+  refused({"chart", "frontier", "--rate", "5"}, "--rate: '5' is not allowed (bad-syntax); allowed: with chart frontier only --input, --output and --concurrency (the others: serve or chart serve-latency)");
+  refused({"chart", "frontier", "--input", "512", "--tiers", "off"}, "--tiers: 'off' is not allowed (bad-syntax); allowed: with chart frontier only --input, --output and --concurrency");
+  CHECK(cli::parse_args(std::vector<std::string_view>{"chart", "frontier", "--input", "512", "--output", "64", "--concurrency", "4", "--seed", "2"}).errors.empty());
+  CHECK(cli::parse_args(std::vector<std::string_view>{"chart", "serve-latency", "--rate", "5", "--tiers", "off"}).errors.empty());
+  // Hex and padded numbers: strtod read "0x10" as 16 and " 8" as 8 for serve's flags and --over, where --set refused them.
+  refused({"serve", "--concurrency", "0x10"}, "--concurrency: '0x10' is not allowed (out-of-range); allowed: a whole number from 1 to 100000");
+  refused({"serve", "--rate", " 2"}, "--rate: ' 2' is not allowed (out-of-range); allowed: requests per second above 0, at most 1000000");
+  CHECK(run({"sweep", "--over", "ctx=0x400:0x800:x2"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx= 1024:2048:x2"}).exit_code == cli::kExitUsage);
+  CHECK(run({"sweep", "--over", "ctx=1024:2048:x2"}).exit_code == cli::kExitOk);
+  CHECK(run({"serve", "--concurrency", "+4", "--requests", "1e2", "--format", "json"}).exit_code == cli::kExitOk);
+  // A value out of range is named as typed, not as the double it reads as ('9.223372036854776e+18').
+  const Output big = run({"figures", "--set", "ctx=9223372036854775808"});
+  CHECK(big.exit_code == cli::kExitInvalid);
+  CHECK(big.err.find("--set ctx: '9223372036854775808' is not allowed (out-of-range)") != std::string::npos);
+  CHECK(run({"figures", "--hash", "#ctx=1e308"}).err.find("--hash ctx: '1e308' is not allowed (out-of-range)") != std::string::npos);
+}
+
 // The unknown-flag refusal is built from the parser's own tables: every flag it lists is one the parser takes.
 TEST_CASE("cli: every flag an unknown-flag refusal lists is taken by the parser") {
   const cli::ParseResult bad = cli::parse_args(std::vector<std::string_view>{"figures", "--bogus"});

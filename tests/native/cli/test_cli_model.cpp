@@ -46,6 +46,7 @@ bool fake_read(const std::string& path, std::string& text, std::string& why) {
   else if (path == "models/someone--Unknown-7B.json") text = corpus("Mistral-7B-v0.1.json");
   else if (path == "broken/someone/Unknown-7B/config.json") text = R"({"model_type": "mamba", "num_hidden_layers": 64})";
   else if (path == "nocol.csv") text = "model_path,system\nx,h100_sxm\n";
+  else if (path == "empty/hf_quant_config.json") return true;  // a file that reads, empty
   else {
     why = "no such file";
     return false;
@@ -178,4 +179,10 @@ TEST_CASE("cli: --quant-config reads the hf_quant_config.json beside --config") 
   CHECK(missing.exit_code == cli::kExitFile);
   CHECK(missing.err.find("--quant-config") != std::string::npos);
   CHECK(run({"figures", "--quant-config", "Qwen3-8B/hf_quant_config.json"}).exit_code == cli::kExitUsage);
+  // An empty file given is refused by name, not read as "no quantization file" (it printed the plain figures, exit 0).
+  const Output empty = run({"figures", "--config", "Qwen3-8B/config.json", "--quant-config", "empty/hf_quant_config.json"});
+  CHECK(empty.exit_code == cli::kExitInvalid);
+  CHECK(empty.out.empty());
+  CHECK(empty.err.find("empty/hf_quant_config.json: hf_quant_config.json: (empty) is not allowed (bad-syntax); allowed: a JSON object (the file is empty)") !=
+        std::string::npos);
 }

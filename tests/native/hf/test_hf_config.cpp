@@ -631,6 +631,27 @@ TEST_CASE("hf: an import lowers a context beyond the trained positions to them a
   CHECK(small.work.ctx == 32768);
 }
 
+// A prompt lowered to the whole of the positions left no room for the output: a serving replay of the import
+// refused every request (Phi-3-mini: 4,096 positions, prompt 4,096 + output 1,024), and the frontier drew nothing.
+TEST_CASE("hf: an import lowers a prompt to what the trained positions leave beside the output, and says so") {
+  std::vector<std::string> notes;
+  const Scenario s = load("Phi-3-mini-4k-instruct.json", kDefaultPreset, &notes);  // prompt 8,192, output 1,024
+  REQUIRE(s.model.max_pos == 4096);
+  CHECK(s.work.ctx == 4096);
+  CHECK(s.work.prompt == 3072);
+  CHECK(s.work.prompt + s.work.output == s.model.max_pos);
+  CHECK(s.work.prefix_hit <= s.work.prompt);
+  bool said = false;
+  for (const std::string& n : notes) said = said || n.starts_with("context: prompt 8192 → 3072 (the model's 4,096 trained positions, max_position_embeddings, less the 1,024 output tokens)");
+  CHECK(said);
+  // gemma-2 (8,192 positions): a prompt of 8,192 fits the positions alone but not with its output.
+  const Scenario g = load("gemma-2-9b-it.json", kDefaultPreset);
+  CHECK(g.work.prompt + g.work.output == g.model.max_pos);
+  // A prompt that leaves room already is kept.
+  const Scenario q = load("Qwen3-30B-A3B.json", kDefaultPreset);
+  CHECK(q.work.prompt == preset(kDefaultPreset).work.prompt);
+}
+
 TEST_CASE("hf: an import is named by the file's _name_or_path, else its file's name, else its family and size") {
   HfModel m;
   Errors e;

@@ -175,6 +175,19 @@ TEST_CASE("serve: a request that cannot fit is refused with the reason, the rest
   CHECK(serve::serve_text(r).find("Refused: request 0") != std::string::npos);
 }
 
+// Each refusal in a closed loop issued the client's next request by a call of its own: 10,000 refusals in a row
+// overflowed the stack (tierscope serve --preset llama31-8b-1xh100 --input 200000 --concurrency 1 --requests 10000,
+// and validate of a measured row past a model's positions, crashed with signal 11).
+TEST_CASE("serve: a closed loop whose every request is refused ends — 200,000 refusals in a row") {
+  const model::Scenario s = preset();
+  const serve::ServeResult probe = replay(s, closed(1, 1));
+  const int too_long = static_cast<int>(probe.kv_tokens) + 1;
+  const serve::ServeResult r = replay(s, closed(1, 200000, too_long, 1));
+  CHECK(r.refused == 200000);
+  CHECK(r.completed == 0);
+  CHECK(r.refused_why.starts_with("request 0 ("));
+}
+
 TEST_CASE("serve: a setup whose weights do not fit is named, not replayed") {
   model::Scenario s = preset();
   s.hw.gpus = 1;

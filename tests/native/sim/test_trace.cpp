@@ -116,6 +116,28 @@ TEST_CASE("trace: the Mooncake FAST'25 excerpt parses — ids are renumbered den
   CHECK(t.line[74] == 75);
 }
 
+// A file an editor saved with a byte-order mark, or with CRLF line ends, reads as the same trace (the mark made
+// line 1 "not a JSON object", while the JSON and CSV readers skip it).
+TEST_CASE("trace: a UTF-8 byte-order mark and CRLF line ends read as the plain file") {
+  const std::string plain = "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 10, \"hash_ids\": [1, 2]}\n"
+                            "{\"timestamp\": 5, \"input_length\": 100, \"output_length\": 20, \"hash_ids\": [1]}\n";
+  const sim::Trace a = parse_ok(plain);
+  std::string crlf;
+  for (const char c : plain) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  for (const std::string& text : {"\xEF\xBB\xBF" + plain, crlf, "\xEF\xBB\xBF" + crlf}) {
+    const sim::Trace b = parse_ok(text);
+    CHECK(b.input == a.input);
+    CHECK(b.output == a.output);
+    CHECK(b.arrival_s == a.arrival_s);
+    CHECK(b.ids == a.ids);
+  }
+  // Only at the start of the file: a mark inside is still refused by its line.
+  const model::Error inside = parse_err(plain + "\xEF\xBB\xBF" + plain);
+  CHECK(inside.field == "trace line 3");
+  // The refusal says what is allowed ("allowed: not a JSON object" read as the opposite).
+  CHECK(inside.allowed.starts_with("a JSON object ("));
+}
+
 TEST_CASE("trace: every malformed line is a named error with its line number, and nothing is loaded") {
   const std::string good = "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [1, 2]}\n";
   struct Case {
