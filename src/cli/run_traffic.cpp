@@ -112,6 +112,12 @@ void cmd_serve(const Options& opt, const Scenario& s, const FromLink& link, Read
   else o.out = serve::serve_text(r, &trust);
   serve::TrustFigure f{};
   if (opt.format == Format::Text && serve::trust_figure_from_key(opt.trust_runs, f)) o.out += "\n" + serve::trust_runs_text(trust, f);
+  // A run in which no request completed measured nothing: the summary still prints (its refusals named), and the
+  // exit code says the setup cannot serve this workload, as figures does for a setup that cannot run.
+  if (r.completed == 0 && r.refused > 0) {
+    o.err += "tierscope: serve: every request was refused (" + std::to_string(r.refused) + "): " + r.refused_why + "\n";
+    o.exit_code = kExitInvalid;
+  }
 }
 
 }  // namespace tierscope::cli

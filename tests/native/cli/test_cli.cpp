@@ -358,6 +358,16 @@ TEST_CASE("cli: a flag given twice, an empty name, a flag the command ignores an
   CHECK(run({"figures", "--hash", "#ctx=1e308"}).err.find("--hash ctx: '1e308' is not allowed (out-of-range)") != std::string::npos);
 }
 
+TEST_CASE("cli: a serve run in which every request is refused prints its summary and exits 3, naming why") {
+  // Prompts longer than the KV one instance holds: nothing completes, nothing is measured.
+  const Output all = run({"serve", "--preset", "llama31-8b-1xh100", "--input", "200000", "--concurrency", "1", "--requests", "20"});
+  CHECK(all.exit_code == cli::kExitInvalid);
+  CHECK(all.out.find("Refused requests:") != std::string::npos);
+  CHECK(all.err.find("every request was refused (20)") != std::string::npos);
+  // Some completing is a result (exit 0), whatever else was refused.
+  CHECK(run({"serve", "--preset", "llama31-8b-1xh100", "--input", "1024", "--concurrency", "2", "--requests", "4"}).exit_code == cli::kExitOk);
+}
+
 // The unknown-flag refusal is built from the parser's own tables: every flag it lists is one the parser takes.
 TEST_CASE("cli: every flag an unknown-flag refusal lists is taken by the parser") {
   const cli::ParseResult bad = cli::parse_args(std::vector<std::string_view>{"figures", "--bogus"});
