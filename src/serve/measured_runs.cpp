@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include "base/text.h"
 
@@ -165,7 +166,25 @@ MeasuredRun read_row(const RowReader& r, int line) {
   m.gemm_quant = r.text(GemmQuant);
   m.moe_quant = r.text(MoeQuant);
   std::string& bad = m.bad;
-  if (m.model_path.empty()) bad = "model_path: empty; allowed: a model's id (org/name)";
+  // A control character (a NUL, an escape) in a text field is named, and replaced by '?' in what is kept, so
+  // no report prints it raw.
+  const std::pair<Col, std::string*> texts[] = {{Id, &m.id},         {ModelPath, &m.model_path}, {System, &m.system},
+                                                {Backend, &m.backend}, {Version, &m.version},     {Precision, &m.precision},
+                                                {Mode, &m.mode},     {GemmQuant, &m.gemm_quant}, {MoeQuant, &m.moe_quant}};
+  for (const auto& [col, field] : texts) {
+    for (std::size_t k = 0; k < field->size(); ++k) {
+      const auto c = static_cast<unsigned char>((*field)[k]);
+      if (c >= 0x20 && c != 0x7f) continue;
+      if (bad.empty()) {
+        char code[8];
+        std::snprintf(code, sizeof code, "0x%02x", c);
+        bad = std::string(kCols[static_cast<std::size_t>(col)].name) + ": a control character (byte " + code + ") at character " + std::to_string(k + 1) +
+              "; allowed: printable text";
+      }
+      (*field)[k] = '?';
+    }
+  }
+  if (m.model_path.empty() && bad.empty()) bad = "model_path: empty; allowed: a model's id (org/name)";
   if (m.mode != "agg" && m.mode != "disagg" && bad.empty()) bad = "mode: '" + m.mode + "' is not agg or disagg";
   m.isl = r.count(Isl, kMaxTokens, true, bad);
   m.osl = r.count(Osl, kMaxTokens, true, bad);

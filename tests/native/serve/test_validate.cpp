@@ -68,6 +68,13 @@ TEST_CASE("validate: a row with a bad value keeps its reason and is counted, nev
   CHECK(f.runs[2].bad.find("silicon_ttft_ms") != std::string::npos);
   CHECK(f.runs[3].id == "d, quoted");
   CHECK(f.runs[3].bad.empty());
+  // A control character in a text field is named with its byte and place, and kept as '?' so no report prints it raw.
+  const serve::MeasuredFile nul = read_ok(std::string(kHeader) + "e,meta-llama/Llama" + std::string(1, '\0') +
+                                          "-3.1-8B-Instruct,h100_sxm,vllm,,bf16,agg,1024,128,,,8,1,1,1,1,1,30,5\n");
+  REQUIRE(nul.runs.size() == 1);
+  CHECK(nul.runs[0].bad == "model_path: a control character (byte 0x00) at character 17; allowed: printable text");
+  CHECK(nul.runs[0].model_path == "meta-llama/Llama?-3.1-8B-Instruct");
+  CHECK_FALSE(serve::validate_run(nul, 0, serve::ValidateOptions{}).expressed);
   const serve::ValidateOptions opt;
   const serve::RunResult a = serve::validate_run(f, 0, opt), b = serve::validate_run(f, 1, opt), c = serve::validate_run(f, 2, opt);
   CHECK_FALSE(a.expressed);
