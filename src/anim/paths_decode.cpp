@@ -67,25 +67,23 @@ void decode_index(Builder& b, const DecodeShare& d) {
   const double kvs = d.kvs;
   const std::string& share = d.share;
   const double fullpool = t.dec.fullpool, pool = t.dec.pool;
-  if (fullpool > 0) {
-    LedgerEntry& e = b.add_timed("fullpool-index", Endpoint::Hbm, Endpoint::Sram, ObjectKind::IndexerKeys, FigureId::DecodeTIndex,
-                                 fullpool / (fullpool + pool));
+  // One indexer read: its share of the index time, its bytes per GPU and where they come from.
+  const auto index_read = [&](const char* key, double bytes_per_session, FigureId bytes_fig, const char* what) -> LedgerEntry& {
+    LedgerEntry& e = b.add_timed(key, Endpoint::Hbm, Endpoint::Sram, ObjectKind::IndexerKeys, FigureId::DecodeTIndex, bytes_per_session / (fullpool + pool));
     e.highlight.add(ObjectKind::SparseIndex);
-    e.bytes = kvs * fullpool;
-    b.cite(e, FigureId::IndexFullpoolBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexFullpoolBytes).formula()) + share + "; " +
-                                                b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the full-pool share of the index reads");
+    e.bytes = kvs * bytes_per_session;
+    b.cite(e, bytes_fig, B(e.bytes) + " = " + per + paren(b.fig(bytes_fig).formula()) + share + "; " + b.share_text(FigureId::DecodeTIndex, e.time_share) + what);
+    return e;
+  };
+  if (fullpool > 0) {
+    LedgerEntry& e = index_read("fullpool-index", fullpool, FigureId::IndexFullpoolBytes, ", the full-pool share of the index reads");
     e.highlight.layers = b.layers_where(is_full_pool);
     e.highlight.add(ObjectKind::GlobalKv);
     e.sentence = "The full-pool indexers (layers " + b.layer_list(e.highlight.layers) + ") score every stored position: " + N(t.fullpool_rows_idx) +
                  " index keys per session, a read that grows with the context.";
   }
   if (pool > 0) {
-    LedgerEntry& e = b.add_timed("candidate-pool", Endpoint::Hbm, Endpoint::Sram, ObjectKind::IndexerKeys, FigureId::DecodeTIndex,
-                                 pool / (fullpool + pool));
-    e.highlight.add(ObjectKind::SparseIndex);
-    e.bytes = kvs * pool;
-    b.cite(e, FigureId::IndexCandidateBytes, B(e.bytes) + " = " + per + paren(b.fig(FigureId::IndexCandidateBytes).formula()) + share + "; " +
-                                                 b.share_text(FigureId::DecodeTIndex, e.time_share) + ", the candidate-pool share");
+    LedgerEntry& e = index_read("candidate-pool", pool, FigureId::IndexCandidateBytes, ", the candidate-pool share");
     e.highlight.layers = b.layers_where(is_pool);
     e.highlight.layers.add(b.m.cand_src);
     e.sentence = "Layer " + N(b.m.cand_src) + " has picked " + N(b.m.cand_blocks) + " candidate blocks of " + N(b.m.cand_block) +

@@ -165,7 +165,7 @@ std::vector<Partition> summarize(const std::vector<RunResult>& results, Partitio
   return out;
 }
 
-std::vector<Partition> summarize_offset_removed(const std::vector<RunResult>& results, PartitionBy by) {
+std::vector<RunResult> offset_removed(const std::vector<RunResult>& results) {
   // Each engine × GPU partition's median log₂ error, TTFT and TPOT.
   std::map<std::tuple<bool, std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> logs;
   for (const RunResult& r : results) {
@@ -184,7 +184,7 @@ std::vector<Partition> summarize_offset_removed(const std::vector<RunResult>& re
     r.ttft_s *= std::exp2(-ttft);
     r.tpot_s *= std::exp2(-tpot);
   }
-  return summarize(adjusted, by);
+  return adjusted;
 }
 
 }  // namespace tierscope::serve

@@ -117,12 +117,12 @@ struct Partition {
 // Every partition but All keeps aggregated and disaggregated rows apart (Mode: one partition each).
 enum class PartitionBy { ModelGpuEngine, EngineGpu, Engine, Mode, All };
 std::vector<Partition> summarize(const std::vector<RunResult>& results, PartitionBy by);
-// The most a constant per engine × GPU could do: each replayed row's model figure divided by its engine × GPU
-// partition's median model ÷ measured (aggregated and disaggregated rows apart, TTFT and TPOT each), then
-// summarized as `by`. What stays is the scatter inside a partition, which no constant of an engine profile
-// (a kernel efficiency, a host overhead) can take out; the difference from summarize() is the share a constant
+// The most a constant per engine × GPU could do: the results with each replayed row's model figures divided by its
+// engine × GPU partition's median model ÷ measured (aggregated and disaggregated rows apart, TTFT and TPOT each),
+// to summarize(). What stays is the scatter inside a partition, which no constant of an engine profile (a kernel
+// efficiency, a host overhead) can take out; the difference from the results as they are is the share a constant
 // could. Not a correction the model applies: a bound on what calibration can reach on this file.
-std::vector<Partition> summarize_offset_removed(const std::vector<RunResult>& results, PartitionBy by);
+std::vector<RunResult> offset_removed(const std::vector<RunResult>& results);
 
 // The report: the table per model × GPU × engine with a total (text), or one line per row (json, csv).
 std::string validate_text(const std::vector<RunResult>& results, std::string_view file_name);

@@ -85,8 +85,9 @@ std::string validate_text(const std::vector<RunResult>& results, std::string_vie
   // How much of what is left a constant per engine × GPU could take out, and how much is scatter it cannot.
   o += "\nwith each engine × GPU's median model ÷ measured divided out (the most a constant per engine × GPU could reach)\n";
   o += kHead;
-  for (const Partition& p : summarize_offset_removed(results, PartitionBy::Mode)) o += row_text(p, p.mode == "disagg" ? "disaggregated" : "aggregated");
-  const std::vector<Partition> all_removed = summarize_offset_removed(results, PartitionBy::All);
+  const std::vector<RunResult> removed = offset_removed(results);
+  for (const Partition& p : summarize(removed, PartitionBy::Mode)) o += row_text(p, p.mode == "disagg" ? "disaggregated" : "aggregated");
+  const std::vector<Partition> all_removed = summarize(removed, PartitionBy::All);
   if (!all_removed.empty()) o += row_text(all_removed.front(), "all");
   return o;
 }

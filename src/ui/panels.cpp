@@ -79,9 +79,9 @@ void counters(const Screen& app, bool compact) {
        model::num(k.global_kv_tokens) + " tok" + (compact ? "" : " · " + model::human(k.global_kv_bytes, "B")));
   chip(compact ? "SWA" : "SWA KV", model::num(k.swa_kv_tokens) + " tok");
   chip(compact ? "Engram" : "Engram rows", model::num(k.engram_rows));
-  const std::string sparse = model::sparse_attention_name(app.scenario.model);
-  const std::string policy = sparse.empty() ? "KV policy" : sparse + " policy";
-  chip(compact ? "" : policy.c_str(), policy_label(app.scenario));
+  const std::string_view sparse = model::sparse_attention_name(app.scenario.model);
+  const char* policy = sparse == "DSA" ? "DSA policy" : sparse == "CSA2" ? "CSA2 policy" : "KV policy";
+  chip(compact ? "" : policy, policy_label(app.scenario));
 }
 
 bool toggle_button(Screen& app, const char* label, Panel p, const char* key) {

@@ -343,7 +343,7 @@ TEST_CASE("validate: the bound on calibration divides out each engine × GPU's m
                                             row("sglang", "b200_sxm", false, 1.0, 1.0), row("sglang", "b200_sxm", false, 2.0, 1.0),
                                             row("trtllm", "gb200", true, 3.0, 0.5),     refused};
   const std::vector<serve::Partition> as_is = serve::summarize(rs, serve::PartitionBy::Mode);
-  const std::vector<serve::Partition> removed = serve::summarize_offset_removed(rs, serve::PartitionBy::Mode);
+  const std::vector<serve::Partition> removed = serve::summarize(serve::offset_removed(rs), serve::PartitionBy::Mode);
   REQUIRE(as_is.size() == 2);
   REQUIRE(removed.size() == 2);
   const serve::Partition& agg = as_is[0].mode == "agg" ? as_is[0] : as_is[1];
